@@ -1,0 +1,77 @@
+# GeoScan — run `make help` for the targets.
+SHELL := bash
+.SHELLFLAGS := -eu -o pipefail -c
+.DEFAULT_GOAL := help
+
+GO        ?= go
+BIN       := bin/geoscan
+LINT      := $(GO) tool -modfile=tools/golangci-lint.mod golangci-lint
+REDOCLY   := npx --yes @redocly/cli@2.77.0
+GOTEST    := $(GO) test -count=1 -p 2
+
+.PHONY: help
+help: ## Show this help.
+	@awk 'BEGIN {FS = ":.*##"} /^[a-zA-Z0-9_\/-]+:.*##/ {printf "  \033[36m%-14s\033[0m %s\n", $$1, $$2}' $(MAKEFILE_LIST)
+
+.PHONY: build
+build: ## Build bin/geoscan.
+	$(GO) build -trimpath -o $(BIN) ./cmd/geoscan
+
+.PHONY: run
+run: build ## Start GeoScan with a private PostgreSQL under .data/ and print a dev API key.
+	./$(BIN) dev
+
+.PHONY: test
+test: verify vet lint test/go ## Everything CI runs: generated-code check, vet, lint, all tests on a real PostgreSQL.
+
+.PHONY: test/go
+test/go: ## Run the Go tests (GEOSCAN_TEST_DATABASE_URL, or an ephemeral cluster).
+	$(GO) run ./cmd/testdb -- $(GOTEST) ./...
+
+.PHONY: test/race
+test/race: ## Run the Go tests with the race detector.
+	$(GO) run ./cmd/testdb -- $(GOTEST) -race ./...
+
+.PHONY: generate
+generate: ## Regenerate gen/ from openapi.yaml and sql/.
+	$(GO) generate ./gen/...
+
+.PHONY: verify
+verify: ## Fail if gen/ is not what make generate produces (new files included).
+	@snapshot=$$(mktemp -d); trap 'rm -rf "$$snapshot"' EXIT; \
+	cp -a gen "$$snapshot/gen"; \
+	$(MAKE) -s generate; \
+	if ! diff -r "$$snapshot/gen" gen >/dev/null; then \
+		echo "gen/ is stale: run 'make generate' and commit the result"; diff -r "$$snapshot/gen" gen | head -40; exit 1; \
+	fi; \
+	if [ -n "$$(git status --porcelain --untracked-files=all -- gen 2>/dev/null)" ]; then \
+		echo "gen/ has uncommitted or untracked generated files:"; git status --porcelain --untracked-files=all -- gen; exit 1; \
+	fi
+	@echo "generated code is fresh"
+
+.PHONY: vet
+vet: ## go vet.
+	$(GO) vet ./...
+
+.PHONY: lint
+lint: ## golangci-lint (pinned in tools/golangci-lint.mod) and the OpenAPI lint.
+	$(LINT) run ./...
+	$(MAKE) -s lint/openapi
+
+.PHONY: lint/openapi
+lint/openapi: ## Lint openapi.yaml with Redocly's recommended rules (redocly.yaml).
+	REDOCLY_TELEMETRY=off REDOCLY_SUPPRESS_UPDATE_NOTICE=true $(REDOCLY) lint openapi.yaml
+
+.PHONY: bench
+bench: ## Go benchmarks and the HTTP load benchmark (see docs/PERFORMANCE.md).
+	$(GO) run ./cmd/testdb -- $(GO) test -run '^$$' -bench . -benchmem ./...
+	bench/http.sh
+
+.PHONY: tidy
+tidy: ## go mod tidy for the module and the lint tool module.
+	$(GO) mod tidy
+	$(GO) mod tidy -modfile=tools/golangci-lint.mod
+
+.PHONY: db/reset
+db/reset: ## Delete the private development cluster and key under .data/.
+	rm -rf .data

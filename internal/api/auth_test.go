@@ -1,0 +1,109 @@
+package api_test
+
+import (
+	"context"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/geoscan/geoscan/gen/api"
+	"github.com/geoscan/geoscan/internal/auth"
+)
+
+func TestAuthentication(t *testing.T) {
+	t.Parallel()
+	h := start(t)
+	org := h.NewOrg(t, "free", true)
+
+	t.Run("MissingKey", func(t *testing.T) {
+		t.Parallel()
+		r := h.Do(t, "GET", "/api/v1/usage", "", nil)
+		r.RequireError(t, http.StatusUnauthorized, "api_key_required", "")
+		require.Equal(t, "authentication_error", string(r.Error(t).Error.Type))
+	})
+
+	t.Run("KeyInQueryStringIsIgnored", func(t *testing.T) {
+		t.Parallel()
+		h.Do(t, "GET", "/api/v1/usage?X-API-Key="+org.Key+"&api_key="+org.Key, "", nil).RequireError(t, 401, "api_key_required", "")
+	})
+
+	unknown, err := auth.NewKey()
+	require.NoError(t, err)
+	revokedKey, revokedRow, err := h.Store.CreateAPIKey(context.Background(), org.ID, "to revoke")
+	require.NoError(t, err)
+	_, err = h.Store.RevokeAPIKey(context.Background(), revokedRow.ID)
+	require.NoError(t, err)
+
+	invalid := map[string]string{
+		"malformed":      "geo_123",
+		"bad checksum":   org.Key[:len(org.Key)-1] + flipChar(org.Key[len(org.Key)-1]),
+		"bearer":         "Bearer " + org.Key,
+		"wrong prefix":   "GEO_" + org.Key[4:],
+		"unknown":        unknown,
+		"revoked":        revokedKey,
+		"trailing space": org.Key + " x",
+	}
+	var bodies []api.Error
+	for name, key := range invalid {
+		r := h.Do(t, "GET", "/api/v1/usage", key, nil)
+		r.RequireError(t, http.StatusUnauthorized, "api_key_invalid", "")
+		bodies = append(bodies, r.Error(t))
+		_ = name
+	}
+	for _, b := range bodies[1:] {
+		require.Equal(t, bodies[0], b, "malformed, unknown and revoked keys get the same body")
+	}
+
+	t.Run("TwoKeyHeaders", func(t *testing.T) {
+		t.Parallel()
+		h.Do(t, "GET", "/api/v1/usage", org.Key, nil, "X-API-Key", org.Key).RequireError(t, 401, "api_key_invalid", "")
+	})
+
+	t.Run("ValidKeyRecordsUse", func(t *testing.T) {
+		t.Parallel()
+		r := h.Do(t, "GET", "/api/v1/usage", org.Key, nil)
+		require.Equal(t, http.StatusOK, r.Status)
+		require.Eventually(t, func() bool {
+			k, err := h.Store.GetAPIKey(context.Background(), org.KeyID)
+			return err == nil && k.LastUsedAt != nil
+		}, testWait, testPoll)
+	})
+
+	t.Run("RevocationTakesEffectAtOnce", func(t *testing.T) {
+		t.Parallel()
+		key, row, err := h.Store.CreateAPIKey(context.Background(), org.ID, "short-lived")
+		require.NoError(t, err)
+		require.Equal(t, http.StatusOK, h.Do(t, "GET", "/api/v1/usage", key, nil).Status)
+		_, err = h.Store.RevokeAPIKey(context.Background(), row.ID)
+		require.NoError(t, err)
+		h.Do(t, "GET", "/api/v1/usage", key, nil).RequireError(t, 401, "api_key_invalid", "")
+	})
+}
+
+func flipChar(c byte) string {
+	if c == 'A' {
+		return "B"
+	}
+	return "A"
+}
+
+// TestEveryOperationRequiresAKey walks the contract, so a new operation
+// without authentication fails here.
+func TestEveryOperationRequiresAKey(t *testing.T) {
+	t.Parallel()
+	h := start(t)
+	spec, err := api.GetSpec()
+	require.NoError(t, err)
+	n := 0
+	for path, item := range spec.Paths.Map() {
+		for method := range item.Operations() {
+			p := strings.NewReplacer("{scan_id}", "5b0e7c1e-8d4f-4c7a-9a51-0f3c2d9e6b11", "{schedule_id}", "5b0e7c1e-8d4f-4c7a-9a51-0f3c2d9e6b11", "{check_id}", "robots_txt_present").Replace(path)
+			r := h.Do(t, method, "/api/v1"+p, "", nil)
+			r.RequireError(t, http.StatusUnauthorized, "api_key_required", "")
+			n++
+		}
+	}
+	require.Equal(t, 21, n, "the specification has 21 operations")
+}

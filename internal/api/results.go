@@ -1,0 +1,186 @@
+package api
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/google/uuid"
+
+	"github.com/geoscan/geoscan/gen/api"
+	"github.com/geoscan/geoscan/internal/apierror"
+	"github.com/geoscan/geoscan/internal/report"
+	"github.com/geoscan/geoscan/internal/store"
+)
+
+// StoredReport is the document kept in reports.body: the report rendered
+// once per audience, so serving one is a lookup and the numbers are, by
+// construction, the same in both.
+type StoredReport struct {
+	Marketing   api.Report `json:"marketing"`
+	Engineering api.Report `json:"engineering"`
+}
+
+// audienceOf reads the audience parameter; each operation has its own
+// generated type for it, all strings underneath.
+func audienceOf[T ~string](a *T) api.Audience {
+	if a == nil || *a == "" {
+		return api.AudienceMarketing
+	}
+	return api.Audience(*a)
+}
+
+// completedScan loads a scan of the caller and insists it is completed.
+func (s *Server) completedScan(ctx context.Context, id uuid.UUID, param string) (store.Scan, error) {
+	scan, err := s.loadScan(ctx, id)
+	if err != nil {
+		var apiErr *apierror.Error
+		if errors.As(err, &apiErr) && param != "scan_id" {
+			apiErr.Param = param
+		}
+		return scan, err
+	}
+	if scan.Status != "completed" {
+		return scan, apierror.New(apierror.CodeScanNotComplete, param,
+			"Scan %s is %s; its results are available once it has completed.", id, scan.Status)
+	}
+	return scan, nil
+}
+
+func (s *Server) report(ctx context.Context, scan store.Scan, audience api.Audience) (api.Report, error) {
+	row, err := s.d.Store.GetReport(ctx, scan.ID)
+	if err != nil {
+		return api.Report{}, fmt.Errorf("report of completed scan %s: %w", scan.ID, err)
+	}
+	var doc StoredReport
+	if err := json.Unmarshal(row.Body, &doc); err != nil {
+		return api.Report{}, fmt.Errorf("decode report %s: %w", scan.ID, err)
+	}
+	if audience == api.AudienceEngineering {
+		return doc.Engineering, nil
+	}
+	return doc.Marketing, nil
+}
+
+// GetScanReport returns the report of a completed scan for an audience.
+func (s *Server) GetScanReport(ctx context.Context, req api.GetScanReportRequestObject) (api.GetScanReportResponseObject, error) {
+	scan, err := s.completedScan(ctx, req.ScanID, "scan_id")
+	if err != nil {
+		return nil, err
+	}
+	r, err := s.report(ctx, scan, audienceOf(req.Params.Audience))
+	if err != nil {
+		return nil, err
+	}
+	return api.GetScanReport200JSONResponse(r), nil
+}
+
+// ListScanChecks returns the check results of a completed scan.
+func (s *Server) ListScanChecks(ctx context.Context, req api.ListScanChecksRequestObject) (api.ListScanChecksResponseObject, error) {
+	scan, err := s.completedScan(ctx, req.ScanID, "scan_id")
+	if err != nil {
+		return nil, err
+	}
+	audience := audienceOf(req.Params.Audience)
+	r, err := s.report(ctx, scan, audience)
+	if err != nil {
+		return nil, err
+	}
+	out := api.CheckList{ScanID: scan.ID, Audience: api.CheckListAudience(audience), Data: make([]api.CheckResult, 0, len(r.Checks))}
+	for _, c := range r.Checks {
+		if req.Params.Ring != nil && c.Ring != *req.Params.Ring {
+			continue
+		}
+		if req.Params.Status != nil && c.Status != *req.Params.Status {
+			continue
+		}
+		out.Data = append(out.Data, c)
+	}
+	out.Counts = countChecks(out.Data)
+	return api.ListScanChecks200JSONResponse(out), nil
+}
+
+func countChecks(checks []api.CheckResult) api.CheckCounts {
+	var c api.CheckCounts
+	for _, r := range checks {
+		switch r.Status {
+		case api.CheckStatusPass:
+			c.Pass++
+		case api.CheckStatusWarn:
+			c.Warn++
+		case api.CheckStatusFail:
+			c.Fail++
+		case api.CheckStatusNa:
+			c.Na++
+		case api.CheckStatusInfo:
+			c.Info++
+		}
+	}
+	return c
+}
+
+// GetScanCheck returns one check result of a completed scan.
+func (s *Server) GetScanCheck(ctx context.Context, req api.GetScanCheckRequestObject) (api.GetScanCheckResponseObject, error) {
+	scan, err := s.completedScan(ctx, req.ScanID, "scan_id")
+	if err != nil {
+		return nil, err
+	}
+	r, err := s.report(ctx, scan, audienceOf(req.Params.Audience))
+	if err != nil {
+		return nil, err
+	}
+	for _, c := range r.Checks {
+		if c.ID == req.CheckID {
+			return api.GetScanCheck200JSONResponse(c), nil
+		}
+	}
+	return nil, apierror.New(apierror.CodeCheckNotFound, "check_id", "Scan %s has no check %q.", scan.ID, req.CheckID)
+}
+
+// GetScanTriage returns the triage dossier once it has been computed.
+func (s *Server) GetScanTriage(ctx context.Context, req api.GetScanTriageRequestObject) (api.GetScanTriageResponseObject, error) {
+	scan, err := s.loadScan(ctx, req.ScanID)
+	if err != nil {
+		return nil, err
+	}
+	notAvailable := apierror.New(apierror.CodeTriageNotAvailable, "scan_id",
+		"The triage dossier of scan %s has not been computed (the scan is %s).", scan.ID, scan.Status)
+	if scan.Status != "completed" {
+		return nil, notAvailable
+	}
+	row, err := s.d.Store.GetTriage(ctx, scan.ID)
+	if errors.Is(err, store.ErrNotFound) {
+		return nil, notAvailable
+	}
+	if err != nil {
+		return nil, err
+	}
+	var out api.TriageDossier
+	if err := json.Unmarshal(row.Body, &out); err != nil {
+		return nil, fmt.Errorf("decode triage %s: %w", scan.ID, err)
+	}
+	return api.GetScanTriage200JSONResponse(out), nil
+}
+
+// GetScanPdf renders the report of a completed scan as a PDF.
+func (s *Server) GetScanPdf(ctx context.Context, req api.GetScanPdfRequestObject) (api.GetScanPdfResponseObject, error) {
+	scan, err := s.completedScan(ctx, req.ScanID, "scan_id")
+	if err != nil {
+		return nil, err
+	}
+	r, err := s.report(ctx, scan, audienceOf(req.Params.Audience))
+	if err != nil {
+		return nil, err
+	}
+	var buf bytes.Buffer
+	if err := report.RenderPDF(&buf, r); err != nil {
+		return nil, fmt.Errorf("render pdf of %s: %w", scan.ID, err)
+	}
+	name := fmt.Sprintf(`attachment; filename="geoscan-%s-%s.pdf"`, scan.Domain, s.now().Format("2006-01-02"))
+	return api.GetScanPdf200ApplicationPdfResponse{
+		Body: &buf, ContentLength: int64(buf.Len()),
+		Headers: api.GetScanPdf200ResponseHeaders{ContentDisposition: &name},
+	}, nil
+}

@@ -1,0 +1,307 @@
+package api
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/google/uuid"
+
+	"github.com/geoscan/geoscan/gen/api"
+	"github.com/geoscan/geoscan/internal/apierror"
+	"github.com/geoscan/geoscan/internal/netguard"
+	"github.com/geoscan/geoscan/internal/store"
+	"github.com/geoscan/geoscan/internal/webhook"
+)
+
+const maxURLLen = 2048
+
+// CreateScan validates the URLs, then in one transaction checks the
+// subscription, takes quota, stores the scan and queues its run.
+func (s *Server) CreateScan(ctx context.Context, req api.CreateScanRequestObject) (api.CreateScanResponseObject, error) {
+	p, err := principal(ctx)
+	if err != nil {
+		return nil, err
+	}
+	body := req.Body
+	target, err := s.checkTarget(ctx, body.URL, apierror.CodeInvalidURL, "url")
+	if err != nil {
+		return nil, err
+	}
+	n := store.NewScan{
+		OrgID: p.OrgID, APIKeyID: &p.KeyID, Source: "api",
+		URL: target.String(), Domain: target.Host, BrandName: netguard.RegistrableName(target.Host),
+		Project: body.Project,
+	}
+	if body.BrandName != nil {
+		n.BrandName = strings.TrimSpace(*body.BrandName)
+		if n.BrandName == "" {
+			return nil, apierror.New(apierror.CodeInvalidParameter, "brand_name", "brand_name must not be blank.")
+		}
+	}
+	if body.CallbackURL != nil {
+		cb, err := s.checkTarget(ctx, *body.CallbackURL, apierror.CodeInvalidCallbackURL, "callback_url")
+		if err != nil {
+			return nil, err
+		}
+		secret, err := webhook.NewSecret()
+		if err != nil {
+			return nil, fmt.Errorf("webhook secret: %w", err)
+		}
+		cbURL := cb.String()
+		n.CallbackURL, n.WebhookSecret = &cbURL, &secret
+	}
+	if body.TrackedURL != nil {
+		tracked, err := normalizeTrackedURL(*body.TrackedURL)
+		if err != nil {
+			return nil, err
+		}
+		n.TrackedURL = &tracked
+	}
+
+	create := func(ctx context.Context, tx *store.Store) (store.StoredResponse, error) {
+		scan, err := tx.CreateScan(ctx, n, s.now(), s.d.EnqueueScan)
+		if err != nil {
+			return store.StoredResponse{}, scanCreateError(err)
+		}
+		out := toAPIScan(scan)
+		out.WebhookSecret = scan.WebhookSecret
+		b, err := json.Marshal(out)
+		if err != nil {
+			return store.StoredResponse{}, err
+		}
+		return store.StoredResponse{Status: 201, Body: b}, nil
+	}
+
+	var resp store.StoredResponse
+	if req.Params.IdempotencyKey != nil {
+		resp, _, err = s.d.Store.Idempotent(ctx, p.OrgID, "createScan", *req.Params.IdempotencyKey, requestHash(body), create)
+		if errors.Is(err, store.ErrIdempotencyReused) {
+			return nil, apierror.New(apierror.CodeIdempotencyKeyReused, "Idempotency-Key", "This Idempotency-Key was used with a different request body in the last 24 hours.")
+		}
+	} else {
+		resp, err = create(ctx, s.d.Store)
+	}
+	if err != nil {
+		return nil, err
+	}
+	var out api.Scan
+	if err := json.Unmarshal(resp.Body, &out); err != nil {
+		return nil, fmt.Errorf("decode stored response: %w", err)
+	}
+	return api.CreateScan201JSONResponse(out), nil
+}
+
+func scanCreateError(err error) error {
+	switch {
+	case errors.Is(err, store.ErrNoSubscription):
+		return apierror.New(apierror.CodeSubscriptionRequired, "", "Creating a scan requires an active subscription.")
+	case errors.Is(err, store.ErrQuotaExhausted):
+		return apierror.New(apierror.CodeSubscriptionRequired, "", "Today's scan quota is used up; it resets at 00:00 UTC.")
+	}
+	return err
+}
+
+// requestHash identifies a request body for idempotency: the canonical JSON
+// of the decoded body, so formatting differences do not count as changes.
+func requestHash(body any) []byte {
+	b, _ := json.Marshal(body)
+	sum := sha256.Sum256(b)
+	return sum[:]
+}
+
+// normalizeTrackedURL accepts an absolute https URL without credentials. It
+// is metadata and never fetched, so no address rules apply.
+func normalizeTrackedURL(raw string) (string, error) {
+	bad := func(why string) error {
+		return apierror.New(apierror.CodeInvalidParameter, "tracked_url", "tracked_url %s.", why)
+	}
+	if len(raw) > maxURLLen {
+		return "", bad(fmt.Sprintf("must be at most %d characters", maxURLLen))
+	}
+	u, err := url.Parse(raw)
+	if err != nil || !u.IsAbs() || u.Host == "" {
+		return "", bad("must be an absolute URL")
+	}
+	if !strings.EqualFold(u.Scheme, "https") {
+		return "", bad("must use https")
+	}
+	if u.User != nil {
+		return "", bad("must not contain credentials")
+	}
+	u.Scheme, u.Host, u.Fragment, u.RawFragment = "https", strings.ToLower(u.Host), "", ""
+	if u.Path == "" {
+		u.Path = "/"
+	}
+	return u.String(), nil
+}
+
+// GetScan returns a scan of the caller's organization.
+func (s *Server) GetScan(ctx context.Context, req api.GetScanRequestObject) (api.GetScanResponseObject, error) {
+	scan, err := s.loadScan(ctx, req.ScanID)
+	if err != nil {
+		return nil, err
+	}
+	return api.GetScan200JSONResponse(toAPIScan(scan)), nil
+}
+
+func (s *Server) loadScan(ctx context.Context, id uuid.UUID) (store.Scan, error) {
+	p, err := principal(ctx)
+	if err != nil {
+		return store.Scan{}, err
+	}
+	scan, err := s.d.Store.GetScan(ctx, p.OrgID, id)
+	if errors.Is(err, store.ErrNotFound) {
+		return store.Scan{}, scanNotFound(id)
+	}
+	return scan, err
+}
+
+func scanNotFound(id uuid.UUID) error {
+	return apierror.New(apierror.CodeScanNotFound, "scan_id", "No scan with id %s.", id)
+}
+
+// ListScans pages through the organization's scans.
+func (s *Server) ListScans(ctx context.Context, req api.ListScansRequestObject) (api.ListScansResponseObject, error) {
+	p, err := principal(ctx)
+	if err != nil {
+		return nil, err
+	}
+	prm := req.Params
+	filter, err := s.scanFilter(prm.Status, prm.Project, prm.URL, prm.Domain, prm.CreatedAfter, prm.CreatedBefore)
+	if err != nil {
+		return nil, err
+	}
+	after, err := decodeCursor(prm.Cursor)
+	if err != nil {
+		return nil, err
+	}
+	limit := pageLimit(prm.Limit)
+	rows, err := s.d.Store.ListScans(ctx, p.OrgID, filter, after, limit+1)
+	if err != nil {
+		return nil, err
+	}
+	out := api.ScanList{Data: make([]api.Scan, 0, min(len(rows), limit))}
+	if len(rows) > limit {
+		rows = rows[:limit]
+		out.HasMore = true
+		last := rows[len(rows)-1]
+		c := encodeCursor(store.Cursor{CreatedAt: last.CreatedAt, ID: last.ID})
+		out.NextCursor = &c
+	}
+	for _, r := range rows {
+		out.Data = append(out.Data, toAPIScan(r))
+	}
+	return api.ListScans200JSONResponse(out), nil
+}
+
+func (s *Server) scanFilter(status *api.ScanStatus, project, rawURL, domain *string, after, before *time.Time) (store.ScanFilter, error) {
+	f := store.ScanFilter{Project: project, CreatedAfter: after, CreatedBefore: before}
+	if status != nil {
+		st := string(*status)
+		f.Status = &st
+	}
+	if rawURL != nil {
+		norm, err := netguard.Normalize(*rawURL)
+		if err != nil {
+			return f, apierror.New(apierror.CodeInvalidParameter, "url", "url is not a valid https URL.")
+		}
+		f.URL = &norm
+	}
+	if domain != nil {
+		d := strings.TrimSuffix(strings.ToLower(strings.TrimSpace(*domain)), ".")
+		if ascii, err := netguard.ASCIIHost(d); err == nil {
+			d = ascii
+		}
+		f.Domain = &d
+	}
+	return f, nil
+}
+
+// UpdateScan changes project and tracked_url.
+func (s *Server) UpdateScan(ctx context.Context, req api.UpdateScanRequestObject) (api.UpdateScanResponseObject, error) {
+	p, err := principal(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var m store.ScanMetadata
+	if req.Body.Project.IsSpecified() {
+		m.SetProject = true
+		if !req.Body.Project.IsNull() {
+			v := req.Body.Project.MustGet()
+			if strings.TrimSpace(v) == "" {
+				return nil, apierror.New(apierror.CodeInvalidParameter, "project", "project must not be blank; send null to remove it.")
+			}
+			m.Project = &v
+		}
+	}
+	if req.Body.TrackedURL.IsSpecified() {
+		m.SetTrackedURL = true
+		if !req.Body.TrackedURL.IsNull() {
+			v, err := normalizeTrackedURL(req.Body.TrackedURL.MustGet())
+			if err != nil {
+				return nil, err
+			}
+			m.TrackedURL = &v
+		}
+	}
+	scan, err := s.d.Store.UpdateScanMetadata(ctx, p.OrgID, req.ScanID, m)
+	if errors.Is(err, store.ErrNotFound) {
+		return nil, scanNotFound(req.ScanID)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return api.UpdateScan200JSONResponse(toAPIScan(scan)), nil
+}
+
+// DeleteScan removes a scan and everything that belongs to it.
+func (s *Server) DeleteScan(ctx context.Context, req api.DeleteScanRequestObject) (api.DeleteScanResponseObject, error) {
+	p, err := principal(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := s.d.Store.DeleteScan(ctx, p.OrgID, req.ScanID); err != nil {
+		if errors.Is(err, store.ErrNotFound) {
+			return nil, scanNotFound(req.ScanID)
+		}
+		return nil, err
+	}
+	return api.DeleteScan204Response{}, nil
+}
+
+func toAPIScan(r store.Scan) api.Scan {
+	out := api.Scan{
+		ID: r.ID, URL: r.URL, Domain: r.Domain, BrandName: r.BrandName,
+		Status: api.ScanStatus(r.Status), OverallScore: r.OverallScore,
+		SearchScore: intPtr(r.SearchScore), VisibilityScore: intPtr(r.VisibilityScore), TrustScore: intPtr(r.TrustScore),
+		ScoringVersion: r.ScoringVersion,
+		OverallGrade:   r.OverallGrade, SearchGrade: r.SearchGrade, VisibilityGrade: r.VisibilityGrade, TrustGrade: r.TrustGrade, ErrorCode: r.ErrorCode, ErrorMessage: r.ErrorMessage,
+		CallbackURL: r.CallbackURL, Project: r.Project, TrackedURL: r.TrackedURL,
+		Source: api.ScanSource(r.Source), ScheduleID: r.ScheduleID,
+		CreatedAt: r.CreatedAt.UTC(), UpdatedAt: r.UpdatedAt.UTC(),
+		StartedAt: utcPtr(r.StartedAt), CompletedAt: utcPtr(r.CompletedAt),
+	}
+	return out
+}
+
+func intPtr(v *int32) *int {
+	if v == nil {
+		return nil
+	}
+	n := int(*v)
+	return &n
+}
+
+func utcPtr(t *time.Time) *time.Time {
+	if t == nil {
+		return nil
+	}
+	u := t.UTC()
+	return &u
+}

@@ -1,0 +1,195 @@
+package api
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+
+	"github.com/google/uuid"
+
+	"github.com/geoscan/geoscan/gen/api"
+	"github.com/geoscan/geoscan/internal/apierror"
+	"github.com/geoscan/geoscan/internal/netguard"
+	"github.com/geoscan/geoscan/internal/store"
+)
+
+// CreateSchedule creates a schedule for a homepage, or returns the existing
+// one for the same URL with 200.
+func (s *Server) CreateSchedule(ctx context.Context, req api.CreateScheduleRequestObject) (api.CreateScheduleResponseObject, error) {
+	p, err := principal(ctx)
+	if err != nil {
+		return nil, err
+	}
+	body := req.Body
+	target, err := s.checkTarget(ctx, body.URL, apierror.CodeInvalidURL, "url")
+	if err != nil {
+		return nil, err
+	}
+	if !netguard.IsHomepage(target.URL) {
+		return nil, apierror.New(apierror.CodeNotHomepage, "url", "Only a homepage can be scheduled: use %s://%s/ without a path or query.", target.URL.Scheme, target.URL.Host)
+	}
+	n := store.NewSchedule{
+		OrgID: p.OrgID, URL: target.String(), Domain: target.Host,
+		BrandName: netguard.RegistrableName(target.Host), Frequency: "quarterly", NotifyEmail: true,
+	}
+	if body.Frequency != nil {
+		n.Frequency = string(*body.Frequency)
+	}
+	if body.NotifyEmail != nil {
+		n.NotifyEmail = *body.NotifyEmail
+	}
+	if body.BrandName != nil {
+		n.BrandName = strings.TrimSpace(*body.BrandName)
+		if n.BrandName == "" {
+			return nil, apierror.New(apierror.CodeInvalidParameter, "brand_name", "brand_name must not be blank.")
+		}
+	}
+
+	create := func(ctx context.Context, tx *store.Store) (store.StoredResponse, error) {
+		sc, created, err := tx.CreateSchedule(ctx, n, s.now())
+		if err != nil {
+			if errors.Is(err, store.ErrScheduleLimit) {
+				return store.StoredResponse{}, scheduleLimitError()
+			}
+			return store.StoredResponse{}, err
+		}
+		b, err := json.Marshal(toAPISchedule(sc))
+		if err != nil {
+			return store.StoredResponse{}, err
+		}
+		status := http.StatusOK
+		if created {
+			status = http.StatusCreated
+		}
+		return store.StoredResponse{Status: status, Body: b}, nil
+	}
+	var resp store.StoredResponse
+	if req.Params.IdempotencyKey != nil {
+		resp, _, err = s.d.Store.Idempotent(ctx, p.OrgID, "createSchedule", *req.Params.IdempotencyKey, requestHash(body), create)
+		if errors.Is(err, store.ErrIdempotencyReused) {
+			return nil, apierror.New(apierror.CodeIdempotencyKeyReused, "Idempotency-Key", "This Idempotency-Key was used with a different request body in the last 24 hours.")
+		}
+	} else {
+		resp, err = create(ctx, s.d.Store)
+	}
+	if err != nil {
+		return nil, err
+	}
+	var out api.Schedule
+	if err := json.Unmarshal(resp.Body, &out); err != nil {
+		return nil, fmt.Errorf("decode stored response: %w", err)
+	}
+	if resp.Status == http.StatusCreated {
+		return api.CreateSchedule201JSONResponse(out), nil
+	}
+	return api.CreateSchedule200JSONResponse(out), nil
+}
+
+func scheduleLimitError() error {
+	return apierror.New(apierror.CodeScheduleLimitReached, "", "The organization has as many active schedules as its plan allows; deactivate one or upgrade the plan.")
+}
+
+func scheduleNotFound(id uuid.UUID) error {
+	return apierror.New(apierror.CodeScheduleNotFound, "schedule_id", "No schedule with id %s.", id)
+}
+
+// ListSchedules pages through the organization's schedules.
+func (s *Server) ListSchedules(ctx context.Context, req api.ListSchedulesRequestObject) (api.ListSchedulesResponseObject, error) {
+	p, err := principal(ctx)
+	if err != nil {
+		return nil, err
+	}
+	after, err := decodeCursor(req.Params.Cursor)
+	if err != nil {
+		return nil, err
+	}
+	limit := pageLimit(req.Params.Limit)
+	rows, err := s.d.Store.ListSchedules(ctx, p.OrgID, req.Params.Active, after, limit+1)
+	if err != nil {
+		return nil, err
+	}
+	out := api.ScheduleList{Data: make([]api.Schedule, 0, min(len(rows), limit))}
+	if len(rows) > limit {
+		rows = rows[:limit]
+		out.HasMore = true
+		last := rows[len(rows)-1]
+		c := encodeCursor(store.Cursor{CreatedAt: last.CreatedAt, ID: last.ID})
+		out.NextCursor = &c
+	}
+	for _, r := range rows {
+		out.Data = append(out.Data, toAPISchedule(r))
+	}
+	return api.ListSchedules200JSONResponse(out), nil
+}
+
+// GetSchedule returns one schedule.
+func (s *Server) GetSchedule(ctx context.Context, req api.GetScheduleRequestObject) (api.GetScheduleResponseObject, error) {
+	p, err := principal(ctx)
+	if err != nil {
+		return nil, err
+	}
+	sc, err := s.d.Store.GetSchedule(ctx, p.OrgID, req.ScheduleID)
+	if errors.Is(err, store.ErrNotFound) {
+		return nil, scheduleNotFound(req.ScheduleID)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return api.GetSchedule200JSONResponse(toAPISchedule(sc)), nil
+}
+
+// UpdateSchedule changes frequency, notification or active state.
+func (s *Server) UpdateSchedule(ctx context.Context, req api.UpdateScheduleRequestObject) (api.UpdateScheduleResponseObject, error) {
+	p, err := principal(ctx)
+	if err != nil {
+		return nil, err
+	}
+	c := store.ScheduleChange{NotifyEmail: req.Body.NotifyEmail, Active: req.Body.Active}
+	if req.Body.Frequency != nil {
+		f := string(*req.Body.Frequency)
+		c.Frequency = &f
+	}
+	sc, err := s.d.Store.UpdateSchedule(ctx, p.OrgID, req.ScheduleID, c, s.now())
+	switch {
+	case errors.Is(err, store.ErrNotFound):
+		return nil, scheduleNotFound(req.ScheduleID)
+	case errors.Is(err, store.ErrScheduleLimit):
+		return nil, scheduleLimitError()
+	case err != nil:
+		return nil, err
+	}
+	return api.UpdateSchedule200JSONResponse(toAPISchedule(sc)), nil
+}
+
+// DeleteSchedule deactivates a schedule.
+func (s *Server) DeleteSchedule(ctx context.Context, req api.DeleteScheduleRequestObject) (api.DeleteScheduleResponseObject, error) {
+	p, err := principal(ctx)
+	if err != nil {
+		return nil, err
+	}
+	sc, err := s.d.Store.DeactivateSchedule(ctx, p.OrgID, req.ScheduleID, s.now())
+	if errors.Is(err, store.ErrNotFound) {
+		return nil, scheduleNotFound(req.ScheduleID)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return api.DeleteSchedule200JSONResponse(toAPISchedule(sc)), nil
+}
+
+func toAPISchedule(r store.Schedule) api.Schedule {
+	out := api.Schedule{
+		ID: r.ID, URL: r.URL, Domain: r.Domain, BrandName: r.BrandName,
+		Frequency: api.ScheduleFrequency(r.Frequency), NotifyEmail: r.NotifyEmail, Active: r.Active,
+		LastRunAt: utcPtr(r.LastRunAt), LastScanID: r.LastScanID,
+		CreatedAt: r.CreatedAt.UTC(), UpdatedAt: r.UpdatedAt.UTC(),
+	}
+	if r.Active {
+		next := r.NextRunAt.UTC()
+		out.NextRunAt = &next
+	}
+	return out
+}

@@ -1,0 +1,127 @@
+// Package api implements the generated strict-server interface: one file per
+// resource, with the mappers from store rows to API types beside them.
+package api
+
+import (
+	"context"
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/google/uuid"
+
+	"github.com/geoscan/geoscan/gen/api"
+	"github.com/geoscan/geoscan/internal/apierror"
+	"github.com/geoscan/geoscan/internal/auth"
+	"github.com/geoscan/geoscan/internal/netguard"
+	"github.com/geoscan/geoscan/internal/store"
+)
+
+// EnqueueScanFunc queues the run of a new scan inside the transaction that
+// created it (tx.Tx() is that transaction).
+type EnqueueScanFunc func(ctx context.Context, tx *store.Store, scan store.Scan) error
+
+// Deps are the handlers' dependencies.
+type Deps struct {
+	Store  *store.Store
+	Logger *slog.Logger
+	// Targets checks scan and callback URLs.
+	Targets netguard.Policy
+	// Webhooks sends test callbacks; built with the outbound TLS settings.
+	Webhooks *http.Client
+	// EnqueueScan is nil while no scan engine is wired: scans then stay pending.
+	EnqueueScan EnqueueScanFunc
+	NowFunc     func() time.Time
+}
+
+// Server implements api.StrictServerInterface.
+type Server struct {
+	d Deps
+}
+
+var _ api.StrictServerInterface = (*Server)(nil)
+
+// NewServer returns the handlers over d.
+func NewServer(d Deps) *Server {
+	if d.NowFunc == nil {
+		d.NowFunc = time.Now
+	}
+	return &Server{d: d}
+}
+
+func (s *Server) now() time.Time { return s.d.NowFunc().UTC() }
+
+// principal returns the caller; its absence is a wiring bug, not a client error.
+func principal(ctx context.Context) (auth.Principal, error) {
+	p, ok := auth.PrincipalFrom(ctx)
+	if !ok {
+		return auth.Principal{}, errors.New("no principal in request context")
+	}
+	return p, nil
+}
+
+func encodeCursor(c store.Cursor) string {
+	raw := strconv.FormatInt(c.CreatedAt.UnixMicro(), 10) + "." + c.ID.String()
+	return base64.RawURLEncoding.EncodeToString([]byte(raw))
+}
+
+func decodeCursor(s *string) (*store.Cursor, error) {
+	if s == nil || *s == "" {
+		return nil, nil
+	}
+	bad := apierror.New(apierror.CodeInvalidParameter, "cursor", "cursor is not a cursor this API returned.")
+	raw, err := base64.RawURLEncoding.DecodeString(*s)
+	if err != nil {
+		return nil, bad
+	}
+	micros, id, ok := strings.Cut(string(raw), ".")
+	if !ok {
+		return nil, bad
+	}
+	n, err := strconv.ParseInt(micros, 10, 64)
+	if err != nil {
+		return nil, bad
+	}
+	u, err := uuid.Parse(id)
+	if err != nil {
+		return nil, bad
+	}
+	return &store.Cursor{CreatedAt: time.UnixMicro(n).UTC(), ID: u}, nil
+}
+
+func pageLimit(l *int) int {
+	if l == nil {
+		return 20
+	}
+	return *l
+}
+
+// checkTarget validates a user-supplied URL under the target policy and
+// turns a refusal into the given API code.
+func (s *Server) checkTarget(ctx context.Context, raw string, code apierror.Code, param string) (*netguard.Target, error) {
+	t, err := s.d.Targets.CheckURL(ctx, raw)
+	if err != nil {
+		var ue *netguard.URLError
+		if errors.As(err, &ue) {
+			return nil, apierror.New(code, param, "%s", sentence(ue.Reason))
+		}
+		return nil, fmt.Errorf("check %s: %w", param, err)
+	}
+	return t, nil
+}
+
+func sentence(s string) string {
+	if s == "" {
+		return s
+	}
+	s = strings.ToUpper(s[:1]) + s[1:]
+	if !strings.HasSuffix(s, ".") {
+		s += "."
+	}
+	return s
+}

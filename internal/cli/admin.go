@@ -1,0 +1,149 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/google/uuid"
+
+	"github.com/geoscan/geoscan/internal/store"
+)
+
+func org(ctx context.Context, e env, args []string) error {
+	if len(args) == 0 {
+		return fmt.Errorf("%w: org needs a subcommand: create or set-subscription", errUsage)
+	}
+	switch args[0] {
+	case "create":
+		fs := newFlagSet(e, "org create")
+		name := fs.String("name", "", "organization name (required)")
+		planName := fs.String("plan", "free", "plan: free or pro")
+		inactive := fs.Bool("inactive", false, "create without an active subscription")
+		if err := parseFlags(fs, args[1:]); err != nil {
+			return err
+		}
+		if strings.TrimSpace(*name) == "" {
+			return fmt.Errorf("%w: --name is required", errUsage)
+		}
+		if !oneOf(*planName, "free", "pro") {
+			return fmt.Errorf("%w: --plan must be free or pro", errUsage)
+		}
+		st, closeFn, err := openStore(ctx, e)
+		if err != nil {
+			return err
+		}
+		defer closeFn()
+		o, err := st.CreateOrganization(ctx, strings.TrimSpace(*name), *planName, !*inactive)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintln(e.stdout, o.ID)
+		return nil
+	case "set-subscription":
+		if len(args) != 3 || !oneOf(args[2], "active", "inactive") {
+			return fmt.Errorf("%w: org set-subscription ORG_ID active|inactive", errUsage)
+		}
+		id, err := uuid.Parse(args[1])
+		if err != nil {
+			return fmt.Errorf("%w: %q is not an organization id", errUsage, args[1])
+		}
+		st, closeFn, err := openStore(ctx, e)
+		if err != nil {
+			return err
+		}
+		defer closeFn()
+		o, err := st.SetSubscription(ctx, id, args[2] == "active")
+		if errors.Is(err, store.ErrNotFound) {
+			return fmt.Errorf("no organization with id %s", id)
+		}
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(e.stdout, "%s subscription %s\n", o.ID, o.SubscriptionStatus)
+		return nil
+	}
+	return fmt.Errorf("%w: unknown org subcommand %q", errUsage, args[0])
+}
+
+func key(ctx context.Context, e env, args []string) error {
+	if len(args) == 0 {
+		return fmt.Errorf("%w: key needs a subcommand: create, list or revoke", errUsage)
+	}
+	switch args[0] {
+	case "create", "list":
+		fs := newFlagSet(e, "key "+args[0])
+		orgID := fs.String("org", "", "organization id (required)")
+		name := fs.String("name", "", "a label for the key")
+		if err := parseFlags(fs, args[1:]); err != nil {
+			return err
+		}
+		id, err := uuid.Parse(*orgID)
+		if err != nil {
+			return fmt.Errorf("%w: --org must be an organization id", errUsage)
+		}
+		st, closeFn, err := openStore(ctx, e)
+		if err != nil {
+			return err
+		}
+		defer closeFn()
+		if _, err := st.GetOrganization(ctx, id); err != nil {
+			if errors.Is(err, store.ErrNotFound) {
+				return fmt.Errorf("no organization with id %s", id)
+			}
+			return err
+		}
+		if args[0] == "create" {
+			k, _, err := st.CreateAPIKey(ctx, id, *name)
+			if err != nil {
+				return err
+			}
+			// The key alone on stdout, so scripts can capture it.
+			fmt.Fprintln(e.stdout, k)
+			return nil
+		}
+		keys, err := st.ListAPIKeys(ctx, id)
+		if err != nil {
+			return err
+		}
+		tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
+		fmt.Fprintln(tw, "ID\tKEY\tNAME\tCREATED\tLAST USED\tREVOKED")
+		for _, k := range keys {
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", k.ID, k.DisplayPrefix, k.Name, k.CreatedAt.UTC().Format(time.RFC3339), fmtTime(k.LastUsedAt), fmtTime(k.RevokedAt))
+		}
+		return tw.Flush()
+	case "revoke":
+		if len(args) != 2 {
+			return fmt.Errorf("%w: key revoke KEY_ID", errUsage)
+		}
+		id, err := uuid.Parse(args[1])
+		if err != nil {
+			return fmt.Errorf("%w: %q is not a key id", errUsage, args[1])
+		}
+		st, closeFn, err := openStore(ctx, e)
+		if err != nil {
+			return err
+		}
+		defer closeFn()
+		k, err := st.RevokeAPIKey(ctx, id)
+		if errors.Is(err, store.ErrNotFound) {
+			return fmt.Errorf("no api key with id %s", id)
+		}
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(e.stdout, "%s revoked at %s\n", k.ID, fmtTime(k.RevokedAt))
+		return nil
+	}
+	return fmt.Errorf("%w: unknown key subcommand %q", errUsage, args[0])
+}
+
+func fmtTime(t *time.Time) string {
+	if t == nil {
+		return "-"
+	}
+	return t.UTC().Format(time.RFC3339)
+}

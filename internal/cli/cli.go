@@ -1,0 +1,136 @@
+// Package cli implements the geoscan subcommands: serve, migrate, dev, and
+// the organization and API-key administration commands.
+package cli
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/geoscan/geoscan/internal/config"
+	"github.com/geoscan/geoscan/internal/dbmigrate"
+	"github.com/geoscan/geoscan/internal/store"
+)
+
+// env is what every command gets.
+type env struct {
+	getenv func(string) string
+	stdout io.Writer
+	stderr io.Writer
+}
+
+const usage = `geoscan — GEO audit service
+
+Usage:
+  geoscan serve                         run the HTTP API (see geoscan serve --help)
+  geoscan dev                           run with a private PostgreSQL under GEOSCAN_DATA_DIR and a dev API key (make run)
+  geoscan migrate                       apply database migrations
+  geoscan org create --name NAME [--plan free|pro] [--inactive]
+  geoscan org set-subscription ORG_ID active|inactive
+  geoscan key create --org ORG_ID [--name NAME]
+  geoscan key list --org ORG_ID
+  geoscan key revoke KEY_ID
+`
+
+// errUsage marks a mistake in the command line; it exits 2.
+var errUsage = errors.New("usage")
+
+// Main runs the command in args and returns the process exit code.
+func Main(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) int {
+	e := env{getenv: getenv, stdout: stdout, stderr: stderr}
+	err := dispatch(ctx, e, args)
+	switch {
+	case err == nil, errors.Is(err, flag.ErrHelp):
+		return 0
+	case errors.Is(err, errUsage):
+		fmt.Fprintf(stderr, "%v\n\n%s", err, usage)
+		return 2
+	default:
+		fmt.Fprintf(stderr, "geoscan: %v\n", err)
+		return 1
+	}
+}
+
+func dispatch(ctx context.Context, e env, args []string) error {
+	if len(args) == 0 {
+		return fmt.Errorf("%w: no command given", errUsage)
+	}
+	cmd, rest := args[0], args[1:]
+	switch cmd {
+	case "serve":
+		return serve(ctx, e, rest)
+	case "dev":
+		return dev(ctx, e, rest)
+	case "migrate":
+		return migrate(ctx, e, rest)
+	case "org":
+		return org(ctx, e, rest)
+	case "key":
+		return key(ctx, e, rest)
+	case "help", "-h", "--help":
+		fmt.Fprint(e.stdout, usage)
+		return nil
+	}
+	return fmt.Errorf("%w: unknown command %q", errUsage, cmd)
+}
+
+func newFlagSet(e env, name string) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(e.stderr)
+	return fs
+}
+
+func parseFlags(fs *flag.FlagSet, args []string) error {
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return err
+		}
+		return fmt.Errorf("%w: %v", errUsage, err)
+	}
+	return nil
+}
+
+func newLogger(cfg config.Config, w io.Writer) *slog.Logger {
+	level := slog.LevelInfo
+	_ = level.UnmarshalText([]byte(cfg.LogLevel))
+	opts := &slog.HandlerOptions{Level: level}
+	if cfg.LogFormat == "text" {
+		return slog.New(slog.NewTextHandler(w, opts))
+	}
+	return slog.New(slog.NewJSONHandler(w, opts))
+}
+
+// openStore connects and migrates for the administration commands.
+func openStore(ctx context.Context, e env) (*store.Store, func(), error) {
+	cfg, err := config.Load(e.getenv)
+	if err != nil {
+		return nil, nil, err
+	}
+	if cfg.DatabaseURL == "" {
+		return nil, nil, errors.New("DATABASE_URL is not set")
+	}
+	pool, err := pgxpool.New(ctx, cfg.DatabaseURL)
+	if err != nil {
+		return nil, nil, fmt.Errorf("connect to database: %w", err)
+	}
+	if err := dbmigrate.Up(ctx, pool); err != nil {
+		pool.Close()
+		return nil, nil, fmt.Errorf("migrate: %w", err)
+	}
+	return store.New(pool), pool.Close, nil
+}
+
+func oneOf(v string, allowed ...string) bool {
+	for _, a := range allowed {
+		if v == a {
+			return true
+		}
+	}
+	return false
+}
+

@@ -1,0 +1,137 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/geoscan/geoscan/internal/app"
+	"github.com/geoscan/geoscan/internal/auth"
+	"github.com/geoscan/geoscan/internal/config"
+	"github.com/geoscan/geoscan/internal/pgcluster"
+	"github.com/geoscan/geoscan/internal/store"
+)
+
+const devOrgName = "Development"
+
+// dev runs the service for local development: with DATABASE_URL unset it
+// starts (or reuses) a private PostgreSQL cluster under GEOSCAN_DATA_DIR,
+// then ensures a development organization and an API key that survives
+// restarts, prints them, and serves until interrupted, stopping the cluster
+// on the way out.
+func dev(ctx context.Context, e env, args []string) error {
+	fs := newFlagSet(e, "dev")
+	fs.Usage = func() {
+		fmt.Fprint(e.stderr, "Usage: geoscan dev\n\nRuns GeoScan for development (GEOSCAN_ENV defaults to dev). With DATABASE_URL unset, a private\nPostgreSQL cluster is kept under GEOSCAN_DATA_DIR/postgres. Configuration:\n\n")
+		_ = config.WriteHelp(e.stderr)
+	}
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	getenv := func(k string) string {
+		if k == "GEOSCAN_ENV" && e.getenv(k) == "" {
+			return string(config.EnvDev)
+		}
+		return e.getenv(k)
+	}
+	cfg, err := config.Load(getenv)
+	if err != nil {
+		return fmt.Errorf("configuration: %w", err)
+	}
+	logger := newLogger(cfg, e.stderr)
+
+	if cfg.DatabaseURL == "" {
+		dir, err := filepath.Abs(filepath.Join(cfg.DataDir, "postgres"))
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(e.stdout, "Starting private PostgreSQL in %s ...\n", relative(dir))
+		cluster, err := pgcluster.Start(ctx, pgcluster.Options{Dir: dir, Logf: func(f string, a ...any) { logger.Info(fmt.Sprintf(f, a...)) }})
+		if err != nil {
+			return err
+		}
+		defer func() {
+			fmt.Fprintln(e.stdout, "Stopping private PostgreSQL ...")
+			if err := cluster.Stop(context.WithoutCancel(ctx)); err != nil {
+				logger.Error("stop postgres", slog.String("error", err.Error()))
+			}
+		}()
+		if err := cluster.EnsureDatabase(ctx, "geoscan"); err != nil {
+			return err
+		}
+		cfg.DatabaseURL = cluster.URL("geoscan")
+	}
+
+	return run(ctx, cfg, logger, func(a *app.App) error {
+		keyFile := filepath.Join(cfg.DataDir, "dev-api-key")
+		key, err := devKey(ctx, a.Store(), keyFile)
+		if err != nil {
+			return err
+		}
+		base := "http://" + a.Addr()
+		fmt.Fprintf(e.stdout, `
+GeoScan is running (%s mode).
+
+  API        %s/api/v1
+  Swagger UI %s/api/docs
+  ReDoc      %s/api/redoc
+  API key    %s
+
+Try:
+  curl -s -H 'X-API-Key: %s' %s/api/v1/usage
+
+The key is kept in %s and keeps working across restarts. Press Ctrl-C to stop.
+`, cfg.Env, base, base, base, key, key, base, relative(keyFile))
+		return nil
+	})
+}
+
+// devKey returns the saved development key if it still authenticates, and
+// otherwise creates the development organization (if needed) and a new key.
+func devKey(ctx context.Context, st *store.Store, path string) (string, error) {
+	if b, err := os.ReadFile(path); err == nil {
+		key := strings.TrimSpace(string(b))
+		if auth.ParseKey(key) == nil {
+			p, err := st.LookupKey(ctx, auth.HashKey(key))
+			if err == nil && p.RevokedAt == nil {
+				return key, nil
+			}
+			if err != nil && !errors.Is(err, store.ErrNotFound) {
+				return "", err
+			}
+		}
+	}
+	org, err := st.GetOrganizationByName(ctx, devOrgName)
+	if errors.Is(err, store.ErrNotFound) {
+		org, err = st.CreateOrganization(ctx, devOrgName, "pro", true)
+	}
+	if err != nil {
+		return "", err
+	}
+	key, _, err := st.CreateAPIKey(ctx, org.ID, "development")
+	if err != nil {
+		return "", err
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return "", err
+	}
+	if err := os.WriteFile(path, []byte(key+"\n"), 0o600); err != nil {
+		return "", fmt.Errorf("save development key: %w", err)
+	}
+	return key, nil
+}
+
+func relative(path string) string {
+	wd, err := os.Getwd()
+	if err != nil {
+		return path
+	}
+	if rel, err := filepath.Rel(wd, path); err == nil && !strings.HasPrefix(rel, "..") {
+		return rel
+	}
+	return path
+}

@@ -1,0 +1,197 @@
+// Package config owns the service configuration: the GEOSCAN_* environment
+// variables and DATABASE_URL, their defaults and validation, and the help
+// table that `geoscan serve --help` prints and the README copies.
+package config
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+	"time"
+)
+
+// Environment names the deployment mode.
+type Environment string
+
+// The deployment modes. Only dev and test may lift the outbound address rules.
+const (
+	EnvProduction Environment = "production"
+	EnvDev        Environment = "dev"
+	EnvTest       Environment = "test"
+)
+
+// Config is the resolved configuration of one process.
+type Config struct {
+	DatabaseURL         string
+	Env                 Environment
+	HTTPAddr            string
+	PublicURL           string
+	AllowPrivateTargets bool
+	ExtraCAFile         string
+	LogLevel            string
+	LogFormat           string
+	DBMaxConns          int
+	ShutdownTimeout     time.Duration
+	RequestTimeout      time.Duration
+	DataDir             string
+}
+
+// variable describes one environment variable; the table below is the single
+// source of names, defaults and help texts.
+type variable struct {
+	name    string
+	def     string
+	help    string
+	secret  bool
+	setFunc func(c *Config, v string) error
+}
+
+func variables() []variable {
+	return []variable{
+		{"DATABASE_URL", "", "PostgreSQL connection URL. Unset under `geoscan dev` / `make run`: a private cluster under GEOSCAN_DATA_DIR is started.", true,
+			func(c *Config, v string) error { c.DatabaseURL = v; return nil }},
+		{"GEOSCAN_ENV", "production", "Deployment mode: production, dev or test.", false,
+			func(c *Config, v string) error {
+				switch Environment(v) {
+				case EnvProduction, EnvDev, EnvTest:
+					c.Env = Environment(v)
+					return nil
+				}
+				return fmt.Errorf("must be production, dev or test, not %q", v)
+			}},
+		{"GEOSCAN_HTTP_ADDR", "127.0.0.1:8080", "Address the HTTP API listens on.", false,
+			func(c *Config, v string) error { c.HTTPAddr = v; return nil }},
+		{"GEOSCAN_PUBLIC_URL", "", "Public base URL of this service, used in links and the crawler's User-Agent. Defaults to http://GEOSCAN_HTTP_ADDR.", false,
+			func(c *Config, v string) error { c.PublicURL = strings.TrimRight(v, "/"); return nil }},
+		{"GEOSCAN_ALLOW_PRIVATE_TARGETS", "false", "Allow loopback/private scan targets and callback receivers on any port. Refused unless GEOSCAN_ENV is dev or test.", false,
+			func(c *Config, v string) error { b, err := strconv.ParseBool(v); c.AllowPrivateTargets = b; return err }},
+		{"GEOSCAN_EXTRA_CA_FILE", "", "PEM bundle of extra CA certificates trusted for outbound TLS, beside the system roots (which honour SSL_CERT_FILE).", false,
+			func(c *Config, v string) error { c.ExtraCAFile = v; return nil }},
+		{"GEOSCAN_LOG_LEVEL", "info", "Log level: debug, info, warn or error.", false,
+			func(c *Config, v string) error {
+				switch v {
+				case "debug", "info", "warn", "error":
+					c.LogLevel = v
+					return nil
+				}
+				return fmt.Errorf("must be debug, info, warn or error, not %q", v)
+			}},
+		{"GEOSCAN_LOG_FORMAT", "json", "Log format: json or text.", false,
+			func(c *Config, v string) error {
+				if v != "json" && v != "text" {
+					return fmt.Errorf("must be json or text, not %q", v)
+				}
+				c.LogFormat = v
+				return nil
+			}},
+		{"GEOSCAN_DB_MAX_CONNS", "20", "Most PostgreSQL connections this process opens.", false,
+			func(c *Config, v string) error { return positiveInt(v, &c.DBMaxConns) }},
+		{"GEOSCAN_SHUTDOWN_TIMEOUT", "15s", "How long a stopping server waits for requests in flight.", false,
+			func(c *Config, v string) error { return positiveDuration(v, &c.ShutdownTimeout) }},
+		{"GEOSCAN_REQUEST_TIMEOUT", "30s", "Longest time one API request may take.", false,
+			func(c *Config, v string) error { return positiveDuration(v, &c.RequestTimeout) }},
+		{"GEOSCAN_DATA_DIR", ".data", "Where `geoscan dev` keeps its private PostgreSQL cluster and development key.", false,
+			func(c *Config, v string) error { c.DataDir = v; return nil }},
+	}
+}
+
+func positiveInt(v string, dst *int) error {
+	n, err := strconv.Atoi(v)
+	if err != nil || n <= 0 {
+		return fmt.Errorf("must be a positive integer, not %q", v)
+	}
+	*dst = n
+	return nil
+}
+
+func positiveDuration(v string, dst *time.Duration) error {
+	d, err := time.ParseDuration(v)
+	if err != nil || d <= 0 {
+		return fmt.Errorf("must be a positive duration such as 15s, not %q", v)
+	}
+	*dst = d
+	return nil
+}
+
+// Load reads the configuration through getenv (os.Getenv in production, a
+// map in tests) and validates it.
+func Load(getenv func(string) string) (Config, error) {
+	var c Config
+	var errs []error
+	for _, v := range variables() {
+		val := getenv(v.name)
+		if val == "" {
+			val = v.def
+		}
+		if err := v.setFunc(&c, val); err != nil {
+			errs = append(errs, fmt.Errorf("%s: %w", v.name, err))
+		}
+	}
+	if c.AllowPrivateTargets && c.Env != EnvDev && c.Env != EnvTest {
+		errs = append(errs, fmt.Errorf("GEOSCAN_ALLOW_PRIVATE_TARGETS=true is refused in %s mode: it lets scans and callbacks reach private and loopback addresses; set GEOSCAN_ENV=dev or test to use it", c.Env))
+	}
+	if c.PublicURL == "" {
+		c.PublicURL = "http://" + c.HTTPAddr
+	}
+	return c, errors.Join(errs...)
+}
+
+// WriteHelp prints every variable with its default and description.
+func WriteHelp(w io.Writer) error {
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "VARIABLE\tDEFAULT\tDESCRIPTION")
+	for _, v := range variables() {
+		def := v.def
+		if def == "" {
+			def = "(unset)"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\n", v.name, def, v.help)
+	}
+	return tw.Flush()
+}
+
+// WriteMarkdown prints the same table as Markdown, for the README.
+func WriteMarkdown(w io.Writer) error {
+	if _, err := fmt.Fprintln(w, "| Variable | Default | Description |\n|---|---|---|"); err != nil {
+		return err
+	}
+	for _, v := range variables() {
+		def := "`" + v.def + "`"
+		if v.def == "" {
+			def = "(unset)"
+		}
+		if _, err := fmt.Fprintf(w, "| `%s` | %s | %s |\n", v.name, def, v.help); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Redacted lists the resolved values for logging, secrets masked.
+func (c Config) Redacted() map[string]string {
+	out := map[string]string{}
+	for _, v := range variables() {
+		if v.secret {
+			continue
+		}
+		out[v.name] = ""
+	}
+	out["GEOSCAN_ENV"] = string(c.Env)
+	out["GEOSCAN_HTTP_ADDR"] = c.HTTPAddr
+	out["GEOSCAN_PUBLIC_URL"] = c.PublicURL
+	out["GEOSCAN_ALLOW_PRIVATE_TARGETS"] = strconv.FormatBool(c.AllowPrivateTargets)
+	out["GEOSCAN_EXTRA_CA_FILE"] = c.ExtraCAFile
+	out["GEOSCAN_LOG_LEVEL"] = c.LogLevel
+	out["GEOSCAN_LOG_FORMAT"] = c.LogFormat
+	out["GEOSCAN_DB_MAX_CONNS"] = strconv.Itoa(c.DBMaxConns)
+	out["GEOSCAN_SHUTDOWN_TIMEOUT"] = c.ShutdownTimeout.String()
+	out["GEOSCAN_REQUEST_TIMEOUT"] = c.RequestTimeout.String()
+	out["GEOSCAN_DATA_DIR"] = c.DataDir
+	if c.DatabaseURL != "" {
+		out["DATABASE_URL"] = "(set)"
+	}
+	return out
+}

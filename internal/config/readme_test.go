@@ -1,0 +1,40 @@
+package config
+
+import (
+	"bytes"
+	"flag"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+var update = flag.Bool("update", false, "rewrite the README configuration table")
+
+const (
+	tableStart = "<!-- config-table:start -->\n"
+	tableEnd   = "<!-- config-table:end -->"
+)
+
+// TestReadmeConfigTable keeps the README's table equal to the one generated
+// from the variables (go test ./internal/config -update rewrites it).
+func TestReadmeConfigTable(t *testing.T) {
+	t.Parallel()
+	const path = "../../README.md"
+	readme, err := os.ReadFile(path)
+	require.NoError(t, err)
+	text := string(readme)
+	start := strings.Index(text, tableStart)
+	end := strings.Index(text, tableEnd)
+	require.True(t, start >= 0 && end > start, "README.md lacks the config-table markers")
+
+	var table bytes.Buffer
+	require.NoError(t, WriteMarkdown(&table))
+	want := text[:start+len(tableStart)] + table.String() + text[end:]
+	if *update {
+		require.NoError(t, os.WriteFile(path, []byte(want), 0o600))
+		return
+	}
+	require.Equal(t, want, text, "README configuration table is stale: go test ./internal/config -update")
+}

@@ -1,0 +1,196 @@
+package httpserver
+
+import (
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/getkin/kin-openapi/openapi3filter"
+	"github.com/labstack/echo/v4"
+
+	"github.com/geoscan/geoscan/internal/apierror"
+)
+
+// fieldCodes gives body fields the specific codes the specification names
+// for them; other fields get the generic ones.
+var fieldCodes = map[string]apierror.Code{
+	"url":          apierror.CodeInvalidURL,
+	"callback_url": apierror.CodeInvalidCallbackURL,
+	"frequency":    apierror.CodeInvalidFrequency,
+}
+
+// pathParamCodes: a malformed id in a path names no resource, so it is the
+// same 404 as an id that does not exist.
+var pathParamCodes = map[string]apierror.Code{
+	"scan_id":     apierror.CodeScanNotFound,
+	"schedule_id": apierror.CodeScheduleNotFound,
+	"check_id":    apierror.CodeCheckNotFound,
+}
+
+var quotedProperty = regexp.MustCompile(`property "([^"]+)"`)
+
+// errorHandler renders every error as the envelope; nothing else ever
+// reaches a client. 500s are logged with the request id and never show the
+// underlying error.
+func errorHandler(logger *slog.Logger) echo.HTTPErrorHandler {
+	return func(err error, c echo.Context) {
+		if c.Response().Committed {
+			return
+		}
+		apiErr := toAPIError(err)
+		requestID := c.Response().Header().Get(echo.HeaderXRequestID)
+		if apiErr.Status >= 500 {
+			logger.ErrorContext(c.Request().Context(), "request failed",
+				slog.String("request_id", requestID), slog.String("method", c.Request().Method),
+				slog.String("path", c.Request().URL.Path), slog.String("error", redact(err.Error())))
+			apiErr = apierror.New(apierror.CodeInternal, "", "An unexpected error occurred (request id %s). Please retry.", requestID)
+		}
+		if apiErr.RetryAfter > 0 {
+			c.Response().Header().Set("Retry-After", strconv.Itoa(apiErr.RetryAfter))
+		}
+		var werr error
+		if c.Request().Method == http.MethodHead {
+			werr = c.NoContent(apiErr.Status)
+		} else {
+			werr = c.JSON(apiErr.Status, apiErr.Envelope())
+		}
+		if werr != nil {
+			logger.WarnContext(c.Request().Context(), "write error response", slog.String("error", werr.Error()))
+		}
+	}
+}
+
+func toAPIError(err error) *apierror.Error {
+	var apiErr *apierror.Error
+	if errors.As(err, &apiErr) {
+		return apiErr
+	}
+	var reqErr *openapi3filter.RequestError
+	if errors.As(err, &reqErr) {
+		return fromRequestError(reqErr)
+	}
+	var maxBytes *http.MaxBytesError
+	if errors.As(err, &maxBytes) {
+		return apierror.New(apierror.CodeRequestTooLarge, "", "The request body must not exceed %d bytes.", maxBodyBytes)
+	}
+	var he *echo.HTTPError
+	if errors.As(err, &he) {
+		switch he.Code {
+		case http.StatusNotFound:
+			return apierror.New(apierror.CodeRouteNotFound, "", "No endpoint matches this path.")
+		case http.StatusMethodNotAllowed:
+			return apierror.New(apierror.CodeMethodNotAllowed, "", "This endpoint does not accept this method.")
+		case http.StatusRequestEntityTooLarge:
+			return apierror.New(apierror.CodeRequestTooLarge, "", "The request body must not exceed %d bytes.", maxBodyBytes)
+		case http.StatusUnsupportedMediaType, http.StatusBadRequest:
+			return apierror.New(apierror.CodeInvalidJSON, "", "The request could not be read: %s.", strings.TrimSuffix(fmt.Sprint(he.Message), "."))
+		}
+	}
+	return &apierror.Error{Status: http.StatusInternalServerError, Code: apierror.CodeInternal, Message: err.Error()}
+}
+
+func fromRequestError(re *openapi3filter.RequestError) *apierror.Error {
+	if re.Parameter != nil {
+		name := re.Parameter.Name
+		if re.Parameter.In == openapi3.ParameterInPath {
+			if code, ok := pathParamCodes[name]; ok {
+				return apierror.New(code, name, "No resource with %s %q.", name, pathValue(re))
+			}
+		}
+		if errors.Is(re.Err, openapi3filter.ErrInvalidRequired) {
+			return apierror.New(apierror.CodeMissingParameter, name, "The %s parameter %s is required.", re.Parameter.In, name)
+		}
+		return apierror.New(apierror.CodeInvalidParameter, name, "The %s parameter %s is invalid: %s.", re.Parameter.In, name, reason(re.Err))
+	}
+	if re.RequestBody == nil {
+		return apierror.New(apierror.CodeInvalidJSON, "", "The request could not be read: %s.", reason(re.Err))
+	}
+	if errors.Is(re.Err, openapi3filter.ErrInvalidRequired) {
+		return apierror.New(apierror.CodeInvalidJSON, "", "A JSON request body is required.")
+	}
+	var se *openapi3.SchemaError
+	if !errors.As(re.Err, &se) {
+		return apierror.New(apierror.CodeInvalidJSON, "", "The request body is not valid JSON of content type application/json.")
+	}
+	pointer := se.JSONPointer()
+	switch {
+	case strings.HasSuffix(se.Reason, "is unsupported"):
+		// additionalProperties: false; kin-openapi reports it from the parent
+		// object, naming the property only in the reason.
+		name := propertyName(se.Reason)
+		return apierror.New(apierror.CodeUnknownParameter, joinParam(pointer, name), "%s is not a field of this request.", joinParam(pointer, name))
+	}
+	switch se.SchemaField {
+	case "required":
+		name := propertyName(se.Reason)
+		return apierror.New(apierror.CodeMissingParameter, joinParam(pointer, name), "%s is required.", joinParam(pointer, name))
+	case "minProperties":
+		if len(pointer) == 0 {
+			return apierror.New(apierror.CodeInvalidParameter, "", "The request body must contain at least one field.")
+		}
+	}
+	if len(pointer) == 0 {
+		return apierror.New(apierror.CodeInvalidJSON, "", "The request body must be a JSON object.")
+	}
+	param := joinParam(pointer, "")
+	code := apierror.CodeInvalidParameter
+	if c, ok := fieldCodes[param]; ok {
+		code = c
+	}
+	return apierror.New(code, param, "%s is invalid: %s.", param, strings.TrimSuffix(se.Reason, "."))
+}
+
+func propertyName(reason string) string {
+	if m := quotedProperty.FindStringSubmatch(reason); m != nil {
+		return m[1]
+	}
+	return ""
+}
+
+// joinParam names a body field by its dotted path; name is appended unless
+// the pointer already ends with it (kin-openapi points at missing fields).
+func joinParam(pointer []string, name string) string {
+	parts := append([]string{}, pointer...)
+	if name != "" && (len(parts) == 0 || parts[len(parts)-1] != name) {
+		parts = append(parts, name)
+	}
+	out := make([]string, 0, len(parts))
+	for _, p := range parts {
+		if p != "" {
+			out = append(out, p)
+		}
+	}
+	return strings.Join(out, ".")
+}
+
+func pathValue(re *openapi3filter.RequestError) string {
+	if re.Input == nil {
+		return ""
+	}
+	return re.Input.PathParams[re.Parameter.Name]
+}
+
+func reason(err error) string {
+	if err == nil {
+		return "invalid value"
+	}
+	var se *openapi3.SchemaError
+	if errors.As(err, &se) {
+		return strings.TrimSuffix(se.Reason, ".")
+	}
+	msg := err.Error()
+	if i := strings.IndexByte(msg, '\n'); i >= 0 {
+		msg = msg[:i]
+	}
+	return strings.TrimSuffix(msg, ".")
+}
+
+var keyPattern = regexp.MustCompile(`geo_[0-9A-Za-z]{4,}`)
+
+// redact removes anything shaped like an API key from text bound for logs.
+func redact(s string) string { return keyPattern.ReplaceAllString(s, "geo_[redacted]") }

@@ -1,0 +1,134 @@
+// Package httpserver owns the HTTP surface around the generated handlers:
+// Echo setup, middleware order, body limits, request ids, panic recovery,
+// request validation against openapi.yaml, API-key authentication, the one
+// error handler that renders every failure as the error envelope, health
+// endpoints and the documentation routes.
+package httpserver
+
+import (
+	"context"
+	"log/slog"
+	"net/http"
+	"sync"
+	"time"
+
+	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/getkin/kin-openapi/openapi3filter"
+	"github.com/google/uuid"
+	"github.com/labstack/echo/v4"
+	"github.com/labstack/echo/v4/middleware"
+	oapimw "github.com/oapi-codegen/echo-middleware"
+
+	"github.com/geoscan/geoscan/gen/api"
+	"github.com/geoscan/geoscan/internal/apidocs"
+	"github.com/geoscan/geoscan/internal/auth"
+	"github.com/geoscan/geoscan/internal/store"
+)
+
+const maxBodyBytes = 1 << 20
+
+// Deps are what the HTTP server needs.
+type Deps struct {
+	Logger         *slog.Logger
+	Store          *store.Store
+	Handler        api.StrictServerInterface
+	RequestTimeout time.Duration
+}
+
+var registerFormats sync.Once
+
+// New builds the Echo instance serving the API, docs and health endpoints.
+func New(d Deps) (*echo.Echo, error) {
+	// kin-openapi checks only a few formats unless told; the registry is
+	// process-global, so register once.
+	registerFormats.Do(func() {
+		openapi3.DefineStringFormatValidator("uuid", openapi3.NewRegexpFormatValidator(openapi3.FormatOfStringForUUIDOfRFC9562))
+	})
+
+	spec, err := api.GetSpec()
+	if err != nil {
+		return nil, err
+	}
+	specJSON, err := spec.MarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+
+	e := echo.New()
+	e.HideBanner, e.HidePort = true, true
+	e.HTTPErrorHandler = errorHandler(d.Logger)
+
+	e.Use(middleware.RequestIDWithConfig(middleware.RequestIDConfig{Generator: func() string { return uuid.NewString() }}))
+	e.Use(requestLogger(d.Logger))
+	e.Use(middleware.RecoverWithConfig(middleware.RecoverConfig{DisableStackAll: true, LogErrorFunc: func(c echo.Context, err error, stack []byte) error {
+		d.Logger.ErrorContext(c.Request().Context(), "panic", slog.String("error", redact(err.Error())), slog.String("stack", string(stack)))
+		return err
+	}}))
+
+	e.GET("/healthz", func(c echo.Context) error { return c.JSON(http.StatusOK, map[string]string{"status": "ok"}) })
+	e.GET("/readyz", func(c echo.Context) error {
+		ctx, cancel := context.WithTimeout(c.Request().Context(), 2*time.Second)
+		defer cancel()
+		if err := d.Store.Ping(ctx); err != nil {
+			return c.JSON(http.StatusServiceUnavailable, map[string]string{"status": "unavailable", "database": "unreachable"})
+		}
+		return c.JSON(http.StatusOK, map[string]string{"status": "ok", "database": "ok"})
+	})
+
+	specYAML, err := specYAMLBytes()
+	if err != nil {
+		return nil, err
+	}
+	apidocs.Register(e, apidocs.Spec{YAML: specYAML, JSON: specJSON, Title: spec.Info.Title})
+
+	authn := &authenticator{store: d.Store, logger: d.Logger}
+	validator := oapimw.OapiRequestValidatorWithOptions(spec, &oapimw.Options{
+		SilenceServersWarning: true,
+		Options: openapi3filter.Options{
+			AuthenticationFunc: authn.authenticate,
+		},
+	})
+	g := e.Group("/api/v1",
+		middleware.BodyLimit("1M"),
+		strictJSON,
+		middleware.ContextTimeout(d.RequestTimeout),
+		validator,
+		principalToContext,
+	)
+	api.RegisterHandlers(g, api.NewStrictHandler(d.Handler, nil))
+	// Anything under /api that no route matched still gets the envelope.
+	e.Any("/api/*", func(echo.Context) error { return echo.ErrNotFound })
+	return e, nil
+}
+
+// principalToContext moves the principal the authentication function found
+// into the request context, where strict handlers read it with
+// auth.PrincipalFrom; the validator's own context is not the request's.
+func principalToContext(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		if p, ok := c.Get(principalKey).(auth.Principal); ok {
+			c.SetRequest(c.Request().WithContext(auth.WithPrincipal(c.Request().Context(), p)))
+		}
+		return next(c)
+	}
+}
+
+func requestLogger(logger *slog.Logger) echo.MiddlewareFunc {
+	return func(next echo.HandlerFunc) echo.HandlerFunc {
+		return func(c echo.Context) error {
+			start := time.Now()
+			err := next(c)
+			if err != nil {
+				c.Error(err)
+			}
+			// The path only: a query string may carry a key pasted by mistake.
+			logger.LogAttrs(c.Request().Context(), slog.LevelInfo, "request",
+				slog.String("request_id", c.Response().Header().Get(echo.HeaderXRequestID)),
+				slog.String("method", c.Request().Method),
+				slog.String("path", redact(c.Request().URL.Path)),
+				slog.Int("status", c.Response().Status),
+				slog.Duration("duration", time.Since(start)))
+			return nil
+		}
+	}
+}

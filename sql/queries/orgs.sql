@@ -1,0 +1,35 @@
+-- name: CreateOrganization :one
+INSERT INTO organizations (name, plan, subscription_status)
+VALUES (@name, @plan, @subscription_status)
+RETURNING *;
+
+-- name: GetOrganization :one
+SELECT * FROM organizations WHERE id = @id;
+
+-- name: SetSubscriptionStatus :one
+UPDATE organizations SET subscription_status = @subscription_status, updated_at = now()
+WHERE id = @id
+RETURNING *;
+
+-- name: SetOrganizationPlan :one
+UPDATE organizations SET plan = @plan, updated_at = now()
+WHERE id = @id
+RETURNING *;
+
+-- name: SetOrganizationOverrides :one
+UPDATE organizations SET
+    daily_scan_quota_override = sqlc.narg(daily_scan_quota_override),
+    schedule_limit_override = sqlc.narg(schedule_limit_override),
+    rate_limit_write_override = sqlc.narg(rate_limit_write_override),
+    rate_limit_read_override = sqlc.narg(rate_limit_read_override),
+    updated_at = now()
+WHERE id = @id
+RETURNING *;
+
+-- name: GetOrganizationByName :one
+SELECT * FROM organizations WHERE name = @name ORDER BY created_at LIMIT 1;
+
+-- name: CreateMember :one
+INSERT INTO members (org_id, email, name, role)
+VALUES (@org_id, @email, @name, @role)
+RETURNING *;

@@ -1,0 +1,52 @@
+-- name: CreateScan :one
+INSERT INTO scans (org_id, api_key_id, schedule_id, source, url, domain, brand_name,
+                   callback_url, webhook_secret, project, tracked_url)
+VALUES (@org_id, sqlc.narg(api_key_id), sqlc.narg(schedule_id), @source, @url, @domain, @brand_name,
+        sqlc.narg(callback_url), sqlc.narg(webhook_secret), sqlc.narg(project), sqlc.narg(tracked_url))
+RETURNING *;
+
+-- name: SetScanJob :exec
+UPDATE scans SET job_id = @job_id WHERE id = @id;
+
+-- name: GetScanForOrg :one
+SELECT * FROM scans WHERE id = @id AND org_id = @org_id;
+
+-- name: ListScansForOrg :many
+-- Keyset pagination over (created_at, id) descending; every filter is optional.
+SELECT * FROM scans
+WHERE org_id = @org_id
+  AND (sqlc.narg(status)::text IS NULL OR status = sqlc.narg(status)::text)
+  AND (sqlc.narg(project)::text IS NULL OR project = sqlc.narg(project)::text)
+  AND (sqlc.narg(url)::text IS NULL OR url = sqlc.narg(url)::text)
+  AND (sqlc.narg(domain)::text IS NULL OR domain = sqlc.narg(domain)::text
+       OR right(domain, length(sqlc.narg(domain)::text) + 1) = '.' || sqlc.narg(domain)::text)
+  AND (sqlc.narg(created_after)::timestamptz IS NULL OR created_at >= sqlc.narg(created_after)::timestamptz)
+  AND (sqlc.narg(created_before)::timestamptz IS NULL OR created_at < sqlc.narg(created_before)::timestamptz)
+  AND (sqlc.narg(cursor_created_at)::timestamptz IS NULL
+       OR (created_at, id) < (sqlc.narg(cursor_created_at)::timestamptz, sqlc.narg(cursor_id)::uuid))
+ORDER BY created_at DESC, id DESC
+LIMIT @row_limit;
+
+-- name: UpdateScanMetadata :one
+UPDATE scans SET
+    project = CASE WHEN @set_project::boolean THEN sqlc.narg(project)::text ELSE project END,
+    tracked_url = CASE WHEN @set_tracked_url::boolean THEN sqlc.narg(tracked_url)::text ELSE tracked_url END,
+    updated_at = now()
+WHERE id = @id AND org_id = @org_id
+RETURNING *;
+
+-- name: DeleteScanForOrg :one
+DELETE FROM scans WHERE id = @id AND org_id = @org_id
+RETURNING id, job_id;
+
+-- name: GetReport :one
+SELECT * FROM reports WHERE scan_id = @scan_id;
+
+-- name: GetTriage :one
+SELECT * FROM triage_dossiers WHERE scan_id = @scan_id;
+
+-- name: ListCheckResults :many
+SELECT * FROM check_results WHERE scan_id = @scan_id ORDER BY position;
+
+-- name: GetCheckResult :one
+SELECT * FROM check_results WHERE scan_id = @scan_id AND check_id = @check_id;
