@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"sync"
 	"testing"
 	"time"
 
@@ -125,6 +126,28 @@ func TestScheduleLimit(t *testing.T) {
 		require.Equal(t, http.StatusOK, status)
 		require.Equal(t, first.ID, s.ID)
 		require.False(t, s.Active)
+	})
+
+	t.Run("ConcurrentCreatesNeverOvershoot", func(t *testing.T) {
+		t.Parallel()
+		org := h.NewOrg(t, "free", true)
+		var (
+			wg       sync.WaitGroup
+			mu       sync.Mutex
+			statuses = map[int]int{}
+		)
+		for i := range 12 {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				status, _, _ := create(t, org.Key, 20+i)
+				mu.Lock()
+				statuses[status]++
+				mu.Unlock()
+			}()
+		}
+		wg.Wait()
+		require.Equal(t, map[int]int{201: 5, 422: 7}, statuses)
 	})
 
 	t.Run("OrgOverride", func(t *testing.T) {

@@ -17,6 +17,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/geoscan/geoscan/internal/auth"
+	"github.com/geoscan/geoscan/internal/pgcluster"
 	"github.com/geoscan/geoscan/internal/pgtest"
 )
 
@@ -161,7 +162,7 @@ func startDev(t *testing.T, dataDir string) (api, key string, stop func() (int, 
 
 func TestDevStartsPrivateClusterWithStableKey(t *testing.T) {
 	t.Parallel()
-	dataDir := filepath.Join(t.TempDir(), ".data")
+	dataDir := filepath.Join(pgcluster.EnterableTempDir(t), ".data")
 
 	api, key, stop := startDev(t, dataDir)
 	require.Equal(t, http.StatusOK, get(t, api+"/usage", key))
