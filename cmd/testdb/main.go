@@ -44,7 +44,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			return 1
 		}
 		defer func() {
-			stopCtx, cancel := context.WithTimeout(context.Background(), time.Minute)
+			stopCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), time.Minute)
 			defer cancel()
 			if err := cluster.Stop(stopCtx); err != nil {
 				fmt.Fprintf(stderr, "testdb: %v\n", err)
@@ -55,7 +55,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	// The child is not tied to ctx: on Ctrl-C the terminal signals it too,
 	// and we wait for it so the cluster is removed only after it exits.
-	cmd := exec.Command(args[0], args[1:]...)
+	cmd := exec.Command(args[0], args[1:]...) //nolint:gosec,noctx // running the given command is this program's job
 	cmd.Env, cmd.Stdin, cmd.Stdout, cmd.Stderr = env, os.Stdin, stdout, stderr
 	if err := cmd.Run(); err != nil {
 		var exit *exec.ExitError

@@ -76,10 +76,10 @@ func completeScan(t *testing.T, h *apitest.Harness, id uuid.UUID, deltas ...int)
 	triage, err := json.Marshal(api.TriageDossier{
 		ScanID: id, SchemaVersion: "1.0", SummaryParagraph: "A WordPress site.",
 		Platform: struct {
-			Cms              *string                              `json:"cms"`
+			Cms              *string                                   `json:"cms"`
 			ComplexityBucket api.TriageDossierPlatformComplexityBucket `json:"complexity_bucket"`
-			JsFramework      *string                              `json:"js_framework"`
-			PageBuilder      *string                              `json:"page_builder"`
+			JsFramework      *string                                   `json:"js_framework"`
+			PageBuilder      *string                                   `json:"page_builder"`
 		}{Cms: ptr("WordPress"), ComplexityBucket: api.TriageDossierPlatformComplexityBucketModerate},
 		PriorityActions: []struct {
 			Effort   api.Level `json:"effort"`

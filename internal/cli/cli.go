@@ -133,4 +133,3 @@ func oneOf(v string, allowed ...string) bool {
 	}
 	return false
 }
-

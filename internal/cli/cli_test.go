@@ -126,8 +126,10 @@ func (w *syncWriter) String() string {
 	return w.buf.String()
 }
 
-var printedKey = regexp.MustCompile(`API key\s+(geo_[0-9A-Za-z]+)`)
-var printedAPI = regexp.MustCompile(`API\s+(http://\S+/api/v1)`)
+var (
+	printedKey = regexp.MustCompile(`API key\s+(geo_[0-9A-Za-z]+)`)
+	printedAPI = regexp.MustCompile(`API\s+(http://\S+/api/v1)`)
+)
 
 // startDev runs `geoscan dev` until the returned stop is called and returns
 // the printed API base URL and key.

@@ -51,9 +51,12 @@ type variable struct {
 
 func variables() []variable {
 	return []variable{
-		{"DATABASE_URL", "", "PostgreSQL connection URL. Unset under `geoscan dev` / `make run`: a private cluster under GEOSCAN_DATA_DIR is started.", true,
-			func(c *Config, v string) error { c.DatabaseURL = v; return nil }},
-		{"GEOSCAN_ENV", "production", "Deployment mode: production, dev or test.", false,
+		{
+			"DATABASE_URL", "", "PostgreSQL connection URL. Unset under `geoscan dev` / `make run`: a private cluster under GEOSCAN_DATA_DIR is started.", true,
+			func(c *Config, v string) error { c.DatabaseURL = v; return nil },
+		},
+		{
+			"GEOSCAN_ENV", "production", "Deployment mode: production, dev or test.", false,
 			func(c *Config, v string) error {
 				switch Environment(v) {
 				case EnvProduction, EnvDev, EnvTest:
@@ -61,16 +64,26 @@ func variables() []variable {
 					return nil
 				}
 				return fmt.Errorf("must be production, dev or test, not %q", v)
-			}},
-		{"GEOSCAN_HTTP_ADDR", "127.0.0.1:8080", "Address the HTTP API listens on.", false,
-			func(c *Config, v string) error { c.HTTPAddr = v; return nil }},
-		{"GEOSCAN_PUBLIC_URL", "", "Public base URL of this service, used in links and the crawler's User-Agent. Defaults to http://GEOSCAN_HTTP_ADDR.", false,
-			func(c *Config, v string) error { c.PublicURL = strings.TrimRight(v, "/"); return nil }},
-		{"GEOSCAN_ALLOW_PRIVATE_TARGETS", "false", "Allow loopback/private scan targets and callback receivers on any port. Refused unless GEOSCAN_ENV is dev or test.", false,
-			func(c *Config, v string) error { b, err := strconv.ParseBool(v); c.AllowPrivateTargets = b; return err }},
-		{"GEOSCAN_EXTRA_CA_FILE", "", "PEM bundle of extra CA certificates trusted for outbound TLS, beside the system roots (which honour SSL_CERT_FILE).", false,
-			func(c *Config, v string) error { c.ExtraCAFile = v; return nil }},
-		{"GEOSCAN_LOG_LEVEL", "info", "Log level: debug, info, warn or error.", false,
+			},
+		},
+		{
+			"GEOSCAN_HTTP_ADDR", "127.0.0.1:8080", "Address the HTTP API listens on.", false,
+			func(c *Config, v string) error { c.HTTPAddr = v; return nil },
+		},
+		{
+			"GEOSCAN_PUBLIC_URL", "", "Public base URL of this service, used in links and the crawler's User-Agent. Defaults to http://GEOSCAN_HTTP_ADDR.", false,
+			func(c *Config, v string) error { c.PublicURL = strings.TrimRight(v, "/"); return nil },
+		},
+		{
+			"GEOSCAN_ALLOW_PRIVATE_TARGETS", "false", "Allow loopback/private scan targets and callback receivers on any port. Refused unless GEOSCAN_ENV is dev or test.", false,
+			func(c *Config, v string) error { b, err := strconv.ParseBool(v); c.AllowPrivateTargets = b; return err },
+		},
+		{
+			"GEOSCAN_EXTRA_CA_FILE", "", "PEM bundle of extra CA certificates trusted for outbound TLS, beside the system roots (which honour SSL_CERT_FILE).", false,
+			func(c *Config, v string) error { c.ExtraCAFile = v; return nil },
+		},
+		{
+			"GEOSCAN_LOG_LEVEL", "info", "Log level: debug, info, warn or error.", false,
 			func(c *Config, v string) error {
 				switch v {
 				case "debug", "info", "warn", "error":
@@ -78,23 +91,34 @@ func variables() []variable {
 					return nil
 				}
 				return fmt.Errorf("must be debug, info, warn or error, not %q", v)
-			}},
-		{"GEOSCAN_LOG_FORMAT", "json", "Log format: json or text.", false,
+			},
+		},
+		{
+			"GEOSCAN_LOG_FORMAT", "json", "Log format: json or text.", false,
 			func(c *Config, v string) error {
 				if v != "json" && v != "text" {
 					return fmt.Errorf("must be json or text, not %q", v)
 				}
 				c.LogFormat = v
 				return nil
-			}},
-		{"GEOSCAN_DB_MAX_CONNS", "20", "Most PostgreSQL connections this process opens.", false,
-			func(c *Config, v string) error { return positiveInt(v, &c.DBMaxConns) }},
-		{"GEOSCAN_SHUTDOWN_TIMEOUT", "15s", "How long a stopping server waits for requests in flight.", false,
-			func(c *Config, v string) error { return positiveDuration(v, &c.ShutdownTimeout) }},
-		{"GEOSCAN_REQUEST_TIMEOUT", "30s", "Longest time one API request may take.", false,
-			func(c *Config, v string) error { return positiveDuration(v, &c.RequestTimeout) }},
-		{"GEOSCAN_DATA_DIR", ".data", "Where `geoscan dev` keeps its private PostgreSQL cluster and development key.", false,
-			func(c *Config, v string) error { c.DataDir = v; return nil }},
+			},
+		},
+		{
+			"GEOSCAN_DB_MAX_CONNS", "20", "Most PostgreSQL connections this process opens.", false,
+			func(c *Config, v string) error { return positiveInt(v, &c.DBMaxConns) },
+		},
+		{
+			"GEOSCAN_SHUTDOWN_TIMEOUT", "15s", "How long a stopping server waits for requests in flight.", false,
+			func(c *Config, v string) error { return positiveDuration(v, &c.ShutdownTimeout) },
+		},
+		{
+			"GEOSCAN_REQUEST_TIMEOUT", "30s", "Longest time one API request may take.", false,
+			func(c *Config, v string) error { return positiveDuration(v, &c.RequestTimeout) },
+		},
+		{
+			"GEOSCAN_DATA_DIR", ".data", "Where `geoscan dev` keeps its private PostgreSQL cluster and development key.", false,
+			func(c *Config, v string) error { c.DataDir = v; return nil },
+		},
 	}
 }
 

@@ -50,7 +50,9 @@ func (a *authenticator) authenticate(ctx context.Context, in *openapi3filter.Aut
 		return errInvalidKey()
 	}
 	hash := auth.HashKey(key)
-	p, err := a.store.LookupKey(r.Context(), hash)
+	// The validator's ctx is not the request's; the lookup should end
+	// when the client goes away, so it uses the request context.
+	p, err := a.store.LookupKey(r.Context(), hash) //nolint:contextcheck // see above
 	if err != nil {
 		if errors.Is(err, store.ErrNotFound) {
 			return errInvalidKey()
@@ -60,7 +62,7 @@ func (a *authenticator) authenticate(ctx context.Context, in *openapi3filter.Aut
 	if p.RevokedAt != nil {
 		return errInvalidKey()
 	}
-	a.touch(r.Context(), p)
+	a.touch(r.Context(), p) //nolint:contextcheck // request context, as above
 	// ctx is the validator's own context; it carries the Echo context.
 	ec := oapimw.GetEchoContext(ctx)
 	if ec == nil {

@@ -89,7 +89,7 @@ func versionOf(binDir string) int {
 }
 
 func isExec(p string) bool {
-	st, err := os.Stat(p)
+	st, err := os.Stat(p) //nolint:gosec // a PATH entry, looked at, not opened
 	return err == nil && !st.IsDir() && st.Mode()&0o111 != 0
 }
 
@@ -115,7 +115,7 @@ func Start(ctx context.Context, o Options) (*Cluster, error) {
 	}
 	// The parent is ours and must stay enterable by the postgres user; the
 	// data directory itself is private to the server.
-	if err := os.MkdirAll(filepath.Dir(o.Dir), 0o755); err != nil {
+	if err := os.MkdirAll(filepath.Dir(o.Dir), 0o755); err != nil { //nolint:gosec // must be enterable by the postgres user
 		return nil, fmt.Errorf("create data directory: %w", err)
 	}
 	if err := os.MkdirAll(o.Dir, 0o700); err != nil {
@@ -137,7 +137,7 @@ func Start(ctx context.Context, o Options) (*Cluster, error) {
 		_, _ = c.run(ctx, "pg_ctl", "stop", "-D", o.Dir, "-m", "fast", "-w")
 	}
 	if c.port == 0 {
-		if c.port, err = freePort(); err != nil {
+		if c.port, err = freePort(ctx); err != nil {
 			return nil, err
 		}
 	}
@@ -146,7 +146,7 @@ func Start(ctx context.Context, o Options) (*Cluster, error) {
 	opts := fmt.Sprintf("-c listen_addresses=127.0.0.1 -p %d -c unix_socket_directories='' -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200", c.port)
 	logFile := filepath.Join(o.Dir, "server.log")
 	if out, err := c.run(ctx, "pg_ctl", "start", "-D", o.Dir, "-l", logFile, "-w", "-t", "60", "-o", opts); err != nil {
-		tail, _ := os.ReadFile(logFile)
+		tail, _ := os.ReadFile(logFile) //nolint:gosec // the server log in our data directory
 		return nil, fmt.Errorf("pg_ctl start: %w: %s\n%s", err, out, lastLines(string(tail), 10))
 	}
 	if err := c.waitReady(ctx); err != nil {
@@ -165,7 +165,7 @@ func StartEphemeral(ctx context.Context, logf func(string, ...any)) (*Cluster, e
 		return nil, err
 	}
 	// MkdirTemp makes it 0700; the postgres user must be able to pass through.
-	if err := os.Chmod(dir, 0o711); err != nil {
+	if err := os.Chmod(dir, 0o711); err != nil { //nolint:gosec // traversal only, nothing is listable
 		return nil, err
 	}
 	c, err := Start(ctx, Options{Dir: filepath.Join(dir, "data"), Logf: logf})
@@ -201,13 +201,13 @@ func (c *Cluster) prepareForPostgresUser() error {
 		if err != nil {
 			return err
 		}
-		return os.Lchown(p, uid, gid)
+		return os.Lchown(p, uid, gid) //nolint:gosec // our own data directory, and Lchown never follows links
 	})
 }
 
 // run runs a server binary, as the postgres user when we are root.
 func (c *Cluster) run(ctx context.Context, name string, args ...string) (string, error) {
-	cmd := exec.CommandContext(ctx, filepath.Join(c.bin, name), args...)
+	cmd := exec.CommandContext(ctx, filepath.Join(c.bin, name), args...) //nolint:gosec // our own binaries and arguments
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	cmd.Env = append(os.Environ(), "LC_ALL=C")
@@ -285,8 +285,9 @@ func (c *Cluster) Remove() error {
 	return os.RemoveAll(c.dir)
 }
 
-func freePort() (int, error) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
+func freePort(ctx context.Context) (int, error) {
+	var lc net.ListenConfig
+	l, err := lc.Listen(ctx, "tcp", "127.0.0.1:0")
 	if err != nil {
 		return 0, fmt.Errorf("find a free port: %w", err)
 	}
