@@ -27,7 +27,7 @@ pgb_url=${admin%/*}/geoscan_pgbench${admin##*/postgres}
 psql "$admin" -qc 'DROP DATABASE IF EXISTS geoscan_bench' -c 'CREATE DATABASE geoscan_bench' \
   -c 'DROP DATABASE IF EXISTS geoscan_pgbench' -c 'CREATE DATABASE geoscan_pgbench' >/dev/null
 
-go build -trimpath -o bin/geoscan ./cmd/geoscan
+go build -trimpath ${GOFLAGS_EXTRA:-} -o bin/geoscan ./cmd/geoscan
 export DATABASE_URL=$db_url GEOSCAN_HTTP_ADDR=127.0.0.1:$PORT GEOSCAN_LOG_LEVEL=error GEOSCAN_ENV=test
 org=$(bin/geoscan org create --name bench --plan pro)
 key=$(bin/geoscan key create --org "$org")

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"runtime"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -104,8 +105,14 @@ func variables() []variable {
 			},
 		},
 		{
-			"GEOSCAN_DB_MAX_CONNS", "20", "Most PostgreSQL connections this process opens.", false,
-			func(c *Config, v string) error { return positiveInt(v, &c.DBMaxConns) },
+			"GEOSCAN_DB_MAX_CONNS", "auto", "Most PostgreSQL connections this process opens; auto is 4 per CPU core (more only adds contention on a small machine, see docs/PERFORMANCE.md).", false,
+			func(c *Config, v string) error {
+				if v == "auto" {
+					c.DBMaxConns = 4 * runtime.NumCPU()
+					return nil
+				}
+				return positiveInt(v, &c.DBMaxConns)
+			},
 		},
 		{
 			"GEOSCAN_SHUTDOWN_TIMEOUT", "15s", "How long a stopping server waits for requests in flight.", false,
