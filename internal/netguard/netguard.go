@@ -1,0 +1,316 @@
+// Package netguard owns the rules for outbound targets — the URLs GeoScan
+// scans and the callback URLs it posts to — and the SSRF-safe HTTP client
+// the scanner and the webhook sender share.
+//
+// Checks happen twice. When a URL comes in, CheckURL validates and
+// normalizes it and resolves its host, so a bad target gets a clear 422 and
+// no scan or quota is created. When a connection is made, the dialer checks
+// the address actually dialled (every resolved address, every redirect hop),
+// which closes DNS rebinding and redirect tricks that a URL-time check alone
+// cannot. AllowPrivate lifts both the address and the port rules, for local
+// fixture sites and receivers; the configuration refuses it outside dev and
+// test mode.
+package netguard
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/netip"
+	"net/url"
+	"strings"
+	"time"
+	"unicode"
+
+	"code.dny.dev/ssrf"
+	"golang.org/x/net/idna"
+	"golang.org/x/net/publicsuffix"
+)
+
+// MaxURLLength is the longest URL accepted, in bytes of the raw input.
+const MaxURLLength = 2048
+
+// Resolver looks host names up; *net.Resolver satisfies it.
+type Resolver interface {
+	LookupIPAddr(ctx context.Context, host string) ([]net.IPAddr, error)
+}
+
+// Policy decides which URLs are acceptable targets.
+type Policy struct {
+	// AllowPrivate accepts loopback, private and reserved addresses and any
+	// port (dev/test only).
+	AllowPrivate bool
+	// Resolver resolves host names; nil uses net.DefaultResolver.
+	Resolver Resolver
+}
+
+// URLError is a refused URL; Reason is a sentence for the API client.
+type URLError struct {
+	Reason string
+	// Unresolvable is set when the host name did not resolve.
+	Unresolvable bool
+}
+
+func (e *URLError) Error() string { return e.Reason }
+
+func refuse(format string, args ...any) *URLError {
+	return &URLError{Reason: fmt.Sprintf(format, args...)}
+}
+
+// Target is an accepted, normalized URL.
+type Target struct {
+	URL  *url.URL
+	Host string // ASCII (punycode), lower case, no port, no brackets
+	Port string // "" for the default port
+}
+
+// String is the normalized URL as stored.
+func (t *Target) String() string { return t.URL.String() }
+
+// internalSuffixes are name spaces that never lead to a public site.
+var internalSuffixes = []string{".localhost", ".local", ".internal", ".localdomain", ".home.arpa", ".lan", ".intranet", ".corp"}
+
+// guard is the address policy shared by URL checks and dial-time checks.
+func guard(allowPrivate bool) *ssrf.Guardian {
+	if allowPrivate {
+		return nil
+	}
+	return ssrf.New(ssrf.WithPorts(443))
+}
+
+// CheckURL validates raw as an outbound HTTPS target and normalizes it:
+// lower-case scheme and host, IDN hosts in punycode, default port, trailing
+// dot and fragment removed, empty path made "/".
+func (p Policy) CheckURL(ctx context.Context, raw string) (*Target, error) {
+	t, err := parse(raw, p.AllowPrivate)
+	if err != nil {
+		return nil, err
+	}
+	if p.AllowPrivate {
+		return t, nil
+	}
+	g := guard(false)
+	if ip, err := netip.ParseAddr(t.Host); err == nil {
+		if err := g.SafeAddr(ip); err != nil {
+			return nil, refuse("url must point to a public address, not %s", ip)
+		}
+		return t, nil
+	}
+	resolver := p.Resolver
+	if resolver == nil {
+		resolver = net.DefaultResolver
+	}
+	if _, ok := ctx.Deadline(); !ok {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, 5*time.Second)
+		defer cancel()
+	}
+	addrs, err := resolver.LookupIPAddr(ctx, t.Host)
+	if err != nil || len(addrs) == 0 {
+		return nil, &URLError{Reason: fmt.Sprintf("url host %s could not be resolved", t.Host), Unresolvable: true}
+	}
+	// Every address must be public: a name with one private address among
+	// public ones is refused outright (OWASP: check all records).
+	for _, a := range addrs {
+		// net.IP keeps IPv4 in 16-byte form; unmap so it is classified as v4.
+		ip, ok := netip.AddrFromSlice(a.IP)
+		ip = ip.Unmap()
+		if !ok {
+			return nil, refuse("url host %s resolves to an invalid address", t.Host)
+		}
+		if err := g.SafeAddr(ip); err != nil {
+			return nil, refuse("url host %s resolves to a private or reserved address (%s)", t.Host, ip)
+		}
+	}
+	return t, nil
+}
+
+// parse applies the rules that need no DNS.
+func parse(raw string, allowPrivate bool) (*Target, error) {
+	if raw == "" {
+		return nil, refuse("url must not be empty")
+	}
+	if len(raw) > MaxURLLength {
+		return nil, refuse("url must be at most %d characters long", MaxURLLength)
+	}
+	for _, r := range raw {
+		if r < 0x21 || r == 0x7f || r == '\\' || unicode.IsSpace(r) {
+			return nil, refuse("url must not contain spaces, control characters or backslashes")
+		}
+	}
+	u, err := url.Parse(raw)
+	if err != nil {
+		return nil, refuse("url is not a valid URL")
+	}
+	if !u.IsAbs() {
+		return nil, refuse("url must be an absolute https URL")
+	}
+	if !strings.EqualFold(u.Scheme, "https") {
+		return nil, refuse("url must use https, not %s", strings.ToLower(u.Scheme))
+	}
+	if u.User != nil || strings.Contains(u.Host, "@") {
+		return nil, refuse("url must not contain credentials")
+	}
+	if u.Opaque != "" || u.Host == "" {
+		return nil, refuse("url must have a host")
+	}
+	port := u.Port()
+	if port == "443" {
+		port = ""
+	}
+	if port != "" && !allowPrivate {
+		return nil, refuse("url must use the default https port 443, not %s", port)
+	}
+	if port != "" {
+		if n, err := parsePort(port); err != nil || n == 0 {
+			return nil, refuse("url port %s is not valid", port)
+		}
+	}
+	host, err := normalizeHost(u.Hostname(), allowPrivate)
+	if err != nil {
+		return nil, err
+	}
+
+	out := *u
+	out.Scheme = "https"
+	out.User = nil
+	out.Fragment, out.RawFragment = "", ""
+	hostPort := host
+	if strings.Contains(host, ":") {
+		hostPort = "[" + host + "]"
+	}
+	if port != "" {
+		hostPort = net.JoinHostPort(host, port)
+	}
+	out.Host = hostPort
+	if out.Path == "" && out.RawPath == "" {
+		out.Path = "/"
+	}
+	return &Target{URL: &out, Host: host, Port: port}, nil
+}
+
+func parsePort(s string) (int, error) {
+	n := 0
+	for _, c := range s {
+		if c < '0' || c > '9' {
+			return 0, errors.New("not a number")
+		}
+		n = n*10 + int(c-'0')
+		if n > 65535 {
+			return 0, errors.New("out of range")
+		}
+	}
+	return n, nil
+}
+
+// normalizeHost lower-cases the host, converts IDN names to punycode and
+// refuses names that can only be internal.
+func normalizeHost(h string, allowPrivate bool) (string, error) {
+	h = strings.TrimSuffix(h, ".")
+	if h == "" {
+		return "", refuse("url must have a host")
+	}
+	if ip, err := netip.ParseAddr(h); err == nil {
+		if ip.Zone() != "" {
+			return "", refuse("url host must not carry an IPv6 zone")
+		}
+		return ip.String(), nil
+	}
+	ascii, err := idna.Lookup.ToASCII(h)
+	if err != nil || ascii == "" {
+		return "", refuse("url host %q is not a valid host name", h)
+	}
+	ascii = strings.ToLower(strings.TrimSuffix(ascii, "."))
+	// IDNA mapping can turn look-alike characters into an IP literal
+	// (enclosed or full-width digits); check the mapped form again.
+	if ip, err := netip.ParseAddr(ascii); err == nil {
+		return ip.String(), nil
+	}
+	if len(ascii) > 253 {
+		return "", refuse("url host is longer than 253 characters")
+	}
+	labels := strings.Split(ascii, ".")
+	for _, l := range labels {
+		if l == "" || len(l) > 63 {
+			return "", refuse("url host %q has an empty label or one longer than 63 characters", ascii)
+		}
+	}
+	// Forms like 2130706433, 0x7f000001, 127.1 or 0177.0.0.1 are not IP
+	// literals to Go, but some resolvers read them as addresses.
+	if looksNumeric(labels) {
+		return "", refuse("url host %q is not a valid host name or IP address", ascii)
+	}
+	if !allowPrivate {
+		if len(labels) < 2 {
+			return "", refuse("url host %q is not a public domain name", ascii)
+		}
+		if ascii == "localhost" {
+			return "", refuse("url must not point to localhost")
+		}
+		for _, s := range internalSuffixes {
+			if strings.HasSuffix(ascii, s) {
+				return "", refuse("url host %q is in an internal name space", ascii)
+			}
+		}
+	}
+	return ascii, nil
+}
+
+// looksNumeric is true when the last label is numeric or hex, which no real
+// top-level domain is.
+func looksNumeric(labels []string) bool {
+	last := labels[len(labels)-1]
+	if strings.HasPrefix(last, "0x") {
+		return true
+	}
+	for _, c := range last {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// IsHomepage reports whether u is a site's homepage: path empty or "/", no query.
+func IsHomepage(u *url.URL) bool {
+	return (u.Path == "" || u.Path == "/") && u.RawQuery == "" && !u.ForceQuery
+}
+
+// Normalize returns the normalized form of a URL without checking where it
+// points (for filters that compare against stored URLs).
+func Normalize(raw string) (string, error) {
+	t, err := parse(raw, true)
+	if err != nil {
+		return "", err
+	}
+	return t.String(), nil
+}
+
+// ASCIIHost returns host in the form stored: punycode, lower case.
+func ASCIIHost(host string) (string, error) {
+	h, err := idna.Lookup.ToASCII(strings.TrimSuffix(host, "."))
+	if err != nil {
+		return "", err
+	}
+	return strings.ToLower(h), nil
+}
+
+// RegistrableName is the default brand name of a host: the label of its
+// registrable domain before the public suffix, in Unicode
+// (www.shop.example.co.uk → example, xn--bcher-kva.example → bücher).
+// IP addresses are returned as they are.
+func RegistrableName(host string) string {
+	if _, err := netip.ParseAddr(host); err == nil {
+		return host
+	}
+	domain, err := publicsuffix.EffectiveTLDPlusOne(host)
+	if err != nil {
+		domain = host
+	}
+	label, _, _ := strings.Cut(domain, ".")
+	if u, err := idna.ToUnicode(label); err == nil && u != "" {
+		return u
+	}
+	return label
+}

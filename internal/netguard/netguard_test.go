@@ -1,0 +1,243 @@
+package netguard
+
+import (
+	"context"
+	"encoding/pem"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+type fakeResolver map[string][]string
+
+func (f fakeResolver) LookupIPAddr(_ context.Context, host string) ([]net.IPAddr, error) {
+	addrs, ok := f[host]
+	if !ok {
+		return nil, &net.DNSError{Err: "no such host", Name: host, IsNotFound: true}
+	}
+	out := make([]net.IPAddr, 0, len(addrs))
+	for _, a := range addrs {
+		out = append(out, net.IPAddr{IP: net.ParseIP(a)})
+	}
+	return out, nil
+}
+
+var hosts = fakeResolver{
+	"example.com":           {"93.184.216.34"},
+	"www.example.com":       {"93.184.216.34", "2606:2800:220:1:248:1893:25c8:1946"},
+	"xn--bcher-kva.example": {"93.184.216.35"},
+	"lvh.example.com":       {"127.0.0.1"},
+	"mixed.example.com":     {"93.184.216.34", "10.0.0.1"},
+	"v6loop.example.com":    {"::1"},
+	"mapped.example.com":    {"::ffff:127.0.0.1"},
+	"meta.example.com":      {"169.254.169.254"},
+}
+
+func TestCheckURLRefuses(t *testing.T) {
+	t.Parallel()
+	p := Policy{Resolver: hosts}
+	refused := []string{
+		"http://example.com/", "file:///etc/passwd", "gopher://127.0.0.1:6379/_INFO", "ftp://example.com/",
+		"data:text/html,hi", "javascript:alert(1)", "https://user:pass@example.com/", "https://user@example.com/",
+		"https://127.0.0.1/", "https://127.255.255.254/", "https://127.1/", "https://0/", "https://0.0.0.0/",
+		"https://2130706433/", "https://0x7f000001/", "https://0x7f.0x0.0x0.0x1/", "https://017700000001/",
+		"https://0177.0.0.1/", "https://[::1]/", "https://[::]/", "https://[0000::1]/", "https://[::ffff:127.0.0.1]/",
+		"https://[::ffff:7f00:1]/", "https://[::ffff:169.254.169.254]/", "https://[64:ff9b::a9fe:a9fe]/",
+		"https://[2002:a9fe:a9fe::1]/", "https://10.0.0.1/", "https://172.16.0.1/", "https://192.168.0.1/",
+		"https://169.254.169.254/latest/meta-data/", "https://[fd00:ec2::254]/", "https://[fe80::1%25eth0]/",
+		"https://100.64.0.1/", "https://100.100.100.200/", "https://224.0.0.1/", "https://255.255.255.255/",
+		"https://240.0.0.1/", "https://192.0.2.1/", "https://198.18.0.1/", "https://localhost/", "https://LOCALHOST./",
+		"https://api.localhost/", "https://metadata.google.internal/", "https://metadata/", "https://printer.local/",
+		"https://svc.cluster.local/", "https://example.com@127.0.0.1/", "https://127.0.0.1#@example.com/",
+		"https://example.com\\@127.0.0.1/", "https://%31%32%37.0.0.1/", "https://①②⑦.0.0.1/", "https://127。0。0。1/",
+		"https://example.com:22/", "https://example.com:8080/", "https://example.com:0/", "https://example.com:65536/",
+		"https://lvh.example.com/", "https://mixed.example.com/", "https://v6loop.example.com/", "https://mapped.example.com/",
+		"https://meta.example.com/", "https://unknown.example.org/", "https://example.com/\r\nHost:x", "https://exa mple.com/",
+		"https://example.com/\x00", "https://" + strings.Repeat("a", 64) + ".example.com/", "https://" + strings.Repeat("a.", 130) + "com/",
+		"https://example.com/" + strings.Repeat("x", MaxURLLength), "", "not a url", "//example.com/", "https:///path",
+	}
+	for _, raw := range refused {
+		_, err := p.CheckURL(context.Background(), raw)
+		var ue *URLError
+		require.ErrorAs(t, err, &ue, "%q must be refused", raw)
+		require.NotEmpty(t, ue.Reason)
+	}
+}
+
+func TestCheckURLAcceptsAndNormalizes(t *testing.T) {
+	t.Parallel()
+	p := Policy{Resolver: hosts}
+	for raw, want := range map[string]string{
+		"https://Example.COM:443/path?q=1#frag": "https://example.com/path?q=1",
+		"https://example.com":                   "https://example.com/",
+		"https://example.com./":                 "https://example.com/",
+		"HTTPS://www.example.com/a%20b":         "https://www.example.com/a%20b",
+		"https://xn--bcher-kva.example/":        "https://xn--bcher-kva.example/",
+		"https://bücher.example/":               "https://xn--bcher-kva.example/",
+		"https://93.184.216.34/":                "https://93.184.216.34/",
+		"https://[2606:4700::6810:84e5]/x":      "https://[2606:4700::6810:84e5]/x",
+	} {
+		got, err := p.CheckURL(context.Background(), raw)
+		require.NoError(t, err, raw)
+		require.Equal(t, want, got.String(), raw)
+	}
+	long := "https://example.com/" + strings.Repeat("x", MaxURLLength-len("https://example.com/"))
+	_, err := p.CheckURL(context.Background(), long)
+	require.NoError(t, err, "exactly %d characters is allowed", MaxURLLength)
+	_, err = p.CheckURL(context.Background(), long+"x")
+	require.Error(t, err)
+}
+
+func TestAllowPrivate(t *testing.T) {
+	t.Parallel()
+	p := Policy{AllowPrivate: true}
+	for raw, want := range map[string]string{
+		"https://127.0.0.1:8443/":  "https://127.0.0.1:8443/",
+		"https://localhost:9999/x": "https://localhost:9999/x",
+		"https://[::1]:443/":       "https://[::1]/",
+	} {
+		got, err := p.CheckURL(context.Background(), raw)
+		require.NoError(t, err, raw)
+		require.Equal(t, want, got.String())
+	}
+	_, err := p.CheckURL(context.Background(), "http://127.0.0.1/")
+	require.Error(t, err, "https is required even for local targets")
+}
+
+func TestHelpers(t *testing.T) {
+	t.Parallel()
+	for host, want := range map[string]string{
+		"www.shop.example.co.uk": "example", "example.com": "example", "xn--bcher-kva.example": "bücher",
+		"93.184.216.34": "93.184.216.34", "localhost": "localhost",
+	} {
+		require.Equal(t, want, RegistrableName(host), host)
+	}
+	for raw, want := range map[string]bool{"https://a.com": true, "https://a.com/": true, "https://a.com/x": false, "https://a.com/?q": false, "https://a.com/?": false} {
+		got, err := parse(raw, false)
+		require.NoError(t, err)
+		require.Equal(t, want, IsHomepage(got.URL), raw)
+	}
+	n, err := Normalize("https://WWW.Example.com:443")
+	require.NoError(t, err)
+	require.Equal(t, "https://www.example.com/", n)
+}
+
+// tlsServer is a loopback HTTPS server counting its requests, with its CA
+// in a PEM file.
+func tlsServer(t *testing.T, h http.HandlerFunc) (*httptest.Server, string, *atomic.Int32) {
+	t.Helper()
+	var hits atomic.Int32
+	srv := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		hits.Add(1)
+		h(w, r)
+	}))
+	t.Cleanup(srv.Close)
+	caFile := filepath.Join(t.TempDir(), "ca.pem")
+	require.NoError(t, os.WriteFile(caFile, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: srv.Certificate().Raw}), 0o600))
+	return srv, caFile, &hits
+}
+
+func get(c *http.Client, url string) (*http.Response, error) {
+	req, err := http.NewRequestWithContext(context.Background(), http.MethodGet, url, nil)
+	if err != nil {
+		return nil, err
+	}
+	return c.Do(req)
+}
+
+func TestClientBlocksAtDialTime(t *testing.T) {
+	t.Parallel()
+	srv, caFile, hits := tlsServer(t, func(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(http.StatusOK) })
+
+	guarded, err := NewClient(ClientOptions{ExtraCAFile: caFile})
+	require.NoError(t, err)
+	_, err = get(guarded, srv.URL)
+	require.Error(t, err)
+	require.True(t, IsBlocked(err), "%v", err)
+	require.Zero(t, hits.Load(), "no request reached the loopback server")
+
+	open, err := NewClient(ClientOptions{AllowPrivate: true, ExtraCAFile: caFile, UserAgent: "GeoScan-Test"})
+	require.NoError(t, err)
+	resp, err := get(open, srv.URL)
+	require.NoError(t, err)
+	resp.Body.Close()
+	require.Equal(t, http.StatusOK, resp.StatusCode)
+
+	untrusting, err := NewClient(ClientOptions{AllowPrivate: true})
+	require.NoError(t, err)
+	_, err = get(untrusting, srv.URL)
+	require.Error(t, err)
+	require.False(t, IsBlocked(err))
+	require.Contains(t, err.Error(), "certificate")
+
+	_, err = NewClient(ClientOptions{ExtraCAFile: filepath.Join(t.TempDir(), "missing.pem")})
+	require.Error(t, err)
+}
+
+func TestClientRedirects(t *testing.T) {
+	t.Parallel()
+	var srvURL string
+	srv, caFile, _ := tlsServer(t, func(w http.ResponseWriter, r *http.Request) {
+		switch {
+		case r.URL.Path == "/http":
+			http.Redirect(w, r, "http://127.0.0.1/", http.StatusFound)
+		case strings.HasPrefix(r.URL.Path, "/hop/"):
+			n := len(r.URL.Path) - len("/hop/")
+			if n >= 8 {
+				w.WriteHeader(http.StatusOK)
+				return
+			}
+			http.Redirect(w, r, srvURL+r.URL.Path+"x", http.StatusFound)
+		default:
+			w.WriteHeader(http.StatusOK)
+		}
+	})
+	srvURL = srv.URL
+
+	noFollow, err := NewClient(ClientOptions{AllowPrivate: true, ExtraCAFile: caFile})
+	require.NoError(t, err)
+	resp, err := get(noFollow, srv.URL+"/hop/")
+	require.NoError(t, err)
+	resp.Body.Close()
+	require.Equal(t, http.StatusFound, resp.StatusCode, "MaxRedirects 0 returns the redirect itself")
+
+	follow, err := NewClient(ClientOptions{AllowPrivate: true, ExtraCAFile: caFile, MaxRedirects: 5})
+	require.NoError(t, err)
+	resp, err = get(follow, srv.URL+"/hop/xxx") // 5 hops to reach 8 x's
+	require.NoError(t, err)
+	resp.Body.Close()
+	require.Equal(t, http.StatusOK, resp.StatusCode)
+	_, err = get(follow, srv.URL+"/hop/") // 8 hops
+	require.ErrorContains(t, err, "stopped after 5 redirects")
+	_, err = get(follow, srv.URL+"/http")
+	require.Error(t, err)
+	require.True(t, IsBlocked(err), "a downgrade to http is refused: %v", err)
+}
+
+func FuzzCheckURL(f *testing.F) {
+	for _, s := range []string{"https://example.com/", "https://127.0.0.1/", "https://[::1]/", "https://user@x.com/", "https://①②⑦.0.0.1/", "https://bücher.example/"} {
+		f.Add(s)
+	}
+	p := Policy{Resolver: fakeResolver{"example.com": {"93.184.216.34"}, "xn--bcher-kva.example": {"93.184.216.35"}}}
+	f.Fuzz(func(t *testing.T, raw string) {
+		got, err := p.CheckURL(context.Background(), raw)
+		if err != nil {
+			return
+		}
+		u := got.URL
+		if u.Scheme != "https" || u.User != nil || (u.Port() != "" && u.Port() != "443") {
+			t.Fatalf("accepted %q as %q", raw, got.String())
+		}
+		again, err := Normalize(got.String())
+		if err != nil || again != got.String() {
+			t.Fatalf("normal form %q of %q is not stable: %q, %v", got.String(), raw, again, err)
+		}
+	})
+}
