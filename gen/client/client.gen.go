@@ -177,28 +177,28 @@ func (e ErrorErrorType) Valid() bool {
 
 // Defines values for Grade.
 const (
-	A  Grade = "A+"
-	A1 Grade = "A"
-	B  Grade = "B"
-	C  Grade = "C"
-	D  Grade = "D"
-	F  Grade = "F"
+	GradeA     Grade = "A"
+	GradeAPlus Grade = "A+"
+	GradeB     Grade = "B"
+	GradeC     Grade = "C"
+	GradeD     Grade = "D"
+	GradeF     Grade = "F"
 )
 
 // Valid indicates whether the value is a known member of the Grade enum.
 func (e Grade) Valid() bool {
 	switch e {
-	case A:
+	case GradeA:
 		return true
-	case A1:
+	case GradeAPlus:
 		return true
-	case B:
+	case GradeB:
 		return true
-	case C:
+	case GradeC:
 		return true
-	case D:
+	case GradeD:
 		return true
-	case F:
+	case GradeF:
 		return true
 	default:
 		return false

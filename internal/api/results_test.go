@@ -28,7 +28,7 @@ func fixtureReport(scanID uuid.UUID, audience api.Audience, delta int) api.Repor
 		return api.Pillar{ID: id, Name: strings.ToUpper(id[:1]) + id[1:], Ring: ring, Score: &v, Weight: 0.5, Coverage: 1, Description: text("pillar " + id), CheckCount: 2}
 	}
 	ring := func(r api.Ring, s int, pillars ...api.Pillar) api.RingResult {
-		return api.RingResult{Ring: r, Score: s + delta, Grade: api.B, GradeDescriptor: text("good"), Coverage: 0.9, Pillars: pillars}
+		return api.RingResult{Ring: r, Score: s + delta, Grade: api.GradeB, GradeDescriptor: text("good"), Coverage: 0.9, Pillars: pillars}
 	}
 	checks := []api.CheckResult{
 		{ID: "robots_txt_present", Title: "robots.txt is present", Ring: api.Search, Pillar: "crawl_access", Status: api.CheckStatusPass, Score: score(1), Weight: 2, Impact: api.LevelHigh, Effort: api.LevelLow, Summary: "Found.", Evidence: map[string]any{"status": 200}, WhyItMatters: text("crawlers read it")},
@@ -42,7 +42,7 @@ func fixtureReport(scanID uuid.UUID, audience api.Audience, delta int) api.Repor
 	return api.Report{
 		ScanID: scanID, URL: "https://example.com/", BrandName: "example", Audience: api.ReportAudience(audience),
 		ScoringVersion: "2026.1", GeneratedAt: time.Now().UTC().Truncate(time.Second),
-		OverallScore: 72.5 + float64(delta), OverallGrade: api.B, GradeDescriptor: text("solid"),
+		OverallScore: 72.5 + float64(delta), OverallGrade: api.GradeB, GradeDescriptor: text("solid"),
 		Rings: struct {
 			Search     api.RingResult `json:"search"`
 			Trust      api.RingResult `json:"trust"`

@@ -110,7 +110,7 @@ func Start(t testing.TB, databaseURL string, opts Options) *Harness {
 	logger := slog.New(slog.NewJSONHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	a, err := app.New(context.Background(), cfg, logger, app.Options{Resolver: fakeResolver{hosts: hosts}})
 	require.NoError(t, err)
-	require.NoError(t, a.Start())
+	require.NoError(t, a.Start(context.Background()))
 
 	h := &Harness{t: t, BaseURL: "http://" + a.Addr(), Store: a.Store(), logs: logs}
 	h.APIURL = h.BaseURL + "/api/v1"
@@ -213,7 +213,7 @@ func (h *Harness) Do(t testing.TB, method, path, key string, body any, headers .
 	if !strings.HasPrefix(path, "http") {
 		url = h.BaseURL + path
 	}
-	req, err := http.NewRequest(method, url, rd)
+	req, err := http.NewRequestWithContext(context.Background(), method, url, rd)
 	require.NoError(t, err)
 	if rd != nil {
 		req.Header.Set("Content-Type", "application/json")

@@ -81,7 +81,8 @@ func New(ctx context.Context, cfg config.Config, logger *slog.Logger, opts Optio
 		Store: st, Logger: logger, Webhooks: webhooks, NowFunc: opts.NowFunc,
 		Targets: netguard.Policy{AllowPrivate: cfg.AllowPrivateTargets, Resolver: opts.Resolver},
 	})
-	e, err := httpserver.New(httpserver.Deps{Logger: logger, Store: st, Handler: handlers, RequestTimeout: cfg.RequestTimeout})
+	// Requests carry their own contexts; building the server needs none.
+	e, err := httpserver.New(httpserver.Deps{Logger: logger, Store: st, Handler: handlers, RequestTimeout: cfg.RequestTimeout}) //nolint:contextcheck // see above
 	if err != nil {
 		pool.Close()
 		return nil, fmt.Errorf("http server: %w", err)
@@ -102,8 +103,9 @@ func New(ctx context.Context, cfg config.Config, logger *slog.Logger, opts Optio
 func (a *App) Store() *store.Store { return a.store }
 
 // Listen binds the HTTP address; GEOSCAN_HTTP_ADDR may use port 0.
-func (a *App) Listen() error {
-	ln, err := net.Listen("tcp", a.cfg.HTTPAddr)
+func (a *App) Listen(ctx context.Context) error {
+	var lc net.ListenConfig
+	ln, err := lc.Listen(ctx, "tcp", a.cfg.HTTPAddr)
 	if err != nil {
 		return fmt.Errorf("listen on %s: %w", a.cfg.HTTPAddr, err)
 	}
@@ -115,9 +117,9 @@ func (a *App) Listen() error {
 func (a *App) Addr() string { return a.ln.Addr().String() }
 
 // Start serves HTTP in the background; Listen is called if it was not.
-func (a *App) Start() error {
+func (a *App) Start(ctx context.Context) error {
 	if a.ln == nil {
-		if err := a.Listen(); err != nil {
+		if err := a.Listen(ctx); err != nil {
 			return err
 		}
 	}

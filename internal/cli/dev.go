@@ -93,7 +93,7 @@ The key is kept in %s and keeps working across restarts. Press Ctrl-C to stop.
 // devKey returns the saved development key if it still authenticates, and
 // otherwise creates the development organization (if needed) and a new key.
 func devKey(ctx context.Context, st *store.Store, path string) (string, error) {
-	if b, err := os.ReadFile(path); err == nil {
+	if b, err := os.ReadFile(path); err == nil { //nolint:gosec // our own data directory
 		key := strings.TrimSpace(string(b))
 		if auth.ParseKey(key) == nil {
 			p, err := st.LookupKey(ctx, auth.HashKey(key))
@@ -116,7 +116,7 @@ func devKey(ctx context.Context, st *store.Store, path string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil { //nolint:gosec // the postgres user must be able to enter it
 		return "", err
 	}
 	if err := os.WriteFile(path, []byte(key+"\n"), 0o600); err != nil {

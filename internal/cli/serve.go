@@ -33,7 +33,7 @@ func run(ctx context.Context, cfg config.Config, logger *slog.Logger, ready func
 	if err != nil {
 		return err
 	}
-	if err := a.Start(); err != nil {
+	if err := a.Start(ctx); err != nil {
 		_ = a.Shutdown(context.WithoutCancel(ctx))
 		return err
 	}
