@@ -3,7 +3,9 @@
 //
 //	go run ./cmd/testdb -- go test ./...
 //
-// With GEOSCAN_TEST_DATABASE_URL already set it just runs the command.
+// With GEOSCAN_TEST_DATABASE_URL already set it just runs the command. It
+// exits with the command's exit code; SIGINT and SIGTERM are passed on to
+// the command, and the cluster is removed once the command has exited.
 package main
 
 import (
@@ -14,6 +16,7 @@ import (
 	"os"
 	"os/exec"
 	"os/signal"
+	"sync"
 	"syscall"
 	"time"
 
@@ -22,48 +25,99 @@ import (
 )
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
-	stop()
+	signals := make(chan os.Signal, 1)
+	signal.Notify(signals, os.Interrupt, syscall.SIGTERM)
+	code, err := run(context.Background(), os.Args[1:], os.Getenv, signals, os.Stdin, os.Stdout, os.Stderr)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "testdb: %v\n", err)
+	}
 	os.Exit(code)
 }
 
-func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+// run runs the command in args and returns its exit code; err reports
+// testdb's own failures, with a nonzero code.
+func run(ctx context.Context, args []string, getenv func(string) string, signals <-chan os.Signal, stdin io.Reader, stdout, stderr io.Writer) (code int, err error) {
 	if len(args) > 0 && args[0] == "--" {
 		args = args[1:]
 	}
 	if len(args) == 0 {
-		fmt.Fprintln(stderr, "usage: testdb -- COMMAND [ARGS...]")
-		return 2
+		return 2, errors.New("usage: testdb -- COMMAND [ARGS...]")
 	}
-	env := os.Environ()
-	if os.Getenv(pgtest.EnvAdminURL) == "" {
+
+	// A signal cancels the cluster's start, or goes to the command once it runs.
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var mu sync.Mutex
+	var child *os.Process
+	done := make(chan struct{})
+	defer close(done)
+	go func() {
+		for {
+			select {
+			case sig := <-signals:
+				mu.Lock()
+				if child != nil {
+					_ = child.Signal(sig)
+				} else {
+					cancel()
+				}
+				mu.Unlock()
+			case <-done:
+				return
+			}
+		}
+	}()
+
+	var env []string
+	if getenv(pgtest.EnvAdminURL) == "" {
 		cluster, err := pgcluster.StartEphemeral(ctx, nil)
+		if err != nil && ctx.Err() != nil {
+			return 1, errors.New("interrupted while starting the PostgreSQL cluster")
+		}
 		if err != nil {
-			fmt.Fprintf(stderr, "testdb: %v\n", err)
-			return 1
+			return 1, fmt.Errorf("start an ephemeral PostgreSQL cluster: %w", err)
 		}
 		defer func() {
 			stopCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), time.Minute)
 			defer cancel()
-			if err := cluster.Stop(stopCtx); err != nil {
-				fmt.Fprintf(stderr, "testdb: %v\n", err)
+			if cleanupErr := errors.Join(cluster.Stop(stopCtx), cluster.Remove()); cleanupErr != nil {
+				err = errors.Join(err, fmt.Errorf("remove the ephemeral cluster: %w", cleanupErr))
+				code = max(code, 1)
 			}
-			_ = cluster.Remove()
 		}()
-		env = append(env, pgtest.EnvAdminURL+"="+cluster.URL("postgres"))
+		env = append(os.Environ(), pgtest.EnvAdminURL+"="+cluster.URL("postgres"))
 	}
-	// The child is not tied to ctx: on Ctrl-C the terminal signals it too,
-	// and we wait for it so the cluster is removed only after it exits.
+
+	// Not tied to ctx: the command ends on its own or on the signals passed
+	// on to it, and the cluster outlives it.
 	cmd := exec.Command(args[0], args[1:]...) //nolint:gosec,noctx // running the given command is this program's job
-	cmd.Env, cmd.Stdin, cmd.Stdout, cmd.Stderr = env, os.Stdin, stdout, stderr
-	if err := cmd.Run(); err != nil {
-		var exit *exec.ExitError
-		if errors.As(err, &exit) {
-			return exit.ExitCode()
-		}
-		fmt.Fprintf(stderr, "testdb: %v\n", err)
-		return 1
+	cmd.Env, cmd.Stdin, cmd.Stdout, cmd.Stderr = env, stdin, stdout, stderr
+	mu.Lock()
+	if ctx.Err() != nil {
+		mu.Unlock()
+		return 1, errors.New("interrupted")
 	}
-	return 0
+	err = cmd.Start()
+	child = cmd.Process
+	mu.Unlock()
+	if err != nil {
+		return 1, fmt.Errorf("run %s: %w", args[0], err)
+	}
+	return exitCode(cmd.Wait())
+}
+
+// exitCode is the command's exit code, 128+N if signal N killed it, as a
+// shell reports it.
+func exitCode(err error) (int, error) {
+	var exit *exec.ExitError
+	if errors.As(err, &exit) {
+		if ws, ok := exit.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+			return 128 + int(ws.Signal()), nil
+		}
+		return exit.ExitCode(), nil
+	}
+	if err != nil {
+		return 1, err
+	}
+	return 0, nil
 }

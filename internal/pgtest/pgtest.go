@@ -8,6 +8,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"net/url"
 	"os"
@@ -19,6 +20,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/stretchr/testify/require"
 
 	"github.com/geoscan/geoscan/internal/dbmigrate"
 	"github.com/geoscan/geoscan/internal/pgcluster"
@@ -28,15 +30,16 @@ import (
 // must allow CREATE DATABASE.
 const EnvAdminURL = "GEOSCAN_TEST_DATABASE_URL"
 
-// databaseURL is the package database of this test binary. TestMain sets it
-// once before any test runs, which is why a package variable is safe here.
+// databaseURL is the package database of this test binary. Main sets it in
+// TestMain, before any test runs and so before any reader, and never again:
+// that ordering makes this one package-level variable safe.
 var databaseURL string
 
-// URL returns the package database's connection URL; only valid inside
-// tests of a package whose TestMain calls Main.
+// URL returns the package database's connection URL. It panics outside a
+// test binary whose TestMain calls Main, a wiring mistake no test survives.
 func URL() string {
 	if databaseURL == "" {
-		panic("pgtest.URL called without pgtest.Main in TestMain")
+		panic("pgtest.URL: TestMain must call pgtest.Main")
 	}
 	return databaseURL
 }
@@ -44,123 +47,168 @@ func URL() string {
 // Pool opens a pool to the package database, closed when the test ends.
 func Pool(t testing.TB) *pgxpool.Pool {
 	t.Helper()
-	pool, err := pgxpool.New(context.Background(), URL())
-	if err != nil {
-		t.Fatalf("open test database: %v", err)
-	}
+	require.NotEmpty(t, databaseURL, "pgtest.Pool: TestMain must call pgtest.Main")
+	pool, err := pgxpool.New(context.Background(), databaseURL)
+	require.NoError(t, err, "open the package database")
 	t.Cleanup(pool.Close)
 	return pool
 }
 
 // Main prepares the package database, runs the tests and drops it. Use it
-// as `func TestMain(m *testing.M) { os.Exit(pgtest.Main(m)) }`.
+// as `func TestMain(m *testing.M) { os.Exit(pgtest.Main(m)) }`. Without a
+// database the tests fail (exit code 1) rather than skip.
 func Main(m *testing.M) int {
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-
-	admin := os.Getenv(EnvAdminURL)
-	if admin == "" {
-		cluster, err := pgcluster.StartEphemeral(ctx, nil)
-		if err != nil {
-			fmt.Fprintf(os.Stderr, "pgtest: no %s and no ephemeral cluster: %v\n", EnvAdminURL, err)
-			return 1
-		}
-		defer func() {
-			stopCtx, cancel := context.WithTimeout(context.Background(), time.Minute)
-			defer cancel()
-			_ = cluster.Stop(stopCtx)
-			_ = cluster.Remove()
-		}()
-		admin = cluster.URL("postgres")
-	}
-
-	name, err := createPackageDatabase(ctx, admin)
+	code, err := run(m)
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "pgtest: %v\n", err)
-		return 1
-	}
-	databaseURL = withDatabase(admin, name)
-	cancel()
-
-	code := m.Run()
-
-	dropCtx, dropCancel := context.WithTimeout(context.Background(), time.Minute)
-	defer dropCancel()
-	if err := dropDatabase(dropCtx, admin, name); err != nil {
-		fmt.Fprintf(os.Stderr, "pgtest: drop %s: %v\n", name, err)
+		if code == 0 {
+			code = 1
+		}
 	}
 	return code
 }
 
-// templateLock serialises template building across test binaries that
-// share one server.
+// setupTimeout bounds starting a cluster, waiting for another process's
+// template build and building one.
+const setupTimeout = 5 * time.Minute
+
+func run(m *testing.M) (code int, err error) {
+	ctx, cancel := context.WithTimeout(context.Background(), setupTimeout)
+	defer cancel()
+
+	admin := os.Getenv(EnvAdminURL)
+	if admin == "" {
+		cluster, startErr := pgcluster.StartEphemeral(ctx, nil)
+		if startErr != nil {
+			return 1, fmt.Errorf("%s is not set, and starting an ephemeral PostgreSQL cluster failed: %w", EnvAdminURL, startErr)
+		}
+		defer func() {
+			stopCtx, cancel := context.WithTimeout(context.Background(), time.Minute)
+			defer cancel()
+			if stopErr := errors.Join(cluster.Stop(stopCtx), cluster.Remove()); stopErr != nil {
+				err = errors.Join(err, fmt.Errorf("remove the ephemeral cluster: %w", stopErr))
+			}
+		}()
+		admin = cluster.URL("postgres")
+	}
+
+	name := packageDBName(os.Args[0], randomSuffix())
+	if err := createPackageDatabase(ctx, admin, name); err != nil {
+		return 1, err
+	}
+	databaseURL = withDatabase(admin, name)
+	cancel()
+
+	code = m.Run()
+
+	dropCtx, dropCancel := context.WithTimeout(context.Background(), time.Minute)
+	defer dropCancel()
+	if err := dropDatabase(dropCtx, admin, name); err != nil {
+		return code, fmt.Errorf("drop the package database %s: %w", name, err)
+	}
+	return code, nil
+}
+
+// templateLock serialises template building among the test binaries that
+// share a server. Advisory locks are per database; every binary takes it in
+// the admin URL's database.
 const templateLock = 7_215_004_312
 
-func createPackageDatabase(ctx context.Context, admin string) (string, error) {
+// createPackageDatabase makes sure the migrated template exists and clones
+// database name from it.
+func createPackageDatabase(ctx context.Context, admin, name string) error {
 	fp, err := dbmigrate.Fingerprint()
 	if err != nil {
-		return "", fmt.Errorf("fingerprint migrations: %w", err)
+		return fmt.Errorf("fingerprint migrations: %w", err)
 	}
 	tmpl := "geoscan_tmpl_" + fp
 	conn, err := pgx.Connect(ctx, admin)
 	if err != nil {
-		return "", fmt.Errorf("connect to %s: %w", redactURL(admin), err)
+		return fmt.Errorf("connect to %s: %w", redactURL(admin), err)
 	}
 	defer conn.Close(ctx)
 
-	if _, err := conn.Exec(ctx, "SELECT pg_advisory_lock($1)", templateLock); err != nil {
-		return "", err
+	if err := ensureTemplate(ctx, conn, admin, tmpl); err != nil {
+		return err
 	}
-	err = ensureTemplate(ctx, conn, admin, tmpl)
-	_, _ = conn.Exec(context.WithoutCancel(ctx), "SELECT pg_advisory_unlock($1)", templateLock)
-	if err != nil {
-		return "", err
+	// A finished template takes no connections, so nothing can stop the clone
+	// ("source database is being accessed by other users").
+	if _, err := conn.Exec(ctx, "CREATE DATABASE "+ident(name)+" TEMPLATE "+ident(tmpl)); err != nil {
+		return fmt.Errorf("create %s from template %s: %w", name, tmpl, err)
 	}
-
-	name := packageDBName()
-	if _, err := conn.Exec(ctx, fmt.Sprintf("CREATE DATABASE %s TEMPLATE %s", ident(name), ident(tmpl))); err != nil {
-		return "", fmt.Errorf("create %s from template: %w", name, err)
-	}
-	return name, nil
+	return nil
 }
 
-// ensureTemplate builds the migrated template under a temporary name and
-// renames it only when complete, so a half-built template is never cloned.
+// ensureTemplate builds the migrated template tmpl unless it exists. It is
+// built under a temporary name and renamed only when complete, so a
+// half-built template is never cloned.
 func ensureTemplate(ctx context.Context, conn *pgx.Conn, admin, tmpl string) error {
+	if _, err := conn.Exec(ctx, "SELECT pg_advisory_lock($1)", templateLock); err != nil {
+		return fmt.Errorf("take the template lock: %w", err)
+	}
+	defer func() { _, _ = conn.Exec(context.WithoutCancel(ctx), "SELECT pg_advisory_unlock($1)", templateLock) }()
+
 	var exists bool
 	if err := conn.QueryRow(ctx, "SELECT EXISTS (SELECT 1 FROM pg_database WHERE datname = $1)", tmpl).Scan(&exists); err != nil {
-		return err
+		return fmt.Errorf("look for template %s: %w", tmpl, err)
 	}
 	if exists {
 		return nil
 	}
+
 	building := tmpl + "_building"
-	if _, err := conn.Exec(ctx, "DROP DATABASE IF EXISTS "+ident(building)+" WITH (FORCE)"); err != nil {
+	// Left over from a build whose process died (and with it its lock).
+	if err := dropIfExists(ctx, conn, building); err != nil {
 		return err
 	}
 	if _, err := conn.Exec(ctx, "CREATE DATABASE "+ident(building)); err != nil {
-		return fmt.Errorf("create template: %w", err)
+		return fmt.Errorf("create template %s: %w", building, err)
 	}
 	pool, err := pgxpool.New(ctx, withDatabase(admin, building))
 	if err != nil {
-		return err
+		return fmt.Errorf("connect to template %s: %w", building, err)
 	}
 	err = dbmigrate.Up(ctx, pool)
-	pool.Close() // CREATE DATABASE … TEMPLATE needs the template to have no sessions
+	pool.Close()
 	if err != nil {
-		return fmt.Errorf("migrate template: %w", err)
+		return fmt.Errorf("migrate template %s: %w", building, err)
 	}
-	if _, err := conn.Exec(ctx, fmt.Sprintf("ALTER DATABASE %s RENAME TO %s", ident(building), ident(tmpl))); err != nil {
-		return fmt.Errorf("publish template: %w", err)
+	if _, err := conn.Exec(ctx, "ALTER DATABASE "+ident(building)+" WITH IS_TEMPLATE true ALLOW_CONNECTIONS false"); err != nil {
+		return fmt.Errorf("seal template %s: %w", building, err)
 	}
-	_, err = conn.Exec(ctx, fmt.Sprintf("ALTER DATABASE %s WITH IS_TEMPLATE true", ident(tmpl)))
-	return err
+	// RENAME waits a few seconds for the migration's sessions to end.
+	if _, err := conn.Exec(ctx, "ALTER DATABASE "+ident(building)+" RENAME TO "+ident(tmpl)); err != nil {
+		return fmt.Errorf("publish template %s: %w", tmpl, err)
+	}
+	return nil
+}
+
+// dropIfExists drops database name, which may have been sealed as a
+// template (templates cannot be dropped).
+func dropIfExists(ctx context.Context, conn *pgx.Conn, name string) error {
+	var isTemplate bool
+	err := conn.QueryRow(ctx, "SELECT datistemplate FROM pg_database WHERE datname = $1", name).Scan(&isTemplate)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("look for %s: %w", name, err)
+	}
+	if isTemplate {
+		if _, err := conn.Exec(ctx, "ALTER DATABASE "+ident(name)+" WITH IS_TEMPLATE false"); err != nil {
+			return fmt.Errorf("unseal %s: %w", name, err)
+		}
+	}
+	if _, err := conn.Exec(ctx, "DROP DATABASE IF EXISTS "+ident(name)+" WITH (FORCE)"); err != nil {
+		return fmt.Errorf("drop %s: %w", name, err)
+	}
+	return nil
 }
 
 func dropDatabase(ctx context.Context, admin, name string) error {
 	conn, err := pgx.Connect(ctx, admin)
 	if err != nil {
-		return err
+		return fmt.Errorf("connect to %s: %w", redactURL(admin), err)
 	}
 	defer conn.Close(ctx)
 	_, err = conn.Exec(ctx, "DROP DATABASE IF EXISTS "+ident(name)+" WITH (FORCE)")
@@ -169,37 +217,51 @@ func dropDatabase(ctx context.Context, admin, name string) error {
 
 var unsafeChars = regexp.MustCompile(`[^a-z0-9_]+`)
 
-// packageDBName is geoscan_test_<package>_<random>, from the test binary's
-// name (api.test → api).
-func packageDBName() string {
-	pkg := strings.TrimSuffix(filepath.Base(os.Args[0]), ".test")
-	pkg = unsafeChars.ReplaceAllString(strings.ToLower(pkg), "_")
-	suffix := make([]byte, 4)
-	_, _ = rand.Read(suffix)
-	name := "geoscan_test_" + pkg
-	if len(name) > 50 {
-		name = name[:50]
+// maxIdentifier is PostgreSQL's identifier limit (NAMEDATALEN-1 bytes);
+// longer names would be silently truncated.
+const maxIdentifier = 63
+
+// packageDBName is geoscan_test_<package>_<suffix>, the package taken from
+// the test binary's name (…/api.test → api) and reduced to [a-z0-9_].
+func packageDBName(binary, suffix string) string {
+	pkg := strings.ToLower(filepath.Base(binary))
+	pkg = strings.TrimSuffix(strings.TrimSuffix(pkg, ".exe"), ".test")
+	pkg = strings.Trim(unsafeChars.ReplaceAllString(pkg, "_"), "_")
+	if pkg == "" {
+		pkg = "pkg"
 	}
-	return name + "_" + hex.EncodeToString(suffix)
+	prefix := "geoscan_test_"
+	if room := maxIdentifier - len(prefix) - 1 - len(suffix); len(pkg) > room {
+		pkg = pkg[:room]
+	}
+	return prefix + pkg + "_" + suffix
+}
+
+// randomSuffix keeps the databases of concurrent runs of one package apart.
+func randomSuffix() string {
+	b := make([]byte, 4)
+	_, _ = rand.Read(b) // never fails
+	return hex.EncodeToString(b)
 }
 
 func ident(s string) string { return pgx.Identifier{s}.Sanitize() }
 
-// withDatabase returns admin with its database replaced by name.
+// withDatabase returns admin with its database replaced by name, which
+// needs no quoting: every name here is [a-z0-9_].
 func withDatabase(admin, name string) string {
 	u, err := url.Parse(admin)
-	if err != nil || u.Scheme == "" {
-		// A keyword/value connection string.
-		return admin + " dbname=" + name
+	if err != nil || (u.Scheme != "postgres" && u.Scheme != "postgresql") {
+		return admin + " dbname=" + name // keyword/value form: the last dbname wins
 	}
 	u.Path = "/" + name
+	u.RawPath = ""
 	return u.String()
 }
 
 func redactURL(s string) string {
 	u, err := url.Parse(s)
-	if err != nil {
-		return "(unparseable URL)"
+	if err != nil || u.Scheme == "" {
+		return "the configured server"
 	}
 	return u.Redacted()
 }
