@@ -115,11 +115,12 @@ func (s *Server) checkTarget(ctx context.Context, raw string, code apierror.Code
 	return t, nil
 }
 
+// sentence ends a reason with a full stop; it starts with a field name, so
+// its case is kept.
 func sentence(s string) string {
 	if s == "" {
 		return s
 	}
-	s = strings.ToUpper(s[:1]) + s[1:]
 	if !strings.HasSuffix(s, ".") {
 		s += "."
 	}

@@ -26,15 +26,20 @@ const devOrgName = "Development"
 func dev(ctx context.Context, e env, args []string) error {
 	fs := newFlagSet(e, "dev")
 	fs.Usage = func() {
-		fmt.Fprint(e.stderr, "Usage: geoscan dev\n\nRuns GeoScan for development (GEOSCAN_ENV defaults to dev). With DATABASE_URL unset, a private\nPostgreSQL cluster is kept under GEOSCAN_DATA_DIR/postgres. Configuration:\n\n")
+		fmt.Fprint(e.stderr, "Usage: geoscan dev\n\nRuns GeoScan for development (GEOSCAN_ENV defaults to dev, GEOSCAN_LOG_FORMAT to text). With DATABASE_URL unset, a private\nPostgreSQL cluster is kept under GEOSCAN_DATA_DIR/postgres. Configuration:\n\n")
 		_ = config.WriteHelp(e.stderr)
 	}
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	getenv := func(k string) string {
-		if k == "GEOSCAN_ENV" && e.getenv(k) == "" {
-			return string(config.EnvDev)
+		if e.getenv(k) == "" {
+			switch k {
+			case "GEOSCAN_ENV":
+				return string(config.EnvDev)
+			case "GEOSCAN_LOG_FORMAT":
+				return "text"
+			}
 		}
 		return e.getenv(k)
 	}
