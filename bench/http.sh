@@ -38,10 +38,10 @@ server=$!
 trap 'kill $server 2>/dev/null; wait $server 2>/dev/null || true' EXIT
 for _ in $(seq 100); do curl -fs "http://127.0.0.1:$PORT/readyz" >/dev/null && break; sleep 0.1; done
 
-# A realistic table: 2 000 scans in this organization.
+# The organization's scans: SCANS of them (default 2 000).
 psql "$db_url" -qc "INSERT INTO scans (org_id, url, domain, brand_name, created_at)
   SELECT '$org', 'https://site' || g || '.example.com/', 'site' || g || '.example.com', 'site' || g,
-         now() - g * interval '1 minute' FROM generate_series(1, 2000) g"
+         now() - g * interval '1 minute' FROM generate_series(1, ${SCANS:-2000}) g"
 scan=$(psql "$db_url" -Atc "SELECT id FROM scans WHERE org_id = '$org' ORDER BY created_at DESC LIMIT 1")
 
 echo "== machine: $(nproc) cores, $(free -g | awk '/Mem:/{print $2}') GiB; wrk -t$THREADS -c$CONNS -d$DURATION --latency"
