@@ -1,6 +1,7 @@
 package netguard
 
 import (
+	"context"
 	"crypto/tls"
 	"crypto/x509"
 	"errors"
@@ -8,6 +9,7 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"strings"
 	"syscall"
 	"time"
 
@@ -27,8 +29,14 @@ type ClientOptions struct {
 	MaxRedirects int
 	// UserAgent is set on requests that have none.
 	UserAgent string
-	// Resolver replaces DNS (tests).
-	Resolver *net.Resolver
+	// Resolver replaces DNS (tests and the fixture sites).
+	Resolver Resolver
+	// AllowHTTP accepts plain http:// URLs and port 80 besides https and
+	// 443: the scanner probes whether http:// redirects to https://.
+	AllowHTTP bool
+	// RawEncoding leaves Content-Encoding to the caller, which decodes it
+	// under its own size limit (gzip, br, zstd).
+	RawEncoding bool
 }
 
 // ErrBlocked marks a destination the guard refused.
@@ -70,8 +78,12 @@ func NewClient(o ClientOptions) (*http.Client, error) {
 	if err != nil {
 		return nil, err
 	}
-	dialer := &net.Dialer{Timeout: 10 * time.Second, KeepAlive: 30 * time.Second, Resolver: o.Resolver}
-	if g := guard(o.AllowPrivate); g != nil {
+	dialer := &net.Dialer{Timeout: 10 * time.Second, KeepAlive: 30 * time.Second}
+	ports := []uint16{443}
+	if o.AllowHTTP {
+		ports = append(ports, 80)
+	}
+	if g := guard(o.AllowPrivate, ports...); g != nil {
 		dialer.Control = func(network, address string, _ syscall.RawConn) error {
 			if err := g.Safe(network, address, nil); err != nil {
 				return fmt.Errorf("%w: %w", ErrBlocked, err)
@@ -85,7 +97,8 @@ func NewClient(o ClientOptions) (*http.Client, error) {
 	}
 	transport := &http.Transport{
 		Proxy:                 nil, // a proxy would hide the real destination from the guard
-		DialContext:           dialer.DialContext,
+		DialContext:           dialVia(dialer, o.Resolver),
+		DisableCompression:    o.RawEncoding,
 		TLSClientConfig:       &tls.Config{RootCAs: roots, MinVersion: tls.VersionTLS12},
 		TLSHandshakeTimeout:   10 * time.Second,
 		ResponseHeaderTimeout: timeout,
@@ -103,12 +116,54 @@ func NewClient(o ClientOptions) (*http.Client, error) {
 		if len(via) > o.MaxRedirects {
 			return fmt.Errorf("stopped after %d redirects", o.MaxRedirects)
 		}
-		if _, err := parse(req.URL.String(), o.AllowPrivate); err != nil {
+		raw := req.URL.String()
+		if o.AllowHTTP && strings.EqualFold(req.URL.Scheme, "http") {
+			raw = "https" + raw[len("http"):]
+			if req.URL.Port() == "80" {
+				raw = strings.Replace(raw, ":80", "", 1)
+			}
+		}
+		if _, err := parse(raw, o.AllowPrivate); err != nil {
 			return fmt.Errorf("%w: redirect to %s refused: %w", ErrBlocked, req.URL.Redacted(), err)
 		}
 		return nil
 	}
 	return c, nil
+}
+
+// dialVia dials through resolver when one is set, trying each address in
+// turn; the dialer's Control hook still checks every address dialled.
+func dialVia(d *net.Dialer, resolver Resolver) func(ctx context.Context, network, addr string) (net.Conn, error) {
+	if resolver == nil {
+		return d.DialContext
+	}
+	return func(ctx context.Context, network, addr string) (net.Conn, error) {
+		host, port, err := net.SplitHostPort(addr)
+		if err != nil {
+			return nil, err
+		}
+		if ip := net.ParseIP(host); ip != nil {
+			return d.DialContext(ctx, network, addr)
+		}
+		addrs, err := resolver.LookupIPAddr(ctx, host)
+		if err != nil {
+			return nil, err
+		}
+		if len(addrs) == 0 {
+			return nil, &net.DNSError{Err: "no such host", Name: host, IsNotFound: true}
+		}
+		var firstErr error
+		for _, a := range addrs {
+			c, err := d.DialContext(ctx, network, net.JoinHostPort(a.IP.String(), port))
+			if err == nil {
+				return c, nil
+			}
+			if firstErr == nil {
+				firstErr = err
+			}
+		}
+		return nil, firstErr
+	}
 }
 
 type userAgent struct {

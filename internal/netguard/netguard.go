@@ -72,11 +72,14 @@ func (t *Target) String() string { return t.URL.String() }
 var internalSuffixes = []string{".localhost", ".local", ".internal", ".localdomain", ".home.arpa", ".lan", ".intranet", ".corp"}
 
 // guard is the address policy shared by URL checks and dial-time checks.
-func guard(allowPrivate bool) *ssrf.Guardian {
+func guard(allowPrivate bool, ports ...uint16) *ssrf.Guardian {
 	if allowPrivate {
 		return nil
 	}
-	return ssrf.New(ssrf.WithPorts(443))
+	if len(ports) == 0 {
+		ports = []uint16{443}
+	}
+	return ssrf.New(ssrf.WithPorts(ports...))
 }
 
 // CheckURL validates raw as an outbound HTTPS target and normalizes it:

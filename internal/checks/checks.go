@@ -1,0 +1,200 @@
+// Package checks owns the GEO check catalog: each check is a small unit
+// with a stable id, its ring, pillar, weight and effort, texts for the two
+// audiences, and an evaluator over a fetched site. Checks only read the
+// fetched and parsed site; they never fetch, never score (package scoring
+// rolls results up) and never depend on each other.
+package checks
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/geoscan/geoscan/internal/fetch"
+	"github.com/geoscan/geoscan/internal/page"
+)
+
+// Status is a check verdict.
+type Status string
+
+// The verdicts. Pass, warn and fail score 1, 0.5 and 0; na and info are
+// left out of scores.
+const (
+	Pass Status = "pass"
+	Warn Status = "warn"
+	Fail Status = "fail"
+	NA   Status = "na"
+	Info Status = "info"
+)
+
+// Score is the verdict as a number; ok is false for na and info.
+func (s Status) Score() (score float64, ok bool) {
+	switch s {
+	case Pass:
+		return 1, true
+	case Warn:
+		return 0.5, true
+	case Fail:
+		return 0, true
+	}
+	return 0, false
+}
+
+// Level is a coarse low/medium/high scale for effort and impact.
+type Level string
+
+// The levels.
+const (
+	Low    Level = "low"
+	Medium Level = "medium"
+	High   Level = "high"
+)
+
+// Rings.
+const (
+	RingSearch     = "search"
+	RingVisibility = "visibility"
+	RingTrust      = "trust"
+)
+
+// Text is what a check says to one audience.
+type Text struct {
+	Title string
+	// Why explains why the check matters for AI answer engines.
+	Why string
+	// Fix says how to fix a warn or fail.
+	Fix string
+}
+
+// Check is one unit of the catalog.
+type Check struct {
+	ID     string
+	Ring   string
+	Pillar string
+	// Weight within the pillar: 10 gating, 5 high, 3 medium, 2 low, 1
+	// minor, 0 for info-only checks.
+	Weight float64
+	// Effort is the typical effort of a fix before platform adjustment.
+	Effort      Level
+	Marketing   Text
+	Engineering Text
+	Eval        func(in *Input) Result
+}
+
+// TextFor returns the texts of an audience ("marketing" or "engineering").
+func (c *Check) TextFor(audience string) Text {
+	if audience == "engineering" {
+		return c.Engineering
+	}
+	return c.Marketing
+}
+
+// Result is the outcome of one check on one site.
+type Result struct {
+	Status Status
+	// Summary states what was found in one sentence, the same for every
+	// audience; for na it says why the check does not apply.
+	Summary  string
+	Evidence map[string]any
+}
+
+// Input is what every evaluator reads.
+type Input struct {
+	Site *fetch.Site
+	// Home is the parsed homepage; nil when the homepage is not HTML.
+	Home *page.Page
+	// BrandName is the brand the scan was created with (or derived).
+	BrandName string
+	Now       time.Time
+}
+
+// Pages returns the parsed pages of a purpose that were fetched and are HTML.
+func (in *Input) Pages(p fetch.Purpose) []*page.Page {
+	var out []*page.Page
+	for _, r := range in.Site.PagesFor(p) {
+		if pg := in.Site.Page(r); pg != nil {
+			out = append(out, pg)
+		}
+	}
+	return out
+}
+
+// ContentPages returns the homepage and every parsed extra page.
+func (in *Input) ContentPages() []*page.Page {
+	var out []*page.Page
+	if in.Home != nil {
+		out = append(out, in.Home)
+	}
+	for _, r := range in.Site.Pages {
+		if pg := in.Site.Page(r); pg != nil {
+			out = append(out, pg)
+		}
+	}
+	return out
+}
+
+// Outcome is a check with its result.
+type Outcome struct {
+	Check  *Check
+	Result Result
+}
+
+// All returns the catalog in report order: search, visibility, trust.
+func All() []*Check {
+	var out []*Check
+	out = append(out, searchChecks()...)
+	out = append(out, visibilityChecks()...)
+	out = append(out, trustChecks()...)
+	return out
+}
+
+// Lookup finds a check by id.
+func Lookup(id string) *Check {
+	for _, c := range All() {
+		if c.ID == id {
+			return c
+		}
+	}
+	return nil
+}
+
+// Run evaluates every check. A panicking evaluator yields an na result
+// naming the fault instead of failing the scan: one buggy check must not
+// cost the user the rest of the report.
+func Run(in *Input) []Outcome {
+	all := All()
+	out := make([]Outcome, 0, len(all))
+	for _, c := range all {
+		out = append(out, Outcome{Check: c, Result: safeEval(c, in)})
+	}
+	return out
+}
+
+func safeEval(c *Check, in *Input) (r Result) {
+	defer func() {
+		if p := recover(); p != nil {
+			r = Result{Status: NA, Summary: fmt.Sprintf("The check could not be evaluated because of an internal error (%v).", p), Evidence: map[string]any{"internal_error": true}}
+		}
+	}()
+	r = c.Eval(in)
+	if r.Evidence == nil {
+		r.Evidence = map[string]any{}
+	}
+	return r
+}
+
+// Helpers for evaluators.
+
+func pass(summary string, ev map[string]any) Result { return Result{Pass, summary, ev} }
+func warn(summary string, ev map[string]any) Result { return Result{Warn, summary, ev} }
+func fail(summary string, ev map[string]any) Result { return Result{Fail, summary, ev} }
+func na(summary string, ev map[string]any) Result   { return Result{NA, summary, ev} }
+func info(summary string, ev map[string]any) Result { return Result{Info, summary, ev} }
+
+// ev builds an evidence map from key/value pairs.
+func ev(kv ...any) map[string]any {
+	m := make(map[string]any, len(kv)/2)
+	for i := 0; i+1 < len(kv); i += 2 {
+		m[fmt.Sprint(kv[i])] = kv[i+1]
+	}
+	return m
+}

@@ -1,0 +1,3 @@
+package checks
+
+func searchChecks() []*Check { return nil }

@@ -1,0 +1,3 @@
+package checks
+
+func trustChecks() []*Check { return nil }
