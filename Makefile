@@ -75,3 +75,7 @@ tidy: ## go mod tidy for the module and the lint tool module.
 .PHONY: db/reset
 db/reset: ## Delete the private development cluster and key under .data/.
 	rm -rf .data
+
+.PHONY: demo
+demo: build ## Scan the built-in fixture sites offline and print rings and grades.
+	./$(BIN) demo

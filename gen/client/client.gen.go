@@ -1022,9 +1022,13 @@ type Scan struct {
 	// Domain The URL's host, in ASCII (punycode) form.
 	Domain string `json:"domain"`
 
-	// ErrorCode Why a failed scan failed, as a stable code: `dns_failure`, `tls_error`, `timeout`,
-	// `connection_failed`, `blocked_destination`, `http_error`, `too_many_redirects`,
-	// `response_too_large`, `internal_error`. Null unless `failed`.
+	// ErrorCode Why a failed scan failed, as a stable code: `dns_failure`, `tls_error`, `timeout`
+	// (the homepage did not answer, or the scan exceeded its time budget),
+	// `connection_failed`, `blocked_destination` (the site or a redirect led to a private
+	// or reserved address), `http_error` (the homepage answered 5xx), `too_many_redirects`,
+	// `response_too_large` (the homepage exceeds 5 MiB after decompression),
+	// `scan_abandoned` (the workers running it stopped repeatedly), `internal_error`.
+	// Null unless `failed`.
 	ErrorCode *string `json:"error_code"`
 
 	// ErrorMessage A human-readable reason for a failed scan; null unless `failed`.

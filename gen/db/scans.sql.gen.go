@@ -7,10 +7,84 @@ package db
 
 import (
 	"context"
+	"encoding/json"
 	"time"
 
 	"github.com/google/uuid"
 )
+
+const completeScan = `-- name: CompleteScan :one
+UPDATE scans SET status = 'completed', completed_at = now(), updated_at = now(),
+    overall_score = $1, overall_grade = $2,
+    search_score = $3, search_grade = $4,
+    visibility_score = $5, visibility_grade = $6,
+    trust_score = $7, trust_grade = $8,
+    scoring_version = $9, error_code = NULL, error_message = NULL
+WHERE id = $10 AND status = 'running'
+RETURNING id, org_id, api_key_id, schedule_id, source, url, domain, brand_name, callback_url, webhook_secret, project, tracked_url, status, error_code, error_message, overall_score, overall_grade, search_score, search_grade, visibility_score, visibility_grade, trust_score, trust_grade, scoring_version, job_id, attempts, created_at, updated_at, started_at, completed_at
+`
+
+type CompleteScanParams struct {
+	OverallScore    *float64
+	OverallGrade    *string
+	SearchScore     *int32
+	SearchGrade     *string
+	VisibilityScore *int32
+	VisibilityGrade *string
+	TrustScore      *int32
+	TrustGrade      *string
+	ScoringVersion  *string
+	ID              uuid.UUID
+}
+
+func (q *Queries) CompleteScan(ctx context.Context, db DBTX, arg CompleteScanParams) (Scan, error) {
+	row := db.QueryRow(ctx, completeScan,
+		arg.OverallScore,
+		arg.OverallGrade,
+		arg.SearchScore,
+		arg.SearchGrade,
+		arg.VisibilityScore,
+		arg.VisibilityGrade,
+		arg.TrustScore,
+		arg.TrustGrade,
+		arg.ScoringVersion,
+		arg.ID,
+	)
+	var i Scan
+	err := row.Scan(
+		&i.ID,
+		&i.OrgID,
+		&i.APIKeyID,
+		&i.ScheduleID,
+		&i.Source,
+		&i.URL,
+		&i.Domain,
+		&i.BrandName,
+		&i.CallbackURL,
+		&i.WebhookSecret,
+		&i.Project,
+		&i.TrackedURL,
+		&i.Status,
+		&i.ErrorCode,
+		&i.ErrorMessage,
+		&i.OverallScore,
+		&i.OverallGrade,
+		&i.SearchScore,
+		&i.SearchGrade,
+		&i.VisibilityScore,
+		&i.VisibilityGrade,
+		&i.TrustScore,
+		&i.TrustGrade,
+		&i.ScoringVersion,
+		&i.JobID,
+		&i.Attempts,
+		&i.CreatedAt,
+		&i.UpdatedAt,
+		&i.StartedAt,
+		&i.CompletedAt,
+	)
+	return i, err
+}
 
 const createScan = `-- name: CreateScan :one
 INSERT INTO scans (org_id, api_key_id, schedule_id, source, url, domain, brand_name,
@@ -84,6 +158,15 @@ func (q *Queries) CreateScan(ctx context.Context, db DBTX, arg CreateScanParams)
 	return i, err
 }
 
+const deleteCheckResults = `-- name: DeleteCheckResults :exec
+DELETE FROM check_results WHERE scan_id = $1
+`
+
+func (q *Queries) DeleteCheckResults(ctx context.Context, db DBTX, scanID uuid.UUID) error {
+	_, err := db.Exec(ctx, deleteCheckResults, scanID)
+	return err
+}
+
 const deleteScanForOrg = `-- name: DeleteScanForOrg :one
 DELETE FROM scans WHERE id = $1 AND org_id = $2
 RETURNING id, job_id
@@ -103,6 +186,57 @@ func (q *Queries) DeleteScanForOrg(ctx context.Context, db DBTX, arg DeleteScanF
 	row := db.QueryRow(ctx, deleteScanForOrg, arg.ID, arg.OrgID)
 	var i DeleteScanForOrgRow
 	err := row.Scan(&i.ID, &i.JobID)
+	return i, err
+}
+
+const failScan = `-- name: FailScan :one
+UPDATE scans SET status = 'failed', completed_at = now(), updated_at = now(),
+    error_code = $1, error_message = $2
+WHERE id = $3 AND status IN ('pending', 'running')
+RETURNING id, org_id, api_key_id, schedule_id, source, url, domain, brand_name, callback_url, webhook_secret, project, tracked_url, status, error_code, error_message, overall_score, overall_grade, search_score, search_grade, visibility_score, visibility_grade, trust_score, trust_grade, scoring_version, job_id, attempts, created_at, updated_at, started_at, completed_at
+`
+
+type FailScanParams struct {
+	ErrorCode    *string
+	ErrorMessage *string
+	ID           uuid.UUID
+}
+
+func (q *Queries) FailScan(ctx context.Context, db DBTX, arg FailScanParams) (Scan, error) {
+	row := db.QueryRow(ctx, failScan, arg.ErrorCode, arg.ErrorMessage, arg.ID)
+	var i Scan
+	err := row.Scan(
+		&i.ID,
+		&i.OrgID,
+		&i.APIKeyID,
+		&i.ScheduleID,
+		&i.Source,
+		&i.URL,
+		&i.Domain,
+		&i.BrandName,
+		&i.CallbackURL,
+		&i.WebhookSecret,
+		&i.Project,
+		&i.TrackedURL,
+		&i.Status,
+		&i.ErrorCode,
+		&i.ErrorMessage,
+		&i.OverallScore,
+		&i.OverallGrade,
+		&i.SearchScore,
+		&i.SearchGrade,
+		&i.VisibilityScore,
+		&i.VisibilityGrade,
+		&i.TrustScore,
+		&i.TrustGrade,
+		&i.ScoringVersion,
+		&i.JobID,
+		&i.Attempts,
+		&i.CreatedAt,
+		&i.UpdatedAt,
+		&i.StartedAt,
+		&i.CompletedAt,
+	)
 	return i, err
 }
 
@@ -147,6 +281,49 @@ func (q *Queries) GetReport(ctx context.Context, db DBTX, scanID uuid.UUID) (Rep
 		&i.ScoringVersion,
 		&i.Body,
 		&i.CreatedAt,
+	)
+	return i, err
+}
+
+const getScan = `-- name: GetScan :one
+SELECT id, org_id, api_key_id, schedule_id, source, url, domain, brand_name, callback_url, webhook_secret, project, tracked_url, status, error_code, error_message, overall_score, overall_grade, search_score, search_grade, visibility_score, visibility_grade, trust_score, trust_grade, scoring_version, job_id, attempts, created_at, updated_at, started_at, completed_at FROM scans WHERE id = $1
+`
+
+// Unscoped: only the scan runner reads scans by id alone.
+func (q *Queries) GetScan(ctx context.Context, db DBTX, id uuid.UUID) (Scan, error) {
+	row := db.QueryRow(ctx, getScan, id)
+	var i Scan
+	err := row.Scan(
+		&i.ID,
+		&i.OrgID,
+		&i.APIKeyID,
+		&i.ScheduleID,
+		&i.Source,
+		&i.URL,
+		&i.Domain,
+		&i.BrandName,
+		&i.CallbackURL,
+		&i.WebhookSecret,
+		&i.Project,
+		&i.TrackedURL,
+		&i.Status,
+		&i.ErrorCode,
+		&i.ErrorMessage,
+		&i.OverallScore,
+		&i.OverallGrade,
+		&i.SearchScore,
+		&i.SearchGrade,
+		&i.VisibilityScore,
+		&i.VisibilityGrade,
+		&i.TrustScore,
+		&i.TrustGrade,
+		&i.ScoringVersion,
+		&i.JobID,
+		&i.Attempts,
+		&i.CreatedAt,
+		&i.UpdatedAt,
+		&i.StartedAt,
+		&i.CompletedAt,
 	)
 	return i, err
 }
@@ -212,6 +389,21 @@ func (q *Queries) GetTriage(ctx context.Context, db DBTX, scanID uuid.UUID) (Tri
 		&i.CreatedAt,
 	)
 	return i, err
+}
+
+type InsertCheckResultsParams struct {
+	ScanID   uuid.UUID
+	CheckID  string
+	Ring     string
+	Pillar   string
+	Status   string
+	Score    *float32
+	Weight   float32
+	Impact   string
+	Effort   string
+	Summary  string
+	Evidence json.RawMessage
+	Position int32
 }
 
 const listCheckResults = `-- name: ListCheckResults :many
@@ -357,6 +549,52 @@ func (q *Queries) SetScanJob(ctx context.Context, db DBTX, arg SetScanJobParams)
 	return err
 }
 
+const startScan = `-- name: StartScan :one
+UPDATE scans SET status = 'running', started_at = COALESCE(started_at, now()),
+    attempts = attempts + 1, updated_at = now()
+WHERE id = $1 AND status IN ('pending', 'running')
+RETURNING id, org_id, api_key_id, schedule_id, source, url, domain, brand_name, callback_url, webhook_secret, project, tracked_url, status, error_code, error_message, overall_score, overall_grade, search_score, search_grade, visibility_score, visibility_grade, trust_score, trust_grade, scoring_version, job_id, attempts, created_at, updated_at, started_at, completed_at
+`
+
+// A rescued job finds its scan still running and starts it again.
+func (q *Queries) StartScan(ctx context.Context, db DBTX, id uuid.UUID) (Scan, error) {
+	row := db.QueryRow(ctx, startScan, id)
+	var i Scan
+	err := row.Scan(
+		&i.ID,
+		&i.OrgID,
+		&i.APIKeyID,
+		&i.ScheduleID,
+		&i.Source,
+		&i.URL,
+		&i.Domain,
+		&i.BrandName,
+		&i.CallbackURL,
+		&i.WebhookSecret,
+		&i.Project,
+		&i.TrackedURL,
+		&i.Status,
+		&i.ErrorCode,
+		&i.ErrorMessage,
+		&i.OverallScore,
+		&i.OverallGrade,
+		&i.SearchScore,
+		&i.SearchGrade,
+		&i.VisibilityScore,
+		&i.VisibilityGrade,
+		&i.TrustScore,
+		&i.TrustGrade,
+		&i.ScoringVersion,
+		&i.JobID,
+		&i.Attempts,
+		&i.CreatedAt,
+		&i.UpdatedAt,
+		&i.StartedAt,
+		&i.CompletedAt,
+	)
+	return i, err
+}
+
 const updateScanMetadata = `-- name: UpdateScanMetadata :one
 UPDATE scans SET
     project = CASE WHEN $1::boolean THEN $2::text ELSE project END,
@@ -418,4 +656,20 @@ func (q *Queries) UpdateScanMetadata(ctx context.Context, db DBTX, arg UpdateSca
 		&i.CompletedAt,
 	)
 	return i, err
+}
+
+const upsertReport = `-- name: UpsertReport :exec
+INSERT INTO reports (scan_id, scoring_version, body) VALUES ($1, $2, $3)
+ON CONFLICT (scan_id) DO UPDATE SET scoring_version = EXCLUDED.scoring_version, body = EXCLUDED.body, created_at = now()
+`
+
+type UpsertReportParams struct {
+	ScanID         uuid.UUID
+	ScoringVersion string
+	Body           json.RawMessage
+}
+
+func (q *Queries) UpsertReport(ctx context.Context, db DBTX, arg UpsertReportParams) error {
+	_, err := db.Exec(ctx, upsertReport, arg.ScanID, arg.ScoringVersion, arg.Body)
+	return err
 }

@@ -15,14 +15,6 @@ import (
 	"github.com/geoscan/geoscan/internal/store"
 )
 
-// StoredReport is the document kept in reports.body: the report rendered
-// once per audience, so serving one is a lookup and the numbers are, by
-// construction, the same in both.
-type StoredReport struct {
-	Marketing   api.Report `json:"marketing"`
-	Engineering api.Report `json:"engineering"`
-}
-
 // audienceOf reads the audience parameter; each operation has its own
 // generated type for it, all strings underneath.
 func audienceOf[T ~string](a *T) api.Audience {
@@ -54,14 +46,11 @@ func (s *Server) report(ctx context.Context, scan store.Scan, audience api.Audie
 	if err != nil {
 		return api.Report{}, fmt.Errorf("report of completed scan %s: %w", scan.ID, err)
 	}
-	var doc StoredReport
+	var doc report.Stored
 	if err := json.Unmarshal(row.Body, &doc); err != nil {
 		return api.Report{}, fmt.Errorf("decode report %s: %w", scan.ID, err)
 	}
-	if audience == api.AudienceEngineering {
-		return doc.Engineering, nil
-	}
-	return doc.Marketing, nil
+	return doc.For(audience), nil
 }
 
 // GetScanReport returns the report of a completed scan for an audience.

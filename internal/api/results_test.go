@@ -14,7 +14,7 @@ import (
 
 	"github.com/geoscan/geoscan/gen/api"
 	"github.com/geoscan/geoscan/gen/client"
-	apihandlers "github.com/geoscan/geoscan/internal/api"
+	"github.com/geoscan/geoscan/internal/report"
 	"github.com/geoscan/geoscan/internal/apitest"
 )
 
@@ -68,7 +68,7 @@ func completeScan(t *testing.T, h *apitest.Harness, id uuid.UUID, deltas ...int)
 		delta = deltas[0]
 	}
 	ctx := context.Background()
-	doc, err := json.Marshal(apihandlers.StoredReport{
+	doc, err := json.Marshal(report.Stored{
 		Marketing:   fixtureReport(id, api.AudienceMarketing, delta),
 		Engineering: fixtureReport(id, api.AudienceEngineering, delta),
 	})

@@ -39,6 +39,7 @@ type Harness struct {
 	BaseURL string // http://127.0.0.1:PORT
 	APIURL  string // BaseURL + /api/v1
 	Store   *store.Store
+	App     *app.App
 	HTTP    *http.Client // validates every response
 	logs    *syncBuffer
 }
@@ -92,6 +93,9 @@ func Start(t testing.TB, databaseURL string, opts Options) *Harness {
 		"GEOSCAN_ENV":       "test",
 		"GEOSCAN_HTTP_ADDR": "127.0.0.1:0",
 		"GEOSCAN_LOG_LEVEL": "debug",
+		// API tests drive scans through the API only; tests of the engine
+		// ask for workers with GEOSCAN_ROLE=all.
+		"GEOSCAN_ROLE": "api",
 	}
 	if opts.AllowPrivateTargets {
 		vars["GEOSCAN_ALLOW_PRIVATE_TARGETS"] = "true"
@@ -112,7 +116,7 @@ func Start(t testing.TB, databaseURL string, opts Options) *Harness {
 	require.NoError(t, err)
 	require.NoError(t, a.Start(context.Background()))
 
-	h := &Harness{t: t, BaseURL: "http://" + a.Addr(), Store: a.Store(), logs: logs}
+	h := &Harness{t: t, BaseURL: "http://" + a.Addr(), Store: a.Store(), App: a, logs: logs}
 	h.APIURL = h.BaseURL + "/api/v1"
 	h.HTTP = &http.Client{Timeout: 30 * time.Second, Transport: &validatingTransport{t: t, base: http.DefaultTransport, router: specRouter(t)}}
 	t.Cleanup(func() {

@@ -10,22 +10,30 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"strings"
 	"time"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/labstack/echo/v4"
+	"github.com/riverqueue/river"
+	"github.com/riverqueue/river/riverdriver/riverpgxv5"
 
 	"github.com/geoscan/geoscan/internal/api"
 	"github.com/geoscan/geoscan/internal/config"
 	"github.com/geoscan/geoscan/internal/dbmigrate"
+	"github.com/geoscan/geoscan/internal/fetch"
 	"github.com/geoscan/geoscan/internal/httpserver"
 	"github.com/geoscan/geoscan/internal/netguard"
+	"github.com/geoscan/geoscan/internal/scanner"
 	"github.com/geoscan/geoscan/internal/store"
 	"github.com/geoscan/geoscan/internal/webhook"
 )
 
 // App is a running (or ready to run) GeoScan process.
 type App struct {
+	river  *river.Client[pgx.Tx]
+	runner *scanner.Runner
 	cfg    config.Config
 	logger *slog.Logger
 	pool   *pgxpool.Pool
@@ -41,6 +49,24 @@ type Options struct {
 	// Resolver replaces DNS for target checks (tests map names to addresses).
 	Resolver netguard.Resolver
 	NowFunc  func() time.Time
+	// PlainHTTPPort overrides the port of the http:// probe (fixture sites).
+	PlainHTTPPort int
+}
+
+// staticResolver answers from a fixed map (GEOSCAN_RESOLVE) and refuses
+// every other name, so a dev/test process never leaks lookups to DNS.
+type staticResolver map[string][]string
+
+func (r staticResolver) LookupIPAddr(_ context.Context, host string) ([]net.IPAddr, error) {
+	addrs, ok := r[strings.ToLower(strings.TrimSuffix(host, "."))]
+	if !ok {
+		return nil, &net.DNSError{Err: "no such host", Name: host, IsNotFound: true}
+	}
+	out := make([]net.IPAddr, 0, len(addrs))
+	for _, a := range addrs {
+		out = append(out, net.IPAddr{IP: net.ParseIP(a)})
+	}
+	return out, nil
 }
 
 // New connects to the database, applies migrations and wires the server.
@@ -76,10 +102,25 @@ func New(ctx context.Context, cfg config.Config, logger *slog.Logger, opts Optio
 		return nil, fmt.Errorf("webhook client: %w", err)
 	}
 
+	resolver := opts.Resolver
+	if resolver == nil && len(cfg.Resolve) > 0 {
+		resolver = staticResolver(cfg.Resolve)
+	}
+
+	// Queue: API processes only insert jobs; workers also run them.
+	a := &App{cfg: cfg, logger: logger, pool: pool, store: st}
+	if err := a.setUpQueue(cfg, logger, resolver, opts); err != nil {
+		pool.Close()
+		return nil, err
+	}
+
 	// HTTP.
 	handlers := api.NewServer(api.Deps{
 		Store: st, Logger: logger, Webhooks: webhooks, NowFunc: opts.NowFunc,
-		Targets: netguard.Policy{AllowPrivate: cfg.AllowPrivateTargets, Resolver: opts.Resolver},
+		Targets: netguard.Policy{AllowPrivate: cfg.AllowPrivateTargets, Resolver: resolver},
+		EnqueueScan: func(ctx context.Context, tx *store.Store, scan store.Scan) error {
+			return scanner.Enqueue(ctx, a.river, tx, scan)
+		},
 	})
 	// Requests carry their own contexts; building the server needs none.
 	e, err := httpserver.New(httpserver.Deps{Logger: logger, Store: st, Handler: handlers, RequestTimeout: cfg.RequestTimeout}) //nolint:contextcheck // see above
@@ -96,8 +137,52 @@ func New(ctx context.Context, cfg config.Config, logger *slog.Logger, opts Optio
 		MaxHeaderBytes:    64 << 10,
 		ErrorLog:          slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
 	}
-	return &App{cfg: cfg, logger: logger, pool: pool, store: st, echo: e, server: srv}, nil
+	a.echo, a.server = e, srv
+	return a, nil
 }
+
+// setUpQueue builds the River client: insert-only for the api role, with
+// the scan workers and the sweeper otherwise.
+func (a *App) setUpQueue(cfg config.Config, logger *slog.Logger, resolver netguard.Resolver, opts Options) error {
+	riverCfg := &river.Config{Logger: logger.With(slog.String("component", "queue"))}
+	if cfg.Role != config.RoleAPI {
+		plainPort := cfg.PlainHTTPPort
+		if opts.PlainHTTPPort != 0 {
+			plainPort = opts.PlainHTTPPort
+		}
+		fetcher, err := fetch.New(fetch.Options{
+			UserAgent:    "Mozilla/5.0 (compatible; GeoScan/1.0; +" + strings.TrimSuffix(cfg.PublicURL, "/") + "/bot)",
+			AllowPrivate: cfg.AllowPrivateTargets, ExtraCAFile: cfg.ExtraCAFile, Resolver: resolver,
+			PlainHTTPPort: plainPort,
+		})
+		if err != nil {
+			return fmt.Errorf("fetcher: %w", err)
+		}
+		a.runner = &scanner.Runner{Store: a.store, Fetcher: fetcher, Logger: logger, Budget: cfg.ScanBudget, Now: opts.NowFunc}
+		workers := river.NewWorkers()
+		river.AddWorker(workers, &scanner.Worker{Runner: a.runner})
+		river.AddWorker(workers, &scanner.Sweeper{Runner: a.runner, Grace: cfg.ScanBudget})
+		riverCfg.Workers = workers
+		riverCfg.Queues = map[string]river.QueueConfig{scanner.Queue: {MaxWorkers: cfg.ScanWorkers}}
+		riverCfg.JobTimeout = cfg.ScanBudget + 15*time.Second
+		// A job running this long belongs to a dead worker: run it again.
+		riverCfg.RescueStuckJobsAfter = cfg.ScanBudget + 30*time.Second
+		riverCfg.PeriodicJobs = []*river.PeriodicJob{
+			river.NewPeriodicJob(river.PeriodicInterval(time.Minute),
+				func() (river.JobArgs, *river.InsertOpts) { return scanner.SweepArgs{}, nil },
+				&river.PeriodicJobOpts{RunOnStart: true}),
+		}
+	}
+	client, err := river.NewClient(riverpgxv5.New(a.pool), riverCfg)
+	if err != nil {
+		return fmt.Errorf("queue client: %w", err)
+	}
+	a.river = client
+	return nil
+}
+
+// Runner is the scan runner of a worker process (nil for the api role).
+func (a *App) Runner() *scanner.Runner { return a.runner }
 
 // Store exposes the store (the CLI's dev command creates its key with it).
 func (a *App) Store() *store.Store { return a.store }
@@ -113,11 +198,27 @@ func (a *App) Listen(ctx context.Context) error {
 	return nil
 }
 
-// Addr is the bound address, after Listen.
-func (a *App) Addr() string { return a.ln.Addr().String() }
+// Addr is the bound address, after Listen ("" for a worker).
+func (a *App) Addr() string {
+	if a.ln == nil {
+		return ""
+	}
+	return a.ln.Addr().String()
+}
 
-// Start serves HTTP in the background; Listen is called if it was not.
+// Start runs the workers and serves HTTP in the background, as the role
+// asks; Listen is called if it was not.
 func (a *App) Start(ctx context.Context) error {
+	if a.cfg.Role != config.RoleAPI {
+		// Workers outlive the request context that started them; Shutdown stops them.
+		if err := a.river.Start(context.WithoutCancel(ctx)); err != nil {
+			return fmt.Errorf("start workers: %w", err)
+		}
+		a.logger.Info("scan workers started", slog.Int("workers", a.cfg.ScanWorkers), slog.Duration("budget", a.cfg.ScanBudget))
+	}
+	if a.cfg.Role == config.RoleWorker {
+		return nil
+	}
 	if a.ln == nil {
 		if err := a.Listen(ctx); err != nil {
 			return err
@@ -147,6 +248,19 @@ func (a *App) Shutdown(ctx context.Context) error {
 		defer cancel()
 		if err := a.server.Shutdown(ctx); err != nil {
 			errs = append(errs, fmt.Errorf("http shutdown: %w", err))
+		}
+	}
+	if a.cfg.Role != config.RoleAPI && a.river != nil {
+		// Scans in flight get the shutdown timeout to finish; the rest are
+		// cancelled and run again by another worker (or this one, later).
+		ctx, cancel := context.WithTimeout(ctx, a.cfg.ShutdownTimeout)
+		defer cancel()
+		if err := a.river.Stop(ctx); err != nil {
+			cctx, ccancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+			defer ccancel()
+			if err := a.river.StopAndCancel(cctx); err != nil && !errors.Is(err, context.DeadlineExceeded) {
+				errs = append(errs, fmt.Errorf("stop workers: %w", err))
+			}
 		}
 	}
 	a.pool.Close()

@@ -49,27 +49,11 @@ func dev(ctx context.Context, e env, args []string) error {
 	}
 	logger := newLogger(cfg, e.stderr)
 
-	if cfg.DatabaseURL == "" {
-		dir, err := filepath.Abs(filepath.Join(cfg.DataDir, "postgres"))
-		if err != nil {
-			return err
-		}
-		fmt.Fprintf(e.stdout, "Starting private PostgreSQL in %s ...\n", relative(dir))
-		cluster, err := pgcluster.Start(ctx, pgcluster.Options{Dir: dir, Logf: func(f string, a ...any) { logger.Info(fmt.Sprintf(f, a...)) }})
-		if err != nil {
-			return err
-		}
-		defer func() {
-			fmt.Fprintln(e.stdout, "Stopping private PostgreSQL ...")
-			if err := cluster.Stop(context.WithoutCancel(ctx)); err != nil {
-				logger.Error("stop postgres", slog.String("error", err.Error()))
-			}
-		}()
-		if err := cluster.EnsureDatabase(ctx, "geoscan"); err != nil {
-			return err
-		}
-		cfg.DatabaseURL = cluster.URL("geoscan")
+	stop, err := privateDatabase(ctx, e, &cfg, logger)
+	if err != nil {
+		return err
 	}
+	defer stop()
 
 	return run(ctx, cfg, logger, func(a *app.App) error {
 		keyFile := filepath.Join(cfg.DataDir, "dev-api-key")
@@ -93,6 +77,36 @@ The key is kept in %s and keeps working across restarts. Press Ctrl-C to stop.
 `, cfg.Env, base, base, base, key, key, base, relative(keyFile))
 		return nil
 	})
+}
+
+// privateDatabase starts (or reuses) the private cluster under
+// GEOSCAN_DATA_DIR/postgres when DATABASE_URL is unset and points cfg at
+// it; stop stops the cluster again.
+func privateDatabase(ctx context.Context, e env, cfg *config.Config, logger *slog.Logger) (stop func(), err error) {
+	if cfg.DatabaseURL != "" {
+		return func() {}, nil
+	}
+	dir, err := filepath.Abs(filepath.Join(cfg.DataDir, "postgres"))
+	if err != nil {
+		return nil, err
+	}
+	fmt.Fprintf(e.stdout, "Starting private PostgreSQL in %s ...\n", relative(dir))
+	cluster, err := pgcluster.Start(ctx, pgcluster.Options{Dir: dir, Logf: func(f string, a ...any) { logger.Info(fmt.Sprintf(f, a...)) }})
+	if err != nil {
+		return nil, err
+	}
+	stop = func() {
+		fmt.Fprintln(e.stdout, "Stopping private PostgreSQL ...")
+		if err := cluster.Stop(context.WithoutCancel(ctx)); err != nil {
+			logger.Error("stop postgres", slog.String("error", err.Error()))
+		}
+	}
+	if err := cluster.EnsureDatabase(ctx, "geoscan"); err != nil {
+		stop()
+		return nil, err
+	}
+	cfg.DatabaseURL = cluster.URL("geoscan")
+	return stop, nil
 }
 
 // devKey returns the saved development key if it still authenticates, and

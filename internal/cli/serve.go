@@ -11,14 +11,24 @@ import (
 
 func serve(ctx context.Context, e env, args []string) error {
 	fs := newFlagSet(e, "serve")
+	role := fs.String("role", "", "what to run: api, worker or all (overrides GEOSCAN_ROLE)")
 	fs.Usage = func() {
-		fmt.Fprint(e.stderr, "Usage: geoscan serve\n\nRuns the HTTP API. Configuration comes from the environment:\n\n")
+		fmt.Fprint(e.stderr, "Usage: geoscan serve [--role api|worker|all]\n\nRuns the HTTP API and the scan workers (--role splits them into separate processes\nsharing one database). Configuration comes from the environment:\n\n")
 		_ = config.WriteHelp(e.stderr)
 	}
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	cfg, err := config.Load(e.getenv)
+	getenv := e.getenv
+	if *role != "" {
+		getenv = func(k string) string {
+			if k == "GEOSCAN_ROLE" {
+				return *role
+			}
+			return e.getenv(k)
+		}
+	}
+	cfg, err := config.Load(getenv)
 	if err != nil {
 		return fmt.Errorf("configuration: %w", err)
 	}

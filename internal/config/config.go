@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"runtime"
 	"strconv"
 	"strings"
@@ -38,7 +39,24 @@ type Config struct {
 	ShutdownTimeout     time.Duration
 	RequestTimeout      time.Duration
 	DataDir             string
+	Role                Role
+	ScanWorkers         int
+	ScanBudget          time.Duration
+	// Resolve maps host names to addresses, bypassing DNS (dev/test only).
+	Resolve map[string][]string
+	// PlainHTTPPort is the port of the scanner's http:// probe.
+	PlainHTTPPort int
 }
+
+// Role is what a process runs.
+type Role string
+
+// The roles: the HTTP API, the scan workers, or both in one process.
+const (
+	RoleAll    Role = "all"
+	RoleAPI    Role = "api"
+	RoleWorker Role = "worker"
+)
 
 // variable describes one environment variable; the table below is the single
 // source of names, defaults and help texts.
@@ -123,6 +141,46 @@ func variables() []variable {
 			func(c *Config, v string) error { return positiveDuration(v, &c.RequestTimeout) },
 		},
 		{
+			"GEOSCAN_ROLE", "all", "What this process runs: api (HTTP only; scans are queued), worker (scan workers only) or all. Any number of each may share one database.", false,
+			func(c *Config, v string) error {
+				switch Role(v) {
+				case RoleAll, RoleAPI, RoleWorker:
+					c.Role = Role(v)
+					return nil
+				}
+				return fmt.Errorf("must be api, worker or all, not %q", v)
+			},
+		},
+		{
+			"GEOSCAN_SCAN_WORKERS", "8", "Scans one worker process runs at the same time.", false,
+			func(c *Config, v string) error { return positiveInt(v, &c.ScanWorkers) },
+		},
+		{
+			"GEOSCAN_SCAN_BUDGET", "120s", "Longest time one scan may take, fetching included; a scan over budget fails with a timeout.", false,
+			func(c *Config, v string) error { return positiveDuration(v, &c.ScanBudget) },
+		},
+		{
+			"GEOSCAN_RESOLVE", "", "Host names resolved without DNS, as host=address pairs separated by commas (dev/test only; the fixture sites use it).", false,
+			func(c *Config, v string) error {
+				if v == "" {
+					return nil
+				}
+				c.Resolve = map[string][]string{}
+				for _, pair := range strings.Split(v, ",") {
+					host, addr, ok := strings.Cut(strings.TrimSpace(pair), "=")
+					if !ok || host == "" || net.ParseIP(addr) == nil {
+						return fmt.Errorf("must be host=address pairs separated by commas, not %q", pair)
+					}
+					c.Resolve[strings.ToLower(host)] = append(c.Resolve[strings.ToLower(host)], addr)
+				}
+				return nil
+			},
+		},
+		{
+			"GEOSCAN_PLAIN_HTTP_PORT", "80", "Port of the scanner's http:// to https:// redirect probe (another port only in dev/test).", false,
+			func(c *Config, v string) error { return positiveInt(v, &c.PlainHTTPPort) },
+		},
+		{
 			"GEOSCAN_DATA_DIR", ".data", "Where `geoscan dev` keeps its private PostgreSQL cluster and development key.", false,
 			func(c *Config, v string) error { c.DataDir = v; return nil },
 		},
@@ -163,6 +221,14 @@ func Load(getenv func(string) string) (Config, error) {
 	}
 	if c.AllowPrivateTargets && c.Env != EnvDev && c.Env != EnvTest {
 		errs = append(errs, fmt.Errorf("GEOSCAN_ALLOW_PRIVATE_TARGETS=true is refused in %s mode: it lets scans and callbacks reach private and loopback addresses; set GEOSCAN_ENV=dev or test to use it", c.Env))
+	}
+	if c.Env != EnvDev && c.Env != EnvTest {
+		if len(c.Resolve) > 0 {
+			errs = append(errs, fmt.Errorf("GEOSCAN_RESOLVE is refused in %s mode: it would let names point scans anywhere; set GEOSCAN_ENV=dev or test to use it", c.Env))
+		}
+		if c.PlainHTTPPort != 80 {
+			errs = append(errs, fmt.Errorf("GEOSCAN_PLAIN_HTTP_PORT is refused in %s mode: the http:// probe uses port 80", c.Env))
+		}
 	}
 	if c.PublicURL == "" {
 		c.PublicURL = "http://" + c.HTTPAddr

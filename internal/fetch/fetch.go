@@ -367,7 +367,7 @@ func toUTF8(body []byte, contentType string) []byte {
 
 // Failure is a fetch error explained for a person.
 type Failure struct {
-	Code    string // dns_error, tls_error, timeout, blocked_target, connection_failed, too_many_redirects, too_large, fetch_error
+	Code    string // the error_code values of a failed scan (see openapi.yaml)
 	Message string
 }
 
@@ -385,15 +385,15 @@ func Describe(err error) Failure {
 	case err == nil:
 		return Failure{}
 	case netguard.IsBlocked(err):
-		return Failure{"blocked_target", "the site led to a private, loopback or otherwise reserved address, which GeoScan never connects to"}
+		return Failure{"blocked_destination", "the site led to a private, loopback or otherwise reserved address, which GeoScan never connects to"}
 	case errors.As(err, &dnsErr):
-		return Failure{"dns_error", fmt.Sprintf("the domain %s could not be resolved (DNS lookup failed)", dnsErr.Name)}
+		return Failure{"dns_failure", fmt.Sprintf("the domain %s could not be resolved (DNS lookup failed)", dnsErr.Name)}
 	case errors.As(err, &certErr), errors.As(err, &unknownAuth), errors.As(err, &hostErr), errors.As(err, &invalid):
 		return Failure{"tls_error", "the TLS certificate could not be verified: " + rootMessage(err)}
 	case errors.As(err, &recordErr), strings.Contains(err.Error(), "tls: "):
 		return Failure{"tls_error", "the TLS handshake failed: " + rootMessage(err)}
 	case errors.Is(err, ErrTooLarge):
-		return Failure{"too_large", "the response " + err.Error()}
+		return Failure{"response_too_large", "the response " + err.Error()}
 	case errors.Is(err, context.DeadlineExceeded), errors.As(err, &netErr) && netErr.Timeout():
 		return Failure{"timeout", "the site did not answer in time"}
 	case strings.Contains(err.Error(), "stopped after"):
@@ -401,9 +401,9 @@ func Describe(err error) Failure {
 	case errors.Is(err, syscallRefused), strings.Contains(err.Error(), "connection refused"), strings.Contains(err.Error(), "connection reset"):
 		return Failure{"connection_failed", "the connection to the site was refused or reset"}
 	case errors.As(err, &urlErr):
-		return Failure{"fetch_error", rootMessage(err)}
+		return Failure{"connection_failed", rootMessage(err)}
 	}
-	return Failure{"fetch_error", rootMessage(err)}
+	return Failure{"connection_failed", rootMessage(err)}
 }
 
 var syscallRefused = errors.New("connection refused")

@@ -76,6 +76,8 @@ type Site struct {
 	// All is every fetch in the order it finished.
 	All     []*Response
 	Elapsed time.Duration
+	// ParseTime is the part of Elapsed spent parsing HTML.
+	ParseTime time.Duration
 }
 
 // PagesFor returns the fetched pages of a purpose.
@@ -151,15 +153,17 @@ func (f *Fetcher) Site(ctx context.Context, target *url.URL) (*Site, error) {
 		return site, &HomeError{Failure: describeHome(home), Response: home}
 	}
 	if home.Status >= 500 {
-		return site, &HomeError{Failure: Failure{Code: "homepage_error", Message: "the homepage answered HTTP " + strconv.Itoa(home.Status)}, Response: home}
+		return site, &HomeError{Failure: Failure{Code: "http_error", Message: "the homepage answered HTTP " + strconv.Itoa(home.Status)}, Response: home}
 	}
 	site.TTFBSamples = append(site.TTFBSamples, home.TTFB)
 	if home.IsHTML() {
+		parseStart := time.Now()
 		finalURL, _ := url.Parse(home.FinalURL)
 		if p, err := page.Parse(home.Body, finalURL); err == nil {
 			site.HomePage = p
 			site.Parsed[home] = p
 		}
+		site.ParseTime += time.Since(parseStart)
 	}
 	origin := &url.URL{Scheme: "https", Host: target.Host}
 	at := func(p string) string { return origin.ResolveReference(&url.URL{Path: p}).String() }
@@ -224,6 +228,8 @@ func (f *Fetcher) Site(ctx context.Context, target *url.URL) (*Site, error) {
 	site.Pages = results
 	site.SitemapSamples = sampled
 	site.LLMsLinks = linked
+	parseStart := time.Now()
+	defer func() { site.ParseTime += time.Since(parseStart) }()
 	for _, r := range results {
 		if r.OK() && r.IsHTML() {
 			u, _ := url.Parse(r.FinalURL)

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"net/netip"
 	"os"
 	"strings"
 	"syscall"
@@ -87,6 +88,17 @@ func NewClient(o ClientOptions) (*http.Client, error) {
 		dialer.Control = func(network, address string, _ syscall.RawConn) error {
 			if err := g.Safe(network, address, nil); err != nil {
 				return fmt.Errorf("%w: %w", ErrBlocked, err)
+			}
+			return nil
+		}
+	} else {
+		// Even with private targets allowed, link-local and cloud metadata
+		// addresses stay closed: no fixture or receiver ever lives there.
+		dialer.Control = func(_, address string, _ syscall.RawConn) error {
+			if host, _, err := net.SplitHostPort(address); err == nil {
+				if ip, err := netip.ParseAddr(host); err == nil && alwaysBlocked(ip) {
+					return fmt.Errorf("%w: %s is a link-local or metadata address", ErrBlocked, ip)
+				}
 			}
 			return nil
 		}

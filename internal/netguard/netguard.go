@@ -82,6 +82,13 @@ func guard(allowPrivate bool, ports ...uint16) *ssrf.Guardian {
 	return ssrf.New(ssrf.WithPorts(ports...))
 }
 
+// alwaysBlocked are addresses refused even when private targets are
+// allowed: link-local ranges, where cloud metadata services answer.
+func alwaysBlocked(ip netip.Addr) bool {
+	ip = ip.Unmap()
+	return ip.IsLinkLocalUnicast() || ip.IsLinkLocalMulticast() || ip == netip.MustParseAddr("fd00:ec2::254")
+}
+
 // CheckURL validates raw as an outbound HTTPS target and normalizes it:
 // lower-case scheme and host, IDN hosts in punycode, default port, trailing
 // dot and fragment removed, empty path made "/".
@@ -217,6 +224,9 @@ func normalizeHost(h string, allowPrivate bool) (string, error) {
 	if ip, err := netip.ParseAddr(h); err == nil {
 		if ip.Zone() != "" {
 			return "", refuse("url host must not carry an IPv6 zone")
+		}
+		if alwaysBlocked(ip) {
+			return "", refuse("url must not point to a link-local or cloud metadata address (%s)", ip)
 		}
 		return ip.String(), nil
 	}

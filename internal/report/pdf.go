@@ -1,5 +1,3 @@
-// Package report owns the downloadable renderings of scan results: the PDF
-// report of one scan.
 package report
 
 import (

@@ -50,3 +50,41 @@ SELECT * FROM check_results WHERE scan_id = @scan_id ORDER BY position;
 
 -- name: GetCheckResult :one
 SELECT * FROM check_results WHERE scan_id = @scan_id AND check_id = @check_id;
+
+-- name: GetScan :one
+-- Unscoped: only the scan runner reads scans by id alone.
+SELECT * FROM scans WHERE id = @id;
+
+-- name: StartScan :one
+-- A rescued job finds its scan still running and starts it again.
+UPDATE scans SET status = 'running', started_at = COALESCE(started_at, now()),
+    attempts = attempts + 1, updated_at = now()
+WHERE id = @id AND status IN ('pending', 'running')
+RETURNING *;
+
+-- name: CompleteScan :one
+UPDATE scans SET status = 'completed', completed_at = now(), updated_at = now(),
+    overall_score = @overall_score, overall_grade = @overall_grade,
+    search_score = @search_score, search_grade = @search_grade,
+    visibility_score = @visibility_score, visibility_grade = @visibility_grade,
+    trust_score = @trust_score, trust_grade = @trust_grade,
+    scoring_version = @scoring_version, error_code = NULL, error_message = NULL
+WHERE id = @id AND status = 'running'
+RETURNING *;
+
+-- name: FailScan :one
+UPDATE scans SET status = 'failed', completed_at = now(), updated_at = now(),
+    error_code = @error_code, error_message = @error_message
+WHERE id = @id AND status IN ('pending', 'running')
+RETURNING *;
+
+-- name: DeleteCheckResults :exec
+DELETE FROM check_results WHERE scan_id = @scan_id;
+
+-- name: InsertCheckResults :copyfrom
+INSERT INTO check_results (scan_id, check_id, ring, pillar, status, score, weight, impact, effort, summary, evidence, position)
+VALUES (@scan_id, @check_id, @ring, @pillar, @status, @score, @weight, @impact, @effort, @summary, @evidence, @position);
+
+-- name: UpsertReport :exec
+INSERT INTO reports (scan_id, scoring_version, body) VALUES (@scan_id, @scoring_version, @body)
+ON CONFLICT (scan_id) DO UPDATE SET scoring_version = EXCLUDED.scoring_version, body = EXCLUDED.body, created_at = now();

@@ -1,0 +1,185 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/geoscan/geoscan/gen/client"
+	"github.com/geoscan/geoscan/internal/app"
+	"github.com/geoscan/geoscan/internal/config"
+	"github.com/geoscan/geoscan/internal/testsite"
+)
+
+const demoOrgName = "Demo"
+
+// demo shows the whole job offline: it starts the local fixture sites and a
+// server (with the private PostgreSQL of `geoscan dev` when DATABASE_URL is
+// unset), scans every fixture through the public API with the generated
+// client, and prints the rings and grades.
+func demo(ctx context.Context, e env, args []string) error {
+	fs := newFlagSet(e, "demo")
+	timeout := fs.Duration("timeout", 3*time.Minute, "give up waiting for the scans after this long")
+	fs.Usage = func() {
+		fmt.Fprint(e.stderr, "Usage: geoscan demo [--timeout 3m]\n\nScans the built-in fixture sites (served on loopback with a test CA) through the API and prints\nthe results. Needs no internet.\n")
+	}
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	sites, err := testsite.Start()
+	if err != nil {
+		return fmt.Errorf("fixture sites: %w", err)
+	}
+	defer sites.Close()
+
+	// The fixture hosts resolve to loopback and their CA is trusted only
+	// here; dev mode is what permits both.
+	getenv := func(k string) string {
+		switch k {
+		case "GEOSCAN_ENV":
+			return string(config.EnvDev)
+		case "GEOSCAN_LOG_FORMAT":
+			return "text"
+		case "GEOSCAN_LOG_LEVEL":
+			if v := e.getenv(k); v != "" {
+				return v
+			}
+			return "warn"
+		case "GEOSCAN_ALLOW_PRIVATE_TARGETS":
+			return "true"
+		case "GEOSCAN_HTTP_ADDR":
+			return "127.0.0.1:0"
+		case "GEOSCAN_ROLE":
+			return string(config.RoleAll)
+		}
+		return e.getenv(k)
+	}
+	cfg, err := config.Load(getenv)
+	if err != nil {
+		return fmt.Errorf("configuration: %w", err)
+	}
+	logger := newLogger(cfg, e.stderr)
+	caDir := filepath.Join(cfg.DataDir, "demo")
+	if err := os.MkdirAll(caDir, 0o755); err != nil { //nolint:gosec // beside the cluster, which the postgres user enters
+		return err
+	}
+	caFile, err := sites.WriteCAFile(caDir)
+	if err != nil {
+		return err
+	}
+	cfg.ExtraCAFile = caFile
+	stop, err := privateDatabase(ctx, e, &cfg, logger)
+	if err != nil {
+		return err
+	}
+	defer stop()
+
+	a, err := app.New(ctx, cfg, logger, app.Options{Resolver: sites.Resolver(), PlainHTTPPort: sites.HTTPPort()})
+	if err != nil {
+		return err
+	}
+	if err := a.Start(ctx); err != nil {
+		_ = a.Shutdown(context.WithoutCancel(ctx))
+		return err
+	}
+	defer func() { _ = a.Shutdown(context.WithoutCancel(ctx)) }()
+
+	st := a.Store()
+	org, err := st.GetOrganizationByName(ctx, demoOrgName)
+	if err != nil {
+		if org, err = st.CreateOrganization(ctx, demoOrgName, "pro", true); err != nil {
+			return err
+		}
+	}
+	key, _, err := st.CreateAPIKey(ctx, org.ID, "demo")
+	if err != nil {
+		return err
+	}
+	c, err := client.NewClientWithResponses("http://"+a.Addr()+"/api/v1", client.WithRequestEditorFn(func(_ context.Context, r *http.Request) error {
+		r.Header.Set("X-API-Key", key)
+		return nil
+	}))
+	if err != nil {
+		return err
+	}
+
+	fmt.Fprintf(e.stdout, "Scanning %d fixture sites through %s/api/v1 ...\n\n", len(testsite.Realistic), "http://"+a.Addr())
+	ids := make([]client.Scan, 0, len(testsite.Realistic))
+	for _, name := range testsite.Realistic {
+		resp, err := c.CreateScanWithResponse(ctx, nil, client.ScanCreateRequest{URL: sites.URL(name)})
+		if err != nil {
+			return err
+		}
+		if resp.JSON201 == nil {
+			return fmt.Errorf("create scan of %s: HTTP %d: %s", name, resp.StatusCode(), resp.Body)
+		}
+		ids = append(ids, *resp.JSON201)
+	}
+	waitCtx, cancel := context.WithTimeout(ctx, *timeout)
+	defer cancel()
+	results := make([]client.Scan, len(ids))
+	for i, s := range ids {
+		for {
+			resp, err := c.GetScanWithResponse(waitCtx, s.ID)
+			if err != nil {
+				return fmt.Errorf("waiting for the scans: %w", err)
+			}
+			if resp.JSON200 != nil && client.IsFinished(string(resp.JSON200.Status)) {
+				results[i] = *resp.JSON200
+				break
+			}
+			select {
+			case <-waitCtx.Done():
+				return errors.New("the scans did not finish in time")
+			case <-time.After(200 * time.Millisecond):
+			}
+		}
+	}
+
+	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "FIXTURE\tHOST\tSTATUS\tOVERALL\tSEARCH\tVISIBILITY\tTRUST")
+	for i, s := range results {
+		name := testsite.Realistic[i]
+		if s.Status != client.ScanStatusCompleted {
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t\t\t\n", name, sites.Host(name), s.Status, deref(s.ErrorMessage))
+			continue
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%.1f %s\t%s\t%s\t%s\n", name, sites.Host(name), s.Status,
+			deref(s.OverallScore), deref(s.OverallGrade),
+			ring(s.SearchScore, s.SearchGrade), ring(s.VisibilityScore, s.VisibilityGrade), ring(s.TrustScore, s.TrustGrade))
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	fmt.Fprintf(e.stdout, "\nReports: curl -s -H 'X-API-Key: <key>' http://%s/api/v1/scans/<id>/report (the server stops when the demo ends).\nScan ids: %s\n", a.Addr(), scanIDs(results))
+	return nil
+}
+
+func deref[T any](p *T) T {
+	var zero T
+	if p == nil {
+		return zero
+	}
+	return *p
+}
+
+func ring(score *int, grade *string) string {
+	if score == nil {
+		return "-"
+	}
+	return fmt.Sprintf("%d %s", *score, deref(grade))
+}
+
+func scanIDs(list []client.Scan) string {
+	ids := make([]string, len(list))
+	for i, s := range list {
+		ids[i] = s.ID.String()
+	}
+	return strings.Join(ids, ", ")
+}

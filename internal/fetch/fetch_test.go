@@ -1,0 +1,151 @@
+package fetch
+
+import (
+	"bytes"
+	"compress/gzip"
+	"context"
+	"encoding/pem"
+	"errors"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/andybalholm/brotli"
+	"github.com/klauspost/compress/zstd"
+	"github.com/stretchr/testify/require"
+)
+
+// loopback resolves every name to 127.0.0.1.
+type loopback struct{}
+
+func (loopback) LookupIPAddr(_ context.Context, host string) ([]net.IPAddr, error) {
+	if strings.HasSuffix(host, ".invalid") {
+		return nil, &net.DNSError{Err: "no such host", Name: host, IsNotFound: true}
+	}
+	return []net.IPAddr{{IP: net.ParseIP("127.0.0.1")}}, nil
+}
+
+func testFetcher(t *testing.T, h http.Handler, o Options) (*Fetcher, string) {
+	t.Helper()
+	srv := httptest.NewTLSServer(h)
+	t.Cleanup(srv.Close)
+	ca := filepath.Join(t.TempDir(), "ca.pem")
+	require.NoError(t, os.WriteFile(ca, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: srv.Certificate().Raw}), 0o600))
+	o.AllowPrivate, o.ExtraCAFile = true, ca
+	f, err := New(o)
+	require.NoError(t, err)
+	return f, srv.URL
+}
+
+func TestBodiesAreDecodedUnderTheLimit(t *testing.T) {
+	t.Parallel()
+	page := strings.Repeat("<p>GeoScan</p>", 100)
+	mux := http.NewServeMux()
+	mux.HandleFunc("/gzip", func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Encoding", "gzip")
+		zw := gzip.NewWriter(w)
+		_, _ = zw.Write([]byte(page))
+		_ = zw.Close()
+	})
+	mux.HandleFunc("/br", func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Encoding", "br")
+		bw := brotli.NewWriter(w)
+		_, _ = bw.Write([]byte(page))
+		_ = bw.Close()
+	})
+	mux.HandleFunc("/zstd", func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Encoding", "zstd")
+		zw, _ := zstd.NewWriter(w)
+		_, _ = zw.Write([]byte(page))
+		_ = zw.Close()
+	})
+	mux.HandleFunc("/bomb", func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Encoding", "gzip")
+		zw, _ := gzip.NewWriterLevel(w, gzip.BestCompression)
+		_, _ = zw.Write(bytes.Repeat([]byte(" "), 4<<20))
+		_ = zw.Close()
+	})
+	mux.HandleFunc("/latin1", func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=iso-8859-1")
+		_, _ = w.Write([]byte("<p>caf\xe9</p>"))
+	})
+	f, base := testFetcher(t, mux, Options{MaxBodyBytes: 1 << 20})
+	ctx := context.Background()
+	for _, enc := range []string{"gzip", "br", "zstd"} {
+		r := f.Do(ctx, Request{URL: base + "/" + enc})
+		require.NoError(t, r.Err, enc)
+		require.Equal(t, page, string(r.Body), enc)
+		require.Equal(t, enc, r.ContentEncoding)
+	}
+	bomb := f.Do(ctx, Request{URL: base + "/bomb"})
+	require.ErrorIs(t, bomb.Err, ErrTooLarge)
+	require.True(t, bomb.Truncated)
+	require.Equal(t, 1<<20, bomb.Bytes)
+	require.Equal(t, "response_too_large", Describe(bomb.Err).Code)
+
+	latin := f.Do(ctx, Request{URL: base + "/latin1"})
+	require.Equal(t, "<p>café</p>", string(latin.Body))
+}
+
+func TestRedirectsAreRecordedAndBounded(t *testing.T) {
+	t.Parallel()
+	mux := http.NewServeMux()
+	mux.HandleFunc("/hop/", func(w http.ResponseWriter, r *http.Request) {
+		n, _ := strconv.Atoi(strings.TrimPrefix(r.URL.Path, "/hop/"))
+		if n == 0 {
+			_, _ = w.Write([]byte("arrived"))
+			return
+		}
+		http.Redirect(w, r, "/hop/"+strconv.Itoa(n-1), http.StatusMovedPermanently)
+	})
+	mux.HandleFunc("/meta", func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, "https://169.254.169.254/latest/meta-data/", http.StatusFound)
+	})
+	f, base := testFetcher(t, mux, Options{})
+	ctx := context.Background()
+
+	ok := f.Do(ctx, Request{URL: base + "/hop/3"})
+	require.NoError(t, ok.Err)
+	require.Equal(t, "arrived", string(ok.Body))
+	require.Len(t, ok.Redirects, 3)
+	require.Equal(t, 301, ok.Redirects[0].Status)
+	require.Equal(t, base+"/hop/0", ok.FinalURL)
+
+	tooMany := f.Do(ctx, Request{URL: base + "/hop/9"})
+	require.Error(t, tooMany.Err)
+	require.Equal(t, "too_many_redirects", Describe(tooMany.Err).Code)
+
+	meta := f.Do(ctx, Request{URL: base + "/meta"})
+	require.Error(t, meta.Err)
+	require.Equal(t, "blocked_destination", Describe(meta.Err).Code, meta.Err.Error())
+
+	noFollow := f.Do(ctx, Request{URL: base + "/hop/1", NoFollow: true})
+	require.NoError(t, noFollow.Err)
+	require.Equal(t, 301, noFollow.Status)
+}
+
+func TestFailuresAreExplained(t *testing.T) {
+	t.Parallel()
+	f, err := New(Options{AllowPrivate: true, Resolver: loopback{}})
+	require.NoError(t, err)
+	r := f.Do(context.Background(), Request{URL: "https://nowhere.invalid/"})
+	require.Equal(t, "dns_failure", Describe(r.Err).Code)
+	require.Contains(t, Describe(r.Err).Message, "nowhere.invalid")
+
+	// A server whose certificate nobody trusts.
+	srv := httptest.NewTLSServer(http.NotFoundHandler())
+	defer srv.Close()
+	r = f.Do(context.Background(), Request{URL: srv.URL})
+	require.Equal(t, "tls_error", Describe(r.Err).Code, r.Err.Error())
+
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	r = f.Do(ctx, Request{URL: srv.URL})
+	require.Error(t, r.Err)
+	require.True(t, errors.Is(r.Err, context.Canceled))
+}

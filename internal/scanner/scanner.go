@@ -1,0 +1,265 @@
+// Package scanner owns running a scan: the queue job that carries it, the
+// lifecycle pending → running → completed|failed, and the pipeline fetch →
+// checks → scoring → report → store. Workers in any number of processes
+// share the queue through PostgreSQL (River); a job whose worker died is
+// rescued by River and runs again, and a sweeper fails scans whose job can
+// no longer run, so no scan stays unfinished forever.
+package scanner
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/url"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
+	"github.com/riverqueue/river"
+
+	"github.com/geoscan/geoscan/internal/checks"
+	"github.com/geoscan/geoscan/internal/fetch"
+	"github.com/geoscan/geoscan/internal/report"
+	"github.com/geoscan/geoscan/internal/scoring"
+	"github.com/geoscan/geoscan/internal/store"
+)
+
+// Queue is the River queue of scan jobs.
+const Queue = "scans"
+
+// MaxAttempts bounds how often a scan job runs: the first run plus
+// retries after a crash or an internal error.
+const MaxAttempts = 3
+
+// Args is the job of one scan.
+type Args struct {
+	ScanID uuid.UUID `json:"scan_id"`
+}
+
+// Kind names the job type in the queue.
+func (Args) Kind() string { return "scan" }
+
+// InsertOpts puts scans on their own queue; one job per scan.
+func (Args) InsertOpts() river.InsertOpts {
+	return river.InsertOpts{Queue: Queue, MaxAttempts: MaxAttempts, UniqueOpts: river.UniqueOpts{ByArgs: true}}
+}
+
+// Enqueue inserts the job of a scan inside the caller's transaction.
+func Enqueue(ctx context.Context, client *river.Client[pgx.Tx], tx *store.Store, scan store.Scan) error {
+	res, err := client.InsertTx(ctx, tx.Tx(), Args{ScanID: scan.ID}, nil)
+	if err != nil {
+		return fmt.Errorf("enqueue scan %s: %w", scan.ID, err)
+	}
+	return tx.SetScanJob(ctx, scan.ID, res.Job.ID)
+}
+
+// FinishHook runs inside the transaction that moves a scan to its final
+// state (webhook deliveries are queued there).
+type FinishHook func(ctx context.Context, tx *store.Store, scan store.Scan) error
+
+// Runner runs scans.
+type Runner struct {
+	Store   *store.Store
+	Fetcher *fetch.Fetcher
+	Logger  *slog.Logger
+	// Budget bounds one scan end to end.
+	Budget   time.Duration
+	Now      func() time.Time
+	OnFinish FinishHook
+}
+
+// Timings split a scan's wall time by phase.
+type Timings struct {
+	Fetch  time.Duration // network, parsing excluded
+	Parse  time.Duration
+	Checks time.Duration // checks, scoring and report building
+	Store  time.Duration
+}
+
+// Failure codes a scan can end with, besides the fetch failure codes.
+const (
+	CodeTimeout   = "timeout"
+	CodeInternal  = "internal_error"
+	CodeAbandoned = "scan_abandoned"
+)
+
+// Run performs the scan; lastAttempt says whether an internal error should
+// fail the scan now rather than leave it for a retry. Errors returned are
+// internal (database) errors worth retrying; everything about the site ends
+// in a completed or failed scan and a nil error.
+func (r *Runner) Run(ctx context.Context, scanID uuid.UUID, lastAttempt bool) (Timings, error) {
+	var t Timings
+	scan, err := r.Store.StartScan(ctx, scanID)
+	if errors.Is(err, store.ErrNotFound) {
+		return t, nil // deleted, or already finished by an earlier attempt
+	}
+	if err != nil {
+		return t, r.internal(ctx, scanID, lastAttempt, fmt.Errorf("start scan: %w", err))
+	}
+	log := r.Logger.With(slog.String("scan_id", scan.ID.String()), slog.String("domain", scan.Domain))
+	target, err := url.Parse(scan.URL)
+	if err != nil {
+		return t, r.fail(ctx, scan.ID, CodeInternal, "The stored URL could not be parsed.")
+	}
+
+	// Fetching gets most of the budget; checks and storing need the rest.
+	fetchCtx, cancel := context.WithTimeout(ctx, r.Budget*85/100)
+	start := time.Now()
+	site, err := r.Fetcher.Site(fetchCtx, target)
+	cancel()
+	t.Parse = site.ParseTime
+	t.Fetch = time.Since(start) - t.Parse
+	var homeErr *fetch.HomeError
+	switch {
+	case errors.As(err, &homeErr):
+		code, msg := homeErr.Code, homeErr.Message
+		if errors.Is(fetchCtx.Err(), context.DeadlineExceeded) || code == "timeout" {
+			code, msg = CodeTimeout, fmt.Sprintf("The homepage did not answer within the scan budget of %s.", r.Budget)
+		}
+		log.Info("scan failed", slog.String("error_code", code), slog.String("reason", msg))
+		return t, r.fail(ctx, scan.ID, code, msg)
+	case err != nil:
+		return t, r.internal(ctx, scan.ID, lastAttempt, err)
+	}
+	if ctx.Err() != nil {
+		return t, r.fail(ctx, scan.ID, CodeTimeout, fmt.Sprintf("The scan did not finish within its budget of %s.", r.Budget))
+	}
+
+	start = time.Now()
+	in := &checks.Input{Site: site, Home: site.HomePage, BrandName: scan.BrandName, Now: r.now()}
+	outcomes := checks.Run(in)
+	scored := make([]scoring.CheckScore, 0, len(outcomes))
+	for _, o := range outcomes {
+		scored = append(scored, scoring.CheckScore{ID: o.Check.ID, Ring: o.Check.Ring, Pillar: o.Check.Pillar, Weight: o.Check.Weight, Status: string(o.Result.Status)})
+	}
+	scores := scoring.Score(scored)
+	doc := report.Build(report.Input{
+		ScanID: scan.ID, URL: scan.URL, BrandName: scan.BrandName, GeneratedAt: r.now(),
+		Outcomes: outcomes, Scores: scores, Site: site,
+	})
+	completion := store.Completion{
+		ScanID: scan.ID, ScoringVersion: scores.Version, Overall: scores.Overall, OverallGrade: scores.OverallGrade.Grade,
+		Search:     ringScore(scores, "search"),
+		Visibility: ringScore(scores, "visibility"),
+		Trust:      ringScore(scores, "trust"),
+		Report:     doc,
+	}
+	for _, c := range doc.Engineering.Checks {
+		completion.Checks = append(completion.Checks, store.CheckRow{
+			CheckID: c.ID, Ring: string(c.Ring), Pillar: c.Pillar, Status: string(c.Status), Score: c.Score,
+			Weight: c.Weight, Impact: string(c.Impact), Effort: string(c.Effort), Summary: c.Summary, Evidence: c.Evidence,
+		})
+	}
+	t.Checks = time.Since(start)
+
+	start = time.Now()
+	_, err = r.Store.CompleteScan(ctx, completion, r.hook())
+	t.Store = time.Since(start)
+	if errors.Is(err, store.ErrNotFound) {
+		return t, nil // deleted while running
+	}
+	if err != nil {
+		return t, r.internal(ctx, scan.ID, lastAttempt, fmt.Errorf("store results: %w", err))
+	}
+	log.Info("scan completed", slog.Float64("overall_score", scores.Overall),
+		slog.Int64("fetch_ms", t.Fetch.Milliseconds()), slog.Int64("parse_ms", t.Parse.Milliseconds()),
+		slog.Int64("checks_ms", t.Checks.Milliseconds()), slog.Int64("store_ms", t.Store.Milliseconds()))
+	return t, nil
+}
+
+func ringScore(s scoring.Result, ring string) store.RingScore {
+	rr := s.Ring(ring)
+	return store.RingScore{Score: rr.Score, Grade: rr.Grade.Grade}
+}
+
+func (r *Runner) now() time.Time {
+	if r.Now != nil {
+		return r.Now()
+	}
+	return time.Now()
+}
+
+func (r *Runner) hook() func(ctx context.Context, tx *store.Store, scan store.Scan) error {
+	if r.OnFinish == nil {
+		return nil
+	}
+	return r.OnFinish
+}
+
+// fail ends a scan as failed. The write uses a fresh context: a scan that
+// ran out of budget must still be recorded as failed.
+func (r *Runner) fail(ctx context.Context, id uuid.UUID, code, message string) error {
+	wctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+	defer cancel()
+	_, err := r.Store.FailScan(wctx, id, code, message, r.hook())
+	if errors.Is(err, store.ErrNotFound) {
+		return nil
+	}
+	return err
+}
+
+// internal handles an error of our own: retried while attempts remain,
+// otherwise the scan fails with a sentence that blames us, not the site.
+func (r *Runner) internal(ctx context.Context, id uuid.UUID, lastAttempt bool, err error) error {
+	r.Logger.Error("scan error", slog.String("scan_id", id.String()), slog.Any("error", err))
+	if !lastAttempt {
+		return err
+	}
+	if ferr := r.fail(ctx, id, CodeInternal, "GeoScan could not finish this scan because of an internal error; it has been logged. Please try again."); ferr != nil {
+		return errors.Join(err, ferr)
+	}
+	return nil
+}
+
+// Worker is the River worker of scan jobs.
+type Worker struct {
+	river.WorkerDefaults[Args]
+	Runner *Runner
+}
+
+// Timeout gives each job the scan budget plus time to record the outcome.
+func (w *Worker) Timeout(*river.Job[Args]) time.Duration { return w.Runner.Budget + 15*time.Second }
+
+// Work runs one scan job.
+func (w *Worker) Work(ctx context.Context, job *river.Job[Args]) error {
+	budgetCtx, cancel := context.WithTimeout(ctx, w.Runner.Budget)
+	defer cancel()
+	_, err := w.Runner.Run(budgetCtx, job.Args.ScanID, job.Attempt >= job.MaxAttempts)
+	return err
+}
+
+// SweepArgs is the periodic job that fails abandoned scans.
+type SweepArgs struct{}
+
+// Kind names the job type in the queue.
+func (SweepArgs) Kind() string { return "scan_sweep" }
+
+// InsertOpts runs sweeps on the scans queue, once each.
+func (SweepArgs) InsertOpts() river.InsertOpts {
+	return river.InsertOpts{Queue: Queue, MaxAttempts: 1}
+}
+
+// Sweeper fails scans whose job can no longer run.
+type Sweeper struct {
+	river.WorkerDefaults[SweepArgs]
+	Runner *Runner
+	// Grace is how long an unfinished scan without a live job is left
+	// alone (a job being inserted or rescued right now).
+	Grace time.Duration
+}
+
+// Work fails every abandoned scan found.
+func (w *Sweeper) Work(ctx context.Context, _ *river.Job[SweepArgs]) error {
+	ids, err := w.Runner.Store.AbandonedScans(ctx, w.Grace, 100)
+	if err != nil {
+		return err
+	}
+	for _, id := range ids {
+		w.Runner.Logger.Warn("failing abandoned scan", slog.String("scan_id", id.String()))
+		if err := w.Runner.fail(ctx, id, CodeAbandoned, "The scan was interrupted repeatedly and could not be finished. Please try again."); err != nil {
+			return err
+		}
+	}
+	return nil
+}
