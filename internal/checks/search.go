@@ -1,3 +1,2203 @@
 package checks
 
-func searchChecks() []*Check { return nil }
+import (
+	"encoding/xml"
+	"errors"
+	"fmt"
+	"math"
+	"net/http"
+	"net/url"
+	"regexp"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/PuerkitoBio/goquery"
+	"golang.org/x/text/language"
+
+	"github.com/geoscan/geoscan/internal/fetch"
+	"github.com/geoscan/geoscan/internal/page"
+	"github.com/geoscan/geoscan/internal/robots"
+)
+
+// The pillars of the search ring.
+const (
+	pillarCrawlAccess  = "crawl_access"
+	pillarIndexability = "indexability"
+	pillarDiscovery    = "discovery"
+	pillarDelivery     = "delivery"
+)
+
+// searchChecks returns the search ring in catalog order: can AI engines
+// reach the site, keep it in their indexes, find its pages and fetch them
+// quickly.
+func searchChecks() []*Check {
+	return []*Check{
+		robotsTxtFetchableCheck(),
+		robotsTxtSyntaxCheck(),
+		aiSearchBotsAllowedCheck(),
+		aiUserFetchersAllowedCheck(),
+		aiTrainingPolicyCheck(),
+		staleAITokensCheck(),
+		edgeBotReachabilityCheck(),
+		contentSignalsCheck(),
+
+		homepageHTTPOKCheck(),
+		httpsRedirectCheck(),
+		metaRobotsIndexableCheck(),
+		snippetControlsCheck(),
+		canonicalValidCheck(),
+		hreflangValidCheck(),
+		soft404Check(),
+		crawlableAnchorsCheck(),
+
+		sitemapPresentCheck(),
+		sitemapQualityCheck(),
+		llmsTxtPresentCheck(),
+		feedDiscoverableCheck(),
+		internalLinkHubsCheck(),
+
+		ttfbCheck(),
+		htmlWeightCheck(),
+		compressionCheck(),
+		renderBlockingHeadCheck(),
+		imageDimensionsLCPCheck(),
+		cruxFieldVitalsCheck(),
+	}
+}
+
+// ---------------------------------------------------------------------
+// Shared readings of the fetched site.
+
+// srSite never returns nil, so evaluators can read fields of a site that
+// was not fetched at all.
+func srSite(in *Input) *fetch.Site {
+	if in == nil || in.Site == nil {
+		return &fetch.Site{}
+	}
+	return in.Site
+}
+
+func srHome(in *Input) *page.Page {
+	if in == nil {
+		return nil
+	}
+	return in.Home
+}
+
+// srNow is the scan's clock; a zero clock falls back to the wall clock so
+// date comparisons never run against the year 1.
+func srNow(in *Input) time.Time {
+	if in == nil || in.Now.IsZero() {
+		return time.Now()
+	}
+	return in.Now
+}
+
+// srPageURL is the URL a page was parsed at, "" when unknown.
+func srPageURL(p *page.Page) string {
+	if p == nil || p.URL == nil {
+		return ""
+	}
+	return p.URL.String()
+}
+
+func srMillis(d time.Duration) int64 { return d.Milliseconds() }
+
+func srStrings(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
+
+func srRows(rows []map[string]any) []map[string]any {
+	if rows == nil {
+		return []map[string]any{}
+	}
+	return rows
+}
+
+// srList joins names as "a, b and c".
+func srList(names []string) string {
+	switch len(names) {
+	case 0:
+		return ""
+	case 1:
+		return names[0]
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
+}
+
+// srCount phrases a count with its noun: "1 page", "3 pages".
+func srCount(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
+}
+
+func srPct(part, whole int) float64 {
+	if whole == 0 {
+		return 0
+	}
+	return math.Round(1000*float64(part)/float64(whole)) / 10
+}
+
+func srChain(rs []fetch.Redirect) []map[string]any {
+	out := make([]map[string]any, 0, len(rs))
+	for _, r := range rs {
+		out = append(out, map[string]any{"url": r.URL, "status": r.Status})
+	}
+	return out
+}
+
+// srNormURL canonicalizes a URL for equality: lower-case scheme and host,
+// default ports and fragments dropped, an empty path as "/".
+func srNormURL(raw string) string {
+	u, err := url.Parse(strings.TrimSpace(raw))
+	if err != nil || u.Host == "" {
+		return strings.TrimSpace(raw)
+	}
+	u.Scheme = strings.ToLower(u.Scheme)
+	host := strings.ToLower(u.Hostname())
+	if p := u.Port(); p != "" && !(p == "443" && u.Scheme == "https") && !(p == "80" && u.Scheme == "http") {
+		host += ":" + p
+	}
+	u.Host = host
+	u.Fragment = ""
+	u.RawFragment = ""
+	if u.Path == "" {
+		u.Path = "/"
+		u.RawPath = ""
+	}
+	return u.String()
+}
+
+func srSameURL(a, b string) bool { return a != "" && b != "" && srNormURL(a) == srNormURL(b) }
+
+// srHostKey is a host without "www." for same-site comparisons.
+func srHostKey(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return ""
+	}
+	return strings.TrimPrefix(strings.ToLower(u.Hostname()), "www.")
+}
+
+// srSiteHost is the site's host as the homepage finally answered it.
+func srSiteHost(in *Input) string {
+	s := srSite(in)
+	if s.Home != nil && s.Home.FinalURL != "" {
+		return srHostKey(s.Home.FinalURL)
+	}
+	if s.Target != nil {
+		return strings.TrimPrefix(strings.ToLower(s.Target.Hostname()), "www.")
+	}
+	return ""
+}
+
+// srFetchFailed reports a fetch that got no usable answer; a body cut at
+// the size limit still is one.
+func srFetchFailed(r *fetch.Response) bool {
+	return r == nil || (r.Err != nil && !errors.Is(r.Err, fetch.ErrTooLarge))
+}
+
+func srStatusText(r *fetch.Response) string {
+	if r == nil {
+		return "was not fetched"
+	}
+	if r.Err != nil {
+		return "failed (" + r.ErrorText() + ")"
+	}
+	return fmt.Sprintf("answered HTTP %d", r.Status)
+}
+
+// ---------------------------------------------------------------------
+// Pillar crawl_access.
+
+func robotsTxtFetchableCheck() *Check {
+	return &Check{
+		ID: "robots_txt_fetchable", Ring: RingSearch, Pillar: pillarCrawlAccess, Weight: 5, Effort: Low,
+		Marketing: Text{
+			Title: "robots.txt loads",
+			Why:   "Every AI search engine reads robots.txt before anything else. If it errors out, well-behaved crawlers treat the whole site as off limits and stop visiting.",
+			Fix:   "Ask your web team or host to make sure yoursite.com/robots.txt loads quickly as a small text file, even during traffic peaks, and never shows an error page.",
+		},
+		Engineering: Text{
+			Title: "/robots.txt answers 2xx",
+			Why:   "RFC 9309 treats a 5xx, timeout or network error on /robots.txt as \"unreachable\" (crawlers must assume full disallow) and a 4xx as \"unavailable\" (everything allowed, but no policy and no Sitemap records). Only the first 500 KiB is parsed.",
+			Fix:   "Serve /robots.txt as a static text/plain file with 200 from the origin or CDN edge; exempt it from WAF challenges and rate limits; keep it under 500 KiB; instead of a 404, publish `User-agent: *`, `Allow: /` and a `Sitemap:` line.",
+		},
+		Eval: evalRobotsTxtFetchable,
+	}
+}
+
+func evalRobotsTxtFetchable(in *Input) Result {
+	r := srSite(in).Robots
+	if r == nil {
+		return na("robots.txt was not fetched in this scan.", ev("url", "/robots.txt"))
+	}
+	f := robots.Parse(r)
+	e := ev("url", r.URL, "final_url", r.FinalURL, "status", r.Status, "bytes", r.Bytes,
+		"content_type", r.ContentType(), "redirects", srChain(r.Redirects), "ms", srMillis(r.Duration), "state", string(f.State()))
+	if r.Err != nil {
+		e["error"] = r.ErrorText()
+	}
+	switch f.State() {
+	case robots.Unreachable:
+		return fail(f.StateReason()+".", e)
+	case robots.Unavailable:
+		return warn(f.StateReason()+", but the site states no crawler policy and lists no sitemap there.", e)
+	}
+	if f.Oversize() {
+		return warn(fmt.Sprintf("robots.txt answered HTTP %d but is %d KiB, over the %d KiB crawlers read; rules after that point are ignored.",
+			r.Status, r.Bytes>>10, robots.MaxParseBytes>>10), e)
+	}
+	ct := r.ContentType()
+	if ct == "" {
+		ct = "no content type"
+	}
+	return pass(fmt.Sprintf("robots.txt answered HTTP %d with %d bytes (%s) in %d ms.", r.Status, r.Bytes, ct, srMillis(r.Duration)), e)
+}
+
+func robotsTxtSyntaxCheck() *Check {
+	return &Check{
+		ID: "robots_txt_syntax", Ring: RingSearch, Pillar: pillarCrawlAccess, Weight: 2, Effort: Low,
+		Marketing: Text{
+			Title: "robots.txt is written correctly",
+			Why:   "Typos or misplaced lines in robots.txt are silently ignored, so the rules you think protect or open your site may not apply to AI crawlers at all.",
+			Fix:   "Have robots.txt reviewed line by line: each block starts with a \"User-agent\" line, rules are spelled exactly, and the file is plain text rather than a web page.",
+		},
+		Engineering: Text{
+			Title: "robots.txt parses under RFC 9309",
+			Why:   "Parsers drop unknown keys, rules before the first User-agent line and paths that do not start with / or *; an HTML page served at /robots.txt (an SPA catch-all route) yields no rules at all.",
+			Fix:   "Fix the listed lines: start each group with `User-agent:`, use `Allow`, `Disallow` and `Sitemap` (plus extensions such as `Content-Signal`), begin paths with `/`, and exclude /robots.txt from the SPA fallback so it returns text/plain.",
+		},
+		Eval: evalRobotsTxtSyntax,
+	}
+}
+
+func evalRobotsTxtSyntax(in *Input) Result {
+	r := srSite(in).Robots
+	if r == nil {
+		return na("robots.txt was not fetched, so there is no syntax to check.", ev())
+	}
+	f := robots.Parse(r)
+	if f.State() != robots.Rules {
+		return na(fmt.Sprintf("robots.txt %s, so there is no file whose syntax could be checked.", srStatusText(r)), ev("status", r.Status))
+	}
+	probs := f.Problems()
+	e := ev("problems", srStrings(probs), "lines", f.Lines(), "directives", f.Directives(), "groups", srStrings(f.Groups()), "html", f.HTML())
+	switch {
+	case f.HTML():
+		return fail("The server returns an HTML page at /robots.txt, so crawlers find no rules in it.", e)
+	case f.Lines() >= 3 && f.Directives() == 0:
+		return fail(fmt.Sprintf("None of the %d lines of robots.txt is a robots.txt record, so crawlers find no rules in it.", f.Lines()), e)
+	case len(probs) > 0:
+		return warn(fmt.Sprintf("robots.txt has %s, the first: %s.", srCount(len(probs), "syntax problem", "syntax problems"), probs[0]), e)
+	case f.Lines() == 0:
+		return pass("robots.txt is empty, which allows every crawler everything.", e)
+	}
+	return pass(fmt.Sprintf("robots.txt parses cleanly: %s naming %s.", srCount(f.Directives(), "record", "records"),
+		srCount(len(f.Groups()), "user-agent token", "user-agent tokens")), e)
+}
+
+// srRobotsPaths are the paths the access checks evaluate: the root and
+// the homepage's own path when it redirected elsewhere.
+func srRobotsPaths(in *Input) []string {
+	paths := []string{"/"}
+	if h := srSite(in).Home; h != nil && h.FinalURL != "" {
+		if u, err := url.Parse(h.FinalURL); err == nil {
+			p := u.EscapedPath()
+			if u.RawQuery != "" {
+				p += "?" + u.RawQuery
+			}
+			if p != "" && p != "/" {
+				paths = append(paths, p)
+			}
+		}
+	}
+	return paths
+}
+
+// agentVerdict is one agent's outcome over the evaluated paths: the first
+// disallowing verdict, or the verdict for the root when all allow.
+type agentVerdict struct {
+	agent   robots.Agent
+	allowed bool
+	verdict robots.Verdict
+	path    string
+}
+
+// evalAgents evaluates agents against the paths; an agent is allowed only
+// when every path is.
+func evalAgents(f *robots.File, agents []robots.Agent, paths []string) []agentVerdict {
+	out := make([]agentVerdict, 0, len(agents))
+	for _, a := range agents {
+		av := agentVerdict{agent: a, allowed: true}
+		for i, p := range paths {
+			v := f.Allowed(a.Token, p)
+			if i == 0 || !v.Allowed {
+				av.verdict, av.path = v, p
+			}
+			if !v.Allowed {
+				av.allowed = false
+				break
+			}
+		}
+		out = append(out, av)
+	}
+	return out
+}
+
+func agentRows(vs []agentVerdict) []map[string]any {
+	rows := make([]map[string]any, 0, len(vs))
+	for _, v := range vs {
+		rows = append(rows, map[string]any{
+			"token": v.agent.Token, "owner": v.agent.Owner, "role": string(v.agent.Role), "core": v.agent.Core,
+			"honors_robots": v.agent.HonorsRobots, "allowed": v.allowed, "path": v.path,
+			"group": v.verdict.Group, "rule": v.verdict.Rule, "line": v.verdict.Line, "reason": v.verdict.Reason,
+		})
+	}
+	return rows
+}
+
+func aiSearchBotsAllowedCheck() *Check {
+	return &Check{
+		ID: "ai_search_bots_allowed", Ring: RingSearch, Pillar: pillarCrawlAccess, Weight: 10, Effort: Low,
+		Marketing: Text{
+			Title: "AI search engines may crawl the site",
+			Why:   "ChatGPT search, Claude, Perplexity, Google AI Overviews, Copilot, Siri and Spotlight only quote pages their crawlers may read. Blocking one removes you from that engine's answers.",
+			Fix:   "Ask whoever manages robots.txt to allow the AI search crawlers (OAI-SearchBot, Claude-SearchBot, PerplexityBot, Googlebot, Bingbot, Applebot). You can still opt out of AI training separately.",
+		},
+		Engineering: Text{
+			Title: "Search crawlers allowed by robots.txt",
+			Why:   "Evaluated per RFC 9309 (group of the exact product token, else `*`; longest match; Allow wins ties) for `/` and the homepage path. AI Overviews draw on Googlebot's index and Copilot on Bingbot's, so blocking those is a full opt-out of their AI answers.",
+			Fix:   "Remove the matching `Disallow` lines or add explicit groups such as `User-agent: OAI-SearchBot`, `User-agent: Claude-SearchBot`, `User-agent: PerplexityBot` followed by `Allow: /`; opt out of training with separate `GPTBot`, `ClaudeBot` or `Google-Extended` groups instead of a blanket `User-agent: *` / `Disallow: /`.",
+		},
+		Eval: evalAISearchBotsAllowed,
+	}
+}
+
+func evalAISearchBotsAllowed(in *Input) Result {
+	r := srSite(in).Robots
+	if r == nil {
+		return na("robots.txt was not fetched, so crawler access could not be evaluated.", ev())
+	}
+	f := robots.Parse(r)
+	paths := srRobotsPaths(in)
+	vs := evalAgents(f, robots.ByRole(robots.Search), paths)
+	var core, coreBlocked, minorBlocked []string
+	for _, v := range vs {
+		if v.agent.Core {
+			core = append(core, v.agent.Token)
+			if !v.allowed {
+				coreBlocked = append(coreBlocked, v.agent.Token)
+			}
+		} else if !v.allowed {
+			minorBlocked = append(minorBlocked, v.agent.Token)
+		}
+	}
+	blocked := append(append([]string{}, coreBlocked...), minorBlocked...)
+	e := ev("bots", agentRows(vs), "blocked", srStrings(blocked), "paths", paths, "robots_state", string(f.State()))
+	if f.State() == robots.Unreachable {
+		return fail("Every AI search crawler must stay away: "+f.StateReason()+".", e)
+	}
+	if len(coreBlocked) > 0 {
+		return fail(fmt.Sprintf("robots.txt blocks %d of the %d core AI search crawlers: %s.", len(coreBlocked), len(core), srList(coreBlocked)), e)
+	}
+	if len(minorBlocked) > 0 {
+		return warn(fmt.Sprintf("robots.txt allows all %d core AI search crawlers but blocks %s.", len(core), srList(minorBlocked)), e)
+	}
+	if f.State() == robots.Unavailable {
+		return pass(fmt.Sprintf("All %d AI search crawlers may crawl everything: %s.", len(vs), f.StateReason()), e)
+	}
+	return pass(fmt.Sprintf("robots.txt allows all %d AI search crawlers, including %s.", len(vs), srList(core)), e)
+}
+
+func aiUserFetchersAllowedCheck() *Check {
+	return &Check{
+		ID: "ai_user_fetchers_allowed", Ring: RingSearch, Pillar: pillarCrawlAccess, Weight: 3, Effort: Low,
+		Marketing: Text{
+			Title: "AI assistants can open your pages on request",
+			Why:   "When someone asks ChatGPT, Claude or Perplexity about one of your pages, the assistant fetches it live. Blocking these visits makes the assistant answer without your own words.",
+			Fix:   "Allow the assistant fetchers (ChatGPT-User, Claude-User, Perplexity-User, Meta-ExternalFetcher) in robots.txt and in your firewall or CDN settings.",
+		},
+		Engineering: Text{
+			Title: "User-triggered fetchers allowed",
+			Why:   "ChatGPT-User, Claude-User, Perplexity-User and Meta-ExternalFetcher fetch on a user's request. Claude-User honors robots.txt; OpenAI, Perplexity and Meta say robots rules may not apply to theirs, so a Disallow mostly states intent and edge rules decide.",
+			Fix:   "Remove `Disallow` rules matching these tokens (or add `User-agent: ChatGPT-User` … `Allow: /` groups) and review WAF rules keyed on their user agents; verify real traffic against the vendors' published IP ranges instead of blocking by user agent.",
+		},
+		Eval: evalAIUserFetchersAllowed,
+	}
+}
+
+func evalAIUserFetchersAllowed(in *Input) Result {
+	r := srSite(in).Robots
+	if r == nil {
+		return na("robots.txt was not fetched, so fetcher access could not be evaluated.", ev())
+	}
+	f := robots.Parse(r)
+	vs := evalAgents(f, robots.ByRole(robots.UserFetch), srRobotsPaths(in))
+	var blocked, ignoring []string
+	for _, v := range vs {
+		if !v.allowed {
+			blocked = append(blocked, v.agent.Token)
+			if !v.agent.HonorsRobots {
+				ignoring = append(ignoring, v.agent.Token)
+			}
+		}
+	}
+	e := ev("bots", agentRows(vs), "blocked", srStrings(blocked), "robots_state", string(f.State()))
+	if f.State() == robots.Unreachable {
+		return warn("AI assistants that honor robots.txt must not fetch pages on request: "+f.StateReason()+".", e)
+	}
+	if len(blocked) > 0 {
+		msg := fmt.Sprintf("robots.txt blocks %d of %d assistant fetchers (%s)", len(blocked), len(vs), srList(blocked))
+		if len(ignoring) > 0 {
+			msg += fmt.Sprintf("; %s may ignore robots.txt for user requests, so edge rules decide for them", srList(ignoring))
+		}
+		return warn(msg+".", e)
+	}
+	return pass(fmt.Sprintf("All %d assistant fetchers (%s) may fetch the homepage.", len(vs), srList(agentTokens(vs))), e)
+}
+
+func agentTokens(vs []agentVerdict) []string {
+	out := make([]string, 0, len(vs))
+	for _, v := range vs {
+		out = append(out, v.agent.Token)
+	}
+	return out
+}
+
+func aiTrainingPolicyCheck() *Check {
+	return &Check{
+		ID: "ai_training_policy", Ring: RingSearch, Pillar: pillarCrawlAccess, Weight: 0, Effort: Low,
+		Marketing: Text{
+			Title: "AI training preferences",
+			Why:   "Whether AI companies may train models on your content is a business decision; opting out does not remove you from AI search results. It is shown for information and never lowers your score.",
+			Fix:   "Agree on a policy with legal and marketing. To opt out of training while staying in AI search, block only the training crawlers (GPTBot, ClaudeBot, Google-Extended, CCBot) and keep the search crawlers allowed.",
+		},
+		Engineering: Text{
+			Title: "Training and control tokens (info)",
+			Why:   "GPTBot, ClaudeBot, meta-externalagent, CCBot and cohere-training-data-crawler collect training data; Google-Extended and Applebot-Extended never fetch and only gate model use; Bytespider and Amazonbot are mixed-purpose. None of them affects search indexing.",
+			Fix:   "State the policy with per-token groups, e.g. `User-agent: GPTBot` + `Disallow: /` and `User-agent: Google-Extended` + `Disallow: /`, optionally with `Content-Signal: ai-train=no`; keep them apart from the OAI-SearchBot, Googlebot and other search groups.",
+		},
+		Eval: evalAITrainingPolicy,
+	}
+}
+
+func evalAITrainingPolicy(in *Input) Result {
+	r := srSite(in).Robots
+	if r == nil {
+		return na("robots.txt was not fetched, so the training policy could not be read.", ev())
+	}
+	f := robots.Parse(r)
+	vs := evalAgents(f, robots.ByRole(robots.Training, robots.Control, robots.Mixed), []string{"/"})
+	var blocked, allowed []string
+	for _, v := range vs {
+		if v.allowed {
+			allowed = append(allowed, v.agent.Token)
+		} else {
+			blocked = append(blocked, v.agent.Token)
+		}
+	}
+	e := ev("tokens", agentRows(vs), "blocked", srStrings(blocked), "allowed", srStrings(allowed), "robots_state", string(f.State()))
+	switch {
+	case f.State() == robots.Unreachable:
+		return info("robots.txt is unreachable, so training crawlers must stay away as well; this is not scored.", e)
+	case len(blocked) == 0:
+		return info(fmt.Sprintf("robots.txt allows all %d training and control tokens; training is a policy choice and is not scored.", len(vs)), e)
+	case len(allowed) == 0:
+		return info(fmt.Sprintf("robots.txt opts out of AI training for all %d training and control tokens; this is a policy choice and is not scored.", len(vs)), e)
+	}
+	return info(fmt.Sprintf("robots.txt opts out of AI training for %s and allows %s; this is a policy choice and is not scored.",
+		srList(blocked), srCount(len(allowed), "other token", "other tokens")), e)
+}
+
+func staleAITokensCheck() *Check {
+	return &Check{
+		ID: "stale_ai_tokens", Ring: RingSearch, Pillar: pillarCrawlAccess, Weight: 1, Effort: Low,
+		Marketing: Text{
+			Title: "No outdated AI crawler names",
+			Why:   "Some AI companies renamed their crawlers. Rules written for the old names do nothing, so a preference you set may no longer be respected.",
+			Fix:   "Replace the retired crawler names in robots.txt with the current ones, for example ClaudeBot instead of anthropic-ai.",
+		},
+		Engineering: Text{
+			Title: "Retired tokens without successors",
+			Why:   "anthropic-ai and Claude-Web were replaced by ClaudeBot (with Claude-SearchBot and Claude-User), FacebookBot by meta-externalagent; a group naming only a retired token matches no live crawler, which falls through to the `*` group instead.",
+			Fix:   "Rename the `User-agent:` lines to the successor tokens or add the successors to the same group, then re-evaluate each token against the file.",
+		},
+		Eval: evalStaleAITokens,
+	}
+}
+
+func evalStaleAITokens(in *Input) Result {
+	r := srSite(in).Robots
+	if r == nil {
+		return na("robots.txt was not fetched, so it cannot name retired tokens.", ev())
+	}
+	f := robots.Parse(r)
+	if f.State() != robots.Rules {
+		return na(fmt.Sprintf("robots.txt %s, so there are no rules that could name retired tokens.", srStatusText(r)), ev("status", r.Status))
+	}
+	var rows []map[string]any
+	var ineffective, harmless []string
+	for _, a := range robots.RetiredAgents() {
+		if !f.Names(a.Token) {
+			continue
+		}
+		succNamed := f.Names(a.Successor)
+		old, succ := f.Allowed(a.Token, "/"), f.Allowed(a.Successor, "/")
+		// The leftover only matters when the live crawler ends up with a
+		// different verdict than the owner wrote for the old name.
+		effective := succNamed || old.Allowed == succ.Allowed
+		rows = append(rows, map[string]any{"token": a.Token, "successor": a.Successor, "successor_named": succNamed,
+			"token_allowed": old.Allowed, "successor_allowed": succ.Allowed})
+		if effective {
+			harmless = append(harmless, a.Token)
+		} else {
+			ineffective = append(ineffective, fmt.Sprintf("%s (successor %s is %s)", a.Token, a.Successor, map[bool]string{true: "allowed", false: "blocked"}[succ.Allowed]))
+		}
+	}
+	e := ev("stale", srRows(rows))
+	switch {
+	case len(ineffective) > 0:
+		return warn(fmt.Sprintf("robots.txt has rules for retired tokens that no crawler reads: %s.", srList(ineffective)), e)
+	case len(harmless) > 0:
+		return pass(fmt.Sprintf("robots.txt still names %s, but the successor tokens get the same verdict, so the leftovers are harmless.", srList(harmless)), e)
+	}
+	return pass("robots.txt names none of the retired AI tokens (anthropic-ai, Claude-Web, FacebookBot).", e)
+}
+
+func edgeBotReachabilityCheck() *Check {
+	return &Check{
+		ID: "edge_bot_reachability", Ring: RingSearch, Pillar: pillarCrawlAccess, Weight: 5, Effort: Medium,
+		Marketing: Text{
+			Title: "Your firewall lets AI crawlers through",
+			Why:   "Even when robots.txt welcomes AI crawlers, bot protection at your CDN or firewall can still turn them away with an error or a challenge page. Visitors never notice, but AI engines see nothing.",
+			Fix:   "Ask your web team or CDN provider to allow verified AI search crawlers in the bot-protection settings (for example Cloudflare's verified bots list), then run this scan again.",
+		},
+		Engineering: Text{
+			Title: "Edge answers AI user agents like a browser",
+			Why:   "The homepage is fetched with each AI crawler's user agent and compared with a browser baseline: 401/403/429/503, `cf-mitigated: challenge` or challenge markup (`Just a moment`, `_cf_chl`, captcha) for a search bot means WAF or bot management blocks it regardless of robots.txt. Probes come from GeoScan's IPs, so allow lists that verify vendor IPs may answer real crawlers differently.",
+			Fix:   "In the WAF or bot-management rules, allow AI search and user-fetch agents verified by reverse DNS or the published IP lists (openai.com/searchbot.json, perplexity.ai/perplexitybot.json, Google's ipranges); exempt them from JS challenges and rate limits and serve them the same HTML as browsers.",
+		},
+		Eval: evalEdgeBotReachability,
+	}
+}
+
+// challengeMarkers lists the signs of a bot challenge in a response.
+func challengeMarkers(r *fetch.Response) []string {
+	var out []string
+	if r == nil {
+		return out
+	}
+	if v := r.Header.Get("Cf-Mitigated"); v != "" {
+		out = append(out, "cf-mitigated: "+v)
+	}
+	body := r.Body
+	if len(body) > 256<<10 {
+		body = body[:256<<10]
+	}
+	lower := strings.ToLower(string(body))
+	for _, m := range []struct{ label, needle string }{
+		{"Just a moment", "just a moment"}, {"_cf_chl", "_cf_chl"}, {"captcha", "captcha"},
+	} {
+		if strings.Contains(lower, m.needle) {
+			out = append(out, m.label)
+		}
+	}
+	return out
+}
+
+func evalEdgeBotReachability(in *Input) Result {
+	bots := srSite(in).Bots
+	if len(bots) == 0 {
+		return na("The homepage was not fetched under AI crawler user agents in this scan.", ev())
+	}
+	var base *fetch.Response
+	for _, b := range bots {
+		if b.Bot.Role == "browser" || b.Bot.Token == "Browser" {
+			base = b.Response
+		}
+	}
+	if base == nil {
+		return na("No browser baseline was fetched, so the answers to AI user agents cannot be compared.", ev())
+	}
+	baseMarkers := challengeMarkers(base)
+	baseEv := map[string]any{"status": base.Status, "bytes": base.Bytes, "markers": srStrings(baseMarkers)}
+	baseChallenged := false
+	for _, m := range baseMarkers {
+		if m != "captcha" {
+			baseChallenged = true
+		}
+	}
+	if srFetchFailed(base) || base.Status >= 400 || baseChallenged {
+		what := srStatusText(base)
+		if baseChallenged {
+			what = "got a challenge page (" + srList(baseMarkers) + ")"
+		}
+		return na("The browser baseline itself "+what+", so bot answers cannot be compared.", ev("baseline", baseEv))
+	}
+	inBase := map[string]bool{}
+	for _, m := range baseMarkers {
+		inBase[m] = true
+	}
+	var rows []map[string]any
+	var searchBlocked, otherBlocked, trainingBlocked, differing, failed []string
+	for _, b := range bots {
+		r := b.Response
+		if b.Bot.Role == "browser" || b.Bot.Token == "Browser" || r == nil {
+			continue
+		}
+		role := b.Bot.Role
+		if role == "" {
+			if a, ok := robots.Lookup(b.Bot.Token); ok {
+				role = string(a.Role)
+			}
+		}
+		var markers []string
+		for _, m := range challengeMarkers(r) {
+			if !inBase[m] {
+				markers = append(markers, m)
+			}
+		}
+		ratio := 0.0
+		if base.Bytes > 0 {
+			ratio = math.Round(100*math.Abs(float64(r.Bytes-base.Bytes))/float64(base.Bytes)) / 100
+		}
+		verdict := "same"
+		switch {
+		case srFetchFailed(r):
+			verdict = "error"
+		case r.Status >= 400:
+			verdict = "blocked"
+		case len(markers) > 0:
+			verdict = "challenged"
+		case ratio > 0.5:
+			verdict = "different"
+		}
+		row := map[string]any{"token": b.Bot.Token, "role": role, "status": r.Status, "bytes": r.Bytes, "size_diff": ratio,
+			"server": r.Header.Get("Server"), "cf_mitigated": r.Header.Get("Cf-Mitigated"), "markers": srStrings(markers), "verdict": verdict}
+		if r.Err != nil {
+			row["error"] = r.ErrorText()
+		}
+		rows = append(rows, row)
+		label := fmt.Sprintf("%s (HTTP %d)", b.Bot.Token, r.Status)
+		if verdict == "challenged" {
+			label = fmt.Sprintf("%s (challenge page: %s)", b.Bot.Token, strings.Join(markers, ", "))
+		}
+		switch verdict {
+		case "blocked", "challenged":
+			switch role {
+			case "search":
+				searchBlocked = append(searchBlocked, label)
+			case "training":
+				trainingBlocked = append(trainingBlocked, label)
+			default:
+				otherBlocked = append(otherBlocked, label)
+			}
+		case "error":
+			if role != "training" {
+				failed = append(failed, b.Bot.Token)
+			}
+		case "different":
+			if role != "training" {
+				differing = append(differing, fmt.Sprintf("%s (%d vs %d bytes)", b.Bot.Token, r.Bytes, base.Bytes))
+			}
+		}
+	}
+	if len(rows) == 0 {
+		return na("No AI user agent probe of the homepage was recorded, so there is nothing to compare with the browser baseline.", ev("baseline", baseEv))
+	}
+	e := ev("baseline", baseEv, "probes", srRows(rows),
+		"note", "Probes come from GeoScan's IP addresses; edges that verify vendor IPs may treat the real crawlers differently.")
+	baseline := fmt.Sprintf("a browser got HTTP %d", base.Status)
+	switch {
+	case len(searchBlocked) > 0:
+		return fail(fmt.Sprintf("The edge blocked or challenged AI search crawler user agents %s while %s.", srList(searchBlocked), baseline), e)
+	case len(otherBlocked) > 0:
+		return warn(fmt.Sprintf("The edge blocked or challenged assistant user agents %s while %s.", srList(otherBlocked), baseline), e)
+	case len(failed) > 0:
+		return warn(fmt.Sprintf("Requests as %s got no answer while %s.", srList(failed), baseline), e)
+	case len(differing) > 0:
+		return warn(fmt.Sprintf("The homepage served to %s differs in size by more than half from what %s.", srList(differing), strings.Replace(baseline, "got HTTP", "got with HTTP", 1)), e)
+	}
+	msg := fmt.Sprintf("All %d AI user agents got the same answer as a browser (HTTP %d, about %d bytes).", len(rows), base.Status, base.Bytes)
+	if len(trainingBlocked) > 0 {
+		msg = fmt.Sprintf("AI search and assistant user agents got the same answer as a browser (HTTP %d); only the training crawler %s was blocked, which is a policy choice.", base.Status, srList(trainingBlocked))
+	}
+	return pass(msg, e)
+}
+
+func contentSignalsCheck() *Check {
+	return &Check{
+		ID: "content_signals", Ring: RingSearch, Pillar: pillarCrawlAccess, Weight: 0, Effort: Low,
+		Marketing: Text{
+			Title: "Content usage preferences (info)",
+			Why:   "Content Signals let you state in robots.txt whether your content may be used for search, for AI answers and for AI training. They are preferences rather than locks and are shown for information.",
+			Fix:   "If you want to state a preference, add a Content-Signal line to robots.txt, for example allowing search and AI answers while declining AI training.",
+		},
+		Engineering: Text{
+			Title: "Content-Signal in robots.txt (info)",
+			Why:   "`Content-Signal: search=yes, ai-input=yes, ai-train=no` (contentsignals.org, CC0; Cloudflare's managed robots.txt default) declares usage preferences; it does not change access and no AI vendor has committed to enforcing it.",
+			Fix:   "Add `Content-Signal: search=yes, ai-input=yes, ai-train=no` (adjusted to your policy) in the `User-agent: *` group; avoid `search=no` or `ai-input=no` unless you mean to opt out of AI answers.",
+		},
+		Eval: evalContentSignals,
+	}
+}
+
+func evalContentSignals(in *Input) Result {
+	r := srSite(in).Robots
+	if r == nil {
+		return na("robots.txt was not fetched, so no Content-Signal could be read.", ev())
+	}
+	f := robots.Parse(r)
+	if f.State() != robots.Rules {
+		return na(fmt.Sprintf("robots.txt %s, so there is no Content-Signal line.", srStatusText(r)), ev("status", r.Status))
+	}
+	sig := f.ContentSignals()
+	if len(sig) == 0 {
+		return info("robots.txt has no Content-Signal line; usage preferences are not declared (not scored).", ev("signals", []string{}))
+	}
+	keys := make([]string, 0, len(sig))
+	for k := range sig {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	pairs := make([]string, 0, len(keys))
+	e := ev()
+	var optOut []string
+	for _, k := range keys {
+		pairs = append(pairs, k+"="+sig[k])
+		e[strings.ReplaceAll(k, "-", "_")] = sig[k]
+		if sig[k] == "no" && (k == "search" || k == "ai-input") {
+			optOut = append(optOut, k)
+		}
+	}
+	e["signals"] = pairs
+	msg := "robots.txt declares Content-Signal " + strings.Join(pairs, ", ")
+	if len(optOut) > 0 {
+		msg += "; " + srList(optOut) + "=no asks engines not to use the content in search or AI answers"
+	}
+	return info(msg+" (not scored).", e)
+}
+
+// ---------------------------------------------------------------------
+// Pillar indexability.
+
+func homepageHTTPOKCheck() *Check {
+	return &Check{
+		ID: "homepage_http_ok", Ring: RingSearch, Pillar: pillarIndexability, Weight: 10, Effort: Medium,
+		Marketing: Text{
+			Title: "Homepage loads successfully",
+			Why:   "If your homepage does not load, or loads only through a long chain of redirects, AI engines cannot reliably read or cite anything on the site.",
+			Fix:   "Make sure your main web address opens the homepage directly, or through at most one permanent redirect, without errors.",
+		},
+		Engineering: Text{
+			Title: "Homepage returns 200 within 2 hops",
+			Why:   "Crawlers follow a limited number of redirects and treat 302/307 hops as temporary, keeping the source URL; a 4xx/5xx final status drops the page from the indexes AI answers are grounded on.",
+			Fix:   "Serve the homepage with 200 at its canonical URL; collapse redirect chains into one 301/308 (http→https and apex→www in a single hop); use 301/308 instead of 302/307 for permanent moves.",
+		},
+		Eval: evalHomepageHTTPOK,
+	}
+}
+
+func evalHomepageHTTPOK(in *Input) Result {
+	h := srSite(in).Home
+	if h == nil {
+		return na("The homepage was not fetched.", ev())
+	}
+	hops := len(h.Redirects)
+	e := ev("url", h.URL, "final_url", h.FinalURL, "status", h.Status, "hops", hops, "chain", srChain(h.Redirects))
+	if srFetchFailed(h) {
+		e["error"] = h.ErrorText()
+		return fail("The homepage could not be fetched: "+h.ErrorText()+".", e)
+	}
+	after := ""
+	if hops > 0 {
+		after = " after " + srCount(hops, "redirect", "redirects")
+	}
+	switch {
+	case h.Status >= 400 || h.Status < 200:
+		return fail(fmt.Sprintf("The homepage answered HTTP %d%s.", h.Status, after), e)
+	case h.Status >= 300:
+		return fail(fmt.Sprintf("The homepage ended on an HTTP %d redirect that leads nowhere%s.", h.Status, after), e)
+	case h.Status != 200:
+		return warn(fmt.Sprintf("The homepage answered HTTP %d, a success code other than 200%s.", h.Status, after), e)
+	}
+	if hops >= 3 {
+		steps := make([]string, 0, hops+1)
+		for _, r := range h.Redirects {
+			steps = append(steps, r.URL)
+		}
+		steps = append(steps, h.FinalURL)
+		return warn(fmt.Sprintf("The homepage answered HTTP 200 only after %d redirects (%s).", hops, strings.Join(steps, " → ")), e)
+	}
+	for _, r := range h.Redirects {
+		if r.Status == http.StatusFound || r.Status == http.StatusSeeOther || r.Status == http.StatusTemporaryRedirect {
+			return warn(fmt.Sprintf("The homepage reaches HTTP 200 through a temporary %d redirect from %s, so engines may keep the old URL.", r.Status, r.URL), e)
+		}
+	}
+	if hops == 0 {
+		return pass(fmt.Sprintf("The homepage answered HTTP 200 directly at %s.", h.FinalURL), e)
+	}
+	return pass(fmt.Sprintf("The homepage answered HTTP 200 at %s after %s.", h.FinalURL, srCount(hops, "permanent redirect", "permanent redirects")), e)
+}
+
+func httpsRedirectCheck() *Check {
+	return &Check{
+		ID: "https_redirect", Ring: RingSearch, Pillar: pillarIndexability, Weight: 3, Effort: Low,
+		Marketing: Text{
+			Title: "Old http:// links go to the secure site",
+			Why:   "Links to the insecure http:// version of your site should forward permanently to the secure one, so AI engines merge them and credit the right address.",
+			Fix:   "Ask your host to forward every http:// address permanently to the same page on https://.",
+		},
+		Engineering: Text{
+			Title: "http:// redirects 301/308 to https://",
+			Why:   "A permanent redirect consolidates signals on the https URL; 302/307 tells crawlers the move is temporary, and an http:// page answering 200 is a duplicate served without TLS.",
+			Fix:   "On port 80 answer every path with `301` (or `308`) and `Location: https://<host><path>`; add `Strict-Transport-Security` once https is stable.",
+		},
+		Eval: evalHTTPSRedirect,
+	}
+}
+
+func evalHTTPSRedirect(in *Input) Result {
+	r := srSite(in).HTTP
+	if r == nil {
+		return na("The plain-HTTP version of the homepage was not probed.", ev())
+	}
+	if r.Err != nil {
+		return na("The site does not answer plain HTTP ("+r.ErrorText()+"), so there is nothing to redirect.",
+			ev("url", r.URL, "error", r.ErrorText(), "error_code", fetch.Describe(r.Err).Code))
+	}
+	loc := ""
+	if r.Header != nil {
+		loc = strings.TrimSpace(r.Header.Get("Location"))
+	}
+	if loc != "" {
+		if base, err := url.Parse(r.URL); err == nil {
+			if ref, err := url.Parse(loc); err == nil {
+				loc = base.ResolveReference(ref).String()
+			}
+		}
+	}
+	e := ev("url", r.URL, "status", r.Status, "location", loc)
+	toHTTPS := strings.HasPrefix(strings.ToLower(loc), "https://")
+	switch {
+	case r.Status == http.StatusMovedPermanently || r.Status == http.StatusPermanentRedirect:
+		if toHTTPS {
+			return pass(fmt.Sprintf("%s answers %d with a permanent redirect to %s.", r.URL, r.Status, loc), e)
+		}
+		if loc == "" {
+			return warn(fmt.Sprintf("%s answers %d but sends no Location header.", r.URL, r.Status), e)
+		}
+		return warn(fmt.Sprintf("%s redirects permanently to %s, another http:// URL, instead of straight to https://.", r.URL, loc), e)
+	case r.Status >= 300 && r.Status < 400:
+		if toHTTPS {
+			return warn(fmt.Sprintf("%s redirects to %s with a temporary %d instead of a permanent 301 or 308.", r.URL, loc, r.Status), e)
+		}
+		return warn(fmt.Sprintf("%s answers %d without a redirect to https:// (Location %q).", r.URL, r.Status, loc), e)
+	case r.Status >= 200 && r.Status < 300:
+		return fail(fmt.Sprintf("%s serves the homepage over plain HTTP with status %d instead of redirecting to https://.", r.URL, r.Status), e)
+	}
+	return warn(fmt.Sprintf("%s answers HTTP %d instead of redirecting to https://.", r.URL, r.Status), e)
+}
+
+// robotsDirective is one directive of a robots meta tag or X-Robots-Tag.
+type robotsDirective struct {
+	source string // "meta robots", "meta googlebot", "X-Robots-Tag"
+	agent  string // the user agent it is limited to, "" for all
+	name   string // lower case
+	value  string
+}
+
+func (d robotsDirective) String() string {
+	s := d.source + ": "
+	if d.agent != "" && d.source == "X-Robots-Tag" {
+		s += d.agent + ": "
+	}
+	s += d.name
+	if d.value != "" {
+		s += ":" + d.value
+	}
+	return s
+}
+
+// robotsDirectiveNames take a value after a colon; any other word before
+// a colon in X-Robots-Tag is a user agent.
+var robotsDirectiveNames = map[string]bool{"max-snippet": true, "max-image-preview": true, "max-video-preview": true, "unavailable_after": true}
+
+// indexingAgents are the agents whose directives decide AI-relevant
+// indexing: every agent, Google (AI Overviews, AI Mode) and Bing (Copilot).
+var indexingAgents = map[string]bool{"": true, "robots": true, "googlebot": true, "bingbot": true}
+
+func parseRobotsDirectives(source, agent, content string) []robotsDirective {
+	var out []robotsDirective
+	for i, part := range strings.Split(content, ",") {
+		part = strings.TrimSpace(part)
+		if part == "" {
+			continue
+		}
+		name, value, hasColon := strings.Cut(part, ":")
+		name = strings.ToLower(strings.TrimSpace(name))
+		if i == 0 && hasColon && source == "X-Robots-Tag" && !robotsDirectiveNames[name] {
+			agent = name
+			rest := strings.TrimSpace(value)
+			if rest == "" {
+				continue
+			}
+			name, value, _ = strings.Cut(rest, ":")
+			name = strings.ToLower(strings.TrimSpace(name))
+		}
+		out = append(out, robotsDirective{source: source, agent: agent, name: name, value: strings.TrimSpace(value)})
+	}
+	return out
+}
+
+// homeRobotsDirectives collects the directives of the homepage's robots,
+// googlebot and bingbot meta tags and X-Robots-Tag headers.
+func homeRobotsDirectives(in *Input) (ds []robotsDirective, metas map[string][]string, headers []string) {
+	metas = map[string][]string{}
+	if p := srHome(in); p != nil {
+		for _, key := range []string{"robots", "googlebot", "bingbot"} {
+			for _, v := range p.Meta[key] {
+				metas[key] = append(metas[key], v)
+				agent := key
+				if key == "robots" {
+					agent = ""
+				}
+				ds = append(ds, parseRobotsDirectives("meta "+key, agent, v)...)
+			}
+		}
+	}
+	if h := srSite(in).Home; h != nil && h.Header != nil {
+		for _, v := range h.Header.Values("X-Robots-Tag") {
+			headers = append(headers, v)
+			ds = append(ds, parseRobotsDirectives("X-Robots-Tag", "", v)...)
+		}
+	}
+	return ds, metas, headers
+}
+
+var unavailableAfterLayouts = []string{
+	time.RFC850, time.RFC1123, time.RFC1123Z, time.RFC822, time.RFC822Z, time.RFC3339,
+	"2 Jan 2006 15:04:05 MST", "02 Jan 2006 15:04:05 MST", "2006-01-02", "2006-01-02T15:04:05",
+}
+
+func parseUnavailableAfter(v string) (time.Time, bool) {
+	v = strings.TrimSpace(v)
+	for _, l := range unavailableAfterLayouts {
+		if t, err := time.Parse(l, v); err == nil {
+			return t, true
+		}
+	}
+	return time.Time{}, false
+}
+
+func metaRobotsIndexableCheck() *Check {
+	return &Check{
+		ID: "meta_robots_indexable", Ring: RingSearch, Pillar: pillarIndexability, Weight: 10, Effort: Low,
+		Marketing: Text{
+			Title: "Homepage may be indexed",
+			Why:   "A \"noindex\" instruction tells search engines to drop the page, and the AI answers of Google, Bing and others are built on those indexes. It is often left over from a staging site.",
+			Fix:   "Remove the \"noindex\" setting from the homepage; in many CMSs it is an option like \"discourage search engines\" or \"hide from search\".",
+		},
+		Engineering: Text{
+			Title: "No noindex in meta robots or X-Robots-Tag",
+			Why:   "`noindex` or `none` in `<meta name=robots>`, `<meta name=googlebot>`/`bingbot` or the `X-Robots-Tag` header (as does an expired `unavailable_after`) removes the URL from the Google and Bing indexes that AI Overviews, AI Mode and Copilot retrieve from.",
+			Fix:   "Delete `noindex`/`none` from the meta tags and from any `X-Robots-Tag` header set by the server, CDN or framework; check environment toggles such as WordPress's \"Discourage search engines\" setting.",
+		},
+		Eval: evalMetaRobotsIndexable,
+	}
+}
+
+func evalMetaRobotsIndexable(in *Input) Result {
+	if srSite(in).Home == nil && srHome(in) == nil {
+		return na("The homepage was not fetched, so its robots directives are unknown.", ev())
+	}
+	ds, metas, headers := homeRobotsDirectives(in)
+	var blocking []string
+	for _, d := range ds {
+		if !indexingAgents[d.agent] {
+			continue
+		}
+		switch d.name {
+		case "noindex", "none":
+			blocking = append(blocking, d.String())
+		case "unavailable_after":
+			if t, ok := parseUnavailableAfter(d.value); ok && srNow(in).After(t) {
+				blocking = append(blocking, d.String()+" (date passed)")
+			}
+		}
+	}
+	e := ev("meta_robots", srStrings(metas["robots"]), "meta_googlebot", srStrings(metas["googlebot"]),
+		"meta_bingbot", srStrings(metas["bingbot"]), "x_robots_tag", srStrings(headers), "blocking", srStrings(blocking))
+	if len(blocking) > 0 {
+		return fail(fmt.Sprintf("The homepage tells search engines not to index it: %s.", strings.Join(blocking, "; ")), e)
+	}
+	switch {
+	case len(metas["robots"]) > 0 && len(headers) > 0:
+		return pass(fmt.Sprintf("The homepage allows indexing: meta robots says %q and X-Robots-Tag says %q.", metas["robots"][0], headers[0]), e)
+	case len(metas["robots"]) > 0:
+		return pass(fmt.Sprintf("The homepage allows indexing: meta robots says %q and no X-Robots-Tag header is sent.", metas["robots"][0]), e)
+	case len(headers) > 0:
+		return pass(fmt.Sprintf("The homepage allows indexing: X-Robots-Tag says %q and there is no meta robots tag.", headers[0]), e)
+	}
+	return pass("The homepage allows indexing: it has no meta robots tag and sends no X-Robots-Tag header.", e)
+}
+
+func snippetControlsCheck() *Check {
+	return &Check{
+		ID: "snippet_controls", Ring: RingSearch, Pillar: pillarIndexability, Weight: 5, Effort: Low,
+		Marketing: Text{
+			Title: "AI engines may quote your text",
+			Why:   "Snippet settings decide how much of a page search engines may show. Google applies them to AI Overviews and AI Mode too, so strict limits keep your words out of AI answers.",
+			Fix:   "Remove \"nosnippet\" settings and very short snippet limits, and hide only text that truly must not be quoted.",
+		},
+		Engineering: Text{
+			Title: "No nosnippet, sane max-snippet, little data-nosnippet",
+			Why:   "Google applies `nosnippet`, `max-snippet` and `data-nosnippet` to AI Overviews and AI Mode: `nosnippet` or `max-snippet:0` removes the page as a quoted source, and short limits or large `data-nosnippet` regions cut what can be cited.",
+			Fix:   "Drop `nosnippet` from `<meta name=robots>` and `X-Robots-Tag`; use `max-snippet:-1` (or at least 160) rather than small values; keep `data-nosnippet` to legal boilerplate, not main content.",
+		},
+		Eval: evalSnippetControls,
+	}
+}
+
+// maxSnippetFloor is the max-snippet below which a limit hampers AI
+// answers; 50 characters is about one short sentence.
+const maxSnippetFloor = 50
+
+func evalSnippetControls(in *Input) Result {
+	if srSite(in).Home == nil && srHome(in) == nil {
+		return na("The homepage was not fetched, so its snippet controls are unknown.", ev())
+	}
+	ds, _, _ := homeRobotsDirectives(in)
+	var directives, nosnippet, short []string
+	maxSnippet := -2 // -2: not set
+	for _, d := range ds {
+		if !indexingAgents[d.agent] {
+			continue
+		}
+		switch d.name {
+		case "nosnippet":
+			directives = append(directives, d.String())
+			nosnippet = append(nosnippet, d.String())
+		case "max-snippet":
+			directives = append(directives, d.String())
+			var n int
+			if _, err := fmt.Sscanf(d.value, "%d", &n); err != nil {
+				continue
+			}
+			if maxSnippet == -2 || (n >= 0 && (maxSnippet < 0 || n < maxSnippet)) {
+				maxSnippet = n
+			}
+			if n == 0 {
+				nosnippet = append(nosnippet, d.String())
+			} else if n > 0 && n < maxSnippetFloor {
+				short = append(short, d.String())
+			}
+		}
+	}
+	e := ev("directives", srStrings(directives))
+	if maxSnippet != -2 {
+		e["max_snippet"] = maxSnippet
+	}
+	share := 0.0
+	if p := srHome(in); p != nil {
+		words := page.CountWords(p.Text)
+		share = srPct(min(p.NoSnippetWords, words), words)
+		e["nosnippet_words"] = p.NoSnippetWords
+		e["text_words"] = words
+		e["nosnippet_pct"] = share
+	}
+	switch {
+	case len(nosnippet) > 0:
+		return fail(fmt.Sprintf("The homepage forbids snippets (%s), which also keeps it from being quoted in AI Overviews and AI Mode.", strings.Join(nosnippet, "; ")), e)
+	case len(short) > 0:
+		return warn(fmt.Sprintf("The homepage limits snippets to %d characters (%s), too short to quote a sentence.", maxSnippet, strings.Join(short, "; ")), e)
+	case share > 30:
+		return warn(fmt.Sprintf("%.0f%% of the homepage's text is inside data-nosnippet elements, which engines may not quote.", share), e)
+	}
+	if len(directives) > 0 {
+		return pass(fmt.Sprintf("The homepage's snippet controls leave room to quote it (%s); %.0f%% of its text is marked data-nosnippet.", strings.Join(directives, "; "), share), e)
+	}
+	return pass(fmt.Sprintf("The homepage sets no snippet limits; %.0f%% of its text is marked data-nosnippet.", share), e)
+}
+
+func canonicalValidCheck() *Check {
+	return &Check{
+		ID: "canonical_valid", Ring: RingSearch, Pillar: pillarIndexability, Weight: 3, Effort: Low,
+		Marketing: Text{
+			Title: "Homepage names its main address",
+			Why:   "A canonical tag tells AI engines which address is the official one, so your pages are not split across duplicates or credited to the wrong URL.",
+			Fix:   "Set the homepage's canonical address to its own final https:// address in your CMS or SEO plugin.",
+		},
+		Engineering: Text{
+			Title: "One absolute, consistent canonical",
+			Why:   "Exactly one `rel=canonical` (HTML or `Link` header), absolute, on the same site and pointing at a URL that answers 200 without redirecting; conflicting canonicals are ignored and a canonical that redirects sends mixed signals.",
+			Fix:   "Emit one `<link rel=\"canonical\" href=\"https://host/\">` equal to the final URL (scheme, host, trailing slash), remove duplicates emitted by theme and plugins, and align it with redirects and sitemap URLs.",
+		},
+		Eval: evalCanonicalValid,
+	}
+}
+
+var linkCanonicalRE = regexp.MustCompile(`(?i)<\s*([^>]*)\s*>\s*;[^,]*?rel\s*=\s*"?canonical"?`)
+
+func evalCanonicalValid(in *Input) Result {
+	s := srSite(in)
+	p := srHome(in)
+	h := s.Home
+	if h == nil || p == nil {
+		return na("The homepage is not an HTML page that was fetched, so it has no canonical link to check.", ev())
+	}
+	type cand struct{ raw, abs, source string }
+	var cands []cand
+	if p.Doc != nil {
+		p.Doc.Find("link").Each(func(_ int, sel *goquery.Selection) {
+			for _, rel := range strings.Fields(strings.ToLower(sel.AttrOr("rel", ""))) {
+				if rel == "canonical" {
+					raw := strings.TrimSpace(sel.AttrOr("href", ""))
+					cands = append(cands, cand{raw, p.Resolve(raw), "html"})
+				}
+			}
+		})
+	} else {
+		for _, c := range p.Canonicals {
+			cands = append(cands, cand{c, c, "html"})
+		}
+	}
+	if h.Header != nil {
+		for _, v := range h.Header.Values("Link") {
+			for _, m := range linkCanonicalRE.FindAllStringSubmatch(v, -1) {
+				raw := strings.TrimSpace(m[1])
+				cands = append(cands, cand{raw, p.Resolve(raw), "link_header"})
+			}
+		}
+	}
+	final := h.FinalURL
+	var hrefs, sources []string
+	distinct := map[string]bool{}
+	for _, c := range cands {
+		hrefs = append(hrefs, c.raw)
+		sources = append(sources, c.source)
+		distinct[srNormURL(c.abs)] = true
+	}
+	e := ev("canonicals", srStrings(hrefs), "sources", srStrings(sources), "final_url", final)
+	if len(cands) == 0 {
+		return warn("The homepage declares no canonical URL, so engines choose one among its variants themselves.", e)
+	}
+	if len(distinct) > 1 {
+		return fail(fmt.Sprintf("The homepage declares %d different canonical URLs (%s); engines ignore conflicting canonicals.", len(distinct), srList(hrefs)), e)
+	}
+	c := cands[0]
+	e["href"] = c.abs
+	u, err := url.Parse(c.abs)
+	if c.raw == "" || err != nil || !u.IsAbs() || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return fail(fmt.Sprintf("The canonical link %q is not a valid http(s) URL.", c.raw), e)
+	}
+	if srHostKey(c.abs) != srHostKey(final) {
+		return fail(fmt.Sprintf("The canonical URL %s points to another site (%s), so engines credit that site instead of this one.", c.abs, u.Hostname()), e)
+	}
+	if fu, err := url.Parse(final); err == nil && fu.Scheme == "https" && u.Scheme == "http" {
+		return fail(fmt.Sprintf("The canonical URL %s uses http:// while the page is served over https://.", c.abs), e)
+	}
+	// A canonical URL that itself redirects (seen in the homepage chain or
+	// among the other fetches) contradicts the redirect.
+	for _, r := range h.Redirects {
+		if srSameURL(r.URL, c.abs) && !srSameURL(r.URL, final) {
+			e["target_status"] = r.Status
+			return fail(fmt.Sprintf("The canonical URL %s redirects (HTTP %d) to %s, so it points engines at a URL that is not the page.", c.abs, r.Status, final), e)
+		}
+	}
+	self := srSameURL(c.abs, final)
+	status := 0
+	if self {
+		status = h.Status
+	} else {
+		for _, r := range s.All {
+			if r == nil || r.Err != nil {
+				continue
+			}
+			if srSameURL(r.URL, c.abs) && !srSameURL(r.FinalURL, c.abs) && len(r.Redirects) > 0 {
+				e["target_status"] = r.Redirects[0].Status
+				return fail(fmt.Sprintf("The canonical URL %s redirects to %s, so it points engines at a URL that is not the final one.", c.abs, r.FinalURL), e)
+			}
+			if srSameURL(r.FinalURL, c.abs) && r.Method != http.MethodHead && status == 0 {
+				status = r.Status
+			}
+		}
+	}
+	if status != 0 {
+		e["target_status"] = status
+	}
+	if status != 0 && status != 200 {
+		return fail(fmt.Sprintf("The canonical URL %s answered HTTP %d.", c.abs, status), e)
+	}
+	relative := !strings.HasPrefix(strings.ToLower(c.raw), "http://") && !strings.HasPrefix(strings.ToLower(c.raw), "https://")
+	e["relative"] = relative
+	switch {
+	case relative:
+		return warn(fmt.Sprintf("The canonical link is relative (%q); engines resolve it to %s, but an absolute URL avoids mistakes.", c.raw, c.abs), e)
+	case self:
+		return pass(fmt.Sprintf("The homepage declares itself (%s) as canonical and answers HTTP %d.", c.abs, status), e)
+	case status == 200:
+		return pass(fmt.Sprintf("The homepage names %s as canonical, which answers HTTP 200; engines index that URL for it.", c.abs), e)
+	}
+	return warn(fmt.Sprintf("The homepage names another URL, %s, as canonical; it was not fetched, so whether it answers 200 is unknown.", c.abs), e)
+}
+
+func hreflangValidCheck() *Check {
+	return &Check{
+		ID: "hreflang_valid", Ring: RingSearch, Pillar: pillarIndexability, Weight: 1, Effort: Medium,
+		Marketing: Text{
+			Title: "Language versions are linked correctly",
+			Why:   "If your site has several language or country versions, correct language tags help AI engines cite the version that matches the reader's language.",
+			Fix:   "Have each language version list all the others with valid language codes, including itself and a default version.",
+		},
+		Engineering: Text{
+			Title: "hreflang codes, URLs, self-reference, x-default",
+			Why:   "`<link rel=alternate hreflang>` needs an ISO 639-1 language with an optional ISO 3166-1 alpha-2 region (en-GB, not en-UK), fully qualified URLs, an entry for the page itself and preferably `x-default`; invalid entries are ignored.",
+			Fix:   "Fix the listed entries: use codes such as `en`, `en-GB`, `zh-Hans`; make hrefs absolute https URLs; include the page itself; add `hreflang=\"x-default\"`; keep the set reciprocal across all versions.",
+		},
+		Eval: evalHreflangValid,
+	}
+}
+
+var hreflangFormRE = regexp.MustCompile(`^[A-Za-z]{2,3}(-[A-Za-z]{4})?(-([A-Za-z]{2}|[0-9]{3}))?$`)
+
+func evalHreflangValid(in *Input) Result {
+	p := srHome(in)
+	if p == nil {
+		return na("The homepage is not HTML, so it has no hreflang links.", ev())
+	}
+	type alt struct{ code, raw, abs string }
+	var alts []alt
+	if p.Doc != nil {
+		p.Doc.Find("link[hreflang]").Each(func(_ int, sel *goquery.Selection) {
+			if !strings.Contains(" "+strings.ToLower(sel.AttrOr("rel", ""))+" ", " alternate ") {
+				return
+			}
+			raw := strings.TrimSpace(sel.AttrOr("href", ""))
+			alts = append(alts, alt{strings.TrimSpace(sel.AttrOr("hreflang", "")), raw, p.Resolve(raw)})
+		})
+	} else {
+		for _, a := range p.Alternates {
+			if a.Hreflang != "" {
+				alts = append(alts, alt{a.Hreflang, a.Href, a.Href})
+			}
+		}
+	}
+	if len(alts) == 0 {
+		return na("The homepage declares no hreflang alternates, so the check does not apply.", ev())
+	}
+	final := srPageURL(p)
+	if h := srSite(in).Home; h != nil && h.FinalURL != "" {
+		final = h.FinalURL
+	}
+	var errs, warns []string
+	var pairs []map[string]any
+	byCode := map[string]string{}
+	hasSelf, hasDefault := false, false
+	for _, a := range alts {
+		pairs = append(pairs, map[string]any{"hreflang": a.code, "href": a.raw})
+		lc := strings.ToLower(a.code)
+		if lc == "x-default" {
+			hasDefault = true
+		} else if !hreflangFormRE.MatchString(a.code) {
+			errs = append(errs, fmt.Sprintf("%q is not a language or language-region code", a.code))
+		} else if tag, err := language.Parse(a.code); err != nil {
+			errs = append(errs, fmt.Sprintf("%q names an unknown language", a.code))
+		} else {
+			parts := strings.Split(a.code, "-")
+			last := parts[len(parts)-1]
+			if len(parts) > 1 && len(last) == 2 {
+				if r, _ := tag.Region(); !strings.EqualFold(r.String(), last) {
+					errs = append(errs, fmt.Sprintf("%q: %s is not an ISO 3166-1 region (use %s)", a.code, strings.ToUpper(last), r.String()))
+				}
+			} else if len(parts) > 1 && len(last) == 3 {
+				warns = append(warns, fmt.Sprintf("%q: Google supports only two-letter region codes", a.code))
+			}
+		}
+		lowerRaw := strings.ToLower(a.raw)
+		if !strings.HasPrefix(lowerRaw, "http://") && !strings.HasPrefix(lowerRaw, "https://") {
+			errs = append(errs, fmt.Sprintf("%q points to %q, which is not a fully qualified URL", a.code, a.raw))
+		}
+		if prev, dup := byCode[lc]; dup && !srSameURL(prev, a.abs) {
+			errs = append(errs, fmt.Sprintf("%q is declared twice with different URLs", a.code))
+		}
+		byCode[lc] = a.abs
+		if srSameURL(a.abs, final) {
+			hasSelf = true
+		}
+	}
+	if !hasSelf {
+		warns = append(warns, "no entry points to the page itself")
+	}
+	if !hasDefault {
+		warns = append(warns, "no x-default entry")
+	}
+	e := ev("pairs", pairs, "errors", srStrings(errs), "warnings", srStrings(warns))
+	switch {
+	case len(errs) > 0:
+		return fail(fmt.Sprintf("%s in %d hreflang entries: %s.", srCount(len(errs), "error", "errors"), len(alts), strings.Join(errs, "; ")), e)
+	case len(warns) > 0:
+		return warn(fmt.Sprintf("The %d hreflang entries are valid, but %s.", len(alts), strings.Join(warns, " and ")), e)
+	}
+	return pass(fmt.Sprintf("The %d hreflang entries use valid codes and absolute URLs, include the page itself and an x-default.", len(alts)), e)
+}
+
+func soft404Check() *Check {
+	return &Check{
+		ID: "soft_404", Ring: RingSearch, Pillar: pillarIndexability, Weight: 2, Effort: Medium,
+		Marketing: Text{
+			Title: "Missing pages report \"not found\"",
+			Why:   "When addresses that do not exist still look like normal pages, crawlers waste their visits on them and may index junk instead of your real content.",
+			Fix:   "Make sure the site shows a real \"page not found\" error for addresses that do not exist, rather than the homepage or an empty page.",
+		},
+		Engineering: Text{
+			Title: "Unknown paths return 404/410",
+			Why:   "A 200 for a random path (soft 404: SPA catch-all routes, redirects of unknown URLs to the homepage) lets crawlers index endless duplicates and wastes crawl budget meant for real URLs.",
+			Fix:   "Return status 404 (or 410) for unknown routes: make the SPA fallback or server send 404 with the not-found page, and stop redirecting unknown URLs to the homepage.",
+		},
+		Eval: evalSoft404,
+	}
+}
+
+func evalSoft404(in *Input) Result {
+	r := srSite(in).NotFound
+	if r == nil {
+		return na("No non-existent path was probed in this scan.", ev())
+	}
+	e := ev("url", r.URL, "final_url", r.FinalURL, "status", r.Status, "bytes", r.Bytes, "redirects", srChain(r.Redirects))
+	if r.Err != nil {
+		e["error"] = r.ErrorText()
+		return na("The probe of a non-existent path failed ("+r.ErrorText()+"), so soft 404s could not be tested.", e)
+	}
+	via := ""
+	if len(r.Redirects) > 0 {
+		via = " after redirecting to " + r.FinalURL
+	}
+	switch {
+	case r.Status == http.StatusNotFound || r.Status == http.StatusGone:
+		return pass(fmt.Sprintf("A non-existent path answered HTTP %d, as it should.", r.Status), e)
+	case r.Status >= 200 && r.Status < 300:
+		return fail(fmt.Sprintf("A non-existent path (%s) answered HTTP %d with %d bytes%s: a soft 404.", r.URL, r.Status, r.Bytes, via), e)
+	}
+	return warn(fmt.Sprintf("A non-existent path answered HTTP %d%s instead of 404 or 410.", r.Status, via), e)
+}
+
+func crawlableAnchorsCheck() *Check {
+	return &Check{
+		ID: "crawlable_anchors", Ring: RingSearch, Pillar: pillarIndexability, Weight: 2, Effort: Medium,
+		Marketing: Text{
+			Title: "Links can be followed by crawlers",
+			Why:   "AI crawlers discover your pages by following real links. Menus and buttons that only work with JavaScript hide those pages from them.",
+			Fix:   "Ask your developers to build navigation from standard links with real page addresses, not click-only buttons.",
+		},
+		Engineering: Text{
+			Title: "Anchors with a real href",
+			Why:   "Crawlers follow only `<a href>` with a resolvable URL; `href=\"#\"`, `javascript:` or anchors without href (JS click handlers) expose nothing, and AI crawlers execute no JavaScript.",
+			Fix:   "Render navigation as `<a href=\"/path\">` in the server HTML and keep click handlers as enhancement; replace `javascript:void(0)` and `#` placeholders with destination URLs, or use `<button>` for actions.",
+		},
+		Eval: evalCrawlableAnchors,
+	}
+}
+
+func evalCrawlableAnchors(in *Input) Result {
+	p := srHome(in)
+	if p == nil {
+		return na("The homepage is not HTML, so it has no links to check.", ev())
+	}
+	total, good := 0, 0
+	var samples []string
+	for _, l := range p.Links {
+		raw := strings.ToLower(strings.TrimSpace(l.RawHref))
+		// Contact links are not navigation; they neither help nor hurt.
+		if strings.HasPrefix(raw, "mailto:") || strings.HasPrefix(raw, "tel:") || strings.HasPrefix(raw, "sms:") {
+			continue
+		}
+		total++
+		if l.Href != "" {
+			good++
+			continue
+		}
+		if len(samples) < 5 {
+			text := l.Text
+			if text == "" {
+				text = "(no text)"
+			}
+			samples = append(samples, fmt.Sprintf("%q → %s", l.RawHref, text))
+		}
+	}
+	pct := srPct(good, total)
+	e := ev("anchors", total, "crawlable", good, "crawlable_pct", pct, "samples", srStrings(samples))
+	switch {
+	case total == 0:
+		return fail("The homepage HTML contains no <a> links, so crawlers cannot follow anything from it.", e)
+	case pct >= 90:
+		return pass(fmt.Sprintf("%d of %d links on the homepage (%.0f%%) have a crawlable href.", good, total, pct), e)
+	case pct >= 70:
+		return warn(fmt.Sprintf("Only %d of %d links on the homepage (%.0f%%) have a crawlable href; the rest use #, javascript: or no href.", good, total, pct), e)
+	}
+	return fail(fmt.Sprintf("Only %d of %d links on the homepage (%.0f%%) have a crawlable href; the rest use #, javascript: or no href.", good, total, pct), e)
+}
+
+// ---------------------------------------------------------------------
+// Pillar discovery.
+
+func sitemapPresentCheck() *Check {
+	return &Check{
+		ID: "sitemap_present", Ring: RingSearch, Pillar: pillarDiscovery, Weight: 5, Effort: Low,
+		Marketing: Text{
+			Title: "Sitemap is published",
+			Why:   "A sitemap lists every page you want found, so AI search crawlers discover new and updated content sooner.",
+			Fix:   "Turn on your CMS's XML sitemap (most SEO plugins have one) and add its address to robots.txt.",
+		},
+		Engineering: Text{
+			Title: "XML sitemap valid and listed in robots.txt",
+			Why:   "A `Sitemap:` record in robots.txt is how crawlers without a webmaster console (OpenAI, Anthropic, Perplexity) find the sitemap; it must be valid `urlset` or `sitemapindex` XML with at most 50,000 URLs and 50 MiB per file.",
+			Fix:   "Publish /sitemap.xml (or a sitemap index), add `Sitemap: https://host/sitemap.xml` to robots.txt, split files above 50,000 URLs, and serve them with 200 and an XML content type.",
+		},
+		Eval: evalSitemapPresent,
+	}
+}
+
+// sitemapLimitURLs and sitemapLimitBytes are the per-file limits of the
+// sitemaps.org protocol.
+const (
+	sitemapLimitURLs  = 50000
+	sitemapLimitBytes = 50 << 20
+)
+
+// sitemapKind classifies a fetched sitemap file and counts its entries.
+func sitemapKind(r *fetch.Response) (kind string, entries int) {
+	if r == nil || !r.OK() {
+		return "error", 0
+	}
+	b := r.Body
+	if len(b) >= 2 && b[0] == 0x1f && b[1] == 0x8b {
+		// A .xml.gz file served without Content-Encoding; crawlers
+		// decompress it themselves.
+		return "gzip", 0
+	}
+	var doc struct {
+		XMLName  xml.Name
+		URLs     []struct{} `xml:"url"`
+		Sitemaps []struct{} `xml:"sitemap"`
+	}
+	if err := xml.Unmarshal(b, &doc); err == nil {
+		switch doc.XMLName.Local {
+		case "urlset":
+			return "urlset", len(doc.URLs)
+		case "sitemapindex":
+			return "sitemapindex", len(doc.Sitemaps)
+		}
+		return "invalid", 0
+	}
+	// The protocol also allows a plain list of URLs, one per line.
+	if !r.IsHTML() {
+		n := 0
+		for _, line := range strings.Split(string(b), "\n") {
+			line = strings.TrimSpace(line)
+			if line == "" {
+				continue
+			}
+			if !strings.HasPrefix(line, "http://") && !strings.HasPrefix(line, "https://") {
+				return "invalid", 0
+			}
+			n++
+		}
+		if n > 0 {
+			return "text", n
+		}
+	}
+	return "invalid", 0
+}
+
+func evalSitemapPresent(in *Input) Result {
+	s := srSite(in)
+	var listed []string
+	if s.Robots != nil {
+		if f := robots.Parse(s.Robots); f.State() == robots.Rules {
+			listed = f.Sitemaps()
+		}
+	}
+	isListed := func(u string) bool {
+		for _, l := range listed {
+			if srSameURL(l, u) {
+				return true
+			}
+		}
+		return false
+	}
+	var rows []map[string]any
+	var valid, broken, oversized []string
+	firstEntries, listedURLs, indexes, indexEntries := 0, 0, 0, 0
+	validListed, listedFetched := 0, 0
+	for _, r := range s.Sitemaps {
+		if r == nil {
+			continue
+		}
+		kind, n := sitemapKind(r)
+		rows = append(rows, map[string]any{"url": r.URL, "status": r.Status, "kind": kind, "entries": n, "bytes": r.Bytes, "listed_in_robots": isListed(r.URL)})
+		if isListed(r.URL) {
+			listedFetched++
+		}
+		switch kind {
+		case "error", "invalid":
+			broken = append(broken, fmt.Sprintf("%s (%s)", r.URL, map[bool]string{true: "not a sitemap", false: srStatusText(r)}[kind == "invalid"]))
+		default:
+			if len(valid) == 0 {
+				firstEntries = n
+			}
+			valid = append(valid, r.URL)
+			if kind == "sitemapindex" {
+				indexes++
+				indexEntries += n
+			} else {
+				listedURLs += n
+			}
+			if isListed(r.URL) {
+				validListed++
+			}
+			if (kind == "urlset" || kind == "text") && n > sitemapLimitURLs || r.Bytes > sitemapLimitBytes {
+				oversized = append(oversized, fmt.Sprintf("%s (%d URLs, %d bytes)", r.URL, n, r.Bytes))
+			}
+		}
+	}
+	e := ev("listed_in_robots", srStrings(listed), "sitemaps", srRows(rows), "total_urls", s.SitemapTotal, "urls_in_files", listedURLs)
+	switch {
+	case len(rows) == 0 && len(listed) > 0:
+		return warn(fmt.Sprintf("robots.txt lists %s (%s), but none is on this site's host, so none was checked.", srCount(len(listed), "sitemap", "sitemaps"), srList(listed)), e)
+	case len(rows) == 0:
+		return fail("No sitemap was found: robots.txt lists none and none was fetched from the default locations.", e)
+	case len(valid) == 0:
+		return fail(fmt.Sprintf("No readable sitemap was found: %s.", srList(broken)), e)
+	case len(oversized) > 0:
+		return warn(fmt.Sprintf("A sitemap exceeds the protocol's limit of 50,000 URLs or 50 MiB: %s.", srList(oversized)), e)
+	case len(listed) == 0:
+		return warn(fmt.Sprintf("A sitemap was found at %s with %s, but robots.txt does not list it, so crawlers that do not guess the path miss it.", valid[0], srCount(firstEntries, "entry", "entries")), e)
+	case validListed == 0 && listedFetched > 0:
+		return fail(fmt.Sprintf("robots.txt lists %s, but none could be read: %s.", srCount(len(listed), "sitemap", "sitemaps"), srList(broken)), e)
+	case len(broken) > 0:
+		return warn(fmt.Sprintf("%d of %d sitemap files could not be read: %s.", len(broken), len(rows), srList(broken)), e)
+	}
+	var contents []string
+	if listedURLs > 0 || indexes == 0 {
+		contents = append(contents, srCount(listedURLs, "URL", "URLs"))
+	}
+	if indexes > 0 {
+		contents = append(contents, fmt.Sprintf("%s naming %s", srCount(indexes, "sitemap index", "sitemap indexes"), srCount(indexEntries, "sitemap", "sitemaps")))
+	}
+	return pass(fmt.Sprintf("robots.txt lists %s; %s read, with %s.", srCount(len(listed), "sitemap", "sitemaps"),
+		srCount(len(valid), "valid file was", "valid files were"), srList(contents)), e)
+}
+
+func sitemapQualityCheck() *Check {
+	return &Check{
+		ID: "sitemap_quality", Ring: RingSearch, Pillar: pillarDiscovery, Weight: 3, Effort: Medium,
+		Marketing: Text{
+			Title: "Sitemap is accurate and up to date",
+			Why:   "A sitemap full of broken, redirected or undated addresses teaches crawlers to ignore it, while real update dates help AI engines pick up your latest content.",
+			Fix:   "Make sure the sitemap lists only live pages at their final addresses, with last-updated dates that change when the content changes.",
+		},
+		Engineering: Text{
+			Title: "Sitemap URLs live, same host, real lastmod",
+			Why:   "Sampled URLs should return 200 without redirects and sit on the sitemap's host; Google and Bing use `<lastmod>` only when it is consistently accurate, and Bing stresses it for freshness in AI answers.",
+			Fix:   "Generate the sitemap from published canonical URLs only; drop redirected and 404 entries; emit `<lastmod>` as a W3C datetime taken from the content's real modification time, not the build time.",
+		},
+		Eval: evalSitemapQuality,
+	}
+}
+
+// sitemapFreshDays is how recent the newest lastmod should be.
+const sitemapFreshDays = 90
+
+var lastmodLayouts = []string{time.RFC3339Nano, "2006-01-02T15:04Z07:00", "2006-01-02T15:04:05", "2006-01-02", "2006-01", "2006"}
+
+func parseLastmod(v string) (time.Time, bool) {
+	for _, l := range lastmodLayouts {
+		if t, err := time.Parse(l, strings.TrimSpace(v)); err == nil {
+			return t, true
+		}
+	}
+	return time.Time{}, false
+}
+
+func evalSitemapQuality(in *Input) Result {
+	s := srSite(in)
+	now := srNow(in)
+	// Entries without a <loc> are unusable to crawlers and say nothing
+	// about the listed pages.
+	var urls []fetch.SitemapURL
+	for _, u := range s.SitemapURLs {
+		if strings.TrimSpace(u.Loc) != "" {
+			urls = append(urls, u)
+		}
+	}
+	if len(urls) == 0 {
+		return na("No sitemap URLs were read, so their quality cannot be judged.", ev("total_urls", s.SitemapTotal, "entries_without_loc", len(s.SitemapURLs)))
+	}
+	host := srSiteHost(in)
+	sameHost, withLastmod, future := 0, 0, 0
+	distinct := map[string]bool{}
+	var newest time.Time
+	var offHost []string
+	for _, u := range urls {
+		if host == "" || srHostKey(u.Loc) == host {
+			sameHost++
+		} else if len(offHost) < 5 {
+			offHost = append(offHost, u.Loc)
+		}
+		if u.LastMod == "" {
+			continue
+		}
+		t, ok := parseLastmod(u.LastMod)
+		if !ok {
+			continue
+		}
+		if t.After(now.Add(24 * time.Hour)) {
+			// A date in the future is a generator bug, not freshness.
+			future++
+			continue
+		}
+		withLastmod++
+		distinct[u.LastMod] = true
+		if t.After(newest) {
+			newest = t
+		}
+	}
+	checked, ok := 0, 0
+	var samples []map[string]any
+	for _, r := range s.SitemapSamples {
+		if r == nil {
+			continue
+		}
+		row := map[string]any{"url": r.URL, "status": r.Status, "redirected": len(r.Redirects) > 0, "final_url": r.FinalURL}
+		samples = append(samples, row)
+		// Servers that refuse HEAD say nothing about the URL itself.
+		if r.Err != nil || r.Status == http.StatusMethodNotAllowed || r.Status == http.StatusNotImplemented {
+			continue
+		}
+		checked++
+		if r.Status == http.StatusOK && len(r.Redirects) == 0 {
+			ok++
+		}
+	}
+	n := len(urls)
+	hostPct, lastmodPct, samplePct := srPct(sameHost, n), srPct(withLastmod, n), srPct(ok, checked)
+	e := ev("urls_checked", n, "total_urls", s.SitemapTotal, "same_host_pct", hostPct, "off_host", srStrings(offHost),
+		"lastmod_pct", lastmodPct, "distinct_lastmod", len(distinct), "future_lastmod", future,
+		"samples", srRows(samples), "sampled", checked, "sample_ok", ok)
+	var problems []string
+	failing := false
+	if checked > 0 {
+		e["sample_ok_pct"] = samplePct
+		if samplePct < 90 {
+			problems = append(problems, fmt.Sprintf("only %d of %d sampled URLs answered 200 without a redirect", ok, checked))
+			failing = failing || samplePct < 70
+		}
+	}
+	if hostPct < 100 {
+		problems = append(problems, fmt.Sprintf("%.0f%% of URLs are on %s", hostPct, host))
+		failing = failing || hostPct < 70
+	}
+	if !newest.IsZero() {
+		age := int(now.Sub(newest).Hours() / 24)
+		e["newest_lastmod"] = newest.Format("2006-01-02")
+		e["newest_age_days"] = age
+		if age > sitemapFreshDays {
+			problems = append(problems, fmt.Sprintf("the newest lastmod (%s) is %d days old", newest.Format("2006-01-02"), age))
+		}
+	}
+	switch {
+	case withLastmod == 0:
+		problems = append(problems, "no URL has a usable lastmod")
+	case lastmodPct < 50:
+		problems = append(problems, fmt.Sprintf("only %.0f%% of URLs have a lastmod", lastmodPct))
+	case withLastmod >= 5 && len(distinct) == 1:
+		problems = append(problems, "every lastmod is the same value, which looks like a build timestamp")
+	}
+	if future > 0 {
+		problems = append(problems, srCount(future, "lastmod lies", "lastmods lie")+" in the future")
+	}
+	switch {
+	case failing:
+		return fail("The sitemap is unreliable: "+strings.Join(problems, "; ")+".", e)
+	case len(problems) > 0:
+		return warn("The sitemap has quality gaps: "+strings.Join(problems, "; ")+".", e)
+	}
+	msg := fmt.Sprintf("All %d sitemap URLs read are on %s, %.0f%% carry a lastmod (newest %s)", n, host, lastmodPct, newest.Format("2006-01-02"))
+	if checked > 0 {
+		msg += fmt.Sprintf(", and %d of %d sampled URLs answered 200 directly", ok, checked)
+	}
+	return pass(msg+".", e)
+}
+
+func llmsTxtPresentCheck() *Check {
+	return &Check{
+		ID: "llms_txt_present", Ring: RingSearch, Pillar: pillarDiscovery, Weight: 2, Effort: Low,
+		Marketing: Text{
+			Title: "llms.txt guide for AI (optional)",
+			Why:   "llms.txt is a proposed short guide to your site written for AI tools. No major AI search engine has committed to reading it, so it counts for little, but it is cheap to add.",
+			Fix:   "Publish a short llms.txt with your company name, a one-line summary and links to your most important pages.",
+		},
+		Engineering: Text{
+			Title: "/llms.txt served as text",
+			Why:   "llmstxt.org proposes a Markdown file at /llms.txt (H1, blockquote, H2 link lists); Google says AI features need no special files, hence the low weight, but a 5xx or an HTML catch-all at that path is a server fault.",
+			Fix:   "Serve /llms.txt as `text/plain` or `text/markdown` with 200: `# Name`, `> summary`, then `## Section` lists of `- [Title](https://…): note`; exclude the path from the SPA fallback route.",
+		},
+		Eval: evalLLMsTxtPresent,
+	}
+}
+
+func evalLLMsTxtPresent(in *Input) Result {
+	s := srSite(in)
+	r := s.LLMsTxt
+	if r == nil {
+		return na("/llms.txt was not fetched in this scan.", ev())
+	}
+	e := ev("url", r.URL, "final_url", r.FinalURL, "status", r.Status, "bytes", r.Bytes, "content_type", r.ContentType())
+	if f := s.LLMsFullTxt; f != nil {
+		e["llms_full_txt_status"] = f.Status
+	}
+	switch {
+	case r.Err != nil:
+		e["error"] = r.ErrorText()
+		return warn("/llms.txt could not be fetched ("+r.ErrorText()+").", e)
+	case r.Status >= 500:
+		return fail(fmt.Sprintf("/llms.txt answered HTTP %d, a server error.", r.Status), e)
+	case r.Status >= 400:
+		return warn(fmt.Sprintf("/llms.txt answered HTTP %d; the site publishes no llms.txt (an optional proposal).", r.Status), e)
+	case r.Status < 200 || r.Status >= 300:
+		return warn(fmt.Sprintf("/llms.txt answered HTTP %d.", r.Status), e)
+	case r.IsHTML() || looksLikeHTMLDoc(r.Body):
+		return warn("/llms.txt returns an HTML page (probably a catch-all route), not a text file.", e)
+	case len(strings.TrimSpace(string(r.Body))) == 0:
+		return warn("/llms.txt answered HTTP 200 but is empty.", e)
+	}
+	ct := r.ContentType()
+	if ct == "" {
+		ct = "no content type"
+	}
+	return pass(fmt.Sprintf("/llms.txt answered HTTP %d with %d bytes of text (%s).", r.Status, r.Bytes, ct), e)
+}
+
+func looksLikeHTMLDoc(b []byte) bool {
+	head := strings.ToLower(strings.TrimSpace(string(b[:min(len(b), 512)])))
+	return strings.HasPrefix(head, "<!doctype html") || strings.HasPrefix(head, "<html")
+}
+
+func feedDiscoverableCheck() *Check {
+	return &Check{
+		ID: "feed_discoverable", Ring: RingSearch, Pillar: pillarDiscovery, Weight: 1, Effort: Low,
+		Marketing: Text{
+			Title: "News or blog feed is available",
+			Why:   "An RSS or Atom feed announces new articles the moment they go live, which helps AI engines and aggregators keep up with your latest content.",
+			Fix:   "Enable your blog's RSS feed (usually one setting in the CMS) and make sure your pages advertise it.",
+		},
+		Engineering: Text{
+			Title: "RSS/Atom advertised via rel=alternate",
+			Why:   "`<link rel=\"alternate\" type=\"application/rss+xml\">` (or Atom, JSON Feed) lets crawlers poll for new URLs cheaply; search engines recommend feeds alongside sitemaps for discovering fresh content.",
+			Fix:   "Add `<link rel=\"alternate\" type=\"application/rss+xml\" title=\"…\" href=\"https://host/feed.xml\">` to the `<head>` of the homepage and blog pages, pointing at a valid feed of recent posts.",
+		},
+		Eval: evalFeedDiscoverable,
+	}
+}
+
+var feedTypes = map[string]bool{"application/rss+xml": true, "application/atom+xml": true, "application/feed+json": true}
+
+// blogPathRE recognises paths of a blog or news section.
+var blogPathRE = regexp.MustCompile(`(?i)(^|/)(blog|blogs|news|articles?|posts?|insights|journal|stories|magazine|updates|press)(/|$)`)
+
+func evalFeedDiscoverable(in *Input) Result {
+	home := srHome(in)
+	if home == nil {
+		return na("The homepage is not HTML, so no feed link could be read.", ev())
+	}
+	pages := []*page.Page{home}
+	for _, r := range srSite(in).Pages {
+		if pg := srSite(in).Page(r); pg != nil {
+			pages = append(pages, pg)
+		}
+	}
+	var feeds []string
+	seen := map[string]bool{}
+	for _, p := range pages {
+		for _, a := range p.Alternates {
+			if feedTypes[strings.TrimSpace(a.Type)] && a.Href != "" && !seen[a.Href] {
+				seen[a.Href] = true
+				feeds = append(feeds, a.Href)
+			}
+		}
+	}
+	var blog []string
+	for _, r := range srSite(in).PagesFor(fetch.Article) {
+		if r != nil && r.OK() && len(blog) < 3 {
+			blog = append(blog, r.FinalURL)
+		}
+	}
+	for _, l := range home.InternalLinks() {
+		if len(blog) >= 5 {
+			break
+		}
+		if u, err := url.Parse(l); err == nil && blogPathRE.MatchString(u.Path) {
+			blog = append(blog, l)
+		}
+	}
+	e := ev("feeds", srStrings(feeds), "blog_signals", srStrings(blog))
+	switch {
+	case len(feeds) > 0:
+		return pass(fmt.Sprintf("The site advertises %s via <link rel=alternate>: %s.", srCount(len(feeds), "feed", "feeds"), srList(feeds)), e)
+	case len(blog) > 0:
+		return warn(fmt.Sprintf("The site has a blog or news section (%s) but advertises no RSS, Atom or JSON feed.", blog[0]), e)
+	}
+	return na("No blog or news section was found and no feed is advertised, so the check does not apply.", e)
+}
+
+func internalLinkHubsCheck() *Check {
+	return &Check{
+		ID: "internal_link_hubs", Ring: RingSearch, Pillar: pillarDiscovery, Weight: 2, Effort: Low,
+		Marketing: Text{
+			Title: "Homepage links to key pages",
+			Why:   "AI crawlers start at your homepage. Clear links to your about, contact, product or service, and blog pages help them find and understand the pages that matter.",
+			Fix:   "Make sure the homepage menu or footer links to About, Contact, your products or services, and your blog or resources.",
+		},
+		Engineering: Text{
+			Title: "Static links to hub pages",
+			Why:   "Crawlers that run no JavaScript discover URLs only from links in the server HTML; the homepage should link to the about, contact, offer and content hubs and to at least 10 distinct internal URLs.",
+			Fix:   "Render primary navigation and footer links as `<a href>` in the server response, including /about, /contact, the product or service hub and the blog or resources index.",
+		},
+		Eval: evalInternalLinkHubs,
+	}
+}
+
+// linkHubs are the hub pages a homepage should link to, recognised by
+// path segment or link text.
+var linkHubs = []struct {
+	name string
+	re   *regexp.Regexp
+}{
+	{"about", regexp.MustCompile(`(?i)\b(about|about-us|company|who-we-are|our-story|team)\b`)},
+	{"contact", regexp.MustCompile(`(?i)\b(contact|contact-us|get-in-touch|kontakt)\b`)},
+	{"offer", regexp.MustCompile(`(?i)\b(products?|services?|solutions?|pricing|plans|shop|store|features?|catalog|menu)\b`)},
+	{"content", regexp.MustCompile(`(?i)\b(blog|news|articles?|insights|resources|guides?|learn|journal|posts?|docs|documentation)\b`)},
+}
+
+// minHubLinks is the number of distinct internal links a homepage should
+// offer crawlers.
+const minHubLinks = 10
+
+func evalInternalLinkHubs(in *Input) Result {
+	p := srHome(in)
+	if p == nil {
+		return na("The homepage is not HTML, so its links could not be read.", ev())
+	}
+	self := srNormURL(srPageURL(p))
+	var internal []string
+	for _, l := range p.InternalLinks() {
+		if srNormURL(l) != self {
+			internal = append(internal, l)
+		}
+	}
+	found := map[string]any{}
+	var names, missing []string
+	for _, hub := range linkHubs {
+		for _, l := range p.Links {
+			if !l.Internal || l.Href == "" {
+				continue
+			}
+			path := ""
+			if u, err := url.Parse(l.Href); err == nil {
+				path = strings.ReplaceAll(u.Path, "/", " ")
+			}
+			if hub.re.MatchString(path) || hub.re.MatchString(l.Text) {
+				found[hub.name] = l.Href
+				break
+			}
+		}
+		if _, ok := found[hub.name]; ok {
+			names = append(names, hub.name)
+		} else {
+			missing = append(missing, hub.name)
+		}
+	}
+	e := ev("internal_links", len(internal), "hubs", found, "missing", srStrings(missing))
+	switch {
+	case len(names) == 0:
+		return fail(fmt.Sprintf("The homepage HTML links to %s and to none of the about, contact, offer or content hubs.",
+			srCount(len(internal), "internal URL", "internal URLs")), e)
+	case len(internal) < 3:
+		return fail(fmt.Sprintf("The homepage HTML links to only %s (the %s %s), too few for crawlers to discover the site.",
+			srCount(len(internal), "internal URL", "internal URLs"), srList(names), map[bool]string{true: "hub", false: "hubs"}[len(names) == 1]), e)
+	case len(internal) >= minHubLinks && len(names) >= 3:
+		msg := fmt.Sprintf("The homepage HTML links to %d internal URLs, including the %s hubs", len(internal), srList(names))
+		if len(missing) > 0 {
+			msg += "; no " + srList(missing) + " hub was found"
+		}
+		return pass(msg+".", e)
+	}
+	msg := fmt.Sprintf("The homepage HTML links to %s", srCount(len(internal), "internal URL", "internal URLs"))
+	if len(internal) < minHubLinks {
+		msg += fmt.Sprintf(" (fewer than %d)", minHubLinks)
+	}
+	msg += " with the " + srList(names) + " " + map[bool]string{true: "hub", false: "hubs"}[len(names) == 1]
+	if len(missing) > 0 {
+		msg += " but none for " + srList(missing)
+	}
+	return warn(msg+".", e)
+}
+
+// ---------------------------------------------------------------------
+// Pillar delivery.
+
+func ttfbCheck() *Check {
+	return &Check{
+		ID: "ttfb", Ring: RingSearch, Pillar: pillarDelivery, Weight: 3, Effort: High,
+		Marketing: Text{
+			Title: "Server responds quickly",
+			Why:   "Slow servers get crawled less often, and AI assistants that fetch pages live may give up, leaving your content out of the answer.",
+			Fix:   "Ask your host or developers to add caching or a CDN so that the first response arrives in well under a second.",
+		},
+		Engineering: Text{
+			Title: "Median TTFB ≤ 800 ms",
+			Why:   "web.dev rates TTFB up to 0.8 s good and above 1.8 s poor; crawlers adapt their crawl rate to server response time, and live fetchers (ChatGPT-User, Perplexity-User) work with tight timeouts.",
+			Fix:   "Cache HTML at the edge (CDN full-page cache, `Cache-Control: s-maxage`), enable server-side page caching, reduce backend work on the homepage, and use HTTP/2 or HTTP/3 with TLS session resumption.",
+		},
+		Eval: evalTTFB,
+	}
+}
+
+// TTFB thresholds of web.dev: good up to 800 ms, poor above 1800 ms.
+const (
+	ttfbGoodMs = 800
+	ttfbPoorMs = 1800
+)
+
+func evalTTFB(in *Input) Result {
+	var ms []int64
+	for _, d := range srSite(in).TTFBSamples {
+		if d > 0 {
+			ms = append(ms, srMillis(d))
+		}
+	}
+	if len(ms) == 0 {
+		return na("No time-to-first-byte sample was recorded.", ev())
+	}
+	sorted := append([]int64(nil), ms...)
+	sort.Slice(sorted, func(i, j int) bool { return sorted[i] < sorted[j] })
+	median := sorted[len(sorted)/2]
+	if len(sorted)%2 == 0 {
+		median = (sorted[len(sorted)/2-1] + sorted[len(sorted)/2]) / 2
+	}
+	e := ev("samples_ms", ms, "median_ms", median, "good_ms", ttfbGoodMs, "poor_ms", ttfbPoorMs)
+	summary := fmt.Sprintf("The median time to first byte of %s is %d ms", srCount(len(ms), "request", "requests"), median)
+	switch {
+	case median <= ttfbGoodMs:
+		return pass(summary+fmt.Sprintf(" (good is up to %d ms).", ttfbGoodMs), e)
+	case median <= ttfbPoorMs:
+		return warn(summary+fmt.Sprintf(", above the %d ms that counts as good.", ttfbGoodMs), e)
+	}
+	return fail(summary+fmt.Sprintf(", above the %d ms that counts as poor.", ttfbPoorMs), e)
+}
+
+func htmlWeightCheck() *Check {
+	return &Check{
+		ID: "html_weight", Ring: RingSearch, Pillar: pillarDelivery, Weight: 2, Effort: Medium,
+		Marketing: Text{
+			Title: "Page size is reasonable",
+			Why:   "Very heavy pages take longer to fetch, and some AI crawlers stop reading after a limit, so content near the end may be missed.",
+			Fix:   "Ask your developers to trim inline code and embedded data from the page so the HTML stays under about half a megabyte.",
+		},
+		Engineering: Text{
+			Title: "Decompressed HTML under 500 KiB",
+			Why:   "Googlebot reads only the first 15 MB of an HTML file and other crawlers cap lower; large inline JSON (hydration state), SVG and CSS push the text late into the document and slow parsing.",
+			Fix:   "Move inline scripts and styles into cached files, trim hydration payloads (`__NEXT_DATA__` and similar), lazy-load markup below the fold and paginate long lists.",
+		},
+		Eval: evalHTMLWeight,
+	}
+}
+
+// HTML weight thresholds in decompressed bytes.
+const (
+	htmlWeightGood = 500 << 10
+	htmlWeightPoor = 2 << 20
+)
+
+func evalHTMLWeight(in *Input) Result {
+	h := srSite(in).Home
+	if h == nil || (h.Err != nil && !h.Truncated) {
+		return na("The homepage body was not read, so its size is unknown.", ev())
+	}
+	kib := h.Bytes >> 10
+	e := ev("bytes", h.Bytes, "kib", kib, "truncated", h.Truncated, "content_encoding", h.ContentEncoding)
+	size := fmt.Sprintf("%d KiB", kib)
+	if h.Bytes < 10<<10 {
+		size = srCount(h.Bytes, "byte", "bytes")
+	}
+	switch {
+	case h.Truncated:
+		return fail(fmt.Sprintf("The homepage HTML exceeds the %s GeoScan reads after decompression.", size), e)
+	case h.Bytes < htmlWeightGood:
+		return pass(fmt.Sprintf("The homepage HTML is %s after decompression (under 500 KiB).", size), e)
+	case h.Bytes < htmlWeightPoor:
+		return warn(fmt.Sprintf("The homepage HTML is %s after decompression, over the 500 KiB that keeps fetching light.", size), e)
+	}
+	return fail(fmt.Sprintf("The homepage HTML is %s after decompression, over 2 MiB.", size), e)
+}
+
+func compressionCheck() *Check {
+	return &Check{
+		ID: "compression", Ring: RingSearch, Pillar: pillarDelivery, Weight: 2, Effort: Low,
+		Marketing: Text{
+			Title: "Pages are compressed",
+			Why:   "Compressed pages download several times faster, so crawlers fetch more of your site in the same time.",
+			Fix:   "Turn on gzip or Brotli compression at your host or CDN; it is usually a single setting.",
+		},
+		Engineering: Text{
+			Title: "Content-Encoding br, gzip or zstd",
+			Why:   "GeoScan sends `Accept-Encoding: gzip, br, zstd`, as crawlers do; uncompressed HTML costs several times the bytes and transfer time on every crawler fetch.",
+			Fix:   "Enable Brotli or gzip for `text/html` (and CSS, JavaScript, XML, text/plain) at the origin or CDN and send `Vary: Accept-Encoding`.",
+		},
+		Eval: evalCompression,
+	}
+}
+
+// compressionMinBytes is the size below which servers commonly skip
+// compression on purpose: the body fits in about one TCP packet.
+const compressionMinBytes = 1400
+
+func evalCompression(in *Input) Result {
+	h := srSite(in).Home
+	if srFetchFailed(h) || h.Status == 0 {
+		return na("The homepage was not fetched, so its compression is unknown.", ev())
+	}
+	enc := strings.ToLower(strings.TrimSpace(h.ContentEncoding))
+	e := ev("content_encoding", enc, "bytes", h.Bytes, "vary", h.Header.Get("Vary"))
+	switch enc {
+	case "br", "gzip", "x-gzip", "zstd":
+		return pass(fmt.Sprintf("The homepage is sent with Content-Encoding %s (%d bytes decompressed).", enc, h.Bytes), e)
+	case "deflate":
+		return warn("The homepage is sent with Content-Encoding deflate; br, gzip or zstd are better supported.", e)
+	}
+	if h.Bytes < compressionMinBytes {
+		return na(fmt.Sprintf("The homepage is only %d bytes, too small for compression to matter.", h.Bytes), e)
+	}
+	return fail(fmt.Sprintf("The homepage's %d bytes of HTML are sent uncompressed although the request accepted br, gzip and zstd.", h.Bytes), e)
+}
+
+func renderBlockingHeadCheck() *Check {
+	return &Check{
+		ID: "render_blocking_head", Ring: RingSearch, Pillar: pillarDelivery, Weight: 1, Effort: Medium,
+		Marketing: Text{
+			Title: "Page starts showing quickly",
+			Why:   "Scripts and style files that must load before anything appears slow the page down for people who click through from an AI answer, and page experience feeds search quality signals.",
+			Fix:   "Ask your developers to load non-essential scripts later and combine style files.",
+		},
+		Engineering: Text{
+			Title: "At most 3 render-blocking resources in <head>",
+			Why:   "Every synchronous `<script src>` and blocking stylesheet in `<head>` delays first render (Lighthouse's render-blocking audit); it affects Core Web Vitals rather than crawler access, hence the low weight.",
+			Fix:   "Add `defer` or `async` (or `type=module`) to head scripts, inline critical CSS and load the rest without blocking, and drop unused third-party tags.",
+		},
+		Eval: evalRenderBlockingHead,
+	}
+}
+
+func evalRenderBlockingHead(in *Input) Result {
+	p := srHome(in)
+	if p == nil {
+		return na("The homepage is not HTML, so its <head> could not be read.", ev())
+	}
+	var scripts []string
+	for _, s := range p.Scripts {
+		if !s.InHead || s.Src == "" || s.Async || s.Defer {
+			continue
+		}
+		if s.Type != "" && !strings.Contains(s.Type, "javascript") && s.Type != "module" {
+			continue
+		}
+		scripts = append(scripts, s.Src)
+	}
+	total := len(scripts) + p.HeadCSS
+	e := ev("blocking_scripts", srStrings(scripts), "blocking_stylesheets", p.HeadCSS, "total", total)
+	summary := fmt.Sprintf("The homepage <head> has %s and %s that block rendering",
+		srCount(len(scripts), "synchronous script", "synchronous scripts"), srCount(p.HeadCSS, "stylesheet", "stylesheets"))
+	switch {
+	case total <= 3:
+		return pass(summary+".", e)
+	case total <= 8:
+		return warn(summary+fmt.Sprintf(" (%d in total; 3 or fewer is the target).", total), e)
+	}
+	return fail(summary+fmt.Sprintf(" (%d in total, more than 8).", total), e)
+}
+
+func imageDimensionsLCPCheck() *Check {
+	return &Check{
+		ID: "image_dimensions_lcp", Ring: RingSearch, Pillar: pillarDelivery, Weight: 1, Effort: Low,
+		Marketing: Text{
+			Title: "Images are sized and load promptly",
+			Why:   "Images without set sizes make the page jump while loading, and a delayed main image appears late; both spoil the first impression for visitors who arrive from AI answers.",
+			Fix:   "Have your developers give images a width and height and load the first large image right away.",
+		},
+		Engineering: Text{
+			Title: "img width/height set; first image not lazy",
+			Why:   "Missing `width`/`height` causes layout shift (CLS), and `loading=lazy` on the likely LCP image delays LCP; both are static-HTML proxies for field Core Web Vitals.",
+			Fix:   "Add intrinsic `width` and `height` attributes (or CSS aspect-ratio) to every `<img>`, remove `loading=\"lazy\"` from the first or hero image and consider `fetchpriority=\"high\"` on it.",
+		},
+		Eval: evalImageDimensionsLCP,
+	}
+}
+
+func evalImageDimensionsLCP(in *Input) Result {
+	p := srHome(in)
+	if p == nil {
+		return na("The homepage is not HTML, so its images could not be read.", ev())
+	}
+	if len(p.Images) == 0 {
+		return na("The homepage HTML has no <img> elements, so the check does not apply.", ev("images", 0))
+	}
+	sized := 0
+	for _, img := range p.Images {
+		if strings.TrimSpace(img.Width) != "" && strings.TrimSpace(img.Height) != "" {
+			sized++
+		}
+	}
+	first := p.Images[0]
+	pct := srPct(sized, len(p.Images))
+	e := ev("images", len(p.Images), "with_dimensions", sized, "with_dimensions_pct", pct, "first_image", first.Src, "first_lazy", first.Lazy)
+	var problems []string
+	if pct < 80 {
+		problems = append(problems, fmt.Sprintf("only %d of %d images (%.0f%%) declare width and height", sized, len(p.Images), pct))
+	}
+	if first.Lazy {
+		problems = append(problems, "the first image is lazy-loaded")
+	}
+	if len(problems) > 0 {
+		return warn("On the homepage "+strings.Join(problems, " and ")+".", e)
+	}
+	return pass(fmt.Sprintf("%d of %d homepage images (%.0f%%) declare width and height, and the first image loads eagerly.", sized, len(p.Images), pct), e)
+}
+
+func cruxFieldVitalsCheck() *Check {
+	return &Check{
+		ID: "crux_field_vitals", Ring: RingSearch, Pillar: pillarDelivery, Weight: 3, Effort: High,
+		Marketing: Text{
+			Title: "Real-visitor speed (Core Web Vitals)",
+			Why:   "How fast and stable your pages feel to real visitors is part of Google's page-experience signals, which also shape the pages AI Overviews draw on.",
+			Fix:   "Once field data is available, start with the metric rated poor, usually the loading of the main image or slow scripts.",
+		},
+		Engineering: Text{
+			Title: "CrUX p75 LCP, INP and CLS",
+			Why:   "Chrome UX Report p75 field data rates LCP ≤2.5 s, INP ≤200 ms and CLS ≤0.1 as good; origin data needs a CrUX API key and enough Chrome traffic.",
+			Fix:   "Query the CrUX API or PageSpeed Insights for the origin; improve LCP through server caching and hero-image priority, INP by breaking up long tasks, CLS by reserving space for images and embeds.",
+		},
+		Eval: evalCruxFieldVitals,
+	}
+}
+
+func evalCruxFieldVitals(*Input) Result {
+	return na("Field Core Web Vitals need a CrUX API key, which comes with the AI layer; not scored.", ev("reason", "no_crux_api_key"))
+}

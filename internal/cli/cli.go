@@ -30,6 +30,7 @@ Usage:
   geoscan serve [--role api|worker|all] run the HTTP API and scan workers (see geoscan serve --help)
   geoscan dev                           run with a private PostgreSQL under GEOSCAN_DATA_DIR and a dev API key (make run)
   geoscan demo                          scan the built-in fixture sites offline and print the grades (make demo)
+  geoscan fixtures                      serve the fixture sites and print the settings to scan them (dev/test)
   geoscan migrate                       apply database migrations
   geoscan org create --name NAME [--plan free|pro] [--inactive]
   geoscan org set-subscription ORG_ID active|inactive
@@ -69,6 +70,8 @@ func dispatch(ctx context.Context, e env, args []string) error {
 		return dev(ctx, e, rest)
 	case "demo":
 		return demo(ctx, e, rest)
+	case "fixtures":
+		return fixtures(ctx, e, rest)
 	case "migrate":
 		return migrate(ctx, e, rest)
 	case "org":

@@ -9,6 +9,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -148,4 +149,43 @@ func TestFailuresAreExplained(t *testing.T) {
 	r = f.Do(ctx, Request{URL: srv.URL})
 	require.Error(t, r.Err)
 	require.True(t, errors.Is(r.Err, context.Canceled))
+}
+
+func TestSiteFollowsSitemapIndexes(t *testing.T) {
+	t.Parallel()
+	mux := http.NewServeMux()
+	var base string
+	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != "/" {
+			http.NotFound(w, r)
+			return
+		}
+		w.Header().Set("Content-Type", "text/html")
+		_, _ = w.Write([]byte(`<html><body><a href="/about/">About</a><a href="/blog/first-post/">Post</a></body></html>`))
+	})
+	mux.HandleFunc("/robots.txt", func(w http.ResponseWriter, _ *http.Request) {
+		_, _ = w.Write([]byte("User-agent: *\nAllow: /\nSitemap: " + base + "/index.xml\n"))
+	})
+	mux.HandleFunc("/index.xml", func(w http.ResponseWriter, _ *http.Request) {
+		_, _ = w.Write([]byte(`<?xml version="1.0"?><sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><sitemap><loc>` + base + `/posts.xml</loc></sitemap></sitemapindex>`))
+	})
+	mux.HandleFunc("/posts.xml", func(w http.ResponseWriter, _ *http.Request) {
+		_, _ = w.Write([]byte(`<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>` + base + `/blog/first-post/</loc><lastmod>2026-11-01</lastmod></url><url><loc>` + base + `/blog/second-post/</loc></url></urlset>`))
+	})
+	f, b := testFetcher(t, mux, Options{})
+	base = b
+	target, err := url.Parse(base + "/")
+	require.NoError(t, err)
+	site, err := f.Site(context.Background(), target)
+	require.NoError(t, err)
+	require.Len(t, site.Sitemaps, 2, "the index and its child")
+	require.Equal(t, []SitemapURL{{Loc: base + "/blog/first-post/", LastMod: "2026-11-01"}, {Loc: base + "/blog/second-post/"}}, site.SitemapURLs)
+	require.Len(t, site.PagesFor(About), 1)
+	require.Len(t, site.PagesFor(Article), 2, "one linked from the homepage, one from the sitemap")
+	require.NotNil(t, site.Robots)
+	require.Equal(t, 404, site.NotFound.Status)
+	require.Len(t, site.Bots, len(ProbeBots))
+	for _, r := range site.All {
+		require.NotEmpty(t, r.Purpose, r.URL)
+	}
 }

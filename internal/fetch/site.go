@@ -270,10 +270,15 @@ func randomToken() string {
 // robotsSitemapRE finds Sitemap: lines (a non-group record of RFC 9309).
 var robotsSitemapRE = regexp.MustCompile(`(?im)^\s*sitemap\s*:\s*(\S+)`)
 
+type sitemapEntry struct {
+	Loc     string `xml:"loc"`
+	LastMod string `xml:"lastmod"`
+}
+
 type sitemapDoc struct {
 	XMLName  xml.Name
-	URLs     []struct{ Loc, LastMod string } `xml:"url"`
-	Sitemaps []struct{ Loc, LastMod string } `xml:"sitemap"`
+	URLs     []sitemapEntry `xml:"url"`
+	Sitemaps []sitemapEntry `xml:"sitemap"`
 }
 
 func (c *crawl) sitemaps(ctx context.Context, origin *url.URL) {

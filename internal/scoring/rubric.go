@@ -97,6 +97,10 @@ var Gates = []GateDef{
 		"The homepage tells search engines not to index it, which keeps it out of AI answers."},
 	{"search_blocked_for_ai_search", "ai_search_bots_allowed", []string{"search"}, 50,
 		"robots.txt blocks at least one major AI search crawler."},
+	// An edge that challenges AI search crawlers blocks them as surely as
+	// robots.txt does, whatever robots.txt says.
+	{"edge_blocks_ai_search", "edge_bot_reachability", []string{"search"}, 50,
+		"The CDN or firewall in front of the site blocks or challenges AI search crawlers."},
 	{"content_not_server_rendered", "ssr_text_content", []string{"visibility"}, 50,
 		"The homepage's text is not in its HTML, so crawlers that run no JavaScript see almost nothing."},
 	{"prompt_injection_found", "hidden_prompt_injection", []string{"trust"}, 50,

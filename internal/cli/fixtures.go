@@ -1,0 +1,51 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/geoscan/geoscan/internal/testsite"
+)
+
+// fixtures serves the fixture sites until interrupted and prints the
+// settings a dev/test server needs to scan them (the benchmark scripts and
+// manual testing use it).
+func fixtures(ctx context.Context, e env, args []string) error {
+	fs := newFlagSet(e, "fixtures")
+	dir := fs.String("ca-dir", ".data/fixtures", "directory for the fixture CA certificate")
+	fs.Usage = func() {
+		fmt.Fprint(e.stderr, "Usage: geoscan fixtures [--ca-dir DIR]\n\nServes the fixture sites on loopback and prints, as shell assignments, the GEOSCAN_* settings\nthat let a dev/test server scan them. Runs until interrupted.\n")
+	}
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	sites, err := testsite.Start()
+	if err != nil {
+		return err
+	}
+	defer sites.Close()
+	if err := os.MkdirAll(*dir, 0o755); err != nil { //nolint:gosec // a readable certificate
+		return err
+	}
+	ca, err := sites.WriteCAFile(*dir)
+	if err != nil {
+		return err
+	}
+	if abs, err := filepath.Abs(ca); err == nil {
+		ca = abs
+	}
+	var resolve []string
+	for _, name := range append(append([]string{}, testsite.Realistic...), testsite.Hostile...) {
+		resolve = append(resolve, sites.Host(name)+"=127.0.0.1")
+	}
+	fmt.Fprintf(e.stdout, "GEOSCAN_ENV=test\nGEOSCAN_ALLOW_PRIVATE_TARGETS=true\nGEOSCAN_EXTRA_CA_FILE=%s\nGEOSCAN_RESOLVE=%s\nGEOSCAN_PLAIN_HTTP_PORT=%d\n",
+		ca, strings.Join(resolve, ","), sites.HTTPPort())
+	for _, name := range testsite.Realistic {
+		fmt.Fprintf(e.stdout, "# %s %s\n", name, sites.URL(name))
+	}
+	<-ctx.Done()
+	return nil
+}
