@@ -14,8 +14,8 @@ import (
 
 	"github.com/geoscan/geoscan/gen/api"
 	"github.com/geoscan/geoscan/gen/client"
-	"github.com/geoscan/geoscan/internal/report"
 	"github.com/geoscan/geoscan/internal/apitest"
+	"github.com/geoscan/geoscan/internal/report"
 )
 
 // fixtureReport builds a report whose texts depend on the audience and whose

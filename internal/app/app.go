@@ -164,9 +164,9 @@ func (a *App) setUpQueue(cfg config.Config, logger *slog.Logger, resolver netgua
 		river.AddWorker(workers, &scanner.Sweeper{Runner: a.runner, Grace: cfg.ScanBudget})
 		riverCfg.Workers = workers
 		riverCfg.Queues = map[string]river.QueueConfig{scanner.Queue: {MaxWorkers: cfg.ScanWorkers}}
-		riverCfg.JobTimeout = cfg.ScanBudget + 15*time.Second
+		riverCfg.JobTimeout = cfg.ScanBudget + 5*time.Second
 		// A job running this long belongs to a dead worker: run it again.
-		riverCfg.RescueStuckJobsAfter = cfg.ScanBudget + 30*time.Second
+		riverCfg.RescueStuckJobsAfter = cfg.ScanBudget + 10*time.Second
 		riverCfg.PeriodicJobs = []*river.PeriodicJob{
 			river.NewPeriodicJob(river.PeriodicInterval(time.Minute),
 				func() (river.JobArgs, *river.InsertOpts) { return scanner.SweepArgs{}, nil },

@@ -46,7 +46,7 @@ func TestCatalog(t *testing.T) {
 	for _, g := range scoring.Gates {
 		c := Lookup(g.CheckID)
 		require.NotNil(t, c, "gate %s names unknown check %s", g.ID, g.CheckID)
-		require.Equal(t, 10.0, c.Weight, "gating check %s", c.ID)
+		require.GreaterOrEqual(t, c.Weight, 5.0, "gating check %s must carry a high weight", c.ID)
 	}
 	for _, p := range scoring.Pillars {
 		n := 0

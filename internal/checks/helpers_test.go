@@ -31,8 +31,10 @@ func resp(purpose fetch.Purpose, rawURL string, status int, body string, headers
 			h.Set("Content-Type", "text/html; charset=utf-8")
 		}
 	}
-	return &fetch.Response{Purpose: purpose, URL: rawURL, FinalURL: rawURL, Method: http.MethodGet,
-		Status: status, Header: h, Body: []byte(body), Bytes: len(body), Duration: 50 * time.Millisecond, TTFB: 40 * time.Millisecond}
+	return &fetch.Response{
+		Purpose: purpose, URL: rawURL, FinalURL: rawURL, Method: http.MethodGet,
+		Status: status, Header: h, Body: []byte(body), Bytes: len(body), Duration: 50 * time.Millisecond, TTFB: 40 * time.Millisecond,
+	}
 }
 
 // site builds a Site around a homepage; extra responses are attached by

@@ -161,7 +161,7 @@ func srNormURL(raw string) string {
 	}
 	u.Scheme = strings.ToLower(u.Scheme)
 	host := strings.ToLower(u.Hostname())
-	if p := u.Port(); p != "" && !(p == "443" && u.Scheme == "https") && !(p == "80" && u.Scheme == "http") {
+	if p := u.Port(); p != "" && (p != "443" || u.Scheme != "https") && (p != "80" || u.Scheme != "http") {
 		host += ":" + p
 	}
 	u.Host = host
@@ -553,8 +553,10 @@ func evalStaleAITokens(in *Input) Result {
 		// The leftover only matters when the live crawler ends up with a
 		// different verdict than the owner wrote for the old name.
 		effective := succNamed || old.Allowed == succ.Allowed
-		rows = append(rows, map[string]any{"token": a.Token, "successor": a.Successor, "successor_named": succNamed,
-			"token_allowed": old.Allowed, "successor_allowed": succ.Allowed})
+		rows = append(rows, map[string]any{
+			"token": a.Token, "successor": a.Successor, "successor_named": succNamed,
+			"token_allowed": old.Allowed, "successor_allowed": succ.Allowed,
+		})
 		if effective {
 			harmless = append(harmless, a.Token)
 		} else {
@@ -679,8 +681,10 @@ func evalEdgeBotReachability(in *Input) Result {
 		case ratio > 0.5:
 			verdict = "different"
 		}
-		row := map[string]any{"token": b.Bot.Token, "role": role, "status": r.Status, "bytes": r.Bytes, "size_diff": ratio,
-			"server": r.Header.Get("Server"), "cf_mitigated": r.Header.Get("Cf-Mitigated"), "markers": srStrings(markers), "verdict": verdict}
+		row := map[string]any{
+			"token": b.Bot.Token, "role": role, "status": r.Status, "bytes": r.Bytes, "size_diff": ratio,
+			"server": r.Header.Get("Server"), "cf_mitigated": r.Header.Get("Cf-Mitigated"), "markers": srStrings(markers), "verdict": verdict,
+		}
 		if r.Err != nil {
 			row["error"] = r.ErrorText()
 		}

@@ -279,14 +279,18 @@ func srCases() map[string][]srCase {
 			{"not html", srEdit("", func(s *fetch.Site) { s.HomePage = nil }), NA, "not HTML", "", nil},
 		},
 		"sitemap_present": {
-			{"listed and valid", srEdit("", func(s *fetch.Site) { s.SitemapTotal = 2 },
-				srRobots(200, "User-agent: *\nAllow: /\nSitemap: https://example.com/sitemap.xml\n"),
-				resp(fetch.Sitemap, "https://example.com/sitemap.xml", 200, srSitemapXML("https://example.com/a", "https://example.com/b"))),
-				Pass, "robots.txt lists 1 sitemap; 1 valid file was read, with 2 URLs.", "urls_in_files", 2},
-			{"index", srWith("", srRobots(200, "Sitemap: https://example.com/index.xml\n"),
-				resp(fetch.Sitemap, "https://example.com/index.xml", 200, `<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><sitemap><loc>https://example.com/a.xml</loc></sitemap></sitemapindex>`),
-				resp(fetch.Sitemap, "https://example.com/a.xml", 200, "https://example.com/a\nhttps://example.com/b\n", "Content-Type", "text/plain")),
-				Pass, "2 valid files were read, with 2 URLs and 1 sitemap index naming 1 sitemap.", "", nil},
+			{
+				"listed and valid", srEdit("", func(s *fetch.Site) { s.SitemapTotal = 2 },
+					srRobots(200, "User-agent: *\nAllow: /\nSitemap: https://example.com/sitemap.xml\n"),
+					resp(fetch.Sitemap, "https://example.com/sitemap.xml", 200, srSitemapXML("https://example.com/a", "https://example.com/b"))),
+				Pass, "robots.txt lists 1 sitemap; 1 valid file was read, with 2 URLs.", "urls_in_files", 2,
+			},
+			{
+				"index", srWith("", srRobots(200, "Sitemap: https://example.com/index.xml\n"),
+					resp(fetch.Sitemap, "https://example.com/index.xml", 200, `<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><sitemap><loc>https://example.com/a.xml</loc></sitemap></sitemapindex>`),
+					resp(fetch.Sitemap, "https://example.com/a.xml", 200, "https://example.com/a\nhttps://example.com/b\n", "Content-Type", "text/plain")),
+				Pass, "2 valid files were read, with 2 URLs and 1 sitemap index naming 1 sitemap.", "", nil,
+			},
 			{"default location only", srWith("", allowAll, resp(fetch.Sitemap, "https://example.com/sitemap.xml", 200, srSitemapXML("https://example.com/a"))), Warn, "with 1 entry, but robots.txt does not list it", "", nil},
 			{"listed off-host", srWith("", srRobots(200, "Sitemap: https://cdn.example.net/sitemap.xml\n")), Warn, "none is on this site's host", "", nil},
 			{"one of two broken", srWith("", srRobots(200, "Sitemap: https://example.com/a.xml\nSitemap: https://example.com/b.xml\n"),
@@ -422,8 +426,10 @@ func TestSearchChecks(t *testing.T) {
 	}
 	// Every search check has cases for the verdicts it can give.
 	noWarn := map[string]bool{"crux_field_vitals": true, "ai_training_policy": true, "content_signals": true, "meta_robots_indexable": true}
-	noFail := map[string]bool{"ai_user_fetchers_allowed": true, "image_dimensions_lcp": true, "crux_field_vitals": true,
-		"ai_training_policy": true, "content_signals": true, "stale_ai_tokens": true, "feed_discoverable": true}
+	noFail := map[string]bool{
+		"ai_user_fetchers_allowed": true, "image_dimensions_lcp": true, "crux_field_vitals": true,
+		"ai_training_policy": true, "content_signals": true, "stale_ai_tokens": true, "feed_discoverable": true,
+	}
 	noPass := map[string]bool{"crux_field_vitals": true, "ai_training_policy": true, "content_signals": true}
 	noNA := map[string]bool{"sitemap_present": true}
 	for id := range byID {
@@ -493,8 +499,10 @@ func TestSearchChecksSurviveMissingData(t *testing.T) {
 		"empty homepage":           input(site(t, "")),
 		"nil header":               input(empty),
 		"page without site or URL": {Home: orphan},
-		"nothing fetched": input(&fetch.Site{Bots: []fetch.BotResult{{Bot: fetch.ProbeBots[0]}, {Bot: fetch.ProbeBots[1]}},
-			Sitemaps: []*fetch.Response{nil}, SitemapSamples: []*fetch.Response{nil}}),
+		"nothing fetched": input(&fetch.Site{
+			Bots:     []fetch.BotResult{{Bot: fetch.ProbeBots[0]}, {Bot: fetch.ProbeBots[1]}},
+			Sitemaps: []*fetch.Response{nil}, SitemapSamples: []*fetch.Response{nil},
+		}),
 	}
 	for name, in := range inputs {
 		for _, c := range searchChecks() {

@@ -1,3 +1,1440 @@
 package checks
 
-func trustChecks() []*Check { return nil }
+import (
+	"fmt"
+	"net/http"
+	"net/url"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/PuerkitoBio/goquery"
+
+	"github.com/geoscan/geoscan/internal/fetch"
+	"github.com/geoscan/geoscan/internal/jsonld"
+	"github.com/geoscan/geoscan/internal/page"
+)
+
+// Pillars of the trust ring.
+const (
+	pillarEntityIdentity      = "entity_identity"
+	pillarAuthorshipFreshness = "authorship_freshness"
+	pillarSiteSecurity        = "site_security"
+	pillarContentIntegrity    = "content_integrity"
+	pillarAIMentions          = "ai_mentions"
+)
+
+// needsLanguageModel is the verdict of the AI-mention checks until a
+// language-model engine is configured: they ask a model about the brand,
+// which the deterministic checks cannot do.
+const needsLanguageModel = "Needs a language-model engine, which comes with the AI layer; not scored."
+
+// trustChecks is the trust ring: is it clear who stands behind the site,
+// who wrote the content and when, is the site safe to send people to, and
+// is the content free of tricks aimed at the engines themselves.
+func trustChecks() []*Check {
+	return []*Check{
+		{
+			ID: "organization_entity", Ring: RingTrust, Pillar: pillarEntityIdentity, Weight: 5, Effort: Low,
+			Marketing: Text{
+				Title: "Your organisation is clearly identified",
+				Why:   "AI engines recommend businesses they can identify with confidence; a complete description of your organisation (name, website, logo, contact) is that identity card.",
+				Fix:   "In your SEO plugin or CMS, fill in the organisation profile: official name, website, logo and a phone number, email or address.",
+			},
+			Engineering: Text{
+				Title: "Organization entity with name, url, logo and contact",
+				Why:   "An Organization or LocalBusiness node with name, url, logo and contactPoint/address is what engines reconcile with knowledge-graph entities and show in brand answers.",
+				Fix:   "Publish Organization (or a LocalBusiness subtype) JSON-LD on the homepage with name, url, an absolute logo URL (ImageObject) and contactPoint or address, and give it an @id other nodes reference.",
+			},
+			Eval: evalOrganizationEntity,
+		},
+		{
+			ID: "sameas_profiles", Ring: RingTrust, Pillar: pillarEntityIdentity, Weight: 3, Effort: Low,
+			Marketing: Text{
+				Title: "Links to your official profiles",
+				Why:   "Pointing to your official profiles (Wikipedia, LinkedIn, GitHub, YouTube and the like) lets AI engines confirm that the site, the profiles and the brand they know are one and the same.",
+				Fix:   "List your official profile pages in the organisation settings of your SEO plugin (often called \"social profiles\"); include at least two.",
+			},
+			Engineering: Text{
+				Title: "sameAs to authoritative profiles",
+				Why:   "Organization.sameAs URLs to Wikipedia, Wikidata, LinkedIn, Crunchbase, GitHub, X or YouTube are the identifiers engines use for entity reconciliation.",
+				Fix:   "Add a sameAs array with the canonical profile URLs (at least two of Wikipedia, Wikidata, LinkedIn, Crunchbase, GitHub, X, YouTube, Facebook, Instagram) to the Organization or Person node.",
+			},
+			Eval: evalSameAs,
+		},
+		{
+			ID: "brand_name_consistency", Ring: RingTrust, Pillar: pillarEntityIdentity, Weight: 3, Effort: Low,
+			Marketing: Text{
+				Title: "One brand name everywhere",
+				Why:   "When the title, the sharing tags, the logo and the copyright line all use the same name, AI engines connect every mention to one brand instead of splitting it.",
+				Fix:   "Use exactly the same brand name in the site title, the social sharing name, the organisation profile, the logo description and the footer.",
+			},
+			Engineering: Text{
+				Title: "Brand name consistency",
+				Why:   "Entity resolution matches names across <title>, og:site_name, Organization.name, WebSite.name, logo alt and the © line; conflicting variants fragment the entity.",
+				Fix:   "Derive <title> suffix, og:site_name, Organization.name, WebSite.name, the logo's alt and the footer © line from one configured brand string.",
+			},
+			Eval: evalBrandConsistency,
+		},
+		{
+			ID: "about_contact_pages", Ring: RingTrust, Pillar: pillarEntityIdentity, Weight: 3, Effort: Low,
+			Marketing: Text{
+				Title: "About and contact pages",
+				Why:   "AI engines and the people who use them look for who runs a site and how to reach them; reachable about and contact pages are basic proof that a real business stands behind it.",
+				Fix:   "Publish an About page and a Contact page with an email, phone number, address or form, and link both from the homepage.",
+			},
+			Engineering: Text{
+				Title: "About and contact pages linked and reachable",
+				Why:   "About and contact pages linked from the homepage are core E-E-A-T signals; engines fetch them to verify the publisher.",
+				Fix:   "Serve /about and /contact with 200, link them from the homepage navigation or footer with plain <a href>, and put a mailto:, tel:, <address> or contact <form> on the contact page.",
+			},
+			Eval: evalAboutContact,
+		},
+		{
+			ID: "local_nap_consistency", Ring: RingTrust, Pillar: pillarEntityIdentity, Weight: 1, Effort: Low,
+			Marketing: Text{
+				Title: "Name, address and phone match",
+				Why:   "For local businesses, AI answers about \"near me\" rely on the name, address and phone being the same in your markup and on your pages.",
+				Fix:   "Make sure the business name, street address and phone number in your local business settings are exactly what the footer and contact page show.",
+			},
+			Engineering: Text{
+				Title: "LocalBusiness NAP consistency",
+				Why:   "LocalBusiness name, address and telephone in JSON-LD are matched against visible text and third-party listings; mismatches weaken local entity confidence.",
+				Fix:   "Render the footer/contact NAP from the same data as LocalBusiness.name, address (PostalAddress: streetAddress, postalCode, addressLocality) and telephone.",
+			},
+			Eval: evalLocalNAP,
+		},
+		{
+			ID: "author_attribution", Ring: RingTrust, Pillar: pillarAuthorshipFreshness, Weight: 3, Effort: Medium,
+			Marketing: Text{
+				Title: "Articles name their authors",
+				Why:   "AI engines favour content from identifiable experts; a visible author with a profile shows who stands behind the advice.",
+				Fix:   "Show the author's name on every article and link it to an author page with their background and profiles.",
+			},
+			Engineering: Text{
+				Title: "Author attribution on articles",
+				Why:   "A visible byline plus Article.author → Person with url or sameAs lets engines attribute expertise (E-E-A-T) to a known person.",
+				Fix:   "Render a byline element (rel=author link to the author page) and set Article.author to a Person node with name, url (author page) and sameAs (professional profiles).",
+			},
+			Eval: evalAuthorAttribution,
+		},
+		{
+			ID: "content_dates", Ring: RingTrust, Pillar: pillarAuthorshipFreshness, Weight: 2, Effort: Low,
+			Marketing: Text{
+				Title: "Articles show their dates",
+				Why:   "AI engines prefer current information and need to know when something was written or updated to trust it.",
+				Fix:   "Show the publish date and the last-updated date on every article, and make sure your SEO plugin includes them in its markup.",
+			},
+			Engineering: Text{
+				Title: "Machine-readable content dates",
+				Why:   "datePublished/dateModified, article:published_time/article:modified_time and <time datetime> let engines judge recency and prefer current sources.",
+				Fix:   "Emit Article.datePublished and dateModified in ISO 8601, the article:published_time and article:modified_time meta tags, and wrap the visible date in <time datetime=\"…\">.",
+			},
+			Eval: evalContentDates,
+		},
+		{
+			ID: "content_freshness", Ring: RingTrust, Pillar: pillarAuthorshipFreshness, Weight: 2, Effort: Medium,
+			Marketing: Text{
+				Title: "Content is kept up to date",
+				Why:   "AI answers lean towards recent sources; a site with no update in a year or more looks abandoned.",
+				Fix:   "Review and update key pages regularly and publish new content at least every few months.",
+			},
+			Engineering: Text{
+				Title: "Content freshness",
+				Why:   "Recency is a ranking input for AI search; the newest of dateModified, sitemap lastmod and Last-Modified tells engines whether the site is maintained.",
+				Fix:   "Update content and make sure dateModified, sitemap <lastmod> and the Last-Modified header reflect real edits (not the build time).",
+			},
+			Eval: evalContentFreshness,
+		},
+		{
+			ID: "tls_valid", Ring: RingTrust, Pillar: pillarSiteSecurity, Weight: 3, Effort: Low,
+			Marketing: Text{
+				Title: "Secure connection",
+				Why:   "Engines and browsers will not send people to a site with a broken or outdated security certificate.",
+				Fix:   "Ask your hosting provider to renew the certificate automatically and to use modern encryption settings.",
+			},
+			Engineering: Text{
+				Title: "TLS version and certificate validity",
+				Why:   "A verified chain, TLS 1.2 or newer and a certificate that does not expire within 14 days keep crawlers and users from hitting handshake errors.",
+				Fix:   "Enable automatic renewal (ACME), disable TLS 1.0/1.1, and monitor certificate expiry with at least 14 days of margin.",
+			},
+			Eval: evalTLSValid,
+		},
+		{
+			ID: "hsts", Ring: RingTrust, Pillar: pillarSiteSecurity, Weight: 1, Effort: Low,
+			Marketing: Text{
+				Title: "Always-secure connection",
+				Why:   "Telling browsers to always use the secure version of your site protects visitors and is a basic trust signal.",
+				Fix:   "Ask your hosting or CDN provider to enable HSTS with a duration of at least six months.",
+			},
+			Engineering: Text{
+				Title: "Strict-Transport-Security",
+				Why:   "HSTS with max-age ≥ 15552000 (180 days) prevents protocol downgrade and is checked by security-aware trust signals.",
+				Fix:   "Send Strict-Transport-Security: max-age=31536000; includeSubDomains on all HTTPS responses (add preload once every subdomain is HTTPS).",
+			},
+			Eval: evalHSTS,
+		},
+		{
+			ID: "security_headers", Ring: RingTrust, Pillar: pillarSiteSecurity, Weight: 1, Effort: Medium,
+			Marketing: Text{
+				Title: "Standard security protections",
+				Why:   "Standard browser protections show the site is professionally maintained and protect visitors who arrive from AI answers.",
+				Fix:   "Ask your web team or hosting provider to turn on the standard security headers.",
+			},
+			Engineering: Text{
+				Title: "Security response headers",
+				Why:   "Content-Security-Policy, X-Content-Type-Options, frame-ancestors/X-Frame-Options and Referrer-Policy are the baseline hardening headers site-quality assessments look for.",
+				Fix:   "Send Content-Security-Policy (with frame-ancestors), X-Content-Type-Options: nosniff, X-Frame-Options: SAMEORIGIN and Referrer-Policy: strict-origin-when-cross-origin.",
+			},
+			Eval: evalSecurityHeaders,
+		},
+		{
+			ID: "mixed_content", Ring: RingTrust, Pillar: pillarSiteSecurity, Weight: 1, Effort: Low,
+			Marketing: Text{
+				Title: "No insecure page elements",
+				Why:   "Images or scripts loaded over an insecure connection break the padlock and may not load at all.",
+				Fix:   "Replace http:// addresses of images, scripts and embeds with their https:// versions in your content and theme.",
+			},
+			Engineering: Text{
+				Title: "Mixed content",
+				Why:   "http:// subresources on an https page are blocked (active content) or flagged (passive content) by browsers and degrade security signals.",
+				Fix:   "Rewrite http:// src/href/srcset of scripts, stylesheets, images and iframes to https:// (or protocol-relative to the same host); add Content-Security-Policy: upgrade-insecure-requests as a safety net.",
+			},
+			Eval: evalMixedContent,
+		},
+		{
+			ID: "legal_pages", Ring: RingTrust, Pillar: pillarSiteSecurity, Weight: 2, Effort: Low,
+			Marketing: Text{
+				Title: "Privacy policy and terms",
+				Why:   "A privacy policy and terms of use are expected of any legitimate business and count towards how trustworthy a site looks.",
+				Fix:   "Publish a privacy policy and terms (or legal notice) page and link both from the footer.",
+			},
+			Engineering: Text{
+				Title: "Privacy and terms pages reachable",
+				Why:   "Linked privacy and terms/imprint pages answering 200 are basic trust signals that quality raters and engines check.",
+				Fix:   "Serve /privacy and /terms (or /legal, /imprint) with 200 and link them from the footer with crawlable <a href>.",
+			},
+			Eval: evalLegalPages,
+		},
+		{
+			ID: "hidden_prompt_injection", Ring: RingTrust, Pillar: pillarContentIntegrity, Weight: 5, Effort: Low,
+			Marketing: Text{
+				Title: "No hidden instructions to AI tools",
+				Why:   "Hidden text that tries to instruct AI assistants is treated as manipulation; engines can drop or distrust the whole site, and it often comes from a hacked plugin.",
+				Fix:   "Remove any hidden text aimed at AI tools and check your site for compromised plugins or injected code.",
+			},
+			Engineering: Text{
+				Title: "Hidden prompt injection",
+				Why:   "LLM-directed instructions in comments, display:none/visibility:hidden/aria-hidden/micro-font elements or invisible Unicode (tag characters, zero-width runs) are prompt injection; engines filter and penalise such sources.",
+				Fix:   "Delete the snippets listed in the evidence, strip U+E0000–E007F and zero-width runs from content, audit templates and plugins for injected markup, and sanitise user content on input.",
+			},
+			Eval: evalPromptInjection,
+		},
+		{
+			ID: "negative_signals", Ring: RingTrust, Pillar: pillarContentIntegrity, Weight: 2, Effort: Medium,
+			Marketing: Text{
+				Title: "No spam-like patterns",
+				Why:   "Repeating one keyword, pop-ups and a wall of sales buttons make a page look like spam to AI engines, which then prefer other sources.",
+				Fix:   "Write naturally instead of repeating keywords, limit pop-ups, and keep a few clear calls to action.",
+			},
+			Engineering: Text{
+				Title: "Spam and low-quality signals",
+				Why:   "Keyword stuffing (one term over 4% of words), interstitial markup, call-to-action overload and boilerplate-dominated pages match spam-policy heuristics.",
+				Fix:   "Rewrite stuffed copy, remove interstitial/popup overlays on landing, cap repeated CTAs, and move boilerplate out of the main content.",
+			},
+			Eval: evalNegativeSignals,
+		},
+		{
+			ID: "llm_brand_recognition", Ring: RingTrust, Pillar: pillarAIMentions, Weight: 3, Effort: High,
+			Marketing: Text{
+				Title: "AI assistants know your brand",
+				Why:   "If an AI assistant cannot say what your brand is, it will not recommend you.",
+				Fix:   "Build a consistent public footprint: a complete about page, organisation markup and profiles on the sites assistants learn from.",
+			},
+			Engineering: Text{
+				Title: "LLM brand recognition",
+				Why:   "A model asked \"What is {brand}?\" without browsing shows whether the brand is in its parametric knowledge, with the right domain and category.",
+				Fix:   "Strengthen entity signals (Organization with sameAs, Wikidata entry, consistent naming) that feed training and knowledge-graph data.",
+			},
+			Eval: evalNeedsLanguageModel,
+		},
+		{
+			ID: "llm_brand_accuracy", Ring: RingTrust, Pillar: pillarAIMentions, Weight: 3, Effort: High,
+			Marketing: Text{
+				Title: "AI assistants describe you correctly",
+				Why:   "An assistant that gets your offer, category or location wrong sends customers elsewhere.",
+				Fix:   "State your category, offer and location plainly on the homepage and about page so assistants can pick up the right facts.",
+			},
+			Engineering: Text{
+				Title: "LLM brand accuracy",
+				Why:   "A judge model compares the model's description with facts extracted from the site (category, offer, location) to measure factual drift.",
+				Fix:   "Publish the facts in unambiguous text and markup (Organization.description, areaServed, makesOffer) on pages crawlers reach.",
+			},
+			Eval: evalNeedsLanguageModel,
+		},
+		{
+			ID: "llm_category_mention_rate", Ring: RingTrust, Pillar: pillarAIMentions, Weight: 2, Effort: High,
+			Marketing: Text{
+				Title: "Mentioned when buyers ask",
+				Why:   "Buyers ask assistants for the best options in a category; being named in those answers is the outcome GEO works towards.",
+				Fix:   "Publish comparison and category content and earn mentions on the review sites and lists assistants cite.",
+			},
+			Engineering: Text{
+				Title: "LLM category mention rate",
+				Why:   "The share of answers to category and buyer prompts that mention the brand, over repeated runs, measures share of voice in generative answers.",
+				Fix:   "Target the prompts with extractable category pages (comparisons, pricing, specs) and third-party citations.",
+			},
+			Eval: evalNeedsLanguageModel,
+		},
+		{
+			ID: "llm_search_citation", Ring: RingTrust, Pillar: pillarAIMentions, Weight: 2, Effort: High,
+			Marketing: Text{
+				Title: "Cited by AI search",
+				Why:   "AI search engines link to their sources; a citation sends qualified visitors to your site.",
+				Fix:   "Make the pages that answer your customers' questions easy to reach, read and quote.",
+			},
+			Engineering: Text{
+				Title: "Search-grounded citation",
+				Why:   "A search-grounded model (web search tools, Sonar) shows whether the domain appears in the cited sources for brand and category questions.",
+				Fix:   "Fix crawl access, server-rendered content and answer structure first; they decide whether retrieval can pick the pages.",
+			},
+			Eval: evalNeedsLanguageModel,
+		},
+	}
+}
+
+func evalNeedsLanguageModel(*Input) Result {
+	return na(needsLanguageModel, ev("requires", "language_model_engine", "scored", false))
+}
+
+// Entity identity.
+
+// identityCandidate is an entity that says who stands behind the site.
+type identityCandidate struct {
+	entity *jsonld.Entity
+	graph  *jsonld.Graph
+	page   *page.Page
+}
+
+// siteIdentities returns the Organization, LocalBusiness and Person nodes
+// of the homepage, the about and contact pages, and then the other pages,
+// in that order. A Person only counts from the homepage top level: on
+// articles a Person is an author, not the site owner.
+func siteIdentities(in *Input) []identityCandidate {
+	var pages []*page.Page
+	if in.Home != nil {
+		pages = append(pages, in.Home)
+	}
+	pages = append(pages, sitePages(in, fetch.About, fetch.Contact)...)
+	for _, p := range everyPage(in) {
+		if !slices.Contains(pages, p) {
+			pages = append(pages, p)
+		}
+	}
+	var out []identityCandidate
+	orgs := slices.Concat(organizationTypes, localBusinessTypes)
+	for _, p := range pages {
+		g := graphOf(p)
+		if g == nil {
+			continue
+		}
+		for _, e := range g.OfType(orgs...) {
+			out = append(out, identityCandidate{e, g, p})
+		}
+		if p == in.Home {
+			for _, e := range g.OfType("Person") {
+				if !e.Nested && !e.Is(orgs...) {
+					out = append(out, identityCandidate{e, g, p})
+				}
+			}
+		}
+	}
+	return out
+}
+
+// identitySlots are the parts of a complete identity entity.
+var identitySlots = []string{"name", "url", "logo", "contact"}
+
+// identityParts reports which identity slots an entity fills. The logo
+// must be an absolute URL; it is not downloaded.
+func identityParts(c identityCandidate) (have map[string]bool, logo string) {
+	e := c.entity
+	logo = logoURL(c.graph, e)
+	if logo == "" && e.Is("Person") {
+		logo = e.String("image")
+	}
+	lu, err := url.Parse(logo)
+	have = map[string]bool{
+		"name":    e.String("name") != "",
+		"url":     e.String("url") != "",
+		"logo":    err == nil && (lu.Scheme == "https" || lu.Scheme == "http") && lu.Host != "",
+		"contact": e.Has("contactPoint") || e.Has("address") || e.Has("telephone") || e.Has("email") || (e.Is("Person") && e.Has("sameAs")),
+	}
+	return have, logo
+}
+
+// logoURL reads a logo given as a URL, an inline ImageObject or an @id
+// reference to an ImageObject declared elsewhere in the graph.
+func logoURL(g *jsonld.Graph, e *jsonld.Entity) string {
+	if obj := e.Object("logo"); obj != nil {
+		for _, k := range []string{"url", "contentUrl"} {
+			if v := jsonld.Field(obj, k); v != "" {
+				return v
+			}
+		}
+		if id, ok := obj["@id"].(string); ok && g != nil {
+			if target := g.ByID(id); target != nil {
+				if v := target.String("url"); v != "" {
+					return v
+				}
+				return target.String("contentUrl")
+			}
+		}
+		return ""
+	}
+	return e.String("logo")
+}
+
+func evalOrganizationEntity(in *Input) Result {
+	if len(everyPage(in)) == 0 {
+		return na(naNoHome, ev())
+	}
+	cands := siteIdentities(in)
+	if len(cands) == 0 {
+		return fail("No Organization, LocalBusiness or Person entity describes the site on the fetched pages.", ev("entity", "", "missing", identitySlots))
+	}
+	best, bestN := cands[0], -1
+	var bestHave map[string]bool
+	var bestLogo string
+	for _, c := range cands {
+		have, logo := identityParts(c)
+		n := 0
+		for _, ok := range have {
+			if ok {
+				n++
+			}
+		}
+		if n > bestN {
+			best, bestN, bestHave, bestLogo = c, n, have, logo
+		}
+	}
+	var missing []string
+	for _, s := range identitySlots {
+		if !bestHave[s] {
+			missing = append(missing, s)
+		}
+	}
+	e := ev("entity", best.entity.Label(), "type", best.entity.Types[0], "page", addressOf(best.page), "name", best.entity.String("name"),
+		"url", best.entity.String("url"), "logo", bestLogo, "missing", nonNil(missing), "logo_checked", "absolute URL shape; the image is not downloaded")
+	if len(missing) == 0 {
+		return pass(fmt.Sprintf("%s %q declares name, url, logo and contact details.", best.entity.Types[0], best.entity.String("name")), e)
+	}
+	return warn(fmt.Sprintf("%s %q lacks %s.", best.entity.Types[0], best.entity.String("name"), strings.Join(missing, ", ")), e)
+}
+
+// profilePlatform names the authoritative profile site a URL points to,
+// or "".
+func profilePlatform(raw string) string {
+	u, err := url.Parse(strings.TrimSpace(raw))
+	if err != nil || u.Host == "" {
+		return ""
+	}
+	host := strings.ToLower(u.Hostname())
+	for _, p := range []struct{ name, domain string }{
+		{"Wikipedia", "wikipedia.org"},
+		{"Wikidata", "wikidata.org"},
+		{"LinkedIn", "linkedin.com"},
+		{"Crunchbase", "crunchbase.com"},
+		{"GitHub", "github.com"},
+		{"X", "x.com"},
+		{"X", "twitter.com"},
+		{"YouTube", "youtube.com"},
+		{"YouTube", "youtu.be"},
+		{"Facebook", "facebook.com"},
+		{"Facebook", "fb.com"},
+		{"Instagram", "instagram.com"},
+	} {
+		if host == p.domain || strings.HasSuffix(host, "."+p.domain) {
+			return p.name
+		}
+	}
+	return ""
+}
+
+func evalSameAs(in *Input) Result {
+	if len(everyPage(in)) == 0 {
+		return na(naNoHome, ev())
+	}
+	var sameAs, platforms []string
+	for _, c := range siteIdentities(in) {
+		for _, s := range c.entity.Strings("sameAs") {
+			if !slices.Contains(sameAs, s) {
+				sameAs = append(sameAs, s)
+			}
+			if p := profilePlatform(s); p != "" && !slices.Contains(platforms, p) {
+				platforms = append(platforms, p)
+			}
+		}
+	}
+	// Profile links in the page itself are context for the fix, not a
+	// substitute: sameAs is what ties them to the entity.
+	var linked []string
+	if in.Home != nil {
+		for _, l := range in.Home.Links {
+			if p := profilePlatform(l.Href); p != "" && !slices.Contains(linked, l.Href) {
+				linked = append(linked, l.Href)
+			}
+		}
+	}
+	e := ev("same_as", nonNil(firstN(sameAs, 20)), "authoritative_platforms", nonNil(platforms), "count", len(platforms),
+		"profile_links_on_homepage", nonNil(firstN(linked, 10)))
+	switch {
+	case len(platforms) >= 2:
+		return pass(fmt.Sprintf("sameAs links the site's entity to %d authoritative profiles (%s).", len(platforms), strings.Join(platforms, ", ")), e)
+	case len(platforms) == 1:
+		return warn(fmt.Sprintf("sameAs links the site's entity to only one authoritative profile (%s).", platforms[0]), e)
+	case len(linked) > 0:
+		return fail(fmt.Sprintf("No sameAs link to an authoritative profile, although the homepage links %s.", plural(len(linked), "profile", "profiles")), e)
+	}
+	return fail("No sameAs link to an authoritative profile (Wikipedia, Wikidata, LinkedIn, Crunchbase, GitHub, X, YouTube, Facebook, Instagram).", e)
+}
+
+var copyrightRE = regexp.MustCompile(`(?i)(?:©|\(c\)|copyright)\s*(?:\d{4}(?:\s*[-–]\s*\d{4})?)?\s*,?\s*([\p{L}\p{N}&.,' -]{2,60})`)
+
+// brandMention is one place the brand name shows up.
+type brandMention struct{ source, value string }
+
+func brandMentions(in *Input) []brandMention {
+	var out []brandMention
+	add := func(source, value string) {
+		if v := strings.TrimSpace(value); v != "" {
+			out = append(out, brandMention{source, v})
+		}
+	}
+	h := in.Home
+	if h == nil {
+		return out
+	}
+	add("title", h.Title)
+	add("og:site_name", h.MetaContent("og:site_name"))
+	if g := graphOf(h); g != nil {
+		// The site's own organisation is declared at the top level; nested
+		// ones are brands of products, employers of authors and the like.
+		orgs := g.OfType(slices.Concat(organizationTypes, localBusinessTypes)...)
+		if i := slices.IndexFunc(orgs, func(e *jsonld.Entity) bool { return !e.Nested }); i >= 0 {
+			add("Organization.name", orgs[i].String("name"))
+		} else if len(orgs) > 0 {
+			add("Organization.name", orgs[0].String("name"))
+		}
+		if sites := g.OfType("WebSite"); len(sites) > 0 {
+			add("WebSite.name", sites[0].String("name"))
+		}
+	}
+	for _, img := range h.Images {
+		if img.Alt != "" && (strings.Contains(strings.ToLower(img.Src), "logo") || strings.Contains(strings.ToLower(img.Alt), "logo")) {
+			add("logo alt", img.Alt)
+			break
+		}
+	}
+	if m := copyrightRE.FindStringSubmatch(h.Text); m != nil {
+		v := m[1]
+		// The line goes on after the name: "Example Inc. All rights
+		// reserved", "The Example authors. Licensed under …".
+		if i := strings.Index(strings.ToLower(v), "all rights"); i >= 0 {
+			v = v[:i]
+		}
+		if i := strings.Index(v, ". "); i >= 0 {
+			v = v[:i]
+		}
+		add("copyright", strings.Trim(v, " .,-"))
+	}
+	return out
+}
+
+// titleSeparators split "Topic | Brand" style values into their parts.
+var titleSeparators = regexp.MustCompile(`\s+[|–—·:-]\s+|\s*\|\s*`)
+
+// sameBrand reports whether a text carries the brand: it contains the
+// brand key, one of its parts is a short form of the brand ("Acme" for
+// "Acme Software"), or it shares most of the key's leading letters, as
+// "Copper Kettle Coffee" does with a brand derived from the domain
+// "copperkettleshop".
+func sameBrand(key, value string) bool {
+	v := compact(value)
+	if key == "" || v == "" {
+		return false
+	}
+	if strings.Contains(v, key) {
+		return true
+	}
+	for _, part := range titleSeparators.Split(value, -1) {
+		if vk := brandKey(part); len(vk) >= 3 && strings.HasPrefix(key, vk) {
+			return true
+		}
+	}
+	common := 0
+	for common < len(key) && common < len(v) && key[common] == v[common] {
+		common++
+	}
+	return common >= 5 && common*10 >= len(key)*6
+}
+
+func evalBrandConsistency(in *Input) Result {
+	if in.Home == nil {
+		return na(naNoHome, ev())
+	}
+	mentions := brandMentions(in)
+	key := brandKey(in.BrandName)
+	reference := in.BrandName
+	if key == "" {
+		// Without a given brand the name the site declares about itself is
+		// the reference, falling back on the domain.
+		for _, m := range mentions {
+			if m.source == "og:site_name" || m.source == "Organization.name" || m.source == "WebSite.name" {
+				key, reference = brandKey(m.value), m.value
+				break
+			}
+		}
+		if key == "" && in.Site != nil && in.Site.Target != nil {
+			key, reference = brandKey(in.Site.Target.Host), in.Site.Target.Host
+		}
+	}
+	if len(mentions) < 2 || key == "" {
+		return na(fmt.Sprintf("Only %s of the brand name found on the homepage, too few to compare.", plural(len(mentions), "mention", "mentions")), ev("brand", reference))
+	}
+	var rows []map[string]any
+	var outliers []string
+	for _, m := range mentions {
+		ok := sameBrand(key, m.value)
+		if !ok {
+			outliers = append(outliers, fmt.Sprintf("%s %q", m.source, excerpt(m.value, 60)))
+		}
+		rows = append(rows, map[string]any{"source": m.source, "value": excerpt(m.value, 120), "matches": ok})
+	}
+	e := ev("brand", reference, "mentions", rows, "outliers", nonNil(outliers))
+	switch len(outliers) {
+	case 0:
+		return pass(fmt.Sprintf("All %d brand mentions on the homepage use %q.", len(mentions), reference), e)
+	case 1:
+		return warn(fmt.Sprintf("%d of %d brand mentions use %q; %s differs.", len(mentions)-1, len(mentions), reference, outliers[0]), e)
+	}
+	return fail(fmt.Sprintf("%d of %d brand mentions differ from %q: %s.", len(outliers), len(mentions), reference, strings.Join(firstN(outliers, 3), ", ")), e)
+}
+
+// linkedFromHome reports whether the homepage links a URL (fragment and
+// trailing slash ignored).
+func linkedFromHome(in *Input, target string) bool {
+	if in.Home == nil {
+		return false
+	}
+	norm := func(s string) string {
+		if i := strings.IndexByte(s, '#'); i >= 0 {
+			s = s[:i]
+		}
+		return strings.TrimSuffix(strings.ToLower(s), "/")
+	}
+	t := norm(target)
+	for _, l := range in.Home.Links {
+		if l.Href != "" && norm(l.Href) == t {
+			return true
+		}
+	}
+	return false
+}
+
+// keyPage describes the first fetched page of a purpose as an evidence
+// row whose "page" names the purpose.
+func keyPage(in *Input, p fetch.Purpose) (row map[string]any, ok bool, parsed *page.Page) {
+	row = map[string]any{"page": string(p), "found": false}
+	if in.Site == nil {
+		return row, false, nil
+	}
+	rs := in.Site.PagesFor(p)
+	if len(rs) == 0 || rs[0] == nil {
+		return row, false, nil
+	}
+	r := rs[0]
+	row["found"] = true
+	row["url"] = r.FinalURL
+	row["status"] = r.Status
+	row["linked_from_home"] = linkedFromHome(in, r.URL) || linkedFromHome(in, r.FinalURL)
+	if r.Err != nil {
+		row["error"] = r.ErrorText()
+	}
+	return row, r.OK(), in.Site.Page(r)
+}
+
+func noPagesAtAll(in *Input) bool {
+	return in.Home == nil && (in.Site == nil || len(in.Site.Pages) == 0)
+}
+
+func evalAboutContact(in *Input) Result {
+	if noPagesAtAll(in) {
+		return na(naNoHome, ev())
+	}
+	about, aboutOK, _ := keyPage(in, fetch.About)
+	contact, contactOK, contactPage := keyPage(in, fetch.Contact)
+	methods := contactPage.ContactMethods()
+	contact["contact_methods"] = nonNil(methods)
+	if contactOK && len(methods) == 0 {
+		contactOK = false
+		contact["problem"] = "no email, phone, address or form on the page"
+	}
+	e := ev("pages", []map[string]any{about, contact})
+	unlinked := (aboutOK && about["linked_from_home"] == false) || (contactOK && contact["linked_from_home"] == false)
+	switch {
+	case aboutOK && contactOK && !unlinked:
+		return pass(fmt.Sprintf("About and contact pages answer 200, are linked from the homepage, and the contact page offers %s.", strings.Join(methods, ", ")), e)
+	case aboutOK && contactOK:
+		return warn("About and contact pages answer 200, but the homepage does not link to both.", e)
+	case aboutOK:
+		return warn("An about page answers 200, but no contact page with an email, phone, address or form was found.", e)
+	case contactOK:
+		return warn(fmt.Sprintf("A contact page offers %s, but no about page was found.", strings.Join(methods, ", ")), e)
+	}
+	return fail("Neither an about page nor a contact page with contact details was found.", e)
+}
+
+var phoneRE = regexp.MustCompile(`\+?\d[\d\s().\-/]{5,}\d`)
+
+// lastDigits keeps the final n digits of s: phone numbers are compared on
+// their subscriber part so "+1 (555) 010-9999" matches "555.010.9999".
+func lastDigits(s string, n int) string {
+	var b strings.Builder
+	for _, r := range s {
+		if r >= '0' && r <= '9' {
+			b.WriteRune(r)
+		}
+	}
+	d := b.String()
+	if len(d) > n {
+		d = d[len(d)-n:]
+	}
+	return d
+}
+
+func evalLocalNAP(in *Input) Result {
+	var biz *jsonld.Entity
+	for _, p := range everyPage(in) {
+		if g := graphOf(p); g != nil {
+			if list := g.OfType(localBusinessTypes...); len(list) > 0 {
+				biz = list[0]
+				break
+			}
+		}
+	}
+	if biz == nil {
+		return na("No LocalBusiness markup was found, so the site is not treated as a local business.", ev())
+	}
+	var texts []string
+	var phones []string
+	for _, p := range everyPage(in) {
+		texts = append(texts, p.Text)
+		for _, l := range p.Links {
+			if strings.HasPrefix(strings.ToLower(l.RawHref), "tel:") {
+				phones = append(phones, lastDigits(l.RawHref, 9))
+			}
+		}
+		for _, m := range phoneRE.FindAllString(p.Text, -1) {
+			phones = append(phones, lastDigits(m, 9))
+		}
+	}
+	visible := tokenSet(texts...)
+	name := biz.String("name")
+	street, postal, phone := "", "", biz.String("telephone")
+	if addr := biz.Object("address"); addr != nil {
+		street, postal = jsonld.Field(addr, "streetAddress"), jsonld.Field(addr, "postalCode")
+	} else {
+		street = biz.String("address")
+	}
+	var rows []map[string]any
+	problems := 0
+	check := func(field, value string, match func() bool) {
+		row := map[string]any{"field": field, "schema_value": value}
+		switch {
+		case value == "":
+			row["status"] = "missing in schema"
+			problems++
+		case match():
+			row["status"] = "matches visible text"
+		default:
+			row["status"] = "not found in visible text"
+			problems++
+		}
+		rows = append(rows, row)
+	}
+	check("name", name, func() bool { return tokenCoverage(name, visible) >= 0.8 })
+	check("streetAddress", street, func() bool { return tokenCoverage(street, visible) >= 0.8 })
+	if postal != "" {
+		check("postalCode", postal, func() bool { return tokenCoverage(postal, visible) == 1 })
+	}
+	check("telephone", phone, func() bool {
+		want := lastDigits(phone, 9)
+		return len(want) >= 6 && slices.ContainsFunc(phones, func(p string) bool {
+			return len(p) >= 6 && (strings.HasSuffix(p, want) || strings.HasSuffix(want, p))
+		})
+	})
+	e := ev("business", biz.Label(), "nap", rows)
+	if problems == 0 {
+		return pass(fmt.Sprintf("The name, address and phone of %s %q match the visible text.", biz.Types[0], name), e)
+	}
+	return warn(fmt.Sprintf("%d of the %d name, address and phone values of %s %q are missing or do not match the visible text.", problems, len(rows), biz.Types[0], name), e)
+}
+
+// Authorship and freshness.
+
+// articleAuthor describes the author markup of an article page.
+type articleAuthor struct {
+	name        string
+	profile     bool // a Person with url or sameAs
+	profileURLs []string
+}
+
+func schemaAuthor(g *jsonld.Graph) articleAuthor {
+	var a articleAuthor
+	if g == nil {
+		return a
+	}
+	for _, art := range g.OfType(articleTypes...) {
+		var refs []any
+		switch t := art.Props["author"].(type) {
+		case []any:
+			refs = t
+		case nil:
+		default:
+			refs = []any{t}
+		}
+		for _, r := range refs {
+			var person *jsonld.Entity
+			var inline map[string]any
+			switch t := r.(type) {
+			case string:
+				if a.name == "" {
+					a.name = t
+				}
+				continue
+			case map[string]any:
+				inline = t
+				if id, ok := t["@id"].(string); ok {
+					person = g.ByID(id)
+				}
+			}
+			if person != nil {
+				if a.name == "" {
+					a.name = person.String("name")
+				}
+				if person.Is("Person") && (person.Has("url") || person.Has("sameAs")) {
+					a.profile = true
+					a.profileURLs = append(a.profileURLs, slices.Concat(person.Strings("url"), person.Strings("sameAs"))...)
+				}
+				continue
+			}
+			if a.name == "" {
+				a.name = jsonld.Field(inline, "name")
+			}
+			if slices.Contains(jsonld.TypeOf(inline), "Person") && (jsonld.Field(inline, "url") != "" || jsonld.Field(inline, "sameAs") != "") {
+				a.profile = true
+				a.profileURLs = append(a.profileURLs, jsonld.Field(inline, "url"))
+			}
+		}
+	}
+	return a
+}
+
+func evalAuthorAttribution(in *Input) Result {
+	arts := articlePages(in)
+	if len(arts) == 0 {
+		return na("No article page was fetched, so authorship cannot be checked.", ev())
+	}
+	var rows []map[string]any
+	full, some := 0, 0
+	for _, p := range arts {
+		a := schemaAuthor(graphOf(p))
+		byline := p.Byline()
+		visible := byline != "" || (a.name != "" && tokenCoverage(a.name, tokenSet(p.Text)) >= 0.8)
+		if visible && a.profile {
+			full++
+		}
+		if visible || a.name != "" {
+			some++
+		}
+		rows = append(rows, map[string]any{
+			"url": addressOf(p), "byline": excerpt(byline, 100), "schema_author": a.name,
+			"visible_author": visible, "person_with_profile": a.profile, "profile_urls": nonNil(firstN(a.profileURLs, 5)),
+		})
+	}
+	e := ev("articles", rows)
+	switch {
+	case full == len(arts):
+		return pass(fmt.Sprintf("A visible author who is a Person with a profile URL in the markup signs %s.", allOf(len(arts), "article", "articles")), e)
+	case some > 0:
+		return warn(fmt.Sprintf("%d of %d articles name an author, and %d fully attribute it (visible byline plus a Person with url or sameAs).", some, len(arts), full), e)
+	}
+	return fail(fmt.Sprintf("No author is named, visibly or in markup, on %s.", theN(len(arts), "article", "articles")), e)
+}
+
+// dateLayouts are the date forms found in markup, meta tags and sitemaps.
+var dateLayouts = []string{
+	time.RFC3339Nano, "2006-01-02T15:04:05Z0700", "2006-01-02T15:04:05", "2006-01-02T15:04Z07:00",
+	"2006-01-02T15:04", "2006-01-02 15:04:05", "2006-01-02", "2006-01", time.RFC1123, time.RFC1123Z,
+}
+
+func parseDate(s string) (time.Time, bool) {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return time.Time{}, false
+	}
+	for _, l := range dateLayouts {
+		if t, err := time.Parse(l, s); err == nil {
+			return t, true
+		}
+	}
+	if t, err := http.ParseTime(s); err == nil {
+		return t, true
+	}
+	return time.Time{}, false
+}
+
+// datedValue is a date found on the site and where it came from.
+type datedValue struct {
+	source, url, raw string
+	at               time.Time
+}
+
+// pageDates collects the publication and modification dates of a page:
+// schema.org datePublished/dateModified, Open Graph article times and,
+// when withTimeTags is set, <time datetime> values.
+func pageDates(p *page.Page, withTimeTags bool) []datedValue {
+	var out []datedValue
+	add := func(source, raw string) {
+		if t, ok := parseDate(raw); ok {
+			out = append(out, datedValue{source, addressOf(p), raw, t})
+		}
+	}
+	if g := graphOf(p); g != nil {
+		for _, e := range g.Entities {
+			kind := "node"
+			if len(e.Types) > 0 {
+				kind = e.Types[0]
+			}
+			add("schema "+kind+".dateModified", e.String("dateModified"))
+			add("schema "+kind+".datePublished", e.String("datePublished"))
+		}
+	}
+	for _, k := range []string{"article:modified_time", "article:published_time", "og:updated_time"} {
+		add("meta "+k, p.MetaContent(k))
+	}
+	if withTimeTags {
+		for _, v := range p.TimeValues {
+			add("<time datetime>", v)
+		}
+	}
+	return out
+}
+
+func evalContentDates(in *Input) Result {
+	arts := articlePages(in)
+	if len(arts) == 0 {
+		return na("No article page was fetched; publication dates are judged on articles.", ev())
+	}
+	var rows []map[string]any
+	dated := 0
+	for _, p := range arts {
+		ds := pageDates(p, true)
+		var found []string
+		for _, d := range ds {
+			found = append(found, d.source+" = "+d.raw)
+		}
+		if len(ds) > 0 {
+			dated++
+		}
+		rows = append(rows, map[string]any{"url": addressOf(p), "dates": nonNil(firstN(found, 6))})
+	}
+	e := ev("articles", rows, "dated", dated)
+	switch {
+	case dated == len(arts):
+		return pass(fmt.Sprintf("Machine-readable publication or modification dates are on %s.", allOf(len(arts), "article", "articles")), e)
+	case dated > 0:
+		return warn(fmt.Sprintf("%d of %d articles carry machine-readable dates.", dated, len(arts)), e)
+	}
+	return fail(fmt.Sprintf("There is no machine-readable publication or modification date on %s.", theN(len(arts), "article", "articles")), e)
+}
+
+func evalContentFreshness(in *Input) Result {
+	var all []datedValue
+	for _, p := range everyPage(in) {
+		all = append(all, pageDates(p, false)...)
+	}
+	sitemapDates := 0
+	if in.Site != nil {
+		for _, u := range in.Site.SitemapURLs {
+			if t, ok := parseDate(u.LastMod); ok {
+				sitemapDates++
+				all = append(all, datedValue{"sitemap lastmod", u.Loc, u.LastMod, t})
+			}
+		}
+		if h := in.Site.Home; h != nil && h.Header != nil {
+			lm := h.Header.Get("Last-Modified")
+			t, ok := parseDate(lm)
+			// A Last-Modified equal to the response time is generated on
+			// the fly and says nothing about when the content changed.
+			if d, dok := parseDate(h.Header.Get("Date")); ok && (!dok || d.Sub(t) > time.Minute) {
+				all = append(all, datedValue{"Last-Modified header", h.FinalURL, lm, t})
+			}
+		}
+	}
+	var newest *datedValue
+	future := 0
+	for i := range all {
+		d := &all[i]
+		if d.at.After(in.Now.Add(48 * time.Hour)) {
+			future++
+			continue
+		}
+		if newest == nil || d.at.After(newest.at) {
+			newest = d
+		}
+	}
+	if newest == nil {
+		return na("No modification or publication date was found in markup, meta tags, the sitemap or the Last-Modified header.", ev("dates_seen", len(all), "future_dates_ignored", future))
+	}
+	days := int(in.Now.Sub(newest.at).Hours() / 24)
+	days = max(days, 0)
+	e := ev("newest", newest.at.UTC().Format(time.RFC3339), "source", newest.source, "url", newest.url, "age_days", days,
+		"dates_seen", len(all), "sitemap_lastmods", sitemapDates, "future_dates_ignored", future)
+	s := fmt.Sprintf("The newest content date is %s (%s, %d days ago).", newest.at.UTC().Format("2006-01-02"), newest.source, days)
+	switch {
+	case days <= 365:
+		return pass(s, e)
+	case days <= 730:
+		return warn(s, e)
+	}
+	return fail(s, e)
+}
+
+// Site security.
+
+func evalTLSValid(in *Input) Result {
+	if in.Site == nil || in.Site.Home == nil || in.Site.Home.TLS == nil {
+		return na("No TLS connection details were recorded for the homepage (it may have been served over plain HTTP).", ev())
+	}
+	t := in.Site.Home.TLS
+	days := int(t.NotAfter.Sub(in.Now).Hours() / 24)
+	versionOK := tlsAtLeast12(t.Version)
+	e := ev("version", t.Version, "issuer", t.Issuer, "not_after", t.NotAfter.UTC().Format(time.RFC3339), "days_left", days)
+	switch {
+	case !t.NotAfter.After(in.Now):
+		return fail(fmt.Sprintf("The certificate issued by %s expired on %s.", t.Issuer, t.NotAfter.UTC().Format("2006-01-02")), e)
+	case !versionOK:
+		return fail(fmt.Sprintf("The homepage was served over %s; TLS 1.2 or newer is expected.", t.Version), e)
+	case days <= 14:
+		return warn(fmt.Sprintf("The certificate issued by %s expires in %d days (%s).", t.Issuer, days, t.NotAfter.UTC().Format("2006-01-02")), e)
+	}
+	return pass(fmt.Sprintf("%s with a certificate from %s valid for %d more days.", t.Version, t.Issuer, days), e)
+}
+
+// tlsAtLeast12 reads crypto/tls version names ("TLS 1.3").
+func tlsAtLeast12(v string) bool {
+	num, ok := strings.CutPrefix(strings.TrimSpace(v), "TLS ")
+	if !ok {
+		return false
+	}
+	f, err := strconv.ParseFloat(num, 64)
+	return err == nil && f >= 1.2
+}
+
+func servedOverHTTPS(in *Input) bool {
+	if in.Site == nil || in.Site.Home == nil {
+		return false
+	}
+	u, err := url.Parse(in.Site.Home.FinalURL)
+	return err == nil && u.Scheme == "https"
+}
+
+var maxAgeRE = regexp.MustCompile(`(?i)max-age\s*=\s*"?(\d+)`)
+
+func evalHSTS(in *Input) Result {
+	if in.Site == nil || in.Site.Home == nil || in.Site.Home.Header == nil {
+		return na("The homepage response has no headers to inspect.", ev())
+	}
+	if !servedOverHTTPS(in) {
+		return fail("The homepage is served over plain HTTP, where Strict-Transport-Security has no effect.", ev("final_url", in.Site.Home.FinalURL))
+	}
+	hdr := in.Site.Home.Header.Get("Strict-Transport-Security")
+	e := ev("header", hdr)
+	if hdr == "" {
+		return fail("The homepage sends no Strict-Transport-Security header.", e)
+	}
+	maxAge := int64(0)
+	if m := maxAgeRE.FindStringSubmatch(hdr); m != nil {
+		maxAge, _ = strconv.ParseInt(m[1], 10, 64)
+	}
+	lower := strings.ToLower(hdr)
+	e["max_age"] = maxAge
+	e["include_subdomains"] = strings.Contains(lower, "includesubdomains")
+	e["preload"] = strings.Contains(lower, "preload")
+	switch {
+	case maxAge >= 15552000:
+		return pass(fmt.Sprintf("Strict-Transport-Security is set with max-age=%d (%d days).", maxAge, maxAge/86400), e)
+	case maxAge > 0:
+		return warn(fmt.Sprintf("Strict-Transport-Security max-age=%d (%d days) is below 180 days.", maxAge, maxAge/86400), e)
+	}
+	return fail("Strict-Transport-Security is sent with max-age=0 or none, which disables it.", e)
+}
+
+func evalSecurityHeaders(in *Input) Result {
+	if in.Site == nil || in.Site.Home == nil || in.Site.Home.Header == nil {
+		return na("The homepage response has no headers to inspect.", ev())
+	}
+	h := in.Site.Home.Header
+	csp := h.Get("Content-Security-Policy")
+	metaCSP, metaReferrer := "", ""
+	if in.Home != nil {
+		metaCSP, metaReferrer = in.Home.MetaContent("content-security-policy"), in.Home.MetaContent("referrer")
+	}
+	present := map[string]bool{
+		"Content-Security-Policy": csp != "" || metaCSP != "",
+		"X-Content-Type-Options":  strings.EqualFold(strings.TrimSpace(h.Get("X-Content-Type-Options")), "nosniff"),
+		// frame-ancestors only works in the header, never in a meta CSP.
+		"frame-ancestors or X-Frame-Options": strings.Contains(strings.ToLower(csp), "frame-ancestors") || h.Get("X-Frame-Options") != "",
+		"Referrer-Policy":                    h.Get("Referrer-Policy") != "" || metaReferrer != "",
+	}
+	var have, missing []string
+	for _, k := range []string{"Content-Security-Policy", "X-Content-Type-Options", "frame-ancestors or X-Frame-Options", "Referrer-Policy"} {
+		if present[k] {
+			have = append(have, k)
+		} else {
+			missing = append(missing, k)
+		}
+	}
+	e := ev("present", nonNil(have), "missing", nonNil(missing), "content_security_policy", excerpt(csp, 200),
+		"x_frame_options", h.Get("X-Frame-Options"), "referrer_policy", h.Get("Referrer-Policy"))
+	switch {
+	case len(have) == 4:
+		return pass("The homepage sends all four baseline security headers.", e)
+	case len(have) >= 2:
+		return warn(fmt.Sprintf("The homepage sends %d of 4 baseline security headers; missing: %s.", len(have), strings.Join(missing, ", ")), e)
+	}
+	return fail(fmt.Sprintf("The homepage sends %d of 4 baseline security headers; missing: %s.", len(have), strings.Join(missing, ", ")), e)
+}
+
+func evalMixedContent(in *Input) Result {
+	if in.Home == nil {
+		return na(naNoHome, ev())
+	}
+	if !servedOverHTTPS(in) {
+		return na("The homepage is served over plain HTTP, so mixed content does not apply (the HTTPS checks cover it).", ev())
+	}
+	var rows []map[string]any
+	total := 0
+	pages := 0
+	for _, p := range everyPage(in) {
+		if p.URL == nil || p.URL.Scheme != "https" {
+			continue
+		}
+		pages++
+		insecure := p.InsecureSubresources()
+		if len(insecure) > 0 {
+			total += len(insecure)
+			rows = append(rows, map[string]any{"url": addressOf(p), "insecure": firstN(insecure, 10), "count": len(insecure)})
+		}
+	}
+	e := ev("pages_checked", pages, "insecure_count", total, "pages", nonNilRows(rows))
+	if total == 0 {
+		return pass(fmt.Sprintf("No script, stylesheet, image or frame loads over http:// on %s.", theN(pages, "https page", "https pages")), e)
+	}
+	return fail(fmt.Sprintf("%s over http:// on %s, e.g. %s.", plural(total, "subresource loads", "subresources load"), plural(len(rows), "page", "pages"), rows[0]["insecure"].([]string)[0]), e)
+}
+
+func evalLegalPages(in *Input) Result {
+	if noPagesAtAll(in) {
+		return na(naNoHome, ev())
+	}
+	privacy, privacyOK, _ := keyPage(in, fetch.Privacy)
+	terms, termsOK, _ := keyPage(in, fetch.Terms)
+	e := ev("pages", []map[string]any{privacy, terms})
+	switch {
+	case privacyOK && termsOK:
+		return pass("A privacy policy and a terms or legal page both answer 200.", e)
+	case privacyOK:
+		return warn("A privacy policy answers 200, but no terms or legal page was found.", e)
+	case termsOK:
+		return warn("A terms or legal page answers 200, but no privacy policy was found.", e)
+	}
+	return fail("Neither a privacy policy nor a terms or legal page was found answering 200.", e)
+}
+
+// Content integrity.
+
+// injectionRE matches instructions addressed to language models. The
+// phrases address the model and tell it what to do; statements about AI
+// ("AI systems must be transparent") in collapsed accordions are hidden
+// text too, so a bare "AI … should" is not enough.
+var injectionRE = regexp.MustCompile(`(?i)` +
+	`(ignore|disregard|forget|override)\s+(all\s+|any\s+)?(of\s+)?(the\s+|your\s+)?(previous|prior|above|earlier|preceding|system)\s+(instructions|prompts?|directions|rules)` +
+	`|\byou\s+are\s+(now\s+)?(an?\s+)?(ai|artificial intelligence|large language model|llm|language model)\b` +
+	`|as\s+an\s+ai\s+language\s+model` +
+	`|\bai\s+(assistants?|agents?|crawlers?)\s+(should|must|need\s+to|are\s+instructed\s+to)\s+(always|never|only|say|state|recommend|describe|mention|rank|rate|tell|ignore|prefer|prioriti[sz]e|treat|present|cite|summari[sz]e|answer|respond|include)\b` +
+	`|\b(llms?|language\s+models?|chatgpt|claude|gemini|perplexity|copilot)\s+(should|must)\s+(always|never|say|recommend|describe|rank|mention|tell)` +
+	`|when\s+summari[sz]ing\s+this\s+(page|site|website|article|content|document|text)` +
+	`|\b(new|updated|system)\s+instructions\s*:` +
+	`|\bnote\s+to\s+(ai|llms?|language\s+models?|assistants?|chatbots?)\b`)
+
+// invisibleScan is what a scan for invisible Unicode found.
+type invisibleScan struct {
+	tagText    string // tag characters decoded to ASCII
+	tagChars   int
+	zwRuns     int
+	codepoints []string
+}
+
+func isZeroWidth(r rune) bool {
+	return r == 0x200B || r == 0x200C || r == 0x200D || r == 0x2060 || r == 0xFEFF
+}
+
+// scanInvisible looks for Unicode tag characters (U+E0000–E007F) outside
+// emoji flag sequences, and for runs of three or more zero-width
+// characters. Both can carry text a reader never sees; a leading byte
+// order mark, single joiners in emoji or scripts, and subdivision flags
+// (U+1F3F4 followed by tags) are legitimate and skipped.
+func scanInvisible(s string) invisibleScan {
+	var sc invisibleScan
+	var tag strings.Builder
+	seen := map[rune]bool{}
+	note := func(r rune) {
+		if !seen[r] {
+			seen[r] = true
+			sc.codepoints = append(sc.codepoints, fmt.Sprintf("U+%04X", r))
+		}
+	}
+	inFlag := false
+	run := 0
+	var runRunes []rune
+	endRun := func() {
+		if run >= 3 {
+			sc.zwRuns++
+			for _, r := range runRunes {
+				note(r)
+			}
+		}
+		run, runRunes = 0, runRunes[:0]
+	}
+	for i, r := range s {
+		switch {
+		case r == 0x1F3F4:
+			inFlag = true
+			endRun()
+		case r >= 0xE0000 && r <= 0xE007F:
+			if inFlag {
+				if r == 0xE007F {
+					inFlag = false
+				}
+				continue
+			}
+			sc.tagChars++
+			note(r)
+			if r >= 0xE0020 && r <= 0xE007E {
+				tag.WriteRune(r - 0xE0000)
+			}
+		case isZeroWidth(r):
+			if i == 0 && r == 0xFEFF {
+				continue
+			}
+			run++
+			runRunes = append(runRunes, r)
+		default:
+			inFlag = false
+			endRun()
+		}
+	}
+	endRun()
+	sc.tagText = tag.String()
+	return sc
+}
+
+// scriptStyleRE finds script and style elements; their content is code,
+// where zero-width characters in string literals are legitimate. JSON-LD
+// is kept because engines read it.
+var scriptStyleRE = regexp.MustCompile(`(?is)<(script|style)\b([^>]*)>.*?</(script|style)\s*>`)
+
+func stripCode(body string) string {
+	return scriptStyleRE.ReplaceAllStringFunc(body, func(m string) string {
+		head := m[:strings.IndexByte(m, '>')+1]
+		if strings.Contains(strings.ToLower(head), "ld+json") {
+			return m
+		}
+		return " "
+	})
+}
+
+func evalPromptInjection(in *Input) Result {
+	if in.Site == nil {
+		return na(naNoHome, ev())
+	}
+	type doc struct {
+		resp   *fetch.Response
+		parsed *page.Page
+	}
+	var docs []doc
+	if h := in.Site.Home; h != nil && h.OK() && h.IsHTML() {
+		docs = append(docs, doc{h, in.Home})
+	}
+	for _, r := range in.Site.Pages {
+		if r.OK() && r.IsHTML() {
+			docs = append(docs, doc{r, in.Site.Page(r)})
+		}
+	}
+	if len(docs) == 0 {
+		return na(naNoHome, ev())
+	}
+	var findings []map[string]any
+	explicit, suspicious := 0, 0
+	for _, d := range docs {
+		u := d.resp.FinalURL
+		if p := d.parsed; p != nil {
+			for _, c := range p.Comments {
+				if m := injectionRE.FindString(c); m != "" {
+					explicit++
+					findings = append(findings, map[string]any{"url": u, "where": "HTML comment", "match": m, "snippet": excerpt(strings.Join(strings.Fields(c), " "), 160)})
+				}
+			}
+			for _, h := range p.HiddenTexts() {
+				if m := injectionRE.FindString(h.Text); m != "" {
+					explicit++
+					findings = append(findings, map[string]any{"url": u, "where": "hidden element (" + h.Reason + ")", "selector": h.Selector, "match": m, "snippet": excerpt(h.Text, 160)})
+				}
+			}
+		}
+		sc := scanInvisible(stripCode(string(d.resp.Body)))
+		if sc.tagChars == 0 && sc.zwRuns == 0 {
+			continue
+		}
+		row := map[string]any{"url": u, "where": "invisible Unicode", "tag_characters": sc.tagChars, "zero_width_runs": sc.zwRuns, "codepoints": sc.codepoints}
+		if sc.tagText != "" {
+			row["decoded_tag_text"] = excerpt(sc.tagText, 160)
+		}
+		if m := injectionRE.FindString(sc.tagText); m != "" {
+			explicit++
+			row["match"] = m
+		} else {
+			suspicious++
+		}
+		findings = append(findings, row)
+	}
+	e := ev("pages_scanned", len(docs), "explicit_instructions", explicit, "suspicious_unicode", suspicious, "findings", nonNilRows(firstN(findings, 10)))
+	switch {
+	case explicit > 0:
+		f := findings[slices.IndexFunc(findings, func(m map[string]any) bool { _, ok := m["match"]; return ok })]
+		return fail(fmt.Sprintf("Found %s addressed to AI models in hidden content, e.g. %q in a %s on %s.", plural(explicit, "instruction", "instructions"), f["match"], f["where"], f["url"]), e)
+	case suspicious > 0:
+		return warn(fmt.Sprintf("Found invisible Unicode (tag characters or zero-width runs) on %s that could carry hidden text.", plural(suspicious, "page", "pages")), e)
+	}
+	return pass(fmt.Sprintf("There are no hidden instructions to AI models and no invisible Unicode on %s scanned.", theN(len(docs), "page", "pages")), e)
+}
+
+var (
+	ctaRE = regexp.MustCompile(`(?i)^(buy( now)?|shop now|order now|add to cart|sign up|get started|start (your )?free trial|try (it )?(for )?free|free trial|book a (demo|call)|request a demo|get a quote|subscribe|download( now)?|contact (us|sales)|join now|register now|claim)\b`)
+	// overlaySelector finds markup of interstitials and pop-ups; cookie
+	// consent banners are legal requirements and not looked for.
+	overlaySelector = `[class*=interstitial], [id*=interstitial], [class*=exit-intent], [id*=exit-intent], [class*=popup], [id*=popup], [class*=pop-up], [id*=pop-up], [class*=paywall], [id*=paywall]`
+)
+
+// maxCTAs is the number of calls to action on one page beyond which they
+// read as sales pressure rather than navigation.
+const maxCTAs = 15
+
+func evalNegativeSignals(in *Input) Result {
+	pages := answerPages(in)
+	if len(pages) == 0 {
+		return na(naNoReadable, ev())
+	}
+	brand := map[string]bool{}
+	for _, t := range tokens(in.BrandName) {
+		brand[t] = true
+	}
+	if k := brandKey(in.BrandName); k != "" {
+		brand[k] = true
+	}
+	var stuffed []map[string]any
+	for _, p := range pages {
+		words := tokens(p.MainText)
+		if len(words) < 200 {
+			continue
+		}
+		counts := map[string]int{}
+		for _, w := range words {
+			if len([]rune(w)) < 3 || brand[w] || isStopword(w) || strings.Trim(w, "0123456789") == "" {
+				continue
+			}
+			counts[w]++
+		}
+		top, n := "", 0
+		for _, w := range sortedKeys(counts) {
+			if counts[w] > n {
+				top, n = w, counts[w]
+			}
+		}
+		share := percent(float64(n), float64(len(words)))
+		if share > 4 {
+			stuffed = append(stuffed, map[string]any{"url": addressOf(p), "term": top, "count": n, "words": len(words), "share_pct": share})
+		}
+	}
+	var others []string
+	e := ev("keyword_stuffing", nonNilRows(stuffed))
+	if h := in.Home; h != nil {
+		ctas := 0
+		for _, l := range h.Links {
+			if ctaRE.MatchString(l.Text) {
+				ctas++
+			}
+		}
+		overlays := 0
+		if h.Doc != nil {
+			h.Doc.Find("button").Each(func(_ int, s *goquery.Selection) {
+				if ctaRE.MatchString(strings.TrimSpace(s.Text())) {
+					ctas++
+				}
+			})
+			overlays = h.Doc.Find(overlaySelector).Length()
+		}
+		allWords := page.CountWords(h.Text)
+		boilerplate := 0.0
+		if allWords > 0 {
+			boilerplate = percent(float64(allWords-h.Words), float64(allWords))
+		}
+		e["calls_to_action"] = ctas
+		e["overlay_elements"] = overlays
+		e["boilerplate_pct"] = boilerplate
+		if ctas > maxCTAs {
+			others = append(others, fmt.Sprintf("%d calls to action on the homepage", ctas))
+		}
+		if overlays > 0 {
+			others = append(others, fmt.Sprintf("%s with pop-up or interstitial markup", plural(overlays, "element", "elements")))
+		}
+		if allWords >= 200 && boilerplate > 80 {
+			others = append(others, fmt.Sprintf("%.0f%% of the homepage words are navigation, header and footer", boilerplate))
+		}
+	}
+	e["other_signals"] = nonNil(others)
+	switch {
+	case len(stuffed) > 0:
+		return warn(fmt.Sprintf("Keyword stuffing: %q makes up %.1f%% of the words on %s.", stuffed[0]["term"], stuffed[0]["share_pct"], stuffed[0]["url"]), e)
+	case len(others) >= 2:
+		return warn(fmt.Sprintf("Several spam-like patterns: %s.", strings.Join(others, "; ")), e)
+	}
+	if len(others) == 1 {
+		return pass(fmt.Sprintf("No keyword stuffing; one minor signal on its own (%s).", others[0]), e)
+	}
+	return pass(fmt.Sprintf("There is no keyword stuffing, pop-up markup, call-to-action overload or boilerplate-heavy page among %s checked.", theN(len(pages), "page", "pages")), e)
+}
+
+func isStopword(w string) bool {
+	for _, list := range stopwords {
+		if slices.Contains(list, w) {
+			return true
+		}
+	}
+	return false
+}

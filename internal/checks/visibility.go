@@ -1,3 +1,1831 @@
 package checks
 
-func visibilityChecks() []*Check { return nil }
+import (
+	"fmt"
+	"math"
+	"net/url"
+	"regexp"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/geoscan/geoscan/internal/fetch"
+	"github.com/geoscan/geoscan/internal/jsonld"
+	"github.com/geoscan/geoscan/internal/page"
+)
+
+// Pillars of the visibility ring.
+const (
+	pillarExtractability  = "extractability"
+	pillarAnswerStructure = "answer_structure"
+	pillarStructuredData  = "structured_data"
+	pillarMachineMetadata = "machine_metadata"
+)
+
+// Thresholds of the extractability and answer-structure checks.
+const (
+	minSSRWords        = 300 // enough main text to answer from
+	sparseSSRWords     = 100 // below this a page is all but empty
+	minWordsForPassage = 40
+	maxWordsForPassage = 300
+	// maxJSToTextRatio bounds inline JavaScript bytes per visible text byte.
+	maxJSToTextRatio = 30
+)
+
+// visibilityChecks is the visibility ring: can an answer engine read the
+// pages, find the answer in them, understand what they describe and pick
+// up the metadata it shows next to a citation.
+func visibilityChecks() []*Check {
+	return []*Check{
+		{
+			ID: "ssr_text_content", Ring: RingVisibility, Pillar: pillarExtractability, Weight: 10, Effort: Medium,
+			Marketing: Text{
+				Title: "Readable text without JavaScript",
+				Why:   "AI answer engines read your page as the server sends it, and most of their crawlers never run JavaScript. Words that only appear after scripts run are invisible to them, so there is nothing to quote.",
+				Fix:   "Make sure the homepage's main copy is part of the page itself rather than loaded afterwards, and that it explains in at least 300 words who you are and what you offer.",
+			},
+			Engineering: Text{
+				Title: "Server-rendered text content",
+				Why:   "GPTBot, OAI-SearchBot, ClaudeBot and PerplexityBot fetch the HTML and do not execute scripts; only words present in the initial response body can be indexed, chunked and cited.",
+				Fix:   "Render the main content on the server (SSR, static generation or a prerender service) so the response body carries at least 300 visible words outside nav, header, footer and aside; check with a plain HTTP client, not a browser.",
+			},
+			Eval: evalSSRText,
+		},
+		{
+			ID: "js_rendering_dependence", Ring: RingVisibility, Pillar: pillarExtractability, Weight: 5, Effort: High,
+			Marketing: Text{
+				Title: "Content does not depend on JavaScript",
+				Why:   "If the page is an empty frame that a script fills in later, AI crawlers see a blank page or a \"please enable JavaScript\" notice instead of your offer.",
+				Fix:   "Ask your developers to pre-render pages on the server; modern frameworks (Next.js, Nuxt, Astro, SvelteKit) do this out of the box when configured for it.",
+			},
+			Engineering: Text{
+				Title: "Client-side rendering dependence",
+				Why:   "An empty mount node (#root, #app, #__next) or a <noscript> JavaScript wall means non-rendering crawlers get no content; heavy inline JavaScript relative to text is a strong sign of client-side rendering.",
+				Fix:   "Switch the routes to SSR or SSG (Next.js app router or getStaticProps, Nuxt ssr: true, Angular SSR, Astro), keep hydration state in JSON script tags, and replace JavaScript-only <noscript> walls with real fallback content.",
+			},
+			Eval: evalJSDependence,
+		},
+		{
+			ID: "text_html_ratio", Ring: RingVisibility, Pillar: pillarExtractability, Weight: 2, Effort: Medium,
+			Marketing: Text{
+				Title: "Text is not buried in code",
+				Why:   "When the visible text is a tiny share of the page, crawlers spend their budget on code and may cut the page off before reaching your content.",
+				Fix:   "Have your team trim unused scripts, inline styles and page-builder markup so the words make up a bigger share of each page.",
+			},
+			Engineering: Text{
+				Title: "Text-to-HTML ratio",
+				Why:   "Crawlers cap how much of a document they read and chunk; a low ratio of visible text bytes to HTML bytes means markup, inline CSS and JS crowd out content.",
+				Fix:   "Move inline <style> and <script> into cached external files, drop unused builder wrappers and SVG sprites from the HTML, and keep the visible text at ≥10% of the decompressed HTML bytes.",
+			},
+			Eval: evalTextHTMLRatio,
+		},
+		{
+			ID: "semantic_main", Ring: RingVisibility, Pillar: pillarExtractability, Weight: 2, Effort: Low,
+			Marketing: Text{
+				Title: "Main content is clearly marked",
+				Why:   "Marking the main content tells AI tools which part of the page is the answer and which part is menus and footers, so they quote the right text.",
+				Fix:   "Ask your developer to wrap the main content of each page template in a <main> element (or <article> for posts).",
+			},
+			Engineering: Text{
+				Title: "Semantic <main>/<article> landmark",
+				Why:   "Extraction pipelines (Readability-style boilerplate removal) use <main>, role=main and <article> to separate content from chrome; without them nav and footer text leaks into the passages engines embed.",
+				Fix:   "Wrap the primary content of every template in a single <main> (role=main) and posts in <article>; keep nav, header, footer and aside outside it.",
+			},
+			Eval: evalSemanticMain,
+		},
+		{
+			ID: "image_alt_coverage", Ring: RingVisibility, Pillar: pillarExtractability, Weight: 2, Effort: Low,
+			Marketing: Text{
+				Title: "Images are described in words",
+				Why:   "AI engines cannot see pictures in a page they read as text; the short description of each image is the only way your product shots and diagrams count as content.",
+				Fix:   "Add a short, factual description to every meaningful image in your CMS's \"alt text\" field; leave purely decorative images empty on purpose.",
+			},
+			Engineering: Text{
+				Title: "Image alt attribute coverage",
+				Why:   "Text pipelines replace <img> with its alt text; images without an alt attribute drop out of the extracted content, and multimodal engines use alt as a caption signal.",
+				Fix:   "Give every content <img> a descriptive alt attribute and decorative ones alt=\"\" (or role=presentation); fix the component or CMS field that emits images without alt.",
+			},
+			Eval: evalImageAlt,
+		},
+		{
+			ID: "single_h1", Ring: RingVisibility, Pillar: pillarAnswerStructure, Weight: 3, Effort: Low,
+			Marketing: Text{
+				Title: "One clear headline per page",
+				Why:   "The main headline tells AI engines what a page is about; none or several competing headlines blur the topic they match your page to.",
+				Fix:   "Give each page exactly one main headline that names its topic, and turn other big titles into subheadings.",
+			},
+			Engineering: Text{
+				Title: "Exactly one non-empty H1",
+				Why:   "Engines use the H1 as the document title for chunking and for matching passages to queries; zero or multiple H1s make the topic ambiguous.",
+				Fix:   "Emit one non-empty <h1> per template (logos and section titles become <div> or <h2>), and make sure it survives without JavaScript.",
+			},
+			Eval: evalSingleH1,
+		},
+		{
+			ID: "heading_hierarchy", Ring: RingVisibility, Pillar: pillarAnswerStructure, Weight: 2, Effort: Low,
+			Marketing: Text{
+				Title: "Subheadings in a logical order",
+				Why:   "Well-ordered subheadings let AI engines split a page into topics and quote the one section that answers a question.",
+				Fix:   "Structure longer pages with at least two section subheadings and do not jump levels (for example from the main headline straight to a small sub-subheading).",
+			},
+			Engineering: Text{
+				Title: "Heading hierarchy",
+				Why:   "Chunkers split documents on the heading outline; skipped levels and pages without H2s produce oversized or mis-attributed chunks.",
+				Fix:   "Nest headings without skipping levels (h1 → h2 → h3), use at least two <h2> on content pages, and style with CSS instead of picking heading levels for their size.",
+			},
+			Eval: evalHeadingHierarchy,
+		},
+		{
+			ID: "answer_first_intro", Ring: RingVisibility, Pillar: pillarAnswerStructure, Weight: 2, Effort: Medium,
+			Marketing: Text{
+				Title: "The answer comes first",
+				Why:   "AI answers favour pages that state the point in the first lines; a direct opening sentence is the part most likely to be quoted.",
+				Fix:   "Open each page with a 25–90 word paragraph that directly says what the thing is, who it is for, or the key number, before any story or sales copy.",
+			},
+			Engineering: Text{
+				Title: "Answer-first introduction",
+				Why:   "Retrieval favours the first passage under the H1; a self-contained, definitional paragraph of 25–90 words is the unit engines lift into answers.",
+				Fix:   "Put a <p> of 25–90 words right after the <h1> that defines the subject (\"X is …\") or states a concrete fact with a number; keep bylines and kickers shorter or outside <p>.",
+			},
+			Eval: evalAnswerFirst,
+		},
+		{
+			ID: "passage_chunking", Ring: RingVisibility, Pillar: pillarAnswerStructure, Weight: 3, Effort: Medium,
+			Marketing: Text{
+				Title: "Content in quotable sections",
+				Why:   "AI engines cut pages into passages and quote the best one; sections of a few short paragraphs under a clear subheading are easy to lift, walls of text are not.",
+				Fix:   "Break long texts into sections of roughly 40–300 words, each under its own descriptive subheading.",
+			},
+			Engineering: Text{
+				Title: "Passage length between headings",
+				Why:   "Retrieval systems embed passages of a few hundred tokens; sections of 40–300 words between H2/H3 map cleanly onto those chunks and stay self-contained.",
+				Fix:   "Split content so each <h2>/<h3> section holds 40–300 words: add subheadings to long runs and merge stub sections into their neighbours.",
+			},
+			Eval: evalPassageChunking,
+		},
+		{
+			ID: "lists_tables", Ring: RingVisibility, Pillar: pillarAnswerStructure, Weight: 1, Effort: Low,
+			Marketing: Text{
+				Title: "Lists and tables for key facts",
+				Why:   "Steps, comparisons and specifications in lists or tables are the formats AI engines copy most readily into their answers.",
+				Fix:   "Present steps, features, prices and comparisons as bullet lists or tables in the page content.",
+			},
+			Engineering: Text{
+				Title: "Lists and tables in content",
+				Why:   "<ul>, <ol>, <dl> and <table> carry explicit structure that extractors keep, so enumerations and comparisons survive chunking intact.",
+				Fix:   "Mark up enumerations as <ul>/<ol>, definitions as <dl> and comparisons as <table> with header cells, inside the main content rather than as styled <div>s.",
+			},
+			Eval: evalListsTables,
+		},
+		{
+			ID: "question_headings", Ring: RingVisibility, Pillar: pillarAnswerStructure, Weight: 1, Effort: Low,
+			Marketing: Text{
+				Title: "Headings phrased as questions",
+				Why:   "People ask AI tools questions; a subheading that mirrors the question helps the engine match your section to it.",
+				Fix:   "Where it reads naturally, phrase a few subheadings as the questions your customers ask, with the answer right below.",
+			},
+			Engineering: Text{
+				Title: "Question-style headings",
+				Why:   "Conversational queries match headings phrased as questions closely, so the section under them ranks as a candidate passage.",
+				Fix:   "Phrase some <h2>/<h3> as questions (What, How, Why …?) and answer in the first sentence below; FAQPage markup is optional and brings no Google rich result.",
+			},
+			Eval: evalQuestionHeadings,
+		},
+		{
+			ID: "facts_and_citations", Ring: RingVisibility, Pillar: pillarAnswerStructure, Weight: 2, Effort: Medium,
+			Marketing: Text{
+				Title: "Concrete facts and sources",
+				Why:   "AI engines prefer to cite pages with specific numbers and links to trustworthy sources; vague copy gives them nothing to verify or quote.",
+				Fix:   "Add concrete figures (prices, dates, quantities, results) and link to the official or research sources behind your claims.",
+			},
+			Engineering: Text{
+				Title: "Fact density and outbound citations",
+				Why:   "Passages with numbers and outbound links to primary sources (.gov, .edu, Wikipedia, DOI) score higher as grounded evidence in generative answers.",
+				Fix:   "Include quantitative statements (at least one number per 100 words) and <a href> citations to primary sources in the body copy of articles.",
+			},
+			Eval: evalFactsCitations,
+		},
+		{
+			ID: "jsonld_valid", Ring: RingVisibility, Pillar: pillarStructuredData, Weight: 5, Effort: Medium,
+			Marketing: Text{
+				Title: "Structured data that machines can read",
+				Why:   "Structured data is a machine-readable summary of who you are and what each page offers; when it is missing or broken, engines have to guess.",
+				Fix:   "Enable structured data in your SEO plugin or CMS and repair any markup the validator reports as broken.",
+			},
+			Engineering: Text{
+				Title: "Valid JSON-LD",
+				Why:   "JSON-LD in <script type=application/ld+json> is the format search and answer engines parse most reliably; a block with a syntax error is dropped entirely.",
+				Fix:   "Emit schema.org JSON-LD (one @graph per page works well), serialise it with a JSON encoder instead of string templates, and validate with the Schema Markup Validator.",
+			},
+			Eval: evalJSONLDValid,
+		},
+		{
+			ID: "schema_site_entities", Ring: RingVisibility, Pillar: pillarStructuredData, Weight: 5, Effort: Low,
+			Marketing: Text{
+				Title: "Your site and organisation are described",
+				Why:   "Describing your website and your organisation on the homepage tells AI engines exactly which company or person stands behind the site.",
+				Fix:   "Turn on the \"site\" and \"organisation\" (or \"person\") settings of your SEO plugin, filling in name, logo and social profiles.",
+			},
+			Engineering: Text{
+				Title: "WebSite and Organization/Person entities on the homepage",
+				Why:   "WebSite plus Organization (or LocalBusiness/Person) is the entity anchor engines attach every other page to and reconcile with their knowledge graph.",
+				Fix:   "Add WebSite {name, url} and Organization {name, url, logo, sameAs} (or Person) JSON-LD to the homepage, linked by @id (WebSite.publisher → Organization).",
+			},
+			Eval: evalSiteEntities,
+		},
+		{
+			ID: "schema_page_type_match", Ring: RingVisibility, Pillar: pillarStructuredData, Weight: 3, Effort: Medium,
+			Marketing: Text{
+				Title: "Each page says what kind of page it is",
+				Why:   "Labelling articles as articles and products as products (with their price) lets AI engines present your pages correctly and with the right details.",
+				Fix:   "Make sure blog posts carry article markup, product or service pages carry product or service markup with offers, and inner pages carry breadcrumbs.",
+			},
+			Engineering: Text{
+				Title: "Schema type matches the page type",
+				Why:   "Engines rely on the declared type to extract the right fields: Article (headline, author, dates) for posts, Product + Offer for product pages, BreadcrumbList for site hierarchy.",
+				Fix:   "Emit Article/BlogPosting on posts, Product with offers (or Service/SoftwareApplication) on product pages and BreadcrumbList on inner pages; FAQPage and HowTo are optional and bring no Google rich results.",
+			},
+			Eval: evalPageTypeMatch,
+		},
+		{
+			ID: "schema_required_props", Ring: RingVisibility, Pillar: pillarStructuredData, Weight: 3, Effort: Medium,
+			Marketing: Text{
+				Title: "Structured data is complete",
+				Why:   "Half-filled structured data leaves out the facts engines look for first, such as the author, the date, the logo or the price.",
+				Fix:   "Fill in the missing fields listed in the evidence (for example author, publish date, logo or price) in your CMS or SEO plugin.",
+			},
+			Engineering: Text{
+				Title: "Required and recommended schema properties",
+				Why:   "Each schema.org type has properties consumers depend on (Article.author/datePublished, Organization.logo/sameAs, Offer.price/priceCurrency); missing ones make the entity unusable for those facts.",
+				Fix:   "Add the missing properties listed per type in the evidence; reference shared entities by @id instead of repeating them.",
+			},
+			Eval: evalRequiredProps,
+		},
+		{
+			ID: "schema_linked_graph", Ring: RingVisibility, Pillar: pillarStructuredData, Weight: 1, Effort: Low,
+			Marketing: Text{
+				Title: "Structured data is connected",
+				Why:   "When the article, the page, the site and the company are linked together in the markup, AI engines know they all belong to you.",
+				Fix:   "Use one SEO plugin that outputs connected markup instead of several tools each adding their own separate piece.",
+			},
+			Engineering: Text{
+				Title: "Entities linked by @id",
+				Why:   "@id references (publisher, author, isPartOf, mainEntityOfPage) join separate nodes into one graph; disconnected nodes are separate claims an engine cannot attribute to the same publisher.",
+				Fix:   "Give each node an @id (e.g. https://example.com/#organization) and reference it from the others: WebPage.isPartOf → WebSite, Article.publisher → Organization, Article.author → Person.",
+			},
+			Eval: evalLinkedGraph,
+		},
+		{
+			ID: "schema_visible_match", Ring: RingVisibility, Pillar: pillarStructuredData, Weight: 2, Effort: Medium,
+			Marketing: Text{
+				Title: "Structured data matches the page",
+				Why:   "Engines trust markup only when it says the same as the visible page; a different headline, author or price looks like manipulation.",
+				Fix:   "Make sure the headline, author names, product names, prices and FAQ questions in your markup are the ones visitors see on the page.",
+			},
+			Engineering: Text{
+				Title: "Schema values visible on the page",
+				Why:   "Google and answer engines require structured data to describe visible content; values absent from the rendered text are ignored or treated as spam signals.",
+				Fix:   "Generate JSON-LD from the same fields the template renders (headline, author.name, offers.price, Question.name) so markup and visible HTML cannot drift apart.",
+			},
+			Eval: evalVisibleMatch,
+		},
+		{
+			ID: "title_quality", Ring: RingVisibility, Pillar: pillarMachineMetadata, Weight: 3, Effort: Low,
+			Marketing: Text{
+				Title: "A descriptive page title with your brand",
+				Why:   "The page title is often the label AI engines show next to a citation; a clear title with your brand name earns the click and the recognition.",
+				Fix:   "Write a homepage title of 10–60 characters that says what you offer and includes your brand name, not just \"Home\".",
+			},
+			Engineering: Text{
+				Title: "<title> length, specificity and brand",
+				Why:   "The <title> is the citation label and a primary relevance signal; empty, generic or brandless titles weaken both.",
+				Fix:   "Set a unique <title> of 10–60 characters per page, descriptive first and the brand as suffix (\"Topic – Brand\"); never ship template defaults like \"Home\".",
+			},
+			Eval: evalTitleQuality,
+		},
+		{
+			ID: "meta_description", Ring: RingVisibility, Pillar: pillarMachineMetadata, Weight: 2, Effort: Low,
+			Marketing: Text{
+				Title: "A summary of the page for machines",
+				Why:   "The page summary is a ready-made description AI tools and search engines can show or use to understand the page at a glance.",
+				Fix:   "Write a 70–160 character summary of the homepage in your CMS or SEO plugin.",
+			},
+			Engineering: Text{
+				Title: "Meta description",
+				Why:   "<meta name=description> is a compact, author-controlled summary that engines use as snippet text and as a relevance hint.",
+				Fix:   "Add <meta name=\"description\" content=\"…\"> of 70–160 characters to every template, written per page.",
+			},
+			Eval: evalMetaDescription,
+		},
+		{
+			ID: "open_graph", Ring: RingVisibility, Pillar: pillarMachineMetadata, Weight: 2, Effort: Low,
+			Marketing: Text{
+				Title: "Link previews are set up",
+				Why:   "Social and AI tools build link previews from these tags; complete tags give your citations a proper title, summary and image.",
+				Fix:   "Fill in the social sharing title, description and image in your SEO plugin, using a full https:// image address.",
+			},
+			Engineering: Text{
+				Title: "Open Graph and Twitter card tags",
+				Why:   "og:title, og:description, og:image, og:type and twitter:card are the de-facto preview metadata that chat interfaces and social platforms render for links.",
+				Fix:   "Add <meta property=\"og:title|og:description|og:image|og:type\"> and <meta name=\"twitter:card\" content=\"summary_large_image\">; og:image must be an absolute https URL.",
+			},
+			Eval: evalOpenGraph,
+		},
+		{
+			ID: "html_lang", Ring: RingVisibility, Pillar: pillarMachineMetadata, Weight: 2, Effort: Low,
+			Marketing: Text{
+				Title: "Page language is declared",
+				Why:   "Declaring the language lets AI engines offer your pages to people asking in that language and translate them correctly.",
+				Fix:   "Ask your developer to set the page language (for example \"en\" or \"de-DE\") in the site template to match your content.",
+			},
+			Engineering: Text{
+				Title: "Valid html lang attribute",
+				Why:   "The lang attribute of <html> tells engines the content language for retrieval by language and locale; a missing, malformed or wrong value misroutes the page.",
+				Fix:   "Set <html lang=\"…\"> to a valid BCP 47 tag (en, en-US, pt-BR; hyphens, not underscores) that matches the content language.",
+			},
+			Eval: evalHTMLLang,
+		},
+		{
+			ID: "llms_txt_valid", Ring: RingVisibility, Pillar: pillarMachineMetadata, Weight: 2, Effort: Low,
+			Marketing: Text{
+				Title: "The AI guide file is well formed",
+				Why:   "An llms.txt file is a proposed table of contents for AI tools; when it exists it should follow the format, or tools that read it get a broken map of your site.",
+				Fix:   "Keep llms.txt to the standard layout: your name as the title, a one-line summary, then sections listing your key pages as links with full addresses.",
+			},
+			Engineering: Text{
+				Title: "llms.txt structure (llmstxt.org)",
+				Why:   "The llmstxt.org format is H1 first, an optional blockquote summary, then H2 sections of [name](url) lists; parsers rely on that order, and relative or broken links lead nowhere.",
+				Fix:   "Serve /llms.txt as text/markdown or text/plain with a single '# Name' first line, a '> summary', and '## Section' blocks of '- [Title](https://…): note' items; use absolute URLs that return 200, and put skippable links under '## Optional'.",
+			},
+			Eval: evalLLMsTxtValid,
+		},
+		{
+			ID: "markdown_alternates", Ring: RingVisibility, Pillar: pillarMachineMetadata, Weight: 1, Effort: Medium,
+			Marketing: Text{
+				Title: "Clean text versions of pages",
+				Why:   "Some AI tools prefer a plain-text (Markdown) copy of a page; offering one makes your content cheaper and more accurate for them to read.",
+				Fix:   "If your platform can, publish Markdown copies of key pages and point to them from the pages or from llms.txt.",
+			},
+			Engineering: Text{
+				Title: "Markdown alternates",
+				Why:   "A Markdown twin (linked with rel=alternate type=text/markdown or listed in llms.txt) gives agents boilerplate-free content; it is an emerging convention, so its absence is informational.",
+				Fix:   "Publish page.md twins (index.html.md for directory URLs) and add <link rel=\"alternate\" type=\"text/markdown\" href=\"…\"> or list the .md URLs in llms.txt.",
+			},
+			Eval: evalMarkdownAlternates,
+		},
+	}
+}
+
+// Page sets the checks read.
+
+// sitePages returns the parsed pages of the given purposes; a missing site
+// yields none.
+func sitePages(in *Input, purposes ...fetch.Purpose) []*page.Page {
+	if in == nil || in.Site == nil {
+		return nil
+	}
+	var out []*page.Page
+	for _, p := range purposes {
+		out = append(out, in.Pages(p)...)
+	}
+	return out
+}
+
+// everyPage is the homepage and every parsed extra page.
+func everyPage(in *Input) []*page.Page {
+	if in == nil || in.Site == nil {
+		if in != nil && in.Home != nil {
+			return []*page.Page{in.Home}
+		}
+		return nil
+	}
+	return in.ContentPages()
+}
+
+// articlePages are the sampled article pages that are articles. The
+// fetcher picks them by URL, which also catches blog indexes such as
+// /blog/news; a page whose path is the parent of another sampled article,
+// or that holds three or more <article> elements, is a listing and left out.
+func articlePages(in *Input) []*page.Page {
+	all := sitePages(in, fetch.Article)
+	var out []*page.Page
+	for _, p := range all {
+		if !isListing(p, all) {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+func isListing(p *page.Page, siblings []*page.Page) bool {
+	if p.Doc != nil && p.Doc.Find("article").Length() >= 3 {
+		return true
+	}
+	if p.URL == nil {
+		return false
+	}
+	parent := strings.TrimSuffix(p.URL.Path, "/") + "/"
+	for _, o := range siblings {
+		if o != p && o.URL != nil && len(o.URL.Path) > len(parent) && strings.HasPrefix(o.URL.Path, parent) {
+			return true
+		}
+	}
+	return false
+}
+
+// minReadableWords is the visible text below which a page has nothing to
+// structure: its emptiness is ssr_text_content's finding, not a heading or
+// passage problem to count again.
+const minReadableWords = 20
+
+func readable(pages []*page.Page) []*page.Page {
+	var out []*page.Page
+	for _, p := range pages {
+		if p != nil && page.CountWords(p.Text) >= minReadableWords {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// answerPages are the readable pages that answer questions: the homepage,
+// the sampled articles and the product page.
+func answerPages(in *Input) []*page.Page {
+	var out []*page.Page
+	if in.Home != nil {
+		out = append(out, in.Home)
+	}
+	out = append(out, articlePages(in)...)
+	return readable(append(out, sitePages(in, fetch.Product)...))
+}
+
+// copyPages are the readable pages whose body copy is judged: the sampled
+// articles, or the homepage when no article was fetched.
+func copyPages(in *Input) []*page.Page {
+	if arts := readable(articlePages(in)); len(arts) > 0 {
+		return arts
+	}
+	if in.Home != nil {
+		return readable([]*page.Page{in.Home})
+	}
+	return nil
+}
+
+const naNoReadable = "No fetched page has readable text to structure; ssr_text_content reports why."
+
+// allOf names every item of a group: "the page" for one, "all 3 pages"
+// for more.
+func allOf(n int, one, many string) string {
+	if n == 1 {
+		return "the " + one
+	}
+	return fmt.Sprintf("all %d %s", n, many)
+}
+
+// theN names a group: "the page" for one, "the 3 pages" for more.
+func theN(n int, one, many string) string {
+	if n == 1 {
+		return "the " + one
+	}
+	return fmt.Sprintf("the %d %s", n, many)
+}
+
+func addressOf(p *page.Page) string {
+	if p == nil || p.URL == nil {
+		return ""
+	}
+	return p.URL.String()
+}
+
+func graphOf(p *page.Page) *jsonld.Graph {
+	if p == nil {
+		return nil
+	}
+	return p.Graph
+}
+
+const naNoHome = "The homepage is not an HTML document that could be parsed, so there is nothing to measure."
+
+// Small numeric and text helpers shared by the visibility and trust checks.
+
+// percent is 100·part/whole rounded to one decimal; 0 when whole is 0.
+func percent(part, whole float64) float64 {
+	if whole <= 0 {
+		return 0
+	}
+	return roundTenth(100 * part / whole)
+}
+
+func roundTenth(x float64) float64 {
+	if math.IsNaN(x) || math.IsInf(x, 0) {
+		return 0
+	}
+	return math.Round(x*10) / 10
+}
+
+// excerpt shortens s to n runes, marking the cut.
+func excerpt(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	r := []rune(s)
+	return strings.TrimSpace(string(r[:n])) + "…"
+}
+
+// firstN keeps at most n items so evidence stays readable.
+func firstN[T any](list []T, n int) []T {
+	if len(list) > n {
+		return list[:n]
+	}
+	return list
+}
+
+// tokens lower-cases s and splits it into runs of letters and digits.
+func tokens(s string) []string {
+	return strings.FieldsFunc(strings.ToLower(s), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+}
+
+// compact is s lower-cased with everything but letters and digits removed:
+// "Acme, Inc." and "ACME inc" compare equal as "acmeinc".
+func compact(s string) string { return strings.Join(tokens(s), "") }
+
+// tokenCoverage is the share of want's tokens present in have.
+func tokenCoverage(want string, have map[string]bool) float64 {
+	ts := tokens(want)
+	if len(ts) == 0 {
+		return 0
+	}
+	n := 0
+	for _, t := range ts {
+		if have[t] {
+			n++
+		}
+	}
+	return float64(n) / float64(len(ts))
+}
+
+func tokenSet(texts ...string) map[string]bool {
+	set := map[string]bool{}
+	for _, t := range texts {
+		for _, w := range tokens(t) {
+			set[w] = true
+		}
+	}
+	return set
+}
+
+// nonNil keeps evidence lists as [] rather than null.
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
+
+// nonNilRows is nonNil for evidence tables.
+func nonNilRows(s []map[string]any) []map[string]any {
+	if s == nil {
+		return []map[string]any{}
+	}
+	return s
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return fmt.Sprintf("%d %s", n, one)
+	}
+	return fmt.Sprintf("%d %s", n, many)
+}
+
+// Extractability.
+
+func evalSSRText(in *Input) Result {
+	h := in.Home
+	if h == nil {
+		return na(naNoHome, ev())
+	}
+	e := ev("words", h.Words, "html_bytes", h.HTMLBytes, "text_sample", excerpt(h.MainText, 300))
+	switch {
+	case h.Words >= minSSRWords:
+		return pass(fmt.Sprintf("The homepage HTML carries %d visible words of main content before any script runs.", h.Words), e)
+	case h.Words >= sparseSSRWords:
+		return warn(fmt.Sprintf("The homepage HTML carries only %d visible words of main content (300 or more is the target).", h.Words), e)
+	}
+	return fail(fmt.Sprintf("The homepage HTML carries only %d visible words of main content; crawlers that run no JavaScript see an almost empty page.", h.Words), e)
+}
+
+func evalJSDependence(in *Input) Result {
+	h := in.Home
+	if h == nil {
+		return na(naNoHome, ev())
+	}
+	mounts := h.Mounts()
+	wall := h.JavaScriptWall()
+	frameworks := h.Frameworks()
+	code, state := h.InlineScriptBytes()
+	external := 0
+	for _, s := range h.Scripts {
+		if s.Src != "" {
+			external++
+		}
+	}
+	textBytes := len(h.Text)
+	ratio := roundTenth(float64(code) / float64(max(textBytes, 1)))
+	e := ev("words", h.Words, "empty_mounts", nonNil(mounts), "noscript_wall", excerpt(wall, 200), "frameworks", nonNil(frameworks),
+		"inline_js_bytes", code, "hydration_state_bytes", state, "inline_script_bytes_total", h.InlineJSBytes,
+		"external_scripts", external, "text_bytes", textBytes,
+		"inline_js_to_text_ratio", ratio,
+		"measured", "inline script bytes against visible text bytes; external scripts are counted, not downloaded, and hydration state payloads are excluded")
+	sparse := h.Words < sparseSSRWords
+	switch {
+	case sparse && len(mounts) > 0:
+		return fail(fmt.Sprintf("The homepage is an empty app shell: %s holds no content and the HTML has only %d words.", strings.Join(mounts, ", "), h.Words), e)
+	case sparse && wall != "":
+		return fail(fmt.Sprintf("The homepage shows a JavaScript wall (%q) and only %d words without scripts.", excerpt(wall, 60), h.Words), e)
+	case h.Words < 20 && external > 0 && len(h.Headings) == 0 && len(h.Paragraphs) == 0:
+		// No mount point we know, but nothing besides scripts either: an
+		// app shell under another id.
+		return fail(fmt.Sprintf("The homepage HTML has %d words, no headings or paragraphs, and loads %s, so its content comes from JavaScript.", h.Words, plural(external, "script", "scripts")), e)
+	case wall != "":
+		return warn(fmt.Sprintf("The homepage has %d words in its HTML but also a <noscript> notice asking to enable JavaScript (%q).", h.Words, excerpt(wall, 60)), e)
+	case ratio > maxJSToTextRatio:
+		return warn(fmt.Sprintf("Inline JavaScript (%d bytes) outweighs the visible text (%d bytes) %.0f to 1.", code, textBytes, ratio), e)
+	}
+	how := "no framework markers"
+	if len(frameworks) > 0 {
+		how = "server-rendered " + strings.Join(frameworks, ", ") + " markup"
+	}
+	return pass(fmt.Sprintf("The homepage content is in the HTML (%d words, %s), with no empty app shell or JavaScript wall.", h.Words, how), e)
+}
+
+func evalTextHTMLRatio(in *Input) Result {
+	h := in.Home
+	if h == nil || h.HTMLBytes == 0 {
+		return na(naNoHome, ev())
+	}
+	pct := percent(float64(len(h.Text)), float64(h.HTMLBytes))
+	e := ev("text_bytes", len(h.Text), "html_bytes", h.HTMLBytes, "ratio_pct", pct)
+	s := fmt.Sprintf("Visible text is %.1f%% of the %d-byte homepage HTML.", pct, h.HTMLBytes)
+	switch {
+	case pct >= 10:
+		return pass(s, e)
+	case pct >= 5:
+		return warn(s, e)
+	}
+	return fail(s, e)
+}
+
+func evalSemanticMain(in *Input) Result {
+	var rows []map[string]any
+	covered, judged := 0, 0
+	for _, p := range answerPages(in) {
+		if p.Words < 20 {
+			continue
+		}
+		name, words := p.Landmark()
+		cov := min(percent(float64(words), float64(p.Words)), 100)
+		judged++
+		ok := name != "" && cov >= 50
+		if ok {
+			covered++
+		}
+		rows = append(rows, map[string]any{"url": addressOf(p), "landmark": name, "landmark_words": words, "text_words": p.Words, "coverage_pct": cov, "ok": ok})
+	}
+	if judged == 0 {
+		return na("No fetched page has enough text to judge its content landmark.", ev())
+	}
+	e := ev("pages", rows)
+	if covered == judged {
+		return pass(fmt.Sprintf("Most of the text sits in <main> or <article> on %s.", allOf(judged, "page", "pages")), e)
+	}
+	return warn(fmt.Sprintf("%d of %d pages wrap most of their text in <main> or <article>.", covered, judged), e)
+}
+
+func evalImageAlt(in *Input) Result {
+	var total, withAlt, decorative int
+	var missing []string
+	for _, p := range everyPage(in) {
+		st := p.ImageAlts()
+		total += st.Images
+		withAlt += st.WithAlt
+		decorative += st.Decorative
+		missing = append(missing, st.Missing...)
+	}
+	if total == 0 {
+		return na("No images were found on the fetched pages.", ev("images", 0))
+	}
+	covered := withAlt + decorative
+	pct := percent(float64(covered), float64(total))
+	e := ev("images", total, "with_alt", withAlt, "decorative", decorative, "missing_alt", len(missing), "coverage_pct", pct, "missing_sources", firstN(missing, 10))
+	s := fmt.Sprintf("%d of %d images have alt text or are marked decorative (%.0f%%).", covered, total, pct)
+	switch {
+	case pct >= 90:
+		return pass(s, e)
+	case pct >= 60:
+		return warn(s, e)
+	}
+	return fail(s, e)
+}
+
+// Answer structure.
+
+func evalSingleH1(in *Input) Result {
+	pages := answerPages(in)
+	if len(pages) == 0 {
+		return na(naNoReadable, ev())
+	}
+	var rows []map[string]any
+	ok := 0
+	for _, p := range pages {
+		var h1s []string
+		for _, t := range p.H1s() {
+			if t != "" {
+				h1s = append(h1s, excerpt(t, 120))
+			}
+		}
+		if len(h1s) == 1 {
+			ok++
+		}
+		rows = append(rows, map[string]any{"url": addressOf(p), "h1_count": len(h1s), "h1": nonNil(h1s)})
+	}
+	e := ev("pages", rows)
+	if ok == len(pages) {
+		return pass(fmt.Sprintf("There is exactly one non-empty H1 on %s.", allOf(len(pages), "page", "pages")), e)
+	}
+	return warn(fmt.Sprintf("%d of %d pages have exactly one non-empty H1; the others have none or several.", ok, len(pages)), e)
+}
+
+func evalHeadingHierarchy(in *Input) Result {
+	pages := answerPages(in)
+	if len(pages) == 0 {
+		return na(naNoReadable, ev())
+	}
+	articles := map[*page.Page]bool{}
+	for _, p := range articlePages(in) {
+		articles[p] = true
+	}
+	var rows []map[string]any
+	clean := 0
+	for _, p := range pages {
+		var issues, outline []string
+		prev, h2 := 0, 0
+		for _, h := range p.Headings {
+			outline = append(outline, fmt.Sprintf("h%d %s", h.Level, excerpt(h.Text, 60)))
+			if prev > 0 && h.Level > prev+1 {
+				issues = append(issues, fmt.Sprintf("h%d → h%d before %q", prev, h.Level, excerpt(h.Text, 60)))
+			}
+			if h.Level == 2 {
+				h2++
+			}
+			prev = h.Level
+		}
+		if len(p.Headings) == 0 {
+			issues = append(issues, "no headings")
+		} else if articles[p] && h2 < 2 {
+			issues = append(issues, fmt.Sprintf("article with %d H2 (2 or more expected)", h2))
+		}
+		if len(issues) == 0 {
+			clean++
+		}
+		rows = append(rows, map[string]any{"url": addressOf(p), "issues": nonNil(issues), "outline": nonNil(firstN(outline, 25))})
+	}
+	e := ev("pages", rows)
+	if clean == len(pages) {
+		return pass(fmt.Sprintf("Headings nest without skipped levels on %s.", allOf(len(pages), "page", "pages")), e)
+	}
+	return warn(fmt.Sprintf("%d of %d pages have heading problems (skipped levels, missing H2 sections or no headings).", len(pages)-clean, len(pages)), e)
+}
+
+var definitionalRE = regexp.MustCompile(`(?i)\b(is|are|was|were|means|refers to|describes|helps|lets|allows|enables|provides|offers|gives|makes|costs|includes|ist|sind|est|sont|es|son|è|sono|é|são|zijn)\b|\d`)
+
+func evalAnswerFirst(in *Input) Result {
+	pages := copyPages(in)
+	if len(pages) == 0 {
+		return na(naNoReadable, ev())
+	}
+	var rows []map[string]any
+	good := 0
+	for _, p := range pages {
+		intro := p.IntroParagraph()
+		words := page.CountWords(intro)
+		definitional := definitionalRE.MatchString(intro)
+		ok := words >= 25 && words <= 90 && definitional
+		if ok {
+			good++
+		}
+		rows = append(rows, map[string]any{"url": addressOf(p), "intro": excerpt(intro, 300), "words": words, "definitional": definitional, "ok": ok})
+	}
+	e := ev("pages", rows)
+	if good == len(pages) {
+		return pass(fmt.Sprintf("A 25–90 word paragraph that states what the subject is opens %s.", allOf(len(pages), "page", "pages")), e)
+	}
+	return warn(fmt.Sprintf("%d of %d pages open with a direct 25–90 word answer paragraph after the H1.", good, len(pages)), e)
+}
+
+func evalPassageChunking(in *Input) Result {
+	var rows []map[string]any
+	inRange, total := 0, 0
+	for _, p := range copyPages(in) {
+		secs := p.Sections()
+		counted := 0
+		for _, s := range secs {
+			if s.Words == 0 {
+				// A heading followed straight by a subheading only groups
+				// the sections below it.
+				continue
+			}
+			counted++
+			ok := s.Words >= minWordsForPassage && s.Words <= maxWordsForPassage
+			if ok {
+				inRange++
+			}
+			rows = append(rows, map[string]any{"url": addressOf(p), "heading": excerpt(s.Heading, 80), "words": s.Words, "in_range": ok})
+		}
+		if counted == 0 && p.Words >= minSSRWords {
+			rows = append(rows, map[string]any{"url": addressOf(p), "heading": "", "words": p.Words, "in_range": false})
+			counted = 1
+		}
+		total += counted
+	}
+	if total == 0 {
+		return na("The pages have too little text under H2/H3 headings to judge passage length.", ev())
+	}
+	share := percent(float64(inRange), float64(total))
+	e := ev("sections", total, "in_range", inRange, "share_pct", share, "per_section", firstN(rows, 30))
+	s := fmt.Sprintf("%d of %d content sections hold 40–300 words between H2/H3 headings (%.0f%%).", inRange, total, share)
+	switch {
+	case share >= 60:
+		return pass(s, e)
+	case share >= 30:
+		return warn(s, e)
+	}
+	return fail(s, e)
+}
+
+func evalListsTables(in *Input) Result {
+	pages := answerPages(in)
+	if len(pages) == 0 {
+		return na(naNoReadable, ev())
+	}
+	var rows []map[string]any
+	lists, tables := 0, 0
+	for _, p := range pages {
+		l, t := p.ContentBlocks()
+		lists += l
+		tables += t
+		rows = append(rows, map[string]any{"url": addressOf(p), "lists": l, "tables": t})
+	}
+	e := ev("lists", lists, "tables", tables, "pages", rows)
+	if lists+tables > 0 {
+		return pass(fmt.Sprintf("The main content of %s holds %s and %s.", theN(len(pages), "page", "pages"), plural(lists, "list", "lists"), plural(tables, "table", "tables")), e)
+	}
+	return warn(fmt.Sprintf("The main content of %s holds no list or table.", theN(len(pages), "page", "pages")), e)
+}
+
+// questionRE matches a heading phrased as a question: a question mark, or
+// an English question word followed by the verb or "to" that makes it a
+// question ("How to …", "What is …"), not a statement ("How we work").
+var questionRE = regexp.MustCompile(`(?i)[?？]\s*$|^¿|^(what|how|why|when|where|who|which)\s+(is|are|was|were|do|does|did|can|could|should|would|will|to|much|many|long|often|happens)\b`)
+
+func evalQuestionHeadings(in *Input) Result {
+	pages := answerPages(in)
+	if len(pages) == 0 {
+		return na(naNoReadable, ev())
+	}
+	var found []string
+	headings := 0
+	for _, p := range pages {
+		for _, h := range p.Headings {
+			if h.Level < 2 || h.Text == "" {
+				continue
+			}
+			headings++
+			if questionRE.MatchString(h.Text) {
+				found = append(found, excerpt(h.Text, 100))
+			}
+		}
+	}
+	e := ev("question_headings", nonNil(firstN(found, 10)), "count", len(found), "subheadings", headings)
+	if len(found) > 0 {
+		return pass(fmt.Sprintf("%d of %d subheadings are phrased as questions, e.g. %q.", len(found), headings, found[0]), e)
+	}
+	if headings == 0 {
+		return info("The pages have no subheadings, so none is phrased as a question; this is a hint, not a requirement.", e)
+	}
+	return info(fmt.Sprintf("None of the %d subheadings is phrased as a question; this is a hint, not a requirement.", headings), e)
+}
+
+var numberRE = regexp.MustCompile(`\d[\d.,]*\d%?|\d%?`)
+
+// sourceHost reports whether a host is a primary or reference source.
+func sourceHost(host string) bool {
+	host = strings.ToLower(strings.TrimPrefix(host, "www."))
+	for _, suffix := range []string{".gov", ".edu", ".int", ".mil"} {
+		if strings.HasSuffix(host, suffix) || strings.Contains(host, suffix+".") {
+			return true
+		}
+	}
+	if strings.Contains(host, ".ac.") || strings.Contains(host, ".gouv.") || strings.Contains(host, ".gob.") {
+		return true
+	}
+	for _, d := range []string{"wikipedia.org", "doi.org", "arxiv.org", "pubmed.ncbi.nlm.nih.gov", "nature.com", "sciencedirect.com", "europa.eu", "who.int", "oecd.org", "worldbank.org", "iso.org", "w3.org", "ietf.org", "rfc-editor.org"} {
+		if host == d || strings.HasSuffix(host, "."+d) {
+			return true
+		}
+	}
+	return false
+}
+
+func evalFactsCitations(in *Input) Result {
+	pages := copyPages(in)
+	words, numbers := 0, 0
+	var sources []string
+	outbound := 0
+	seen := map[string]bool{}
+	for _, p := range pages {
+		words += p.Words
+		numbers += len(numberRE.FindAllString(p.MainText, -1))
+		for _, l := range p.Links {
+			if l.Internal || l.Href == "" {
+				continue
+			}
+			u, err := url.Parse(l.Href)
+			if err != nil || (u.Scheme != "http" && u.Scheme != "https") {
+				continue
+			}
+			outbound++
+			if sourceHost(u.Hostname()) && !seen[l.Href] {
+				seen[l.Href] = true
+				sources = append(sources, l.Href)
+			}
+		}
+	}
+	if words < sparseSSRWords {
+		return na(fmt.Sprintf("The judged pages have only %d words of content, too little to measure facts and citations.", words), ev("words", words))
+	}
+	per100 := roundTenth(100 * float64(numbers) / float64(words))
+	hasFacts := per100 >= 1
+	e := ev("pages", len(pages), "words", words, "numbers", numbers, "numbers_per_100_words", per100,
+		"outbound_links", outbound, "source_links", nonNil(firstN(sources, 10)), "source_link_count", len(sources))
+	s := fmt.Sprintf("The content has %.1f numbers per 100 words and %s to primary or reference sources.", per100, plural(len(sources), "link", "links"))
+	switch {
+	case hasFacts && len(sources) > 0:
+		return pass(s, e)
+	case hasFacts || len(sources) > 0:
+		return warn(s, e)
+	}
+	return fail(s, e)
+}
+
+// Structured data.
+
+func evalJSONLDValid(in *Input) Result {
+	pages := everyPage(in)
+	if len(pages) == 0 {
+		return na(naNoHome, ev())
+	}
+	blocks, valid, micro, rdfa := 0, 0, 0, 0
+	var errs, types []string
+	for _, p := range pages {
+		m, r := p.StructuredMarkup()
+		micro += m
+		rdfa += r
+		g := graphOf(p)
+		if g == nil {
+			continue
+		}
+		blocks += g.Blocks
+		valid += g.Valid
+		for _, err := range g.Errors {
+			errs = append(errs, addressOf(p)+": "+err)
+		}
+		for _, t := range g.Types() {
+			if !slices.Contains(types, t) {
+				types = append(types, t)
+			}
+		}
+	}
+	e := ev("pages", len(pages), "blocks", blocks, "valid_blocks", valid, "errors", nonNil(firstN(errs, 10)), "types", nonNil(types),
+		"microdata_items", micro, "rdfa_nodes", rdfa)
+	switch {
+	case blocks == 0 && micro+rdfa > 0:
+		return warn(fmt.Sprintf("There is no JSON-LD on %s, only microdata or RDFa (%d items), which fewer consumers read reliably.", theN(len(pages), "page", "pages"), micro+rdfa), e)
+	case blocks == 0:
+		return fail(fmt.Sprintf("There is no JSON-LD, microdata or RDFa on %s.", theN(len(pages), "page", "pages")), e)
+	case valid == 0:
+		return fail(fmt.Sprintf("No JSON-LD block parses (%d found).", blocks), e)
+	case len(errs) > 0:
+		return warn(fmt.Sprintf("%d of %d JSON-LD blocks parse; %d are broken.", valid, blocks, blocks-valid), e)
+	}
+	return pass(fmt.Sprintf("JSON-LD parses without errors in %s, declaring %s.", plural(blocks, "block", "blocks"), strings.Join(firstN(types, 8), ", ")), e)
+}
+
+// Types that identify who stands behind a site. LocalBusiness subtypes are
+// many; the common ones are listed so a Restaurant or Dentist counts.
+var (
+	organizationTypes = []string{
+		"Organization", "Corporation", "NGO", "EducationalOrganization", "GovernmentOrganization",
+		"NewsMediaOrganization", "MedicalOrganization", "SportsOrganization", "OnlineBusiness", "OnlineStore", "Airline",
+		"Consortium", "CollegeOrUniversity", "School", "ResearchOrganization", "PerformingGroup", "LibrarySystem",
+	}
+	localBusinessTypes = []string{
+		"LocalBusiness", "Restaurant", "FoodEstablishment", "CafeOrCoffeeShop", "Bakery", "BarOrPub",
+		"Store", "ClothingStore", "ProfessionalService", "LegalService", "Attorney", "Notary", "Dentist", "Physician",
+		"MedicalBusiness", "MedicalClinic", "Pharmacy", "HomeAndConstructionBusiness", "Plumber", "Electrician",
+		"HVACBusiness", "RoofingContractor", "GeneralContractor", "AutomotiveBusiness", "AutoRepair", "AutoDealer",
+		"FinancialService", "AccountingService", "InsuranceAgency", "HealthAndBeautyBusiness", "BeautySalon", "HairSalon",
+		"DaySpa", "LodgingBusiness", "Hotel", "RealEstateAgent", "TravelAgency", "ExerciseGym", "SportsActivityLocation",
+		"ChildCare", "Library", "EntertainmentBusiness", "EmploymentAgency", "Locksmith", "MovingCompany", "VeterinaryCare",
+	}
+	identityTypes = slices.Concat(organizationTypes, localBusinessTypes, []string{"Person"})
+	articleTypes  = []string{
+		"Article", "BlogPosting", "NewsArticle", "TechArticle", "Report", "ScholarlyArticle",
+		"AnalysisNewsArticle", "ReportageNewsArticle", "OpinionNewsArticle", "ReviewNewsArticle", "LiveBlogPosting", "SocialMediaPosting", "HowToArticle",
+	}
+	productTypes = []string{
+		"Product", "ProductGroup", "IndividualProduct", "ProductModel", "Service", "FinancialProduct",
+		"SoftwareApplication", "WebApplication", "MobileApplication", "Course", "Vehicle", "Car",
+	}
+)
+
+func evalSiteEntities(in *Input) Result {
+	h := in.Home
+	if h == nil {
+		return na(naNoHome, ev())
+	}
+	g := graphOf(h)
+	var types []string
+	website, identity := false, ""
+	if g != nil {
+		types = g.Types()
+		website = g.Has("WebSite")
+		if ids := g.OfType(identityTypes...); len(ids) > 0 {
+			identity = ids[0].Types[0]
+		}
+	}
+	var elsewhere []string
+	for _, p := range sitePages(in, fetch.About, fetch.Contact) {
+		if g := graphOf(p); g != nil && g.Has(identityTypes...) {
+			elsewhere = append(elsewhere, addressOf(p))
+		}
+	}
+	e := ev("homepage_types", nonNil(types), "website", website, "identity_type", identity, "identity_on_other_pages", nonNil(elsewhere))
+	switch {
+	case website && identity != "":
+		return pass(fmt.Sprintf("The homepage declares WebSite and %s.", identity), e)
+	case website:
+		return warn("The homepage declares WebSite but no Organization, LocalBusiness or Person.", e)
+	case identity != "":
+		return warn(fmt.Sprintf("The homepage declares %s but no WebSite.", identity), e)
+	}
+	return fail("The homepage declares neither WebSite nor an Organization, LocalBusiness or Person.", e)
+}
+
+func evalPageTypeMatch(in *Input) Result {
+	type expect struct {
+		purpose fetch.Purpose
+		pages   []*page.Page
+	}
+	groups := []expect{{fetch.Article, articlePages(in)}, {fetch.Product, sitePages(in, fetch.Product)}}
+	var rows []map[string]any
+	judged, matched := 0, 0
+	for _, gr := range groups {
+		for _, p := range gr.pages {
+			g := graphOf(p)
+			var types, missing []string
+			if g != nil {
+				types = g.Types()
+			}
+			has := func(ts ...string) bool { return g != nil && g.Has(ts...) }
+			switch gr.purpose {
+			case fetch.Article:
+				if !has(articleTypes...) {
+					missing = append(missing, "Article (or BlogPosting/NewsArticle)")
+				}
+			case fetch.Product:
+				if !has(productTypes...) {
+					missing = append(missing, "Product, Service or SoftwareApplication")
+				} else if has("Product", "SoftwareApplication", "WebApplication", "MobileApplication") && !hasOffer(g) {
+					missing = append(missing, "Offer (offers with price)")
+				}
+			}
+			if !has("BreadcrumbList") {
+				missing = append(missing, "BreadcrumbList")
+			}
+			judged++
+			if len(missing) == 0 {
+				matched++
+			}
+			rows = append(rows, map[string]any{"url": addressOf(p), "page_type": string(gr.purpose), "types": nonNil(types), "missing": nonNil(missing)})
+		}
+	}
+	notes := faqHowToNotes(in)
+	if judged == 0 {
+		return na("No article or product page was fetched, so page types cannot be compared with their markup.", ev("notes", nonNil(notes)))
+	}
+	e := ev("pages", rows, "notes", nonNil(notes))
+	if matched == judged {
+		return pass(fmt.Sprintf("The markup declares the expected schema type and breadcrumbs on %s.", allOf(judged, "article or product page", "article and product pages")), e)
+	}
+	return warn(fmt.Sprintf("%d of %d article and product pages declare the expected schema types; the evidence lists what is missing.", matched, judged), e)
+}
+
+func hasOffer(g *jsonld.Graph) bool {
+	if g == nil {
+		return false
+	}
+	if g.Has("Offer", "AggregateOffer") {
+		return true
+	}
+	for _, e := range g.OfType("Product", "SoftwareApplication", "WebApplication", "MobileApplication") {
+		if e.Has("offers") {
+			return true
+		}
+	}
+	return false
+}
+
+// faqHowToNotes reports FAQPage and HowTo markup as information only:
+// both remain valid schema.org, but Google shows no rich results for them
+// any more, so they are never recommended for that.
+func faqHowToNotes(in *Input) []string {
+	var notes []string
+	for _, p := range everyPage(in) {
+		g := graphOf(p)
+		if g == nil {
+			continue
+		}
+		for _, t := range []string{"FAQPage", "HowTo"} {
+			if g.Has(t) {
+				notes = append(notes, fmt.Sprintf("%s found on %s: valid schema.org that describes the content; Google no longer shows rich results for it.", t, addressOf(p)))
+			}
+		}
+	}
+	return notes
+}
+
+// propSlot is one expected property; any of the names satisfies it.
+type propSlot []string
+
+// propRule lists what a type family needs: required slots are checked on
+// every node, recommended ones only on top-level nodes (a nested
+// publisher stub is a reference, not the organisation's declaration).
+type propRule struct {
+	family      string
+	types       []string
+	required    []propSlot
+	recommended []propSlot
+}
+
+var propRules = []propRule{
+	{"LocalBusiness", localBusinessTypes, []propSlot{{"name"}, {"address"}}, []propSlot{{"telephone"}, {"url"}, {"image", "logo"}, {"openingHoursSpecification", "openingHours"}}},
+	{"Organization", organizationTypes, []propSlot{{"name"}}, []propSlot{{"url"}, {"logo"}, {"sameAs"}, {"contactPoint", "address", "email", "telephone"}}},
+	{"WebSite", []string{"WebSite"}, []propSlot{{"name"}, {"url"}}, nil},
+	{"Article", articleTypes, []propSlot{{"headline", "name"}}, []propSlot{{"author"}, {"datePublished"}, {"dateModified"}, {"image"}, {"publisher"}}},
+	{"Product", []string{"Product", "ProductGroup", "IndividualProduct", "ProductModel"}, []propSlot{{"name"}, {"offers", "review", "aggregateRating"}}, []propSlot{{"image"}, {"description"}, {"brand"}}},
+	{"SoftwareApplication", []string{"SoftwareApplication", "WebApplication", "MobileApplication"}, []propSlot{{"name"}}, []propSlot{{"offers"}, {"applicationCategory", "operatingSystem"}}},
+	{"Offer", []string{"Offer"}, []propSlot{{"price", "priceSpecification"}, {"priceCurrency", "priceSpecification"}}, []propSlot{{"availability"}}},
+	{"AggregateOffer", []string{"AggregateOffer"}, []propSlot{{"lowPrice"}, {"priceCurrency"}}, nil},
+	{"Person", []string{"Person"}, []propSlot{{"name"}}, []propSlot{{"url", "sameAs"}}},
+	{"BreadcrumbList", []string{"BreadcrumbList"}, []propSlot{{"itemListElement"}}, nil},
+	{"FAQPage", []string{"FAQPage"}, []propSlot{{"mainEntity"}}, nil},
+	{"Event", []string{"Event", "BusinessEvent", "EducationEvent", "MusicEvent"}, []propSlot{{"name"}, {"startDate"}, {"location"}}, []propSlot{{"endDate"}, {"offers"}, {"image"}}},
+	{"VideoObject", []string{"VideoObject"}, []propSlot{{"name"}, {"thumbnailUrl"}, {"uploadDate"}}, []propSlot{{"description"}, {"contentUrl", "embedUrl"}}},
+}
+
+func ruleFor(e *jsonld.Entity) *propRule {
+	for i := range propRules {
+		if e.Is(propRules[i].types...) {
+			return &propRules[i]
+		}
+	}
+	return nil
+}
+
+func evalRequiredProps(in *Input) Result {
+	present, expected, entities := 0, 0, 0
+	var rows []map[string]any
+	// Site-wide nodes (the Organization, the WebSite) repeat on every page
+	// under one @id; they are judged once.
+	judged := map[string]bool{}
+	for _, p := range everyPage(in) {
+		g := graphOf(p)
+		if g == nil {
+			continue
+		}
+		for _, e := range g.Entities {
+			rule := ruleFor(e)
+			if rule == nil || (e.ID != "" && judged[e.ID]) {
+				continue
+			}
+			if e.ID != "" {
+				judged[e.ID] = true
+			}
+			slots := rule.required
+			if !e.Nested {
+				slots = slices.Concat(rule.required, rule.recommended)
+			}
+			entities++
+			var missing []string
+			for _, slot := range slots {
+				expected++
+				if slices.ContainsFunc(slot, e.Has) {
+					present++
+					continue
+				}
+				missing = append(missing, strings.Join(slot, " or "))
+			}
+			if len(missing) > 0 {
+				rows = append(rows, map[string]any{"url": addressOf(p), "type": rule.family, "entity": e.Label(), "missing": missing})
+			}
+		}
+	}
+	if entities == 0 {
+		return na("No schema.org entity of a type with known required properties was found.", ev())
+	}
+	pct := percent(float64(present), float64(expected))
+	e := ev("entities", entities, "properties_expected", expected, "properties_present", present, "completeness_pct", pct, "missing", firstN(rows, 20))
+	s := fmt.Sprintf("%d of %d expected properties are present across %s (%.0f%%), %d of them complete.", present, expected, plural(entities, "schema entity", "schema entities"), pct, entities-len(rows))
+	switch {
+	case pct >= 90:
+		return pass(s, e)
+	case pct >= 60:
+		return warn(s, e)
+	}
+	return fail(s, e)
+}
+
+func evalLinkedGraph(in *Input) Result {
+	var rows []map[string]any
+	pagesWithEntities, split := 0, 0
+	edges := 0
+	for _, p := range everyPage(in) {
+		g := graphOf(p)
+		top := g.TopLevel()
+		if len(top) == 0 {
+			continue
+		}
+		pagesWithEntities++
+		edges += g.Edges()
+		islands := g.Islands()
+		var labels []string
+		for _, isl := range islands {
+			var names []string
+			for _, e := range isl {
+				names = append(names, e.Label())
+			}
+			labels = append(labels, strings.Join(names, " + "))
+		}
+		if len(islands) > 1 {
+			split++
+		}
+		rows = append(rows, map[string]any{"url": addressOf(p), "entities": len(top), "islands": len(islands), "groups": firstN(labels, 10)})
+	}
+	if pagesWithEntities == 0 {
+		return na("No page declares schema.org entities, so there is no graph to link.", ev())
+	}
+	e := ev("pages", rows, "id_edges", edges)
+	if split == 0 {
+		return pass(fmt.Sprintf("The schema.org entities form one connected graph on %s.", allOf(pagesWithEntities, "page", "pages")), e)
+	}
+	return warn(fmt.Sprintf("On %d of %d pages the schema.org entities form separate, unlinked groups.", split, pagesWithEntities), e)
+}
+
+func evalVisibleMatch(in *Input) Result {
+	var mismatches []map[string]any
+	checked := 0
+	for _, p := range everyPage(in) {
+		g := graphOf(p)
+		if g == nil || len(g.Entities) == 0 {
+			continue
+		}
+		visible := tokenSet(p.Title, p.Text)
+		numbers := visibleNumbers(p.Text)
+		check := func(kind, value string, ok bool) {
+			checked++
+			if !ok {
+				mismatches = append(mismatches, map[string]any{"url": addressOf(p), "field": kind, "schema_value": excerpt(value, 120)})
+			}
+		}
+		for _, e := range g.OfType(articleTypes...) {
+			if hl := e.String("headline"); hl != "" {
+				check("headline", hl, tokenCoverage(hl, visible) >= 0.8)
+			}
+			for _, name := range authorNames(g, e) {
+				check("author", name, tokenCoverage(name, visible) >= 0.8)
+			}
+		}
+		for _, e := range g.OfType("Product", "ProductGroup", "Event") {
+			if n := e.String("name"); n != "" {
+				check("name", n, tokenCoverage(n, visible) >= 0.8)
+			}
+		}
+		for _, e := range g.OfType("Offer") {
+			if price, err := strconv.ParseFloat(strings.TrimSpace(e.String("price")), 64); err == nil && price > 0 {
+				check("price", e.String("price"), numbers[math.Round(price*100)])
+			}
+		}
+		for _, e := range g.OfType("FAQPage") {
+			for _, q := range firstN(questionNames(e), 5) {
+				check("FAQ question", q, tokenCoverage(q, visible) >= 0.8)
+			}
+		}
+	}
+	if checked == 0 {
+		return na("No headline, author, product name, price or FAQ question in the markup to compare with the visible text.", ev())
+	}
+	share := float64(len(mismatches)) / float64(checked)
+	e := ev("values_checked", checked, "mismatches", len(mismatches), "not_visible", firstN(mismatches, 15))
+	switch {
+	case len(mismatches) == 0:
+		return pass(fmt.Sprintf("Every value taken from the markup (%d) appears in the visible text.", checked), e)
+	case share <= 0.5:
+		return warn(fmt.Sprintf("%d of %d values taken from the markup do not appear in the visible text.", len(mismatches), checked), e)
+	}
+	return fail(fmt.Sprintf("%d of %d values taken from the markup do not appear in the visible text.", len(mismatches), checked), e)
+}
+
+// authorNames resolves an entity's authors: inline names, @id references
+// to declared Person or Organization nodes, or plain strings.
+func authorNames(g *jsonld.Graph, e *jsonld.Entity) []string {
+	var out []string
+	var add func(v any)
+	add = func(v any) {
+		switch t := v.(type) {
+		case string:
+			if s := strings.TrimSpace(t); s != "" && !strings.HasPrefix(s, "http") {
+				out = append(out, s)
+			}
+		case []any:
+			for _, x := range t {
+				add(x)
+			}
+		case map[string]any:
+			if n := jsonld.Field(t, "name"); n != "" {
+				out = append(out, n)
+				return
+			}
+			if id, ok := t["@id"].(string); ok {
+				if target := g.ByID(id); target != nil && target.String("name") != "" {
+					out = append(out, target.String("name"))
+				}
+			}
+		}
+	}
+	add(e.Props["author"])
+	return out
+}
+
+func questionNames(faq *jsonld.Entity) []string {
+	var out []string
+	list, _ := faq.Props["mainEntity"].([]any)
+	if m := faq.Object("mainEntity"); m != nil && list == nil {
+		list = []any{m}
+	}
+	for _, x := range list {
+		if m, ok := x.(map[string]any); ok {
+			if n := jsonld.Field(m, "name"); n != "" {
+				out = append(out, n)
+			}
+		}
+	}
+	return out
+}
+
+// visibleNumbers collects the numbers of a text in cents, reading each
+// token both with a decimal point and with a decimal comma so "1,299.00"
+// and "1.299,00" both yield 129900.
+func visibleNumbers(text string) map[float64]bool {
+	out := map[float64]bool{}
+	for _, tok := range numberRE.FindAllString(text, -1) {
+		tok = strings.TrimSuffix(tok, "%")
+		if v, err := strconv.ParseFloat(strings.ReplaceAll(tok, ",", ""), 64); err == nil {
+			out[math.Round(v*100)] = true
+		}
+		if v, err := strconv.ParseFloat(strings.ReplaceAll(strings.ReplaceAll(tok, ".", ""), ",", "."), 64); err == nil {
+			out[math.Round(v*100)] = true
+		}
+	}
+	return out
+}
+
+// Machine metadata.
+
+var genericTitles = map[string]bool{
+	"home": true, "homepage": true, "home page": true, "welcome": true, "index": true,
+	"untitled": true, "untitled document": true, "default": true, "startseite": true, "accueil": true, "inicio": true, "my site": true, "new page": true,
+}
+
+// brandKey reduces a brand to the form titles and names are compared in:
+// letters and digits only, without legal suffixes, and for a domain-like
+// brand ("example.com", or the default "copperkettle-shop" taken from the
+// domain) without the domain and the generic words sites add to names.
+func brandKey(brand string) string {
+	b := strings.TrimSpace(brand)
+	if b == "" {
+		return ""
+	}
+	domainLike := !strings.ContainsAny(b, " \t")
+	if domainLike && strings.Contains(b, ".") {
+		host := b
+		if u, err := url.Parse(b); err == nil && u.Host != "" {
+			host = u.Host
+		}
+		host = strings.TrimPrefix(strings.ToLower(host), "www.")
+		if i := strings.IndexByte(host, '.'); i > 0 {
+			b = host[:i]
+		}
+	}
+	ts := tokens(b)
+	for len(ts) > 1 && (legalSuffixes[ts[len(ts)-1]] || (domainLike && domainAffixes[ts[len(ts)-1]])) {
+		ts = ts[:len(ts)-1]
+	}
+	for domainLike && len(ts) > 1 && domainAffixes[ts[0]] {
+		ts = ts[1:]
+	}
+	return strings.Join(ts, "")
+}
+
+var legalSuffixes = map[string]bool{
+	"inc": true, "llc": true, "ltd": true, "limited": true, "gmbh": true, "corp": true,
+	"corporation": true, "co": true, "company": true, "ag": true, "sa": true, "sas": true, "sarl": true, "bv": true, "nv": true, "plc": true, "srl": true, "spa": true, "oy": true, "ab": true, "as": true, "kg": true, "pty": true,
+}
+
+// domainAffixes are words domains add around a brand name
+// ("get-acme", "acme-app", "acme-shop").
+var domainAffixes = map[string]bool{
+	"get": true, "try": true, "use": true, "join": true, "go": true, "my": true, "the": true,
+	"app": true, "hq": true, "shop": true, "store": true, "online": true, "docs": true, "official": true, "web": true, "site": true, "io": true, "inc": true,
+}
+
+func evalTitleQuality(in *Input) Result {
+	h := in.Home
+	if h == nil {
+		return na(naNoHome, ev())
+	}
+	title := h.Title
+	n := utf8.RuneCountInString(title)
+	key := brandKey(in.BrandName)
+	hasBrand := sameBrand(key, title)
+	generic := genericTitles[strings.ToLower(strings.TrimSpace(title))]
+	e := ev("title", title, "length", n, "brand", in.BrandName, "includes_brand", hasBrand, "generic", generic)
+	if title == "" {
+		return fail("The homepage has no <title>.", e)
+	}
+	var problems []string
+	if n < 10 || n > 60 {
+		problems = append(problems, fmt.Sprintf("%d characters (10–60 expected)", n))
+	}
+	if generic {
+		problems = append(problems, "generic wording")
+	}
+	if key != "" && !hasBrand {
+		problems = append(problems, fmt.Sprintf("brand %q missing", in.BrandName))
+	}
+	e["problems"] = nonNil(problems)
+	if len(problems) == 0 {
+		return pass(fmt.Sprintf("The homepage title %q has %d characters and names the brand.", excerpt(title, 80), n), e)
+	}
+	return warn(fmt.Sprintf("The homepage title %q has issues: %s.", excerpt(title, 80), strings.Join(problems, "; ")), e)
+}
+
+func evalMetaDescription(in *Input) Result {
+	h := in.Home
+	if h == nil {
+		return na(naNoHome, ev())
+	}
+	d := h.MetaContent("description")
+	n := utf8.RuneCountInString(d)
+	e := ev("description", d, "length", n)
+	switch {
+	case d == "":
+		return fail("The homepage has no meta description.", e)
+	case n >= 70 && n <= 160:
+		return pass(fmt.Sprintf("The homepage meta description has %d characters.", n), e)
+	}
+	return warn(fmt.Sprintf("The homepage meta description has %d characters (70–160 expected).", n), e)
+}
+
+func evalOpenGraph(in *Input) Result {
+	h := in.Home
+	if h == nil {
+		return na(naNoHome, ev())
+	}
+	var present, missing []string
+	for _, k := range []string{"og:title", "og:description", "og:image", "og:type", "twitter:card"} {
+		if h.MetaContent(k) != "" {
+			present = append(present, k)
+		} else {
+			missing = append(missing, k)
+		}
+	}
+	img := h.MetaContent("og:image")
+	imgOK := strings.HasPrefix(strings.ToLower(img), "https://")
+	e := ev("present", nonNil(present), "missing", nonNil(missing), "og_image", img, "og_image_absolute_https", imgOK)
+	switch {
+	case len(present) == 0:
+		return fail("The homepage has none of og:title, og:description, og:image, og:type and twitter:card.", e)
+	case len(missing) == 0 && imgOK:
+		return pass("The homepage has og:title, og:description, og:type, twitter:card and an absolute https og:image.", e)
+	case len(missing) == 0:
+		return warn(fmt.Sprintf("All preview tags are present but og:image %q is not an absolute https URL.", excerpt(img, 100)), e)
+	}
+	s := fmt.Sprintf("The homepage lacks %s.", strings.Join(missing, ", "))
+	if img != "" && !imgOK {
+		s = fmt.Sprintf("The homepage lacks %s, and og:image is not an absolute https URL.", strings.Join(missing, ", "))
+	}
+	return warn(s, e)
+}
+
+// bcp47RE matches the shape of a BCP 47 language tag: language (with
+// extended subtags), script, region, variants, extensions, private use.
+var bcp47RE = regexp.MustCompile(`(?i)^([a-z]{2,3}(-[a-z]{3}){0,3}|[a-z]{4,8})(-[a-z]{4})?(-([a-z]{2}|[0-9]{3}))?(-([a-z0-9]{5,8}|[0-9][a-z0-9]{3}))*(-[a-wyz0-9](-[a-z0-9]{2,8})+)*(-x(-[a-z0-9]{1,8})+)?$`)
+
+// stopwords are frequent function words of a few languages, enough to
+// tell which of them a page is written in; words shared by several of
+// these languages are left out.
+var stopwords = map[string][]string{
+	"en": {"the", "and", "of", "to", "is", "for", "that", "with", "you", "are", "on", "this", "your", "we", "our", "it", "be", "from", "by", "or", "can", "at", "have"},
+	"de": {"der", "die", "und", "das", "ist", "nicht", "mit", "sie", "ein", "eine", "für", "auf", "den", "dem", "zu", "von", "sich", "wir", "auch", "oder", "werden", "ihre"},
+	"fr": {"le", "les", "et", "des", "est", "une", "du", "pour", "dans", "qui", "sur", "vous", "nous", "pas", "avec", "au", "ce", "sont", "plus", "votre"},
+	"es": {"el", "los", "las", "y", "es", "por", "para", "con", "una", "del", "su", "sus", "al", "como", "más", "pero", "este", "esta", "también"},
+	"it": {"il", "di", "che", "è", "per", "sono", "non", "della", "delle", "gli", "nel", "più", "questo", "anche", "alla", "degli"},
+	"pt": {"os", "do", "da", "em", "um", "uma", "não", "são", "é", "mais", "seu", "sua", "nos", "dos", "das", "ao", "você", "pelo"},
+	"nl": {"het", "een", "van", "dat", "op", "te", "voor", "met", "zijn", "niet", "ook", "je", "wij", "ons", "onze", "naar", "worden", "bij", "uw"},
+}
+
+// guessLanguage names the language of a text among those of stopwords, or
+// "" when the text is short or no language clearly dominates.
+func guessLanguage(text string) string {
+	words := tokens(text)
+	if len(words) < 50 {
+		return ""
+	}
+	counts := map[string]int{}
+	for _, w := range words {
+		for lang, list := range stopwords {
+			if slices.Contains(list, w) {
+				counts[lang]++
+			}
+		}
+	}
+	langs := sortedKeys(counts)
+	sort.SliceStable(langs, func(i, j int) bool { return counts[langs[i]] > counts[langs[j]] })
+	if len(langs) == 0 {
+		return ""
+	}
+	best, second := langs[0], 0
+	if len(langs) > 1 {
+		second = counts[langs[1]]
+	}
+	// The winner must be frequent (one word in twenty) and clearly ahead.
+	if counts[best]*20 < len(words) || counts[best] < 2*second {
+		return ""
+	}
+	return best
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+func evalHTMLLang(in *Input) Result {
+	h := in.Home
+	if h == nil {
+		return na(naNoHome, ev())
+	}
+	lang := strings.TrimSpace(h.Lang)
+	detected := guessLanguage(h.Text)
+	e := ev("lang", lang, "detected_language", detected)
+	if lang == "" {
+		return fail("The homepage <html> element has no lang attribute.", e)
+	}
+	valid := bcp47RE.MatchString(lang)
+	e["valid_bcp47"] = valid
+	if !valid {
+		return warn(fmt.Sprintf("The homepage declares lang=%q, which is not a valid BCP 47 tag.", lang), e)
+	}
+	primary := strings.ToLower(strings.SplitN(lang, "-", 2)[0])
+	if detected != "" && primary != detected {
+		return warn(fmt.Sprintf("The homepage declares lang=%q but its text reads as %q.", lang, detected), e)
+	}
+	if detected != "" {
+		return pass(fmt.Sprintf("The homepage declares lang=%q, matching the language of its text.", lang), e)
+	}
+	return pass(fmt.Sprintf("The homepage declares a valid lang=%q.", lang), e)
+}
+
+// llmsReport is what a read of llms.txt found.
+type llmsReport struct {
+	title      string
+	blockquote bool
+	sections   []string
+	links      int
+	relative   []string
+	mdLinks    []string
+	optional   bool
+	html       bool // an HTML page, not a Markdown file
+	fatal      string
+	violations []string
+}
+
+var (
+	llmsLinkRE     = regexp.MustCompile(`\[([^\]]*)\]\(\s*([^)\s]+)`)
+	llmsListLinkRE = regexp.MustCompile(`^[-*+]\s+\[[^\]]*\]\(\s*[^)\s]+[^)]*\)`)
+)
+
+// readLLMsTxt checks a body against the llmstxt.org layout: an H1 first,
+// an optional blockquote, free sections, then H2 sections whose bodies are
+// lists of [name](url) links.
+func readLLMsTxt(body []byte, contentType string) llmsReport {
+	var r llmsReport
+	text := strings.TrimPrefix(string(body), "\ufeff")
+	trimmed := strings.ToLower(strings.TrimSpace(text))
+	if strings.HasPrefix(trimmed, "<!doctype") || strings.HasPrefix(trimmed, "<html") || (contentType == "text/html" && strings.HasPrefix(trimmed, "<")) {
+		r.html = true
+		return r
+	}
+	if contentType == "text/html" {
+		r.violations = append(r.violations, "served as text/html (text/plain or text/markdown expected)")
+	}
+	if trimmed == "" {
+		r.fatal = "the file is empty"
+		return r
+	}
+	inFence, first, h1s, deep := false, true, 0, 0
+	nonList, emptySections := 0, 0
+	sectionLinks := -1
+	closeSection := func() {
+		if sectionLinks == 0 {
+			emptySections++
+		}
+	}
+	for _, raw := range strings.Split(text, "\n") {
+		line := strings.TrimRight(raw, " \t\r")
+		t := strings.TrimSpace(line)
+		if strings.HasPrefix(t, "```") {
+			inFence = !inFence
+			continue
+		}
+		if inFence || t == "" {
+			continue
+		}
+		if first {
+			first = false
+			if !strings.HasPrefix(t, "# ") {
+				r.fatal = fmt.Sprintf("the first line is not an H1 title but %q", excerpt(t, 60))
+				return r
+			}
+		}
+		for _, m := range llmsLinkRE.FindAllStringSubmatch(t, -1) {
+			r.links++
+			target := m[2]
+			if !strings.HasPrefix(target, "https://") && !strings.HasPrefix(target, "http://") {
+				r.relative = append(r.relative, target)
+			}
+			if u, err := url.Parse(target); err == nil && strings.HasSuffix(strings.ToLower(u.Path), ".md") {
+				r.mdLinks = append(r.mdLinks, target)
+			}
+		}
+		switch {
+		case strings.HasPrefix(t, "# "):
+			h1s++
+			if h1s == 1 {
+				r.title = strings.TrimSpace(t[2:])
+			}
+		case strings.HasPrefix(t, "## "):
+			closeSection()
+			name := strings.TrimSpace(t[3:])
+			r.sections = append(r.sections, name)
+			r.optional = r.optional || strings.EqualFold(name, "optional")
+			sectionLinks = 0
+		case strings.HasPrefix(t, "###"):
+			deep++
+		case strings.HasPrefix(t, ">") && len(r.sections) == 0:
+			r.blockquote = true
+		case len(r.sections) > 0:
+			if llmsListLinkRE.MatchString(t) {
+				sectionLinks++
+			} else if !strings.HasPrefix(line, " ") && !strings.HasPrefix(line, "\t") {
+				// Indented lines continue the list item above them.
+				nonList++
+			}
+		}
+	}
+	closeSection()
+	if h1s > 1 {
+		r.violations = append(r.violations, fmt.Sprintf("%d H1 headings (exactly one expected)", h1s))
+	}
+	if !r.blockquote {
+		r.violations = append(r.violations, "no '>' blockquote summary after the title")
+	}
+	if deep > 0 {
+		r.violations = append(r.violations, fmt.Sprintf("%d H3-or-deeper headings (sections are H2 only)", deep))
+	}
+	if len(r.sections) == 0 {
+		r.violations = append(r.violations, "no H2 sections of links")
+	}
+	if emptySections > 0 {
+		r.violations = append(r.violations, fmt.Sprintf("%d H2 sections without a [name](url) link list", emptySections))
+	}
+	if nonList > 0 {
+		r.violations = append(r.violations, fmt.Sprintf("%d lines inside H2 sections that are not '- [name](url)' list items", nonList))
+	}
+	if len(r.relative) > 0 {
+		r.violations = append(r.violations, fmt.Sprintf("%d relative links (absolute URLs expected)", len(r.relative)))
+	}
+	if r.links == 0 {
+		r.violations = append(r.violations, "no links at all")
+	}
+	return r
+}
+
+func evalLLMsTxtValid(in *Input) Result {
+	if in.Site == nil || !in.Site.LLMsTxt.OK() {
+		status := 0
+		if in.Site != nil && in.Site.LLMsTxt != nil {
+			status = in.Site.LLMsTxt.Status
+		}
+		return na("The site publishes no /llms.txt, so there is no structure to validate.", ev("status", status))
+	}
+	lt := in.Site.LLMsTxt
+	r := readLLMsTxt(lt.Body, lt.ContentType())
+	if r.html {
+		// A catch-all route answering every path is the absence of the
+		// file, not a malformed one.
+		return na("/llms.txt answers with an HTML page (a catch-all route), so the site publishes no llms.txt to validate.", ev("status", lt.Status, "content_type", lt.ContentType(), "html_catch_all", true))
+	}
+	var linkRows []map[string]any
+	broken := 0
+	for _, l := range in.Site.LLMsLinks {
+		if l == nil {
+			continue
+		}
+		row := map[string]any{"url": l.URL, "status": l.Status}
+		// 405 answers the HEAD method, not the link; it says nothing about
+		// whether the page exists.
+		bad := l.Err != nil || (l.Status >= 400 && l.Status != 405)
+		if l.Err != nil {
+			row["error"] = l.ErrorText()
+		}
+		if bad {
+			broken++
+		}
+		row["ok"] = !bad
+		linkRows = append(linkRows, row)
+	}
+	violations := r.violations
+	if broken > 0 {
+		violations = append(violations, fmt.Sprintf("%d of %d sampled links do not answer", broken, len(linkRows)))
+	}
+	e := ev("url", lt.FinalURL, "content_type", lt.ContentType(), "bytes", len(lt.Body), "title", r.title, "blockquote", r.blockquote,
+		"sections", nonNil(r.sections), "links", r.links, "relative_links", nonNil(firstN(r.relative, 10)), "optional_section", r.optional,
+		"sampled_links", nonNilRows(linkRows), "violations", nonNil(violations), "llms_full_txt", in.Site.LLMsFullTxt.OK())
+	switch {
+	case r.fatal != "":
+		return fail(fmt.Sprintf("/llms.txt does not follow the llmstxt.org format: %s.", r.fatal), e)
+	case len(linkRows) > 0 && broken*2 >= len(linkRows):
+		return fail(fmt.Sprintf("/llms.txt is well formed but %d of %d sampled links do not answer.", broken, len(linkRows)), e)
+	case len(violations) > 0:
+		return warn(fmt.Sprintf("/llms.txt starts with an H1 but has %s: %s.", plural(len(violations), "issue", "issues"), strings.Join(violations, "; ")), e)
+	}
+	full := ""
+	if in.Site.LLMsFullTxt.OK() {
+		full = ", and /llms-full.txt exists too"
+	}
+	return pass(fmt.Sprintf("/llms.txt follows the llmstxt.org layout with %s and %s%s.", plural(len(r.sections), "section", "sections"), plural(r.links, "link", "links"), full), e)
+}
+
+func evalMarkdownAlternates(in *Input) Result {
+	var alternates []string
+	for _, p := range everyPage(in) {
+		for _, a := range p.Alternates {
+			if (a.Type == "text/markdown" || a.Type == "text/x-markdown") && a.Href != "" && !slices.Contains(alternates, a.Href) {
+				alternates = append(alternates, a.Href)
+			}
+		}
+	}
+	var mdLinks []string
+	if in.Site != nil && in.Site.LLMsTxt.OK() {
+		mdLinks = readLLMsTxt(in.Site.LLMsTxt.Body, in.Site.LLMsTxt.ContentType()).mdLinks
+	}
+	if len(everyPage(in)) == 0 && len(mdLinks) == 0 {
+		return na(naNoHome, ev())
+	}
+	e := ev("link_alternates", nonNil(firstN(alternates, 10)), "llms_txt_md_links", nonNil(firstN(mdLinks, 10)))
+	switch {
+	case len(alternates) > 0:
+		return pass(fmt.Sprintf("%s a Markdown alternate, e.g. %s.", plural(len(alternates), "page links", "pages link"), alternates[0]), e)
+	case len(mdLinks) > 0:
+		return pass(fmt.Sprintf("/llms.txt points to %s, e.g. %s.", plural(len(mdLinks), "Markdown page", "Markdown pages"), mdLinks[0]), e)
+	}
+	return info("No Markdown alternates were found (no rel=alternate type=text/markdown link, no .md links in llms.txt); an emerging convention, not scored.", e)
+}

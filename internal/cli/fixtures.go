@@ -22,7 +22,7 @@ func fixtures(ctx context.Context, e env, args []string) error {
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	sites, err := testsite.Start()
+	sites, err := testsite.Start() //nolint:contextcheck // the sites live until Close, not for one request
 	if err != nil {
 		return err
 	}

@@ -312,7 +312,7 @@ func (f *Fetcher) readBody(resp *http.Response) ([]byte, bool, error) {
 		if err != nil {
 			return nil, false, fmt.Errorf("gzip body: %w", err)
 		}
-		defer zr.Close()
+		defer func() { _ = zr.Close() }()
 		r = zr
 	case "br":
 		r = brotli.NewReader(resp.Body)
@@ -398,15 +398,13 @@ func Describe(err error) Failure {
 		return Failure{"timeout", "the site did not answer in time"}
 	case strings.Contains(err.Error(), "stopped after"):
 		return Failure{"too_many_redirects", "the site redirected too many times: " + rootMessage(err)}
-	case errors.Is(err, syscallRefused), strings.Contains(err.Error(), "connection refused"), strings.Contains(err.Error(), "connection reset"):
+	case strings.Contains(err.Error(), "connection refused"), strings.Contains(err.Error(), "connection reset"):
 		return Failure{"connection_failed", "the connection to the site was refused or reset"}
 	case errors.As(err, &urlErr):
 		return Failure{"connection_failed", rootMessage(err)}
 	}
 	return Failure{"connection_failed", rootMessage(err)}
 }
-
-var syscallRefused = errors.New("connection refused")
 
 // rootMessage is the innermost error text, without Go's URL-error prefix.
 func rootMessage(err error) string {

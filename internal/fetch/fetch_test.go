@@ -5,7 +5,6 @@ import (
 	"compress/gzip"
 	"context"
 	"encoding/pem"
-	"errors"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -148,7 +147,7 @@ func TestFailuresAreExplained(t *testing.T) {
 	cancel()
 	r = f.Do(ctx, Request{URL: srv.URL})
 	require.Error(t, r.Err)
-	require.True(t, errors.Is(r.Err, context.Canceled))
+	require.ErrorIs(t, r.Err, context.Canceled)
 }
 
 func TestSiteFollowsSitemapIndexes(t *testing.T) {

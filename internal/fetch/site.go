@@ -174,8 +174,12 @@ func (f *Fetcher) Site(ctx context.Context, target *url.URL) (*Site, error) {
 		wg.Add(1)
 		go func() { defer wg.Done(); fn() }()
 	}
-	run(func() { site.Robots = c.do(ctx, Request{Purpose: Robots, URL: at("/robots.txt"), Accept: "text/plain,*/*;q=0.5"}) })
-	run(func() { site.LLMsTxt = c.do(ctx, Request{Purpose: LLMsTxt, URL: at("/llms.txt"), Accept: "text/plain,text/markdown,*/*;q=0.5"}) })
+	run(func() {
+		site.Robots = c.do(ctx, Request{Purpose: Robots, URL: at("/robots.txt"), Accept: "text/plain,*/*;q=0.5"})
+	})
+	run(func() {
+		site.LLMsTxt = c.do(ctx, Request{Purpose: LLMsTxt, URL: at("/llms.txt"), Accept: "text/plain,text/markdown,*/*;q=0.5"})
+	})
 	run(func() {
 		site.LLMsFullTxt = c.do(ctx, Request{Purpose: LLMsFullTxt, URL: at("/llms-full.txt"), Method: http.MethodHead})
 	})
@@ -379,7 +383,7 @@ func (c *crawl) choosePages(origin *url.URL) []Request {
 	home := strings.TrimSuffix(c.site.Target.String(), "/")
 	picked := map[string]bool{}
 	var out []Request
-	take := func(p Purpose, re *regexp.Regexp, max int, linkText ...string) {
+	take := func(p Purpose, re *regexp.Regexp, max int) {
 		n := 0
 		for _, cand := range candidates {
 			if n >= max {

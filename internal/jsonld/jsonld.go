@@ -75,7 +75,7 @@ func (g *Graph) walkTop(v any) {
 }
 
 // add records a node and the typed nodes nested in its properties.
-func (g *Graph) add(m map[string]any, nested bool) *Entity {
+func (g *Graph) add(m map[string]any, nested bool) {
 	e := &Entity{Props: map[string]any{}, Nested: nested}
 	if id, ok := m["@id"].(string); ok {
 		e.ID = id
@@ -90,7 +90,7 @@ func (g *Graph) add(m map[string]any, nested bool) *Entity {
 	}
 	// A node with only an @id is a reference, not a declaration.
 	if len(e.Types) == 0 && len(e.Props) == 0 {
-		return nil
+		return
 	}
 	if e.ID != "" {
 		if prev, ok := g.byID[e.ID]; ok {
@@ -102,12 +102,11 @@ func (g *Graph) add(m map[string]any, nested bool) *Entity {
 			}
 			prev.Types = appendNew(prev.Types, e.Types...)
 			prev.Nested = prev.Nested && nested
-			return prev
+			return
 		}
 		g.byID[e.ID] = e
 	}
 	g.Entities = append(g.Entities, e)
-	return e
 }
 
 func (g *Graph) walkNested(v any) {

@@ -298,9 +298,11 @@ var skipAlways = map[string]bool{"script": true, "style": true, "noscript": true
 var boilerplate = map[string]bool{"nav": true, "header": true, "footer": true, "aside": true}
 
 // blockLevel elements separate words even without whitespace between them.
-var blockLevel = map[string]bool{"p": true, "div": true, "br": true, "li": true, "td": true, "th": true, "tr": true,
+var blockLevel = map[string]bool{
+	"p": true, "div": true, "br": true, "li": true, "td": true, "th": true, "tr": true,
 	"h1": true, "h2": true, "h3": true, "h4": true, "h5": true, "h6": true, "section": true, "article": true,
-	"main": true, "ul": true, "ol": true, "dt": true, "dd": true, "blockquote": true, "pre": true, "figcaption": true, "table": true}
+	"main": true, "ul": true, "ol": true, "dt": true, "dd": true, "blockquote": true, "pre": true, "figcaption": true, "table": true,
+}
 
 func visibleText(sel *goquery.Selection, dropBoilerplate bool) string {
 	var b strings.Builder

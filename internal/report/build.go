@@ -6,6 +6,7 @@ package report
 
 import (
 	"fmt"
+	"net/http"
 	"sort"
 	"strings"
 	"time"
@@ -184,7 +185,7 @@ func FetchSummary(site *fetch.Site) api.FetchSummary {
 			rec.Error = &e
 		}
 		out.Bytes += r.Bytes
-		if r.Method != "HEAD" && r.OK() && r.IsHTML() {
+		if r.Method != http.MethodHead && r.OK() && r.IsHTML() {
 			out.Pages++
 		}
 		out.Fetches = append(out.Fetches, rec)

@@ -9,9 +9,10 @@ package robots
 import (
 	"errors"
 	"fmt"
-	"github.com/jimsmart/grobotstxt"
 	"net/url"
 	"strings"
+
+	"github.com/jimsmart/grobotstxt"
 
 	"github.com/geoscan/geoscan/internal/fetch"
 )
@@ -622,8 +623,10 @@ func (f *File) Allowed(token, path string) Verdict {
 	if !allowed {
 		verb = "disallows"
 	}
-	return Verdict{Allowed: allowed, Group: label, Rule: best.text, Line: best.line,
-		Reason: fmt.Sprintf("%q (line %d) of %s %s %s", best.text, best.line, who, verb, path)}
+	return Verdict{
+		Allowed: allowed, Group: label, Rule: best.text, Line: best.line,
+		Reason: fmt.Sprintf("%q (line %d) of %s %s %s", best.text, best.line, who, verb, path),
+	}
 }
 
 // requestPath reduces a URL to the path and query robots rules match.
@@ -692,4 +695,3 @@ func unhex(c byte) byte {
 func isUnreserved(c byte) bool {
 	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' || c == '.' || c == '_' || c == '~'
 }
-

@@ -14,8 +14,10 @@ import (
 func fetched(status int, body string, err error) *fetch.Response {
 	h := http.Header{}
 	h.Set("Content-Type", "text/plain")
-	return &fetch.Response{Purpose: fetch.Robots, URL: "https://example.com/robots.txt", Status: status,
-		Header: h, Body: []byte(body), Bytes: len(body), Err: err}
+	return &fetch.Response{
+		Purpose: fetch.Robots, URL: "https://example.com/robots.txt", Status: status,
+		Header: h, Body: []byte(body), Bytes: len(body), Err: err,
+	}
 }
 
 func TestExactTokenMatching(t *testing.T) {

@@ -34,7 +34,7 @@ var (
 )
 
 // fixtures starts the fixture sites once for the package.
-func fixtures(t *testing.T) *testsite.Server {
+func fixtures(t testing.TB) *testsite.Server {
 	t.Helper()
 	sitesOnce.Do(func() {
 		sites, sitesErr = testsite.Start()
@@ -67,7 +67,7 @@ func engine(t *testing.T, env map[string]string) *apitest.Harness {
 		"GEOSCAN_ROLE":            "all",
 		"GEOSCAN_EXTRA_CA_FILE":   caFile,
 		"GEOSCAN_PLAIN_HTTP_PORT": strconv.Itoa(s.HTTPPort()),
-		"GEOSCAN_SCAN_BUDGET":     "30s",
+		"GEOSCAN_SCAN_BUDGET":     "10s",
 		"GEOSCAN_SCAN_WORKERS":    "8",
 	}
 	for k, v := range env {
@@ -182,8 +182,10 @@ func requireSameNumbers(t *testing.T, a, b []byte) {
 	var x, y any
 	require.NoError(t, json.Unmarshal(a, &x))
 	require.NoError(t, json.Unmarshal(b, &y))
-	texts := map[string]bool{"title": true, "why_it_matters": true, "recommendation": true, "description": true,
-		"grade_descriptor": true, "executive": true, "audience": true}
+	texts := map[string]bool{
+		"title": true, "why_it_matters": true, "recommendation": true, "description": true,
+		"grade_descriptor": true, "executive": true, "audience": true,
+	}
 	differ := 0
 	var walk func(path, key string, x, y any)
 	walk = func(path, key string, x, y any) {

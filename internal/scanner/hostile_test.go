@@ -14,7 +14,7 @@ import (
 // code and message, never a crash or a scan left running.
 func TestHostileTargets(t *testing.T) {
 	t.Parallel()
-	h := engine(t, map[string]string{"GEOSCAN_SCAN_BUDGET": "6s"})
+	h := engine(t, nil)
 	s := fixtures(t)
 	ctx := context.Background()
 	org := h.NewOrg(t, "pro", true)

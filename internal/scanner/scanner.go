@@ -219,7 +219,7 @@ type Worker struct {
 }
 
 // Timeout gives each job the scan budget plus time to record the outcome.
-func (w *Worker) Timeout(*river.Job[Args]) time.Duration { return w.Runner.Budget + 15*time.Second }
+func (w *Worker) Timeout(*river.Job[Args]) time.Duration { return w.Runner.Budget + 5*time.Second }
 
 // Work runs one scan job.
 func (w *Worker) Work(ctx context.Context, job *river.Job[Args]) error {

@@ -46,81 +46,139 @@ var (
 
 // Pillars of every ring.
 var Pillars = []PillarDef{
-	{"crawl_access", "Crawl access", "search", 0.40,
+	{
+		"crawl_access", "Crawl access", "search", 0.40,
 		"Whether AI search engines and assistants are allowed in and actually get through to your pages.",
-		"robots.txt rules per crawler role (RFC 9309) and what the edge answers to AI user agents."},
-	{"indexability", "Indexability", "search", 0.30,
+		"robots.txt rules per crawler role (RFC 9309) and what the edge answers to AI user agents.",
+	},
+	{
+		"indexability", "Indexability", "search", 0.30,
 		"Whether your pages can be kept in the indexes AI answers are built from, and quoted.",
-		"Status codes, redirects, robots meta and X-Robots-Tag, snippet controls, canonical and hreflang."},
-	{"discovery", "Discovery", "search", 0.15,
+		"Status codes, redirects, robots meta and X-Robots-Tag, snippet controls, canonical and hreflang.",
+	},
+	{
+		"discovery", "Discovery", "search", 0.15,
 		"How easily crawlers find all of your important pages.",
-		"XML sitemaps, llms.txt, feeds and internal links from the homepage."},
-	{"delivery", "Delivery", "search", 0.15,
+		"XML sitemaps, llms.txt, feeds and internal links from the homepage.",
+	},
+	{
+		"delivery", "Delivery", "search", 0.15,
 		"How quickly and lightly your pages reach a crawler.",
-		"TTFB, HTML weight, compression, render-blocking resources and image sizing."},
+		"TTFB, HTML weight, compression, render-blocking resources and image sizing.",
+	},
 
-	{"extractability", "Extractability", "visibility", 0.35,
+	{
+		"extractability", "Extractability", "visibility", 0.35,
 		"Whether your words are in the page itself, where AI crawlers (which run no JavaScript) can read them.",
-		"Server-rendered text, dependence on client-side rendering, text-to-HTML ratio, landmarks and alt text."},
-	{"answer_structure", "Answer structure", "visibility", 0.25,
+		"Server-rendered text, dependence on client-side rendering, text-to-HTML ratio, landmarks and alt text.",
+	},
+	{
+		"answer_structure", "Answer structure", "visibility", 0.25,
 		"Whether your content is shaped the way answer engines quote it: clear headings, direct answers, facts.",
-		"Heading outline, answer-first paragraphs, passage length, lists and tables, cited facts."},
-	{"structured_data", "Structured data", "visibility", 0.25,
+		"Heading outline, answer-first paragraphs, passage length, lists and tables, cited facts.",
+	},
+	{
+		"structured_data", "Structured data", "visibility", 0.25,
 		"Whether your pages tell machines, in schema.org terms, who you are and what each page is.",
-		"JSON-LD validity, site entities, page-type schema, required properties, @id graph, match with visible text."},
-	{"machine_metadata", "Machine-readable metadata", "visibility", 0.15,
+		"JSON-LD validity, site entities, page-type schema, required properties, @id graph, match with visible text.",
+	},
+	{
+		"machine_metadata", "Machine-readable metadata", "visibility", 0.15,
 		"The labels machines read first: titles, descriptions, previews, language and AI-specific files.",
-		"<title>, meta description, Open Graph, html lang, llms.txt structure and markdown alternates."},
+		"<title>, meta description, Open Graph, html lang, llms.txt structure and markdown alternates.",
+	},
 
-	{"entity_identity", "Entity identity", "trust", 0.35,
+	{
+		"entity_identity", "Entity identity", "trust", 0.35,
 		"Whether AI systems can tell exactly who is behind the site and connect it to your other profiles.",
-		"Organization schema, sameAs profiles, consistent brand name, about and contact pages, NAP."},
-	{"authorship_freshness", "Authorship and freshness", "trust", 0.20,
+		"Organization schema, sameAs profiles, consistent brand name, about and contact pages, NAP.",
+	},
+	{
+		"authorship_freshness", "Authorship and freshness", "trust", 0.20,
 		"Whether content shows who wrote it and when, signals AI systems use to judge expertise.",
-		"Author bylines and Person schema, published/modified dates, recency of updates."},
-	{"site_security", "Site security", "trust", 0.15,
+		"Author bylines and Person schema, published/modified dates, recency of updates.",
+	},
+	{
+		"site_security", "Site security", "trust", 0.15,
 		"The basic security and legal signals a trustworthy business site shows.",
-		"TLS validity, HSTS, security headers, mixed content, privacy and terms pages."},
-	{"content_integrity", "Content integrity", "trust", 0.15,
+		"TLS validity, HSTS, security headers, mixed content, privacy and terms pages.",
+	},
+	{
+		"content_integrity", "Content integrity", "trust", 0.15,
 		"Whether the site is free of hidden instructions aimed at AI systems and of spam patterns.",
-		"Prompt injection in hidden DOM, comments and invisible Unicode; keyword stuffing and similar signals."},
-	{"ai_mentions", "AI mentions", "trust", 0.15,
+		"Prompt injection in hidden DOM, comments and invisible Unicode; keyword stuffing and similar signals.",
+	},
+	{
+		"ai_mentions", "AI mentions", "trust", 0.15,
 		"What AI assistants already say about your brand.",
-		"Language-model probes of brand recognition, accuracy, category mentions and search citations."},
+		"Language-model probes of brand recognition, accuracy, category mentions and search citations.",
+	},
 }
 
 // Gates: while the check fails, the rings are capped.
 var Gates = []GateDef{
-	{"homepage_unreachable", "homepage_http_ok", allRingsGate, 40,
-		"The homepage does not answer with a success status, so nothing else can be used by AI engines."},
-	{"homepage_noindex", "meta_robots_indexable", allRingsGate, 40,
-		"The homepage tells search engines not to index it, which keeps it out of AI answers."},
-	{"search_blocked_for_ai_search", "ai_search_bots_allowed", []string{"search"}, 50,
-		"robots.txt blocks at least one major AI search crawler."},
+	{
+		"homepage_unreachable", "homepage_http_ok", allRingsGate, 40,
+		"The homepage does not answer with a success status, so nothing else can be used by AI engines.",
+	},
+	{
+		"homepage_noindex", "meta_robots_indexable", allRingsGate, 40,
+		"The homepage tells search engines not to index it, which keeps it out of AI answers.",
+	},
+	{
+		"search_blocked_for_ai_search", "ai_search_bots_allowed",
+		[]string{"search"},
+		50,
+		"robots.txt blocks at least one major AI search crawler.",
+	},
 	// An edge that challenges AI search crawlers blocks them as surely as
 	// robots.txt does, whatever robots.txt says.
-	{"edge_blocks_ai_search", "edge_bot_reachability", []string{"search"}, 50,
-		"The CDN or firewall in front of the site blocks or challenges AI search crawlers."},
-	{"content_not_server_rendered", "ssr_text_content", []string{"visibility"}, 50,
-		"The homepage's text is not in its HTML, so crawlers that run no JavaScript see almost nothing."},
-	{"prompt_injection_found", "hidden_prompt_injection", []string{"trust"}, 50,
-		"Hidden instructions aimed at AI systems were found in the pages."},
+	{
+		"edge_blocks_ai_search", "edge_bot_reachability",
+		[]string{"search"},
+		50,
+		"The CDN or firewall in front of the site blocks or challenges AI search crawlers.",
+	},
+	{
+		"content_not_server_rendered", "ssr_text_content",
+		[]string{"visibility"},
+		50,
+		"The homepage's text is not in its HTML, so crawlers that run no JavaScript see almost nothing.",
+	},
+	{
+		"prompt_injection_found", "hidden_prompt_injection",
+		[]string{"trust"},
+		50,
+		"Hidden instructions aimed at AI systems were found in the pages.",
+	},
 }
 
 // Grades from the highest band down.
 var Grades = []GradeBand{
-	{95, "A+", "Outstanding: AI engines can reach, read and trust this site about as well as any.",
-		"Near-complete conformance; remaining findings are minor."},
-	{85, "A", "Strong: the site is well prepared for AI answer engines.",
-		"All critical checks pass; a few medium or low findings remain."},
-	{70, "B", "Good: solid foundations with clear room to improve.",
-		"No gate fires; several medium-weight checks warn or fail."},
-	{55, "C", "Fair: AI engines can use the site, but important signals are missing.",
-		"Multiple high-weight checks fail or warn; fixes are worth planning."},
-	{40, "D", "Weak: significant gaps limit how AI engines use and cite the site.",
-		"High-weight failures or a gate cap the score; prioritise the quick wins."},
-	{0, "F", "Critical: AI engines largely cannot reach, read or trust the site.",
-		"Gating checks fail; start with access, indexability and server-rendered content."},
+	{
+		95, "A+", "Outstanding: AI engines can reach, read and trust this site about as well as any.",
+		"Near-complete conformance; remaining findings are minor.",
+	},
+	{
+		85, "A", "Strong: the site is well prepared for AI answer engines.",
+		"All critical checks pass; a few medium or low findings remain.",
+	},
+	{
+		70, "B", "Good: solid foundations with clear room to improve.",
+		"No gate fires; several medium-weight checks warn or fail.",
+	},
+	{
+		55, "C", "Fair: AI engines can use the site, but important signals are missing.",
+		"Multiple high-weight checks fail or warn; fixes are worth planning.",
+	},
+	{
+		40, "D", "Weak: significant gaps limit how AI engines use and cite the site.",
+		"High-weight failures or a gate cap the score; prioritise the quick wins.",
+	},
+	{
+		0, "F", "Critical: AI engines largely cannot reach, read or trust the site.",
+		"Gating checks fail; start with access, indexability and server-rendered content.",
+	},
 }
 
 // GradeFor maps a 0–100 score to its band.

@@ -1,0 +1,150 @@
+package jsonld
+
+import "strings"
+
+// TopLevel returns the entities declared at the top level of a block or
+// an @graph, in order of appearance.
+func (g *Graph) TopLevel() []*Entity {
+	if g == nil {
+		return nil
+	}
+	var out []*Entity
+	for _, e := range g.Entities {
+		if !e.Nested {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// References returns every @id an entity's properties mention, however
+// deeply nested: pure references ({"@id": …}) and inline nodes that carry
+// an @id alike, each once.
+func (e *Entity) References() []string {
+	if e == nil {
+		return nil
+	}
+	seen := map[string]bool{}
+	var out []string
+	var walk func(v any)
+	walk = func(v any) {
+		switch t := v.(type) {
+		case []any:
+			for _, x := range t {
+				walk(x)
+			}
+		case map[string]any:
+			if id, ok := t["@id"].(string); ok && id != "" && id != e.ID && !seen[id] {
+				seen[id] = true
+				out = append(out, id)
+			}
+			for _, x := range t {
+				walk(x)
+			}
+		}
+	}
+	for _, v := range e.Props {
+		walk(v)
+	}
+	return out
+}
+
+// Islands groups the top-level entities into sets joined by @id: two
+// entities are joined when one mentions the other's @id or both mention a
+// common one. A well-linked page is one island; separate islands are
+// statements an engine cannot tie together.
+func (g *Graph) Islands() [][]*Entity {
+	top := g.TopLevel()
+	parent := make([]int, len(top))
+	for i := range parent {
+		parent[i] = i
+	}
+	find := func(i int) int {
+		for parent[i] != i {
+			parent[i] = parent[parent[i]]
+			i = parent[i]
+		}
+		return i
+	}
+	owner := map[string]int{}
+	join := func(id string, i int) {
+		if j, ok := owner[id]; ok {
+			parent[find(i)] = find(j)
+			return
+		}
+		owner[id] = i
+	}
+	for i, e := range top {
+		if e.ID != "" {
+			join(e.ID, i)
+		}
+		for _, id := range e.References() {
+			join(id, i)
+		}
+	}
+	groups := map[int][]*Entity{}
+	var order []int
+	for i, e := range top {
+		r := find(i)
+		if _, ok := groups[r]; !ok {
+			order = append(order, r)
+		}
+		groups[r] = append(groups[r], e)
+	}
+	out := make([][]*Entity, 0, len(order))
+	for _, r := range order {
+		out = append(out, groups[r])
+	}
+	return out
+}
+
+// Object returns a property as a JSON object: the value itself, or the
+// first object of an array. Nil when the property holds no object.
+func (e *Entity) Object(prop string) map[string]any {
+	if e == nil {
+		return nil
+	}
+	v := e.Props[prop]
+	if list, ok := v.([]any); ok {
+		for _, x := range list {
+			if m, ok := x.(map[string]any); ok {
+				return m
+			}
+		}
+		return nil
+	}
+	m, _ := v.(map[string]any)
+	return m
+}
+
+// Field reads a text field of a raw JSON-LD object, with or without a
+// schema.org prefix on the key.
+func Field(m map[string]any, key string) string {
+	for k, v := range m {
+		if shortName(k) == key {
+			return text(v)
+		}
+	}
+	return ""
+}
+
+// TypeOf returns the short type names of a raw JSON-LD object.
+func TypeOf(m map[string]any) []string { return typeNames(m["@type"]) }
+
+// Label is the entity's first type and its @id or name, for evidence.
+func (e *Entity) Label() string {
+	if e == nil {
+		return ""
+	}
+	t := strings.Join(e.Types, "/")
+	if t == "" {
+		t = "(untyped)"
+	}
+	switch {
+	case e.ID != "":
+		return t + " " + e.ID
+	case e.String("name") != "":
+		return t + " " + e.String("name")
+	}
+	return t
+}
