@@ -87,28 +87,10 @@ func (s *Server) ListScanChecks(ctx context.Context, req api.ListScanChecksReque
 		}
 		out.Data = append(out.Data, c)
 	}
-	out.Counts = countChecks(out.Data)
+	out.Counts = report.Counts(out.Data)
 	return api.ListScanChecks200JSONResponse(out), nil
 }
 
-func countChecks(checks []api.CheckResult) api.CheckCounts {
-	var c api.CheckCounts
-	for _, r := range checks {
-		switch r.Status {
-		case api.CheckStatusPass:
-			c.Pass++
-		case api.CheckStatusWarn:
-			c.Warn++
-		case api.CheckStatusFail:
-			c.Fail++
-		case api.CheckStatusNa:
-			c.Na++
-		case api.CheckStatusInfo:
-			c.Info++
-		}
-	}
-	return c
-}
 
 // GetScanCheck returns one check result of a completed scan.
 func (s *Server) GetScanCheck(ctx context.Context, req api.GetScanCheckRequestObject) (api.GetScanCheckResponseObject, error) {

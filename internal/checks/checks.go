@@ -190,6 +190,18 @@ func fail(summary string, ev map[string]any) Result { return Result{Fail, summar
 func na(summary string, ev map[string]any) Result   { return Result{NA, summary, ev} }
 func info(summary string, ev map[string]any) Result { return Result{Info, summary, ev} }
 
+// byThreshold grades a measure where higher is better: pass at or above
+// passAt, warn at or above warnAt, fail below.
+func byThreshold(v, passAt, warnAt float64, summary string, e map[string]any) Result {
+	switch {
+	case v >= passAt:
+		return pass(summary, e)
+	case v >= warnAt:
+		return warn(summary, e)
+	}
+	return fail(summary, e)
+}
+
 // ev builds an evidence map from key/value pairs.
 func ev(kv ...any) map[string]any {
 	m := make(map[string]any, len(kv)/2)

@@ -669,13 +669,7 @@ func evalTextHTMLRatio(in *Input) Result {
 	pct := percent(float64(len(h.Text)), float64(h.HTMLBytes))
 	e := ev("text_bytes", len(h.Text), "html_bytes", h.HTMLBytes, "ratio_pct", pct)
 	s := fmt.Sprintf("Visible text is %.1f%% of the %d-byte homepage HTML.", pct, h.HTMLBytes)
-	switch {
-	case pct >= 10:
-		return pass(s, e)
-	case pct >= 5:
-		return warn(s, e)
-	}
-	return fail(s, e)
+	return byThreshold(pct, 10, 5, s, e)
 }
 
 func evalSemanticMain(in *Input) Result {
@@ -721,13 +715,7 @@ func evalImageAlt(in *Input) Result {
 	pct := percent(float64(covered), float64(total))
 	e := ev("images", total, "with_alt", withAlt, "decorative", decorative, "missing_alt", len(missing), "coverage_pct", pct, "missing_sources", firstN(missing, 10))
 	s := fmt.Sprintf("%d of %d images have alt text or are marked decorative (%.0f%%).", covered, total, pct)
-	switch {
-	case pct >= 90:
-		return pass(s, e)
-	case pct >= 60:
-		return warn(s, e)
-	}
-	return fail(s, e)
+	return byThreshold(pct, 90, 60, s, e)
 }
 
 // Answer structure.
@@ -856,13 +844,7 @@ func evalPassageChunking(in *Input) Result {
 	share := percent(float64(inRange), float64(total))
 	e := ev("sections", total, "in_range", inRange, "share_pct", share, "per_section", firstN(rows, 30))
 	s := fmt.Sprintf("%d of %d content sections hold 40–300 words between H2/H3 headings (%.0f%%).", inRange, total, share)
-	switch {
-	case share >= 60:
-		return pass(s, e)
-	case share >= 30:
-		return warn(s, e)
-	}
-	return fail(s, e)
+	return byThreshold(share, 60, 30, s, e)
 }
 
 func evalListsTables(in *Input) Result {
@@ -1249,13 +1231,7 @@ func evalRequiredProps(in *Input) Result {
 	pct := percent(float64(present), float64(expected))
 	e := ev("entities", entities, "properties_expected", expected, "properties_present", present, "completeness_pct", pct, "missing", firstN(rows, 20))
 	s := fmt.Sprintf("%d of %d expected properties are present across %s (%.0f%%), %d of them complete.", present, expected, plural(entities, "schema entity", "schema entities"), pct, entities-len(rows))
-	switch {
-	case pct >= 90:
-		return pass(s, e)
-	case pct >= 60:
-		return warn(s, e)
-	}
-	return fail(s, e)
+	return byThreshold(pct, 90, 60, s, e)
 }
 
 func evalLinkedGraph(in *Input) Result {
