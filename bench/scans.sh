@@ -72,5 +72,8 @@ echo "== machine: $(nproc) cores; $SCANS scans of ${#urls[@]} fixture sites, $WO
 printf 'wall time: %.1f s (%.2f scans/s)\n' "$(echo "$end - $start" | bc -l)" "$(echo "$SCANS / ($end - $start)" | bc -l)"
 echo "worker peak RSS: $(( $(cat "$work/rss") / 1024 )) MiB"
 psql "$db_url" -Atc "SELECT status, count(*) FROM scans GROUP BY status" | sed 's/^/scans /'
+psql "$db_url" -Atc "SELECT 'per scan, started to finished (ms): p50 ' || round(percentile_cont(0.5) WITHIN GROUP (ORDER BY d)) ||
+  ', p99 ' || round(percentile_cont(0.99) WITHIN GROUP (ORDER BY d)) || ', max ' || round(max(d))
+  FROM (SELECT extract(epoch FROM completed_at - started_at) * 1000 AS d FROM scans) s"
 grep '"msg":"scan completed"' "$work/worker.log" | jq -s -r '
   "mean per scan (ms): fetch \(map(.fetch_ms) | add / length | floor), parse \(map(.parse_ms) | add / length | floor), checks \(map(.checks_ms) | add / length | floor), store \(map(.store_ms) | add / length | floor)"'
