@@ -7,7 +7,6 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
-	"strings"
 	"text/tabwriter"
 	"time"
 
@@ -16,8 +15,6 @@ import (
 	"github.com/geoscan/geoscan/internal/config"
 	"github.com/geoscan/geoscan/internal/testsite"
 )
-
-const demoOrgName = "Demo"
 
 // demo shows the whole job offline: it starts the local fixture sites and a
 // server (with the private PostgreSQL of `geoscan dev` when DATABASE_URL is
@@ -90,14 +87,10 @@ func demo(ctx context.Context, e env, args []string) error {
 	}
 	defer func() { _ = a.Shutdown(context.WithoutCancel(ctx)) }()
 
-	st := a.Store()
-	org, err := st.GetOrganizationByName(ctx, demoOrgName)
-	if err != nil {
-		if org, err = st.CreateOrganization(ctx, demoOrgName, "pro", true); err != nil {
-			return err
-		}
-	}
-	key, _, err := st.CreateAPIKey(ctx, org.ID, "demo")
+	// The scans go to the development organization, so `make run` serves
+	// them afterwards with the same key.
+	keyFile := filepath.Join(cfg.DataDir, "dev-api-key")
+	key, err := devKey(ctx, a.Store(), keyFile)
 	if err != nil {
 		return err
 	}
@@ -157,7 +150,8 @@ func demo(ctx context.Context, e env, args []string) error {
 	if err := tw.Flush(); err != nil {
 		return err
 	}
-	fmt.Fprintf(e.stdout, "\nReports: curl -s -H 'X-API-Key: <key>' http://%s/api/v1/scans/<id>/report (the server stops when the demo ends).\nScan ids: %s\n", a.Addr(), scanIDs(results))
+	fmt.Fprintf(e.stdout, "\nThe scans belong to the development organization: run `make run` and read them with the key in %s,\nfor example: curl -s -H \"X-API-Key: $(cat %s)\" http://127.0.0.1:8080/api/v1/scans/%s/report\n",
+		relative(keyFile), relative(keyFile), results[0].ID)
 	return nil
 }
 
@@ -176,10 +170,3 @@ func ring(score *int, grade *string) string {
 	return fmt.Sprintf("%d %s", *score, deref(grade))
 }
 
-func scanIDs(list []client.Scan) string {
-	ids := make([]string, len(list))
-	for i, s := range list {
-		ids[i] = s.ID.String()
-	}
-	return strings.Join(ids, ", ")
-}
