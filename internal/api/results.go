@@ -91,7 +91,6 @@ func (s *Server) ListScanChecks(ctx context.Context, req api.ListScanChecksReque
 	return api.ListScanChecks200JSONResponse(out), nil
 }
 
-
 // GetScanCheck returns one check result of a completed scan.
 func (s *Server) GetScanCheck(ctx context.Context, req api.GetScanCheckRequestObject) (api.GetScanCheckResponseObject, error) {
 	scan, err := s.completedScan(ctx, req.ScanID, "scan_id")

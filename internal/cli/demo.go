@@ -169,4 +169,3 @@ func ring(score *int, grade *string) string {
 	}
 	return fmt.Sprintf("%d %s", *score, deref(grade))
 }
-

@@ -188,3 +188,18 @@ func TestSiteFollowsSitemapIndexes(t *testing.T) {
 		require.NotEmpty(t, r.Purpose, r.URL)
 	}
 }
+
+func TestHomepageFailuresStopTheAudit(t *testing.T) {
+	t.Parallel()
+	f, base := testFetcher(t, http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		http.Error(w, "maintenance", http.StatusServiceUnavailable)
+	}), Options{})
+	target, err := url.Parse(base + "/")
+	require.NoError(t, err)
+	site, err := f.Site(context.Background(), target)
+	var homeErr *HomeError
+	require.ErrorAs(t, err, &homeErr)
+	require.Equal(t, "http_error", homeErr.Code)
+	require.Contains(t, homeErr.Message, "503")
+	require.Len(t, site.All, 1, "nothing else is fetched")
+}
