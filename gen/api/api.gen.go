@@ -417,45 +417,18 @@ func (e SummariesSource) Valid() bool {
 	}
 }
 
-// Defines values for TriageDossierPlatformComplexityBucket.
+// Defines values for TriageDossierAudience.
 const (
-	TriageDossierPlatformComplexityBucketComplex  TriageDossierPlatformComplexityBucket = "complex"
-	TriageDossierPlatformComplexityBucketModerate TriageDossierPlatformComplexityBucket = "moderate"
-	TriageDossierPlatformComplexityBucketSimple   TriageDossierPlatformComplexityBucket = "simple"
+	TriageDossierAudienceEngineering TriageDossierAudience = "engineering"
+	TriageDossierAudienceMarketing   TriageDossierAudience = "marketing"
 )
 
-// Valid indicates whether the value is a known member of the TriageDossierPlatformComplexityBucket enum.
-func (e TriageDossierPlatformComplexityBucket) Valid() bool {
+// Valid indicates whether the value is a known member of the TriageDossierAudience enum.
+func (e TriageDossierAudience) Valid() bool {
 	switch e {
-	case TriageDossierPlatformComplexityBucketComplex:
+	case TriageDossierAudienceEngineering:
 		return true
-	case TriageDossierPlatformComplexityBucketModerate:
-		return true
-	case TriageDossierPlatformComplexityBucketSimple:
-		return true
-	default:
-		return false
-	}
-}
-
-// Defines values for TriageDossierRiskLensesBucket.
-const (
-	TriageDossierRiskLensesBucketCritical TriageDossierRiskLensesBucket = "critical"
-	TriageDossierRiskLensesBucketHigh     TriageDossierRiskLensesBucket = "high"
-	TriageDossierRiskLensesBucketLow      TriageDossierRiskLensesBucket = "low"
-	TriageDossierRiskLensesBucketModerate TriageDossierRiskLensesBucket = "moderate"
-)
-
-// Valid indicates whether the value is a known member of the TriageDossierRiskLensesBucket enum.
-func (e TriageDossierRiskLensesBucket) Valid() bool {
-	switch e {
-	case TriageDossierRiskLensesBucketCritical:
-		return true
-	case TriageDossierRiskLensesBucketHigh:
-		return true
-	case TriageDossierRiskLensesBucketLow:
-		return true
-	case TriageDossierRiskLensesBucketModerate:
+	case TriageDossierAudienceMarketing:
 		return true
 	default:
 		return false
@@ -507,8 +480,8 @@ func (e TriageFindingImpact) Valid() bool {
 // Defines values for TriageFindingStatus.
 const (
 	Neutral  TriageFindingStatus = "neutral"
-	Risk     TriageFindingStatus = "risk"
 	Strength TriageFindingStatus = "strength"
+	Unknown  TriageFindingStatus = "unknown"
 	Weakness TriageFindingStatus = "weakness"
 )
 
@@ -517,11 +490,131 @@ func (e TriageFindingStatus) Valid() bool {
 	switch e {
 	case Neutral:
 		return true
-	case Risk:
-		return true
 	case Strength:
 		return true
+	case Unknown:
+		return true
 	case Weakness:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for TriagePlatformComplexityBucket.
+const (
+	TriagePlatformComplexityBucketComplex    TriagePlatformComplexityBucket = "complex"
+	TriagePlatformComplexityBucketEnterprise TriagePlatformComplexityBucket = "enterprise"
+	TriagePlatformComplexityBucketModerate   TriagePlatformComplexityBucket = "moderate"
+	TriagePlatformComplexityBucketSimple     TriagePlatformComplexityBucket = "simple"
+)
+
+// Valid indicates whether the value is a known member of the TriagePlatformComplexityBucket enum.
+func (e TriagePlatformComplexityBucket) Valid() bool {
+	switch e {
+	case TriagePlatformComplexityBucketComplex:
+		return true
+	case TriagePlatformComplexityBucketEnterprise:
+		return true
+	case TriagePlatformComplexityBucketModerate:
+		return true
+	case TriagePlatformComplexityBucketSimple:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for TriagePlatformConfidence.
+const (
+	TriagePlatformConfidenceHigh   TriagePlatformConfidence = "high"
+	TriagePlatformConfidenceLow    TriagePlatformConfidence = "low"
+	TriagePlatformConfidenceMedium TriagePlatformConfidence = "medium"
+)
+
+// Valid indicates whether the value is a known member of the TriagePlatformConfidence enum.
+func (e TriagePlatformConfidence) Valid() bool {
+	switch e {
+	case TriagePlatformConfidenceHigh:
+		return true
+	case TriagePlatformConfidenceLow:
+		return true
+	case TriagePlatformConfidenceMedium:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for TriageRiskLensBucket.
+const (
+	TriageRiskLensBucketCritical TriageRiskLensBucket = "critical"
+	TriageRiskLensBucketHigh     TriageRiskLensBucket = "high"
+	TriageRiskLensBucketLow      TriageRiskLensBucket = "low"
+	TriageRiskLensBucketModerate TriageRiskLensBucket = "moderate"
+)
+
+// Valid indicates whether the value is a known member of the TriageRiskLensBucket enum.
+func (e TriageRiskLensBucket) Valid() bool {
+	switch e {
+	case TriageRiskLensBucketCritical:
+		return true
+	case TriageRiskLensBucketHigh:
+		return true
+	case TriageRiskLensBucketLow:
+		return true
+	case TriageRiskLensBucketModerate:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for TriageRiskLensLensID.
+const (
+	CrawlAccess        TriageRiskLensLensID = "crawl_access"
+	EntityTrust        TriageRiskLensLensID = "entity_trust"
+	Extractability     TriageRiskLensLensID = "extractability"
+	Integrity          TriageRiskLensLensID = "integrity"
+	PlatformFixability TriageRiskLensLensID = "platform_fixability"
+	Rendering          TriageRiskLensLensID = "rendering"
+)
+
+// Valid indicates whether the value is a known member of the TriageRiskLensLensID enum.
+func (e TriageRiskLensLensID) Valid() bool {
+	switch e {
+	case CrawlAccess:
+		return true
+	case EntityTrust:
+		return true
+	case Extractability:
+		return true
+	case Integrity:
+		return true
+	case PlatformFixability:
+		return true
+	case Rendering:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for TriageTechnologyConfidence.
+const (
+	TriageTechnologyConfidenceHigh   TriageTechnologyConfidence = "high"
+	TriageTechnologyConfidenceLow    TriageTechnologyConfidence = "low"
+	TriageTechnologyConfidenceMedium TriageTechnologyConfidence = "medium"
+)
+
+// Valid indicates whether the value is a known member of the TriageTechnologyConfidence enum.
+func (e TriageTechnologyConfidence) Valid() bool {
+	switch e {
+	case TriageTechnologyConfidenceHigh:
+		return true
+	case TriageTechnologyConfidenceLow:
+		return true
+	case TriageTechnologyConfidenceMedium:
 		return true
 	default:
 		return false
@@ -723,6 +816,24 @@ func (e GetScanReportParamsAudience) Valid() bool {
 	case GetScanReportParamsAudienceEngineering:
 		return true
 	case GetScanReportParamsAudienceMarketing:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GetScanTriageParamsAudience.
+const (
+	GetScanTriageParamsAudienceEngineering GetScanTriageParamsAudience = "engineering"
+	GetScanTriageParamsAudienceMarketing   GetScanTriageParamsAudience = "marketing"
+)
+
+// Valid indicates whether the value is a known member of the GetScanTriageParamsAudience enum.
+func (e GetScanTriageParamsAudience) Valid() bool {
+	switch e {
+	case GetScanTriageParamsAudienceEngineering:
+		return true
+	case GetScanTriageParamsAudienceMarketing:
 		return true
 	default:
 		return false
@@ -1285,74 +1396,161 @@ type Summaries struct {
 // SummariesSource Whether the texts were written from templates or by a language model.
 type SummariesSource string
 
+// TriageAction defines model for TriageAction.
+type TriageAction struct {
+	// CheckID The check whose failure this action fixes.
+	CheckID string `json:"check_id"`
+
+	// Effort A coarse level used for impact and effort.
+	Effort Level  `json:"effort"`
+	ID     string `json:"id"`
+
+	// Impact A coarse level used for impact and effort.
+	Impact Level  `json:"impact"`
+	Label  string `json:"label"`
+
+	// LensID The risk lens the fix lowers, when it belongs to one.
+	LensID *string `json:"lens_id"`
+
+	// QuickWin High impact for low effort.
+	QuickWin       bool   `json:"quick_win"`
+	Recommendation string `json:"recommendation"`
+}
+
 // TriageDossier defines model for TriageDossier.
 type TriageDossier struct {
-	ActionCount    int             `json:"action_count"`
-	Caveats        []string        `json:"caveats"`
+	// ActionCount The number of priority actions.
+	ActionCount int                   `json:"action_count"`
+	Audience    TriageDossierAudience `json:"audience"`
+
+	// Caveats Confidence caveats and data-quality notes.
+	Caveats []string `json:"caveats"`
+
+	// EvidenceLedger Every finding across all categories, platform first, then checks in catalog order.
 	EvidenceLedger []TriageFinding `json:"evidence_ledger"`
-	Platform       struct {
-		// Cms Example: WordPress
-		Cms              *string                               `json:"cms"`
-		ComplexityBucket TriageDossierPlatformComplexityBucket `json:"complexity_bucket"`
-		JsFramework      *string                               `json:"js_framework"`
+	Platform       TriagePlatform  `json:"platform"`
 
-		// PageBuilder Example: Elementor
-		PageBuilder *string `json:"page_builder"`
-	} `json:"platform"`
-	PriorityActions []struct {
-		// Effort A coarse level used for impact and effort.
-		Effort Level  `json:"effort"`
-		ID     string `json:"id"`
+	// PriorityActions Fixes of warned and failed checks, ranked by points recoverable against platform-adjusted effort.
+	PriorityActions []TriageAction `json:"priority_actions"`
 
-		// Impact A coarse level used for impact and effort.
-		Impact Level  `json:"impact"`
-		Label  string `json:"label"`
-
-		// QuickWin High impact for low effort.
-		QuickWin bool `json:"quick_win"`
-	} `json:"priority_actions"`
+	// QuickWinCount The number of priority actions with `quick_win` true.
 	QuickWinCount int `json:"quick_win_count"`
-	RiskLenses    []struct {
-		Bucket TriageDossierRiskLensesBucket `json:"bucket"`
-		Label  string                        `json:"label"`
-		LensID string                        `json:"lens_id"`
-	} `json:"risk_lenses"`
-	ScanID openapi_types.UUID `json:"scan_id"`
+
+	// RiskLenses `crawl_access`, `rendering`, `extractability`, `entity_trust`, `integrity`, `platform_fixability`, in that order.
+	RiskLenses []TriageRiskLens   `json:"risk_lenses"`
+	ScanID     openapi_types.UUID `json:"scan_id"`
 
 	// SchemaVersion Example: 1.0
 	SchemaVersion string `json:"schema_version"`
 
-	// Strengths The ledger findings whose status is `strength`.
-	Strengths        []TriageFinding `json:"strengths"`
-	SummaryParagraph string          `json:"summary_paragraph"`
+	// Strengths The ledger findings whose status is `strength`, in ledger order.
+	Strengths []TriageFinding `json:"strengths"`
+
+	// SummaryParagraph Plain language, naming the platform, the biggest risk and the first quick win.
+	SummaryParagraph string `json:"summary_paragraph"`
 }
 
-// TriageDossierPlatformComplexityBucket defines model for TriageDossier.Platform.ComplexityBucket.
-type TriageDossierPlatformComplexityBucket string
-
-// TriageDossierRiskLensesBucket defines model for TriageDossier.RiskLenses.Bucket.
-type TriageDossierRiskLensesBucket string
+// TriageDossierAudience defines model for TriageDossier.Audience.
+type TriageDossierAudience string
 
 // TriageFinding defines model for TriageFinding.
 type TriageFinding struct {
-	// Category e.g. `platform`, `crawlability`, `structured_data`, `performance`, `security`, `content`.
-	Category     string               `json:"category"`
-	Effort       *TriageFindingEffort `json:"effort"`
-	ID           string               `json:"id"`
-	Impact       *TriageFindingImpact `json:"impact"`
-	Label        string               `json:"label"`
-	Status       TriageFindingStatus  `json:"status"`
-	WhyItMatters string               `json:"why_it_matters"`
+	// Category The pillar of a check finding (`crawl_access`, `indexability`, `structured_data`, …), or `platform` for what the site is built with.
+	Category string `json:"category"`
+
+	// Effort A coarse level; null except for weaknesses, where it is adjusted for the platform.
+	Effort *TriageFindingEffort `json:"effort"`
+
+	// ID The check id for check findings; `platform_…` or `complexity` for what the site is built with.
+	ID string `json:"id"`
+
+	// Impact A coarse level; null for neutral and unknown findings.
+	Impact *TriageFindingImpact `json:"impact"`
+	Label  string               `json:"label"`
+
+	// Status `strength`: a passed check that carries weight (weight ≥ 3); `weakness`: a warned or
+	// failed check, or a platform trait that causes one; `neutral`: passed minor checks,
+	// checks that do not apply, facts about the platform; `unknown`: not measured in this
+	// scan (for example the language-model checks when no engine is configured).
+	Status       TriageFindingStatus `json:"status"`
+	WhyItMatters string              `json:"why_it_matters"`
 }
 
-// TriageFindingEffort defines model for TriageFinding.Effort.
+// TriageFindingEffort A coarse level; null except for weaknesses, where it is adjusted for the platform.
 type TriageFindingEffort string
 
-// TriageFindingImpact defines model for TriageFinding.Impact.
+// TriageFindingImpact A coarse level; null for neutral and unknown findings.
 type TriageFindingImpact string
 
-// TriageFindingStatus defines model for TriageFinding.Status.
+// TriageFindingStatus `strength`: a passed check that carries weight (weight ≥ 3); `weakness`: a warned or
+// failed check, or a platform trait that causes one; `neutral`: passed minor checks,
+// checks that do not apply, facts about the platform; `unknown`: not measured in this
+// scan (for example the language-model checks when no engine is configured).
 type TriageFindingStatus string
+
+// TriagePlatform defines model for TriagePlatform.
+type TriagePlatform struct {
+	// Cms The content management system, e-commerce platform or static site generator.
+	//
+	// Example: WordPress
+	Cms *string `json:"cms"`
+
+	// ComplexityBucket From documented signals: technology count, third-party script hosts, script weight
+	// against visible text, client-side rendering, page builder or headless CMS,
+	// languages, sitemap size and edge bot management (see docs/TRIAGE.md).
+	ComplexityBucket TriagePlatformComplexityBucket `json:"complexity_bucket"`
+
+	// Confidence Confidence in the `cms` verdict (low when no platform was recognised).
+	Confidence TriagePlatformConfidence `json:"confidence"`
+
+	// JsFramework The JavaScript framework that renders pages; a meta-framework (Next.js, Nuxt) wins over the library under it (React, Vue).
+	JsFramework *string `json:"js_framework"`
+
+	// PageBuilder Example: Elementor
+	PageBuilder *string `json:"page_builder"`
+
+	// Technologies Every technology recognised, strongest evidence first.
+	Technologies []TriageTechnology `json:"technologies"`
+}
+
+// TriagePlatformComplexityBucket From documented signals: technology count, third-party script hosts, script weight
+// against visible text, client-side rendering, page builder or headless CMS,
+// languages, sitemap size and edge bot management (see docs/TRIAGE.md).
+type TriagePlatformComplexityBucket string
+
+// TriagePlatformConfidence Confidence in the `cms` verdict (low when no platform was recognised).
+type TriagePlatformConfidence string
+
+// TriageRiskLens defines model for TriageRiskLens.
+type TriageRiskLens struct {
+	// Basis The checks the bucket is derived from.
+	Basis  []string             `json:"basis"`
+	Bucket TriageRiskLensBucket `json:"bucket"`
+	Label  string               `json:"label"`
+	LensID TriageRiskLensLensID `json:"lens_id"`
+}
+
+// TriageRiskLensBucket defines model for TriageRiskLens.Bucket.
+type TriageRiskLensBucket string
+
+// TriageRiskLensLensID defines model for TriageRiskLens.LensID.
+type TriageRiskLensLensID string
+
+// TriageTechnology defines model for TriageTechnology.
+type TriageTechnology struct {
+	// Categories Example: ["SEO","WordPress plugins"]
+	Categories []string                   `json:"categories"`
+	Confidence TriageTechnologyConfidence `json:"confidence"`
+
+	// Name Example: Yoast SEO
+	Name string `json:"name"`
+
+	// Version The version the site gives away, when it does.
+	Version *string `json:"version"`
+}
+
+// TriageTechnologyConfidence defines model for TriageTechnology.Confidence.
+type TriageTechnologyConfidence string
 
 // Usage defines model for Usage.
 type Usage struct {
@@ -1661,6 +1859,15 @@ type GetScanReportParams struct {
 // GetScanReportParamsAudience defines parameters for GetScanReport.
 type GetScanReportParamsAudience string
 
+// GetScanTriageParams defines parameters for GetScanTriage.
+type GetScanTriageParams struct {
+	// Audience Who the texts are written for. Numbers never change with the audience.
+	Audience *GetScanTriageParamsAudience `form:"audience,omitempty" json:"audience,omitempty"`
+}
+
+// GetScanTriageParamsAudience defines parameters for GetScanTriage.
+type GetScanTriageParamsAudience string
+
 // ListSchedulesParams defines parameters for ListSchedules.
 type ListSchedulesParams struct {
 	// Limit Page size.
@@ -1758,7 +1965,7 @@ type ServerInterface interface {
 	GetScanReport(ctx echo.Context, scanID ScanID, params GetScanReportParams) error
 	// GetScanTriage Get the Site Triage dossier
 	// (GET /scans/{scan_id}/triage)
-	GetScanTriage(ctx echo.Context, scanID ScanID) error
+	GetScanTriage(ctx echo.Context, scanID ScanID, params GetScanTriageParams) error
 	// ListSchedules List schedules
 	// (GET /schedules)
 	ListSchedules(ctx echo.Context, params ListSchedulesParams) error
@@ -2170,8 +2377,17 @@ func (w *ServerInterfaceWrapper) GetScanTriage(ctx echo.Context) error {
 		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter scan_id: %s", err))
 	}
 
+	// Parameter object where we will unmarshal all parameters from the context
+	var params GetScanTriageParams
+	// ------------- Optional query parameter "audience" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "audience", ctx.QueryParams(), &params.Audience, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter audience: %s", err))
+	}
+
 	// Invoke the callback with all the unmarshaled arguments
-	err = w.Handler.GetScanTriage(ctx, scanID)
+	err = w.Handler.GetScanTriage(ctx, scanID, params)
 	return err
 }
 
@@ -3788,6 +4004,7 @@ func (response GetScanReport500JSONResponse) VisitGetScanReportResponse(w http.R
 
 type GetScanTriageRequestObject struct {
 	ScanID ScanID `json:"scan_id"`
+	Params GetScanTriageParams
 }
 
 type GetScanTriageResponseObject interface {
@@ -5131,10 +5348,11 @@ func (sh *strictHandler) GetScanReport(ctx echo.Context, scanID ScanID, params G
 }
 
 // GetScanTriage operation middleware
-func (sh *strictHandler) GetScanTriage(ctx echo.Context, scanID ScanID) error {
+func (sh *strictHandler) GetScanTriage(ctx echo.Context, scanID ScanID, params GetScanTriageParams) error {
 	var request GetScanTriageRequestObject
 
 	request.ScanID = scanID
+	request.Params = params
 
 	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
 		return sh.ssi.GetScanTriage(ctx.Request().Context(), request.(GetScanTriageRequestObject))
@@ -5446,241 +5664,271 @@ func (sh *strictHandler) VerifyWebhook(ctx echo.Context) error {
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"7L3tchs3tij6KijOVEWqtGhSlvwhV6quLNuJ93gcjSxPZifMZYPdIIlxE2AaaFGM7ar9896/5zzD2Q82",
-	"T3IKawFodBNNUbI9mV2TXXtiqhuNz7UW1vd638vkYikFE1r1Tt735ozmrISfF0yX69OpZqX5K2cqK/lS",
-	"cyl6J703LJMiV0RLsqJckwmbypKR0nzCxazfS3oqm7MFNZ8uuOCLatE7GSY9vV6y3kmPC81mrOx9/Pgx",
-	"6S1pSRdM22FPq5wzkbHNQX+YS6LnjGh2rRWhJSOrkmvNBJnKsk9eV4sJKxUR7IqVJJtTMWNkxfUcPqK2",
-	"WzM1bnr7pWLlupf0BF2YGbn3jZnnbEqrQvdOegtavmOai1kv6TFhFvNT69mMC8ZK89fPfplKwwOzyLOS",
-	"Uc3yjv38XhRrojIqFMmwIaGayJJQ057oOVdE80Xn7O1HY2jeWMJUlgtqVpBTzQ5MH70t03sK57jT/OyR",
-	"7zw1bH+nuVWlkpFNu5wzkgp2rccZtEiJnMJZL0t2xWWlyJLOuueFvTYAlV6/YmKm572Tw8EgNpVnckG5",
-	"eMGLm05xNZeKkblUmpj9MZuUw7dwqERVE/fnlHBN9jKq2AEXignFNb9i+13Txs86p318PzH45v4exhbx",
-	"MmeLpdRMZOs/sfXmMv5M3zEFuMyZwj3l5u9fKqY0UXTKnhDFGAn6IXQir+qtRipSTzpoeWCG7Jz9cXv2",
-	"S6o1K02f/+9Po9H14fBgNLp++Pznr/8YBZVXfMH15orO6YwRxX/tBIYCvoui/uEgMXO0FMyAxVZ6lvTO",
-	"S/l3luldgMQQJ3ZNM12scZOX+G3XNO3rrv1zs9t6+m8yKl4+i2OTmdZXivDcT2BJ9bwe37wf87yX9Aw0",
-	"8JLlvRNdViyK1FUFLWMzmLO8Klj3LPD99plgm88wG011pXY9LTglBZ90HRK+bZzRH0s27Z30/nCvvmzv",
-	"4Vt1z5wHzgGm8/bi1Q5zcUj59uIV2TOd0tJcGXBZCLPkgv9KzWeddKQqi27ad/Roc6c+mm1WSykUg3v6",
-	"Kc0vkCSYvzIpNBPwky6XBc9g9Ht/V2bm73vsmi6WBVwsrCyRmGcy9zAlpB6bZRRMmztgwZSiM/PW7A45",
-	"ngzYw2zIDh7lR9ODo+whPXhMj4cHg+n97DB/zB5MhkNDZstKCC5mTwjXhl6pqrB8Ar2ivKCTghEpMmYI",
-	"7pwq4gYEGAMmpAHiHrWvaMHzsaV/cEi7nexzWCns3CaQO3KayarIiZCGhyIloznZS92QZvfSfXNjaIuc",
-	"ZpWmrZ86WTNN9tKNTUz3+z1D6oWhnrR4Xm/6Xc+J267G+CI8pFNBKsGulywzM4L3RGZZVRqg3HMr5TkZ",
-	"DP/j2cM3j/7y8If7f3v816PLw4vh+eD1gz8f/2m/T84LRpXlIYMTEVVR+MOgS27H/wzHEJu22fxwnen+",
-	"E9h8u1iS0RJuRR0coSFSH5Pea6lfyErknwkdptBXuM2vJcIAECKe74QWW0G7HuazAbWSVZkxkkuGgMqu",
-	"udkhQdayKoksZ1RYyhRCLUwiTUjqyXrjaTZn2bvmI11yOsNmHrktzJ/T9YIJfeHvhE86jmriFzn210x4",
-	"KmbdOeWWNJNfKqmpoc/HllRzRSrFclItDV0yW8QMVdLkcHD44GA4PDi8fzkYnMD//9gF9xNeFFzMPh/s",
-	"v5aEZobRJOEKE6A1Mqfrr1S4nHoN5tRiW2L33t4Il1K+ouWMfdreW/waaynHBXTX3neHgROZr8miUtrC",
-	"XMZYToaDo0fHDx+QyVoz1bWxX4i6w4S4IjBtQ76pIEPyZ/6U7KUby7J7dynln6lY2y1Un7Z3spyNS6rZ",
-	"GDjbMW5JBHINQTVSNCOmNYHWBnqHA7e5iixZSRZcVJrBJcuoQdInSKgNag8PiUJ9QNcuhzP5bNQ7nHE9",
-	"L7KXdqzdkA2+jL4BLqmt+jjwsnpsfrb1vUBLApN8K2il57Lkv34q6TFH846txxZEN47u9PwlecfWjiWA",
-	"Rp33ZqXnTGg7+uc7hNY8FlwpLmZkL3WTr+mDIS0LWhiGnOUJqcQ7IVcgDpfsSr6Dk2st2SLGW7EsZWbW",
-	"PinYc6G5Xn8qK4NIjzxwvatVWSAVqYzsrvUyBGjLMX85unFKppwVudkRrxEzm2qHekJSM/2UKLpWZC5X",
-	"hIqcpNDUPlzNeTbvB3MBYD4zt+eZrKyGj+Y5NyPS4ryUS1Zqbvj5KS0US4yA6R+9700pL8y/bSHXSBRT",
-	"GX8jaPz5kioVf7OipYi9+RjKdT9hB7Z1glOD0exkaqWbnICM/DHBlT9jhaa3XPiEKjZWmVWF1WoqWU0K",
-	"cwsZ3DLA6ORNx0+BBtKMjB2gVLchx72uioKs5kwAFwnMDVlRxGKOD833cAH3A33jzTvQMS8nwyU91Ipu",
-	"Tinli2Upr1ieGvBLSzYrmVLmTz9P2A6yMI0SklYCuzIf6DkrV1yxJySleY59jERasgX22FoqgDSRRpiV",
-	"gjmdHTBL/ZEI1uvmBAK+nVAv6fmhe0kPxoP3MFZE9WrWbLhHngcwVr/MHXTc4ZCXvChoGe0W/r2BEFzY",
-	"ttrwAPqTwM11cQuA4w14ww4+P8S1cNgfhd0hv4dNjGkvKAkRsrVh7gg9bHcSglccVRW3oAM0sEXcXuuf",
-	"9DJPdbcBQkigDUhShEiu2WK3by9A1QGAYK/7sqTrHlwDKPLtpAkLT6qWFQPDiF2OnWLnRtvp3G6r2XQq",
-	"S33Tcl+xK1aYgdgVz93JxEdBeNxkV6Y00yi/X7Ey5xmIZFoRI5G+vXilEmJZu4Swa11SUA5c0aJiyuoC",
-	"3rG1IjlbMpGbrzxO9XuRHcHNb1nPNOiilKDv2DgzpN7iJPBvnnHplXIitRorRstsPobftCjkikXOLzHk",
-	"kma77+A26sUyuVgwkVOccHv+38kV0ZJM+TXhOiFTq6DK5lIx4S1tT4iI0B1DUlDjduNldRsi6qlnc6bD",
-	"hAz6x+ZOG8A0zegJMfQMuCdD0ew0zdtU0BS5KkPeUjPJTWJc2wICS8BgByJdU+cbEdrpg5OeqhYLWq5j",
-	"xlCqgWsAlUiCVyojihmmOGNkzy0oIav5OjgAr5oxTPN6vx8DJc01cs4bb1aMz+Y6rreH/r9SBNuAmooL",
-	"0MUirMX3c2OfVvP1mOvxAiw/KrZyayyxLeDoTl8SKtSKlQRpsuoEy/6NtA/JI2zB5j0VaPfx+rE74vEv",
-	"caSsPryAXG0sbwPbOsnqm47bPTVAnZK9IVlKLvR+QlID4CnZG/SPzV8Gys1f+08QwveaIJDURvKSUSUF",
-	"4WIkUjv5dD/ACLJXsqUstWEB0cwOu5Dvg5a9YFNNZAX6A3je4ud25uBrcDsD0wZXUrypEeE2Fzjwh3ER",
-	"xnGX0bc1w9nxetH9bc2g3izVfBKPWwOI1+9v3ZtNlEWlNxNXrJBL4MXNqa6Js/QgaFBr8TLvjwYDMGE7",
-	"e2/rFt9pHs1vUCh/vyENq81bUubMXDyTkopsTqRAOzQysKat5Wa50KXMq8x01bxRm5L/Brh5VcDmbObV",
-	"goqDktEcRmLXy4IKwNgnZEHX1t8kIbkEzFrSUjHCdZS8Wo3C+y7FIegBEgIWu0AXAPeXngdPqCZgpQa9",
-	"rbmAdrpX8UGUghdUwSnDOYaSQFvfkcRVSklLU530QlPGhhowCQw6P99EluFtguBSH5XbzU2saH3eHqVG",
-	"nhdMZ/MLlskyv62eYK1Zh1Yjr0rcmEVHA48qN57XsiqXUrH4TcgtF2DWYMgy68/6JJ3LBVvSGUsTkiIX",
-	"CdYVI1LQpflZFAs11tfa/PZHNF6WcgLf0FLzrICfE6nt8ygslyznJcu0ikOU4aiJa8NyouelrGZz5FfK",
-	"nAGQeUmnA1QDeQbo0NiRjI6tC2lxWUQ6boEGUgO3zc1REnvIzRMN153cBFp3u7o+BbYQGtTOUmSIAZFd",
-	"N5CkdlLRzWCn4jvmJhXbp2+pZre9NugyDnJzPpuDo1KG/mmMmEMHIj2nV4ys5rzA5zOqGZnyEs1Dm9sY",
-	"ao4ixLLkhvoVToMHHl+Gq6lK7DX3g0QxB/ut7yYn5hUye8fy8VSWY8qt8HfDZfUJolOM97U8b6CtMZtd",
-	"jxg9wZJGr/GvyT/+//9DHh8n5BR+PTpOyFP49XCQkDP4dXyckGfw62iQkBdkwgq5IkeD8AI6/bqX9E57",
-	"Se9pL+md9ZLes17Se7F5ayS96wPzzcEVLQVdGFj5CSd3el4A445/uB9P3Y8z9+OZ+/Gi9/PHpIcCc4Qj",
-	"yCTc8YV5j+ZRI3GgFAA8M8oB4SIKuYJtzHm16CU9A6lRtvfcy+a3QQg4LtDRxKlCJq9YGWVvwOtqbnh4",
-	"50EJE/hKOdhGiU4bmRMdViZWIZyTPcPuGLli/3by8obc15hSVNytZ0YWjKqqNGJe4AO8o7i3q1LGDtXW",
-	"ymQlXRVjmmUMxJmNztHBKsTsM/MF6f7iMyg6ahWvkPbQGkfZPrZ+r9OrsVuXERpttugBPPB4kAJ/LEOE",
-	"YfCd9AAxugQ768nThgDu4bsJS0kDM2K0C9HtroaiO+rs/2UsD3eaQ+t4Ytp8r6n3OvrY3l+AQuGfrJc3",
-	"AmQ+dogatxipz6WDv5MRAJilndg2x11+THqG1VDjqfN62mnywHlFZj1jgpUYU6B39dVPejNzb44d9sk4",
-	"iAKaFsV45liGrfODRsFXHQTwe8FIzjK+oMVN91Cb2m2gl5nobW3llk/bAfMCSCkrpW/3yRVXfMIL6wKx",
-	"63dt447jKYPe3GxiOLq7FQmpspH/r1ipeMsTo3c4OHzQH0Y/Ayi2e7nVXdo33FW6q01ZKOcFyJ80w36a",
-	"M2/hQBsC23AcAX4HSU3MDOxoltA4dA+3IUorLW3fhHx71+t5yTxjBmOH3Odux16fSQBBtxbNliwfT9Zx",
-	"/oDnbr4ggCFXCZ/YSBMuZuB/KEuWED4Fw0bOdzMahUzuJzCjt6NNMbLXwb9CU8O+ijvyrnjH7n47WVki",
-	"QuLvxHbeSEa7lAMtrm0L0gR8XA1J9cJjmPEmo+K2rNsNPAAtignN3o0tjdkB8KxLvr0w2+fv3Wio8L6K",
-	"qf8I/W6mlBcsbxkeg/v25km4OMBb3Nk2oqxLffeVgjA20Nidvjl7+ZLsLSuxzmTO9g3gLqJQCiqxcVy1",
-	"/8N8TSjBteJ+4O+EUIW2BiOImW9PSJoLNbZKFfD7LpR1zDd/8AWTlU5HYs9srVN6GlqB5i2wCCaNAArn",
-	"8wkyiemATKp8xvR+MhJpJoVgYDYY26NISOoUMjlTmqPKPyUwoOKaYTyf0wYSsyQtCSXLkl9RzUYCHBwV",
-	"K69YTmiel0yp/YSkc62XdiWkOXucNcvJ8fW1aamlHC+oWI+9yjFNwL0KTTSBH3GrI1yqIsfgeIzBQTkz",
-	"IGcmwaWANcP1SCdU5FIYOIQ+VrJ8x0ofUUO4JkpLINElWwKMFWszuVa0RH8kQBKtRMGUqgEa7IA3Qi8C",
-	"ze5GGGuunMIRBPBkTfrtSewyhS5lHwbf5E9IatmJ1ODDik3mUr4jS7ouJM0VqH3gIobwBJJLpThrGr67",
-	"GKcNrnhzEnh3yClJG6xISvZOv07IaUKeJuQsIc8MTL7Y97ugedGMdWrvQhBkuXc6Gn394fTD0w9nH559",
-	"eLH/x21T7WDFB//4r/89HAzQdihrvrwxoTCiqTE5zy0+POwf346Rv1lutvGTu9DzMMJwa5iiZWBsWLRb",
-	"FzAuVKxjZ7/D2BtMdGx8aETKalLyjNi2ta+mIoaMwOZWZmbmOHbCAauI3gkQbdvfBg7DwTv2CFoEuqfu",
-	"yXyKNgyjnqK3vp6z4PZZURVACpjC4OXp+UuzWRNzMTq4Cll3uuS9GiSj3LrStLzh6r/55HdyUQojVo38",
-	"QOF63JVPAnljN+DCpr8NbAVjx6cJDb44ZFXL/NYMnT2JzSm7yGCWQ+Aw0C2OgV4Cp7rRVy0q7nZkQfvf",
-	"5tzaE4hPuG71xU/Q8ghjxbKSRSSDdDVXLBun5Gvw+n9wZPbx/iEx4olc2Og1cm54SKHRbd66uXgnneAC",
-	"UoSORB0lSkkaCjIphCBylyNFzeVKEDqjXFhPLa+pwUn9cn/95tHrQfVg8st3vxzq4fnji3f3/3ooB68G",
-	"i8d/Gf4yff5AHeuj6v7V4Jvd3OpQBeOTWDR0Md617iZFS4Put+6rCAREoLiJ302iFNMEBeJMm01tiYpJ",
-	"kKQhJI3+kkhauQsCka2B7g2K3hIvu0Tg2l3ujnaMm8j+BZveVUGO5pWIGsKe7s3Dy5L5Tu6mBemcw5fT",
-	"+DanvZPGt/nJ7hrf8LtP1fjSBRs3tasTKQtGRYQ9VeMFtdaKiNID946ABUiRBb8meiVbTCsKTmrubJSQ",
-	"BwEIWEbLUA0WTqL2qtkKexsepA3D104A39rMtnHLb1bnztRAXquEHQQHWmC3pE70BlIRZN24s7or4nho",
-	"3pNCQiQmODKI2qla9ckzzIcDKb/M5WN6cmrcks240iXI5Dat0V5q75IUPetXq1XfPulnsl+9Q3eBdsal",
-	"rclrNpVyG+BWgn/o+fdvLlGfikTTiEXu0xNCybKaFDwj311enr8BTkhOCdVkIZUmh4OjRyORzSlEfpQq",
-	"IZXIHQtv1lxWhbllFUnNhdon37vwN5IeHR66aM1x49rF23VTlVuLoxuZKeQSD5YUdMIKs6pZKaslxsk9",
-	"IVPIEeOcXguuNOIQu17KUqvW3g532NsWH989oXrbMBkO5gwK063YruzOQSSCPXv0SAAtF8noYkn5TNjg",
-	"M7X/hCyYpjnVFNgc52JuXRs3wCWSpKaD9z298cRJfeAn4EFRspwJzWmhEmJ2lBwd3QcnWylYYngsSO0F",
-	"jFfJlCyumELeTEs3mFX2Ge6tA0Zq0KgZLwg7Prl3r4kwi3s3sldm5V2E4w6hb7eKQgP1e+RanVM1Xlgm",
-	"fJOCB6nbdpAcW8uF+QUjNLvr2ojzkme3dTR0IVed0n0K9OYeYGYapIkycLZyVxrNMrY0Yr+Qq/iFthuF",
-	"BrpLrTYBOreZyoiWUQkuk0p32KMgYMh0ZNoo0PCnleA6VQ1F3DAm1tRWg4hLMFVxH641EVIn6KeU2n1N",
-	"jTwCG39COnKLgG0EcqyMIR/JmF3PaaW0Vep6+2ZHrpbolzuFS5vNiHiKQV4XQ+iWlOdkWsoF0LVYFhig",
-	"d0Uzqta0iKpwOgV3A0lUga+3d+PSzvvOyfTxUK7K6dK34e9baBR3i47LagBVdoOSXh2VaM/ejduFh4at",
-	"um2USNO8tpsq5O5OC12Hs7OM25jw5hBdO9Md5cVEzsUsJXu/VKxi+X5CUmuegRxJUUsiBqwW1NxVKwkw",
-	"O+WCFv2RuDTMZP2dDXwMummnpCzWBgY9HzTlgqs5yyE2iLUivXCuBh5whuF+2Nivjmh9swdvQQrelc9d",
-	"cBE+HbYhp5PLApUYW7mki8hpPSGpIQspwXArZWN4tjNT2wlJ0rs+mMkDb43Atv3X9sdP2OznsN0BXzi3",
-	"OMh7eNKbcT2vJsAKSLrkB5nM2YyJe37oj+Hn6h1fHjiO7QDiAlmJs7uJ1XO74pg4SDFIJ0oWlWbIQSVN",
-	"Rm3/5j1Dbu1/1DZ9jCKoVcDfkoOATFtxJugmN4RPMuhvvJpC/JbI1g3PSSn0vFj3kt4vFS01K4t1FDV3",
-	"JKaG2ozLSnySJQI6CfzONmEUePeSZUxg3gonjVijnN24O5nfgJOsV9DhyWFaeRNmXtXx7hyEMjz0u7ty",
-	"CKn5dD1mC5uEZ5tlyedLlSuBSYPgM5Yjq8VoNvetcsfyITlWcWb0S9kdvHPC24tX/U9XGdfw3NqwxCFd",
-	"8zSb0NkCs25d7M9baMGXUsrcTuFyB2VKgxbUmc5rGtAOGAYp1qbCAFaiIcz67ho8+a60ZRPa7Xwa2BEC",
-	"aFzQD+GL7EG4bHoPWCK2WOp1YoR7iKvdD/Q6qNKRUydXoWbnS4vlCD5fXjS3V9a/vniOE/28zN+2q/eT",
-	"LsM2wLa7j7MPXkH/zw8zaYkTNuPTP/6//wVmxzTM1sI4YLriOWR8dIHld05M9TkiTHaPKHkTupLfJgPR",
-	"NcuqFrS0fU3ir3bw/sCaFeCQ451+QW/AFssC7LbO/aOgYlYZCraQOStCWuramnurWESh0tuXttjFd/CY",
-	"d5bKekuSW5uQLsEF7hl6wN2BYZZiaywjvWJUN+1/N0aPuyws44LlM5zUTjQUl/KCo1AbC5AuqDYAflud",
-	"xkI14yN+kGV+XmKU4I4Ox9dcr8eTKnuHaOZ1TBy6THoGikoEGvtBFHD+rsbTki7YSpbvdktKQGdsPKl4",
-	"keNG1ot4XrAFE+jKfcv0cBAn3ui5NbPYqmPAtyy5LE0bhKQmnHy5rGQdSQZvmZkL9BDRjn6pePZuvIp5",
-	"a3/HZ3MXfDyVJSnkKghAjtxOG3w2DhvLY1QPG9vrNjL41tvwt+Tq3bhgrpjAXc5mE+hteHUN8RBgbdh6",
-	"jNSPQn73bpvpxfNGtrbPNaz3cAto3j1Fn8vqGo+tGvYHvWa9lMHB45+/Ho36+CPuQalLkBA6sncgnSRT",
-	"pHyuqo1NBsQVSd33aSONxyfRUmsEHy9pSWclXc5vE+HV2qCAMsc6jtCJcEuaULp5fdS30CbQJ807rPuC",
-	"dDtx2wgrzWYylhcO87+4ZYNmuKSrguKNDVlgdFlluipZPjZcunm0ZCXAnsggyEKxrCpta5tlOZ78pSaP",
-	"N2Q42NHvfgvl/NQButG8dnr1l6cFAQgup+8EXsgGGECOqXTZQUs2U9ftoN/wZ1mTD+8Jt0mLW0PEAOut",
-	"M/ncSqbkxRpzM3UZvAwb2yjgAGmvQPsBKeLfXp6RnK7jqVRym+AlkkalKksmdPh5Q90UdZwoMNzLHdi0",
-	"ZAw976LHUueduu0dQ5d8XDIaUUFeRLLjW00NJEQmTOSgUO7ILeMT7+/cdcPMHOu0BVz1CEm9jhi8lEaI",
-	"FdHY0jSAC5AVKwVBUeiZgXlaBvEFYqGLqAr10mlPoeiFOflONWlnWIa6sw6+pTKyVTBct/HFdCCG10PT",
-	"Vi/EWkR3OSanp8Qxot54oWF7k1z5HpzSOW5cVjEfhjeNmn5Q+oPs5QxrC9kCJiIrqrxpX+5ajEVYwM/4",
-	"vJMGqbHTCmEwhJzwuJtoHNumH9DT+hyDsT7RvtzcppdvviePHgyGhAsgVCuu57LShJJfwYmimk75dVNj",
-	"6Mu7HF4Ojk8OH58ctfiz0Sh/f/TxwPxz6P65xH9OGv9EObemYehzz/bRydHh55ztRmTfzbGAV7a2Q+g1",
-	"0Q+NyPDAWpLtX5p1hLJvRKzdQZe11Rpl4wPJHiVv3758tg9Bp6mZz/gf//Xf1gnSzzHOTXWlb38lV6zM",
-	"qGJPiL7JaE8L/q4RObSj2X0n7wY8k2Qjo0Kn4/6Gp3xoX7nRo93i8yVT+m7mlU6DVMkyxq9YmcSMAM2I",
-	"iR0dPO9sB2gs8g65FiYy70izAIUlSUlXmFQUAknQYxHUkIrPBMvR8ZqJeKLSnBVmm2IXx2VZsTq3t9vQ",
-	"Onj58PraZYAeDsL6QJt6eDvKuhO50r8dfMukuaoOntm2qc3SbhdElV/EjUL07pk5Y3mnGXHT9VHrHEq4",
-	"5gb7o8HiCcSZH8hKJ4QSIcWB2RwrRf/jv/57f6eozDhB7KR4y/oW3CaOt+5MUHTH45TMQUjBDuR0SjTk",
-	"V4SGWK7EABgcAgKVCzXdJHF8JqiRPW886DeuZfdJdxDQW2QHNeeiNF0sb5zOpWu5A+BxoR8c9e6cjTRE",
-	"B0dhPeXFw6mPN0ECEO5suKwQhdt5TZvZObtzmFoQ+Ssr+XR9N0IcAGOEGDsKpY1I4MrhUuWISr7pf2X+",
-	"LxoP3A261k09bYbjpWTPxt+ZWzoakvB5YBis5n5FCUmvht+MqsHgfjZn1/AD8+veXIK6mXDVQUF4/HYb",
-	"djjLu9TpsPUyxzdsg39N7G64QHRls91w5dIm2DvITLojxXC3P7ENZ3T1z05I6muM1TNMk8Zje/LAkbkm",
-	"4wVXEKvT9F7Y7AvOqNlVuP2+n52UUljYLW49Ds/ZFYCLbL7fnmgCbKfJe2PIPR7g6ZL/ia1PKz2Ph3mE",
-	"Gh5b2i0h6YzJseFiUawlkzW5/wjjVQ+D2InOAuB/Ozg9f2lLf9elXM3fUAjNlRPLpNBW32c/dMCjquUS",
-	"FWBAQ70/xoxJuAdzdnXPtdmorOY6oVUO1SgwPmPFJoo7ePwWU30ZIf45JA8k3y81X/hapd8+/37/BKqu",
-	"rVhR1JFRI2HrTRCf1yeB8DXLWipNRZ6QjGuGyUEgapxC6pg++U9ZOQ0aJWHU7tuLV+C6a2N5y0ooQtVa",
-	"ZPNSClkpQyBFTpaQ5h7YupKxIJRZkT201yZBqHOCo+/DICMB0a4qcQlC8buEcJHzK55XPrGxjexJiE9O",
-	"BmNT8sYs6rKZ6WQkRuIPfyCnjeTwI/EcGKb0Hl3ye1fDtK5+bMvpUlGXEUSOMvUg427cPvkTW0Px7RKL",
-	"i1ioTEaiAZd16HQbPO28Hxz4R7hEVS365BRGn7BCihk4XUkB2XtqdHhiiyOYduCIRXUTXRRjgYM0ak+A",
-	"tnnlEi4Ba+CMhF0q5vlHqgB+VahdcxEjZmqusKLlPbgi6dFgSDaqLD4hdCS2V1m0pRob37t6i3UlEFgB",
-	"VjG1/oNGAHXHC+UmlDvW3YpFQMltIPum25ORSN+PkOsY9U7I+xHQBfNz1Ov3+6NeQkaQ67/1yAqTradQ",
-	"AyB4Rj6A18rHj2l/JJ66chEkxboGUEfxia+dCGmiUXM7naLnOuFiWWkjzW8vyDASzYoMUOXS7C74Q/dJ",
-	"ahYFES621F3aKqSQkr2jwSAhR4PjhBwN7yfk6PAQ8jLF6itA6+F+QtJGmQV4fLgfpvKHR0cQI9AqupCO",
-	"xN7R4WNb1sXXX0jJ3vFgsA8n/AHcvMkHLLjxAcW8DyPx4eDgwP/PNDPn+4E065WTDySsgOuvZvIfb75/",
-	"nbhHVBC8pkBRMreBBatSihmxJidi9q5PwoE2y5yTD+SUYFGaBJE5IefPXphOMx/5C2y63XBDJNjUZYZv",
-	"uMLmfrChGWwDucgH8lpGCVPsM49TuB+uQuo23PQdHcJi47FQMIk71W723R819tLCC/Rb30GYHCSPlu5u",
-	"dtSuzm0XDF3NoaylyyIe9NvsIlrN2/bTTKVle9RkwpiocxtNgxRv7WVuVBR3S7We4rdcbikrHemtyube",
-	"5OM/ODYfLJieyxwX50LecGmuPVZJV2RSYQHrOoQQv3X9De/DBDbqR7dQbqPotPv+8DDE1qoszJfg7OrR",
-	"shkpa0NY4983FGAACI0HW3vcEn8bH6z2LjZPg7/sMKn120S23rtups3ezBn40ihAOjwUvL14BbBFscaO",
-	"tJ57VDj/YYrkv9mhhy4ksDavozuQBnNAC8MWrnEQQwjEOmI2UlgvrTDcqgGW1nZYPmDsLxxHAJE6dFQQ",
-	"phPQUUQ3ttVTpIMmcTZEGWqrLYD7QcG22bUlbM2uPYDiJuM4AOMeC+qyZMD5tOabs8VSanPoliqDKdJM",
-	"WpD0Zf0WKTNSfCB8livJ+XTKwNIcVo33gzw2g3RVDo+c51cqXn8cS1KlQQXxtDlGRwlyM4SUCBa+8roN",
-	"LTVHiHjT3fuxu4ob+RhxeyrhBEcs7IRRgZaT8jy4DgrqGwINgxheqFIVLYo1mbNiifC4wfkFfHz6twOr",
-	"JDp4mbsr8glcRgwiWA0zsTaCDwp7TrRzvCWKe8BCjmw0pOWNMeigcNYQ5MZXcwZZgoWfDPLckeyMJ8QH",
-	"UUICzVjwZFKniyTfF4bXXlDNSk4Lw8VWGk/DyCpqLlcqNMXIklTLJSsPzOSMTFIu1A4Wm73NOMv97YGW",
-	"57IoSPrtc+cMcO+9Nch8tAw8u0Y1r5m1IchyOkWxCQQMTY6dPj4htiamERvado8/S6WtEINTcPp8vZLW",
-	"LUG5Q/PqUTUSFwz9hy2DB+wHuXhxRu7fv/+YeN2kCq2ThJL0x9RZJskP7byaldnRncyaZC+N2DLTfTfT",
-	"czqzevkRpEVQVuJaGbCf8lJh7RYMVDhYYmuWn+A2pYC1KdkbYo7LxEffHw72XfbPkUiDYIfUh4GX7IrL",
-	"Stn8FwZ2sIFBNQ+6JUPJKKeaGoHmp36//7MRcVwohXk4kbIwz4JhzGMrQlrZJ+2TM3iFS5RL+kvlJbjz",
-	"wgmnaFA3JARunQ/2yJesJOAM8PbybJ982LyqLKsLHiZp6KpiX5jbrvm8JUCEgsS0ZObDY/u/oaFlw8MB",
-	"krZlKckHcggE7tj854F9PUBa1NZa+UpP5ioFDvuKlSXPbYyPsNI7U6wPZB3j9pFbRt8DQvVIeOeUJ+b2",
-	"CFwi6otqxu0o+LFBHrfBwY00Es0MEUAB3BO7nam99ICCbtxmVuwHqDs8PibLkgvMkgwZmcN8NfsGmpaM",
-	"Iq57gt4U7I0w4lLV1pK+Re/DIzKXVWluNF2VQo2EaYao4Qk+JI0je6joQCJtOjT97HvEBNUWzEOsTdcz",
-	"oJGgyIAN64/EZTiljZvacbRoeI1zABh5XvCMCQySsZrD81IuS840FmDt1hpqVi5UUPTWawtPz1/2kp73",
-	"te0N+4P+AJwJlkzQJe+d9O73B/376CeBLrR4xObXLGaIQIKjN1kJ+CxpkCFbltWn3cGMP6pPXuAPI/xM",
-	"uGAjAe1OXz/DnZBLhnadl7kdEXx8XKFEhp6JP8XNgnWTe6/AQedjcmNDJDK7tMTbHOe/S/tzDMzf/YO3",
-	"F692b/wMAid3b4+BnjlwXbdo/xS0Db2PP4NjE5J5AxmHg4FTeVvDLl0uC6vuufd3a/FAO+0u+XcgkBC0",
-	"6RvJj8x9AzV5qVB9A8FHg2FXl36O994KWum5LPmvDAzDR4eHu3y0LGVmOMtJwZ4LzfUav31887eXUv6Z",
-	"CmdiBJw8xk3a/t1Ly/NiEdyPYW44gH9cOASPzaAcHCLEzx+T3tImx3GsDyb2y6h4YZku8/f7P1oq2jf0",
-	"6A/3Qj7pI5g3oyl23mC+zoy18/6rJv+XNj2b0v0wgcdI2Pf27328smrrmqGOV8NvmrYZSPrh+eQ5ux6J",
-	"7/58enbw5rvTw+MHjiGJOYgkhhA7ock0env54uCRdR6x363msjBcStuUatkPSCDvs5ouSwZ14r0TISp1",
-	"HBdo5feRQM+BPsF8fcEKgU/MpFCaCg0fwhV7aQjlFcu0LE+cK4IdNP/2r7/mZ8Nff/zh9frHv/1F/7h4",
-	"vH71Q15M7r/++3/+cKR//Pbx37PVN9+kCSzcaqKvmNCj3smo9qsY9ZKR83WCN+DONRj1PqaJvZJHwmz+",
-	"0YOMTe4/zoeT4fDw+OHj6aP7D44eZoOHLDscZg+zh4d0QifHw8fZowfZ8FF+/PD+0WQwnTx8wB5OJ8M8",
-	"fWI1ZKB6AqUr3K9GEEMFKfC/lmew267uXYEVN4XtcH4xJ4Ri+jt7l3rfG++D0iffi2JNKHjo2JrpWJCG",
-	"UDUS3l/giS9qYFlkqT2M9ckLTC9AtWaLpW1RMl1y8xAqDRwTlYzE4TFBzmAIv/aO6k84qDgStC5Y3oOS",
-	"KVs56cRVjjMz308M6ImRyEsoQ2DRwHAOcHLA9Bkh9IqRBWp3qQDsOyE5yyukrMwgR53BX5YjYR5E3Iv6",
-	"5BS3xnCZENxRm9wMeWtZ4+AMTsF0xHOGzKUFEeUN4IqZRb3RVOS0zJ2Qo1w7g+r2bA84SKLuL48t4cPa",
-	"ur2fkNWcZ3PAGRRAavzSUmIpfOei5XzAKGhClgVdmzVpLHuBLESLUWi5hAO1+bpJX0iEvDjC0nQ0/Qzo",
-	"0m1k3nC86IV2dDTC1zdq4N16Nfzmp8HBY3ow/fn9g6OYD6u58Jsb8Vbwaw+q1hOOKwfftWsQeS21dYxq",
-	"bsXw4ePj4fHh8eHhzSu6DFx6dlpRZ9DX5kJAFQ1IZIZNaqnAyKjwInVWWXeeN8z2uXVX6p7pZ/Dq3VzI",
-	"S8jZOHXKLOdI9cRIKOtAo0KzUirUtCLNUjusyZGGrcu6wfkQmUDgJZ5av83Pwv+1vfia/iM261OM+2y7",
-	"f6xJ4JpIs3dCriDYrb2hOjA38JnAiqKGz/vb3+Ldoj4dO07CgjmQU9PdQxsOo+BjiYNbvHIZzN1l4yte",
-	"WD0+2Jr7LS4QyK/Xozn+zezTBrv8l4pBehPy7fPvkWmDvCAbCUTNXWAFZJjRYsFyTjUrrBhr99BrHK2s",
-	"az4FlsdnxLHWSFyVy+oHxPUAqSsUX3JqJshFasaelnS2MCyLwKRbOaqfDExDatJFpXxq0u7MpObagoRG",
-	"m8abGb9iImkmmvdq3pv86MhLsxwzN7NDcEwubz2cHfZ3gus1a9eSIDvjnD8iPnR4r4yEm2qfnHkFAx5V",
-	"pZiqs1rae6glagfanpjAjFIbJDS9rcQcqG3As+nWyO6vhmZmoN5z+7ydANnrM4CPaOSlsRqOIB39Sc86",
-	"PB2UrKCVgFwOzW42ktt8TG4hgDYTIe1Eg4a/1aY0o31EVRTNiJpYPMyPdRaqk15rq5olAmyHraAXfMgN",
-	"kB1PBuxhNmQHj/Kj6cFR9pAePKbHw4PB9H52mD9mDybD4UbdA9tBK5QFH2495EYlI2y/kfDSPm5U/mk8",
-	"awznMp64ujRB6RnbwIayBJkgG0kHsVWjFEz4qDFYmIqs61xugONYHRPsfLNcCD5vV+24S0GMW2FPTHVz",
-	"GSsbZKg8ZgC1qpwdNCRPae7x8q7an8EO2p9zujZ30oVDe/Pd8P7N39nJXUr5ipYz9j9W23QW+nJGFE4f",
-	"E6shvofOSaxTU2zVIAqMbZ5aWdtM5GJr8COWV9MUZMp2pqd9/z1SEldoFeRwQxXsT+sXClnlwQFwzsyd",
-	"+8ZOYSRqPf3bi1cKJPAJs25XDErl2cIIKVGG/17V+ZDWxFaG9zz524tX0esYe+tQYUfkGFoWnJVkr2Qw",
-	"t4zto1OQY/DBiaPm721aqbtz9FFpqqDacLtQBs7th1fppHAKXRPyCa4+Ucj4gprmoMpMB9GqXe/+yTTq",
-	"6OaPXkv9Qlbif65K22lIDWVoa7YxpKNJarAkRCeleaNLRhfdVikC4QyGyUYzIBqfqCJnb/5K9i5enJGj",
-	"4aNBgoriWi9ayhXasfbbZi3n9+Vs6SV4OZ3JoloIdeLVcwmpyiKx6S2TkaiZv8RlbE68QNlgiuo/4apP",
-	"SMjC+L/w3Ui0OYDQY951EHAl7g/XdZORSkaiZiMTErKZCWnwg2mfPF8s9ZpkrCjAq12gGyNk2yNn8BQ0",
-	"dXQk1LJkNFdzxlwG+LISWC3XEIOqoGTPO3iga/w3aULSr81/Dsx//p90HzPWgzqe5dZqmH6VxqjucwCZ",
-	"nYkupuKVK3CbR3DrIm8u7L+mNj7T5xCCusJSa41ia8NY8oHfTY6fZnLU7Frfy9RVM5WUw0CDgBb/Auxz",
-	"yGdxr4l6TcxrIF4D7zawbgPpQpwLUa6NcQG+NdCtgW0jsYvIlXQJEEnrQWKFz6QeMoFytU+TR4PkafLg",
-	"KDlLHh4lTxMjr/SHSUxsSSIZIn5MABtr7Gjf7dHr1lDiKceKodaYYL49w3M+eMbVUiquo5VkU6o1zeaG",
-	"bYeqQsyc8TejnpWVD+AOOMBQRSOHYaxiP1NXox4wMVvm+m9laUaa6aJ+4Hq84WJeumI00Xv51NDqg2nB",
-	"Z3NtzYOQRCJ0JTrB0AqqrYL27cWrMIA2a6nH4OpIRsJy41QHhWnhVskMId9rK9ACjRkqGQNGvsEyjASE",
-	"U6AQxDWUuiGvJbr+8KYIC3mYg/iE2DX0LdN10Z4d7iGz/LWsiLkgBNRhd6z/TomcY/cVhl938+L/bN4b",
-	"96KDDgBANU7IHrz538TnxMcSRP9WyHmOO4O7YTXuHjuAIekW1b13LeKoofaxbO2QTL9GKBCbr1hpHd+A",
-	"kwuCC7k+aYdXuigmDHgZCRfxAudpHWKtBYYz1YfgBSh7YKv4al4UdcF+5Qr2o6UcPOEB4UaC186Lwvks",
-	"buAeLsjqwVsgfbQtB44iMylY/3chbitA4vZ2a4qS+KVwEWh46lgtrlXghJmg01HNmeB7DAs2wISBv/0u",
-	"ctv7wiRsm6bzd7DZDjbfMr0NZm5nrzLfvXwGYsIyXsD1bE7FLKBqXymSWvbfujEHWv3UVwXqkxecFbki",
-	"BZtqIitN3jG2NL3wciQgYsiXDMoKRksw2vXrsEGuFSumZO/txavEEch9Gxad4ZxiNAtLB3gYvqPprbal",
-	"/HJ0ACkD2taLTibCXMCNVL274EOz4MHutvsvjpDW8BIi5r+qHu/fyciA8IKI4jBuNwbmXl23O3q7YFBX",
-	"yJag80PT/gD+mFTTQs6ILHNWJt5JvVhbBSG6oRqeeCQgAwLcTojhLiyIuhhs62rkq9qD/og87YjSVicj",
-	"kR4NBmQzGHybA/yZK7J8Oxp5WuWcCcNybyj6wY0SdxQlJa5gxV2qL1vkbDe8vOiwLoSD1mHCdns7Bvbp",
-	"+XYbGnbKliH8sgINjNTltw52hJBD/t2U8GW84xubHFVZ3Jmx6KZB995j2gArVkXJ0feC3UiM7kQnnhBM",
-	"1um/8QFdc3rFTkh6NDgi7bQGWxQUAMefQFq+OI7ZTF87YNnvSPZFeHbZAuXPimZRE7TC+EAl6Ds2BkdC",
-	"nlsEwiwpWCiglBOp1djq5uG3S1LhrxMorelvE4e3Ozsi04NfBwePxz+/HyYdrtVROrHMp52U4dLzCVEG",
-	"BQxj589ekFxm1YIJ7fODZHOpGCYCM6gXUg+baqsmH+QWXIbTVObTfxoZsPsTcQuYcIFBjzsZD8J9+hIG",
-	"BGs6ADMSGg82rQnLfLqjNeF3wvQZdVByJSD/orZggCj15VkAO8427J5WRbEFxU+azku1Wgsdlut0eMom",
-	"u0NnJpXYFG4hLU7IjPrUyBldLllOqHWEomTKdDa3qe8wAsinwetDli7E3tTpJayvtS/5tpfCvMZuibJM",
-	"fcq9YNkqGYm0WdsjTUhaskwuFkzkLpOwH3zfZaPDBOWEhxkjZEkm0izbTU9t45PuQOguHKT8K7I8dnId",
-	"9M7Kl7/zOV+Cz9FN1P3ypASNJZ2k5Adv5OSaYf61nBE5PSGuQlJCSq7eKTJZk4IJlRBf/wlJiSv65Gph",
-	"UZFjQgRXOorY0lF9ckFXBhtZyTPo1OvcfUpHFw6RIJXAKmGqT1xN6droE09ztqcDM4t5HSj5ZUm4tjnJ",
-	"91H2OSLxxGro+mOzH/pwyC3ojkk+v6RhoFktsgN1XZLR3xFxJ0SM5Gf9EggZ1OO5bdIL+2nisstg4ib8",
-	"o+k22O9Q7NXVYb58douIJs7Oey81AhBG7ttIJ/8Gsmin+80KQzE1nS/js8ED12mhv6x7QVCR+oZEEn4p",
-	"/47JJGqYq3Xu7lmYVKJdackn+SMly6rSZmt2EYa+cvnWquV9cmrwws8CrPnp4WCY9snLWFhAmHWwjpL0",
-	"+TINuxgEI769eJWMHOxCaKZOkDH2n3LlrzFSCeR6bb6I9HAwSMleyaAD6wSE/Hd6fnp59l26X991zXlC",
-	"4DQYqnHwAz8eeIzCfXZ4SDryLaJhAVMU1QmzpYDCdFy6lATo8eGi3ONxf7Za+m8Z+xfUJQ/KkX++UD1c",
-	"4h3C9T4/rYnTmRaYcoURtxaUIVkqy4NA4BYwAlXaLbjw02d7GQYfB3Fa/1wB4980yMoja4wQN7gTIzL4",
-	"KMitnlxv5FQf5A13LvzwxADcxAjkkJPGcSlKy6XyflcYms2AyqtC6rrAlCOrLcoGeTYDn54wKXGKX5wQ",
-	"5CH6BLyGcBg/g5EISbNV3mIOQ6uREOiBuc3Ly2/kb4LxwNv7S6POl/87o3+TE5m/aG/EhhscytDn18JR",
-	"JL6ww1vst4eb32Hldp5jNwDJbSVB/HY3LzLP1ySELSgvDGHiUwsWkGLb5hjVVLMnmCJ6mw9Zn0DPhh6G",
-	"GcEX8spSbqgxW1bCVvMAxrnBEEKeNKqg0UjsmSk0GEVIpmlxzPnRWxxxKbNsUCdkKInR95HY28a57tvi",
-	"R7o144B3hSTQQq62ebwFeHhHptPVx0VLXsiC+mTqt+cxf2PXtu2Uo3Zva1CQ313c/mVc3HZi8Sq1TQH8",
-	"nVxhTnUVrWH+VSPXfljGPIFiT/AplMtslEhGpzbfAIsXJ0GSXZ+NyPRLhY3KqBPGg7fbVJYZ69C6vlVf",
-	"WOGKA8RQw5YQgX39FAXPb6n9DNcQwA4uGuHGp1HUtp5hZxbP3LJHQCvDKr4+kxSUZwcX6BLCtejKAFBQ",
-	"DJNQc/upOVTOHAnMKpL4RMleerA5AzCZw1KW2sZpuWRyxMFdtOiqzTEVJDj0CRbMzCFC2LoNYmliqzgx",
-	"0jWmdgyMiKUtSLGZGP6yzsbl7BA2G1cMmC+Z0jY/2afcT7vm9tn5jopUF/4nX1CbpX+7HLQcmBkwsDsP",
-	"CTZ8ss7NDBsBdNg6YoTr35USX4rqGDJBKBbG9fnlasLjcn22aQ/mPOumPmeuZqaOltTEqE3FbOqA1NZL",
-	"cBY+l5sNWMwAPkaiLnyZYn4Hpgx4kLfKZWPL2aTCBPIIRk+cGiFIU+dTyGP6Xa5GwhADls0lyzsjy7D4",
-	"6GcgCb6qbO+2+XvrIqkusdOuOYMbpVY/TzbT21KsZiHe34ZmNQrIdlCtK1bmPPud5nw5RSg4MdGALqCj",
-	"AJxrB/EJasKCgB9Wg/3pZyPEK1ZedYVYG9SH131vkLAlPUH+twNuEDFgnRNScKV9cVTL4YvcltZw2em9",
-	"ORTjWDbtrujdo5J2+GyzTpxKgiREGPaIiUkgVqOVUCsY1VnFY+M6m521yRBZEi8b15m5akteYzFOaNns",
-	"+C8QBg+5pQvQ66IjJ5fCm+namjjbq+XhN3r8jhVLVmJh20nFi9xppoGog8LEsxQ+LXTQrweYjz9//L8B",
-	"AAD//w==",
+	"7L3tchs3lj98KyjOVEWqNGlSlvwiVaoeWbYT7zi2RpInszH9sMFukETUBOgGWhRju2o+Pvv1+V/D7oXN",
+	"lfwL5wBodLObomQ7ma3J1k5Mkd14PTg4r7/zoZPI+UIKJrTqHH7ozBhNWQ4fz5jOV8cTzXLzV8pUkvOF",
+	"5lJ0DjvnLJEiVURLsqRckzGbyJyR3LzCxbTXiToqmbE5Na/OueDzYt45HEQdvVqwzmGHC82mLO98+vQp",
+	"6ixoTudM226Pi5QzkbD1Tn+aSaJnjGh2rRWhOSPLnGvNBJnIvEdeFfMxyxUR7IrlJJlRMWVkyfUMXqK2",
+	"WTM0blp7X7B81Yk6gs7NiNzvlZGnbEKLTHcOO3OaXzLNxbQTdZgwk3lb+27KBWO5+eudn6bS8IWZ5EnO",
+	"qGZpy3q+FtmKqIQKRRJ8kFBNZE6oeZ7oGVdE83nr6O1LI3i8MoWJzOfUzCClmnVNG50Nw3sC+7jV+OyW",
+	"bz00fP5OYytyJRsW7WLGSCzYtR4l8ERM5AT2epGzKy4LRRZ02j4ubLVCqPT6JRNTPesc7vX7TUN5KueU",
+	"i+c8u2kXlzOpGJlJpYlZH7NIKbwLm0pUMXZ/TgjXZCehinW5UEworvkV220bNr7WOuyD+5E5b+7vQdMk",
+	"XqRsvpCaiWT1F7Zan8aP9JIpOMucKVxTbv5+XzCliaITdkQUYyRoh9CxvCqXGrlIOejgya7psnX0B/XR",
+	"L6jWLDdt/r9vh8PrvUF3OLx++Ozdt39uJJWXfM71+oxO6ZQRxX9tJYYM3ms8+nv9yIzRcjBDFhv5WdQ5",
+	"zeUvLNHbEIlhTuyaJjpb4SIv8N22Ydqf29bPjW7j7p8nVLx42nyazLC+UYSnfgALqmdl/+b3EU87UcdQ",
+	"A89Z2jnUecEaD3VRwJNNI5ixtMhY+yjw980jwWe+wGg01YXadrdglxS80rZJ+Gtlj/6cs0nnsPOne+Vl",
+	"ew9/VffMfuAYYDhvzl5uMRZ3KN+cvSQ7plGamysDLgthppzxX6l5rZWPFHnWzvv2H62v1CezzGohhWJw",
+	"Tz+h6RmyBPNXIoVmAj7SxSLjCfR+7xdlRv6hw67pfJHBxcLyHJl5IlNPU0LqkZlGxrS5A+ZMKTo1v5rV",
+	"IQfjPnuYDFj3Ubo/6e4nD2n3MT0YdPuT+8le+pg9GA8Ghs3mhRBcTI8I14ZfqSKzcgK9ojyj44wRKRJm",
+	"GO6MKuI6BBoDIaRC4v5oX9GMpyPL/2CTttvZZzBTWLl1InfsNJFFlhIhjQxFckZTshO7Ls3qxbvmxtD2",
+	"cJpZmmf90MmKabITry1ivNvrGFYvDPek2bNy0e+6T9w2NcIfwk06FqQQ7HrBEjMi+J3IJClyQ5Q7bqY8",
+	"Jf3Bfzx9eP7orw9/uv/3x3/bv9g7G5z2Xz348eAvuz1ymjGqrAwZ7IgossxvBl1w2/8X2IamYZvFD+cZ",
+	"7x7B4tvJkoTmcCvqYAsNk/oUdV5J/VwWIv1Cx2ECbYXL/EoiDQAj4ulWx2IjaZfdfDGiVrLIE0ZSyZBQ",
+	"2TU3KyTIShY5kfmUCsuZQqqFQcQRiT1br3ybzFhyWf1K55xO8TF/uC3Nn9LVnAl95u+Ez9qOYuwnOfLX",
+	"TLgrZt4p5ZY1k/eF1NTw5wPLqrkihWIpKRaGL5klYoYrabLX33vQHQy6e/cv+v1D+P+f2+h+zLOMi+mX",
+	"o/1XktDECJoknGEEvEamdPWNCqdTzsHsWtOS2LW3N8KFlC9pPmWft/b2fI20lKMMmquvuzuBY5muyLxQ",
+	"2tJcwlhKBv39RwcPH5DxSjPVtrBfibvDgLgiMGzDvqkgA/Ijf0J24rVp2bW7kPJHKlZ2CdXnrZ3Mp6Oc",
+	"ajYCyXaES9JAuYahGi2aEfM0gacN9Q76bnEVWbCczLkoNINLllFzSI+QUZujPdgjCu0BbascjuSLce9w",
+	"xOW4yE7cMnfDNvii8ReQkuqmj67X1ZvGZ5++F1hJYJBvBC30TOb8189lPWZrLtlqZEl0beuOT1+QS7Zy",
+	"IgE81HpvFnrGhLa9f7lNqI1jzpXiYkp2Yjf4kj8Y1jKnmRHIWRqRQlwKuQR1OGdX8hJ2rjZlezDeiEUu",
+	"EzP3ccaeCc316nNFGTz0KAOXq1rkGXKRwujuWi9CgrYS89fjG8dkwlmWmhXxFjGzqLarIxKb4cdE0ZUi",
+	"M7kkVKQkhkftl8sZT2a9YCxAzCfm9jyRhbXw0TTlpkeaneZywXLNjTw/oZlikVEw/VcfOhPKM/NvXck1",
+	"GsVENv8iaPP3C6pU8y9LmoumXz6Fet1bbMA+HeHQoDc7mNLoJsegI3+KcOZPWabpLSc+poqNVGJNYaWZ",
+	"ShbjzNxC5mwZYnT6ppOnwAJpesYGUKtb0+NeFVlGljMmQIoE4YYsKZ5ijl+a9+EC7gX2xptXoGVcToeL",
+	"OmgVXR9SzOeLXF6xNDbkF+dsmjOlzJ9+nLAcZG4eikhcCGzKvKBnLF9yxY5ITNMU2xiKOGdzbLE2VSBp",
+	"Io0yKwVzNjsQlnpDEczXjQkUfDugTtTxXXeiDvQHv0NfDaZXM2cjPfI0oLHyx9RRxx02ecGzjOaNzcK/",
+	"NzCCM/usNjKA/ixyc03cguB4hd6wgS9PcbUz7LfCrpBfw+qJqU8oCg9kbcHcFnrabmUELzmaKm7BB2jg",
+	"i7i91T/qJJ7rbiKEkEEbkqRIkVyz+XbvnoGpAwjBXvd5TlcduAZQ5dvKEhbuVKkrBo4ROx07xNaFtsO5",
+	"3VKzyUTm+qbpvmRXLDMdsSueup1p7gXpcV1cmdBEo/5+xfKUJ6CSaUWMRvrm7KWKiBXtIsKudU7BOHBF",
+	"s4Ipawu4ZCtFUrZgIjVv+TPV6zSsCC5+zXumwRalBL1ko8SwensmQX7zgksnl2Op1UgxmiezEXymWSaX",
+	"rGH/IsMuabL9Cm7iXiyR8zkTKcUB18f/g1wSLcmEXxOuIzKxBqpkJhUT3tN2REQD3zEsBS1uN15Wt2Gi",
+	"nntWRzqISL93YO60PgzT9B4Rw89AejIczQ7T/BoLGqNUZdhbbAa5zoxLX0DgCehvwaRL7nzjgXb24Kij",
+	"ivmc5qsmZyjVIDWASSTCK5URxYxQnDCy4yYUkeVsFWyAN80YoXm122siJc01Ss5rvywZn850s90e2v9G",
+	"EXwGzFRcgC0Waa15PdfWaTlbjbgezcHzo5pmbp0l9gnYuuMXhAq1ZDlBnqxaybJ3I+9D9ghLsH5PBdZ9",
+	"vH7sivjzFzlWVm5ewK7Wprd22lrZ6nnL7R4boo7JzoAsJBd6NyKxIfCY7PR7B+YvQ+Xmr90jpPCdKglE",
+	"pZM8Z1RJQbgYitgOPt4NTgTZydlC5tqIgOhmh1VId8HKnrGJJrIA+wF8X5PntpbgS3I7AdcGV1Kclwfh",
+	"Nhc4yIfNKoyTLht/LQXOlp/n7e+WAurNWs1nybglgXj7/sa1WT+yaPRm4oplcgGyuNnVFXGeHiQNaj1e",
+	"5vf9fh9c2M7fW7vFtxpH9R1Uyj+sacNq/ZaUKTMXzzinIpkRKdAPjQKsedZKs1zoXKZFYpqq3qhVzX+N",
+	"3LwpYH00s2JORTdnNIWe2PUiowJO7BGZ05WNN4lIKuFkLWiuGOG6kb1ai8KHNsMh2AEiAh67wBYA95ee",
+	"Bd9QTcBLDXZbcwFtda/iF40cPKMKdhn2MdQE6vaOqNmkFNUs1VEndGWsmQGjwKHz7ia2DL9GSC7lVrnV",
+	"XD8VtdfrvZSH5znTyeyMJTJPb2snWGnWYtVIixwXZt7ygD8qN+7XosgXUrHmm5BbKcDMwbBl1pv2SDyT",
+	"c7agUxZHJEYpErwrRqWgC/Mxy+ZqpK+1+ey3aLTI5RjeobnmSQYfx1Lb7xtpOWcpz1miVTNFGYmauGdY",
+	"SvQsl8V0hvJKnjIgMq/ptJBqoM8AHxo5ltGydCEvzrOGhmukgdzALXO1l8hucnVHw3lHN5HW3a6uz6Et",
+	"pAa1tRYZnoCGVTeUpLYy0U1hpZpXzA2qaZ2+p5rd9tqgi2aSm/HpDAKVEoxPY8RsOjDpGb1iZDnjGX4/",
+	"pZqRCc/RPbS+jKHlqIFZ5txwv8xZ8CDiy0g1RY6tpr6TxpOD7ZZ3k1PzMplcsnQ0kfmIcqv83XBZfYbq",
+	"1CT7Wpk3sNaYxS57bNzBnDZe49+Sf/7Xf5PHBxE5hk+PDiLyBD497EfkBD4dHETkKXza70fkORmzTC7J",
+	"fj+8gI6/7USd407UedKJOiedqPO0E3Wer98aUee6a97pXtFc0Lmhlbc4uOPTDAR3/MN9eOI+nLgPT92H",
+	"5513n6IOKswNEkEi4Y7PzO/oHjUaB2oBIDOjHhBOIpNLWMaUF/NO1DGU2ij2nnrd/DYHArYLbDTNXCGR",
+	"VyxvFG8g6mpmZHgXQQkD+EY52kaNThudEwNWxtYgnJIdI+4YvWL3dvrymt5XGVKjuluOjMwZVUVu1Lwg",
+	"BnhLdW9bo4ztqm6VSXK6zEY0SRioM2uNY4BVeLJPzBuk/Y0vYOgoTbxC2k2rbGV923qd1qjGdltG6LTZ",
+	"YAfwxONJCuKxDBOGzreyAzTxJVhZz57WFHBP31Vaiiono4l34XG7q6Pojjb7fxnPw53GUNueJmu+t9R7",
+	"G33T2p+BQeE3tssbBTIduYPa7DFSX8oGfycnAAhLW4ltTrr8FHWMqKFGExf1tNXgQfJqGPWUCZZjToHe",
+	"NlY/6kzNvTlyp082kygc0ywbTZ3IsHF88FDwVgsDfC0YSVnC5zS76R6qc7u142UGeltfuZXTtjh5AaXk",
+	"hdK3e+WKKz7mmQ2B2Pa9unPHyZRBa240TWd0ey8ScmWj/1+xXPFaJEZnr7/3oDdofA2o2K7lxnBp/+C2",
+	"2l3pykI9Lzj8UTXtpzry2hmoU2CdjhuI31FS9WQGfjTLaNxxD5ehkVda3r5O+fau17OcecEM+g6lz+22",
+	"vdyTgIJurZotWDoar5rlA5668YIChlIlvGIzTbiYQvyhzFlE+AQcGynfzmkUCrmfIYzejjc1sb0W+RUe",
+	"NeKruKPsinfs9reT1SUaWPydxM4b2WibcaAmtW04NIEcV1JSOfGmk3GeUHFb0e0GGYBm2ZgmlyPLY7Yg",
+	"PBuSby/M+v77MBoqfKxi7F/CuJsJ5RlLa47H4L69eRAuD/AWd7bNKGsz332jII0NLHbH5ycvXpCdRSFW",
+	"iUzZriHceSOVgkls1Gza/2m2IpTgXHE98HNEqEJfg1HEzLuHJE6FGlmjCsR9Z8oG5ps/+JzJQsdDsWOW",
+	"1hk9Da9A9xZ4BKNKAoWL+QSdxDRAxkU6ZXo3Goo4kUIwcBuM7FZEJHYGmZQpzdHkHxPoUHHNMJ/PWQOJ",
+	"mZKWhJJFzq+oZkMBAY6K5VcsJTRNc6bUbkTimdYLOxNSHT2OmqXk4PraPKmlHM2pWI28yTGOILwKXTRB",
+	"HHGtIZyqIgcQeIzJQSkzJGcGwaWAOcP1SMdUpFIYOoQ2ljK/ZLnPqCFcE6UlsOicLYDGspUZXC1bojcU",
+	"oIkWImNKlQQNfsAbqReJZnsnjHVXTmALAnqyLv36ILYZQpuxD5Nv0iMSW3EiNudhycYzKS/Jgq4ySVMF",
+	"Zh+4iCE9gaRSKc6qju82wWlNKl4fBN4dckLiiigSk53jbyNyHJEnETmJyFNDk893/SponlVzneqrECRZ",
+	"7hwPh99+PP745OPJx6cfn+/+edNQW0Tx/j//8X8G/T76DmUpl1cGFGY0VQbnpcWHe72D2wnyN+vNNn9y",
+	"G34eZhhuTFO0AoxNi3bzAsGFilXT3m/R95oQ3dQ/PETyYpzzhNhny1hNRQwbgcUtzMjMdmx1BqwheitC",
+	"tM/+PnQYdt6yRvBEYHtqH8znWMMw66nx1tczFtw+S6oCSgFXGPx4fPrCLNbYXIyOrkLRnS54pyTJRmld",
+	"aZrfcPXfvPNbhSiFGatGf6BwPW4rJ4G+sR1x4aO/D20FfTcPEx746pRVLNJbC3R2J9aH7DKDWQqJw8C3",
+	"OCZ6CRzqWlulqrjdlgXP/z77Vh9A84DLp776DloZYaRYkrMGzSBezhRLRjH5FqL+H+ybdby/R4x6Iuc2",
+	"e42cGhlSaAybt2EuPkgnuIAUoUNRZolSEoeKTAwpiNxhpKiZXApCp5QLG6nlLTU4qPf3V+ePXvWLB+P3",
+	"P7zf04PTx2eX9/+2J/sv+/PHfx28nzx7oA70fnH/qv/ddmF1aILxIBYVW4wPrbvJ0FLh+7X7qoECGqi4",
+	"er6rTKnJEhSoM3UxtaYqRgFIQ8ga/SUR1bALApWtctwrHL2mXrapwGW43B39GDex/TM2uauBHN0rDWYI",
+	"u7s3dy9z5hu5mxWkdQxfz+JbHfZWFt/qK9tbfMP3PtfiS+dsVLWujqXMGBUN4qkazan1VjQYPXDtCHiA",
+	"FJnza6KXsia0ouKkZs5HCTgIwMASmodmsHAQZVTNRtpbiyCtOL62IvjaYtadW36xWlemJPLSJOwoOLAC",
+	"uym1Hm9gFQHqxp3NXQ2Bh+Z3kknIxIRABlEGVaseeYp4OAD5ZS4f05Iz4+ZsypXOQSe3sEY7sb1LYoys",
+	"Xy6XPftNL5G94hLDBeqISxvBa9aNcmvklkN86Onr8wu0pyLTNGqRe/WQULIoxhlPyA8XF6fnIAnJCaGa",
+	"zKXSZK+//2gokhmFzI9cRaQQqRPhzZzzIjO3rCKxuVB75LVLfyPx/t6ey9YcVa5dvF3XTbmlOrqGTCEX",
+	"uLEko2OWmVlNc1ksME/uiEwAI8YFvWZcaTxD7Hohc61qazvYYm1rcnz7gMplQzAcxAwK4VZsU3blIBPB",
+	"7j1GJICViyR0vqB8Kmzymdo9InOmaUo1BTHHhZjb0MY1cmkAqWmRfY9v3HFSbvghRFDkLGVCc5qpiJgV",
+	"Jfv79yHIVgoWGRkLoL1A8MqZktkVUyibaek6s8Y+I7210EhJGqXgBWnHh/fuVQ/M/N6N4pWZeRvjuEPq",
+	"262y0MD83nCtzqgaza0Qvs7BA+i2LTTH2nRhfEEP1ebaFuI058ltAw1dylWrdh8Dv7kHJzMOYKIMnS3d",
+	"lUaThC2M2i/ksvlC245DA9+l1poAjVukMqJlowaXSKVb/FGQMGQaMs8osPDHheA6VhVD3KBJrSm9Bg0h",
+	"wVQ1x3CtiJA6wjil2K5rbPQRWPhD0oItAr4RwFgZAR7JiF3PaKG0Nep6/2YLVkvjm1ulS5vFaIgUA1wX",
+	"w+gWlKdkkss58LUmFBjgd1k1q9Y80WjCaVXcDSVRBbHePoxLu+g7p9M3p3IVzpa+6fy+gYeaw6KbdTWg",
+	"KrtAUafMSrR77/ptO4dGrLptlkjVvbadKeTuQQttm7O1jlsZ8HoXbSvTnuXFRMrFNCY77wtWsHQ3IrF1",
+	"zwBGUqMnERNWM2ruqqUEmp1wQbPeUFwYYbJ8zyY+Bs3UISmzlaFBLwdNuOBqxlLIDWK1TC8cq6EHHGG4",
+	"Hjb3qyVb36zBG9CCt5Vz51yE3w7qlNMqZYFJjC0d6CJKWkckNmwhJphupWwOz2ZhajMjiTrX3ansem8E",
+	"Ptt7ZT+8xcfehc91+dyFxQHu4WFnyvWsGIMoIOmCdxOZsikT93zXn8LX1SVfdJ3E1oW8QJbj6G4S9dyq",
+	"OCEOIAbpWMms0AwlqKgqqO3evGYorf2vWqZPjQfUGuBvKUEA0lazEHRTGMJnOfTXfppA/pZIVpXISSn0",
+	"LFt1os77guaa5dmq8WhuyUwNtxnlhfgsTwQ0EsSdrdMoyO45S5hA3AqnjVinnF24O7nfQJIsZ9ASyWGe",
+	"8i7MtCjz3TkoZbjpdw/lEFLzyWrE5haEZ5NnyeOlyqVA0CB4jaUoajGazPxTqRP5kB2rZmH0a/kdfHDC",
+	"m7OXvc83GZf0XFuwyB266m5WqbNGZu222HcbeMHXMsrczuByB2NKhReUSOclD6gnDIMWa6EwQJSoKLO+",
+	"uYpMvi1vWad2O57K6QgJtFnRD+mL7EC6bHwPRCI2X+hVZJR7yKvdDew6aNKRE6dXoWXna6vlSD5fXzW3",
+	"V9a/vnqOA/2ywt+mq/ezLsM6wdabbxYfvIH+t08zqakTFvHpn//f/w9uxzhEa2EcTrriKSA+usTyOwNT",
+	"fYkMk+0zSs7DUPLbIBBds6SoUUs91qT5py2iP7BmBQTk+KBfsBuw+SIDv60L/8iomBaGg81lyrKQl7pn",
+	"zb2VzRup0vuXNvjFt4iYd57KckmiW7uQLiAE7jhx+Xy3zmRszbttSLcF2Y9CX2TCrytSTRBfeDuMqRbI",
+	"uFviLIFW2dhQxoRqnWXO1SUxTwD5TPg1yeQS/BFwRKHmSibFFOQDKdhWkV3vC55cjpZN0b4/8OnMJa9O",
+	"ZG56CxJY15nnOkbUFqJckFGMy7LWTrkqTYA65fjbKe4pxlzeQUWTosyebRBigS8ZKWGRc5lzvbIE15I8",
+	"/tnYcfSK0SZYhRMpJogmROwzYLoxN273fUEhqEVIK9lvD63gIIpGGUunTeUHngEyzISDaYfQJJdKEZpl",
+	"JKGaTaXhuBExDMqwejLhudKRIV6BJxZQHxOqaSanDdAPm84Sbuxz7LkRoMD2ul1Dp+5pcMHhXo7sXq5P",
+	"+7lhJ2bblzQXLPW4YSy184pITsUlSw37BhOCMmopOHyNfA7hNUr7lenS9BewQAfH6xarYBlqwyL4w3E3",
+	"KkbHRexbiYlhIs20bZjTyBxU1mSpDBOkAYCEGUnb2iktph7FGwS+AUTfEdwksQ0pn+b2R7dqowm/Lt+B",
+	"ACgokHR7Mjrj6vIlE+rz4BIdwm5zntug1+9Ua9f0u4/ffTsc9vBDczSrzkFba0FSwWPpzp+rMGSBmbgi",
+	"sXsf18c+/oUPmo1QGC1oTqc5XTQEfZxm1HRvpZjI6K2GX1hHCGxmhBi3fDplEEKpLn3gPLANAkRIlqjW",
+	"bpvdV9uQSm6fZxBNU2jgAuFuVMl9nVGWrHr9DEbVi6X91nJrfttEO+C8q015+KjXotDkmPfO2hnlImXB",
+	"ATPEVCS6yFk6MhdLHJF//uN/diGVxp9JDO1Yusw2yIbhiowLnmkfbb5BCNsEqGHVEXadsAUKJEtGLwX4",
+	"00EEypkNZfTs1CXRueFtAbxx53QQh9cJnVbWVh0FTOuf//gfdMegte3aLO6dFq2UObdYNNOBYIXOaQbn",
+	"ykGtuxF+iYVpl2rbQIhL/gQhOAADapfOZoBiZRWLNbJj//3nf/03ub97RGK3//C6vYtlPhThXRxhNpYX",
+	"QnROuYMtoYWCGA12RGK7OvGhG8ecC7eRKhoKK7DAixbQzUIlInosHctCV4jtiMR2meNDeN4ClKR4V3Fl",
+	"o3LXgmEco+yCuudEJYfkgUIi5siICZ+aFnervja3rICEgUsE1haYIbhoYViNMuY61OY2QrxjOqUQ7yN3",
+	"10X2WhftHPA0kOFuwwLnLfelLQ9A5lTQKZuDm2ClNJtHhHVB58iTcv8M4ZhZ8ASPpE39tiB4/mL/Sebp",
+	"aW6XeLuMUHPoR+MiuWwK/n6eyzlJZVKY8bGUKD4VNFOHRLNkJmQmpysCV4e5Mnmedhc01yuCTUBeporc",
+	"X3hghsIJnKCnZ2h6iEiScSZ0F2w6XiCLMBbLMJ8UAQZnjKaQNXfy43k0FI46TS8IHgdl9DDULDWvysoK",
+	"7yjGzHzUvYuzF8ffP+vN18iVw1JGHUPvOVoz7ELBU5rli5wr1oKn7VSfjWqRjY+Pk7mKPcrzjtFo3bny",
+	"276kKK1PBVc2hOK2YE2/qNEkp3O2lPllMyn+B72i57hJ/kkXO2Z2AgtVqiNCwbHaLR/aecWude8XFZFX",
+	"xbXeNSKRIka1QN7BxznNV9aSzTXZOWM00RH5W4EFJG+GFqRTNrLbXxVhn2Wwo4jheGNOj6NW3qQQoOIY",
+	"UHS54BFROpcC5EAnV6EMeEuZ9cK3vi621kHoAY2uMvPaJjYd3Qrx1WbcztS8snFrey9XGyQPNArhyMD7",
+	"yHJ+xTAU6XZaf8mYamRfnk4g/Kjj4O4az8BWRi7XQw1Ay3Mj4LShdogMwSuHABRsdcNApg9Uw5tBREvr",
+	"kru7/P7iorfvZUBid5LSvZnZHrG3nfNnrztReaeQRVZMuYAxbL+DVZ54W+a1Dlb2n5IqTXBo61bkTQmp",
+	"lQxUuET5FVOELumqtFqmEg1Tt3MnuaizciXLsVSWoGn73rgQuFv52Hi2QqzatgBAM81KQTuAAQZvMJTM",
+	"enNxQlK6aragpBbwsuGAF3lurtLg9Yr7vTGQPEP4C7f7k5wxzERq3PQSh/e2jIku+ChntEErOmuoFmY9",
+	"11AghjCRonWsxVzqCpFt3XQl7Lap0RoNlT1E5Tya6CVnc8pFI9ZOHNAF+M4KBSARGKmOuJX9FpsZFP5r",
+	"DCm5cNEkUATQ7Hxr2Ehrmrq6c0xSTaO0VQFds82TaTkYPi6H1lohNkJ0m21ycRvYR2N2UhjoW+qbPlna",
+	"teCCcJqDbVVTTPd5pcY5lEIkOynDWqu2oKNIsiKtxtu2TcYeWDifzeOOKqzGDiukwZBywu2uHuOmZfoJ",
+	"M09PEZziM+Ntq8v04vw1efSgPzCitmFUS65nRiWm5FcIKi8mE35dVZ18ucu9i/7B4d7jw/2ajXQ4TD/s",
+	"f+qaf/bcPxf4z2Hln0braTVQ7kuP9tHh/t6XHO0a0snN2ChXttZdGEXeC4Nq4QsbWWv/0qwF2msNweMO",
+	"vv2N0XkWL4XsUPLmzYun1nJoxoNGMUgK82NshhZvsyS9lEuWJ1SxI6JvCmKmGb+sIClsGYa8VbQ37km0",
+	"hjDXmsi8ljkcxpvdmOFrz/MFU/pu4WatAXo5Sxi/YnnUFBRVzSDfMuHtznFRlUneAXtuLNMWczgU2ic5",
+	"XWKRBUisRy0cwjIUnzr3nmKiuXBDyjKzTE0Xx0VesLLWkVvQEsxp7/raVcQZ9MN6qeuuddvLqvVwxX/v",
+	"fs+kuaq6T+2zsa1aZSdElZ/EjY6s7SsVNNXhYcQN16N48QkI+ub0N4JnRYC71ZWFjgglQoquWRzryfrn",
+	"P/5nO9NFM0Ns5XiL8hbcZE2o3ZkQ+NOM22A2QgrWlZMJ0YA3Dw+iZm4IDDYBiarVrg/2Pl20wVQEG33u",
+	"nmzf6RYGeotqCWZflKbzxY3DuXBPbkF4XOgH+507V2cIj4PjsJ7z4uaU2xshAwhXNpxWeITrdR6q1Qra",
+	"azpYEvkby/lkdTdGHBBjAzN2HEoblQC4FqbeWKaSruejmP9rxEdqJ12bthtX4UlismPxSMwt3Zii/WVo",
+	"GKKI/YwiEl8NvhsW/f79ZMau4QPWG7mh97UCFI4Kwu23y7DFXt6lbuH1AiqbjG5YBv8zsavhgLmUdVxy",
+	"5WDk7B1kBt1ScqU9v9LCu7h60Ick9jWXyxHGUeVru/MgkblHRnOuALugGs293hbsUbWpcPl9O1t5FbHQ",
+	"dXM0bbjPriB2w+L75WksCKRYUuRcr84Nu8cNPF7wv7DVcaFnzWnvoYXHlrqOSDxlcmSkWFRryXhF7j9C",
+	"/J69IJccbLGmIeSRDsL+sPP37vHpi+5f2KrcXwrjwMLQrrxyIoW2fl/7oiMeVSwW6GADHurj06dMwj2Y",
+	"sqt77pm1StOuEVqkUJ0P89WXbKy4o8fv0f9llPhn6IN8vdB87hZi5/tnr3cPoQr1kmVZiRQxFLb+HvE4",
+	"pxHAeVjRUmkq0ogkXKMTCVG0KNgLe+Q/ZeEsaC7FGVGM3py9hFRG60XNC6EIVSuRzHIpZKEMgxQpWUDZ",
+	"LxDrcsYCaCdFdjB+NQqgnyLsfRc6GQpA/1GRC5vA9yLCRcqveFr4Qi8W6SAiHqwZ+qbk3Ezqoor8OBRD",
+	"8ac/keNKsayhQJdIfI8u+L2rQexq7XsnOBVlWXXrzPIk427cHvkLWykCKEE2eAuoMhqKCl2WUFJ18rTj",
+	"ftD1X1n3QjHvkWPovRpkOhThcTiyxeLMc5CYAhFZwXFRjAUJo2g9Ad7mjUs4BXTCD4WdKtY9Q64AeSZo",
+	"XXMZ9GZortC8lT24IvF+f0DWqs4fEToUm6vO29L1lfdd/fmyMiLMAG5lbvOpjALqthfK7ym3rdsVzyMz",
+	"yKblCpo9HIr4wxCljmHnkHwYAl8wH4edXq837ERkCLXPal9ZZbL2LdREC74jHyE05NOnuDcUT1z5PBJj",
+	"nTeoK3/ka8lD2Ry03E4mmMlLuFgU2mjzmwvUDUW1Qh1U/TerC/mhPRKbSUHGvy39HdcKy8VkZ7/fj8h+",
+	"/yAi+4P7Ednf2wOc2qZ6c/D0YDcicaXsHHy9txuWNoOv9iFnulaELh6Knf29x7bMpa9HF5Odg35/F3b4",
+	"I6S9ko9YgPAjqnkfh+Jjt9v1/zOPmf39WM7pFyVFTD4SX9gvvJrJf5y/fhW5r6ggeE2BoWRmE62XuRRT",
+	"H8lg1q5Hwo7A8GDmWBpAPpJjgkU6IxcTc/r0uWk08UhI1usNC26YBJu4SlmV1MDUdzYwna0dLvKRvJKN",
+	"jKnpNX+mcD3ssdt4Nn1DezDZZmwIGISzNwePIOyzTOnqGxWCMnCFxZqKhW9+v7KWll6g3fIOQrBECOdZ",
+	"ySKvMLpqQxjkXmnJW8RmUObfpTAE7VabQPhgaINeUQ5Ck2unCi1sW9RkzJgosV4nAeR1fZoWfG59qjZz",
+	"9pbTzWWhG1orkpl3+fgXDswLc6ZnMsXJOQgQnJp7nrBrADQaFxrmVkKq4LuuvcF9GAAScoiDXT1y8CUo",
+	"qIIMyI/8iXt/by88rUWemTch+c8fyypykIX0aX6/YgADQqh8sbHFDXhEzZ2V2Zbm2+Av201s89hQrPep",
+	"bHG1NbMHvlQksA5PBW/OXgJtUaw5Km0mExUun5Ii+6826KkLGazFuXcbUhEOaGbEwhV2YhiBWDW4jRTW",
+	"j86MtGqIpbYcVg4Y+QvHMUDkDnhRYeFUd0lxRegYbBSNC1trqaGBKnM2TBlqTc9B+kHFttq0ZWzVpj2B",
+	"4iJjP0Dj/hSUZZpB8qmNN2XzhdRm0y1XBlekGbQg8YvyV+TMyPGB8VmpJOWTCQNPsxM+zXB8J49NJzKf",
+	"jsL70mLnN+3nN4qYJwm6RrlyNQ6wRG98xnS+6h5PzOyrffBFaxdSIlnkzgFsoXYg6hfOTXvrB+4qruDT",
+	"4/IUwimOWOgWUVKsJOVlcLTj4tIYBg2dGFmoUAXNshWZsWyB9Lgm+QVyfPz3rjUSdV+k7oo8gssIQphB",
+	"mFgZxQeVPafaOdkS1T0QIYcWHcbKxpiEnTlvCErjEBoNGQBuMChzN6DVHxIPKgMFBZrAZKISPp+8hiDB",
+	"OdUs5zTzQbBcga6iZnKpQleMzEmxWLC8awZndJJ8rrbw2Oys487sbgaeOZVZRuLvn7lggHsfrEPmkxXg",
+	"2TWaec2oDUOWkwmqTaBgaHLg7PERnnQFKLp1v8ePUmmrxOAQnD1fL6UNS1Bu07x5VA3FGcN8SivggfhB",
+	"zp6fkPv37z8m3japQu8koST+OXaeSfJTvc5AYVZ0K7cm2YkbfJnxrhvpKZ1au/wQYOKU1biWhuwxG8Ps",
+	"ECZudxf4NEsxcprEcGpjsjNAzP/Io5Ht9XddUsdQxEHyd+xhsXJ2xWWhLB6goR18wBw1T7o5Q80opZoa",
+	"heZtr9d7Z1Qcl1puvhxLmZnvgm7M11aFtLpP3CMn8BNOUS7o+8JrcKeZU07RoW5YCNw6H+2WL1hOIBjg",
+	"zcXJLvm4flVZURciTOIwVMX+YG676vc1BSJUJCY5My8e2P8NDC8b7PWRtS1yST6SPWBwB+Y/D+zPfeRF",
+	"dauVr3xrrlKQsK9YnvPUYh4Iq70zxXrA1hHHDKVljD0gVA+FD045MrdHEBJRXlRTbnvBl83hcQsc3EhD",
+	"UUXMAw7gvrHLGdtLDzjo2m1m1X6gur2DA7LIucCqMVChJsTv3DXUtGAUz7pn6FXF3igjLgOp1PTt8d7b",
+	"JzNZ5OZG00Uu1FCUiUqe4UPQNdlBQwcyadOgaWfXH0wwbcE4xMo0PQUeCYYMWLDeUFyEQ1q7qZ1Ei47X",
+	"ZgkAw60znjCBoAHWcniay0XOmaYQud9uNdQsn2NyHNdZaHI8Pn0RRN1BkluvD8EECybogncOO/d7/d59",
+	"jJPANDbcYvNp2uSIQIaj10UJeC2qsKHI1hNxMKSIgKp65Dl+MMrPmAs2FPDc8aunuBJywdCv8yK1PUKM",
+	"jysczzDz4W2zW7B85N5LCND5FN34IDKZbZ7E2xzHv83zpwhUtv0Lb85ebv/wUwCS2f55BL5JQeq6xfNP",
+	"wNrQ+fQOApuQzRvK2Ov3ncnbOnbpYpFZc8+9X6zHA/202+CRArAKWNPXwGDNfSMnSGQ9Q8H7/UFbk36M",
+	"994IWuiZzPmvDBzD+3t727y0yGViJMtxxp5BMDO++/jmdy+k/JEK52KEM3mAi7T5vRdW5gWrJLo9HFY2",
+	"0D9OHMA0plAeGw/Eu09RZ2HBQp3og0DnCRXPrdBl/v7wZ8tFe4Yf/eleKCd9AvdmI+ToOdYvSFi9Dpqq",
+	"yn9xNbIp3g0BDYfC/m7/3sUrq/SuGe54Nfiu6puBZAkvJ8/Y9VD88OPxSff8h+O9gwdOIGkKEIkMI3ZK",
+	"k3nozcXz7iMbPGLfW85kZqSUuivVih9QUMtXeVjkzEhlZRAhGnWcFGj196HAyIEeQfzyYIaYRy+F0lRo",
+	"eBGu2AvDKK9YomV+6EIRbKfp93/7NT0Z/PrzT69WP//9r/rn+ePVy5/SbHz/1S//+dO+/vn7x78ky+++",
+	"iyOYuLVEXzGhh53DYRlXMexEQxfrBL9AOFd/2PkUR/ZKHgqz+PsPEja+/zgdjAeDvYOHjyeP7j/Yf5j0",
+	"H7Jkb5A8TB7u0TEdHwweJ48eJINH6cHD+/vj/mT88AF7OBkP0vjIWsjA9ARGV5fUxNFACvKvlRnssqt7",
+	"V+DFjWE5XFzMIaEIB27vUh9742NQeuS1yFaEQoQOOrEw5UoRqobCxwsc+SJvVkSW2tNYjzzHLESqNZsv",
+	"7BM50zk3X0LltQOioqHYOyAoGQzg085++QoHE0eE3gUre1AyYUunnbhK2mbkuwitMBRpDmXZ7DEwkgPs",
+	"HAh9Rgm9YmSO1l0q4PQdkpSlBXJWZg5HWdFM5kNhvmgIL+qRY1waI2VClnPpcjPsreaNgz04BtcRTxkK",
+	"l5ZElHeAK2Ymda6pSGmeOiVHuefMUbd72+Wgibq//GkJvyy927sRWc54MoMzgwpIeb60lGCu8SFaLgaM",
+	"giVkkdGVmZPGMoAoQtQEhVpIOHCbb6v8hTSwF8dYqoGmX+C4tDuZ1wIvOqEfHZ3w5Y0aRLdeDb572+8+",
+	"pt3Juw8P9ptiWM2FX12IN4Jfe1K1kXBcOfouQ4PIK6ltYFR1KQYPHx8MDvYO9vZuntFFENKz1YxagRfW",
+	"JwKmaDhEptuo1AqMjgo/xM4r6/bzhtE+s+FK7SP9AlG96xN5ARj2E2fMcoFUR0ZDWQUWFYvlAlX6gWep",
+	"LebkWMPGad0QfIhCIMgST2zc5heR/+pRfNX4EYuC2yR91sM/ViQITaTJpZBLQH2oL6gO3A18KmRuaNvI",
+	"eX//e3OzaE/HhqOwgCjUGHD30FrAKMRYYuf2XLmKTu6y8RUArR0ffM29mhQI7Nfb0Zz8ZtZpTVz+a8EA",
+	"7pF8/+w1Cm2AJ7FWUMHcBVZBhhHN5yzlVLPMqrF2Db3F0eq65lUQeTxCqPVG4qwcyjkw1y5yVyhG68xM",
+	"UJsBIHlyOp0bkUUgCHGK5idD01CqYV4oX6qhvVKDubYA4HXdeTPlV0xE1cJb3sx7UxwdeWGmY8ZmVgi2",
+	"ydXxgr3D9g5xvmbuWhIUZ1zwR0MMHd4rQ+GG2iMn3sCAW+UgD/zGNajagbWnSWFGrQ0KPNxWYw7MNhDZ",
+	"dOvD7q+GKlJq55n9vl4QxtszQI6o4HRaC0dQnuuwYwOeujnLaCEA267azBrY56foFgpoFRh2Kx40+L0W",
+	"pZrtI4osq2bUNOXD/Fyi8h52aktVLZlmG6wlveCX3BDZwbjPHiYD1n2U7k+6+8lD2n1MDwbd/uR+spc+",
+	"Zg/Gg8FaHTjbQC2VBb/cuMmVyq74/FoBAPt1pRJq5btKdw4B0tXpDEpx2gdsKkuAjF8BYcenKqUxw68q",
+	"nYXQzG37cgMdN9V1xMbXyyfi9/UqhncpEHir09NkurloKqNquDxWRLCmnC0sJE9o6s/lXa0//S2sP6d0",
+	"Ze6kM3fszXuD+ze/Zwd3IeVLmk/Z/1pr00kYy9lgcPoUWQvxPQxOYq2WYmsGUeBs89zK+mYaLraKPGJl",
+	"NU1Bp6wj3+7695GTYOSn1cMRJQU+2rhQgD6BAMAZM3fuuR3CUJR2+jdnLxVo4GNmw64YlA63heJiooz8",
+	"vSzxYVfokpqUMvmbs5eN1zG21mLCbtBjaJ5xlpOdnMHYEraLQUFOwIcgjlK+tzC7d5foG7WpjGoj7UJZ",
+	"bLce3qQTwy60DcgD/n6mkvEVLc1B1c0WplWG3v3GPGr/5pdeSf1cFuJ/r0nbWUgNZ6hbtjGlo8pqsERe",
+	"K6c51zmj83avFIF0BgdpaL1QhCpycv43snP2/ITsDx71IzQUl3bRXC7Rj7Vbd2u5uC/nS88hyulEZsVc",
+	"qENvnotIkWeRhfuPhqIU/iJXwSbyCmVFKCr/hKs+IqEI4//C34aiLgGEEfOugUAqcX+4pquCVDQUpRgZ",
+	"kVDMjEhFHox75Nl8oVckYVkGUe0CwxgBfZycwLdgqaNDoRY5o6maMeYqYuWFIBhIJfN5kVGy4wM8MDT+",
+	"uzgi8bfmP13zn/8n3sUKXmCOZ6n1GsbfxE1c9xmQzNZMF0uTyCWEzSO5tbE3l/Zfchtf+WAASV1h6elK",
+	"8elBE/jAHy7Hz3M5anat7yXqqgqJ406gOYD2/AWnzx0+e/aqR6968ioHr3Lu1k7d2qELz1x45OonLjhv",
+	"leNWOW1DsY3KFbUpEFHti8gqn1HZZfRwr3cQPYke9aMn0YP96CR6uB89iYy+0htETWpL1IAQ8XMEp7E8",
+	"HfW7vfG6NZx4wjPI+7fOBPPuCe5z9ylXC6m4bgQyiqnWNJkZsR2qrDKzx98NO1ZX7sId0MVURaOHYa5i",
+	"L1FXww4IMRvG+m/laUae6bJ+4Hq84WJeuOKcjffyseHV3UkGqKAWclXWim8eYmoF1dZA++bsZZhAm9TM",
+	"Y3B1RENhpXEHyVqW1kwMI9+pG9ACixkaGQNBviIyDAWkU6ASxDWU/iSvJIb+8KoKC3VpgvyEpmvoe6bL",
+	"IqZb3ENm+itZEHNBiNRcRk7036qwTdN9henX7bL4by1741q08AEgqMoO2Y03/xv7GmFYkvXf6nCe4srg",
+	"aliLuz8dIJC0q+o+uhbPqOH2TdWroLhYeaBAbb5iuQ18A0kuSC7k+rCeXumymDDhZShcxgvspw2ItR4Y",
+	"zlQPkheoBYYH1wHPMmKDmq0vofSUQyQ8HLih4GXwonAxi2tnDydk7eA1kt7fhIGjyBTKc/yhxG0iSFze",
+	"dktR1HwpnAUWnjJXi2sVBGFGGHRUSib4O6YFG2LCxN9eG7vtfGUWtsnS+QfZbCab75neRDO381eZ9148",
+	"BTVhAZAF61bIGRXTgKt9o0hsxX8bxhxY9WNfJbVHnnOWpYpkbKKJLDS5ZGxhWuH5UEDGkC+hmmSM5uC0",
+	"65Vpg1wrlk3Izpuzl5FjkLs2LTrBMTXxLCyl5mn4jq630pfyfr8LkAF170WrEGEu4Eq5jG3OQ7UA3Pa+",
+	"+69+IK3jJTyY/6p2vH8nJwPSCx4Ud+K2E2DuIdpBq8qBSV2hWGKLaVT8D2t1jSIfpJ6trIEQw1CNTDwU",
+	"gIAAtxOecJcWRF0Otg014g5KDOxH5ElLlrY6HIp4v98n68ngmwLgT3Dqt+WRx66myrqhH8IoLTw1aEpc",
+	"wYzbTF8W8nm7c3nW4l0IOy3ThO3ytnTs4fm26xpWypZl/7oKDfTUFrdelh2xF8AfroSvEx1fWeRGk8Wd",
+	"BYt2HnTvg6uN96mVHb0W7EZmdCc+cUQQrNO/4xO6ZvSKHZJ4v79P6rAGGwwUQMefwVq++hmzSF9bnLI/",
+	"DtlXkdlljZS/6DFrdEErzA9Ugl6yEQQS8jQojRUR1pv2SJzLsdRqZG3z8NmBVPjrZEGh2o69TYKaltsF",
+	"ItPur/3u49G7D4OoJbS6kU8s0kkrZ7jwckKjgAKOsdOnz32lGY8PksykYggEZo5eyD0s1FbJPsgtpAxn",
+	"qUwnvxkbsOvTEBYw5gKTHrdyHoTr9DUcCNZ1AG4kdB6sexMW6WRLb8IfjOkL2qDkUgD+orZkgEfq64sA",
+	"tp9Np3tSZNmGI35YDV4qzVoYsFzC4SkLdofBTCqyEG4hL47IlHpo5IQuFiwl1AZCUTJhOplZ6DvMAPIw",
+	"eD1A6cLTGzu7hI219iWwd2IY18hNUeaxh9wLpq2ioYirtcOwlGhYLTgOMPh2HRqdrXDKQ8QImZOxNNN2",
+	"w1Ob5KQ7MLozRyn/iiKPHVwLv7P65R9yzteQc3T16H59VoLOkhsEhUQKQblSVCSMXHG2bGIpCNvpnEPv",
+	"C6ldzNNS5peH1RKW4EQpa1iSnbLUa1hhLmoshRZ57AWLMhXU1hoKYEPsegFlZX31W8AXo4qcP3vtyiZF",
+	"5OTpq3s/HT+3yAthYboIMmbLcoC5QjsMFTRbaZ6o3QjATG3dL8w+QUcBlKcdr6AWO3JTX6jM1didWNZj",
+	"Rxdh24hxUiuyXJaKhp+xXDQEgNqa0T4sEnqCKor4u6aXbCikTRnxRU6HYijACIJ1rCyGCbtimU9ChYwT",
+	"V6Mmp0vDIlnOE+sDOcSlN20g73Smp8DllrOgMjQWs7UG77C+bdwjDReAJZkUjF87MdTdgsTNNe6+Vpo3",
+	"jkiV46tdX2sHpxvZuQ6FdP73FLeEihXJuEIcJYA1sZOBYpoWJ88D9levgB75yZarcqhtDoUPs7mtZ28o",
+	"zG8Vx5IHwbfDcZ0mEE+AQH1l95ChpMiYmaMFM4Xvd1FV3yfNOIAYqWbBOn327obbCTFpf/PbKfAhVMvr",
+	"D8Lq+JWi+L7o/duOqwdKUmaTcYEhIT39cPEjppy5nGLYFZYbyoC04qMKFyFGrHNZV+NVyIVcKrdiTPQ6",
+	"7xrq4L8N6yzXi9e5asa24Bpks1DepD+W1VEPXUk9WzWvc/zCBmEarhUgJ3v22gkySIIir/XyrZ0nWG3B",
+	"pQ8GUMxAqFwzspJFD11cQb1VKKJaKW7aULu0WrGzLDrnZlOtg2nzcCr1JStFJas1I99Wy+S97Zz8eN6J",
+	"zISmUNyoqUOrgIfDLtFpHvQOwBJQbfU0uIxuajccbCUvaL3Z82evb2gsrKp3Q2MnT1/d0NhJJot0klHI",
+	"5662BuJEvZo5rK4zU2ygz9+MmH1RyPpx8neMM6FU2b9p3gyAvD5+0T2HXp5IHZGTjBYpK78B1nDKckvC",
+	"5hsuCNp2evpa4wmoF2s3fCks9W6WzVbifNu+DpSPCsXyEShGLK+sZ2qoX1oczLKopTUy6WuNb1GsuBR8",
+	"rVZC02uo4KjpyP5ga7RnUM/Mn8ra8p+YBSV+QVtW2kzf12/q3J88SAb0MevujR+m3f1kwLqP6cFBt5/u",
+	"jx+xvclDOuivF9gHBKhKpfzDt++a6usfdsY5n870guqZcw8jhLsUpKx+6SFW/MGryI5HlXrpckIcOyIl",
+	"r0KH2phPoaAsSG4QZlcuCdkx67V7SGpkaq4BW6sGG0F8LyARsuTiEOFH66/VqWpbnxLeyE9ROGjTzByG",
+	"/B961lZ6VgP8/tfQt4Jyi7fFNLOvRg48EHE58Y9qVkivxW9bFv/7+uBlDY5WO+6d2DBnBGayiez+FyiS",
+	"Eu9WC0g2eWF9lcY1E2dZ9ePrRo/iALfBCfNT+XfECitprgypcN+FmGH1Qpoew9loNkVui3E4AAkHO012",
+	"AF/agkqz+UKvIgyGZvlqt0eOzbnwowA7Q7zXH8Q98qIp6zMElS5BMDwcOp2zEGvizdlLo6wj7QLyBhTa",
+	"p+W0LbQGgjYUAnVaCwcW7/X7Mdkxl7vmVzbGG82r8enxxckP8a5VJNfGCbg4YF7Azru+P0gIAv1vb4+0",
+	"wGmHN1RZD0UKqDvMpUOcwoBeB2LUDOuA7f+u0A4evBxUDEAt/6JIDDjFO6AxfHle08xnamTKFQKqWFIG",
+	"LHyWBjgvNWIErrQddsTnj/YixJYJ0vB/W/vxv2kOvT+sTYy4Ip3c+xCAXGwM1D+XE91NK9H6+OKhIbix",
+	"Ub8ActBJKUrLhfJh9Yi8w4DLq0zqsn6oY6s1zgYw6kHIdlhzIsY3DgnKED0CQeHYjR/BUISs2epaCFFt",
+	"7Y0CE2w2BfH7hfxdTjzI9v7SKMsh/SHo35Qj4C/aG0/DDfkCmNJl6agBPqIlGeD3p5s/aOV2iQE3EMlt",
+	"NUF8d7skAS/XRITNKc8MY+ITSxZQQcVCyGuq2RFWANmUItAj0LLhh2HBl7m8spxbsGsNifBYrA0E54pA",
+	"CDC4VMFDQ7FjhlARFAEr3Z4xlyZpz4hDRA2cU438fSh2Nkmuu7a2pa6NOJBdocaHkMtNCQ3BObyj0Gm1",
+	"T2tlDEVQXyvn9jLm75y5sJlzlNkLFQ7yRwbDv0wGw1YiXqE2+fd/kEssmYNp1w1WqKCUEhSjeHNxQlK6",
+	"Qvc3vArV0F1qLBRQQ3+2fyBnAIEQ1FDwYJOmXYgqAPglXw8IDKUTmSesxUv5xhbE/2qnAztoOhq2Qhys",
+	"6+cYeH5P62c4h4B2cNJINx4lW9ty1a0g7akVj9BOH3vI2dgDhZoLBsukgV2f0KUhoKDWOaHm9lMzKIw+",
+	"FAgaF/k6GF57sIEmiNW1kLm2afgOK5g4umusqW8hRAP8ao+fZUYOADDWrRADVLk1nBjtGpG7gxix3NYb",
+	"W6/7c1GCrbpwAAu22kTMF0xpCz/7OffTttCNW99RdkxmeL/TBVUZwcb4e0dmhgzsygN+msdiXwdQC6jD",
+	"loklXP9hlPhaXMewCULheJfwwSXjcVDudd6DkLbt3OfElUTXjRXTEZRDMYsMFdtyWC4ixkHvgogZ0MdQ",
+	"lHXNY4TvYsqQB3mjHNhuysYF1gdCMjpyZoQAhdhXCMLqCi7+hyUzydJW4ACsLf8FWIIrbn/YuW15hrIG",
+	"vsPt3LYkRKWS/pcBq78tx3K1+X9PnuXGsIlrXbE85ckfPOfrGUIhRp0GfAHj5TAypJn5BCX/QcEPi/2/",
+	"fQdREBA01oygY44+/NzzDglbsR30f9vhGhMD0TmC4ENf+95K+CK1ldNc8SHvDsU05XW/KwZvq6iOjlIt",
+	"A6yiAGMSY0ARdw4iJWp4qUGvzive1K/z2VmfDJE58bpxCbxaevIqk3FKy3rDfwWUIygdkoFdF/N0uBTe",
+	"TVe3xNlWrQy/1uIPLFuwXGGYf8Gz1FmmgamDwcSLFL7qR9CuJ5hP7z793wAAAP//",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,

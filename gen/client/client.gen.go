@@ -412,45 +412,18 @@ func (e SummariesSource) Valid() bool {
 	}
 }
 
-// Defines values for TriageDossierPlatformComplexityBucket.
+// Defines values for TriageDossierAudience.
 const (
-	TriageDossierPlatformComplexityBucketComplex  TriageDossierPlatformComplexityBucket = "complex"
-	TriageDossierPlatformComplexityBucketModerate TriageDossierPlatformComplexityBucket = "moderate"
-	TriageDossierPlatformComplexityBucketSimple   TriageDossierPlatformComplexityBucket = "simple"
+	TriageDossierAudienceEngineering TriageDossierAudience = "engineering"
+	TriageDossierAudienceMarketing   TriageDossierAudience = "marketing"
 )
 
-// Valid indicates whether the value is a known member of the TriageDossierPlatformComplexityBucket enum.
-func (e TriageDossierPlatformComplexityBucket) Valid() bool {
+// Valid indicates whether the value is a known member of the TriageDossierAudience enum.
+func (e TriageDossierAudience) Valid() bool {
 	switch e {
-	case TriageDossierPlatformComplexityBucketComplex:
+	case TriageDossierAudienceEngineering:
 		return true
-	case TriageDossierPlatformComplexityBucketModerate:
-		return true
-	case TriageDossierPlatformComplexityBucketSimple:
-		return true
-	default:
-		return false
-	}
-}
-
-// Defines values for TriageDossierRiskLensesBucket.
-const (
-	TriageDossierRiskLensesBucketCritical TriageDossierRiskLensesBucket = "critical"
-	TriageDossierRiskLensesBucketHigh     TriageDossierRiskLensesBucket = "high"
-	TriageDossierRiskLensesBucketLow      TriageDossierRiskLensesBucket = "low"
-	TriageDossierRiskLensesBucketModerate TriageDossierRiskLensesBucket = "moderate"
-)
-
-// Valid indicates whether the value is a known member of the TriageDossierRiskLensesBucket enum.
-func (e TriageDossierRiskLensesBucket) Valid() bool {
-	switch e {
-	case TriageDossierRiskLensesBucketCritical:
-		return true
-	case TriageDossierRiskLensesBucketHigh:
-		return true
-	case TriageDossierRiskLensesBucketLow:
-		return true
-	case TriageDossierRiskLensesBucketModerate:
+	case TriageDossierAudienceMarketing:
 		return true
 	default:
 		return false
@@ -502,8 +475,8 @@ func (e TriageFindingImpact) Valid() bool {
 // Defines values for TriageFindingStatus.
 const (
 	Neutral  TriageFindingStatus = "neutral"
-	Risk     TriageFindingStatus = "risk"
 	Strength TriageFindingStatus = "strength"
+	Unknown  TriageFindingStatus = "unknown"
 	Weakness TriageFindingStatus = "weakness"
 )
 
@@ -512,11 +485,131 @@ func (e TriageFindingStatus) Valid() bool {
 	switch e {
 	case Neutral:
 		return true
-	case Risk:
-		return true
 	case Strength:
 		return true
+	case Unknown:
+		return true
 	case Weakness:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for TriagePlatformComplexityBucket.
+const (
+	TriagePlatformComplexityBucketComplex    TriagePlatformComplexityBucket = "complex"
+	TriagePlatformComplexityBucketEnterprise TriagePlatformComplexityBucket = "enterprise"
+	TriagePlatformComplexityBucketModerate   TriagePlatformComplexityBucket = "moderate"
+	TriagePlatformComplexityBucketSimple     TriagePlatformComplexityBucket = "simple"
+)
+
+// Valid indicates whether the value is a known member of the TriagePlatformComplexityBucket enum.
+func (e TriagePlatformComplexityBucket) Valid() bool {
+	switch e {
+	case TriagePlatformComplexityBucketComplex:
+		return true
+	case TriagePlatformComplexityBucketEnterprise:
+		return true
+	case TriagePlatformComplexityBucketModerate:
+		return true
+	case TriagePlatformComplexityBucketSimple:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for TriagePlatformConfidence.
+const (
+	TriagePlatformConfidenceHigh   TriagePlatformConfidence = "high"
+	TriagePlatformConfidenceLow    TriagePlatformConfidence = "low"
+	TriagePlatformConfidenceMedium TriagePlatformConfidence = "medium"
+)
+
+// Valid indicates whether the value is a known member of the TriagePlatformConfidence enum.
+func (e TriagePlatformConfidence) Valid() bool {
+	switch e {
+	case TriagePlatformConfidenceHigh:
+		return true
+	case TriagePlatformConfidenceLow:
+		return true
+	case TriagePlatformConfidenceMedium:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for TriageRiskLensBucket.
+const (
+	TriageRiskLensBucketCritical TriageRiskLensBucket = "critical"
+	TriageRiskLensBucketHigh     TriageRiskLensBucket = "high"
+	TriageRiskLensBucketLow      TriageRiskLensBucket = "low"
+	TriageRiskLensBucketModerate TriageRiskLensBucket = "moderate"
+)
+
+// Valid indicates whether the value is a known member of the TriageRiskLensBucket enum.
+func (e TriageRiskLensBucket) Valid() bool {
+	switch e {
+	case TriageRiskLensBucketCritical:
+		return true
+	case TriageRiskLensBucketHigh:
+		return true
+	case TriageRiskLensBucketLow:
+		return true
+	case TriageRiskLensBucketModerate:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for TriageRiskLensLensID.
+const (
+	CrawlAccess        TriageRiskLensLensID = "crawl_access"
+	EntityTrust        TriageRiskLensLensID = "entity_trust"
+	Extractability     TriageRiskLensLensID = "extractability"
+	Integrity          TriageRiskLensLensID = "integrity"
+	PlatformFixability TriageRiskLensLensID = "platform_fixability"
+	Rendering          TriageRiskLensLensID = "rendering"
+)
+
+// Valid indicates whether the value is a known member of the TriageRiskLensLensID enum.
+func (e TriageRiskLensLensID) Valid() bool {
+	switch e {
+	case CrawlAccess:
+		return true
+	case EntityTrust:
+		return true
+	case Extractability:
+		return true
+	case Integrity:
+		return true
+	case PlatformFixability:
+		return true
+	case Rendering:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for TriageTechnologyConfidence.
+const (
+	TriageTechnologyConfidenceHigh   TriageTechnologyConfidence = "high"
+	TriageTechnologyConfidenceLow    TriageTechnologyConfidence = "low"
+	TriageTechnologyConfidenceMedium TriageTechnologyConfidence = "medium"
+)
+
+// Valid indicates whether the value is a known member of the TriageTechnologyConfidence enum.
+func (e TriageTechnologyConfidence) Valid() bool {
+	switch e {
+	case TriageTechnologyConfidenceHigh:
+		return true
+	case TriageTechnologyConfidenceLow:
+		return true
+	case TriageTechnologyConfidenceMedium:
 		return true
 	default:
 		return false
@@ -718,6 +811,24 @@ func (e GetScanReportParamsAudience) Valid() bool {
 	case GetScanReportParamsAudienceEngineering:
 		return true
 	case GetScanReportParamsAudienceMarketing:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GetScanTriageParamsAudience.
+const (
+	GetScanTriageParamsAudienceEngineering GetScanTriageParamsAudience = "engineering"
+	GetScanTriageParamsAudienceMarketing   GetScanTriageParamsAudience = "marketing"
+)
+
+// Valid indicates whether the value is a known member of the GetScanTriageParamsAudience enum.
+func (e GetScanTriageParamsAudience) Valid() bool {
+	switch e {
+	case GetScanTriageParamsAudienceEngineering:
+		return true
+	case GetScanTriageParamsAudienceMarketing:
 		return true
 	default:
 		return false
@@ -1280,74 +1391,161 @@ type Summaries struct {
 // SummariesSource Whether the texts were written from templates or by a language model.
 type SummariesSource string
 
+// TriageAction defines model for TriageAction.
+type TriageAction struct {
+	// CheckID The check whose failure this action fixes.
+	CheckID string `json:"check_id"`
+
+	// Effort A coarse level used for impact and effort.
+	Effort Level  `json:"effort"`
+	ID     string `json:"id"`
+
+	// Impact A coarse level used for impact and effort.
+	Impact Level  `json:"impact"`
+	Label  string `json:"label"`
+
+	// LensID The risk lens the fix lowers, when it belongs to one.
+	LensID *string `json:"lens_id"`
+
+	// QuickWin High impact for low effort.
+	QuickWin       bool   `json:"quick_win"`
+	Recommendation string `json:"recommendation"`
+}
+
 // TriageDossier defines model for TriageDossier.
 type TriageDossier struct {
-	ActionCount    int             `json:"action_count"`
-	Caveats        []string        `json:"caveats"`
+	// ActionCount The number of priority actions.
+	ActionCount int                   `json:"action_count"`
+	Audience    TriageDossierAudience `json:"audience"`
+
+	// Caveats Confidence caveats and data-quality notes.
+	Caveats []string `json:"caveats"`
+
+	// EvidenceLedger Every finding across all categories, platform first, then checks in catalog order.
 	EvidenceLedger []TriageFinding `json:"evidence_ledger"`
-	Platform       struct {
-		// Cms Example: WordPress
-		Cms              *string                               `json:"cms"`
-		ComplexityBucket TriageDossierPlatformComplexityBucket `json:"complexity_bucket"`
-		JsFramework      *string                               `json:"js_framework"`
+	Platform       TriagePlatform  `json:"platform"`
 
-		// PageBuilder Example: Elementor
-		PageBuilder *string `json:"page_builder"`
-	} `json:"platform"`
-	PriorityActions []struct {
-		// Effort A coarse level used for impact and effort.
-		Effort Level  `json:"effort"`
-		ID     string `json:"id"`
+	// PriorityActions Fixes of warned and failed checks, ranked by points recoverable against platform-adjusted effort.
+	PriorityActions []TriageAction `json:"priority_actions"`
 
-		// Impact A coarse level used for impact and effort.
-		Impact Level  `json:"impact"`
-		Label  string `json:"label"`
-
-		// QuickWin High impact for low effort.
-		QuickWin bool `json:"quick_win"`
-	} `json:"priority_actions"`
+	// QuickWinCount The number of priority actions with `quick_win` true.
 	QuickWinCount int `json:"quick_win_count"`
-	RiskLenses    []struct {
-		Bucket TriageDossierRiskLensesBucket `json:"bucket"`
-		Label  string                        `json:"label"`
-		LensID string                        `json:"lens_id"`
-	} `json:"risk_lenses"`
-	ScanID openapi_types.UUID `json:"scan_id"`
+
+	// RiskLenses `crawl_access`, `rendering`, `extractability`, `entity_trust`, `integrity`, `platform_fixability`, in that order.
+	RiskLenses []TriageRiskLens   `json:"risk_lenses"`
+	ScanID     openapi_types.UUID `json:"scan_id"`
 
 	// SchemaVersion Example: 1.0
 	SchemaVersion string `json:"schema_version"`
 
-	// Strengths The ledger findings whose status is `strength`.
-	Strengths        []TriageFinding `json:"strengths"`
-	SummaryParagraph string          `json:"summary_paragraph"`
+	// Strengths The ledger findings whose status is `strength`, in ledger order.
+	Strengths []TriageFinding `json:"strengths"`
+
+	// SummaryParagraph Plain language, naming the platform, the biggest risk and the first quick win.
+	SummaryParagraph string `json:"summary_paragraph"`
 }
 
-// TriageDossierPlatformComplexityBucket defines model for TriageDossier.Platform.ComplexityBucket.
-type TriageDossierPlatformComplexityBucket string
-
-// TriageDossierRiskLensesBucket defines model for TriageDossier.RiskLenses.Bucket.
-type TriageDossierRiskLensesBucket string
+// TriageDossierAudience defines model for TriageDossier.Audience.
+type TriageDossierAudience string
 
 // TriageFinding defines model for TriageFinding.
 type TriageFinding struct {
-	// Category e.g. `platform`, `crawlability`, `structured_data`, `performance`, `security`, `content`.
-	Category     string               `json:"category"`
-	Effort       *TriageFindingEffort `json:"effort"`
-	ID           string               `json:"id"`
-	Impact       *TriageFindingImpact `json:"impact"`
-	Label        string               `json:"label"`
-	Status       TriageFindingStatus  `json:"status"`
-	WhyItMatters string               `json:"why_it_matters"`
+	// Category The pillar of a check finding (`crawl_access`, `indexability`, `structured_data`, …), or `platform` for what the site is built with.
+	Category string `json:"category"`
+
+	// Effort A coarse level; null except for weaknesses, where it is adjusted for the platform.
+	Effort *TriageFindingEffort `json:"effort"`
+
+	// ID The check id for check findings; `platform_…` or `complexity` for what the site is built with.
+	ID string `json:"id"`
+
+	// Impact A coarse level; null for neutral and unknown findings.
+	Impact *TriageFindingImpact `json:"impact"`
+	Label  string               `json:"label"`
+
+	// Status `strength`: a passed check that carries weight (weight ≥ 3); `weakness`: a warned or
+	// failed check, or a platform trait that causes one; `neutral`: passed minor checks,
+	// checks that do not apply, facts about the platform; `unknown`: not measured in this
+	// scan (for example the language-model checks when no engine is configured).
+	Status       TriageFindingStatus `json:"status"`
+	WhyItMatters string              `json:"why_it_matters"`
 }
 
-// TriageFindingEffort defines model for TriageFinding.Effort.
+// TriageFindingEffort A coarse level; null except for weaknesses, where it is adjusted for the platform.
 type TriageFindingEffort string
 
-// TriageFindingImpact defines model for TriageFinding.Impact.
+// TriageFindingImpact A coarse level; null for neutral and unknown findings.
 type TriageFindingImpact string
 
-// TriageFindingStatus defines model for TriageFinding.Status.
+// TriageFindingStatus `strength`: a passed check that carries weight (weight ≥ 3); `weakness`: a warned or
+// failed check, or a platform trait that causes one; `neutral`: passed minor checks,
+// checks that do not apply, facts about the platform; `unknown`: not measured in this
+// scan (for example the language-model checks when no engine is configured).
 type TriageFindingStatus string
+
+// TriagePlatform defines model for TriagePlatform.
+type TriagePlatform struct {
+	// Cms The content management system, e-commerce platform or static site generator.
+	//
+	// Example: WordPress
+	Cms *string `json:"cms"`
+
+	// ComplexityBucket From documented signals: technology count, third-party script hosts, script weight
+	// against visible text, client-side rendering, page builder or headless CMS,
+	// languages, sitemap size and edge bot management (see docs/TRIAGE.md).
+	ComplexityBucket TriagePlatformComplexityBucket `json:"complexity_bucket"`
+
+	// Confidence Confidence in the `cms` verdict (low when no platform was recognised).
+	Confidence TriagePlatformConfidence `json:"confidence"`
+
+	// JsFramework The JavaScript framework that renders pages; a meta-framework (Next.js, Nuxt) wins over the library under it (React, Vue).
+	JsFramework *string `json:"js_framework"`
+
+	// PageBuilder Example: Elementor
+	PageBuilder *string `json:"page_builder"`
+
+	// Technologies Every technology recognised, strongest evidence first.
+	Technologies []TriageTechnology `json:"technologies"`
+}
+
+// TriagePlatformComplexityBucket From documented signals: technology count, third-party script hosts, script weight
+// against visible text, client-side rendering, page builder or headless CMS,
+// languages, sitemap size and edge bot management (see docs/TRIAGE.md).
+type TriagePlatformComplexityBucket string
+
+// TriagePlatformConfidence Confidence in the `cms` verdict (low when no platform was recognised).
+type TriagePlatformConfidence string
+
+// TriageRiskLens defines model for TriageRiskLens.
+type TriageRiskLens struct {
+	// Basis The checks the bucket is derived from.
+	Basis  []string             `json:"basis"`
+	Bucket TriageRiskLensBucket `json:"bucket"`
+	Label  string               `json:"label"`
+	LensID TriageRiskLensLensID `json:"lens_id"`
+}
+
+// TriageRiskLensBucket defines model for TriageRiskLens.Bucket.
+type TriageRiskLensBucket string
+
+// TriageRiskLensLensID defines model for TriageRiskLens.LensID.
+type TriageRiskLensLensID string
+
+// TriageTechnology defines model for TriageTechnology.
+type TriageTechnology struct {
+	// Categories Example: ["SEO","WordPress plugins"]
+	Categories []string                   `json:"categories"`
+	Confidence TriageTechnologyConfidence `json:"confidence"`
+
+	// Name Example: Yoast SEO
+	Name string `json:"name"`
+
+	// Version The version the site gives away, when it does.
+	Version *string `json:"version"`
+}
+
+// TriageTechnologyConfidence defines model for TriageTechnology.Confidence.
+type TriageTechnologyConfidence string
 
 // Usage defines model for Usage.
 type Usage struct {
@@ -1656,6 +1854,15 @@ type GetScanReportParams struct {
 // GetScanReportParamsAudience defines parameters for GetScanReport.
 type GetScanReportParamsAudience string
 
+// GetScanTriageParams defines parameters for GetScanTriage.
+type GetScanTriageParams struct {
+	// Audience Who the texts are written for. Numbers never change with the audience.
+	Audience *GetScanTriageParamsAudience `form:"audience,omitempty" json:"audience,omitempty"`
+}
+
+// GetScanTriageParamsAudience defines parameters for GetScanTriage.
+type GetScanTriageParamsAudience string
+
 // ListSchedulesParams defines parameters for ListSchedules.
 type ListSchedulesParams struct {
 	// Limit Page size.
@@ -1930,13 +2137,24 @@ type ClientInterface interface {
 
 	// GetScanTriage Get the Site Triage dossier
 	//
-	// What the site is made of: platform, risks by lens, strengths, the evidence ledger and
-	// the priority actions. Raw numeric risk scores are never returned, only buckets. When the
-	// dossier has not been computed (the scan is not completed, or it failed):
+	// The reconnaissance view of a completed scan, read before quoting the work: what the site
+	// is built with (platform, page builder, JavaScript framework, and the other technologies
+	// that explain findings such as SEO plugins, CDN/WAF and bot management, consent managers
+	// and analytics), how complex it is, its risk by lens, the evidence ledger of every finding,
+	// and the priority actions ranked by the points they recover against the effort they take
+	// on this platform.
+	//
+	// Only buckets and levels are returned, never raw numeric scores: the only numbers in the
+	// dossier are `quick_win_count` and `action_count`. `audience` changes the wording
+	// (`label`, `why_it_matters`, `summary_paragraph`, recommendations), never buckets, levels
+	// or the order of any list.
+	//
+	// The dossier is computed when the scan completes. When it is not available (the scan is
+	// not completed, it failed, or the dossier could not be computed and is being recomputed):
 	// `404 triage_not_available` with `param` `scan_id`.
 	//
 	// Corresponds with GET /scans/{scan_id}/triage (the `GetScanTriage` operationId).
-	GetScanTriage(ctx context.Context, scanID ScanID, reqEditors ...RequestEditorFn) (*http.Response, error)
+	GetScanTriage(ctx context.Context, scanID ScanID, params *GetScanTriageParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// ListSchedules List schedules
 	//
@@ -2349,14 +2567,25 @@ func (c *Client) GetScanReport(ctx context.Context, scanID ScanID, params *GetSc
 
 // GetScanTriage Get the Site Triage dossier
 //
-// What the site is made of: platform, risks by lens, strengths, the evidence ledger and
-// the priority actions. Raw numeric risk scores are never returned, only buckets. When the
-// dossier has not been computed (the scan is not completed, or it failed):
+// The reconnaissance view of a completed scan, read before quoting the work: what the site
+// is built with (platform, page builder, JavaScript framework, and the other technologies
+// that explain findings such as SEO plugins, CDN/WAF and bot management, consent managers
+// and analytics), how complex it is, its risk by lens, the evidence ledger of every finding,
+// and the priority actions ranked by the points they recover against the effort they take
+// on this platform.
+//
+// Only buckets and levels are returned, never raw numeric scores: the only numbers in the
+// dossier are `quick_win_count` and `action_count`. `audience` changes the wording
+// (`label`, `why_it_matters`, `summary_paragraph`, recommendations), never buckets, levels
+// or the order of any list.
+//
+// The dossier is computed when the scan completes. When it is not available (the scan is
+// not completed, it failed, or the dossier could not be computed and is being recomputed):
 // `404 triage_not_available` with `param` `scan_id`.
 //
 // Corresponds with GET /scans/{scan_id}/triage (the `GetScanTriage` operationId).
-func (c *Client) GetScanTriage(ctx context.Context, scanID ScanID, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewGetScanTriageRequest(c.Server, scanID)
+func (c *Client) GetScanTriage(ctx context.Context, scanID ScanID, params *GetScanTriageParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetScanTriageRequest(c.Server, scanID, params)
 	if err != nil {
 		return nil, err
 	}
@@ -3432,7 +3661,7 @@ func NewGetScanReportRequest(server string, scanID ScanID, params *GetScanReport
 }
 
 // NewGetScanTriageRequest constructs an http.Request for the GetScanTriage method
-func NewGetScanTriageRequest(server string, scanID ScanID) (*http.Request, error) {
+func NewGetScanTriageRequest(server string, scanID ScanID, params *GetScanTriageParams) (*http.Request, error) {
 	var err error
 
 	var pathParam0 string
@@ -3455,6 +3684,33 @@ func NewGetScanTriageRequest(server string, scanID ScanID) (*http.Request, error
 	queryURL, err := serverURL.Parse(operationPath)
 	if err != nil {
 		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Audience != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "audience", *params.Audience, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
 	}
 
 	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
@@ -4027,15 +4283,26 @@ type ClientWithResponsesInterface interface {
 
 	// GetScanTriageWithResponse Get the Site Triage dossier
 	//
-	// What the site is made of: platform, risks by lens, strengths, the evidence ledger and
-	// the priority actions. Raw numeric risk scores are never returned, only buckets. When the
-	// dossier has not been computed (the scan is not completed, or it failed):
+	// The reconnaissance view of a completed scan, read before quoting the work: what the site
+	// is built with (platform, page builder, JavaScript framework, and the other technologies
+	// that explain findings such as SEO plugins, CDN/WAF and bot management, consent managers
+	// and analytics), how complex it is, its risk by lens, the evidence ledger of every finding,
+	// and the priority actions ranked by the points they recover against the effort they take
+	// on this platform.
+	//
+	// Only buckets and levels are returned, never raw numeric scores: the only numbers in the
+	// dossier are `quick_win_count` and `action_count`. `audience` changes the wording
+	// (`label`, `why_it_matters`, `summary_paragraph`, recommendations), never buckets, levels
+	// or the order of any list.
+	//
+	// The dossier is computed when the scan completes. When it is not available (the scan is
+	// not completed, it failed, or the dossier could not be computed and is being recomputed):
 	// `404 triage_not_available` with `param` `scan_id`.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with GET /scans/{scan_id}/triage (the `GetScanTriage` operationId).
-	GetScanTriageWithResponse(ctx context.Context, scanID ScanID, reqEditors ...RequestEditorFn) (*GetScanTriageResponse, error)
+	GetScanTriageWithResponse(ctx context.Context, scanID ScanID, params *GetScanTriageParams, reqEditors ...RequestEditorFn) (*GetScanTriageResponse, error)
 
 	// ListSchedulesWithResponse List schedules
 	//
@@ -6219,16 +6486,27 @@ func (c *ClientWithResponses) GetScanReportWithResponse(ctx context.Context, sca
 
 // GetScanTriageWithResponse Get the Site Triage dossier
 //
-// What the site is made of: platform, risks by lens, strengths, the evidence ledger and
-// the priority actions. Raw numeric risk scores are never returned, only buckets. When the
-// dossier has not been computed (the scan is not completed, or it failed):
+// The reconnaissance view of a completed scan, read before quoting the work: what the site
+// is built with (platform, page builder, JavaScript framework, and the other technologies
+// that explain findings such as SEO plugins, CDN/WAF and bot management, consent managers
+// and analytics), how complex it is, its risk by lens, the evidence ledger of every finding,
+// and the priority actions ranked by the points they recover against the effort they take
+// on this platform.
+//
+// Only buckets and levels are returned, never raw numeric scores: the only numbers in the
+// dossier are `quick_win_count` and `action_count`. `audience` changes the wording
+// (`label`, `why_it_matters`, `summary_paragraph`, recommendations), never buckets, levels
+// or the order of any list.
+//
+// The dossier is computed when the scan completes. When it is not available (the scan is
+// not completed, it failed, or the dossier could not be computed and is being recomputed):
 // `404 triage_not_available` with `param` `scan_id`.
 //
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with GET /scans/{scan_id}/triage (the `GetScanTriage` operationId).
-func (c *ClientWithResponses) GetScanTriageWithResponse(ctx context.Context, scanID ScanID, reqEditors ...RequestEditorFn) (*GetScanTriageResponse, error) {
-	rsp, err := c.GetScanTriage(ctx, scanID, reqEditors...)
+func (c *ClientWithResponses) GetScanTriageWithResponse(ctx context.Context, scanID ScanID, params *GetScanTriageParams, reqEditors ...RequestEditorFn) (*GetScanTriageResponse, error) {
+	rsp, err := c.GetScanTriage(ctx, scanID, params, reqEditors...)
 	if err != nil {
 		return nil, err
 	}

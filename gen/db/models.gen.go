@@ -117,6 +117,13 @@ type Scan struct {
 	CompletedAt     *time.Time
 }
 
+type ScanSnapshot struct {
+	ScanID    uuid.UUID
+	Format    int32
+	Body      []byte
+	CreatedAt time.Time
+}
+
 type Schedule struct {
 	ID            uuid.UUID
 	OrgID         uuid.UUID

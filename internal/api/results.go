@@ -13,6 +13,7 @@ import (
 	"github.com/geoscan/geoscan/internal/apierror"
 	"github.com/geoscan/geoscan/internal/report"
 	"github.com/geoscan/geoscan/internal/store"
+	"github.com/geoscan/geoscan/internal/triage"
 )
 
 // audienceOf reads the audience parameter; each operation has its own
@@ -127,11 +128,11 @@ func (s *Server) GetScanTriage(ctx context.Context, req api.GetScanTriageRequest
 	if err != nil {
 		return nil, err
 	}
-	var out api.TriageDossier
-	if err := json.Unmarshal(row.Body, &out); err != nil {
+	var stored triage.Stored
+	if err := json.Unmarshal(row.Body, &stored); err != nil {
 		return nil, fmt.Errorf("decode triage %s: %w", scan.ID, err)
 	}
-	return api.GetScanTriage200JSONResponse(out), nil
+	return api.GetScanTriage200JSONResponse(stored.For(string(audienceOf(req.Params.Audience)))), nil
 }
 
 // GetScanPdf renders the report of a completed scan as a PDF.

@@ -16,6 +16,7 @@ import (
 	"github.com/geoscan/geoscan/gen/client"
 	"github.com/geoscan/geoscan/internal/apitest"
 	"github.com/geoscan/geoscan/internal/report"
+	triagepkg "github.com/geoscan/geoscan/internal/triage"
 )
 
 // fixtureReport builds a report whose texts depend on the audience and whose
@@ -73,28 +74,18 @@ func completeScan(t *testing.T, h *apitest.Harness, id uuid.UUID, deltas ...int)
 		Engineering: fixtureReport(id, api.AudienceEngineering, delta),
 	})
 	require.NoError(t, err)
-	triage, err := json.Marshal(api.TriageDossier{
-		ScanID: id, SchemaVersion: "1.0", SummaryParagraph: "A WordPress site.",
-		Platform: struct {
-			Cms              *string                                   `json:"cms"`
-			ComplexityBucket api.TriageDossierPlatformComplexityBucket `json:"complexity_bucket"`
-			JsFramework      *string                                   `json:"js_framework"`
-			PageBuilder      *string                                   `json:"page_builder"`
-		}{Cms: ptr("WordPress"), ComplexityBucket: api.TriageDossierPlatformComplexityBucketModerate},
-		PriorityActions: []struct {
-			Effort   api.Level `json:"effort"`
-			ID       string    `json:"id"`
-			Impact   api.Level `json:"impact"`
-			Label    string    `json:"label"`
-			QuickWin bool      `json:"quick_win"`
-		}{},
-		Strengths: []api.TriageFinding{}, EvidenceLedger: []api.TriageFinding{}, Caveats: []string{},
-		RiskLenses: []struct {
-			Bucket api.TriageDossierRiskLensesBucket `json:"bucket"`
-			Label  string                            `json:"label"`
-			LensID string                            `json:"lens_id"`
-		}{},
-	})
+	dossier := func(audience api.TriageDossierAudience) api.TriageDossier {
+		return api.TriageDossier{
+			ScanID: id, SchemaVersion: "1.0", Audience: audience, SummaryParagraph: string(audience) + ": a WordPress site.",
+			Platform: api.TriagePlatform{
+				Cms: ptr("WordPress"), ComplexityBucket: api.TriagePlatformComplexityBucketModerate,
+				Confidence: api.TriagePlatformConfidenceHigh, Technologies: []api.TriageTechnology{},
+			},
+			PriorityActions: []api.TriageAction{}, Strengths: []api.TriageFinding{}, EvidenceLedger: []api.TriageFinding{},
+			Caveats: []string{}, RiskLenses: []api.TriageRiskLens{},
+		}
+	}
+	triage, err := json.Marshal(triagepkg.Stored{Marketing: dossier(api.TriageDossierAudienceMarketing), Engineering: dossier(api.TriageDossierAudienceEngineering)})
 	require.NoError(t, err)
 	pool := h.Store.Pool()
 	_, err = pool.Exec(ctx, `UPDATE scans SET status = 'completed', started_at = now(), completed_at = now(),
@@ -159,11 +150,17 @@ func TestScanResults(t *testing.T) {
 
 	t.Run("Triage", func(t *testing.T) {
 		t.Parallel()
-		tr, err := org.Client.GetScanTriageWithResponse(ctx, id)
+		tr, err := org.Client.GetScanTriageWithResponse(ctx, id, nil)
 		require.NoError(t, err)
 		require.Equal(t, http.StatusOK, tr.StatusCode(), "body: %s", tr.Body)
 		require.Equal(t, "1.0", tr.JSON200.SchemaVersion)
 		require.Equal(t, "WordPress", *tr.JSON200.Platform.Cms)
+		require.Equal(t, client.TriageDossierAudienceMarketing, tr.JSON200.Audience)
+		eng, err := org.Client.GetScanTriageWithResponse(ctx, id, &client.GetScanTriageParams{Audience: ptr(client.GetScanTriageParamsAudienceEngineering)})
+		require.NoError(t, err)
+		require.Equal(t, http.StatusOK, eng.StatusCode(), "body: %s", eng.Body)
+		require.Equal(t, "engineering: a WordPress site.", eng.JSON200.SummaryParagraph)
+		h.Do(t, "GET", "/api/v1/scans/"+id.String()+"/triage?audience=cfo", org.Key, nil).RequireError(t, 422, "invalid_parameter", "audience")
 	})
 
 	t.Run("PDF", func(t *testing.T) {

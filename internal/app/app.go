@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/labstack/echo/v4"
@@ -27,6 +28,7 @@ import (
 	"github.com/geoscan/geoscan/internal/netguard"
 	"github.com/geoscan/geoscan/internal/scanner"
 	"github.com/geoscan/geoscan/internal/store"
+	"github.com/geoscan/geoscan/internal/triage"
 	"github.com/geoscan/geoscan/internal/webhook"
 )
 
@@ -162,6 +164,7 @@ func (a *App) setUpQueue(cfg config.Config, logger *slog.Logger, resolver netgua
 		workers := river.NewWorkers()
 		river.AddWorker(workers, &scanner.Worker{Runner: a.runner})
 		river.AddWorker(workers, &scanner.Sweeper{Runner: a.runner, Grace: cfg.ScanBudget})
+		river.AddWorker(workers, &scanner.TriageWorker{Runner: a.runner})
 		riverCfg.Workers = workers
 		riverCfg.Queues = map[string]river.QueueConfig{scanner.Queue: {MaxWorkers: cfg.ScanWorkers}}
 		riverCfg.JobTimeout = cfg.ScanBudget + 5*time.Second
@@ -183,6 +186,16 @@ func (a *App) setUpQueue(cfg config.Config, logger *slog.Logger, resolver netgua
 
 // Runner is the scan runner of a worker process (nil for the api role).
 func (a *App) Runner() *scanner.Runner { return a.runner }
+
+// QueueTriage queues the recomputation of a scan's triage dossier; queued
+// is false when one is already waiting or running.
+func (a *App) QueueTriage(ctx context.Context, scanID uuid.UUID) (queued bool, err error) {
+	res, err := a.river.Insert(ctx, scanner.TriageArgs{ScanID: scanID}, nil)
+	if err != nil {
+		return false, err
+	}
+	return !res.UniqueSkippedAsDuplicate, nil
+}
 
 // Store exposes the store (the CLI's dev command creates its key with it).
 func (a *App) Store() *store.Store { return a.store }
@@ -215,6 +228,12 @@ func (a *App) Start(ctx context.Context) error {
 			return fmt.Errorf("start workers: %w", err)
 		}
 		a.logger.Info("scan workers started", slog.Int("workers", a.cfg.ScanWorkers), slog.Duration("budget", a.cfg.ScanBudget))
+		// Compile the fingerprint database now rather than in the first scan.
+		go func() {
+			if err := triage.Warm(); err != nil {
+				a.logger.Error("fingerprint database did not load; triage uses the in-house table only", slog.Any("error", err))
+			}
+		}()
 	}
 	if a.cfg.Role == config.RoleWorker {
 		return nil

@@ -32,6 +32,8 @@ Usage:
   geoscan demo                          scan the built-in fixture sites offline and print the grades (make demo)
   geoscan fixtures                      serve the fixture sites and print the settings to scan them (dev/test)
   geoscan migrate                       apply database migrations
+  geoscan triage recompute [--queue] [--missing N] [SCAN_ID ...]
+                                        compute triage dossiers again (scans without one)
   geoscan org create --name NAME [--plan free|pro] [--inactive]
   geoscan org set-subscription ORG_ID active|inactive
   geoscan key create --org ORG_ID [--name NAME]
@@ -74,6 +76,8 @@ func dispatch(ctx context.Context, e env, args []string) error {
 		return fixtures(ctx, e, rest)
 	case "migrate":
 		return migrate(ctx, e, rest)
+	case "triage":
+		return triageCmd(ctx, e, rest)
 	case "org":
 		return org(ctx, e, rest)
 	case "key":

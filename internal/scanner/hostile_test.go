@@ -37,6 +37,7 @@ func TestHostileTargets(t *testing.T) {
 			rep, err := org.Client.GetScanReportWithResponse(ctx, done.ID, nil)
 			require.NoError(t, err)
 			require.Equal(t, 400, rep.StatusCode())
+			h.Do(t, "GET", "/api/v1/scans/"+done.ID.String()+"/triage", org.Key, nil).RequireError(t, 404, "triage_not_available", "scan_id")
 		})
 	}
 }

@@ -1,6 +1,6 @@
 // Package scanner owns running a scan: the queue job that carries it, the
 // lifecycle pending → running → completed|failed, and the pipeline fetch →
-// checks → scoring → report → store. Workers in any number of processes
+// checks → scoring → report and triage → store. Workers in any number of processes
 // share the queue through PostgreSQL (River); a job whose worker died is
 // rescued by River and runs again, and a sweeper fails scans whose job can
 // no longer run, so no scan stays unfinished forever.
@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/url"
+	"sync/atomic"
 	"time"
 
 	"github.com/google/uuid"
@@ -23,6 +24,7 @@ import (
 	"github.com/geoscan/geoscan/internal/report"
 	"github.com/geoscan/geoscan/internal/scoring"
 	"github.com/geoscan/geoscan/internal/store"
+	"github.com/geoscan/geoscan/internal/triage"
 )
 
 // Queue is the River queue of scan jobs.
@@ -67,6 +69,8 @@ type Runner struct {
 	Budget   time.Duration
 	Now      func() time.Time
 	OnFinish FinishHook
+
+	triageBuilder atomic.Pointer[TriageBuilder]
 }
 
 // Timings split a scan's wall time by phase.
@@ -151,10 +155,30 @@ func (r *Runner) Run(ctx context.Context, scanID uuid.UUID, lastAttempt bool) (T
 			Weight: c.Weight, Impact: string(c.Impact), Effort: string(c.Effort), Summary: c.Summary, Evidence: c.Evidence,
 		})
 	}
+	completion.Triage = r.buildTriage(triage.Input{
+		ScanID: scan.ID, URL: scan.URL, BrandName: scan.BrandName, Site: site, Outcomes: outcomes, Scores: scores,
+	}, log)
+	if snap, err := fetch.Snapshot(site); err != nil {
+		log.Warn("snapshot not kept", slog.Any("error", err))
+	} else {
+		completion.Snapshot, completion.SnapshotFormat = snap, fetch.SnapshotFormat
+	}
 	t.Checks = time.Since(start)
 
+	after := r.hook()
+	if completion.Triage == nil {
+		after = func(ctx context.Context, tx *store.Store, done store.Scan) error {
+			if err := queueTriage(ctx, tx, done.ID); err != nil {
+				return err
+			}
+			if r.OnFinish != nil {
+				return r.OnFinish(ctx, tx, done)
+			}
+			return nil
+		}
+	}
 	start = time.Now()
-	_, err = r.Store.CompleteScan(ctx, completion, r.hook())
+	_, err = r.Store.CompleteScan(ctx, completion, after)
 	t.Store = time.Since(start)
 	if errors.Is(err, store.ErrNotFound) {
 		return t, nil // deleted while running

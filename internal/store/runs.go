@@ -51,9 +51,15 @@ type Completion struct {
 	Trust          RingScore
 	Checks         []CheckRow
 	Report         any // JSON document
+	// Triage is nil when the dossier could not be computed; the scan
+	// completes without it.
+	Triage *TriageDoc
+	// Snapshot is what the scan fetched (fetch.Snapshot), nil to keep none.
+	Snapshot       []byte
+	SnapshotFormat int
 }
 
-// CompleteScan stores the check results and report and marks the scan
+// CompleteScan stores the check results, report, triage and snapshot and marks the scan
 // completed, in one transaction; then runs after inside that transaction
 // (webhook jobs go in with the state change, so neither exists without the
 // other). It returns ErrNotFound when the scan is no longer running.
@@ -101,6 +107,16 @@ func (s *Store) CompleteScan(ctx context.Context, c Completion, after func(ctx c
 		})
 		if err != nil {
 			return notFound(err)
+		}
+		if c.Triage != nil {
+			if err := tx.PutTriage(ctx, c.ScanID, *c.Triage); err != nil {
+				return err
+			}
+		}
+		if c.Snapshot != nil {
+			if err := tx.PutSnapshot(ctx, c.ScanID, c.SnapshotFormat, c.Snapshot); err != nil {
+				return err
+			}
 		}
 		if after != nil {
 			return after(ctx, tx, done)
