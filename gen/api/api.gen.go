@@ -657,6 +657,45 @@ func (e UsageSubscriptionStatus) Valid() bool {
 	}
 }
 
+// Defines values for WebhookDeliveryEvent.
+const (
+	WebhookDeliveryEventScanCompleted WebhookDeliveryEvent = "scan.completed"
+	WebhookDeliveryEventScanFailed    WebhookDeliveryEvent = "scan.failed"
+)
+
+// Valid indicates whether the value is a known member of the WebhookDeliveryEvent enum.
+func (e WebhookDeliveryEvent) Valid() bool {
+	switch e {
+	case WebhookDeliveryEventScanCompleted:
+		return true
+	case WebhookDeliveryEventScanFailed:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for WebhookDeliveryStatus.
+const (
+	WebhookDeliveryStatusFailed    WebhookDeliveryStatus = "failed"
+	WebhookDeliveryStatusPending   WebhookDeliveryStatus = "pending"
+	WebhookDeliveryStatusSucceeded WebhookDeliveryStatus = "succeeded"
+)
+
+// Valid indicates whether the value is a known member of the WebhookDeliveryStatus enum.
+func (e WebhookDeliveryStatus) Valid() bool {
+	switch e {
+	case WebhookDeliveryStatusFailed:
+		return true
+	case WebhookDeliveryStatusPending:
+		return true
+	case WebhookDeliveryStatusSucceeded:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for WebhookPayloadEvent.
 const (
 	WebhookPayloadEventScanCompleted WebhookPayloadEvent = "scan.completed"
@@ -713,19 +752,28 @@ func (e WebhookTestResultEvent) Valid() bool {
 
 // Defines values for WebhookVerifyResultReason.
 const (
-	MalformedSecret    WebhookVerifyResultReason = "malformed_secret"
-	MalformedSignature WebhookVerifyResultReason = "malformed_signature"
-	SignatureMismatch  WebhookVerifyResultReason = "signature_mismatch"
+	MissingPrefix        WebhookVerifyResultReason = "missing_prefix"
+	ReserializedJSON     WebhookVerifyResultReason = "reserialized_json"
+	SecretBase64Decoded  WebhookVerifyResultReason = "secret_base64_decoded"
+	SecretPrefixStripped WebhookVerifyResultReason = "secret_prefix_stripped"
+	SignatureMismatch    WebhookVerifyResultReason = "signature_mismatch"
+	UppercaseHex         WebhookVerifyResultReason = "uppercase_hex"
 )
 
 // Valid indicates whether the value is a known member of the WebhookVerifyResultReason enum.
 func (e WebhookVerifyResultReason) Valid() bool {
 	switch e {
-	case MalformedSecret:
+	case MissingPrefix:
 		return true
-	case MalformedSignature:
+	case ReserializedJSON:
+		return true
+	case SecretBase64Decoded:
+		return true
+	case SecretPrefixStripped:
 		return true
 	case SignatureMismatch:
+		return true
+	case UppercaseHex:
 		return true
 	default:
 		return false
@@ -855,6 +903,21 @@ func (e ScanFinishedParamsXGeoScanEvent) Valid() bool {
 	case ScanFinishedParamsXGeoScanEventScanFailed:
 		return true
 	case ScanFinishedParamsXGeoScanEventScanTest:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ScanFinishedParamsUserAgent.
+const (
+	GeoScanWebhook10 ScanFinishedParamsUserAgent = "GeoScan-Webhook/1.0"
+)
+
+// Valid indicates whether the value is a known member of the ScanFinishedParamsUserAgent enum.
+func (e ScanFinishedParamsUserAgent) Valid() bool {
+	switch e {
+	case GeoScanWebhook10:
 		return true
 	default:
 		return false
@@ -1592,6 +1655,62 @@ type UsagePlan string
 // UsageSubscriptionStatus defines model for Usage.SubscriptionStatus.
 type UsageSubscriptionStatus string
 
+// WebhookDelivery One event sent to a scan's callback_url, with its attempts.
+type WebhookDelivery struct {
+	AttemptCount int `json:"attempt_count"`
+
+	// Attempts Every attempt, oldest first.
+	Attempts []WebhookDeliveryAttempt `json:"attempts"`
+
+	// CompletedAt When it succeeded or failed for good; null while pending.
+	CompletedAt *time.Time           `json:"completed_at"`
+	CreatedAt   time.Time            `json:"created_at"`
+	Event       WebhookDeliveryEvent `json:"event"`
+
+	// ID The `X-GeoScan-Delivery` (and `webhook-id`) header of every attempt.
+	ID             openapi_types.UUID `json:"id"`
+	LastError      *string            `json:"last_error"`
+	LastStatusCode *int               `json:"last_status_code"`
+
+	// NextAttemptAt When the next attempt is due, while `pending` (retries may start up to 5 seconds later).
+	NextAttemptAt *time.Time         `json:"next_attempt_at"`
+	ScanID        openapi_types.UUID `json:"scan_id"`
+
+	// Status `pending` while attempts remain; `succeeded` after a 2xx; `failed` after the last failed attempt or a refused destination.
+	Status WebhookDeliveryStatus `json:"status"`
+
+	// URL The callback URL the attempts went to.
+	URL string `json:"url"`
+}
+
+// WebhookDeliveryEvent defines model for WebhookDelivery.Event.
+type WebhookDeliveryEvent string
+
+// WebhookDeliveryStatus `pending` while attempts remain; `succeeded` after a 2xx; `failed` after the last failed attempt or a refused destination.
+type WebhookDeliveryStatus string
+
+// WebhookDeliveryAttempt defines model for WebhookDeliveryAttempt.
+type WebhookDeliveryAttempt struct {
+	// Attempt Numbered across the retries and redeliveries of the delivery.
+	Attempt    int `json:"attempt"`
+	DurationMs int `json:"duration_ms"`
+
+	// Error Null when the attempt succeeded; otherwise a class (`blocked_destination`, `timeout`,
+	// `redirect`, `http_status`, `tls`, `connection`, `dns`), a colon, and a short reason.
+	Error     *string   `json:"error"`
+	StartedAt time.Time `json:"started_at"`
+
+	// StatusCode The receiver's status code, or null when it did not answer.
+	StatusCode *int `json:"status_code"`
+}
+
+// WebhookDeliveryList defines model for WebhookDeliveryList.
+type WebhookDeliveryList struct {
+	Data       []WebhookDelivery `json:"data"`
+	HasMore    bool              `json:"has_more"`
+	NextCursor *string           `json:"next_cursor"`
+}
+
 // WebhookPayload defines model for WebhookPayload.
 type WebhookPayload struct {
 	// CompletedAt ISO 8601 in UTC without a zone suffix.
@@ -1637,9 +1756,12 @@ type WebhookTestResult struct {
 
 	// DeliveryID The `X-GeoScan-Delivery` header that was sent.
 	DeliveryID openapi_types.UUID `json:"delivery_id"`
-	DurationMs int                `json:"duration_ms"`
 
-	// Error Why the delivery failed, if it did (`blocked_destination`, time-out, a non-2xx status …).
+	// DurationMs How long the receiver took to answer (the latency of the attempt).
+	DurationMs int `json:"duration_ms"`
+
+	// Error Why the delivery failed, if it did: a class (`blocked_destination`, `timeout`,
+	// `redirect`, `http_status`, `tls`, `connection`, `dns`), a colon, and a short reason.
 	Error   *string                `json:"error"`
 	Event   WebhookTestResultEvent `json:"event"`
 	Payload WebhookPayload         `json:"payload"`
@@ -1648,8 +1770,11 @@ type WebhookTestResult struct {
 	Secret string `json:"secret"`
 
 	// Signature The `X-GeoScan-Signature` header that was sent.
-	Signature  string `json:"signature"`
-	StatusCode *int   `json:"status_code"`
+	Signature string `json:"signature"`
+
+	// StandardSignature The Standard Webhooks `webhook-signature` header that was sent (`webhook-id` is `delivery_id`, `webhook-timestamp` is `timestamp`).
+	StandardSignature string `json:"standard_signature"`
+	StatusCode        *int   `json:"status_code"`
 
 	// Timestamp The `X-GeoScan-Timestamp` header that was sent.
 	Timestamp int64  `json:"timestamp"`
@@ -1664,10 +1789,10 @@ type WebhookVerifyRequest struct {
 	// Payload The raw body text exactly as received.
 	Payload string `json:"payload"`
 
-	// Secret The scan's `webhook_secret` (`whsec_…`).
+	// Secret The scan's `webhook_secret` (`whsec_…`), whole.
 	Secret string `json:"secret"`
 
-	// Signature The `X-GeoScan-Signature` value received, `v1=<hex>`.
+	// Signature The signature to check, `v1=` followed by 64 hex digits (the `X-GeoScan-Signature` received, or the one your code computed).
 	Signature string `json:"signature"`
 }
 
@@ -1676,12 +1801,21 @@ type WebhookVerifyResult struct {
 	// ExpectedSignature The signature GeoScan computes for this payload and secret.
 	ExpectedSignature string `json:"expected_signature"`
 
-	// Reason Why it is not valid: `malformed_signature`, `malformed_secret` or `signature_mismatch`.
+	// Hint How to fix the receiver, when it is not valid.
+	Hint *string `json:"hint"`
+
+	// Reason Why it is not valid: the common mistake that explains the difference
+	// (`reserialized_json`, `secret_prefix_stripped`, `secret_base64_decoded`,
+	// `uppercase_hex`, `missing_prefix`), or `signature_mismatch` when none does.
 	Reason *WebhookVerifyResultReason `json:"reason"`
-	Valid  bool                       `json:"valid"`
+
+	// Valid True when `signature` is exactly the header GeoScan sends for this payload and secret.
+	Valid bool `json:"valid"`
 }
 
-// WebhookVerifyResultReason Why it is not valid: `malformed_signature`, `malformed_secret` or `signature_mismatch`.
+// WebhookVerifyResultReason Why it is not valid: the common mistake that explains the difference
+// (`reserialized_json`, `secret_prefix_stripped`, `secret_base64_decoded`,
+// `uppercase_hex`, `missing_prefix`), or `signature_mismatch` when none does.
 type WebhookVerifyResultReason string
 
 // Audience defines model for Audience.
@@ -1723,6 +1857,9 @@ type URLFilter = string
 
 // BadRequest The error envelope of every response with a status of 400 or above.
 type BadRequest = Error
+
+// Conflict The error envelope of every response with a status of 400 or above.
+type Conflict = Error
 
 // InternalError The error envelope of every response with a status of 400 or above.
 type InternalError = Error
@@ -1841,6 +1978,15 @@ type GetScanCheckParams struct {
 // GetScanCheckParamsAudience defines parameters for GetScanCheck.
 type GetScanCheckParamsAudience string
 
+// ListScanDeliveriesParams defines parameters for ListScanDeliveries.
+type ListScanDeliveriesParams struct {
+	// Limit Page size.
+	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// Cursor The `next_cursor` of the previous page.
+	Cursor *Cursor `form:"cursor,omitempty" json:"cursor,omitempty"`
+}
+
 // GetScanPdfParams defines parameters for GetScanPdf.
 type GetScanPdfParams struct {
 	// Audience Who the texts are written for. Numbers never change with the audience.
@@ -1897,12 +2043,27 @@ type ScanFinishedParams struct {
 	// XGeoScanEvent The event name, the same as `event` in the body.
 	XGeoScanEvent ScanFinishedParamsXGeoScanEvent `json:"X-GeoScan-Event"`
 
-	// XGeoScanDelivery Identifies the delivery; stays the same across its retries.
+	// XGeoScanDelivery Identifies the delivery; stays the same across its retries and redeliveries.
 	XGeoScanDelivery openapi_types.UUID `json:"X-GeoScan-Delivery"`
+
+	// UserAgent Always `GeoScan-Webhook/1.0`.
+	UserAgent ScanFinishedParamsUserAgent `json:"User-Agent"`
+
+	// WebhookID Standard Webhooks message id; the same value as `X-GeoScan-Delivery`.
+	WebhookID openapi_types.UUID `json:"webhook-id"`
+
+	// WebhookTimestamp Standard Webhooks timestamp, Unix seconds of this attempt; signed.
+	WebhookTimestamp string `json:"webhook-timestamp"`
+
+	// WebhookSignature Standard Webhooks signature, `v1,` + base64 HMAC-SHA256 of `id.timestamp.body`.
+	WebhookSignature string `json:"webhook-signature"`
 }
 
 // ScanFinishedParamsXGeoScanEvent defines parameters for ScanFinished.
 type ScanFinishedParamsXGeoScanEvent string
+
+// ScanFinishedParamsUserAgent defines parameters for ScanFinished.
+type ScanFinishedParamsUserAgent string
 
 // CreateScanJSONRequestBody defines body for CreateScan for application/json ContentType.
 type CreateScanJSONRequestBody = ScanCreateRequest
@@ -1957,6 +2118,12 @@ type ServerInterface interface {
 	// GetScanCheck Get one check result
 	// (GET /scans/{scan_id}/checks/{check_id})
 	GetScanCheck(ctx echo.Context, scanID ScanID, checkID string, params GetScanCheckParams) error
+	// ListScanDeliveries List callback deliveries
+	// (GET /scans/{scan_id}/deliveries)
+	ListScanDeliveries(ctx echo.Context, scanID ScanID, params ListScanDeliveriesParams) error
+	// RedeliverScanWebhook Redeliver the final callback
+	// (POST /scans/{scan_id}/deliveries/redeliver)
+	RedeliverScanWebhook(ctx echo.Context, scanID ScanID) error
 	// GetScanPdf Download the PDF report
 	// (GET /scans/{scan_id}/pdf)
 	GetScanPdf(ctx echo.Context, scanID ScanID, params GetScanPdfParams) error
@@ -2316,6 +2483,54 @@ func (w *ServerInterfaceWrapper) GetScanCheck(ctx echo.Context) error {
 	return err
 }
 
+// ListScanDeliveries converts echo context to params.
+func (w *ServerInterfaceWrapper) ListScanDeliveries(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "scan_id" -------------
+	var scanID ScanID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "scan_id", ctx.Param("scan_id"), &scanID, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "uuid", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter scan_id: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ListScanDeliveriesParams
+	// ------------- Optional query parameter "limit" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "limit", ctx.QueryParams(), &params.Limit, runtime.BindQueryParameterOptions{Type: "integer", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter limit: %s", err))
+	}
+
+	// ------------- Optional query parameter "cursor" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "cursor", ctx.QueryParams(), &params.Cursor, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter cursor: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.ListScanDeliveries(ctx, scanID, params)
+	return err
+}
+
+// RedeliverScanWebhook converts echo context to params.
+func (w *ServerInterfaceWrapper) RedeliverScanWebhook(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "scan_id" -------------
+	var scanID ScanID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "scan_id", ctx.Param("scan_id"), &scanID, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "uuid", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter scan_id: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.RedeliverScanWebhook(ctx, scanID)
+	return err
+}
+
 // GetScanPdf converts echo context to params.
 func (w *ServerInterfaceWrapper) GetScanPdf(ctx echo.Context) error {
 	var err error
@@ -2587,6 +2802,8 @@ func RegisterHandlersWithOptions(router EchoRouter, si ServerInterface, options 
 	router.GET(options.BaseURL+"/scans/:scan_id/checks", wrapper.ListScanChecks, options.OperationMiddlewares["listScanChecks"]...)
 	router.GET(options.BaseURL+"/scans/:scan_id/checks/:check_id", wrapper.GetScanCheck, options.OperationMiddlewares["getScanCheck"]...)
 	router.GET(options.BaseURL+"/scans/:scan_id/pdf", wrapper.GetScanPdf, options.OperationMiddlewares["getScanPdf"]...)
+	router.GET(options.BaseURL+"/scans/:scan_id/deliveries", wrapper.ListScanDeliveries, options.OperationMiddlewares["listScanDeliveries"]...)
+	router.POST(options.BaseURL+"/scans/:scan_id/deliveries/redeliver", wrapper.RedeliverScanWebhook, options.OperationMiddlewares["redeliverScanWebhook"]...)
 	router.GET(options.BaseURL+"/usage", wrapper.GetUsage, options.OperationMiddlewares["getUsage"]...)
 	router.GET(options.BaseURL+"/schedules", wrapper.ListSchedules, options.OperationMiddlewares["listSchedules"]...)
 	router.POST(options.BaseURL+"/schedules", wrapper.CreateSchedule, options.OperationMiddlewares["createSchedule"]...)
@@ -2694,6 +2911,78 @@ func ScanFinishedCallbackHandler(si CallbackReceiverInterface, middlewares ...ec
 			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Header parameter X-GeoScan-Delivery is required, but not found"))
 		}
 
+		// ------------- Required header parameter "User-Agent" -------------
+		if valueList, found := ctx.Request().Header[http.CanonicalHeaderKey("User-Agent")]; found {
+			var UserAgent ScanFinishedParamsUserAgent
+			n := len(valueList)
+			if n != 1 {
+				return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for User-Agent, got %d", n))
+			}
+
+			err = runtime.BindStyledParameterWithOptions("simple", "User-Agent", valueList[0], &UserAgent, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""})
+			if err != nil {
+				return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter User-Agent: %s", err))
+			}
+			params.UserAgent = UserAgent
+
+		} else {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Header parameter User-Agent is required, but not found"))
+		}
+
+		// ------------- Required header parameter "webhook-id" -------------
+		if valueList, found := ctx.Request().Header[http.CanonicalHeaderKey("webhook-id")]; found {
+			var WebhookID openapi_types.UUID
+			n := len(valueList)
+			if n != 1 {
+				return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for webhook-id, got %d", n))
+			}
+
+			err = runtime.BindStyledParameterWithOptions("simple", "webhook-id", valueList[0], &WebhookID, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: "uuid"})
+			if err != nil {
+				return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter webhook-id: %s", err))
+			}
+			params.WebhookID = WebhookID
+
+		} else {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Header parameter webhook-id is required, but not found"))
+		}
+
+		// ------------- Required header parameter "webhook-timestamp" -------------
+		if valueList, found := ctx.Request().Header[http.CanonicalHeaderKey("webhook-timestamp")]; found {
+			var WebhookTimestamp string
+			n := len(valueList)
+			if n != 1 {
+				return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for webhook-timestamp, got %d", n))
+			}
+
+			err = runtime.BindStyledParameterWithOptions("simple", "webhook-timestamp", valueList[0], &WebhookTimestamp, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""})
+			if err != nil {
+				return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter webhook-timestamp: %s", err))
+			}
+			params.WebhookTimestamp = WebhookTimestamp
+
+		} else {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Header parameter webhook-timestamp is required, but not found"))
+		}
+
+		// ------------- Required header parameter "webhook-signature" -------------
+		if valueList, found := ctx.Request().Header[http.CanonicalHeaderKey("webhook-signature")]; found {
+			var WebhookSignature string
+			n := len(valueList)
+			if n != 1 {
+				return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for webhook-signature, got %d", n))
+			}
+
+			err = runtime.BindStyledParameterWithOptions("simple", "webhook-signature", valueList[0], &WebhookSignature, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""})
+			if err != nil {
+				return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter webhook-signature: %s", err))
+			}
+			params.WebhookSignature = WebhookSignature
+
+		} else {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Header parameter webhook-signature is required, but not found"))
+		}
+
 		return si.HandleScanFinishedCallback(ctx, params)
 	})
 	for _, mw := range middlewares {
@@ -2703,6 +2992,8 @@ func ScanFinishedCallbackHandler(si CallbackReceiverInterface, middlewares ...ec
 }
 
 type BadRequestJSONResponse Error
+
+type ConflictJSONResponse Error
 
 type InternalErrorJSONResponse Error
 
@@ -3753,6 +4044,215 @@ func (response GetScanCheck429JSONResponse) VisitGetScanCheckResponse(w http.Res
 type GetScanCheck500JSONResponse struct{ InternalErrorJSONResponse }
 
 func (response GetScanCheck500JSONResponse) VisitGetScanCheckResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListScanDeliveriesRequestObject struct {
+	ScanID ScanID `json:"scan_id"`
+	Params ListScanDeliveriesParams
+}
+
+type ListScanDeliveriesResponseObject interface {
+	VisitListScanDeliveriesResponse(w http.ResponseWriter) error
+}
+
+type ListScanDeliveries200JSONResponse WebhookDeliveryList
+
+func (response ListScanDeliveries200JSONResponse) VisitListScanDeliveriesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListScanDeliveries401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response ListScanDeliveries401JSONResponse) VisitListScanDeliveriesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListScanDeliveries404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response ListScanDeliveries404JSONResponse) VisitListScanDeliveriesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListScanDeliveries422JSONResponse struct {
+	UnprocessableEntityJSONResponse
+}
+
+func (response ListScanDeliveries422JSONResponse) VisitListScanDeliveriesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(422)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListScanDeliveries429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response ListScanDeliveries429JSONResponse) VisitListScanDeliveriesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListScanDeliveries500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response ListScanDeliveries500JSONResponse) VisitListScanDeliveriesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RedeliverScanWebhookRequestObject struct {
+	ScanID ScanID `json:"scan_id"`
+}
+
+type RedeliverScanWebhookResponseObject interface {
+	VisitRedeliverScanWebhookResponse(w http.ResponseWriter) error
+}
+
+type RedeliverScanWebhook202JSONResponse WebhookDelivery
+
+func (response RedeliverScanWebhook202JSONResponse) VisitRedeliverScanWebhookResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(202)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RedeliverScanWebhook401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response RedeliverScanWebhook401JSONResponse) VisitRedeliverScanWebhookResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RedeliverScanWebhook404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response RedeliverScanWebhook404JSONResponse) VisitRedeliverScanWebhookResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RedeliverScanWebhook409JSONResponse struct{ ConflictJSONResponse }
+
+func (response RedeliverScanWebhook409JSONResponse) VisitRedeliverScanWebhookResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(409)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RedeliverScanWebhook422JSONResponse struct {
+	UnprocessableEntityJSONResponse
+}
+
+func (response RedeliverScanWebhook422JSONResponse) VisitRedeliverScanWebhookResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(422)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RedeliverScanWebhook429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response RedeliverScanWebhook429JSONResponse) VisitRedeliverScanWebhookResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RedeliverScanWebhook500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response RedeliverScanWebhook500JSONResponse) VisitRedeliverScanWebhookResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response); err != nil {
@@ -4949,6 +5449,12 @@ type StrictServerInterface interface {
 	// GetScanCheck Get one check result
 	// (GET /scans/{scan_id}/checks/{check_id})
 	GetScanCheck(ctx context.Context, request GetScanCheckRequestObject) (GetScanCheckResponseObject, error)
+	// ListScanDeliveries List callback deliveries
+	// (GET /scans/{scan_id}/deliveries)
+	ListScanDeliveries(ctx context.Context, request ListScanDeliveriesRequestObject) (ListScanDeliveriesResponseObject, error)
+	// RedeliverScanWebhook Redeliver the final callback
+	// (POST /scans/{scan_id}/deliveries/redeliver)
+	RedeliverScanWebhook(ctx context.Context, request RedeliverScanWebhookRequestObject) (RedeliverScanWebhookResponseObject, error)
 	// GetScanPdf Download the PDF report
 	// (GET /scans/{scan_id}/pdf)
 	GetScanPdf(ctx context.Context, request GetScanPdfRequestObject) (GetScanPdfResponseObject, error)
@@ -5289,6 +5795,57 @@ func (sh *strictHandler) GetScanCheck(ctx echo.Context, scanID ScanID, checkID s
 		return err
 	} else if validResponse, ok := response.(GetScanCheckResponseObject); ok {
 		return validResponse.VisitGetScanCheckResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// ListScanDeliveries operation middleware
+func (sh *strictHandler) ListScanDeliveries(ctx echo.Context, scanID ScanID, params ListScanDeliveriesParams) error {
+	var request ListScanDeliveriesRequestObject
+
+	request.ScanID = scanID
+	request.Params = params
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.ListScanDeliveries(ctx.Request().Context(), request.(ListScanDeliveriesRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListScanDeliveries")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(ListScanDeliveriesResponseObject); ok {
+		return validResponse.VisitListScanDeliveriesResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// RedeliverScanWebhook operation middleware
+func (sh *strictHandler) RedeliverScanWebhook(ctx echo.Context, scanID ScanID) error {
+	var request RedeliverScanWebhookRequestObject
+
+	request.ScanID = scanID
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.RedeliverScanWebhook(ctx.Request().Context(), request.(RedeliverScanWebhookRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "RedeliverScanWebhook")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(RedeliverScanWebhookResponseObject); ok {
+		return validResponse.VisitRedeliverScanWebhookResponse(ctx.Response())
 	} else if response != nil {
 		return fmt.Errorf("unexpected response type: %T", response)
 	}
@@ -5664,271 +6221,313 @@ func (sh *strictHandler) VerifyWebhook(ctx echo.Context) error {
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"7L3tchs3lj98KyjOVEWqNGlSlvwiVaoeWbYT7zi2RpInszH9sMFukETUBOgGWhRju2o+Pvv1+V/D7oXN",
-	"lfwL5wBodLObomQ7ma3J1k5Mkd14PTg4r7/zoZPI+UIKJrTqHH7ozBhNWQ4fz5jOV8cTzXLzV8pUkvOF",
-	"5lJ0DjvnLJEiVURLsqRckzGbyJyR3LzCxbTXiToqmbE5Na/OueDzYt45HEQdvVqwzmGHC82mLO98+vQp",
-	"6ixoTudM226Pi5QzkbD1Tn+aSaJnjGh2rRWhOSPLnGvNBJnIvEdeFfMxyxUR7IrlJJlRMWVkyfUMXqK2",
-	"WTM0blp7X7B81Yk6gs7NiNzvlZGnbEKLTHcOO3OaXzLNxbQTdZgwk3lb+27KBWO5+eudn6bS8IWZ5EnO",
-	"qGZpy3q+FtmKqIQKRRJ8kFBNZE6oeZ7oGVdE83nr6O1LI3i8MoWJzOfUzCClmnVNG50Nw3sC+7jV+OyW",
-	"bz00fP5OYytyJRsW7WLGSCzYtR4l8ERM5AT2epGzKy4LRRZ02j4ubLVCqPT6JRNTPesc7vX7TUN5KueU",
-	"i+c8u2kXlzOpGJlJpYlZH7NIKbwLm0pUMXZ/TgjXZCehinW5UEworvkV220bNr7WOuyD+5E5b+7vQdMk",
-	"XqRsvpCaiWT1F7Zan8aP9JIpOMucKVxTbv5+XzCliaITdkQUYyRoh9CxvCqXGrlIOejgya7psnX0B/XR",
-	"L6jWLDdt/r9vh8PrvUF3OLx++Ozdt39uJJWXfM71+oxO6ZQRxX9tJYYM3ms8+nv9yIzRcjBDFhv5WdQ5",
-	"zeUvLNHbEIlhTuyaJjpb4SIv8N22Ydqf29bPjW7j7p8nVLx42nyazLC+UYSnfgALqmdl/+b3EU87UcdQ",
-	"A89Z2jnUecEaD3VRwJNNI5ixtMhY+yjw980jwWe+wGg01YXadrdglxS80rZJ+Gtlj/6cs0nnsPOne+Vl",
-	"ew9/VffMfuAYYDhvzl5uMRZ3KN+cvSQ7plGamysDLgthppzxX6l5rZWPFHnWzvv2H62v1CezzGohhWJw",
-	"Tz+h6RmyBPNXIoVmAj7SxSLjCfR+7xdlRv6hw67pfJHBxcLyHJl5IlNPU0LqkZlGxrS5A+ZMKTo1v5rV",
-	"IQfjPnuYDFj3Ubo/6e4nD2n3MT0YdPuT+8le+pg9GA8Ghs3mhRBcTI8I14ZfqSKzcgK9ojyj44wRKRJm",
-	"GO6MKuI6BBoDIaRC4v5oX9GMpyPL/2CTttvZZzBTWLl1InfsNJFFlhIhjQxFckZTshO7Ls3qxbvmxtD2",
-	"cJpZmmf90MmKabITry1ivNvrGFYvDPek2bNy0e+6T9w2NcIfwk06FqQQ7HrBEjMi+J3IJClyQ5Q7bqY8",
-	"Jf3Bfzx9eP7orw9/uv/3x3/bv9g7G5z2Xz348eAvuz1ymjGqrAwZ7IgossxvBl1w2/8X2IamYZvFD+cZ",
-	"7x7B4tvJkoTmcCvqYAsNk/oUdV5J/VwWIv1Cx2ECbYXL/EoiDQAj4ulWx2IjaZfdfDGiVrLIE0ZSyZBQ",
-	"2TU3KyTIShY5kfmUCsuZQqqFQcQRiT1br3ybzFhyWf1K55xO8TF/uC3Nn9LVnAl95u+Ez9qOYuwnOfLX",
-	"TLgrZt4p5ZY1k/eF1NTw5wPLqrkihWIpKRaGL5klYoYrabLX33vQHQy6e/cv+v1D+P+f2+h+zLOMi+mX",
-	"o/1XktDECJoknGEEvEamdPWNCqdTzsHsWtOS2LW3N8KFlC9pPmWft/b2fI20lKMMmquvuzuBY5muyLxQ",
-	"2tJcwlhKBv39RwcPH5DxSjPVtrBfibvDgLgiMGzDvqkgA/Ijf0J24rVp2bW7kPJHKlZ2CdXnrZ3Mp6Oc",
-	"ajYCyXaES9JAuYahGi2aEfM0gacN9Q76bnEVWbCczLkoNINLllFzSI+QUZujPdgjCu0BbascjuSLce9w",
-	"xOW4yE7cMnfDNvii8ReQkuqmj67X1ZvGZ5++F1hJYJBvBC30TOb8189lPWZrLtlqZEl0beuOT1+QS7Zy",
-	"IgE81HpvFnrGhLa9f7lNqI1jzpXiYkp2Yjf4kj8Y1jKnmRHIWRqRQlwKuQR1OGdX8hJ2rjZlezDeiEUu",
-	"EzP3ccaeCc316nNFGTz0KAOXq1rkGXKRwujuWi9CgrYS89fjG8dkwlmWmhXxFjGzqLarIxKb4cdE0ZUi",
-	"M7kkVKQkhkftl8sZT2a9YCxAzCfm9jyRhbXw0TTlpkeaneZywXLNjTw/oZlikVEw/VcfOhPKM/NvXck1",
-	"GsVENv8iaPP3C6pU8y9LmoumXz6Fet1bbMA+HeHQoDc7mNLoJsegI3+KcOZPWabpLSc+poqNVGJNYaWZ",
-	"ShbjzNxC5mwZYnT6ppOnwAJpesYGUKtb0+NeFVlGljMmQIoE4YYsKZ5ijl+a9+EC7gX2xptXoGVcToeL",
-	"OmgVXR9SzOeLXF6xNDbkF+dsmjOlzJ9+nLAcZG4eikhcCGzKvKBnLF9yxY5ITNMU2xiKOGdzbLE2VSBp",
-	"Io0yKwVzNjsQlnpDEczXjQkUfDugTtTxXXeiDvQHv0NfDaZXM2cjPfI0oLHyx9RRxx02ecGzjOaNzcK/",
-	"NzCCM/usNjKA/ixyc03cguB4hd6wgS9PcbUz7LfCrpBfw+qJqU8oCg9kbcHcFnrabmUELzmaKm7BB2jg",
-	"i7i91T/qJJ7rbiKEkEEbkqRIkVyz+XbvnoGpAwjBXvd5TlcduAZQ5dvKEhbuVKkrBo4ROx07xNaFtsO5",
-	"3VKzyUTm+qbpvmRXLDMdsSueup1p7gXpcV1cmdBEo/5+xfKUJ6CSaUWMRvrm7KWKiBXtIsKudU7BOHBF",
-	"s4Ipawu4ZCtFUrZgIjVv+TPV6zSsCC5+zXumwRalBL1ko8SwensmQX7zgksnl2Op1UgxmiezEXymWSaX",
-	"rGH/IsMuabL9Cm7iXiyR8zkTKcUB18f/g1wSLcmEXxOuIzKxBqpkJhUT3tN2REQD3zEsBS1uN15Wt2Gi",
-	"nntWRzqISL93YO60PgzT9B4Rw89AejIczQ7T/BoLGqNUZdhbbAa5zoxLX0DgCehvwaRL7nzjgXb24Kij",
-	"ivmc5qsmZyjVIDWASSTCK5URxYxQnDCy4yYUkeVsFWyAN80YoXm122siJc01Ss5rvywZn850s90e2v9G",
-	"EXwGzFRcgC0Waa15PdfWaTlbjbgezcHzo5pmbp0l9gnYuuMXhAq1ZDlBnqxaybJ3I+9D9ghLsH5PBdZ9",
-	"vH7sivjzFzlWVm5ewK7Wprd22lrZ6nnL7R4boo7JzoAsJBd6NyKxIfCY7PR7B+YvQ+Xmr90jpPCdKglE",
-	"pZM8Z1RJQbgYitgOPt4NTgTZydlC5tqIgOhmh1VId8HKnrGJJrIA+wF8X5PntpbgS3I7AdcGV1Kclwfh",
-	"Nhc4yIfNKoyTLht/LQXOlp/n7e+WAurNWs1nybglgXj7/sa1WT+yaPRm4oplcgGyuNnVFXGeHiQNaj1e",
-	"5vf9fh9c2M7fW7vFtxpH9R1Uyj+sacNq/ZaUKTMXzzinIpkRKdAPjQKsedZKs1zoXKZFYpqq3qhVzX+N",
-	"3LwpYH00s2JORTdnNIWe2PUiowJO7BGZ05WNN4lIKuFkLWiuGOG6kb1ai8KHNsMh2AEiAh67wBYA95ee",
-	"Bd9QTcBLDXZbcwFtda/iF40cPKMKdhn2MdQE6vaOqNmkFNUs1VEndGWsmQGjwKHz7ia2DL9GSC7lVrnV",
-	"XD8VtdfrvZSH5znTyeyMJTJPb2snWGnWYtVIixwXZt7ygD8qN+7XosgXUrHmm5BbKcDMwbBl1pv2SDyT",
-	"c7agUxZHJEYpErwrRqWgC/Mxy+ZqpK+1+ey3aLTI5RjeobnmSQYfx1Lb7xtpOWcpz1miVTNFGYmauGdY",
-	"SvQsl8V0hvJKnjIgMq/ptJBqoM8AHxo5ltGydCEvzrOGhmukgdzALXO1l8hucnVHw3lHN5HW3a6uz6Et",
-	"pAa1tRYZnoCGVTeUpLYy0U1hpZpXzA2qaZ2+p5rd9tqgi2aSm/HpDAKVEoxPY8RsOjDpGb1iZDnjGX4/",
-	"pZqRCc/RPbS+jKHlqIFZ5txwv8xZ8CDiy0g1RY6tpr6TxpOD7ZZ3k1PzMplcsnQ0kfmIcqv83XBZfYbq",
-	"1CT7Wpk3sNaYxS57bNzBnDZe49+Sf/7Xf5PHBxE5hk+PDiLyBD497EfkBD4dHETkKXza70fkORmzTC7J",
-	"fj+8gI6/7USd407UedKJOiedqPO0E3Wer98aUee6a97pXtFc0Lmhlbc4uOPTDAR3/MN9eOI+nLgPT92H",
-	"5513n6IOKswNEkEi4Y7PzO/oHjUaB2oBIDOjHhBOIpNLWMaUF/NO1DGU2ij2nnrd/DYHArYLbDTNXCGR",
-	"VyxvFG8g6mpmZHgXQQkD+EY52kaNThudEwNWxtYgnJIdI+4YvWL3dvrymt5XGVKjuluOjMwZVUVu1Lwg",
-	"BnhLdW9bo4ztqm6VSXK6zEY0SRioM2uNY4BVeLJPzBuk/Y0vYOgoTbxC2k2rbGV923qd1qjGdltG6LTZ",
-	"YAfwxONJCuKxDBOGzreyAzTxJVhZz57WFHBP31Vaiiono4l34XG7q6Pojjb7fxnPw53GUNueJmu+t9R7",
-	"G33T2p+BQeE3tssbBTIduYPa7DFSX8oGfycnAAhLW4ltTrr8FHWMqKFGExf1tNXgQfJqGPWUCZZjToHe",
-	"NlY/6kzNvTlyp082kygc0ywbTZ3IsHF88FDwVgsDfC0YSVnC5zS76R6qc7u142UGeltfuZXTtjh5AaXk",
-	"hdK3e+WKKz7mmQ2B2Pa9unPHyZRBa240TWd0ey8ScmWj/1+xXPFaJEZnr7/3oDdofA2o2K7lxnBp/+C2",
-	"2l3pykI9Lzj8UTXtpzry2hmoU2CdjhuI31FS9WQGfjTLaNxxD5ehkVda3r5O+fau17OcecEM+g6lz+22",
-	"vdyTgIJurZotWDoar5rlA5668YIChlIlvGIzTbiYQvyhzFlE+AQcGynfzmkUCrmfIYzejjc1sb0W+RUe",
-	"NeKruKPsinfs9reT1SUaWPydxM4b2WibcaAmtW04NIEcV1JSOfGmk3GeUHFb0e0GGYBm2ZgmlyPLY7Yg",
-	"PBuSby/M+v77MBoqfKxi7F/CuJsJ5RlLa47H4L69eRAuD/AWd7bNKGsz332jII0NLHbH5ycvXpCdRSFW",
-	"iUzZriHceSOVgkls1Gza/2m2IpTgXHE98HNEqEJfg1HEzLuHJE6FGlmjCsR9Z8oG5ps/+JzJQsdDsWOW",
-	"1hk9Da9A9xZ4BKNKAoWL+QSdxDRAxkU6ZXo3Goo4kUIwcBuM7FZEJHYGmZQpzdHkHxPoUHHNMJ/PWQOJ",
-	"mZKWhJJFzq+oZkMBAY6K5VcsJTRNc6bUbkTimdYLOxNSHT2OmqXk4PraPKmlHM2pWI28yTGOILwKXTRB",
-	"HHGtIZyqIgcQeIzJQSkzJGcGwaWAOcP1SMdUpFIYOoQ2ljK/ZLnPqCFcE6UlsOicLYDGspUZXC1bojcU",
-	"oIkWImNKlQQNfsAbqReJZnsnjHVXTmALAnqyLv36ILYZQpuxD5Nv0iMSW3EiNudhycYzKS/Jgq4ySVMF",
-	"Zh+4iCE9gaRSKc6qju82wWlNKl4fBN4dckLiiigSk53jbyNyHJEnETmJyFNDk893/SponlVzneqrECRZ",
-	"7hwPh99+PP745OPJx6cfn+/+edNQW0Tx/j//8X8G/T76DmUpl1cGFGY0VQbnpcWHe72D2wnyN+vNNn9y",
-	"G34eZhhuTFO0AoxNi3bzAsGFilXT3m/R95oQ3dQ/PETyYpzzhNhny1hNRQwbgcUtzMjMdmx1BqwheitC",
-	"tM/+PnQYdt6yRvBEYHtqH8znWMMw66nx1tczFtw+S6oCSgFXGPx4fPrCLNbYXIyOrkLRnS54pyTJRmld",
-	"aZrfcPXfvPNbhSiFGatGf6BwPW4rJ4G+sR1x4aO/D20FfTcPEx746pRVLNJbC3R2J9aH7DKDWQqJw8C3",
-	"OCZ6CRzqWlulqrjdlgXP/z77Vh9A84DLp776DloZYaRYkrMGzSBezhRLRjH5FqL+H+ybdby/R4x6Iuc2",
-	"e42cGhlSaAybt2EuPkgnuIAUoUNRZolSEoeKTAwpiNxhpKiZXApCp5QLG6nlLTU4qPf3V+ePXvWLB+P3",
-	"P7zf04PTx2eX9/+2J/sv+/PHfx28nzx7oA70fnH/qv/ddmF1aILxIBYVW4wPrbvJ0FLh+7X7qoECGqi4",
-	"er6rTKnJEhSoM3UxtaYqRgFIQ8ga/SUR1bALApWtctwrHL2mXrapwGW43B39GDex/TM2uauBHN0rDWYI",
-	"u7s3dy9z5hu5mxWkdQxfz+JbHfZWFt/qK9tbfMP3PtfiS+dsVLWujqXMGBUN4qkazan1VjQYPXDtCHiA",
-	"FJnza6KXsia0ouKkZs5HCTgIwMASmodmsHAQZVTNRtpbiyCtOL62IvjaYtadW36xWlemJPLSJOwoOLAC",
-	"uym1Hm9gFQHqxp3NXQ2Bh+Z3kknIxIRABlEGVaseeYp4OAD5ZS4f05Iz4+ZsypXOQSe3sEY7sb1LYoys",
-	"Xy6XPftNL5G94hLDBeqISxvBa9aNcmvklkN86Onr8wu0pyLTNGqRe/WQULIoxhlPyA8XF6fnIAnJCaGa",
-	"zKXSZK+//2gokhmFzI9cRaQQqRPhzZzzIjO3rCKxuVB75LVLfyPx/t6ey9YcVa5dvF3XTbmlOrqGTCEX",
-	"uLEko2OWmVlNc1ksME/uiEwAI8YFvWZcaTxD7Hohc61qazvYYm1rcnz7gMplQzAcxAwK4VZsU3blIBPB",
-	"7j1GJICViyR0vqB8Kmzymdo9InOmaUo1BTHHhZjb0MY1cmkAqWmRfY9v3HFSbvghRFDkLGVCc5qpiJgV",
-	"Jfv79yHIVgoWGRkLoL1A8MqZktkVUyibaek6s8Y+I7210EhJGqXgBWnHh/fuVQ/M/N6N4pWZeRvjuEPq",
-	"262y0MD83nCtzqgaza0Qvs7BA+i2LTTH2nRhfEEP1ebaFuI058ltAw1dylWrdh8Dv7kHJzMOYKIMnS3d",
-	"lUaThC2M2i/ksvlC245DA9+l1poAjVukMqJlowaXSKVb/FGQMGQaMs8osPDHheA6VhVD3KBJrSm9Bg0h",
-	"wVQ1x3CtiJA6wjil2K5rbPQRWPhD0oItAr4RwFgZAR7JiF3PaKG0Nep6/2YLVkvjm1ulS5vFaIgUA1wX",
-	"w+gWlKdkkss58LUmFBjgd1k1q9Y80WjCaVXcDSVRBbHePoxLu+g7p9M3p3IVzpa+6fy+gYeaw6KbdTWg",
-	"KrtAUafMSrR77/ptO4dGrLptlkjVvbadKeTuQQttm7O1jlsZ8HoXbSvTnuXFRMrFNCY77wtWsHQ3IrF1",
-	"zwBGUqMnERNWM2ruqqUEmp1wQbPeUFwYYbJ8zyY+Bs3UISmzlaFBLwdNuOBqxlLIDWK1TC8cq6EHHGG4",
-	"Hjb3qyVb36zBG9CCt5Vz51yE3w7qlNMqZYFJjC0d6CJKWkckNmwhJphupWwOz2ZhajMjiTrX3ansem8E",
-	"Ptt7ZT+8xcfehc91+dyFxQHu4WFnyvWsGIMoIOmCdxOZsikT93zXn8LX1SVfdJ3E1oW8QJbj6G4S9dyq",
-	"OCEOIAbpWMms0AwlqKgqqO3evGYorf2vWqZPjQfUGuBvKUEA0lazEHRTGMJnOfTXfppA/pZIVpXISSn0",
-	"LFt1os77guaa5dmq8WhuyUwNtxnlhfgsTwQ0EsSdrdMoyO45S5hA3AqnjVinnF24O7nfQJIsZ9ASyWGe",
-	"8i7MtCjz3TkoZbjpdw/lEFLzyWrE5haEZ5NnyeOlyqVA0CB4jaUoajGazPxTqRP5kB2rZmH0a/kdfHDC",
-	"m7OXvc83GZf0XFuwyB266m5WqbNGZu222HcbeMHXMsrczuByB2NKhReUSOclD6gnDIMWa6EwQJSoKLO+",
-	"uYpMvi1vWad2O57K6QgJtFnRD+mL7EC6bHwPRCI2X+hVZJR7yKvdDew6aNKRE6dXoWXna6vlSD5fXzW3",
-	"V9a/vnqOA/2ywt+mq/ezLsM6wdabbxYfvIH+t08zqakTFvHpn//f/w9uxzhEa2EcTrriKSA+usTyOwNT",
-	"fYkMk+0zSs7DUPLbIBBds6SoUUs91qT5py2iP7BmBQTk+KBfsBuw+SIDv60L/8iomBaGg81lyrKQl7pn",
-	"zb2VzRup0vuXNvjFt4iYd57KckmiW7uQLiAE7jhx+Xy3zmRszbttSLcF2Y9CX2TCrytSTRBfeDuMqRbI",
-	"uFviLIFW2dhQxoRqnWXO1SUxTwD5TPg1yeQS/BFwRKHmSibFFOQDKdhWkV3vC55cjpZN0b4/8OnMJa9O",
-	"ZG56CxJY15nnOkbUFqJckFGMy7LWTrkqTYA65fjbKe4pxlzeQUWTosyebRBigS8ZKWGRc5lzvbIE15I8",
-	"/tnYcfSK0SZYhRMpJogmROwzYLoxN273fUEhqEVIK9lvD63gIIpGGUunTeUHngEyzISDaYfQJJdKEZpl",
-	"JKGaTaXhuBExDMqwejLhudKRIV6BJxZQHxOqaSanDdAPm84Sbuxz7LkRoMD2ul1Dp+5pcMHhXo7sXq5P",
-	"+7lhJ2bblzQXLPW4YSy184pITsUlSw37BhOCMmopOHyNfA7hNUr7lenS9BewQAfH6xarYBlqwyL4w3E3",
-	"KkbHRexbiYlhIs20bZjTyBxU1mSpDBOkAYCEGUnb2iktph7FGwS+AUTfEdwksQ0pn+b2R7dqowm/Lt+B",
-	"ACgokHR7Mjrj6vIlE+rz4BIdwm5zntug1+9Ua9f0u4/ffTsc9vBDczSrzkFba0FSwWPpzp+rMGSBmbgi",
-	"sXsf18c+/oUPmo1QGC1oTqc5XTQEfZxm1HRvpZjI6K2GX1hHCGxmhBi3fDplEEKpLn3gPLANAkRIlqjW",
-	"bpvdV9uQSm6fZxBNU2jgAuFuVMl9nVGWrHr9DEbVi6X91nJrfttEO+C8q015+KjXotDkmPfO2hnlImXB",
-	"ATPEVCS6yFk6MhdLHJF//uN/diGVxp9JDO1Yusw2yIbhiowLnmkfbb5BCNsEqGHVEXadsAUKJEtGLwX4",
-	"00EEypkNZfTs1CXRueFtAbxx53QQh9cJnVbWVh0FTOuf//gfdMegte3aLO6dFq2UObdYNNOBYIXOaQbn",
-	"ykGtuxF+iYVpl2rbQIhL/gQhOAADapfOZoBiZRWLNbJj//3nf/03ub97RGK3//C6vYtlPhThXRxhNpYX",
-	"QnROuYMtoYWCGA12RGK7OvGhG8ecC7eRKhoKK7DAixbQzUIlInosHctCV4jtiMR2meNDeN4ClKR4V3Fl",
-	"o3LXgmEco+yCuudEJYfkgUIi5siICZ+aFnervja3rICEgUsE1haYIbhoYViNMuY61OY2QrxjOqUQ7yN3",
-	"10X2WhftHPA0kOFuwwLnLfelLQ9A5lTQKZuDm2ClNJtHhHVB58iTcv8M4ZhZ8ASPpE39tiB4/mL/Sebp",
-	"aW6XeLuMUHPoR+MiuWwK/n6eyzlJZVKY8bGUKD4VNFOHRLNkJmQmpysCV4e5Mnmedhc01yuCTUBeporc",
-	"X3hghsIJnKCnZ2h6iEiScSZ0F2w6XiCLMBbLMJ8UAQZnjKaQNXfy43k0FI46TS8IHgdl9DDULDWvysoK",
-	"7yjGzHzUvYuzF8ffP+vN18iVw1JGHUPvOVoz7ELBU5rli5wr1oKn7VSfjWqRjY+Pk7mKPcrzjtFo3bny",
-	"276kKK1PBVc2hOK2YE2/qNEkp3O2lPllMyn+B72i57hJ/kkXO2Z2AgtVqiNCwbHaLR/aecWude8XFZFX",
-	"xbXeNSKRIka1QN7BxznNV9aSzTXZOWM00RH5W4EFJG+GFqRTNrLbXxVhn2Wwo4jheGNOj6NW3qQQoOIY",
-	"UHS54BFROpcC5EAnV6EMeEuZ9cK3vi621kHoAY2uMvPaJjYd3Qrx1WbcztS8snFrey9XGyQPNArhyMD7",
-	"yHJ+xTAU6XZaf8mYamRfnk4g/Kjj4O4az8BWRi7XQw1Ay3Mj4LShdogMwSuHABRsdcNApg9Uw5tBREvr",
-	"kru7/P7iorfvZUBid5LSvZnZHrG3nfNnrztReaeQRVZMuYAxbL+DVZ54W+a1Dlb2n5IqTXBo61bkTQmp",
-	"lQxUuET5FVOELumqtFqmEg1Tt3MnuaizciXLsVSWoGn73rgQuFv52Hi2QqzatgBAM81KQTuAAQZvMJTM",
-	"enNxQlK6aragpBbwsuGAF3lurtLg9Yr7vTGQPEP4C7f7k5wxzERq3PQSh/e2jIku+ChntEErOmuoFmY9",
-	"11AghjCRonWsxVzqCpFt3XQl7Lap0RoNlT1E5Tya6CVnc8pFI9ZOHNAF+M4KBSARGKmOuJX9FpsZFP5r",
-	"DCm5cNEkUATQ7Hxr2Ehrmrq6c0xSTaO0VQFds82TaTkYPi6H1lohNkJ0m21ycRvYR2N2UhjoW+qbPlna",
-	"teCCcJqDbVVTTPd5pcY5lEIkOynDWqu2oKNIsiKtxtu2TcYeWDifzeOOKqzGDiukwZBywu2uHuOmZfoJ",
-	"M09PEZziM+Ntq8v04vw1efSgPzCitmFUS65nRiWm5FcIKi8mE35dVZ18ucu9i/7B4d7jw/2ajXQ4TD/s",
-	"f+qaf/bcPxf4z2Hln0braTVQ7kuP9tHh/t6XHO0a0snN2ChXttZdGEXeC4Nq4QsbWWv/0qwF2msNweMO",
-	"vv2N0XkWL4XsUPLmzYun1nJoxoNGMUgK82NshhZvsyS9lEuWJ1SxI6JvCmKmGb+sIClsGYa8VbQ37km0",
-	"hjDXmsi8ljkcxpvdmOFrz/MFU/pu4WatAXo5Sxi/YnnUFBRVzSDfMuHtznFRlUneAXtuLNMWczgU2ic5",
-	"XWKRBUisRy0cwjIUnzr3nmKiuXBDyjKzTE0Xx0VesLLWkVvQEsxp7/raVcQZ9MN6qeuuddvLqvVwxX/v",
-	"fs+kuaq6T+2zsa1aZSdElZ/EjY6s7SsVNNXhYcQN16N48QkI+ub0N4JnRYC71ZWFjgglQoquWRzryfrn",
-	"P/5nO9NFM0Ns5XiL8hbcZE2o3ZkQ+NOM22A2QgrWlZMJ0YA3Dw+iZm4IDDYBiarVrg/2Pl20wVQEG33u",
-	"nmzf6RYGeotqCWZflKbzxY3DuXBPbkF4XOgH+507V2cIj4PjsJ7z4uaU2xshAwhXNpxWeITrdR6q1Qra",
-	"azpYEvkby/lkdTdGHBBjAzN2HEoblQC4FqbeWKaSruejmP9rxEdqJ12bthtX4UlismPxSMwt3Zii/WVo",
-	"GKKI/YwiEl8NvhsW/f79ZMau4QPWG7mh97UCFI4Kwu23y7DFXt6lbuH1AiqbjG5YBv8zsavhgLmUdVxy",
-	"5WDk7B1kBt1ScqU9v9LCu7h60Ick9jWXyxHGUeVru/MgkblHRnOuALugGs293hbsUbWpcPl9O1t5FbHQ",
-	"dXM0bbjPriB2w+L75WksCKRYUuRcr84Nu8cNPF7wv7DVcaFnzWnvoYXHlrqOSDxlcmSkWFRryXhF7j9C",
-	"/J69IJccbLGmIeSRDsL+sPP37vHpi+5f2KrcXwrjwMLQrrxyIoW2fl/7oiMeVSwW6GADHurj06dMwj2Y",
-	"sqt77pm1StOuEVqkUJ0P89WXbKy4o8fv0f9llPhn6IN8vdB87hZi5/tnr3cPoQr1kmVZiRQxFLb+HvE4",
-	"pxHAeVjRUmkq0ogkXKMTCVG0KNgLe+Q/ZeEsaC7FGVGM3py9hFRG60XNC6EIVSuRzHIpZKEMgxQpWUDZ",
-	"LxDrcsYCaCdFdjB+NQqgnyLsfRc6GQpA/1GRC5vA9yLCRcqveFr4Qi8W6SAiHqwZ+qbk3Ezqoor8OBRD",
-	"8ac/keNKsayhQJdIfI8u+L2rQexq7XsnOBVlWXXrzPIk427cHvkLWykCKEE2eAuoMhqKCl2WUFJ18rTj",
-	"ftD1X1n3QjHvkWPovRpkOhThcTiyxeLMc5CYAhFZwXFRjAUJo2g9Ad7mjUs4BXTCD4WdKtY9Q64AeSZo",
-	"XXMZ9GZortC8lT24IvF+f0DWqs4fEToUm6vO29L1lfdd/fmyMiLMAG5lbvOpjALqthfK7ym3rdsVzyMz",
-	"yKblCpo9HIr4wxCljmHnkHwYAl8wH4edXq837ERkCLXPal9ZZbL2LdREC74jHyE05NOnuDcUT1z5PBJj",
-	"nTeoK3/ka8lD2Ry03E4mmMlLuFgU2mjzmwvUDUW1Qh1U/TerC/mhPRKbSUHGvy39HdcKy8VkZ7/fj8h+",
-	"/yAi+4P7Ednf2wOc2qZ6c/D0YDcicaXsHHy9txuWNoOv9iFnulaELh6Knf29x7bMpa9HF5Odg35/F3b4",
-	"I6S9ko9YgPAjqnkfh+Jjt9v1/zOPmf39WM7pFyVFTD4SX9gvvJrJf5y/fhW5r6ggeE2BoWRmE62XuRRT",
-	"H8lg1q5Hwo7A8GDmWBpAPpJjgkU6IxcTc/r0uWk08UhI1usNC26YBJu4SlmV1MDUdzYwna0dLvKRvJKN",
-	"jKnpNX+mcD3ssdt4Nn1DezDZZmwIGISzNwePIOyzTOnqGxWCMnCFxZqKhW9+v7KWll6g3fIOQrBECOdZ",
-	"ySKvMLpqQxjkXmnJW8RmUObfpTAE7VabQPhgaINeUQ5Ck2unCi1sW9RkzJgosV4nAeR1fZoWfG59qjZz",
-	"9pbTzWWhG1orkpl3+fgXDswLc6ZnMsXJOQgQnJp7nrBrADQaFxrmVkKq4LuuvcF9GAAScoiDXT1y8CUo",
-	"qIIMyI/8iXt/by88rUWemTch+c8fyypykIX0aX6/YgADQqh8sbHFDXhEzZ2V2Zbm2+Av201s89hQrPep",
-	"bHG1NbMHvlQksA5PBW/OXgJtUaw5Km0mExUun5Ii+6826KkLGazFuXcbUhEOaGbEwhV2YhiBWDW4jRTW",
-	"j86MtGqIpbYcVg4Y+QvHMUDkDnhRYeFUd0lxRegYbBSNC1trqaGBKnM2TBlqTc9B+kHFttq0ZWzVpj2B",
-	"4iJjP0Dj/hSUZZpB8qmNN2XzhdRm0y1XBlekGbQg8YvyV+TMyPGB8VmpJOWTCQNPsxM+zXB8J49NJzKf",
-	"jsL70mLnN+3nN4qYJwm6RrlyNQ6wRG98xnS+6h5PzOyrffBFaxdSIlnkzgFsoXYg6hfOTXvrB+4qruDT",
-	"4/IUwimOWOgWUVKsJOVlcLTj4tIYBg2dGFmoUAXNshWZsWyB9Lgm+QVyfPz3rjUSdV+k7oo8gssIQphB",
-	"mFgZxQeVPafaOdkS1T0QIYcWHcbKxpiEnTlvCErjEBoNGQBuMChzN6DVHxIPKgMFBZrAZKISPp+8hiDB",
-	"OdUs5zTzQbBcga6iZnKpQleMzEmxWLC8awZndJJ8rrbw2Oys487sbgaeOZVZRuLvn7lggHsfrEPmkxXg",
-	"2TWaec2oDUOWkwmqTaBgaHLg7PERnnQFKLp1v8ePUmmrxOAQnD1fL6UNS1Bu07x5VA3FGcN8SivggfhB",
-	"zp6fkPv37z8m3japQu8koST+OXaeSfJTvc5AYVZ0K7cm2YkbfJnxrhvpKZ1au/wQYOKU1biWhuwxG8Ps",
-	"ECZudxf4NEsxcprEcGpjsjNAzP/Io5Ht9XddUsdQxEHyd+xhsXJ2xWWhLB6goR18wBw1T7o5Q80opZoa",
-	"heZtr9d7Z1Qcl1puvhxLmZnvgm7M11aFtLpP3CMn8BNOUS7o+8JrcKeZU07RoW5YCNw6H+2WL1hOIBjg",
-	"zcXJLvm4flVZURciTOIwVMX+YG676vc1BSJUJCY5My8e2P8NDC8b7PWRtS1yST6SPWBwB+Y/D+zPfeRF",
-	"dauVr3xrrlKQsK9YnvPUYh4Iq70zxXrA1hHHDKVljD0gVA+FD045MrdHEBJRXlRTbnvBl83hcQsc3EhD",
-	"UUXMAw7gvrHLGdtLDzjo2m1m1X6gur2DA7LIucCqMVChJsTv3DXUtGAUz7pn6FXF3igjLgOp1PTt8d7b",
-	"JzNZ5OZG00Uu1FCUiUqe4UPQNdlBQwcyadOgaWfXH0wwbcE4xMo0PQUeCYYMWLDeUFyEQ1q7qZ1Ei47X",
-	"ZgkAw60znjCBoAHWcniay0XOmaYQud9uNdQsn2NyHNdZaHI8Pn0RRN1BkluvD8EECybogncOO/d7/d59",
-	"jJPANDbcYvNp2uSIQIaj10UJeC2qsKHI1hNxMKSIgKp65Dl+MMrPmAs2FPDc8aunuBJywdCv8yK1PUKM",
-	"jysczzDz4W2zW7B85N5LCND5FN34IDKZbZ7E2xzHv83zpwhUtv0Lb85ebv/wUwCS2f55BL5JQeq6xfNP",
-	"wNrQ+fQOApuQzRvK2Ov3ncnbOnbpYpFZc8+9X6zHA/202+CRArAKWNPXwGDNfSMnSGQ9Q8H7/UFbk36M",
-	"994IWuiZzPmvDBzD+3t727y0yGViJMtxxp5BMDO++/jmdy+k/JEK52KEM3mAi7T5vRdW5gWrJLo9HFY2",
-	"0D9OHMA0plAeGw/Eu09RZ2HBQp3og0DnCRXPrdBl/v7wZ8tFe4Yf/eleKCd9AvdmI+ToOdYvSFi9Dpqq",
-	"yn9xNbIp3g0BDYfC/m7/3sUrq/SuGe54Nfiu6puBZAkvJ8/Y9VD88OPxSff8h+O9gwdOIGkKEIkMI3ZK",
-	"k3nozcXz7iMbPGLfW85kZqSUuivVih9QUMtXeVjkzEhlZRAhGnWcFGj196HAyIEeQfzyYIaYRy+F0lRo",
-	"eBGu2AvDKK9YomV+6EIRbKfp93/7NT0Z/PrzT69WP//9r/rn+ePVy5/SbHz/1S//+dO+/vn7x78ky+++",
-	"iyOYuLVEXzGhh53DYRlXMexEQxfrBL9AOFd/2PkUR/ZKHgqz+PsPEja+/zgdjAeDvYOHjyeP7j/Yf5j0",
-	"H7Jkb5A8TB7u0TEdHwweJ48eJINH6cHD+/vj/mT88AF7OBkP0vjIWsjA9ARGV5fUxNFACvKvlRnssqt7",
-	"V+DFjWE5XFzMIaEIB27vUh9742NQeuS1yFaEQoQOOrEw5UoRqobCxwsc+SJvVkSW2tNYjzzHLESqNZsv",
-	"7BM50zk3X0LltQOioqHYOyAoGQzg085++QoHE0eE3gUre1AyYUunnbhK2mbkuwitMBRpDmXZ7DEwkgPs",
-	"HAh9Rgm9YmSO1l0q4PQdkpSlBXJWZg5HWdFM5kNhvmgIL+qRY1waI2VClnPpcjPsreaNgz04BtcRTxkK",
-	"l5ZElHeAK2Ymda6pSGmeOiVHuefMUbd72+Wgibq//GkJvyy927sRWc54MoMzgwpIeb60lGCu8SFaLgaM",
-	"giVkkdGVmZPGMoAoQtQEhVpIOHCbb6v8hTSwF8dYqoGmX+C4tDuZ1wIvOqEfHZ3w5Y0aRLdeDb572+8+",
-	"pt3Juw8P9ptiWM2FX12IN4Jfe1K1kXBcOfouQ4PIK6ltYFR1KQYPHx8MDvYO9vZuntFFENKz1YxagRfW",
-	"JwKmaDhEptuo1AqMjgo/xM4r6/bzhtE+s+FK7SP9AlG96xN5ARj2E2fMcoFUR0ZDWQUWFYvlAlX6gWep",
-	"LebkWMPGad0QfIhCIMgST2zc5heR/+pRfNX4EYuC2yR91sM/ViQITaTJpZBLQH2oL6gO3A18KmRuaNvI",
-	"eX//e3OzaE/HhqOwgCjUGHD30FrAKMRYYuf2XLmKTu6y8RUArR0ffM29mhQI7Nfb0Zz8ZtZpTVz+a8EA",
-	"7pF8/+w1Cm2AJ7FWUMHcBVZBhhHN5yzlVLPMqrF2Db3F0eq65lUQeTxCqPVG4qwcyjkw1y5yVyhG68xM",
-	"UJsBIHlyOp0bkUUgCHGK5idD01CqYV4oX6qhvVKDubYA4HXdeTPlV0xE1cJb3sx7UxwdeWGmY8ZmVgi2",
-	"ydXxgr3D9g5xvmbuWhIUZ1zwR0MMHd4rQ+GG2iMn3sCAW+UgD/zGNajagbWnSWFGrQ0KPNxWYw7MNhDZ",
-	"dOvD7q+GKlJq55n9vl4QxtszQI6o4HRaC0dQnuuwYwOeujnLaCEA267azBrY56foFgpoFRh2Kx40+L0W",
-	"pZrtI4osq2bUNOXD/Fyi8h52aktVLZlmG6wlveCX3BDZwbjPHiYD1n2U7k+6+8lD2n1MDwbd/uR+spc+",
-	"Zg/Gg8FaHTjbQC2VBb/cuMmVyq74/FoBAPt1pRJq5btKdw4B0tXpDEpx2gdsKkuAjF8BYcenKqUxw68q",
-	"nYXQzG37cgMdN9V1xMbXyyfi9/UqhncpEHir09NkurloKqNquDxWRLCmnC0sJE9o6s/lXa0//S2sP6d0",
-	"Ze6kM3fszXuD+ze/Zwd3IeVLmk/Z/1pr00kYy9lgcPoUWQvxPQxOYq2WYmsGUeBs89zK+mYaLraKPGJl",
-	"NU1Bp6wj3+7695GTYOSn1cMRJQU+2rhQgD6BAMAZM3fuuR3CUJR2+jdnLxVo4GNmw64YlA63heJiooz8",
-	"vSzxYVfokpqUMvmbs5eN1zG21mLCbtBjaJ5xlpOdnMHYEraLQUFOwIcgjlK+tzC7d5foG7WpjGoj7UJZ",
-	"bLce3qQTwy60DcgD/n6mkvEVLc1B1c0WplWG3v3GPGr/5pdeSf1cFuJ/r0nbWUgNZ6hbtjGlo8pqsERe",
-	"K6c51zmj83avFIF0BgdpaL1QhCpycv43snP2/ITsDx71IzQUl3bRXC7Rj7Vbd2u5uC/nS88hyulEZsVc",
-	"qENvnotIkWeRhfuPhqIU/iJXwSbyCmVFKCr/hKs+IqEI4//C34aiLgGEEfOugUAqcX+4pquCVDQUpRgZ",
-	"kVDMjEhFHox75Nl8oVckYVkGUe0CwxgBfZycwLdgqaNDoRY5o6maMeYqYuWFIBhIJfN5kVGy4wM8MDT+",
-	"uzgi8bfmP13zn/8n3sUKXmCOZ6n1GsbfxE1c9xmQzNZMF0uTyCWEzSO5tbE3l/Zfchtf+WAASV1h6elK",
-	"8elBE/jAHy7Hz3M5anat7yXqqgqJ406gOYD2/AWnzx0+e/aqR6968ioHr3Lu1k7d2qELz1x45OonLjhv",
-	"leNWOW1DsY3KFbUpEFHti8gqn1HZZfRwr3cQPYke9aMn0YP96CR6uB89iYy+0htETWpL1IAQ8XMEp7E8",
-	"HfW7vfG6NZx4wjPI+7fOBPPuCe5z9ylXC6m4bgQyiqnWNJkZsR2qrDKzx98NO1ZX7sId0MVURaOHYa5i",
-	"L1FXww4IMRvG+m/laUae6bJ+4Hq84WJeuOKcjffyseHV3UkGqKAWclXWim8eYmoF1dZA++bsZZhAm9TM",
-	"Y3B1RENhpXEHyVqW1kwMI9+pG9ACixkaGQNBviIyDAWkU6ASxDWU/iSvJIb+8KoKC3VpgvyEpmvoe6bL",
-	"IqZb3ENm+itZEHNBiNRcRk7036qwTdN9henX7bL4by1741q08AEgqMoO2Y03/xv7GmFYkvXf6nCe4srg",
-	"aliLuz8dIJC0q+o+uhbPqOH2TdWroLhYeaBAbb5iuQ18A0kuSC7k+rCeXumymDDhZShcxgvspw2ItR4Y",
-	"zlQPkheoBYYH1wHPMmKDmq0vofSUQyQ8HLih4GXwonAxi2tnDydk7eA1kt7fhIGjyBTKc/yhxG0iSFze",
-	"dktR1HwpnAUWnjJXi2sVBGFGGHRUSib4O6YFG2LCxN9eG7vtfGUWtsnS+QfZbCab75neRDO381eZ9148",
-	"BTVhAZAF61bIGRXTgKt9o0hsxX8bxhxY9WNfJbVHnnOWpYpkbKKJLDS5ZGxhWuH5UEDGkC+hmmSM5uC0",
-	"65Vpg1wrlk3Izpuzl5FjkLs2LTrBMTXxLCyl5mn4jq630pfyfr8LkAF170WrEGEu4Eq5jG3OQ7UA3Pa+",
-	"+69+IK3jJTyY/6p2vH8nJwPSCx4Ud+K2E2DuIdpBq8qBSV2hWGKLaVT8D2t1jSIfpJ6trIEQw1CNTDwU",
-	"gIAAtxOecJcWRF0Otg014g5KDOxH5ElLlrY6HIp4v98n68ngmwLgT3Dqt+WRx66myrqhH8IoLTw1aEpc",
-	"wYzbTF8W8nm7c3nW4l0IOy3ThO3ytnTs4fm26xpWypZl/7oKDfTUFrdelh2xF8AfroSvEx1fWeRGk8Wd",
-	"BYt2HnTvg6uN96mVHb0W7EZmdCc+cUQQrNO/4xO6ZvSKHZJ4v79P6rAGGwwUQMefwVq++hmzSF9bnLI/",
-	"DtlXkdlljZS/6DFrdEErzA9Ugl6yEQQS8jQojRUR1pv2SJzLsdRqZG3z8NmBVPjrZEGh2o69TYKaltsF",
-	"ItPur/3u49G7D4OoJbS6kU8s0kkrZ7jwckKjgAKOsdOnz32lGY8PksykYggEZo5eyD0s1FbJPsgtpAxn",
-	"qUwnvxkbsOvTEBYw5gKTHrdyHoTr9DUcCNZ1AG4kdB6sexMW6WRLb8IfjOkL2qDkUgD+orZkgEfq64sA",
-	"tp9Np3tSZNmGI35YDV4qzVoYsFzC4SkLdofBTCqyEG4hL47IlHpo5IQuFiwl1AZCUTJhOplZ6DvMAPIw",
-	"eD1A6cLTGzu7hI219iWwd2IY18hNUeaxh9wLpq2ioYirtcOwlGhYLTgOMPh2HRqdrXDKQ8QImZOxNNN2",
-	"w1Ob5KQ7MLozRyn/iiKPHVwLv7P65R9yzteQc3T16H59VoLOkhsEhUQKQblSVCSMXHG2bGIpCNvpnEPv",
-	"C6ldzNNS5peH1RKW4EQpa1iSnbLUa1hhLmoshRZ57AWLMhXU1hoKYEPsegFlZX31W8AXo4qcP3vtyiZF",
-	"5OTpq3s/HT+3yAthYboIMmbLcoC5QjsMFTRbaZ6o3QjATG3dL8w+QUcBlKcdr6AWO3JTX6jM1didWNZj",
-	"Rxdh24hxUiuyXJaKhp+xXDQEgNqa0T4sEnqCKor4u6aXbCikTRnxRU6HYijACIJ1rCyGCbtimU9ChYwT",
-	"V6Mmp0vDIlnOE+sDOcSlN20g73Smp8DllrOgMjQWs7UG77C+bdwjDReAJZkUjF87MdTdgsTNNe6+Vpo3",
-	"jkiV46tdX2sHpxvZuQ6FdP73FLeEihXJuEIcJYA1sZOBYpoWJ88D9levgB75yZarcqhtDoUPs7mtZ28o",
-	"zG8Vx5IHwbfDcZ0mEE+AQH1l95ChpMiYmaMFM4Xvd1FV3yfNOIAYqWbBOn327obbCTFpf/PbKfAhVMvr",
-	"D8Lq+JWi+L7o/duOqwdKUmaTcYEhIT39cPEjppy5nGLYFZYbyoC04qMKFyFGrHNZV+NVyIVcKrdiTPQ6",
-	"7xrq4L8N6yzXi9e5asa24Bpks1DepD+W1VEPXUk9WzWvc/zCBmEarhUgJ3v22gkySIIir/XyrZ0nWG3B",
-	"pQ8GUMxAqFwzspJFD11cQb1VKKJaKW7aULu0WrGzLDrnZlOtg2nzcCr1JStFJas1I99Wy+S97Zz8eN6J",
-	"zISmUNyoqUOrgIfDLtFpHvQOwBJQbfU0uIxuajccbCUvaL3Z82evb2gsrKp3Q2MnT1/d0NhJJot0klHI",
-	"5662BuJEvZo5rK4zU2ygz9+MmH1RyPpx8neMM6FU2b9p3gyAvD5+0T2HXp5IHZGTjBYpK78B1nDKckvC",
-	"5hsuCNp2evpa4wmoF2s3fCks9W6WzVbifNu+DpSPCsXyEShGLK+sZ2qoX1oczLKopTUy6WuNb1GsuBR8",
-	"rVZC02uo4KjpyP5ga7RnUM/Mn8ra8p+YBSV+QVtW2kzf12/q3J88SAb0MevujR+m3f1kwLqP6cFBt5/u",
-	"jx+xvclDOuivF9gHBKhKpfzDt++a6usfdsY5n870guqZcw8jhLsUpKx+6SFW/MGryI5HlXrpckIcOyIl",
-	"r0KH2phPoaAsSG4QZlcuCdkx67V7SGpkaq4BW6sGG0F8LyARsuTiEOFH66/VqWpbnxLeyE9ROGjTzByG",
-	"/B961lZ6VgP8/tfQt4Jyi7fFNLOvRg48EHE58Y9qVkivxW9bFv/7+uBlDY5WO+6d2DBnBGayiez+FyiS",
-	"Eu9WC0g2eWF9lcY1E2dZ9ePrRo/iALfBCfNT+XfECitprgypcN+FmGH1Qpoew9loNkVui3E4AAkHO012",
-	"AF/agkqz+UKvIgyGZvlqt0eOzbnwowA7Q7zXH8Q98qIp6zMElS5BMDwcOp2zEGvizdlLo6wj7QLyBhTa",
-	"p+W0LbQGgjYUAnVaCwcW7/X7Mdkxl7vmVzbGG82r8enxxckP8a5VJNfGCbg4YF7Azru+P0gIAv1vb4+0",
-	"wGmHN1RZD0UKqDvMpUOcwoBeB2LUDOuA7f+u0A4evBxUDEAt/6JIDDjFO6AxfHle08xnamTKFQKqWFIG",
-	"LHyWBjgvNWIErrQddsTnj/YixJYJ0vB/W/vxv2kOvT+sTYy4Ip3c+xCAXGwM1D+XE91NK9H6+OKhIbix",
-	"Ub8ActBJKUrLhfJh9Yi8w4DLq0zqsn6oY6s1zgYw6kHIdlhzIsY3DgnKED0CQeHYjR/BUISs2epaCFFt",
-	"7Y0CE2w2BfH7hfxdTjzI9v7SKMsh/SHo35Qj4C/aG0/DDfkCmNJl6agBPqIlGeD3p5s/aOV2iQE3EMlt",
-	"NUF8d7skAS/XRITNKc8MY+ITSxZQQcVCyGuq2RFWANmUItAj0LLhh2HBl7m8spxbsGsNifBYrA0E54pA",
-	"CDC4VMFDQ7FjhlARFAEr3Z4xlyZpz4hDRA2cU438fSh2Nkmuu7a2pa6NOJBdocaHkMtNCQ3BObyj0Gm1",
-	"T2tlDEVQXyvn9jLm75y5sJlzlNkLFQ7yRwbDv0wGw1YiXqE2+fd/kEssmYNp1w1WqKCUEhSjeHNxQlK6",
-	"Qvc3vArV0F1qLBRQQ3+2fyBnAIEQ1FDwYJOmXYgqAPglXw8IDKUTmSesxUv5xhbE/2qnAztoOhq2Qhys",
-	"6+cYeH5P62c4h4B2cNJINx4lW9ty1a0g7akVj9BOH3vI2dgDhZoLBsukgV2f0KUhoKDWOaHm9lMzKIw+",
-	"FAgaF/k6GF57sIEmiNW1kLm2afgOK5g4umusqW8hRAP8ao+fZUYOADDWrRADVLk1nBjtGpG7gxix3NYb",
-	"W6/7c1GCrbpwAAu22kTMF0xpCz/7OffTttCNW99RdkxmeL/TBVUZwcb4e0dmhgzsygN+msdiXwdQC6jD",
-	"loklXP9hlPhaXMewCULheJfwwSXjcVDudd6DkLbt3OfElUTXjRXTEZRDMYsMFdtyWC4ixkHvgogZ0MdQ",
-	"lHXNY4TvYsqQB3mjHNhuysYF1gdCMjpyZoQAhdhXCMLqCi7+hyUzydJW4ACsLf8FWIIrbn/YuW15hrIG",
-	"vsPt3LYkRKWS/pcBq78tx3K1+X9PnuXGsIlrXbE85ckfPOfrGUIhRp0GfAHj5TAypJn5BCX/QcEPi/2/",
-	"fQdREBA01oygY44+/NzzDglbsR30f9vhGhMD0TmC4ENf+95K+CK1ldNc8SHvDsU05XW/KwZvq6iOjlIt",
-	"A6yiAGMSY0ARdw4iJWp4qUGvzive1K/z2VmfDJE58bpxCbxaevIqk3FKy3rDfwWUIygdkoFdF/N0uBTe",
-	"TVe3xNlWrQy/1uIPLFuwXGGYf8Gz1FmmgamDwcSLFL7qR9CuJ5hP7z793wAAAP//",
+	"7L3rcttGuij6Kl1cqypSBaRJWfJFqlQdWbYTzzi2RpInMwl9iCbQJDsCu2l0QxQncdX6efbfc55h7web",
+	"JznV39fdaIAAScl2MlOTVWtikQT6+t2vv3QSOV9IwYRWneNfOjNGU5bDnxdM56vTiWa5+ZQyleR8obkU",
+	"nePOJUukSBXRkiwp12TMJjJnJDevcDHtdaKOSmZsTs2rcy74vJh3jgdRR68WrHPc4UKzKcs7Hz9+jDoL",
+	"mtM503ba0yLlTCRsfdIfZpLoGSOa3WpFaM7IMudaM0EmMu+RN8V8zHJFBLthOUlmVEwZWXI9g5eoHdYs",
+	"jZvRPhQsX3WijqBzsyL3e2XlKZvQItOd486c5tdMczHtRB0mzGZ+qn035YKx3Hx677epNHxhNnmWM6pZ",
+	"2nKeb0W2IiqhQpEEHyRUE5kTap4nesYV0Xzeunr70gger2xhIvM5NTtIqWZdM0Znw/KewT3utD575Tsv",
+	"DZ+/19qKXMmGQ7uaMRILdqtHCTwREzmBu17k7IbLQpEFnbavC0etACq9fc3EVM86xwf9ftNSnss55eIl",
+	"z7bd4nImFSMzqTQx52MOKYV34VKJKsbu44RwTfYSqliXC8WE4prfsP22ZeNrrcs+ehgZfHOfB02beJWy",
+	"+UJqJpLVn9lqfRvf02umAJc5U3im3Hz+UDCliaITdkIUYyQYh9CxvCmPGqlIuejgya6ZsnX1R/XVL6jW",
+	"LDdj/t8/DYe3B4PucHj7+MX7r/+7EVRe8znX6zs6p1NGFP9HKzBk8F4j6h/0I7NGS8EMWGykZ1HnPJc/",
+	"s0TvAiSGOLFbmuhshYe8wHfblml/bjs/t7qNt3+ZUPHqeTM2mWV9pQhP/QIWVM/K+c3vI552oo6BBp6z",
+	"tHOs84I1InVRwJNNK5ixtMhY+yrw980rwWc+w2o01YXa9bbglhS80nZJ+Gvljv47Z5POcee/HpTM9gH+",
+	"qh6Y+8A1wHLeXbzeYS0OKd9dvCZ7ZlCaG5YBzEKYLWf8H9S81kpHijxrp32HT9ZP6qM5ZrWQQjHg089o",
+	"eoEkwXxKpNBMwJ90sch4ArM/+FmZlf/SYbd0vsiAsbA8R2KeyNTDlJB6ZLaRMW14wJwpRafmV3M65Gjc",
+	"Z4+TAes+SQ8n3cPkMe0+pUeDbn/yMDlIn7JH48HAkNm8EIKL6Qnh2tArVWRWTqA3lGd0nDEiRcIMwZ1R",
+	"RdyEAGMghFRA3KP2Dc14OrL0Dy5pt5t9ATuFk1sHckdOE1lkKRHSyFAkZzQle7Gb0pxevG84hrbIaXZp",
+	"nvVLJyumyV68dojxfq9jWKcUk4wnn+uKJlxwNWPpZ7qihGbZmCbX5gfFhCbLGRPudtxcv8/lKFnkBlLw",
+	"uLkwPFtTbeQdqgnNMrlUcCvuHoM7cCuPIxK7LdrLERM+LXKW2ut5JQxzo9mL8sDve0fcDjXCH8ILOhWk",
+	"EOx2wRIDMPA7kUlS5IZm7LkN8JT0B396/vjyyV8e//Dwb0//enh1cDE477959P3Rn/d75DxjVFkRP7gT",
+	"UWSZvw664Hb+z3ARTcs2uBHuM94/gVuwmyUJzUFoCW/G8JCPUeeN1C9lIdLPhQowVnjMbySiKPAJnu6E",
+	"EhuBu5zmc4N1KhkCNrvlCsB7JYucyHxKhWUcFYA2izDQ7Llu5dtkxiyA+690zukUH/O018L8OV3NmdAX",
+	"nmV/0nUUY7/JkZcCwlsx+04pt5yTfCikpoZ9HllOyhUpFEtJsTA0yRwRM0xDk4P+waPuYNA9eHjV7x/D",
+	"///YBvdjnmVcTD8f7L+RhCZGDyDhDiNgBTKlq69UuJ1yD+bWmo7Enr1l2FdSvqb5lH3a2Vv8GmkpRxkM",
+	"Vz93h4Fjma7IvFDawlzCWEoG/cMnR48fkfFKM9V2sF+IvsOCuCKwbMNdqSAD8j1/RvbitW3Zs7uS8nsq",
+	"VvYI1aedncyno5xqNgLFY4RH0gC5hqAuc64ZMU8TeNpA76DvDleRBcvJnItCA7vKGTVIeoKE2qD24IAo",
+	"NNe0nXK4ks9GvcMVl+sie3HL3g3Z4IvGX0CIrVumut6U0rQ++/SDwIgFi3wnaKFnMuf/+FTSY67mmq1G",
+	"FkTXru70/BW5ZisnQsBDrXyz0DMmtJ39811CbR1zrhQXU7IXu8WX9MGQljnNjL7E0ogU4lrIJVgrcnYj",
+	"r+Hmalu2iPFOLHKZmL2PM/ZCaK5XnyrKINKjilKeapFnSEUKxchM60UI0Fah+XJ045RMOMtScyLeYGkO",
+	"1U51QmKz/JgoulJkJpeEipTE8Kj9cjnjyawXrAWA+cxwzzNZWAMsTVNuZqTZeS4XLNfcqFsTmikWGf3f",
+	"f/VLZ0J5Zv6t2yCMwjeRzb8I2vz9girV/MuS5qLpl4+h2v0TDmCfjnBpMJtdTGkTlWMwYRjlxOz8Ocs0",
+	"vePGx1SxkUqspbK0IspinBkuZHDLAKMzBzh5CgzEZmYcAJXuNTX7TZFlqIkYKRKEG7KkXhEwX5r3gQH3",
+	"AnPw9hNoWZdTsaMOGq3XlxTz+SKXNyyNDfjFOZvmTCnz0a8TjoPMzUMRiQuBQ5kX9IzlS67YCYlpmuIY",
+	"QxHnbI4j1rYKIE2kyFZECuZMqiAs9YYi2K9bE9hf7II6UcdP3Yk6MB/8DnM1WMbNno30yNMAxsofUwcd",
+	"97jkBc8ymjcOC/9uIQQX9lltZAD9SeDmhrgDwPEKvOEAnx/iajjsr8KekD/DKsbUNxSFCFk7MHeFHrZb",
+	"CcFrjpakO9ABGriK7u6UiTqJp7qbACEk0AYkKUIk12y+27sXYIkCQLDsPs/pqgNsAFW+nQyV4U2VumLg",
+	"t7LbsUtsPWi7nLsdNZtMZK63bfc1u2GZmYjd8NTdTPMsCI/r4sqEJhr19xuWpzwBlUwrYjTSdxevVUSs",
+	"aBcRdqtzCsaBG5oVTFlbwDVbKZKyBROpecvjVK/TcCJ4+DXnpgZToRL0mo0SQ+otToL85gWXTi7HUquR",
+	"YjRPZiP4GwxDrOH+IkMuabL7CW6iXiyR8zkTKcUF19f/nVwSLcmE3xKuIzKx9sNkJhUT3hF6QkQD3TEk",
+	"BW1uW5nVXYiop57VlQ4i0u8dGZ7Wh2Wa2SNi6BlIT4ai2WWaX2NBY5SqDHmLzSLXiXHpqgkcNf0diHRJ",
+	"nbcitDPXRx1VzOc0XzX5qqkGqQFMIhGyVAZWTnP4ZM9tKCLL2Sq4AG+aMULzar/XBEqaa5Sc135ZMj6d",
+	"6Wa3Coz/lSL4DJipuAA7LMJa83mundNythpxPZqDY0417dz6suwTcHWnrwgVaslygjRZtYJlbyvtQ/II",
+	"R7DOpwLnC7IfeyIe/yJHysrLC8jV2vbWsK2VrF62cPfYAHVM9gZkIbnQ+xGJDYDHZK/fOzKfDJSbT/sn",
+	"COF7VRCIyhiGnFElBeFiKGK7+Hg/wAiyl7OFzLURATEKAk4h3QcnSMYmmsgC7AfwfU2e21mCL8HtDDxP",
+	"XElxWSLCXRg4yIfNKoyTLht/LQXOlp/n7e+WAup2reaTZNwSQLx9f+PZrKMsGr2ZuGGZXIAsbm51RZwj",
+	"DkGDWoek+f2w34cIA+eOr3HxndZRfQeV8l/WtGG1ziVlygzjGedUJDMiBYYJoABrnrXSLBc6l2mRmKGq",
+	"HLWq+a+BmzcFrK9mVsyp6OaMpjATu11kVADGnpA5XdlwoIikEjBrQXPFCNeN5NVaFH5pMxyCHSAi4FAN",
+	"bAHAv/Qs+IZqAkEEYLc1DGgnvopfNFLwjCq4ZbjHUBOo2zuiZpNSVLNUR53QlbFmBowCh877bWQZfo0Q",
+	"XMqrcqe5jhW11+uzlMjzkulkdsESmad3tROsNGuxaqRFjgczb3nAo8rW+1oU+UIq1swJuZUCzB4MWWa9",
+	"aY/EMzlnCzplcURilCLBu2JUCrowf2bZXI30rTZ/+ysaLXI5hndornmSwZ9jqe33jbCcs5TnLNGqGaKM",
+	"RE3cMywlepbLYjpDeSVPGQCZ13RaQDXQZ4AOjRzJaDm6kBbnWcPANdBAauCOuTpLZC+5eqPhvqNtoHU/",
+	"1vUpsIXQoHbWIkMMaDh1A0lqJxPdFE6q+cTcoprO6Vuq2V3ZBl00g9yMT2cQR5Zg+CAj5tKBSM/oDSPL",
+	"Gc/w+ynVjEx4ju6h9WMMLUcNxDLnhvplzoIHAXlGqilyHDX1kzRiDo5b8ian5mUyuWbpaCLzEeVW+dvC",
+	"rD5BdWqSfa3MG1hrzGGXMzbeYE4b2fjX5J//63+Tp0cROYW/nhxF5Bn89bgfkTP46+goIs/hr8N+RF6S",
+	"Mcvkkhz2QwZ0+nUn6px2os6zTtQ560Sd552o83Kda0Sd2655p3tDc0HnBlZ+wsWdnmcguOMH98cz98eZ",
+	"++O5++Nl5/3HqIMKc4NEkEjg8Zn5Hd2jRuNALQBkZtQDwk1kcgnHmPJi3ok6BlIbxd5zr5vfBSHgusBG",
+	"00wVEnnD8kbxBoLiZkaGdwGusICvlINt1OggNAXjicbWIJySPSPuGL1i/2768preV1lSo7pbrozMGVVF",
+	"btS8IER7R3VvV6OMnapulUlyusxGNEkYqDNrg2P8W4jZZ+YN0v7GZzB0lCZeIe2lVa6yfm29TmvQabst",
+	"I3TabLADeODxIAXhcoYIw+Q72QGa6BKcrCdPawq4h+8qLEUVzGiiXYhu93UU3dNm/y/jebjXGmrX02TN",
+	"95Z6b6NvOvsLMCj8xnZ5o0CmI4eozR4j9bls8PdyAoCwtJPY5qTLj1HHiBpqNHFRTzstHiSvhlVPmWA5",
+	"pnzoXVMpos7U8M2Rwz7ZDKKAplk2mjqRYeP64KHgrRYC+FYwkrKEz2m2jQ/Vqd0aepmF3tVXbuW0HTAv",
+	"gJS8UPpur9xwxcc8syEQu75Xd+44mTIYza2mCUd39yIhVTb6/w3LFa9FYnQO+gePeoPG1wCK7VlujGb3",
+	"D+6q3ZWuLNTzAuSPqllZ1ZXXcKAOgXU4bgB+B0lVzAz8aJbQOHQPj6GRVlravg75ltfrWc68YAZzh9Ln",
+	"btde3kkAQXdWzRYsHY1XzfIBT916pz7gGV+xiUBcTCH+UOYsInwCjo2U7+Y0CoXcTxBG70abmshei/wK",
+	"jxrxVdxTdkUeuzt3srpEA4m/l9i5lYy2GQdqUtsGpAnkuBKSyo03YcZlQsVdRbctMoCLq7c0ZgfAsxkT",
+	"lmHW79+H0VDhYxVj/xLG3Uwoz1haczwG/Hb7Ilya5h14tk34azPffaUgyxAsdqeXZ69ekb1FIVaJTNm+",
+	"Adx5I5SCSWzUbNr/YbYilOBe8Tzw74hQhb4Go4iZd49JnAo1skYViPvOlA3MNx/4nMlCx0OxZ47WGT0N",
+	"rUD3FngEo0p+i4v5BJ3EDEDGRTplej8aijiRQjBwG4zsVUQkdgaZlCnN0eQfE5hQcc0w3dJZA4nZkpaE",
+	"kkXOb6hmQwEBjorlNywlNE1zptR+ROKZ1gu7E1JdPa6apeTo9tY8qaUczalYjbzJMY4gvApdNEEccW0g",
+	"3KoiRxB4jLlbKTMgZxbBpYA9A3ukYypSKQwcwhhLmV+z3GfTEK6J0hJIdM4WAGPZyiyuli3RGwrQRAuR",
+	"MaVKgAY/4FboRaDZ3Qlj3ZUTuIIAnqxLv76IXZbQZuzD3Kj0hMRWnIgNPizZeCblNVnQVSZpqsDsA4wY",
+	"0hNIKpXirOr4bhOc1qTi9UUg75ATEldEkZjsnX4dkdOIPIvIWUSeG5h8ue9PQfOsmopWP4UgB3bvdDj8",
+	"+tfTX5/9evbr819f7v/3pqW2iOL9f/7P/zfo99F3KEu5vLKgMOGssjgvLT4+6B3dTZDfrjfb9NZd6HmY",
+	"ALoxi9QKMDZr3e0LBBcqVk13v8Pca0J00/zwEMmLcc4TYp8tYzUVMWQEDrcwKzPXsRMOWEP0ToBon/19",
+	"4DCcvOWM4InA9tS+mE+xhmHWUyPX1zMWcJ8lVQGkgCsMfjw9f2UOa2wYo4OrUHSnC94pQbJRWlea5ltY",
+	"//ab3ylEKUwoNvoDBfa4q5wE+sZuwIWP/j6wFczdvEx44ItDVrFI7yzQ2ZtYX7JL3GYp5HUD3eKY6CVw",
+	"qWtjlariblcWPP/73Ft9Ac0LLp/64jdoZYSRYknOGjSDeDlTLBnF5GuI+n90aM7x4QEx6omc2+w1cm5k",
+	"SKExbN6GufggnYABKUKHoswSpUGCcJFnMaQgclfCRs3kUhA6pVzYSC1vqcFFfXi4unzypl88Gn/47sOB",
+	"Hpw/vbh++NcD2X/dnz/9y+DD5MUjdaQPi4c3/W92C6tDE4yvMVKxxfjQum2Glgrdr/GrBghogOIqfleJ",
+	"UpMlKFBn6mJqTVWMghoaIWn0TCKqlZYIVLYKulcoek29bFOBy3C5e/oxtpH9Cza5r4Ec3SsNZgh7u9un",
+	"lznzg9zPCtK6hi9n8a0ueyeLb/WV3S2+4XufavGlczaqWlfHUmaMigbxVI3m1HorGoweeHYEPECKzPkt",
+	"0UtZE1pRcVIz56OEMhVAwBKah2awcBFlVM1G2FuLIK04vnYC+Nph1p1b/rBaT6YE8tIk7CA4sAK7LbWi",
+	"N5CKoCjKvc1dDYGH5neSScjEhEAGUQZVqx55juWKoCKbYT5mJGfGzdmUK52DTm6rTu3FlpfEGFm/XC57",
+	"9pteInvFNYYL1AtibawttG6UWwO3HOJDz99eXqE9FYmmUYvcq8eEkkUxznhCvru6Or8ESUhOCNVkLpUm",
+	"B/3DJ0ORzChkfuQqIoVInQhv9pwXmeGyisSGofbIW5f+RuLDgwOXrTmqsF3kruum3FIdXatMIRd4sSSj",
+	"Y5aZXU1zWSwwT+6ETKCEjwt6zbjSiEPsdiFzrWpnO9jhbGtyfPuCymPDWkVY0imshmOHsicHmQj27jEi",
+	"AaxcJKHzBeVTYZPP1P4JmTNNU6opiDkuxNyGNq6BS0MNoRbZ93TrjZPywo8hgiJnKROa00xFxJwoOTx8",
+	"CEG2UrDIyFhQeQ0Er5wpmd0whbKZlm4ya+wz0lsLjJSgUQpekHZ8/OBBFWHmD7aKV2bnbYTjHqlvd8pC",
+	"A/N7A1udUTWaWyF8nYIHlfV20Bxr24X1BTNUh2s7iPOcJ3cNNHQpV63afQz05gFgZhxU8TJwtnQsjSYJ",
+	"Wxi1X8hlM0PbjUID3aXWmgCD20JyRMtGDS6RSrf4oyBhyAxknlFg4Y8LwXWsKoa4QZNaU3oNGkKCqWqO",
+	"4VoRIXWEcUqxPdfY6CNw8MekpbYI+EagxsoI6pGM2O2MFkpbo673b7bUaml8c6d0aXMYDZFiUNfFELoF",
+	"5SmZ5HIOdK2pCgzQu6yaVWueaDThtCruBpKoglhvH8alXfSd0+mbU7kKZ0vfhL/v4KHmsOhmXQ2gyh5Q",
+	"1CmzEu3du3nb8NCIVXfNEqm613Yzhdw/aKHtcnbWcSsLXp+i7WTas7yYSLmYxmTvQ8EKlu5HJLbuGaiR",
+	"1OhJxITVjBpetZQAsxMuaNYbiisjTJbv2cTHYJh6xdBsZWDQy0GuCBmWLatleuFaDTzgCsPzsLlfLdn6",
+	"5gzegRa8q5w75yL8dlCHnFYpC0xibOlqYqKkdUJiQxZigulWyubwbBamNhOSqHPbncqu90bgs7039o+f",
+	"8LH34XNdPndhcVCW8rgz5XpWjEEUkHTBu4lM2ZSJB37qj+Hr6povuk5i60JeIMtxddtEPXcqToiDCpB0",
+	"rGRWaIYSVFQV1Pa3nxlKa/9Wx/SxEUGtAf6OEgRU2moWgraFIXySQ3/tpwnkb4lkVYmclELPslUn6nwo",
+	"aK5Znq0aUXNHYmqozSgvxCd5ImCQIO5sHUZBds9ZwgTWrXDaiHXK2YO7l/sNJMlyBy2RHOYp78JMizLf",
+	"nYNShpd+/1AOITWfrEZsbovwbPIs+XK2cimwaBC8xlIUtRhNZv6p1Il8SI5VszD6pfwOPjjh3cXr3qeb",
+	"jEt4rh1Y5JCueptV6KyBWbst9v0GWvCljDJ3M7jcw5hSoQVlIfqSBtQThkGLtaUwQJSoKLN+uIpMvitt",
+	"WYd2u54KdoQA2qzoh/BF9iBdNn4AIhGbL/QqMso95NXuB3YdNOnIidOr0LLzpdVyBJ8vr5pblvWvr57j",
+	"Qj+v8LeJ9X4SM6wDbH34ZvHBG+h/+zSTmjphKz798//5f8HtGIfVWhgHTFc8xQLFNrH83oWpPkeGye4Z",
+	"JZdhKPldKhDdsqSoQUs91qT5px2iP7ClCATk+KBfsBuw+SIDv60L/8iomBaGgs1lyrKQlrpnDd/K5o1Q",
+	"6f1LG/ziO0TMO09leSTRnV1IVxACd5q4fL47ZzK25t02pNuC7EdhLjLhtxWpJogvvFuNqZaScXesswRa",
+	"ZeNAGROqdZc5V9fEPAHgM+G3JJNL8Ee4GuZjlkkxBflACrZTZNeHgifXo2VTtO93fDpzyasTmZvZggTW",
+	"deK5XiNqB1EuyCjGY1kbpzyVpoI65frbIe45xlzeQ0WTosyebRBigS4ZKWGRc5lzvbIA15I8/sm14+gN",
+	"o01lFc6kmGA1IWKfAdON4bjdDwWFoBYhrWS/e2kFV6JolLF02tQd4gVUhplwMO0QmuRSKUKzjCRUs6k0",
+	"FDcihkAZUk8mPFc6MsArEGOh6mNCNc3ktKH0wyZcwot9iTM3Fiiws+420Ll7GlxweJcje5fr235pyIm5",
+	"9iXNBUt93TCW2n1FJKfimqWGfIMJQRm1FBy+Rj6H8Bql/cl0afozWKAD9LrDKViC2nAIHjnuB8XouIj9",
+	"KDExRKQZtg1xGhlEZU2WyjBBGgqQMCNpWzulralHkYPAN1DRdwScJLYh5dPc/uhObTTht+U7EAAF/avu",
+	"DkYXXF2/ZkJ9WrlEV2G3Oc9t0Ot3qq2F+t2n778eDnv4R3M0q85BW2uppIJo6fDPNYCyhZm4IrF7H8/H",
+	"Pv6ZEc1GKIwWNKfTnC4agj7OM2qmt1JMZPRWQy+sIwQuM8Iat3w6ZRBCqa594DyQDQJASJao1u6a3Ve7",
+	"kEpunycQTVtooALhbVTBfZ1QlqR6HQejKmNp51ruzO+aaAeUd7UpDx/1WhSaHPHeW8NRLlIWIJgBpiLR",
+	"Rc7SkWEscUT++T//Zx9SaTxOYmjH0mW2QTYMV2Rc8Ez7aPMNQtimghpWHWG3CVugQLJk9FqAPx1EoJzZ",
+	"UEZPTl0SnVveDoU37p0O4up1wqSVs1UnAdH65//8H3THoLXt1hzuvQ6tlDl3ODQzgWCFzmkGeOVKrbsV",
+	"fo6DaZdq24oQl/QJQnCgDKg9OpsBip1VbK2RPfvvP//X/yYP909I7O4fXre8WOZDEfLiCLOxvBCic8pd",
+	"2RJaKIjRYCcktqcTH7t1zLlwF6miobACC7xoC7rZUolYPZaOZaErwHZCYnvM8TE8bwuUpMiruLJRuWvB",
+	"MI5QdkHdc6KSq+SBQiLmyLjWPvtVX5s7VqiEgUcE1hbYIbhoYVmNMuZ6qc1dhHhHdEoh3kfurovstSna",
+	"KeB5IMPdhQTOW/ilbQ9A5lTQKZuDm2ClNJtHhHVB58iT8v4M4Jhd8ARR0qZ+2yJ4nrH/IPP0PLdHvFtG",
+	"qEH60bhIrpuCv1/mck5SmRRmfSwlik8FzdQx0SyZCZnJ6YoA6zAsk+dpd0FzvSI4BORlqsh9QoQZCidw",
+	"gp6eoekhIknGmdBdsOl4gSzCWCxDfFIsMDhjNIWsubPvL6OhcNBpZsHicdDlEEPNUvOqrJzwnmLM7Ec9",
+	"uLp4dfrti958DVw5HGXUMfCeozXDHhQ8pVm+yLliLfW0neqzUS2y8fFxMlexr/K8ZzRah1f+2pcUpfWp",
+	"4MqGUNy1WNPPajTJ6ZwtZX7dDIp/ojf0Ei/JP+lix8xNYB9RdUIoOFa75UN7b9it7v2sIvKmuNX7RiRS",
+	"xKgWSDv4OKf5ylqyuSZ7F4wmOiJ/LbC/5/bSgnTKRvb6qyLsiwxuFGs4bs3pcdDKmxQCVBwDiC4PPCJK",
+	"51KAHOjkKpQB7yizXvnR18XWehF6qEZX2XntEptQtwJ8tR23EzWvbNzZ3svVBskDjUK4MvA+spzfMAxF",
+	"upvWXxKmGtiX2AmAH3VcubtGHNjJyOVmqBXQ8tQIKG2oHSJB8MohFAq2umEg0weq4fYioqV1yfEuf794",
+	"6O13GYDYvaR0b2a2KPZT5/LF205U8hSyyIopF7CG3W+wShPvSrzWi5X9XVKlCS5t3Yq8KSG1koEKTJTf",
+	"MEXokq5Kq2Uq0TB1N3eSizorT7JcS+UImq7vnQuBu5OPjWcrrFXbFgBotllpaAdlgMEbDC2z3l2dkZSu",
+	"mi0oqS142YDgRZ4bVhq8XnG/NwaSZ1j+wt3+JGcMM5EaL72sw3tXwkQXfJQz2qAVXTR0C7Oea2gQQ5hI",
+	"0TrWYi51jch2HroSdts0aA2Gyhmich9N8JKzOeWisdZOHMAF+M4KBUUiMFId61b2W2xm0PivMaTkykWT",
+	"QBNAc/OtYSOtaerq3jFJNY3SdgV0wzZvpgUxfFwOrY1CbIToLtfk4jZwjsbspDDQt9Q3fbK0G8EF4TQH",
+	"26qmmO7LSgt6aIVI9lKGrXBtQ0eRZEVajbdt24xFWMDP5nVHFVJjlxXCYAg54XVX0bjpmH7AzNPnLONG",
+	"Artjefi3ghF2A2qT+Q8UNbG5HmFui+0ewKGnpWbzBSJ4Ddjwl03FSd3LbeKj/T0iMkuNtHg3IbF2FKc4",
+	"WDM73VrGh2uiisSWkZG58wYYzX4qZVqJA7ORsL9tRR+4thAjoK9TGIALX2yIwm2ze8V/637LpEGSrjvL",
+	"mOxB5LDNc+7yNN63LXTKfgL29nYqhAIxWbtXR8cQrrvWBYdoFAeW28P87JM20i+ylxvEZOdMg/XKyACQ",
+	"t0uKhcGZI9cak2RUs3z//oBwJ9/E1iBy3IBDOoLk5oTEHrBjWzCIkoPb2xMfUG6/9VHlFvbd+dhiSBMo",
+	"hxwUTOo1Bof7yTaHhLfGFfr23piMFuxniSRrxwjD0oeAmONiDj2JrtKvdehpgMIKHNciC2upAZ707UDE",
+	"HeW6I7Mv36qXDZ6PodaUdedicCGCssHqnKU4MUcfKKS52KVAyKErhdCcI7RzD4RN/eocbHloOSlbDhJq",
+	"e1bsNZbpCmqEYcksLKAVu/pbeGG2rhhmUbgCYOZTKlS8H5k5ZCZFBCdCiZrJXNvaUzsWttqhNksLDreU",
+	"UMPmxwkzF/GVcl5A86xvBVJqXJVqaBt0r1aJzEJPrSJBtbp/FfbbOyLU4PlLhz/WZaB/9ShIu95zLCj2",
+	"iTlSVZh5dfmWPHnUHxAuQLk0cpssNKHkH5AIWEwm/LZq7vYtyg+u+kfHB0+PD2t+7eEw/eXwY9f8c+D+",
+	"ucJ/jiv/NHq8q7LN517tk+PDg8+52rXqdNvr2d1JDrOfNGspx7pWde0e8ZgbMypsjTuyR8m7d6+eW2+v",
+	"WQ86MiGR36+xuR1Mm+TxWi5ZnlDFTojelnhGM35dqX61Y+rYThl6jsPXqwK3Fp9Zq/bSysk34PMVU/p+",
+	"KQKtwo8j/1FTIHu16s+ORQruHcte2eQ96gWPZdoSwsBuaaJJTpfYGAuKIaHnBEJpFZ+6kCyjpDZCpBVX",
+	"mpT9q7xgpZzhDrQswHlwe+u6GA76YY/7dTbhhKLRnTQnqyZp18vRbWKrgF+TrNbbc2bSxtz4XWkpr0GL",
+	"xzaJeyjCayaSlZPsLKPfb7b5tAhrP9juku4EfDFXPrHSx/G/iZTWTK5b6fGi5NE7SCCOo0MoeXMlMAMm",
+	"UrCunEyIhg5G8CD6egz4A4ggyLdGioAHWRdthc8CMLx0T7bDYRN5FynN09GWaS7tc8TuXpX2AbV5WrIX",
+	"WhIgsC3ALXPf7mcDM0rT+QKfKj/u93aQp7ebCPyAW0/yqlzJVozmQj867Ny7VVlIZxzr8iwN4aqEzAgp",
+	"awgUjVcY7jUkmHWpvirxb5Xx/8pyPlndj+0FyNXA+hw/0OxWI4/A5HRL7NL1jG3zf40VRNtR0Ro742oB",
+	"v9gAKBTHMzLRfkSWM4m1Ouvpd3dFTf+zodI2nCm+GXxjBC+0npPxijw6JDN2S1I+5VohFW/GaXcWvvy1",
+	"EZtXssixjaYrC7u/w9LX2rw58KrAFR7lDvBwn+7gtwvoHzja+Qztibh9KhseyJUr1mylBrPoRnox400x",
+	"1EHra10Rwpy2bfvqg3y1W5frDdVSauMdu6JWcynInCtNr23xR2hHyq1TMuWTCcuZSNhQ7MVQfJxj+u3o",
+	"Z4U8E/c9WuRswm9HZjGLBVY7t79gKcpRygywpMCXi8UCRfjRjN2aR+dcKS6mdpTY6gv+CkZzrqD8WezC",
+	"bgRD928tIKj+vHV5VBbtAay+5vKH6pIhgTdYMBirwvXuFOYIx75JcIwDdsaVp0VQhx1ZgQNExUS6KxSG",
+	"WYQh5uFyoiZ0CEqvAOQ29kNVLClyrleXRjZBzDpd8D+z1WmhZ81Vv0IH9+n5K3LNVhGJp0yOqnTp4RMs",
+	"X3oQlNIC94wZCI/CdfA67vyte3r+qvtntiq3TGEdnY9mmdAOGuwZQtuwV/uiP8xiscD4QuCaPj13yiQI",
+	"bSm7eeCeqbeW84PQIoXm5Fiua8nGijtC8S2G//EbRl5gCObbheZzdxB73754u39MZnJJlizLykJ5Q2Hb",
+	"jxPf5iGCaoZWSwPmG5GEa4yhwyLCFMIleuTvsnABBK7CExZxfXfxGiq52CDSvBCKULUSySyXQhbKcD+R",
+	"kgV0PQYNKWcsqGyryB6m70VB5dsIZ9+HSYYCip+qyEWN43sR4SLlNzwtfJ9LW+gtIr5XjZW4L82mrqqF",
+	"74diKP7rv8hppVfwUKBLL35AF/zBzcDwKpARfAww9bDmY/k8yDgZq0f+zFbKOlswdwWgMhqKClyWlXTr",
+	"4GnX/ajrv7LRVcW8R05h9mqO3VCE6HBifVvmOVCgICElQBfFWFAvB53HgO7et45bwBjkobBbxbbPSIMg",
+	"zR6DC1wBMbM0S8kciTHi72F/QOiCj67ZqiycdULoUMxpZqRPBjCIkeDQk+IGSj3CGdfet+aBuGwMDzsA",
+	"kYvbchKGrrrrhe7jyl3rbr3DyQyKCXEFwx4PRfzLEEXKYeeY/DIEumD+HHZ6vd6wE5EhtH6ufWXtMrVv",
+	"oSV08B35FUziHz/GvaF45rqHkxjbXJth4xMSw1sxFFqw0T2TCfqqCBeLQpM9uqU/91BUG3Tvm+2a04Xy",
+	"OD0Sm00Bo5DYtCmu9dWOyd5hvx+Rw/6R+c/TiBwOHkbk8OAAenU09dyGVwb7EYkrrbfh64P9sL0zfHUI",
+	"daNqjbjjodg7PHhqW/37ntwx2Tvq9/fhmn+F0j/kV5Qef0Xu9+tQ/Nrtdv3/zGPmkn8tNwYSB/mV+Obm",
+	"oUBD/nT59k3kvqKCIK8CQWJmi00tcymmPprbHGCPhBOBIc/ssTQo/kpOSQ59BSMnSJ8/f2kGTXw1WBv5",
+	"C6duKAWbuG7BlfIoqZ9sYCZbwzDyK3kjG6lT02sesfA8LO5tRFA/0AFstrk+HizCxdwEj6DsL1O6+kqF",
+	"hem4woa1xcIPf1g5SwsvMG7JiLBgPKQ0gCIRUrvqQJjoWxnJW5jNxfompeG41SGwhQqMQW8oBznNjVNt",
+	"r2JH1GTMmCj7XUyCtj/1bdoC3OtbtdWD7rjdXBa6YbQimfmwN//CkXlhzvRMprg5VwYRt+aeJ+wWirqO",
+	"Cw17K8tK4rt+vKfVi7NV2RAJvIPc+3FXu8J9GdhSncmbjBHlXFLKrvNhrx6cygZZOc9O3WaNsw4ewgHj",
+	"AGGvoypJgS/B7iLIgHzPn7n3Dw5CamRGNp/hX0d2qtVhbdnW5vcrS6wcx/YRN9ScbZ6srKhjvg0+2Wli",
+	"W6sEU8x8uZK4Opq5J1cVB2/JQ/m7i9eAO5QA25K2WgUVrmYORR5XHdBjDzIQ28vMXUhFAqKZkX1XOIkh",
+	"dGLVEBqoIHpskRmR3CBD7Ti82ua4qiPwSP2QG5vVlpyYK0LHYHprPNjaSA0DVJmPYToRQROeeQ5KIFWH",
+	"toS7OrQHUDxknAdw2GO50YcRZkC8q603ZfOFBBO95ToQbmoWLUj8qvwVOQ9iGhB2K3o5S4D2ErZZjp8E",
+	"EFrm01EoD9y6+J/1+/xKEfMkwfBXrlwfuxMj6pL4gul81T2dmN1X5+CL1imkRLDIXZCvLacKmZ2AN+2j",
+	"HzlRo9KDDI+nEE5JJvA1VsK04qJXNNCGg0djGBBMYgS+QhU0y1ZkxrIFwuOaeBsoK/HfutbM2X2VOhHg",
+	"BJgtpKmCsLQy2h1qtE5/dQI06rQgJw9tBVCrAGChrcx5T1HlgPRXyPJ2i0HFoqEj2XEZpAa+laaCoVHZ",
+	"Io28hUSwOdVgfvGJjlyBQqZmcqlC163MCVhZumZxRvHK52oHD+/eem3R/c3FRc9llpH42xcu4PvBL9aB",
+	"+9FqKewWHS9m1YYgy8kEdUPQonQZiBchpivolFLnOd8b4oyaGi7B+f/0UtrQc+UuzVv91VBcMKyZYwVY",
+	"EK/Ixcsz8vDhw6fEW9dVGM1AKIl/jF0kg/OUlL3kCnOiO4VBkL24IfYh3ncrPadT62sbQilwZdXKpQ+k",
+	"hRvCsJTuAp9mKWbHkhiwNiZ7A+zrFvmK0wf9fZe4PxRxENoS+9LHObvhslC25ruBHXzAoJoH3Zyh+pdS",
+	"TY3W9lOv13tv9DgXOGO+HEuZme+CaczXVk+2Cl7cI2fwE25RLuiHwqup55nTwDFo2pAQ4Dq/2itfsJxA",
+	"wPe7q7N98us6q7KiPGQRxGE6gv3BcLvq9zUFKVSUJjkzLx7Z/w0MLRsc9JG0LXJJfiUHQOCOzH8e2Z/7",
+	"SIvqprk5NVzmhgErBQ3ihuU5T21dO+F8vIr1gKxjrWrUBjC+nFA9FD4B4cRwjyDsvWRUU25nwZcN8rgD",
+	"DjjSUFSrogMFcN/Y44wt0wMKusbNrG0DoO7g6Igsci6wMyh0IQ17NOwbaFowirjuCXrVemGULVdlojRn",
+	"WPQ+OCQzWeSGo+kiF2ooymIUnuBDYi3ZQ2sOEmkzoBln3yMmSLWwDrEyQ0+BRoK1Bg6sNxRX4ZLWOLWT",
+	"aDFQo1kCQAt6xhMmsDCcNY+e53KRc6YpZGe3m0Y1y+dYAIXrLLSrnp6/CjKroJBJrw/BRwsm6IJ3jjsP",
+	"e/3eQ4yrwlIleMXmr2mTKw0Jjl4XJeC1qEKGbDKBbzWBXS5Uj7zEP4x6MuaCDQU8d/rmOZ6EXDD0TL5K",
+	"7YyQxwGrtPKY6hz/1OyoLx958BqSMD5GWx9EIrPLk8jNcf27PH+Oxah3f+HdxevdH34OxUJ3fx6Lm6Yg",
+	"dd3h+WegVXY+vgdPDpJ5AxkH/b6z69tQC7pYZNac9eBn6wfDyIldek5A9Ci4DNYafhh+IycIZD0DwYf9",
+	"QduQfo0P3gla6JnM+T8YhGocHhzs8tIil4mRLMcZewEJq/ju0+3vXkn5PRXOSQ44eYSHtPm9V1bmBdMr",
+	"+nZcPySAf9w4FEycKsg1hc/vP0adhW0I4UQfbGaVUPHSCl3m8y//baloz9Cj/3oQykkfwUHf2FbiEnvU",
+	"Jaze61pV5b+4GgkZ74dF64fC/m4/7yPLKn27hjquOcYhnsnLyTN2OxTffX961r387vTg6JETSJoCyiJD",
+	"iJ3SZB56d/Wy+8QGm9n3wMs/FGvBAFb8QD+86+SHDsYgUQyNVk4KtPr7UGAsT49gj6pgh1grTQqlqdDw",
+	"IrDYK0Mob1iiZX7sgoPspOm3f/1Hejb4x48/vFn9+Le/6B/nT1evf0iz8cM3P//9h0P947dPf06W33wT",
+	"R7Bxa26/YUIPO8fDMtJp2ImGLjYSfoHwz/6w8zGOLEseCnP4h48SNn74NB2MB4ODo8dPJ08ePjp8nPQf",
+	"s+RgkDxOHh/QMR0fDZ4mTx4lgyfp0eOHh+P+ZPz4EXs8GQ/S+MRaAMuQBFe4gqMBGORfKzPYY1cPbiCG",
+	"IIbjcHF0x4RiyyfLS32sHpxc13DlPRsyFpGr15duIyX7Hgotp1Csc79H3opshWkvLlYO0j7AUOFjY06C",
+	"pt8RyldYMxXIfTQUlJRRamY3V68vURF14Rh+bQbKVRh/Z6QZ2+m79P+UXi0b4WYtSY8OyZ/5Mx/BhwtG",
+	"1Tx18o4gKVcJzVMDbC8BqYbC58qYKTDnI7XZPUdEReTgiOABDeCvvcMyu4aDoWYfVWrzo3l9NRSJnDNl",
+	"E58GBFOevMwF+U9ECv/EkX2iR07Xc4oKoxNUwgo5FuowmwBFwne4AOtAk2b4oMxdAQG0KpM2PvfAGy5j",
+	"RNqf5djMjC03nDPSCG9DoXMqlK05CqZiq7SqoAe0kgAn6KSUOUlyqmbWoZdJha0SALXDdCboLQX7hc5S",
+	"qZU8oXRQmE53goYFK92DRuObToFRVMqFGTBy3egjknFx3c1kQrOIzItM84QasasQasESPuEGvM6+fXN6",
+	"Bea/oUgyWaRluwdnygzzcmChmPHVHN+JSiJQPAtnfssgBmOWqdFgaJ4b7WKOJmkqgJUck5SlBYoJzFD6",
+	"sgU71MwdiqbYWsjRS2YGIVeBYcHmObXlOPWMZgUoZDQtqOZW+tYNi6+53WEjp+Aj5ilDBctTl2rkx3pI",
+	"pH3OsLsg5LExwjFqip/c93uELmpGCS95jJYSTJY+RMnFTVOwBi4yujJ70kihjpvGHwpktFHQm7bGUoOF",
+	"99ZWDaJDHHJXRGkcqmsDdcgCcAPpl2VqSIYcP0U0Eqv1IxwKVwIH+AJn2CPJ8fE1bk0NWvTIS0eCS36K",
+	"TmmrV1QiUOOD8WE6mPRZ91HykHYPJ09Y9yl9PO4epQfJgPUnT+mTsVVw1y9uKOLB46dHg6ODo4OD2AZ0",
+	"mTN9fTZ7/PcHy8fnb2ffFy+vPvzw/Nuzoyd/f/ZXubj+x58e/iX/c/rXd6/f/Pj878tvDLs7Jd/KMpjb",
+	"gFWhGIkxps5Ojx/cKZVGGJpc06lhpkF3FKsO+n/t0q1qWVObalmkIHt9XZW2SIOw5cSsaprOZxAe2uOK",
+	"1gIhO2EEFUZ5lfpFkBt0M/jmp373Ke1O3v/y6LApA8ioP9WDeCf4rc/vtXkE3OfBl/G/5I3UNnC7ehQl",
+	"aGzf0VUQorvTjlpLja5vBByPQIXNtFFALhWJ4YfY8T53n1tW+8LGJLev9DPkRK1v5BV0bZw4074THk5a",
+	"2ADXG1jB9k36rMJN+9ySy7G+h9NsadYau1kssXsw6PXj1kW9Uyzvnk53PfSGsXc633Um5jwqPD0pjxcc",
+	"ZAA8DZy5dQ8l1f28B7q+aE+fI1LBYaBbJQafBEi7ccX6C+Lm+uo9h462cWee9mrcuE6K78SHth2DujvR",
+	"jX467f5Iu//od59+/eD9L4cPP37TdCrvcUCm9DObK/ZZbEj13JxqvK3tltZkwarHya5AXXRG4eRayCVU",
+	"B66TIR2ELPCpkLkBro9R5+Hf/tZU3NVpmM7j71RAaOO/pjeSjF+zQBcVUnRLLRaNYI3z1LXXQLfFnrdO",
+	"r1xLhltfxAlxrmHUKF09MBdzAHIWrOWoaS0v7ztexQIGYrf3ITq9ytzvmqnwL0azU4SSb1+8RYMV1Ete",
+	"axiM7AGcA7Ci+ZylnGqWWRO+vXvvbbV2fvMqXJ7vgGUjbnBXrosniFJdlKWkUciciw16D0PJ+ZxO50yA",
+	"DjWXNyxFrcpwMFAX54XyrYjbOxEbdQUqm6wHrkz5DROR9YjXXdxbsmB65JXZDuh3BVbmNSuwpW/9eMe4",
+	"X7N3LVFkX5H2DBaUIofCLbVHzrxzBa/KlfT1F9fgZgg8XU3OArRYQwPju3oLApcVhK7fmUh5QlztBNZ5",
+	"Yb+vNzz3vhzgA5U+VFaM7wRNxTs2or2bs4wWAvIqqsOsNbP6GN3B+F5tfLYT7Rz8XodSrYwgiiyrVh9o",
+	"qh3wY9l17rhTOyqfF47phDhgrUAAfskNkB2N++xxMmDdJ+nhpHuYPKbdp/Ro0O1PHiYH6VP2aDwYBKnn",
+	"EIrvBqil/eOXGy/ZB2iZufH5tQa39mtICqjOZ7+rTOc6HHXoglfLgLgHbNp/UNyn0mQUn4J8g+ps+FVl",
+	"srD1YNu9bIHjsElRdb7g+8qkVfJmzhWo24eHq8snb/rFo/GH7z4c6MH504vrh389kP3X/fnTvww+TF48",
+	"Ukf6sHh40//mbtjT5LbyIbJGc3ThkYbKo/nRurF28A49o6nHy/t6vvo7eL7O6crwpAuH9ua9wcPt79nF",
+	"XUn5muZT9m/raTsLk3UanG0fI+sdf4CB56zVS25dQAoCjcogXIxLaWBsFXnEypiagi2x3tlt37+PlART",
+	"eyJM48Aq4PCnTfyB0t6Q4TFjhude2iUMRRmj8O7iNZY6GzMbUm9k0tjofihPKKPBLsv+ZysMx5mUKuK7",
+	"i9eN7BhHa3HfN1gtaJ5xlpO9nNmcx30M+Ha6CgSwlqqKbSP3GbXLK+/bQJO/Ow/vzorhFtoW5Bva3X9J",
+	"X9rLfuaTJtqIVplW8RvTqMPtL72R+qUsxL+vO995hw1lqHv1MZm6SmrYreuJ3UhpLnXO6Lw9IodADq5r",
+	"2WMjcAhV5Ozyr2Tv4uUZORw86UfoJC99wrlcYgzPfj2kx3kqXRxhDhHeZzIr5kIde29ORKCaKEpc0VCU",
+	"wl/kOrRHXkGtCEXlR2D1EQlFGP8JfxuKugQQpkS6AQKpxH1wQ1cFqWgoSjEyIqGYGZGKPBj3yIv5Qq9I",
+	"wrIM0hYFZkNAd01yBt+Ch4YOhVrkjKZqxpgmS1lkKckLQTCIXObzIqNkzwe3osvimzgi8dfmP13zn/8r",
+	"3geSi6EILHWeja/iJqr7AkBmZ6KLrbflEvIiEdzayJsra1tSG9/ZdwAlGeb01lYQxBINmyoK/hFu9anh",
+	"Vprd6geJuqmWfHcYaBDQ4l+AfQ75LO5VUa+KeRXEq+DdGtatIV2IcyHK1TEuwLcKulWwbSh2UbmiNgUi",
+	"qn0RWeUzKqeMHh/0jqJn0ZN+9Cx6dBidRY8Po2eR0Vd6g6hJbYkaqun9GAE2lthR5+2N7NZQ4gnHqiPW",
+	"iWzePcN77j7naiEV142F+mOqNU1mRmw/gUHMHX8z7FhduQs8oDss+v2HidHD4C/WS9TNsANCzIa1/kdF",
+	"2SHNdGndwB63MOZFzpN2DeDU0OruJIOuV7almMyrVe6PMW2WamtYfnfxOix/k9TMY8A6oqGw0rhrOeZ/",
+	"Iokh5Ht1A1pgMUMjYyDIV0SGoSjz+AjXRMgl+DpBeuBVFRb6rge5p01s6FsGPOgczmkHPmS2v5IFMQxC",
+	"pIYZOdF/p8btTfwKKyq1y+K/teyNZ9FCBwCgKjfkUiupANXMnr+5l/+sENhzPBk8DWtx99gBAkm7qu7j",
+	"whBHDbVfx9bn8H0Z6oVq8w3LbdA/SHJB9Qiuj+v1M1yGOiYzD4XLZob7tMlAgTsaEjepDTUD1wHPMmIT",
+	"uqwvYbFgKcatQTgWIBxE8bjEDeHyNdZwDzdk7eA1kD7cVC9UkSm0n/5DidsEkHi87ZaiqJkpXAQWnjIP",
+	"n2sVJKBEGHBdSib4O9Z9McCElV16beS284VJ2CZL5x9gsxlsvmV6E8zczV9l3nv1HNSEBdTZWrdCzqiY",
+	"BlTtK0ViK/7bELPAqh/7sNAeeclZliqSsYkmstDkmrGFGYXnQwHBICe2BgpJMkZzcNr1ypIQXCuWTcje",
+	"u4vXkSOQ+zZMNsE1NdGsd+Ap8DB8T9db6Uv5cNiFmlB170WrEGEYcKUd9C74gKu+k9/st0FI63gJEfNf",
+	"1Y73n+RkQHhBRHEYt5sA8wDLWbWqHJjQHooltll0xf+w1rc/8gl62coaCDEFx8jEQwElroA7IYa7lGjq",
+	"6ozYwELuyi6D/Yg8a6lEoo6HIj7s98l6oZ9NyX9nuPW70shT1zN83dAPeSG2/aILFMttb58mVcK2NNwN",
+	"Ly9avAvhpGUJGHu8LRP7Uua7TQ0nhXazL6zQwExtOXtlW23LAP5wJXyZzMDKITeaLO4tWLTToAe/YEko",
+	"q1Y1kqO3gm0lRveiEycEGxv4d3wy+4zesGMSH/YPSb1k1QYDBcDxJ5CWL45jtsbuDlj2B5J9EZld1kD5",
+	"s6JZowtaYW0EJeg1G0EgIU8tAmEFPNab9kicy7HUamRt8/C3K0Dm2cmCQjd5y00c3u4c2ozRvKP3vwyi",
+	"lkSKRjpRmjpaCUQlSa7amIpa73vV9QhxDFgeJsybI3OasmNXsnkobDxTBAVdoXMCRCjK66hS5LnaaMnl",
+	"cWINSWedsWUg6pVlIKHVAAVE8brA1BXTkS1eZ9Sh2DY6gBShlk5tEP4JZSjiWhOyMugi6FtnpsSedfsR",
+	"ZoKGHd5kPhRl6Z83jHsrr83DEjIv61hUuklAqX64h72xTFc+pXYfwkBtWCtkn2FAqKHbK+nKb2CuIdK3",
+	"TULc8xImvngphy9JlJuaXm0sWxCmofxBbbeLNOtEIaC4LnHic0s2TWnDSAzva5VprKngI9QnOVOzMiHa",
+	"RVOhnWbCBc1sEtdaeQXiOze5kgo2HsCXNsAUbh9W36sUVxyvNANnFPzhegkgCUBpDLOrm1rcVBOvIJWz",
+	"zEgNE3u5PvF58bZYFhSGEmzZIxCzThv3XtrCLcmMDJEFiiXYMkjexkR0qoeimlPuCFRoX3cVRT2pxhLJ",
+	"T8l6oc0Ty3t8JEhLQUs/RFsFzR45s3UGbOAYBL/XQnTC+lNlLb67UdcLB6zmqixyrBuBD74U9WsTS92t",
+	"mPtbuss8qXQWtgkwvyVN7O9A186kmGQce138WxJRDxE25suQEp8100hIm+jhIp1sFN3Q0tNoYoLQpvPn",
+	"L0kqk2JuCIur3pvMpGJYq98oT6H+Z6vhlwoguYOdyPma08lvpsjZ82kI7BxzgSW7dgr/CM/pS4SA2OAP",
+	"CATC8I/1eJBFOtkxHuQP1fIzehHlUkDXEG3BAFHqyxtx7DybsHtSZNkGFD+uhp+XjknUscqOFcpWisBw",
+	"dBVZ1S3UpiMypb4RYEIXC8PdbSg7JROmk5ntToG1O3ynih7U0EfsjZ1nyWbLQT2IW63IXgzrGrktyjz2",
+	"XTGCbatoKOLlbDXiejQH9Rd60+UskfM5E6nrbecn33cNI7Adp5EHynqnRriSZttueWqTpesehO7CQcq/",
+	"otHKLq6F3lkPwR+Wqi9hqdJV1P3ypATDXbYICokUgnKlqEgYueFs2URSsLOOU0E+FFI7M8VS5tfHQcQb",
+	"1wzCYMYFz2x9mL1FRrVhwBEq3eYn8G39id7QS1gQmZgdmbEiX8XK1khnyUzITE45g1KhZQcuIzylQMWg",
+	"+j9V5PLFW7LIiikXKiJnz988+OH0pS08psmcCjplhhNHUO8NCyGZ73KFnjQqaLbSPFH7aJ7CI7jF/GEM",
+	"9ci5uibjFcmYmQJsUjc8NVhLIAk9N4eHpMeuLsKxsUIvlznXWJddCkVyKq7LinpQpVxhCo+5FuhEU+on",
+	"hE0mhuDD75peG4XFJv2684WcY3BjjYvkGgrNipRk7IZlvvYYaGCRdfjndGlIJMt5YqNYjq3OmTna6ZyH",
+	"QdBUzkgM9ZpGSy6wUb8NWcCN2a96pIEBWJBJwX25F2d0zDIoubRG3S3uQJn3aU4XszgiVYqv9t0+7HYj",
+	"u1ejytkIyhSvhIoVybgqC4C5zXBVdrHw9rwqC7AqcdkgzvfIwFqEVjMeCvNbJTTI92e1y3GTJhARim00",
+	"yukhx1yRMTOoBTvFroHobDkkzV06MNfA9tPx5bo2cCdsG/Wbc6cgCiSEEkg+cGDSOe7MaX7NNLpzE3rD",
+	"qAYCeW4hnKTMltECgoTw9N3V91g0wFUDQ7Nqbo2nqTqpUBFixDqXNz9ehVQISgBKTRRjotd5H3Ucdo8Q",
+	"u+GgEqrZVAJVT3K6zEY0MYymE3UQQzvHnUwuOzYfmfImD4D5db6AhmudGZ/OOlEHUKFz3Dl9ZdNoDNUK",
+	"mpt58toJcoCXjF4LnLyKQZ3jzjOsD+cKSgTd0gBQuYYelT00h9nzhYucm7d/kHl6nuPQlhByvRohppmL",
+	"kqkBLkgSl2KCx1Tu5mc18iTdZ1Ib8LXEv3PceZEBNZa5YYTB/YSHjB87Z99fdiKzoakyt9I0oXWhhMsu",
+	"ays/6h2Bfbo66nnAjLaNGy62ktm9Puzli7dbBvu7pEobbrV9sLPnb7YMdpbJIp1kFErBVEcDccIynZFl",
+	"Oni6ztG0AT5/M2A2vBTXUkMnz2OcE6xK/qF+UyaX5O3pq+4lzPJM6oicZbRIWfkNkIZzllsQNt9wQdA7",
+	"19O3GjGgxtCALhluPzLLs0A5porDrbSeA+WjQrF8BIoRyyvnmRrol7aLC8WEnE7UsW5CfavxLWiSWfla",
+	"rYSm0FWTaTqyP3CRslt49n3U8VhZO/4zc6DEH2jLSZvtux79x52Hk0fJgD5l3YPx47R7mAxY9yk9Our2",
+	"08PxE3YweUwHfW+LGFXqlwNlyqG7rTmm914ALpl457gzzvl0phdUz1yAH3ZZlIJ47C0LC3rEq8iOJx6A",
+	"oMPbhDhyREpaZQ3rfDplSqPkBokS5ZGQPXNe+8ekBqaGDdjqmjgIVqcHECFLLo6xeU79tTpU7RoVhBz5",
+	"OQoHrSZb2+bxDz1rJz2roUPml9C3bHuF+1Tkt69GrvUFdpXBD1Xneq/Faesm/y1K7zeEytl178WGOGNZ",
+	"cVuKyP8CDabj/aANZ0scHb7RZOIs+/N+2fwfXOAuVe79Vv4TK92XMFcGxbrvwor3tUT4sgOZ0WyK3PbL",
+	"dSXAXNM0sgfd0WxLNDZfaHBRYWu0/R45BT+jWwUWzT3oD+IeedVUtyNsiVaWMfPNCumchdXC3l28Nso6",
+	"wi7UYtMR2j39q4ETkxQCdVpbzD4+6PdjsmeYu4YC0K487lDE56dXZ9/F+1aRXFsnVEFE5xtM3vXzgccR",
+	"9L+DA9LSDC7kUGXLYikYWbCcS1doHFOymr2UrjAXjv+7FufyrfdAxYCee5+1lhZu8R71tD4/rWmmMzUw",
+	"5QpL4llQhk6VtihhIzACVdqt+tenr/YqrA4YFFL6be3H/6FVkDyyNhHiinTy4JegTNnGVMtLOdHdtJJv",
+	"iS8eG4AbM+w6UEopSsuF8omRWDuRAZVXmdTYhx2Nh42UDZoABkl3YUfYGN84JihD9Aik9eE0fgVDEZJm",
+	"q2thgzVrb7TxKZvSMP1B/i4Yj+EYjmmUHcv/EPS3ZXl6RrsVG7ZkfGJSvoWjhgJgLemcvz/c/AErd0vt",
+	"3AIkd9UE8d3d0jy9XBMRNqc8M4TJR45BAxDbAFFTzU6wf+2mJM8egZENPQzbFc/ljaXcEJOcF4JoidHQ",
+	"bFkVCH0PmLwQQ7FnllARFKHTn8UxV+jC4kiyFjzXLLkOxd4myRUrXkBDxMqKA9kVOtQKudyUkhrg4T2F",
+	"Tqt9WitjKIL6Ts93lzF/59zTzZSjzD+tUJA/clD/ZXJQdxLxCrXJv/+dXGLDZyyc02CFChqBQyvVd1dn",
+	"JKUrdH/Dq0uWl8VNtEzpCv3Z/gHMkYiCDqC+XLgZF6IKoICmj6AFQ+lE5glr8VK+U+ig/GLYgRM0oYbZ",
+	"4FeKwLl+ioHn97R+hnsIYAc3jXDje7xBt49NLQZTKx6hnT72LULiMhFAS9vkH+z6hC4NAGE3B9cmDsPp",
+	"oemdwHyXyIdue+3BBppgtdWFzLUtpOR6uxAHd5XsGPRusvQYGx650csGhBBZj4GSttuKb25o/cVbUo9w",
+	"YMg9iiot1kRifQxBlyxfdtUcFyQ7WV9GDN39rLXm3cVr12QuiEzLXY/+WjQ7MlHXUb/6GwTJLLliQXto",
+	"GGxa0DwlgCPMpiq5Lnliegw2N1/FHmJ5JKHQxqBayD5oOWa4uW37XtlYYx8y3GfQt0xIXba+wx5ltnaV",
+	"y2GCyvYNosWOYflX1TvEXoNhVIDv71cmIjTQnyumdBiof0+RYtd66TuLFXZNZnm/k0xRWcHGpFdHGQzm",
+	"WhCAosW+peN61eIAoaFRNUsJ13/Ykb4UozCUnVDsyrY9+6DWErSdYZxhzJKq0VnXnQ8r4Slmy7HGtv++",
+	"C2LyreOMVhDAx1DEZac8rJmL3Rx9YJZLMoegYKqkiKG7Fq4jkfO5FGTOlabXzOYl2RhCBR1Q+QSYnBkF",
+	"KXw848JleQLHkQS6zOpjcGB0Fcu59Rr86fLtG0tsDMViNK20ZIPGtntxzspXRgbtYkwSXWtkaxgVBFmD",
+	"5mOeuGYr6NILhzPCx0buMTdMrc+fzSmFymRUNQyDz4/s82aUYrHwbVHYLdmL4QvzeTRjt+YJCTXv/KWW",
+	"6bfQo24vnnOluJjaJcb7JyVzIuUFjuZcwRXGPXJa3jn4WXytAOAvvkOga00ICwhBwdVnM688OoR1p3zK",
+	"HWeiomxvDoscClxbVDZ9t0zV6/W1gDpB51jGrlJs0ebclgwXj9uuhCUzydLW6m/YOfAzsBiLPZ3jzl37",
+	"C3eiTq35wq49jc2bvvPU5+kveFcOiOf3+/JAt4ZNXPCG5SlP/uBhX84XAmkqIUnCkFkMDmtmZh8B8ovc",
+	"rP34p186pwv+Z7Y6LfSsc/zTewiEgrjR5jKoBvXh5573ST6gC/7gZgAmQDvhGlME7TmC+GOMo4+s/QUo",
+	"CLpbXPd8HxGBtabWQy8wf0NF9RKXuhLroqKgUQCGgWPxcAiWqjW9CGZ1gTFN8zq3vXXLGnLszWNl94zS",
+	"mV/ZjLNbrA/8FyhVC31/M3DtYKoel8J76uvGeN+IEdT4tRG/Y9nCCPyQ6VPwLHXOqZSNiynYTL2I6hOk",
+	"g3E9wHx8//H/DwAA//8=",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,

@@ -652,6 +652,45 @@ func (e UsageSubscriptionStatus) Valid() bool {
 	}
 }
 
+// Defines values for WebhookDeliveryEvent.
+const (
+	WebhookDeliveryEventScanCompleted WebhookDeliveryEvent = "scan.completed"
+	WebhookDeliveryEventScanFailed    WebhookDeliveryEvent = "scan.failed"
+)
+
+// Valid indicates whether the value is a known member of the WebhookDeliveryEvent enum.
+func (e WebhookDeliveryEvent) Valid() bool {
+	switch e {
+	case WebhookDeliveryEventScanCompleted:
+		return true
+	case WebhookDeliveryEventScanFailed:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for WebhookDeliveryStatus.
+const (
+	WebhookDeliveryStatusFailed    WebhookDeliveryStatus = "failed"
+	WebhookDeliveryStatusPending   WebhookDeliveryStatus = "pending"
+	WebhookDeliveryStatusSucceeded WebhookDeliveryStatus = "succeeded"
+)
+
+// Valid indicates whether the value is a known member of the WebhookDeliveryStatus enum.
+func (e WebhookDeliveryStatus) Valid() bool {
+	switch e {
+	case WebhookDeliveryStatusFailed:
+		return true
+	case WebhookDeliveryStatusPending:
+		return true
+	case WebhookDeliveryStatusSucceeded:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for WebhookPayloadEvent.
 const (
 	WebhookPayloadEventScanCompleted WebhookPayloadEvent = "scan.completed"
@@ -708,19 +747,28 @@ func (e WebhookTestResultEvent) Valid() bool {
 
 // Defines values for WebhookVerifyResultReason.
 const (
-	MalformedSecret    WebhookVerifyResultReason = "malformed_secret"
-	MalformedSignature WebhookVerifyResultReason = "malformed_signature"
-	SignatureMismatch  WebhookVerifyResultReason = "signature_mismatch"
+	MissingPrefix        WebhookVerifyResultReason = "missing_prefix"
+	ReserializedJSON     WebhookVerifyResultReason = "reserialized_json"
+	SecretBase64Decoded  WebhookVerifyResultReason = "secret_base64_decoded"
+	SecretPrefixStripped WebhookVerifyResultReason = "secret_prefix_stripped"
+	SignatureMismatch    WebhookVerifyResultReason = "signature_mismatch"
+	UppercaseHex         WebhookVerifyResultReason = "uppercase_hex"
 )
 
 // Valid indicates whether the value is a known member of the WebhookVerifyResultReason enum.
 func (e WebhookVerifyResultReason) Valid() bool {
 	switch e {
-	case MalformedSecret:
+	case MissingPrefix:
 		return true
-	case MalformedSignature:
+	case ReserializedJSON:
+		return true
+	case SecretBase64Decoded:
+		return true
+	case SecretPrefixStripped:
 		return true
 	case SignatureMismatch:
+		return true
+	case UppercaseHex:
 		return true
 	default:
 		return false
@@ -850,6 +898,21 @@ func (e ScanFinishedParamsXGeoScanEvent) Valid() bool {
 	case ScanFinishedParamsXGeoScanEventScanFailed:
 		return true
 	case ScanFinishedParamsXGeoScanEventScanTest:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ScanFinishedParamsUserAgent.
+const (
+	GeoScanWebhook10 ScanFinishedParamsUserAgent = "GeoScan-Webhook/1.0"
+)
+
+// Valid indicates whether the value is a known member of the ScanFinishedParamsUserAgent enum.
+func (e ScanFinishedParamsUserAgent) Valid() bool {
+	switch e {
+	case GeoScanWebhook10:
 		return true
 	default:
 		return false
@@ -1587,6 +1650,62 @@ type UsagePlan string
 // UsageSubscriptionStatus defines model for Usage.SubscriptionStatus.
 type UsageSubscriptionStatus string
 
+// WebhookDelivery One event sent to a scan's callback_url, with its attempts.
+type WebhookDelivery struct {
+	AttemptCount int `json:"attempt_count"`
+
+	// Attempts Every attempt, oldest first.
+	Attempts []WebhookDeliveryAttempt `json:"attempts"`
+
+	// CompletedAt When it succeeded or failed for good; null while pending.
+	CompletedAt *time.Time           `json:"completed_at"`
+	CreatedAt   time.Time            `json:"created_at"`
+	Event       WebhookDeliveryEvent `json:"event"`
+
+	// ID The `X-GeoScan-Delivery` (and `webhook-id`) header of every attempt.
+	ID             openapi_types.UUID `json:"id"`
+	LastError      *string            `json:"last_error"`
+	LastStatusCode *int               `json:"last_status_code"`
+
+	// NextAttemptAt When the next attempt is due, while `pending` (retries may start up to 5 seconds later).
+	NextAttemptAt *time.Time         `json:"next_attempt_at"`
+	ScanID        openapi_types.UUID `json:"scan_id"`
+
+	// Status `pending` while attempts remain; `succeeded` after a 2xx; `failed` after the last failed attempt or a refused destination.
+	Status WebhookDeliveryStatus `json:"status"`
+
+	// URL The callback URL the attempts went to.
+	URL string `json:"url"`
+}
+
+// WebhookDeliveryEvent defines model for WebhookDelivery.Event.
+type WebhookDeliveryEvent string
+
+// WebhookDeliveryStatus `pending` while attempts remain; `succeeded` after a 2xx; `failed` after the last failed attempt or a refused destination.
+type WebhookDeliveryStatus string
+
+// WebhookDeliveryAttempt defines model for WebhookDeliveryAttempt.
+type WebhookDeliveryAttempt struct {
+	// Attempt Numbered across the retries and redeliveries of the delivery.
+	Attempt    int `json:"attempt"`
+	DurationMs int `json:"duration_ms"`
+
+	// Error Null when the attempt succeeded; otherwise a class (`blocked_destination`, `timeout`,
+	// `redirect`, `http_status`, `tls`, `connection`, `dns`), a colon, and a short reason.
+	Error     *string   `json:"error"`
+	StartedAt time.Time `json:"started_at"`
+
+	// StatusCode The receiver's status code, or null when it did not answer.
+	StatusCode *int `json:"status_code"`
+}
+
+// WebhookDeliveryList defines model for WebhookDeliveryList.
+type WebhookDeliveryList struct {
+	Data       []WebhookDelivery `json:"data"`
+	HasMore    bool              `json:"has_more"`
+	NextCursor *string           `json:"next_cursor"`
+}
+
 // WebhookPayload defines model for WebhookPayload.
 type WebhookPayload struct {
 	// CompletedAt ISO 8601 in UTC without a zone suffix.
@@ -1632,9 +1751,12 @@ type WebhookTestResult struct {
 
 	// DeliveryID The `X-GeoScan-Delivery` header that was sent.
 	DeliveryID openapi_types.UUID `json:"delivery_id"`
-	DurationMs int                `json:"duration_ms"`
 
-	// Error Why the delivery failed, if it did (`blocked_destination`, time-out, a non-2xx status …).
+	// DurationMs How long the receiver took to answer (the latency of the attempt).
+	DurationMs int `json:"duration_ms"`
+
+	// Error Why the delivery failed, if it did: a class (`blocked_destination`, `timeout`,
+	// `redirect`, `http_status`, `tls`, `connection`, `dns`), a colon, and a short reason.
 	Error   *string                `json:"error"`
 	Event   WebhookTestResultEvent `json:"event"`
 	Payload WebhookPayload         `json:"payload"`
@@ -1643,8 +1765,11 @@ type WebhookTestResult struct {
 	Secret string `json:"secret"`
 
 	// Signature The `X-GeoScan-Signature` header that was sent.
-	Signature  string `json:"signature"`
-	StatusCode *int   `json:"status_code"`
+	Signature string `json:"signature"`
+
+	// StandardSignature The Standard Webhooks `webhook-signature` header that was sent (`webhook-id` is `delivery_id`, `webhook-timestamp` is `timestamp`).
+	StandardSignature string `json:"standard_signature"`
+	StatusCode        *int   `json:"status_code"`
 
 	// Timestamp The `X-GeoScan-Timestamp` header that was sent.
 	Timestamp int64  `json:"timestamp"`
@@ -1659,10 +1784,10 @@ type WebhookVerifyRequest struct {
 	// Payload The raw body text exactly as received.
 	Payload string `json:"payload"`
 
-	// Secret The scan's `webhook_secret` (`whsec_…`).
+	// Secret The scan's `webhook_secret` (`whsec_…`), whole.
 	Secret string `json:"secret"`
 
-	// Signature The `X-GeoScan-Signature` value received, `v1=<hex>`.
+	// Signature The signature to check, `v1=` followed by 64 hex digits (the `X-GeoScan-Signature` received, or the one your code computed).
 	Signature string `json:"signature"`
 }
 
@@ -1671,12 +1796,21 @@ type WebhookVerifyResult struct {
 	// ExpectedSignature The signature GeoScan computes for this payload and secret.
 	ExpectedSignature string `json:"expected_signature"`
 
-	// Reason Why it is not valid: `malformed_signature`, `malformed_secret` or `signature_mismatch`.
+	// Hint How to fix the receiver, when it is not valid.
+	Hint *string `json:"hint"`
+
+	// Reason Why it is not valid: the common mistake that explains the difference
+	// (`reserialized_json`, `secret_prefix_stripped`, `secret_base64_decoded`,
+	// `uppercase_hex`, `missing_prefix`), or `signature_mismatch` when none does.
 	Reason *WebhookVerifyResultReason `json:"reason"`
-	Valid  bool                       `json:"valid"`
+
+	// Valid True when `signature` is exactly the header GeoScan sends for this payload and secret.
+	Valid bool `json:"valid"`
 }
 
-// WebhookVerifyResultReason Why it is not valid: `malformed_signature`, `malformed_secret` or `signature_mismatch`.
+// WebhookVerifyResultReason Why it is not valid: the common mistake that explains the difference
+// (`reserialized_json`, `secret_prefix_stripped`, `secret_base64_decoded`,
+// `uppercase_hex`, `missing_prefix`), or `signature_mismatch` when none does.
 type WebhookVerifyResultReason string
 
 // Audience defines model for Audience.
@@ -1718,6 +1852,9 @@ type URLFilter = string
 
 // BadRequest The error envelope of every response with a status of 400 or above.
 type BadRequest = Error
+
+// Conflict The error envelope of every response with a status of 400 or above.
+type Conflict = Error
 
 // InternalError The error envelope of every response with a status of 400 or above.
 type InternalError = Error
@@ -1836,6 +1973,15 @@ type GetScanCheckParams struct {
 // GetScanCheckParamsAudience defines parameters for GetScanCheck.
 type GetScanCheckParamsAudience string
 
+// ListScanDeliveriesParams defines parameters for ListScanDeliveries.
+type ListScanDeliveriesParams struct {
+	// Limit Page size.
+	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// Cursor The `next_cursor` of the previous page.
+	Cursor *Cursor `form:"cursor,omitempty" json:"cursor,omitempty"`
+}
+
 // GetScanPdfParams defines parameters for GetScanPdf.
 type GetScanPdfParams struct {
 	// Audience Who the texts are written for. Numbers never change with the audience.
@@ -1892,12 +2038,27 @@ type ScanFinishedParams struct {
 	// XGeoScanEvent The event name, the same as `event` in the body.
 	XGeoScanEvent ScanFinishedParamsXGeoScanEvent `json:"X-GeoScan-Event"`
 
-	// XGeoScanDelivery Identifies the delivery; stays the same across its retries.
+	// XGeoScanDelivery Identifies the delivery; stays the same across its retries and redeliveries.
 	XGeoScanDelivery openapi_types.UUID `json:"X-GeoScan-Delivery"`
+
+	// UserAgent Always `GeoScan-Webhook/1.0`.
+	UserAgent ScanFinishedParamsUserAgent `json:"User-Agent"`
+
+	// WebhookID Standard Webhooks message id; the same value as `X-GeoScan-Delivery`.
+	WebhookID openapi_types.UUID `json:"webhook-id"`
+
+	// WebhookTimestamp Standard Webhooks timestamp, Unix seconds of this attempt; signed.
+	WebhookTimestamp string `json:"webhook-timestamp"`
+
+	// WebhookSignature Standard Webhooks signature, `v1,` + base64 HMAC-SHA256 of `id.timestamp.body`.
+	WebhookSignature string `json:"webhook-signature"`
 }
 
 // ScanFinishedParamsXGeoScanEvent defines parameters for ScanFinished.
 type ScanFinishedParamsXGeoScanEvent string
+
+// ScanFinishedParamsUserAgent defines parameters for ScanFinished.
+type ScanFinishedParamsUserAgent string
 
 // CreateScanJSONRequestBody defines body for CreateScan for application/json ContentType.
 type CreateScanJSONRequestBody = ScanCreateRequest
@@ -2116,6 +2277,31 @@ type ClientInterface interface {
 	// Corresponds with GET /scans/{scan_id}/checks/{check_id} (the `GetScanCheck` operationId).
 	GetScanCheck(ctx context.Context, scanID ScanID, checkID string, params *GetScanCheckParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// ListScanDeliveries List callback deliveries
+	//
+	// The callback deliveries of a scan, newest first, each with every attempt made: when it
+	// started, how long it took, the receiver's status code or the error. A scan without
+	// `callback_url`, or one not finished yet, has none. `status` is `pending` while attempts
+	// remain (`next_attempt_at` says when the next one is due), then `succeeded` or
+	// `failed`. Neither the secret nor anything the receiver sent back (body, headers) is
+	// stored or returned. Beyond the specification.
+	//
+	// Corresponds with GET /scans/{scan_id}/deliveries (the `ListScanDeliveries` operationId).
+	ListScanDeliveries(ctx context.Context, scanID ScanID, params *ListScanDeliveriesParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// RedeliverScanWebhook Redeliver the final callback
+	//
+	// Queues a fresh delivery of the scan's final event (`scan.completed` or `scan.failed`)
+	// with the whole retry schedule. The body is byte for byte the one sent before and
+	// `X-GeoScan-Delivery` stays the same, so receivers deduplicate it; the timestamps are
+	// new. When a delivery of the scan is still pending, nothing new is queued and that
+	// delivery is returned. A scan that has not finished is `409 scan_not_finished`; a scan
+	// created without `callback_url` is `409 callback_not_configured`. Counts against the
+	// organization's `api_write` rate limit. Beyond the specification.
+	//
+	// Corresponds with POST /scans/{scan_id}/deliveries/redeliver (the `RedeliverScanWebhook` operationId).
+	RedeliverScanWebhook(ctx context.Context, scanID ScanID, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// GetScanPdf Download the PDF report
 	//
 	// The report of a completed scan as a PDF document for the chosen audience. Before the
@@ -2240,9 +2426,14 @@ type ClientInterface interface {
 	// TestWebhookWithBody Send a test callback
 	//
 	// Sends one sample `scan.test` callback to `url` right away, signed with a fresh test
-	// secret, without running a scan, and reports what was sent and how the receiver answered.
-	// The `scan_id` of the sample starts with `test_`. The URL follows the same rules as
-	// `callback_url`. The attempt is not retried.
+	// secret, without running a scan, and reports what was sent and how the receiver answered:
+	// the secret, the exact body string, the signature headers, the receiver's status code or
+	// the error, and the latency. The `scan_id` of the sample starts with `test_`. The URL
+	// follows the same rules as `callback_url` (`422 invalid_callback_url` otherwise) and the
+	// same guard applies when connecting: a host resolving to a non-public address is refused
+	// (`error` starts with `blocked_destination`). The attempt is not retried and nothing is
+	// stored. It counts against the organization's `api_write` rate limit. The receiver's body
+	// and headers are never returned.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -2252,9 +2443,14 @@ type ClientInterface interface {
 	// TestWebhook Send a test callback
 	//
 	// Sends one sample `scan.test` callback to `url` right away, signed with a fresh test
-	// secret, without running a scan, and reports what was sent and how the receiver answered.
-	// The `scan_id` of the sample starts with `test_`. The URL follows the same rules as
-	// `callback_url`. The attempt is not retried.
+	// secret, without running a scan, and reports what was sent and how the receiver answered:
+	// the secret, the exact body string, the signature headers, the receiver's status code or
+	// the error, and the latency. The `scan_id` of the sample starts with `test_`. The URL
+	// follows the same rules as `callback_url` (`422 invalid_callback_url` otherwise) and the
+	// same guard applies when connecting: a host resolving to a non-public address is refused
+	// (`error` starts with `blocked_destination`). The attempt is not retried and nothing is
+	// stored. It counts against the organization's `api_write` rate limit. The receiver's body
+	// and headers are never returned.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -2264,8 +2460,15 @@ type ClientInterface interface {
 	// VerifyWebhookWithBody Check a signature computation
 	//
 	// Computes the signature GeoScan would send for `payload` with `secret` and says whether
-	// `signature` matches it. Use it to debug a receiver; nothing is stored and the secret is
-	// not echoed back.
+	// `signature` matches it. When it does not, `reason` names the common mistake that
+	// explains it, if one does, and `hint` says how to fix it: a re-serialized JSON body
+	// instead of the raw bytes (`reserialized_json`), the `whsec_` prefix stripped from the key
+	// (`secret_prefix_stripped`), the base64-decoded secret used as the key
+	// (`secret_base64_decoded`), upper-case hex (`uppercase_hex`), or a signature without
+	// `v1=` (`missing_prefix`); otherwise `signature_mismatch`. A `secret` that does not start
+	// with `whsec_`, or a `signature` that is not 64 hex digits with an optional `v1=`
+	// prefix, is `422 invalid_parameter` with `param` naming it. Nothing is stored and the
+	// secret is not echoed back.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -2275,8 +2478,15 @@ type ClientInterface interface {
 	// VerifyWebhook Check a signature computation
 	//
 	// Computes the signature GeoScan would send for `payload` with `secret` and says whether
-	// `signature` matches it. Use it to debug a receiver; nothing is stored and the secret is
-	// not echoed back.
+	// `signature` matches it. When it does not, `reason` names the common mistake that
+	// explains it, if one does, and `hint` says how to fix it: a re-serialized JSON body
+	// instead of the raw bytes (`reserialized_json`), the `whsec_` prefix stripped from the key
+	// (`secret_prefix_stripped`), the base64-decoded secret used as the key
+	// (`secret_base64_decoded`), upper-case hex (`uppercase_hex`), or a signature without
+	// `v1=` (`missing_prefix`); otherwise `signature_mismatch`. A `secret` that does not start
+	// with `whsec_`, or a `signature` that is not 64 hex digits with an optional `v1=`
+	// prefix, is `422 invalid_parameter` with `param` naming it. Nothing is stored and the
+	// secret is not echoed back.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -2526,6 +2736,51 @@ func (c *Client) GetScanCheck(ctx context.Context, scanID ScanID, checkID string
 	return c.Client.Do(req)
 }
 
+// ListScanDeliveries List callback deliveries
+//
+// The callback deliveries of a scan, newest first, each with every attempt made: when it
+// started, how long it took, the receiver's status code or the error. A scan without
+// `callback_url`, or one not finished yet, has none. `status` is `pending` while attempts
+// remain (`next_attempt_at` says when the next one is due), then `succeeded` or
+// `failed`. Neither the secret nor anything the receiver sent back (body, headers) is
+// stored or returned. Beyond the specification.
+//
+// Corresponds with GET /scans/{scan_id}/deliveries (the `ListScanDeliveries` operationId).
+func (c *Client) ListScanDeliveries(ctx context.Context, scanID ScanID, params *ListScanDeliveriesParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListScanDeliveriesRequest(c.Server, scanID, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// RedeliverScanWebhook Redeliver the final callback
+//
+// Queues a fresh delivery of the scan's final event (`scan.completed` or `scan.failed`)
+// with the whole retry schedule. The body is byte for byte the one sent before and
+// `X-GeoScan-Delivery` stays the same, so receivers deduplicate it; the timestamps are
+// new. When a delivery of the scan is still pending, nothing new is queued and that
+// delivery is returned. A scan that has not finished is `409 scan_not_finished`; a scan
+// created without `callback_url` is `409 callback_not_configured`. Counts against the
+// organization's `api_write` rate limit. Beyond the specification.
+//
+// Corresponds with POST /scans/{scan_id}/deliveries/redeliver (the `RedeliverScanWebhook` operationId).
+func (c *Client) RedeliverScanWebhook(ctx context.Context, scanID ScanID, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewRedeliverScanWebhookRequest(c.Server, scanID)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
 // GetScanPdf Download the PDF report
 //
 // The report of a completed scan as a PDF document for the chosen audience. Before the
@@ -2760,9 +3015,14 @@ func (c *Client) GetUsage(ctx context.Context, reqEditors ...RequestEditorFn) (*
 // TestWebhookWithBody Send a test callback
 //
 // Sends one sample `scan.test` callback to `url` right away, signed with a fresh test
-// secret, without running a scan, and reports what was sent and how the receiver answered.
-// The `scan_id` of the sample starts with `test_`. The URL follows the same rules as
-// `callback_url`. The attempt is not retried.
+// secret, without running a scan, and reports what was sent and how the receiver answered:
+// the secret, the exact body string, the signature headers, the receiver's status code or
+// the error, and the latency. The `scan_id` of the sample starts with `test_`. The URL
+// follows the same rules as `callback_url` (`422 invalid_callback_url` otherwise) and the
+// same guard applies when connecting: a host resolving to a non-public address is refused
+// (`error` starts with `blocked_destination`). The attempt is not retried and nothing is
+// stored. It counts against the organization's `api_write` rate limit. The receiver's body
+// and headers are never returned.
 //
 // Takes any type of body and a specified content type.
 //
@@ -2782,9 +3042,14 @@ func (c *Client) TestWebhookWithBody(ctx context.Context, contentType string, bo
 // TestWebhook Send a test callback
 //
 // Sends one sample `scan.test` callback to `url` right away, signed with a fresh test
-// secret, without running a scan, and reports what was sent and how the receiver answered.
-// The `scan_id` of the sample starts with `test_`. The URL follows the same rules as
-// `callback_url`. The attempt is not retried.
+// secret, without running a scan, and reports what was sent and how the receiver answered:
+// the secret, the exact body string, the signature headers, the receiver's status code or
+// the error, and the latency. The `scan_id` of the sample starts with `test_`. The URL
+// follows the same rules as `callback_url` (`422 invalid_callback_url` otherwise) and the
+// same guard applies when connecting: a host resolving to a non-public address is refused
+// (`error` starts with `blocked_destination`). The attempt is not retried and nothing is
+// stored. It counts against the organization's `api_write` rate limit. The receiver's body
+// and headers are never returned.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -2804,8 +3069,15 @@ func (c *Client) TestWebhook(ctx context.Context, body TestWebhookJSONRequestBod
 // VerifyWebhookWithBody Check a signature computation
 //
 // Computes the signature GeoScan would send for `payload` with `secret` and says whether
-// `signature` matches it. Use it to debug a receiver; nothing is stored and the secret is
-// not echoed back.
+// `signature` matches it. When it does not, `reason` names the common mistake that
+// explains it, if one does, and `hint` says how to fix it: a re-serialized JSON body
+// instead of the raw bytes (`reserialized_json`), the `whsec_` prefix stripped from the key
+// (`secret_prefix_stripped`), the base64-decoded secret used as the key
+// (`secret_base64_decoded`), upper-case hex (`uppercase_hex`), or a signature without
+// `v1=` (`missing_prefix`); otherwise `signature_mismatch`. A `secret` that does not start
+// with `whsec_`, or a `signature` that is not 64 hex digits with an optional `v1=`
+// prefix, is `422 invalid_parameter` with `param` naming it. Nothing is stored and the
+// secret is not echoed back.
 //
 // Takes any type of body and a specified content type.
 //
@@ -2825,8 +3097,15 @@ func (c *Client) VerifyWebhookWithBody(ctx context.Context, contentType string, 
 // VerifyWebhook Check a signature computation
 //
 // Computes the signature GeoScan would send for `payload` with `secret` and says whether
-// `signature` matches it. Use it to debug a receiver; nothing is stored and the secret is
-// not echoed back.
+// `signature` matches it. When it does not, `reason` names the common mistake that
+// explains it, if one does, and `hint` says how to fix it: a re-serialized JSON body
+// instead of the raw bytes (`reserialized_json`), the `whsec_` prefix stripped from the key
+// (`secret_prefix_stripped`), the base64-decoded secret used as the key
+// (`secret_base64_decoded`), upper-case hex (`uppercase_hex`), or a signature without
+// `v1=` (`missing_prefix`); otherwise `signature_mismatch`. A `secret` that does not start
+// with `whsec_`, or a `signature` that is not 64 hex digits with an optional `v1=`
+// prefix, is `422 invalid_parameter` with `param` naming it. Nothing is stored and the
+// secret is not echoed back.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -3531,6 +3810,113 @@ func NewGetScanCheckRequest(server string, scanID ScanID, checkID string, params
 	}
 
 	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewListScanDeliveriesRequest constructs an http.Request for the ListScanDeliveries method
+func NewListScanDeliveriesRequest(server string, scanID ScanID, params *ListScanDeliveriesParams) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "scan_id", scanID, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: "uuid"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/scans/%s/deliveries", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Limit != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "limit", *params.Limit, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Cursor != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "cursor", *params.Cursor, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewRedeliverScanWebhookRequest constructs an http.Request for the RedeliverScanWebhook method
+func NewRedeliverScanWebhookRequest(server string, scanID ScanID) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "scan_id", scanID, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: "uuid"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/scans/%s/deliveries/redeliver", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), nil)
 	if err != nil {
 		return nil, err
 	}
@@ -4258,6 +4644,35 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with GET /scans/{scan_id}/checks/{check_id} (the `GetScanCheck` operationId).
 	GetScanCheckWithResponse(ctx context.Context, scanID ScanID, checkID string, params *GetScanCheckParams, reqEditors ...RequestEditorFn) (*GetScanCheckResponse, error)
 
+	// ListScanDeliveriesWithResponse List callback deliveries
+	//
+	// The callback deliveries of a scan, newest first, each with every attempt made: when it
+	// started, how long it took, the receiver's status code or the error. A scan without
+	// `callback_url`, or one not finished yet, has none. `status` is `pending` while attempts
+	// remain (`next_attempt_at` says when the next one is due), then `succeeded` or
+	// `failed`. Neither the secret nor anything the receiver sent back (body, headers) is
+	// stored or returned. Beyond the specification.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /scans/{scan_id}/deliveries (the `ListScanDeliveries` operationId).
+	ListScanDeliveriesWithResponse(ctx context.Context, scanID ScanID, params *ListScanDeliveriesParams, reqEditors ...RequestEditorFn) (*ListScanDeliveriesResponse, error)
+
+	// RedeliverScanWebhookWithResponse Redeliver the final callback
+	//
+	// Queues a fresh delivery of the scan's final event (`scan.completed` or `scan.failed`)
+	// with the whole retry schedule. The body is byte for byte the one sent before and
+	// `X-GeoScan-Delivery` stays the same, so receivers deduplicate it; the timestamps are
+	// new. When a delivery of the scan is still pending, nothing new is queued and that
+	// delivery is returned. A scan that has not finished is `409 scan_not_finished`; a scan
+	// created without `callback_url` is `409 callback_not_configured`. Counts against the
+	// organization's `api_write` rate limit. Beyond the specification.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /scans/{scan_id}/deliveries/redeliver (the `RedeliverScanWebhook` operationId).
+	RedeliverScanWebhookWithResponse(ctx context.Context, scanID ScanID, reqEditors ...RequestEditorFn) (*RedeliverScanWebhookResponse, error)
+
 	// GetScanPdfWithResponse Download the PDF report
 	//
 	// The report of a completed scan as a PDF document for the chosen audience. Before the
@@ -4396,9 +4811,14 @@ type ClientWithResponsesInterface interface {
 	// TestWebhookWithBodyWithResponse Send a test callback
 	//
 	// Sends one sample `scan.test` callback to `url` right away, signed with a fresh test
-	// secret, without running a scan, and reports what was sent and how the receiver answered.
-	// The `scan_id` of the sample starts with `test_`. The URL follows the same rules as
-	// `callback_url`. The attempt is not retried.
+	// secret, without running a scan, and reports what was sent and how the receiver answered:
+	// the secret, the exact body string, the signature headers, the receiver's status code or
+	// the error, and the latency. The `scan_id` of the sample starts with `test_`. The URL
+	// follows the same rules as `callback_url` (`422 invalid_callback_url` otherwise) and the
+	// same guard applies when connecting: a host resolving to a non-public address is refused
+	// (`error` starts with `blocked_destination`). The attempt is not retried and nothing is
+	// stored. It counts against the organization's `api_write` rate limit. The receiver's body
+	// and headers are never returned.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -4408,9 +4828,14 @@ type ClientWithResponsesInterface interface {
 	// TestWebhookWithResponse Send a test callback
 	//
 	// Sends one sample `scan.test` callback to `url` right away, signed with a fresh test
-	// secret, without running a scan, and reports what was sent and how the receiver answered.
-	// The `scan_id` of the sample starts with `test_`. The URL follows the same rules as
-	// `callback_url`. The attempt is not retried.
+	// secret, without running a scan, and reports what was sent and how the receiver answered:
+	// the secret, the exact body string, the signature headers, the receiver's status code or
+	// the error, and the latency. The `scan_id` of the sample starts with `test_`. The URL
+	// follows the same rules as `callback_url` (`422 invalid_callback_url` otherwise) and the
+	// same guard applies when connecting: a host resolving to a non-public address is refused
+	// (`error` starts with `blocked_destination`). The attempt is not retried and nothing is
+	// stored. It counts against the organization's `api_write` rate limit. The receiver's body
+	// and headers are never returned.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -4420,8 +4845,15 @@ type ClientWithResponsesInterface interface {
 	// VerifyWebhookWithBodyWithResponse Check a signature computation
 	//
 	// Computes the signature GeoScan would send for `payload` with `secret` and says whether
-	// `signature` matches it. Use it to debug a receiver; nothing is stored and the secret is
-	// not echoed back.
+	// `signature` matches it. When it does not, `reason` names the common mistake that
+	// explains it, if one does, and `hint` says how to fix it: a re-serialized JSON body
+	// instead of the raw bytes (`reserialized_json`), the `whsec_` prefix stripped from the key
+	// (`secret_prefix_stripped`), the base64-decoded secret used as the key
+	// (`secret_base64_decoded`), upper-case hex (`uppercase_hex`), or a signature without
+	// `v1=` (`missing_prefix`); otherwise `signature_mismatch`. A `secret` that does not start
+	// with `whsec_`, or a `signature` that is not 64 hex digits with an optional `v1=`
+	// prefix, is `422 invalid_parameter` with `param` naming it. Nothing is stored and the
+	// secret is not echoed back.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -4431,8 +4863,15 @@ type ClientWithResponsesInterface interface {
 	// VerifyWebhookWithResponse Check a signature computation
 	//
 	// Computes the signature GeoScan would send for `payload` with `secret` and says whether
-	// `signature` matches it. Use it to debug a receiver; nothing is stored and the secret is
-	// not echoed back.
+	// `signature` matches it. When it does not, `reason` names the common mistake that
+	// explains it, if one does, and `hint` says how to fix it: a re-serialized JSON body
+	// instead of the raw bytes (`reserialized_json`), the `whsec_` prefix stripped from the key
+	// (`secret_prefix_stripped`), the base64-decoded secret used as the key
+	// (`secret_base64_decoded`), upper-case hex (`uppercase_hex`), or a signature without
+	// `v1=` (`missing_prefix`); otherwise `signature_mismatch`. A `secret` that does not start
+	// with `whsec_`, or a `signature` that is not 64 hex digits with an optional `v1=`
+	// prefix, is `422 invalid_parameter` with `param` naming it. Nothing is stored and the
+	// secret is not echoed back.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -5285,6 +5724,179 @@ func (r GetScanCheckResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r GetScanCheckResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// ListScanDeliveriesResponse429Headers the declared response headers of an HTTP 429 response for ListScanDeliveries
+type ListScanDeliveriesResponse429Headers struct {
+	RetryAfter *int
+}
+
+type ListScanDeliveriesResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *WebhookDeliveryList
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *UnprocessableEntity
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *TooManyRequests
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *ListScanDeliveriesResponse429Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ListScanDeliveriesResponse) GetJSON200() *WebhookDeliveryList {
+	return r.JSON200
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r ListScanDeliveriesResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r ListScanDeliveriesResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r ListScanDeliveriesResponse) GetJSON422() *UnprocessableEntity {
+	return r.JSON422
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r ListScanDeliveriesResponse) GetJSON429() *TooManyRequests {
+	return r.JSON429
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r ListScanDeliveriesResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r ListScanDeliveriesResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListScanDeliveriesResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListScanDeliveriesResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListScanDeliveriesResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// RedeliverScanWebhookResponse429Headers the declared response headers of an HTTP 429 response for RedeliverScanWebhook
+type RedeliverScanWebhookResponse429Headers struct {
+	RetryAfter *int
+}
+
+type RedeliverScanWebhookResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON202 the response for an HTTP 202 `application/json` response
+	JSON202 *WebhookDelivery
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON409 the response for an HTTP 409 `application/json` response
+	JSON409 *Conflict
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *UnprocessableEntity
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *TooManyRequests
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *RedeliverScanWebhookResponse429Headers
+}
+
+// GetJSON202 returns the response for an HTTP 202 `application/json` response
+func (r RedeliverScanWebhookResponse) GetJSON202() *WebhookDelivery {
+	return r.JSON202
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r RedeliverScanWebhookResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r RedeliverScanWebhookResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON409 returns the response for an HTTP 409 `application/json` response
+func (r RedeliverScanWebhookResponse) GetJSON409() *Conflict {
+	return r.JSON409
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r RedeliverScanWebhookResponse) GetJSON422() *UnprocessableEntity {
+	return r.JSON422
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r RedeliverScanWebhookResponse) GetJSON429() *TooManyRequests {
+	return r.JSON429
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r RedeliverScanWebhookResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetBody returns the raw response body bytes
+func (r RedeliverScanWebhookResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r RedeliverScanWebhookResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r RedeliverScanWebhookResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r RedeliverScanWebhookResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -6449,6 +7061,47 @@ func (c *ClientWithResponses) GetScanCheckWithResponse(ctx context.Context, scan
 	return ParseGetScanCheckResponse(rsp)
 }
 
+// ListScanDeliveriesWithResponse List callback deliveries
+//
+// The callback deliveries of a scan, newest first, each with every attempt made: when it
+// started, how long it took, the receiver's status code or the error. A scan without
+// `callback_url`, or one not finished yet, has none. `status` is `pending` while attempts
+// remain (`next_attempt_at` says when the next one is due), then `succeeded` or
+// `failed`. Neither the secret nor anything the receiver sent back (body, headers) is
+// stored or returned. Beyond the specification.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /scans/{scan_id}/deliveries (the `ListScanDeliveries` operationId).
+func (c *ClientWithResponses) ListScanDeliveriesWithResponse(ctx context.Context, scanID ScanID, params *ListScanDeliveriesParams, reqEditors ...RequestEditorFn) (*ListScanDeliveriesResponse, error) {
+	rsp, err := c.ListScanDeliveries(ctx, scanID, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListScanDeliveriesResponse(rsp)
+}
+
+// RedeliverScanWebhookWithResponse Redeliver the final callback
+//
+// Queues a fresh delivery of the scan's final event (`scan.completed` or `scan.failed`)
+// with the whole retry schedule. The body is byte for byte the one sent before and
+// `X-GeoScan-Delivery` stays the same, so receivers deduplicate it; the timestamps are
+// new. When a delivery of the scan is still pending, nothing new is queued and that
+// delivery is returned. A scan that has not finished is `409 scan_not_finished`; a scan
+// created without `callback_url` is `409 callback_not_configured`. Counts against the
+// organization's `api_write` rate limit. Beyond the specification.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /scans/{scan_id}/deliveries/redeliver (the `RedeliverScanWebhook` operationId).
+func (c *ClientWithResponses) RedeliverScanWebhookWithResponse(ctx context.Context, scanID ScanID, reqEditors ...RequestEditorFn) (*RedeliverScanWebhookResponse, error) {
+	rsp, err := c.RedeliverScanWebhook(ctx, scanID, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseRedeliverScanWebhookResponse(rsp)
+}
+
 // GetScanPdfWithResponse Download the PDF report
 //
 // The report of a completed scan as a PDF document for the chosen audience. Before the
@@ -6653,9 +7306,14 @@ func (c *ClientWithResponses) GetUsageWithResponse(ctx context.Context, reqEdito
 // TestWebhookWithBodyWithResponse Send a test callback
 //
 // Sends one sample `scan.test` callback to `url` right away, signed with a fresh test
-// secret, without running a scan, and reports what was sent and how the receiver answered.
-// The `scan_id` of the sample starts with `test_`. The URL follows the same rules as
-// `callback_url`. The attempt is not retried.
+// secret, without running a scan, and reports what was sent and how the receiver answered:
+// the secret, the exact body string, the signature headers, the receiver's status code or
+// the error, and the latency. The `scan_id` of the sample starts with `test_`. The URL
+// follows the same rules as `callback_url` (`422 invalid_callback_url` otherwise) and the
+// same guard applies when connecting: a host resolving to a non-public address is refused
+// (`error` starts with `blocked_destination`). The attempt is not retried and nothing is
+// stored. It counts against the organization's `api_write` rate limit. The receiver's body
+// and headers are never returned.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -6671,9 +7329,14 @@ func (c *ClientWithResponses) TestWebhookWithBodyWithResponse(ctx context.Contex
 // TestWebhookWithResponse Send a test callback
 //
 // Sends one sample `scan.test` callback to `url` right away, signed with a fresh test
-// secret, without running a scan, and reports what was sent and how the receiver answered.
-// The `scan_id` of the sample starts with `test_`. The URL follows the same rules as
-// `callback_url`. The attempt is not retried.
+// secret, without running a scan, and reports what was sent and how the receiver answered:
+// the secret, the exact body string, the signature headers, the receiver's status code or
+// the error, and the latency. The `scan_id` of the sample starts with `test_`. The URL
+// follows the same rules as `callback_url` (`422 invalid_callback_url` otherwise) and the
+// same guard applies when connecting: a host resolving to a non-public address is refused
+// (`error` starts with `blocked_destination`). The attempt is not retried and nothing is
+// stored. It counts against the organization's `api_write` rate limit. The receiver's body
+// and headers are never returned.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -6689,8 +7352,15 @@ func (c *ClientWithResponses) TestWebhookWithResponse(ctx context.Context, body 
 // VerifyWebhookWithBodyWithResponse Check a signature computation
 //
 // Computes the signature GeoScan would send for `payload` with `secret` and says whether
-// `signature` matches it. Use it to debug a receiver; nothing is stored and the secret is
-// not echoed back.
+// `signature` matches it. When it does not, `reason` names the common mistake that
+// explains it, if one does, and `hint` says how to fix it: a re-serialized JSON body
+// instead of the raw bytes (`reserialized_json`), the `whsec_` prefix stripped from the key
+// (`secret_prefix_stripped`), the base64-decoded secret used as the key
+// (`secret_base64_decoded`), upper-case hex (`uppercase_hex`), or a signature without
+// `v1=` (`missing_prefix`); otherwise `signature_mismatch`. A `secret` that does not start
+// with `whsec_`, or a `signature` that is not 64 hex digits with an optional `v1=`
+// prefix, is `422 invalid_parameter` with `param` naming it. Nothing is stored and the
+// secret is not echoed back.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -6706,8 +7376,15 @@ func (c *ClientWithResponses) VerifyWebhookWithBodyWithResponse(ctx context.Cont
 // VerifyWebhookWithResponse Check a signature computation
 //
 // Computes the signature GeoScan would send for `payload` with `secret` and says whether
-// `signature` matches it. Use it to debug a receiver; nothing is stored and the secret is
-// not echoed back.
+// `signature` matches it. When it does not, `reason` names the common mistake that
+// explains it, if one does, and `hint` says how to fix it: a re-serialized JSON body
+// instead of the raw bytes (`reserialized_json`), the `whsec_` prefix stripped from the key
+// (`secret_prefix_stripped`), the base64-decoded secret used as the key
+// (`secret_base64_decoded`), upper-case hex (`uppercase_hex`), or a signature without
+// `v1=` (`missing_prefix`); otherwise `signature_mismatch`. A `secret` that does not start
+// with `whsec_`, or a `signature` that is not 64 hex digits with an optional `v1=`
+// prefix, is `422 invalid_parameter` with `param` naming it. Nothing is stored and the
+// secret is not echoed back.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -7474,6 +8151,161 @@ func ParseGetScanCheckResponse(rsp *http.Response) (*GetScanCheckResponse, error
 	switch {
 	case rsp.StatusCode == 429:
 		var headers GetScanCheckResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseListScanDeliveriesResponse parses an HTTP response from a ListScanDeliveriesWithResponse call
+func ParseListScanDeliveriesResponse(rsp *http.Response) (*ListScanDeliveriesResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListScanDeliveriesResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest WebhookDeliveryList
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest UnprocessableEntity
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 429:
+		var headers ListScanDeliveriesResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers429 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseRedeliverScanWebhookResponse parses an HTTP response from a RedeliverScanWebhookWithResponse call
+func ParseRedeliverScanWebhookResponse(rsp *http.Response) (*RedeliverScanWebhookResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &RedeliverScanWebhookResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 202:
+		var dest WebhookDelivery
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON202 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
+		var dest Conflict
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON409 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest UnprocessableEntity
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 429:
+		var headers RedeliverScanWebhookResponse429Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
@@ -8501,6 +9333,42 @@ func NewScanFinishedCallbackRequestWithBody(targetURL string, params *ScanFinish
 		}
 
 		req.Header.Set("X-GeoScan-Delivery", headerParam3)
+
+		var headerParam4 string
+
+		headerParam4, err = runtime.StyleParamWithOptions("simple", false, "User-Agent", params.UserAgent, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+		if err != nil {
+			return nil, err
+		}
+
+		req.Header.Set("User-Agent", headerParam4)
+
+		var headerParam5 string
+
+		headerParam5, err = runtime.StyleParamWithOptions("simple", false, "webhook-id", params.WebhookID, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: "uuid"})
+		if err != nil {
+			return nil, err
+		}
+
+		req.Header.Set("webhook-id", headerParam5)
+
+		var headerParam6 string
+
+		headerParam6, err = runtime.StyleParamWithOptions("simple", false, "webhook-timestamp", params.WebhookTimestamp, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+		if err != nil {
+			return nil, err
+		}
+
+		req.Header.Set("webhook-timestamp", headerParam6)
+
+		var headerParam7 string
+
+		headerParam7, err = runtime.StyleParamWithOptions("simple", false, "webhook-signature", params.WebhookSignature, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+		if err != nil {
+			return nil, err
+		}
+
+		req.Header.Set("webhook-signature", headerParam7)
 
 	}
 	return req, nil

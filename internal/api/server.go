@@ -20,6 +20,7 @@ import (
 	"github.com/geoscan/geoscan/internal/auth"
 	"github.com/geoscan/geoscan/internal/netguard"
 	"github.com/geoscan/geoscan/internal/store"
+	"github.com/geoscan/geoscan/internal/webhook"
 )
 
 // EnqueueScanFunc queues the run of a new scan inside the transaction that
@@ -36,7 +37,9 @@ type Deps struct {
 	Webhooks *http.Client
 	// EnqueueScan is nil while no scan engine is wired: scans then stay pending.
 	EnqueueScan EnqueueScanFunc
-	NowFunc     func() time.Time
+	// Deliveries queues callback redeliveries.
+	Deliveries *webhook.Queuer
+	NowFunc    func() time.Time
 }
 
 // Server implements api.StrictServerInterface.

@@ -2,12 +2,17 @@ package api_test
 
 import (
 	"context"
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/hex"
 	"encoding/pem"
 	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 
@@ -15,7 +20,6 @@ import (
 
 	"github.com/geoscan/geoscan/gen/client"
 	"github.com/geoscan/geoscan/internal/apitest"
-	"github.com/geoscan/geoscan/internal/webhook"
 )
 
 func TestWebhookVerify(t *testing.T) {
@@ -24,7 +28,7 @@ func TestWebhookVerify(t *testing.T) {
 	org := h.NewOrg(t, "free", true)
 	ctx := context.Background()
 
-	// The test vector published in openapi.yaml.
+	// The test vector published in openapi.yaml and docs/WEBHOOKS.md.
 	const (
 		secret  = "whsec_dGVzdC1zZWNyZXQtZm9yLWdlb3NjYW4tZG9jcw=="
 		payload = `{"event":"scan.test","scan_id":"test_0"}`
@@ -35,23 +39,105 @@ func TestWebhookVerify(t *testing.T) {
 	require.Equal(t, http.StatusOK, ok.StatusCode(), "body: %s", ok.Body)
 	require.True(t, ok.JSON200.Valid)
 	require.Nil(t, ok.JSON200.Reason)
+	require.Nil(t, ok.JSON200.Hint)
 	require.Equal(t, sig, ok.JSON200.ExpectedSignature)
 	require.NotContains(t, string(ok.Body), secret, "the secret is not echoed")
 
-	for _, tc := range []struct {
-		payload, sig, secret string
-		reason               client.WebhookVerifyResultReason
-	}{
-		{payload + " ", sig, secret, client.SignatureMismatch},
-		{payload, "sha256=abc", secret, client.MalformedSignature},
-		{payload, sig, "not-a-secret", client.MalformedSecret},
-	} {
-		r, err := org.Client.VerifyWebhookWithResponse(ctx, client.WebhookVerifyRequest{Payload: tc.payload, Signature: tc.sig, Secret: tc.secret})
-		require.NoError(t, err)
-		require.False(t, r.JSON200.Valid)
-		require.Equal(t, tc.reason, *r.JSON200.Reason)
+	// The common mistakes, each made here the way a receiver would make it.
+	mac := func(key, body []byte) string {
+		m := hmac.New(sha256.New, key)
+		m.Write(body)
+		return hex.EncodeToString(m.Sum(nil))
 	}
-	h.Do(t, "POST", "/api/v1/webhooks/verify", org.Key, map[string]any{"payload": "x"}).RequireError(t, 422, "missing_parameter", "signature")
+	decoded, err := base64.StdEncoding.DecodeString(strings.TrimPrefix(secret, "whsec_"))
+	require.NoError(t, err)
+	pretty := `{"event": "scan.test", "scan_id": "test_0"}`
+	for _, tc := range []struct {
+		name, payload, sig string
+		reason             client.WebhookVerifyResultReason
+	}{
+		{"re-serialized JSON", pretty, "v1=" + mac([]byte(secret), []byte(payload)), client.ReserializedJSON},
+		{"indented JSON", payload, "v1=" + mac([]byte(secret), []byte("{\n  \"event\": \"scan.test\",\n  \"scan_id\": \"test_0\"\n}")), client.ReserializedJSON},
+		{"prefix stripped from the key", payload, "v1=" + mac([]byte(strings.TrimPrefix(secret, "whsec_")), []byte(payload)), client.SecretPrefixStripped},
+		{"base64-decoded key", payload, "v1=" + mac(decoded, []byte(payload)), client.SecretBase64Decoded},
+		{"upper-case hex", payload, "v1=" + strings.ToUpper(sig[3:]), client.UppercaseHex},
+		{"no v1= prefix", payload, sig[3:], client.MissingPrefix},
+		{"another prefix", payload, "sha256=" + sig[3:], client.MissingPrefix},
+		{"another secret", payload, "v1=" + mac([]byte("whsec_other"), []byte(payload)), client.SignatureMismatch},
+		{"tampered body", payload + "x", sig, client.SignatureMismatch},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r, err := org.Client.VerifyWebhookWithResponse(ctx, client.WebhookVerifyRequest{Payload: tc.payload, Signature: tc.sig, Secret: secret})
+			require.NoError(t, err)
+			require.Equal(t, http.StatusOK, r.StatusCode(), "body: %s", r.Body)
+			require.False(t, r.JSON200.Valid)
+			require.NotNil(t, r.JSON200.Reason)
+			require.Equal(t, tc.reason, *r.JSON200.Reason)
+			require.NotEmpty(t, *r.JSON200.Hint)
+		})
+	}
+
+	// Malformed input is a 422 naming the field.
+	for _, tc := range []struct {
+		body        map[string]any
+		code, param string
+	}{
+		{map[string]any{"payload": payload, "signature": "v1=abc", "secret": secret}, "invalid_parameter", "signature"},
+		{map[string]any{"payload": payload, "signature": "v1=" + strings.Repeat("z", 64), "secret": secret}, "invalid_parameter", "signature"},
+		{map[string]any{"payload": payload, "signature": "v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=", "secret": secret}, "invalid_parameter", "signature"},
+		{map[string]any{"payload": payload, "signature": sig, "secret": "not-a-secret"}, "invalid_parameter", "secret"},
+		{map[string]any{"payload": payload, "signature": sig, "secret": "whsec_"}, "invalid_parameter", "secret"},
+		{map[string]any{"payload": "x"}, "missing_parameter", "signature"},
+		{map[string]any{"payload": payload, "signature": sig, "secret": secret, "extra": 1}, "unknown_parameter", "extra"},
+		{map[string]any{"payload": 7, "signature": sig, "secret": secret}, "invalid_parameter", "payload"},
+	} {
+		h.Do(t, "POST", "/api/v1/webhooks/verify", org.Key, tc.body).RequireError(t, 422, tc.code, tc.param)
+	}
+	h.Do(t, "POST", "/api/v1/webhooks/verify", org.Key, "{not json").RequireError(t, 400, "invalid_json", "")
+	h.Do(t, "POST", "/api/v1/webhooks/verify", "", map[string]any{"payload": payload, "signature": sig, "secret": secret}).RequireError(t, 401, "api_key_required", "")
+}
+
+// hostileCallbacks are refused when a scan is created or a test callback
+// is requested (the send-time refusals are tested in internal/webhook).
+var hostileCallbacks = []string{
+	"https://127.0.0.1/hook",
+	"https://10.0.0.1/",
+	"https://10.255.255.255/",
+	"https://172.16.0.1/",
+	"https://172.31.0.1/",
+	"https://192.168.1.1/",
+	"https://169.254.169.254/latest/meta-data/",
+	"https://[::1]/",
+	"https://[::ffff:127.0.0.1]/",
+	"https://[::ffff:7f00:1]/",
+	"https://[::ffff:10.0.0.1]/",
+	"https://2130706433/",
+	"https://3232235777/",
+	"https://0x7f000001/",
+	"https://0177.0.0.1/",
+	"https://127.1/",
+	"https://inward.example.com/",
+	"https://v6inward.example.com/",
+	"https://mixed.example.com/",
+	"https://localhost/",
+	"http://hooks.example.com/",
+	"https://hooks.example.com:8443/",
+	"https://user:pass@hooks.example.com/",
+}
+
+func TestHostileCallbacksRefusedAtCreation(t *testing.T) {
+	t.Parallel()
+	h := start(t)
+	org := h.NewOrg(t, "pro", true)
+	for _, u := range hostileCallbacks {
+		h.Do(t, "POST", "/api/v1/scans", org.Key, map[string]any{"url": "https://www.example.com/", "callback_url": u}).
+			RequireError(t, 422, "invalid_callback_url", "callback_url")
+		h.Do(t, "POST", "/api/v1/webhooks/test", org.Key, map[string]any{"url": u}).
+			RequireError(t, 422, "invalid_callback_url", "url")
+	}
+	// A public receiver passes the same checks (no request is made: no workers run).
+	ok := h.Do(t, "POST", "/api/v1/scans", org.Key, map[string]any{"url": "https://www.example.com/", "callback_url": "https://hooks.example.com/geoscan"})
+	require.Equal(t, http.StatusCreated, ok.Status, "body: %s", ok.Body)
 }
 
 // receiver is a loopback HTTPS endpoint that records what it gets.
@@ -107,12 +193,15 @@ func TestWebhookTest(t *testing.T) {
 		got, body := rc.got[0], rc.bodies[0]
 		require.Equal(t, res.Body, string(body), "the response shows the exact bytes sent")
 		require.Equal(t, res.Signature, got.Header.Get("X-GeoScan-Signature"))
-		require.NoError(t, webhook.Verify(res.Secret, body, got.Header.Get("X-GeoScan-Signature")))
+		m := hmac.New(sha256.New, []byte(res.Secret))
+		m.Write(body)
+		require.Equal(t, "v1="+hex.EncodeToString(m.Sum(nil)), res.Signature, "checked independently over the raw bytes")
+		require.Equal(t, res.StandardSignature, got.Header.Get("webhook-signature"))
+		require.Equal(t, res.DeliveryID.String(), got.Header.Get("webhook-id"))
 		require.Equal(t, "scan.test", got.Header.Get("X-GeoScan-Event"))
 		require.Equal(t, res.DeliveryID.String(), got.Header.Get("X-GeoScan-Delivery"))
 		require.Equal(t, "GeoScan-Webhook/1.0", got.Header.Get("User-Agent"))
 		require.Equal(t, "application/json", got.Header.Get("Content-Type"))
-		require.NotEmpty(t, got.Header.Get("webhook-signature"))
 		require.NotContains(t, h.Logs(), res.Secret, "secrets never reach the logs")
 	})
 
@@ -139,6 +228,7 @@ func TestWebhookTest(t *testing.T) {
 		require.False(t, resp.JSON200.Delivered)
 		require.Nil(t, resp.JSON200.StatusCode)
 		require.Contains(t, *resp.JSON200.Error, "certificate")
+		require.True(t, strings.HasPrefix(*resp.JSON200.Error, "tls: "), "error: %s", *resp.JSON200.Error)
 		require.Empty(t, rc.got)
 	})
 

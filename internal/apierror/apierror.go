@@ -37,6 +37,8 @@ const (
 	CodeScheduleNotFound     Code = "schedule_not_found"
 	CodeRouteNotFound        Code = "route_not_found"
 	CodeMethodNotAllowed     Code = "method_not_allowed"
+	CodeScanNotFinished      Code = "scan_not_finished"
+	CodeCallbackNotSet       Code = "callback_not_configured"
 	CodeRequestTooLarge      Code = "request_too_large"
 	CodeInvalidURL           Code = "invalid_url"
 	CodeInvalidCallbackURL   Code = "invalid_callback_url"
@@ -65,6 +67,8 @@ var Catalogue = map[Code]int{
 	CodeScheduleNotFound:     http.StatusNotFound,
 	CodeRouteNotFound:        http.StatusNotFound,
 	CodeMethodNotAllowed:     http.StatusMethodNotAllowed,
+	CodeScanNotFinished:      http.StatusConflict,
+	CodeCallbackNotSet:       http.StatusConflict,
 	CodeRequestTooLarge:      http.StatusRequestEntityTooLarge,
 	CodeInvalidURL:           http.StatusUnprocessableEntity,
 	CodeInvalidCallbackURL:   http.StatusUnprocessableEntity,

@@ -36,6 +36,8 @@ import (
 type App struct {
 	river  *river.Client[pgx.Tx]
 	runner *scanner.Runner
+	// queuer stores callbacks and queues their delivery jobs.
+	queuer *webhook.Queuer
 	cfg    config.Config
 	logger *slog.Logger
 	pool   *pgxpool.Pool
@@ -93,32 +95,33 @@ func New(ctx context.Context, cfg config.Config, logger *slog.Logger, opts Optio
 	}
 	st := store.New(pool)
 
+	resolver := opts.Resolver
+	if resolver == nil && len(cfg.Resolve) > 0 {
+		resolver = staticResolver(cfg.Resolve)
+	}
+
 	// Outbound: callbacks never follow redirects and go only to public
 	// addresses unless the dev/test setting lifts that.
 	webhooks, err := netguard.NewClient(netguard.ClientOptions{
 		AllowPrivate: cfg.AllowPrivateTargets, ExtraCAFile: cfg.ExtraCAFile,
-		Timeout: webhook.Timeout, MaxRedirects: 0, UserAgent: webhook.UserAgent,
+		Timeout: webhook.Timeout, MaxRedirects: 0, UserAgent: webhook.UserAgent, Resolver: resolver,
 	})
 	if err != nil {
 		pool.Close()
 		return nil, fmt.Errorf("webhook client: %w", err)
 	}
 
-	resolver := opts.Resolver
-	if resolver == nil && len(cfg.Resolve) > 0 {
-		resolver = staticResolver(cfg.Resolve)
-	}
-
 	// Queue: API processes only insert jobs; workers also run them.
 	a := &App{cfg: cfg, logger: logger, pool: pool, store: st}
-	if err := a.setUpQueue(cfg, logger, resolver, opts); err != nil {
+	a.queuer = &webhook.Queuer{Schedule: webhook.Schedule(cfg.WebhookRetryDelays)}
+	if err := a.setUpQueue(cfg, logger, resolver, webhooks, opts); err != nil {
 		pool.Close()
 		return nil, err
 	}
 
 	// HTTP.
 	handlers := api.NewServer(api.Deps{
-		Store: st, Logger: logger, Webhooks: webhooks, NowFunc: opts.NowFunc,
+		Store: st, Logger: logger, Webhooks: webhooks, Deliveries: a.queuer, NowFunc: opts.NowFunc,
 		Targets: netguard.Policy{AllowPrivate: cfg.AllowPrivateTargets, Resolver: resolver},
 		EnqueueScan: func(ctx context.Context, tx *store.Store, scan store.Scan) error {
 			return scanner.Enqueue(ctx, a.river, tx, scan)
@@ -144,8 +147,8 @@ func New(ctx context.Context, cfg config.Config, logger *slog.Logger, opts Optio
 }
 
 // setUpQueue builds the River client: insert-only for the api role, with
-// the scan workers and the sweeper otherwise.
-func (a *App) setUpQueue(cfg config.Config, logger *slog.Logger, resolver netguard.Resolver, opts Options) error {
+// the scan workers, the sweeper and the callback workers otherwise.
+func (a *App) setUpQueue(cfg config.Config, logger *slog.Logger, resolver netguard.Resolver, webhooks *http.Client, opts Options) error {
 	riverCfg := &river.Config{Logger: logger.With(slog.String("component", "queue"))}
 	if cfg.Role != config.RoleAPI {
 		plainPort := cfg.PlainHTTPPort
@@ -160,16 +163,32 @@ func (a *App) setUpQueue(cfg config.Config, logger *slog.Logger, resolver netgua
 		if err != nil {
 			return fmt.Errorf("fetcher: %w", err)
 		}
-		a.runner = &scanner.Runner{Store: a.store, Fetcher: fetcher, Logger: logger, Budget: cfg.ScanBudget, Now: opts.NowFunc}
+		a.runner = &scanner.Runner{
+			Store: a.store, Fetcher: fetcher, Logger: logger, Budget: cfg.ScanBudget, Now: opts.NowFunc,
+			OnFinish: a.queuer.OnFinish,
+		}
+		deliverer := &webhook.Worker{
+			Store: a.store, Client: webhooks, Schedule: a.queuer.Schedule, Logger: logger, NowFunc: opts.NowFunc,
+			Targets: netguard.Policy{AllowPrivate: cfg.AllowPrivateTargets, Resolver: resolver},
+		}
 		workers := river.NewWorkers()
 		river.AddWorker(workers, &scanner.Worker{Runner: a.runner})
 		river.AddWorker(workers, &scanner.Sweeper{Runner: a.runner, Grace: cfg.ScanBudget})
 		river.AddWorker(workers, &scanner.TriageWorker{Runner: a.runner})
+		river.AddWorker(workers, deliverer)
 		riverCfg.Workers = workers
-		riverCfg.Queues = map[string]river.QueueConfig{scanner.Queue: {MaxWorkers: cfg.ScanWorkers}}
+		riverCfg.Queues = map[string]river.QueueConfig{
+			scanner.Queue: {MaxWorkers: cfg.ScanWorkers},
+			// Callbacks are due the moment a scan ends: poll often, so a job
+			// whose insert notification was coalesced with another's still
+			// starts within a fraction of a second.
+			webhook.Queue: {MaxWorkers: cfg.WebhookWorkers, FetchCooldown: 20 * time.Millisecond, FetchPollInterval: 100 * time.Millisecond},
+		}
 		riverCfg.JobTimeout = cfg.ScanBudget + 5*time.Second
 		// A job running this long belongs to a dead worker: run it again.
-		riverCfg.RescueStuckJobsAfter = cfg.ScanBudget + 10*time.Second
+		// It must exceed the longest job's own timeout, or a live job would
+		// be run twice.
+		riverCfg.RescueStuckJobsAfter = max(cfg.ScanBudget, webhook.Timeout+10*time.Second) + 10*time.Second
 		riverCfg.PeriodicJobs = []*river.PeriodicJob{
 			river.NewPeriodicJob(river.PeriodicInterval(time.Minute),
 				func() (river.JobArgs, *river.InsertOpts) { return scanner.SweepArgs{}, nil },
@@ -181,6 +200,7 @@ func (a *App) setUpQueue(cfg config.Config, logger *slog.Logger, resolver netgua
 		return fmt.Errorf("queue client: %w", err)
 	}
 	a.river = client
+	a.queuer.Client = client
 	return nil
 }
 

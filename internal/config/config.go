@@ -46,6 +46,9 @@ type Config struct {
 	Resolve map[string][]string
 	// PlainHTTPPort is the port of the scanner's http:// probe.
 	PlainHTTPPort int
+	// WebhookRetryDelays are the waits before each retry of a callback.
+	WebhookRetryDelays []time.Duration
+	WebhookWorkers     int
 }
 
 // Role is what a process runs.
@@ -160,6 +163,14 @@ func variables() []variable {
 			func(c *Config, v string) error { return positiveDuration(v, &c.ScanBudget) },
 		},
 		{
+			"GEOSCAN_WEBHOOK_RETRY_DELAYS", "5s,25s,125s", "Waits before each retry of a failed callback; the first attempt is immediate, so the default makes 4 attempts.", false,
+			func(c *Config, v string) error { return durationList(v, &c.WebhookRetryDelays) },
+		},
+		{
+			"GEOSCAN_WEBHOOK_WORKERS", "20", "Callbacks one worker process sends at the same time.", false,
+			func(c *Config, v string) error { return positiveInt(v, &c.WebhookWorkers) },
+		},
+		{
 			"GEOSCAN_RESOLVE", "", "Host names resolved without DNS, as host=address pairs separated by commas (dev/test only; the fixture sites use it).", false,
 			func(c *Config, v string) error {
 				if v == "" {
@@ -202,6 +213,23 @@ func positiveDuration(v string, dst *time.Duration) error {
 		return fmt.Errorf("must be a positive duration such as 15s, not %q", v)
 	}
 	*dst = d
+	return nil
+}
+
+// durationList reads comma-separated positive durations ("5s,25s,125s").
+func durationList(v string, dst *[]time.Duration) error {
+	var out []time.Duration
+	for _, part := range strings.Split(v, ",") {
+		d, err := time.ParseDuration(strings.TrimSpace(part))
+		if err != nil || d <= 0 {
+			return fmt.Errorf("must be positive durations separated by commas, such as 5s,25s,125s, not %q", v)
+		}
+		out = append(out, d)
+	}
+	if len(out) > 20 {
+		return fmt.Errorf("must list at most 20 delays, not %d", len(out))
+	}
+	*dst = out
 	return nil
 }
 
@@ -287,6 +315,12 @@ func (c Config) Redacted() map[string]string {
 	out["GEOSCAN_SHUTDOWN_TIMEOUT"] = c.ShutdownTimeout.String()
 	out["GEOSCAN_REQUEST_TIMEOUT"] = c.RequestTimeout.String()
 	out["GEOSCAN_DATA_DIR"] = c.DataDir
+	delays := make([]string, len(c.WebhookRetryDelays))
+	for i, d := range c.WebhookRetryDelays {
+		delays[i] = d.String()
+	}
+	out["GEOSCAN_WEBHOOK_RETRY_DELAYS"] = strings.Join(delays, ",")
+	out["GEOSCAN_WEBHOOK_WORKERS"] = strconv.Itoa(c.WebhookWorkers)
 	if c.DatabaseURL != "" {
 		out["DATABASE_URL"] = "(set)"
 	}

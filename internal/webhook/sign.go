@@ -1,23 +1,20 @@
-// Package webhook owns scan callbacks: secrets, the payload, signing and
-// verification (also used by the CLI and the verify endpoint), and sending.
+// Package webhook owns scan callbacks on the sending side: per-scan
+// secrets, the payload, one signed attempt (Send), and durable delivery as
+// River jobs with the retry schedule and the attempt log (DeliverArgs,
+// Worker). Signing itself lives in the public package
+// github.com/geoscan/geoscan/webhook, which receivers import too, so both
+// sides share one implementation.
 package webhook
 
 import (
-	"crypto/hmac"
 	"crypto/rand"
-	"crypto/sha256"
-	"crypto/subtle"
 	"encoding/base64"
-	"encoding/hex"
-	"errors"
-	"strings"
+
+	"github.com/geoscan/geoscan/webhook"
 )
 
 // SecretPrefix starts every webhook secret.
-const SecretPrefix = "whsec_"
-
-// SignaturePrefix starts the X-GeoScan-Signature value.
-const SignaturePrefix = "v1="
+const SecretPrefix = webhook.SecretPrefix
 
 // NewSecret returns whsec_ + standard base64 of 32 random bytes: valid both
 // as a plain HMAC key and under Standard Webhooks' reading of whsec_ keys.
@@ -27,38 +24,4 @@ func NewSecret() (string, error) {
 		return "", err
 	}
 	return SecretPrefix + base64.StdEncoding.EncodeToString(b), nil
-}
-
-// Sign returns the X-GeoScan-Signature of body: v1= + lowercase hex
-// HMAC-SHA256 keyed with the UTF-8 bytes of the whole secret.
-func Sign(secret string, body []byte) string {
-	mac := hmac.New(sha256.New, []byte(secret))
-	mac.Write(body)
-	return SignaturePrefix + hex.EncodeToString(mac.Sum(nil))
-}
-
-// Verification failures.
-var (
-	ErrMalformedSignature = errors.New("malformed_signature")
-	ErrMalformedSecret    = errors.New("malformed_secret")
-	ErrSignatureMismatch  = errors.New("signature_mismatch")
-)
-
-// Verify checks signature against body and secret in constant time.
-func Verify(secret string, body []byte, signature string) error {
-	if !strings.HasPrefix(secret, SecretPrefix) || len(secret) == len(SecretPrefix) {
-		return ErrMalformedSecret
-	}
-	hexPart, ok := strings.CutPrefix(signature, SignaturePrefix)
-	if !ok || len(hexPart) != 64 {
-		return ErrMalformedSignature
-	}
-	if _, err := hex.DecodeString(hexPart); err != nil {
-		return ErrMalformedSignature
-	}
-	want := Sign(secret, body)
-	if subtle.ConstantTimeCompare([]byte(want), []byte(strings.ToLower(signature))) != 1 {
-		return ErrSignatureMismatch
-	}
-	return nil
 }

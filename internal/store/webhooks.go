@@ -1,0 +1,197 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
+
+	"github.com/geoscan/geoscan/gen/db"
+)
+
+// Webhook rows, shared with callers.
+type (
+	WebhookDelivery = db.WebhookDelivery
+	WebhookAttempt  = db.WebhookDeliveryAttempt
+)
+
+// Delivery states.
+const (
+	DeliveryPending   = "pending"
+	DeliverySucceeded = "succeeded"
+	DeliveryFailed    = "failed"
+)
+
+// NewDelivery is a callback to queue for a finished scan.
+type NewDelivery struct {
+	OrgID   uuid.UUID
+	ScanID  uuid.UUID
+	Event   string
+	URL     string
+	Payload []byte
+}
+
+// CreateDelivery stores a pending delivery; the caller queues its job in
+// the same transaction.
+func (s *Store) CreateDelivery(ctx context.Context, n NewDelivery) (WebhookDelivery, error) {
+	return s.q.CreateWebhookDelivery(ctx, s.conn, db.CreateWebhookDeliveryParams{
+		OrgID: n.OrgID, ScanID: &n.ScanID, Event: n.Event, URL: n.URL, Payload: n.Payload,
+	})
+}
+
+// DeliveryToSend is a delivery with the secret of its scan.
+type DeliveryToSend struct {
+	WebhookDelivery
+	Secret string
+}
+
+// DeliveryForSend reads a delivery and its scan's secret. ErrNotFound means
+// the scan (and with it the delivery) was deleted.
+func (s *Store) DeliveryForSend(ctx context.Context, id uuid.UUID) (DeliveryToSend, error) {
+	row, err := s.q.GetWebhookDeliveryForSend(ctx, s.conn, id)
+	if err != nil {
+		return DeliveryToSend{}, notFound(err)
+	}
+	if row.WebhookSecret == nil {
+		return DeliveryToSend{}, fmt.Errorf("delivery %s: its scan has no webhook secret", id)
+	}
+	return DeliveryToSend{WebhookDelivery: row.WebhookDelivery, Secret: *row.WebhookSecret}, nil
+}
+
+// Attempt is one recorded delivery attempt.
+type Attempt struct {
+	DeliveryID uuid.UUID
+	StartedAt  time.Time
+	Duration   time.Duration
+	StatusCode *int
+	Error      string
+	// Status is the delivery's state after this attempt; NextAttemptAt is
+	// set while it stays pending.
+	Status        string
+	NextAttemptAt *time.Time
+}
+
+// RecordAttempt logs an attempt and moves the delivery to its new state in
+// one transaction. It returns the attempt's number, or ErrNotFound when the
+// delivery is gone or no longer pending (nothing is recorded then).
+func (s *Store) RecordAttempt(ctx context.Context, a Attempt) (int, error) {
+	var code *int32
+	if a.StatusCode != nil {
+		c := int32(*a.StatusCode)
+		code = &c
+	}
+	var errText *string
+	if a.Error != "" {
+		errText = &a.Error
+	}
+	var n int32
+	err := s.InTx(ctx, func(tx *Store) error {
+		var err error
+		n, err = tx.q.RecordWebhookAttempt(ctx, tx.conn, db.RecordWebhookAttemptParams{
+			ID: a.DeliveryID, Status: a.Status, StatusCode: code, Error: errText, NextAttemptAt: a.NextAttemptAt,
+		})
+		if err != nil {
+			return notFound(err)
+		}
+		return tx.q.InsertWebhookAttempt(ctx, tx.conn, db.InsertWebhookAttemptParams{
+			DeliveryID: a.DeliveryID, Attempt: n, StartedAt: a.StartedAt,
+			DurationMs: int32(a.Duration.Milliseconds()), StatusCode: code, Error: errText,
+		})
+	})
+	return int(n), err
+}
+
+// DeliveryWithAttempts is a delivery and its attempts in order.
+type DeliveryWithAttempts struct {
+	WebhookDelivery
+	Attempts []WebhookAttempt
+}
+
+// ListDeliveries returns up to limit deliveries of a scan after cursor,
+// newest first, each with its attempts. The caller has checked that the
+// scan belongs to the organization.
+func (s *Store) ListDeliveries(ctx context.Context, scanID uuid.UUID, after *Cursor, limit int) ([]DeliveryWithAttempts, error) {
+	p := db.ListWebhookDeliveriesForScanParams{ScanID: &scanID, RowLimit: int32(limit)}
+	if after != nil {
+		p.CursorCreatedAt, p.CursorID = &after.CreatedAt, &after.ID
+	}
+	rows, err := s.q.ListWebhookDeliveriesForScan(ctx, s.conn, p)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]DeliveryWithAttempts, len(rows))
+	ids := make([]uuid.UUID, len(rows))
+	index := make(map[uuid.UUID]int, len(rows))
+	for i, r := range rows {
+		out[i] = DeliveryWithAttempts{WebhookDelivery: r, Attempts: []WebhookAttempt{}}
+		ids[i] = r.ID
+		index[r.ID] = i
+	}
+	if len(ids) == 0 {
+		return out, nil
+	}
+	attempts, err := s.q.ListWebhookAttempts(ctx, s.conn, ids)
+	if err != nil {
+		return nil, err
+	}
+	for _, a := range attempts {
+		i := index[a.DeliveryID]
+		out[i].Attempts = append(out[i].Attempts, a)
+	}
+	return out, nil
+}
+
+// Redelivery outcomes besides ErrNotFound.
+var (
+	ErrScanNotFinished = errors.New("scan not finished")
+	ErrNoCallback      = errors.New("scan has no callback_url")
+)
+
+// Redeliver makes the delivery of a finished scan's final event pending
+// again and runs enqueue for it in the same transaction. queued is false
+// when the delivery was already pending (its job is still going; nothing
+// new is queued). A finished scan whose event was never recorded (it
+// finished before callbacks were delivered) gets its delivery created from
+// build.
+func (s *Store) Redeliver(ctx context.Context, orgID, scanID uuid.UUID,
+	build func(Scan) (NewDelivery, error),
+	enqueue func(ctx context.Context, tx *Store, d WebhookDelivery) error,
+) (d WebhookDelivery, queued bool, err error) {
+	err = s.InTx(ctx, func(tx *Store) error {
+		scan, err := tx.q.LockScanForOrg(ctx, tx.conn, db.LockScanForOrgParams{ID: scanID, OrgID: orgID})
+		if err != nil {
+			return notFound(err)
+		}
+		if scan.CallbackURL == nil {
+			return ErrNoCallback
+		}
+		if scan.Status != "completed" && scan.Status != "failed" {
+			return ErrScanNotFinished
+		}
+		d, err = tx.q.LockLatestWebhookDelivery(ctx, tx.conn, &scanID)
+		switch {
+		case err == nil && d.Status == DeliveryPending:
+			return nil
+		case err == nil:
+			if d, err = tx.q.RequeueWebhookDelivery(ctx, tx.conn, d.ID); err != nil {
+				return err
+			}
+		case errors.Is(err, pgx.ErrNoRows):
+			n, berr := build(scan)
+			if berr != nil {
+				return berr
+			}
+			if d, err = tx.CreateDelivery(ctx, n); err != nil {
+				return err
+			}
+		default:
+			return err
+		}
+		queued = true
+		return enqueue(ctx, tx, d)
+	})
+	return d, queued, err
+}
