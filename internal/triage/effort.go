@@ -63,9 +63,12 @@ func effortFor(c *checks.Check, det Detection) checks.Level {
 	return levelOf(level)
 }
 
-// clientRendered reports a site whose framework renders in the browser only.
+// clientRendered reports a site whose framework renders in the browser
+// only. A client-side library on a recognised CMS (React in Wix's runtime,
+// a Vue widget on WordPress) does not make the site client-rendered: the
+// platform renders the pages.
 func clientRendered(det Detection) bool {
-	return det.Framework != nil && det.Framework.Class == ClassSPA
+	return det.Framework != nil && det.Framework.Class == ClassSPA && det.CMS == nil
 }
 
 func levelIndex(l checks.Level) int {

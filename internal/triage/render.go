@@ -74,7 +74,8 @@ func platformFindings(det Detection, complexity complexityResult, byID map[strin
 
 	if fw := det.Framework; fw != nil {
 		label := text{"Runs on " + fw.Name, fmt.Sprintf("JavaScript framework: %s (%s)", fw.Name, strings.Join(fw.Evidence, ", "))}
-		if fw.Class == ClassSPA {
+		switch {
+		case clientRendered(det):
 			st := api.Neutral
 			rendering := ls[slices.IndexFunc(ls, func(l lensResult) bool { return l.def.id == "rendering" })]
 			if rendering.bucket >= 2 {
@@ -88,7 +89,13 @@ func platformFindings(det Detection, complexity complexityResult, byID map[strin
 			if st == api.Weakness {
 				f.impact, f.effort = checks.High, checks.High
 			}
-		} else {
+		case fw.Class == ClassSPA: // a library inside a recognised CMS
+			add("platform_js_framework", api.Neutral, label,
+				text{
+					fw.Name + " runs inside pages that " + det.CMS.Name + " builds; crawlers get the text " + det.CMS.Name + " renders.",
+					fw.Name + " runs on top of " + det.CMS.Name + "'s server-rendered pages; rendering is the platform's, not an application's.",
+				})
+		default:
 			add("platform_js_framework", api.Neutral, label,
 				text{
 					fw.Name + " can send finished pages to crawlers; the rendering checks show whether this site does.",

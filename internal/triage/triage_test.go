@@ -13,8 +13,10 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/geoscan/geoscan/gen/api"
+	"github.com/geoscan/geoscan/internal/checks"
 	"github.com/geoscan/geoscan/internal/fetch"
 	"github.com/geoscan/geoscan/internal/page"
+	"github.com/geoscan/geoscan/internal/scoring"
 	"github.com/geoscan/geoscan/internal/testsite"
 	"github.com/geoscan/geoscan/internal/triage"
 )
@@ -305,4 +307,64 @@ func TestSnapshotRebuildsTheSameDossier(t *testing.T) {
 func TestBuildFailureIsAnError(t *testing.T) {
 	_, err := triage.Build(triage.Input{URL: "https://example.test/"}) // no site at all
 	require.Error(t, err)
+}
+
+// platformInput is a one-page site on a platform whose checks all pass
+// except the failing ones given.
+func platformInput(t *testing.T, header http.Header, html string, failing ...string) triage.Input {
+	t.Helper()
+	site := htmlSite(t, header, html)
+	var outcomes []checks.Outcome
+	var scored []scoring.CheckScore
+	for _, c := range checks.All() {
+		st := checks.Pass
+		if slices.Contains(failing, c.ID) {
+			st = checks.Fail
+		}
+		outcomes = append(outcomes, checks.Outcome{Check: c, Result: checks.Result{Status: st, Summary: "synthetic"}})
+		scored = append(scored, scoring.CheckScore{ID: c.ID, Ring: c.Ring, Pillar: c.Pillar, Weight: c.Weight, Status: string(st)})
+	}
+	return triage.Input{URL: site.Target.String(), Site: site, Outcomes: outcomes, Scores: scoring.Score(scored)}
+}
+
+func TestEffortDependsOnThePlatform(t *testing.T) {
+	failing := []string{"ai_search_bots_allowed", "security_headers", "ssr_text_content"}
+	platforms := map[string]struct {
+		header http.Header
+		html   string
+	}{
+		"wordpress": {http.Header{}, `<html><head><meta name="generator" content="WordPress 6.5"></head><body><img src="/wp-content/uploads/a.jpg"></body></html>`},
+		"shopify":   {http.Header{"X-Shopid": {"1"}}, `<html><head><script>Shopify.theme = {}</script></head><body></body></html>`},
+		"wix":       {http.Header{"X-Wix-Request-Id": {"1"}}, `<html><head><meta name="generator" content="Wix.com Website Builder"></head><body></body></html>`},
+		"react spa": {http.Header{}, `<html><body><div id="root" data-reactroot=""></div><script src="/static/js/react-dom.production.min.js"></script></body></html>`},
+	}
+	want := map[string]map[string]api.Level{ // platform → check → effort
+		// robots.txt is a file on WordPress; a theme template or an app on
+		// Shopify; out of reach on Wix. Headers cannot be set on either SaaS.
+		"wordpress": {"ai_search_bots_allowed": api.LevelLow, "security_headers": api.LevelMedium, "ssr_text_content": api.LevelMedium},
+		"shopify":   {"ai_search_bots_allowed": api.LevelMedium, "security_headers": api.LevelHigh, "ssr_text_content": api.LevelMedium},
+		"wix":       {"ai_search_bots_allowed": api.LevelHigh, "security_headers": api.LevelHigh, "ssr_text_content": api.LevelMedium},
+		// Rendering on the server means rebuilding a client-rendered app.
+		"react spa": {"ai_search_bots_allowed": api.LevelLow, "security_headers": api.LevelMedium, "ssr_text_content": api.LevelHigh},
+	}
+	fixability := map[string]api.TriageRiskLensBucket{
+		"wordpress": api.TriageRiskLensBucketLow, "shopify": api.TriageRiskLensBucketHigh,
+		"wix": api.TriageRiskLensBucketCritical, "react spa": api.TriageRiskLensBucketCritical,
+	}
+	for name, p := range platforms {
+		t.Run(name, func(t *testing.T) {
+			st, err := triage.Build(platformInput(t, p.header, p.html, failing...))
+			require.NoError(t, err)
+			got := map[string]api.Level{}
+			for _, a := range st.Marketing.PriorityActions {
+				got[a.CheckID] = a.Effort
+			}
+			require.Equal(t, want[name], got)
+			for _, l := range st.Marketing.RiskLenses {
+				if l.LensID == api.PlatformFixability {
+					require.Equal(t, fixability[name], l.Bucket, "platform fixability")
+				}
+			}
+		})
+	}
 }
