@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"strings"
 	"text/tabwriter"
 	"time"
 
@@ -150,9 +151,54 @@ func demo(ctx context.Context, e env, args []string) error {
 	if err := tw.Flush(); err != nil {
 		return err
 	}
+	if err := printTriage(waitCtx, e, c, results); err != nil {
+		return err
+	}
 	fmt.Fprintf(e.stdout, "\nThe scans belong to the development organization: run `make run` and read them with the key in %s,\nfor example: curl -s -H \"X-API-Key: $(cat %s)\" http://127.0.0.1:8080/api/v1/scans/%s/report\n",
 		relative(keyFile), relative(keyFile), results[0].ID)
 	return nil
+}
+
+// printTriage shows what each completed scan's dossier says the site is
+// built with, its biggest risk and its quick wins.
+func printTriage(ctx context.Context, e env, c *client.ClientWithResponses, results []client.Scan) error {
+	fmt.Fprintln(e.stdout)
+	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "FIXTURE\tPLATFORM\tCOMPLEXITY\tBIGGEST RISK\tQUICK WINS")
+	rank := map[client.TriageRiskLensBucket]int{client.TriageRiskLensBucketLow: 0, client.TriageRiskLensBucketModerate: 1, client.TriageRiskLensBucketHigh: 2, client.TriageRiskLensBucketCritical: 3}
+	for i, s := range results {
+		if s.Status != client.ScanStatusCompleted {
+			continue
+		}
+		resp, err := c.GetScanTriageWithResponse(ctx, s.ID, nil)
+		if err != nil {
+			return fmt.Errorf("read the triage of %s: %w", s.ID, err)
+		}
+		d := resp.JSON200
+		if d == nil {
+			fmt.Fprintf(tw, "%s\t(no dossier: HTTP %d)\t\t\t\n", testsite.Realistic[i], resp.StatusCode())
+			continue
+		}
+		var parts []string
+		for _, p := range []*string{d.Platform.Cms, d.Platform.PageBuilder, d.Platform.JsFramework} {
+			if p != nil {
+				parts = append(parts, *p)
+			}
+		}
+		platform := strings.Join(parts, " + ")
+		if platform == "" {
+			platform = "not recognised"
+		}
+		risk := "none above low"
+		worst := -1
+		for _, l := range d.RiskLenses {
+			if r := rank[l.Bucket]; r > 0 && r > worst {
+				worst, risk = r, string(l.LensID)+" "+string(l.Bucket)
+			}
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d of %d actions\n", testsite.Realistic[i], platform, d.Platform.ComplexityBucket, risk, d.QuickWinCount, d.ActionCount)
+	}
+	return tw.Flush()
 }
 
 func deref[T any](p *T) T {
