@@ -1624,10 +1624,10 @@ type Usage struct {
 	Date       openapi_types.Date `json:"date"`
 	Plan       UsagePlan          `json:"plan"`
 	RateLimits struct {
-		// APIRead Requests per minute to the other endpoints.
+		// APIRead Requests per minute of the `api_read` group (`GET` requests), from the plan or the organization's override.
 		APIRead int `json:"api_read"`
 
-		// APIWrite Requests per minute to `POST /scans`.
+		// APIWrite Requests per minute of the `api_write` group (`POST`, `PATCH` and `DELETE` requests), from the plan or the organization's override.
 		APIWrite int `json:"api_write"`
 	} `json:"rate_limits"`
 
@@ -3004,7 +3004,11 @@ type PaymentRequiredJSONResponse Error
 type RequestTooLargeJSONResponse Error
 
 type TooManyRequestsResponseHeaders struct {
-	RetryAfter *int
+	RetryAfter          *int
+	XRateLimitGroup     *string
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int64
 }
 type TooManyRequestsJSONResponse struct {
 	Body Error
@@ -3079,6 +3083,18 @@ func (response ListScans429JSONResponse) VisitListScansResponse(w http.ResponseW
 	w.Header().Set("Content-Type", "application/json")
 	if response.Headers.RetryAfter != nil {
 		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	if response.Headers.XRateLimitGroup != nil {
+		w.Header().Set("X-RateLimit-Group", fmt.Sprint(*response.Headers.XRateLimitGroup))
+	}
+	if response.Headers.XRateLimitLimit != nil {
+		w.Header().Set("X-RateLimit-Limit", fmt.Sprint(*response.Headers.XRateLimitLimit))
+	}
+	if response.Headers.XRateLimitRemaining != nil {
+		w.Header().Set("X-RateLimit-Remaining", fmt.Sprint(*response.Headers.XRateLimitRemaining))
+	}
+	if response.Headers.XRateLimitReset != nil {
+		w.Header().Set("X-RateLimit-Reset", fmt.Sprint(*response.Headers.XRateLimitReset))
 	}
 	w.WriteHeader(429)
 	_, err := buf.WriteTo(w)
@@ -3206,6 +3222,18 @@ func (response CreateScan429JSONResponse) VisitCreateScanResponse(w http.Respons
 	if response.Headers.RetryAfter != nil {
 		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
 	}
+	if response.Headers.XRateLimitGroup != nil {
+		w.Header().Set("X-RateLimit-Group", fmt.Sprint(*response.Headers.XRateLimitGroup))
+	}
+	if response.Headers.XRateLimitLimit != nil {
+		w.Header().Set("X-RateLimit-Limit", fmt.Sprint(*response.Headers.XRateLimitLimit))
+	}
+	if response.Headers.XRateLimitRemaining != nil {
+		w.Header().Set("X-RateLimit-Remaining", fmt.Sprint(*response.Headers.XRateLimitRemaining))
+	}
+	if response.Headers.XRateLimitReset != nil {
+		w.Header().Set("X-RateLimit-Reset", fmt.Sprint(*response.Headers.XRateLimitReset))
+	}
 	w.WriteHeader(429)
 	_, err := buf.WriteTo(w)
 	return err
@@ -3317,6 +3345,18 @@ func (response CompareScans429JSONResponse) VisitCompareScansResponse(w http.Res
 	if response.Headers.RetryAfter != nil {
 		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
 	}
+	if response.Headers.XRateLimitGroup != nil {
+		w.Header().Set("X-RateLimit-Group", fmt.Sprint(*response.Headers.XRateLimitGroup))
+	}
+	if response.Headers.XRateLimitLimit != nil {
+		w.Header().Set("X-RateLimit-Limit", fmt.Sprint(*response.Headers.XRateLimitLimit))
+	}
+	if response.Headers.XRateLimitRemaining != nil {
+		w.Header().Set("X-RateLimit-Remaining", fmt.Sprint(*response.Headers.XRateLimitRemaining))
+	}
+	if response.Headers.XRateLimitReset != nil {
+		w.Header().Set("X-RateLimit-Reset", fmt.Sprint(*response.Headers.XRateLimitReset))
+	}
 	w.WriteHeader(429)
 	_, err := buf.WriteTo(w)
 	return err
@@ -3414,6 +3454,18 @@ func (response ExportScans429JSONResponse) VisitExportScansResponse(w http.Respo
 	if response.Headers.RetryAfter != nil {
 		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
 	}
+	if response.Headers.XRateLimitGroup != nil {
+		w.Header().Set("X-RateLimit-Group", fmt.Sprint(*response.Headers.XRateLimitGroup))
+	}
+	if response.Headers.XRateLimitLimit != nil {
+		w.Header().Set("X-RateLimit-Limit", fmt.Sprint(*response.Headers.XRateLimitLimit))
+	}
+	if response.Headers.XRateLimitRemaining != nil {
+		w.Header().Set("X-RateLimit-Remaining", fmt.Sprint(*response.Headers.XRateLimitRemaining))
+	}
+	if response.Headers.XRateLimitReset != nil {
+		w.Header().Set("X-RateLimit-Reset", fmt.Sprint(*response.Headers.XRateLimitReset))
+	}
 	w.WriteHeader(429)
 	_, err := buf.WriteTo(w)
 	return err
@@ -3496,6 +3548,18 @@ func (response GetScanPrice429JSONResponse) VisitGetScanPriceResponse(w http.Res
 	w.Header().Set("Content-Type", "application/json")
 	if response.Headers.RetryAfter != nil {
 		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	if response.Headers.XRateLimitGroup != nil {
+		w.Header().Set("X-RateLimit-Group", fmt.Sprint(*response.Headers.XRateLimitGroup))
+	}
+	if response.Headers.XRateLimitLimit != nil {
+		w.Header().Set("X-RateLimit-Limit", fmt.Sprint(*response.Headers.XRateLimitLimit))
+	}
+	if response.Headers.XRateLimitRemaining != nil {
+		w.Header().Set("X-RateLimit-Remaining", fmt.Sprint(*response.Headers.XRateLimitRemaining))
+	}
+	if response.Headers.XRateLimitReset != nil {
+		w.Header().Set("X-RateLimit-Reset", fmt.Sprint(*response.Headers.XRateLimitReset))
 	}
 	w.WriteHeader(429)
 	_, err := buf.WriteTo(w)
@@ -3587,6 +3651,18 @@ func (response DeleteScan429JSONResponse) VisitDeleteScanResponse(w http.Respons
 	w.Header().Set("Content-Type", "application/json")
 	if response.Headers.RetryAfter != nil {
 		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	if response.Headers.XRateLimitGroup != nil {
+		w.Header().Set("X-RateLimit-Group", fmt.Sprint(*response.Headers.XRateLimitGroup))
+	}
+	if response.Headers.XRateLimitLimit != nil {
+		w.Header().Set("X-RateLimit-Limit", fmt.Sprint(*response.Headers.XRateLimitLimit))
+	}
+	if response.Headers.XRateLimitRemaining != nil {
+		w.Header().Set("X-RateLimit-Remaining", fmt.Sprint(*response.Headers.XRateLimitRemaining))
+	}
+	if response.Headers.XRateLimitReset != nil {
+		w.Header().Set("X-RateLimit-Reset", fmt.Sprint(*response.Headers.XRateLimitReset))
 	}
 	w.WriteHeader(429)
 	_, err := buf.WriteTo(w)
@@ -3684,6 +3760,18 @@ func (response GetScan429JSONResponse) VisitGetScanResponse(w http.ResponseWrite
 	w.Header().Set("Content-Type", "application/json")
 	if response.Headers.RetryAfter != nil {
 		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	if response.Headers.XRateLimitGroup != nil {
+		w.Header().Set("X-RateLimit-Group", fmt.Sprint(*response.Headers.XRateLimitGroup))
+	}
+	if response.Headers.XRateLimitLimit != nil {
+		w.Header().Set("X-RateLimit-Limit", fmt.Sprint(*response.Headers.XRateLimitLimit))
+	}
+	if response.Headers.XRateLimitRemaining != nil {
+		w.Header().Set("X-RateLimit-Remaining", fmt.Sprint(*response.Headers.XRateLimitRemaining))
+	}
+	if response.Headers.XRateLimitReset != nil {
+		w.Header().Set("X-RateLimit-Reset", fmt.Sprint(*response.Headers.XRateLimitReset))
 	}
 	w.WriteHeader(429)
 	_, err := buf.WriteTo(w)
@@ -3811,6 +3899,18 @@ func (response UpdateScan429JSONResponse) VisitUpdateScanResponse(w http.Respons
 	if response.Headers.RetryAfter != nil {
 		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
 	}
+	if response.Headers.XRateLimitGroup != nil {
+		w.Header().Set("X-RateLimit-Group", fmt.Sprint(*response.Headers.XRateLimitGroup))
+	}
+	if response.Headers.XRateLimitLimit != nil {
+		w.Header().Set("X-RateLimit-Limit", fmt.Sprint(*response.Headers.XRateLimitLimit))
+	}
+	if response.Headers.XRateLimitRemaining != nil {
+		w.Header().Set("X-RateLimit-Remaining", fmt.Sprint(*response.Headers.XRateLimitRemaining))
+	}
+	if response.Headers.XRateLimitReset != nil {
+		w.Header().Set("X-RateLimit-Reset", fmt.Sprint(*response.Headers.XRateLimitReset))
+	}
 	w.WriteHeader(429)
 	_, err := buf.WriteTo(w)
 	return err
@@ -3922,6 +4022,18 @@ func (response ListScanChecks429JSONResponse) VisitListScanChecksResponse(w http
 	w.Header().Set("Content-Type", "application/json")
 	if response.Headers.RetryAfter != nil {
 		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	if response.Headers.XRateLimitGroup != nil {
+		w.Header().Set("X-RateLimit-Group", fmt.Sprint(*response.Headers.XRateLimitGroup))
+	}
+	if response.Headers.XRateLimitLimit != nil {
+		w.Header().Set("X-RateLimit-Limit", fmt.Sprint(*response.Headers.XRateLimitLimit))
+	}
+	if response.Headers.XRateLimitRemaining != nil {
+		w.Header().Set("X-RateLimit-Remaining", fmt.Sprint(*response.Headers.XRateLimitRemaining))
+	}
+	if response.Headers.XRateLimitReset != nil {
+		w.Header().Set("X-RateLimit-Reset", fmt.Sprint(*response.Headers.XRateLimitReset))
 	}
 	w.WriteHeader(429)
 	_, err := buf.WriteTo(w)
@@ -4036,6 +4148,18 @@ func (response GetScanCheck429JSONResponse) VisitGetScanCheckResponse(w http.Res
 	if response.Headers.RetryAfter != nil {
 		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
 	}
+	if response.Headers.XRateLimitGroup != nil {
+		w.Header().Set("X-RateLimit-Group", fmt.Sprint(*response.Headers.XRateLimitGroup))
+	}
+	if response.Headers.XRateLimitLimit != nil {
+		w.Header().Set("X-RateLimit-Limit", fmt.Sprint(*response.Headers.XRateLimitLimit))
+	}
+	if response.Headers.XRateLimitRemaining != nil {
+		w.Header().Set("X-RateLimit-Remaining", fmt.Sprint(*response.Headers.XRateLimitRemaining))
+	}
+	if response.Headers.XRateLimitReset != nil {
+		w.Header().Set("X-RateLimit-Reset", fmt.Sprint(*response.Headers.XRateLimitReset))
+	}
 	w.WriteHeader(429)
 	_, err := buf.WriteTo(w)
 	return err
@@ -4133,6 +4257,18 @@ func (response ListScanDeliveries429JSONResponse) VisitListScanDeliveriesRespons
 	w.Header().Set("Content-Type", "application/json")
 	if response.Headers.RetryAfter != nil {
 		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	if response.Headers.XRateLimitGroup != nil {
+		w.Header().Set("X-RateLimit-Group", fmt.Sprint(*response.Headers.XRateLimitGroup))
+	}
+	if response.Headers.XRateLimitLimit != nil {
+		w.Header().Set("X-RateLimit-Limit", fmt.Sprint(*response.Headers.XRateLimitLimit))
+	}
+	if response.Headers.XRateLimitRemaining != nil {
+		w.Header().Set("X-RateLimit-Remaining", fmt.Sprint(*response.Headers.XRateLimitRemaining))
+	}
+	if response.Headers.XRateLimitReset != nil {
+		w.Header().Set("X-RateLimit-Reset", fmt.Sprint(*response.Headers.XRateLimitReset))
 	}
 	w.WriteHeader(429)
 	_, err := buf.WriteTo(w)
@@ -4244,6 +4380,18 @@ func (response RedeliverScanWebhook429JSONResponse) VisitRedeliverScanWebhookRes
 	w.Header().Set("Content-Type", "application/json")
 	if response.Headers.RetryAfter != nil {
 		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	if response.Headers.XRateLimitGroup != nil {
+		w.Header().Set("X-RateLimit-Group", fmt.Sprint(*response.Headers.XRateLimitGroup))
+	}
+	if response.Headers.XRateLimitLimit != nil {
+		w.Header().Set("X-RateLimit-Limit", fmt.Sprint(*response.Headers.XRateLimitLimit))
+	}
+	if response.Headers.XRateLimitRemaining != nil {
+		w.Header().Set("X-RateLimit-Remaining", fmt.Sprint(*response.Headers.XRateLimitRemaining))
+	}
+	if response.Headers.XRateLimitReset != nil {
+		w.Header().Set("X-RateLimit-Reset", fmt.Sprint(*response.Headers.XRateLimitReset))
 	}
 	w.WriteHeader(429)
 	_, err := buf.WriteTo(w)
@@ -4371,6 +4519,18 @@ func (response GetScanPdf429JSONResponse) VisitGetScanPdfResponse(w http.Respons
 	if response.Headers.RetryAfter != nil {
 		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
 	}
+	if response.Headers.XRateLimitGroup != nil {
+		w.Header().Set("X-RateLimit-Group", fmt.Sprint(*response.Headers.XRateLimitGroup))
+	}
+	if response.Headers.XRateLimitLimit != nil {
+		w.Header().Set("X-RateLimit-Limit", fmt.Sprint(*response.Headers.XRateLimitLimit))
+	}
+	if response.Headers.XRateLimitRemaining != nil {
+		w.Header().Set("X-RateLimit-Remaining", fmt.Sprint(*response.Headers.XRateLimitRemaining))
+	}
+	if response.Headers.XRateLimitReset != nil {
+		w.Header().Set("X-RateLimit-Reset", fmt.Sprint(*response.Headers.XRateLimitReset))
+	}
 	w.WriteHeader(429)
 	_, err := buf.WriteTo(w)
 	return err
@@ -4483,6 +4643,18 @@ func (response GetScanReport429JSONResponse) VisitGetScanReportResponse(w http.R
 	if response.Headers.RetryAfter != nil {
 		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
 	}
+	if response.Headers.XRateLimitGroup != nil {
+		w.Header().Set("X-RateLimit-Group", fmt.Sprint(*response.Headers.XRateLimitGroup))
+	}
+	if response.Headers.XRateLimitLimit != nil {
+		w.Header().Set("X-RateLimit-Limit", fmt.Sprint(*response.Headers.XRateLimitLimit))
+	}
+	if response.Headers.XRateLimitRemaining != nil {
+		w.Header().Set("X-RateLimit-Remaining", fmt.Sprint(*response.Headers.XRateLimitRemaining))
+	}
+	if response.Headers.XRateLimitReset != nil {
+		w.Header().Set("X-RateLimit-Reset", fmt.Sprint(*response.Headers.XRateLimitReset))
+	}
 	w.WriteHeader(429)
 	_, err := buf.WriteTo(w)
 	return err
@@ -4581,6 +4753,18 @@ func (response GetScanTriage429JSONResponse) VisitGetScanTriageResponse(w http.R
 	if response.Headers.RetryAfter != nil {
 		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
 	}
+	if response.Headers.XRateLimitGroup != nil {
+		w.Header().Set("X-RateLimit-Group", fmt.Sprint(*response.Headers.XRateLimitGroup))
+	}
+	if response.Headers.XRateLimitLimit != nil {
+		w.Header().Set("X-RateLimit-Limit", fmt.Sprint(*response.Headers.XRateLimitLimit))
+	}
+	if response.Headers.XRateLimitRemaining != nil {
+		w.Header().Set("X-RateLimit-Remaining", fmt.Sprint(*response.Headers.XRateLimitRemaining))
+	}
+	if response.Headers.XRateLimitReset != nil {
+		w.Header().Set("X-RateLimit-Reset", fmt.Sprint(*response.Headers.XRateLimitReset))
+	}
 	w.WriteHeader(429)
 	_, err := buf.WriteTo(w)
 	return err
@@ -4663,6 +4847,18 @@ func (response ListSchedules429JSONResponse) VisitListSchedulesResponse(w http.R
 	w.Header().Set("Content-Type", "application/json")
 	if response.Headers.RetryAfter != nil {
 		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	if response.Headers.XRateLimitGroup != nil {
+		w.Header().Set("X-RateLimit-Group", fmt.Sprint(*response.Headers.XRateLimitGroup))
+	}
+	if response.Headers.XRateLimitLimit != nil {
+		w.Header().Set("X-RateLimit-Limit", fmt.Sprint(*response.Headers.XRateLimitLimit))
+	}
+	if response.Headers.XRateLimitRemaining != nil {
+		w.Header().Set("X-RateLimit-Remaining", fmt.Sprint(*response.Headers.XRateLimitRemaining))
+	}
+	if response.Headers.XRateLimitReset != nil {
+		w.Header().Set("X-RateLimit-Reset", fmt.Sprint(*response.Headers.XRateLimitReset))
 	}
 	w.WriteHeader(429)
 	_, err := buf.WriteTo(w)
@@ -4790,6 +4986,18 @@ func (response CreateSchedule429JSONResponse) VisitCreateScheduleResponse(w http
 	if response.Headers.RetryAfter != nil {
 		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
 	}
+	if response.Headers.XRateLimitGroup != nil {
+		w.Header().Set("X-RateLimit-Group", fmt.Sprint(*response.Headers.XRateLimitGroup))
+	}
+	if response.Headers.XRateLimitLimit != nil {
+		w.Header().Set("X-RateLimit-Limit", fmt.Sprint(*response.Headers.XRateLimitLimit))
+	}
+	if response.Headers.XRateLimitRemaining != nil {
+		w.Header().Set("X-RateLimit-Remaining", fmt.Sprint(*response.Headers.XRateLimitRemaining))
+	}
+	if response.Headers.XRateLimitReset != nil {
+		w.Header().Set("X-RateLimit-Reset", fmt.Sprint(*response.Headers.XRateLimitReset))
+	}
 	w.WriteHeader(429)
 	_, err := buf.WriteTo(w)
 	return err
@@ -4887,6 +5095,18 @@ func (response DeleteSchedule429JSONResponse) VisitDeleteScheduleResponse(w http
 	if response.Headers.RetryAfter != nil {
 		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
 	}
+	if response.Headers.XRateLimitGroup != nil {
+		w.Header().Set("X-RateLimit-Group", fmt.Sprint(*response.Headers.XRateLimitGroup))
+	}
+	if response.Headers.XRateLimitLimit != nil {
+		w.Header().Set("X-RateLimit-Limit", fmt.Sprint(*response.Headers.XRateLimitLimit))
+	}
+	if response.Headers.XRateLimitRemaining != nil {
+		w.Header().Set("X-RateLimit-Remaining", fmt.Sprint(*response.Headers.XRateLimitRemaining))
+	}
+	if response.Headers.XRateLimitReset != nil {
+		w.Header().Set("X-RateLimit-Reset", fmt.Sprint(*response.Headers.XRateLimitReset))
+	}
 	w.WriteHeader(429)
 	_, err := buf.WriteTo(w)
 	return err
@@ -4983,6 +5203,18 @@ func (response GetSchedule429JSONResponse) VisitGetScheduleResponse(w http.Respo
 	w.Header().Set("Content-Type", "application/json")
 	if response.Headers.RetryAfter != nil {
 		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	if response.Headers.XRateLimitGroup != nil {
+		w.Header().Set("X-RateLimit-Group", fmt.Sprint(*response.Headers.XRateLimitGroup))
+	}
+	if response.Headers.XRateLimitLimit != nil {
+		w.Header().Set("X-RateLimit-Limit", fmt.Sprint(*response.Headers.XRateLimitLimit))
+	}
+	if response.Headers.XRateLimitRemaining != nil {
+		w.Header().Set("X-RateLimit-Remaining", fmt.Sprint(*response.Headers.XRateLimitRemaining))
+	}
+	if response.Headers.XRateLimitReset != nil {
+		w.Header().Set("X-RateLimit-Reset", fmt.Sprint(*response.Headers.XRateLimitReset))
 	}
 	w.WriteHeader(429)
 	_, err := buf.WriteTo(w)
@@ -5110,6 +5342,18 @@ func (response UpdateSchedule429JSONResponse) VisitUpdateScheduleResponse(w http
 	if response.Headers.RetryAfter != nil {
 		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
 	}
+	if response.Headers.XRateLimitGroup != nil {
+		w.Header().Set("X-RateLimit-Group", fmt.Sprint(*response.Headers.XRateLimitGroup))
+	}
+	if response.Headers.XRateLimitLimit != nil {
+		w.Header().Set("X-RateLimit-Limit", fmt.Sprint(*response.Headers.XRateLimitLimit))
+	}
+	if response.Headers.XRateLimitRemaining != nil {
+		w.Header().Set("X-RateLimit-Remaining", fmt.Sprint(*response.Headers.XRateLimitRemaining))
+	}
+	if response.Headers.XRateLimitReset != nil {
+		w.Header().Set("X-RateLimit-Reset", fmt.Sprint(*response.Headers.XRateLimitReset))
+	}
 	w.WriteHeader(429)
 	_, err := buf.WriteTo(w)
 	return err
@@ -5175,6 +5419,18 @@ func (response GetUsage429JSONResponse) VisitGetUsageResponse(w http.ResponseWri
 	w.Header().Set("Content-Type", "application/json")
 	if response.Headers.RetryAfter != nil {
 		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	if response.Headers.XRateLimitGroup != nil {
+		w.Header().Set("X-RateLimit-Group", fmt.Sprint(*response.Headers.XRateLimitGroup))
+	}
+	if response.Headers.XRateLimitLimit != nil {
+		w.Header().Set("X-RateLimit-Limit", fmt.Sprint(*response.Headers.XRateLimitLimit))
+	}
+	if response.Headers.XRateLimitRemaining != nil {
+		w.Header().Set("X-RateLimit-Remaining", fmt.Sprint(*response.Headers.XRateLimitRemaining))
+	}
+	if response.Headers.XRateLimitReset != nil {
+		w.Header().Set("X-RateLimit-Reset", fmt.Sprint(*response.Headers.XRateLimitReset))
 	}
 	w.WriteHeader(429)
 	_, err := buf.WriteTo(w)
@@ -5287,6 +5543,18 @@ func (response TestWebhook429JSONResponse) VisitTestWebhookResponse(w http.Respo
 	if response.Headers.RetryAfter != nil {
 		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
 	}
+	if response.Headers.XRateLimitGroup != nil {
+		w.Header().Set("X-RateLimit-Group", fmt.Sprint(*response.Headers.XRateLimitGroup))
+	}
+	if response.Headers.XRateLimitLimit != nil {
+		w.Header().Set("X-RateLimit-Limit", fmt.Sprint(*response.Headers.XRateLimitLimit))
+	}
+	if response.Headers.XRateLimitRemaining != nil {
+		w.Header().Set("X-RateLimit-Remaining", fmt.Sprint(*response.Headers.XRateLimitRemaining))
+	}
+	if response.Headers.XRateLimitReset != nil {
+		w.Header().Set("X-RateLimit-Reset", fmt.Sprint(*response.Headers.XRateLimitReset))
+	}
 	w.WriteHeader(429)
 	_, err := buf.WriteTo(w)
 	return err
@@ -5397,6 +5665,18 @@ func (response VerifyWebhook429JSONResponse) VisitVerifyWebhookResponse(w http.R
 	w.Header().Set("Content-Type", "application/json")
 	if response.Headers.RetryAfter != nil {
 		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	if response.Headers.XRateLimitGroup != nil {
+		w.Header().Set("X-RateLimit-Group", fmt.Sprint(*response.Headers.XRateLimitGroup))
+	}
+	if response.Headers.XRateLimitLimit != nil {
+		w.Header().Set("X-RateLimit-Limit", fmt.Sprint(*response.Headers.XRateLimitLimit))
+	}
+	if response.Headers.XRateLimitRemaining != nil {
+		w.Header().Set("X-RateLimit-Remaining", fmt.Sprint(*response.Headers.XRateLimitRemaining))
+	}
+	if response.Headers.XRateLimitReset != nil {
+		w.Header().Set("X-RateLimit-Reset", fmt.Sprint(*response.Headers.XRateLimitReset))
 	}
 	w.WriteHeader(429)
 	_, err := buf.WriteTo(w)
@@ -6221,313 +6501,331 @@ func (sh *strictHandler) VerifyWebhook(ctx echo.Context) error {
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"7L3rcttGuij6Kl1cqypSBaRJWfJFqlQdWbYTzzi2RpInMwl9iCbQJDsCu2l0QxQncdX6efbfc55h7web",
-	"JznV39fdaIAAScl2MlOTVWtikQT6+t2vv3QSOV9IwYRWneNfOjNGU5bDnxdM56vTiWa5+ZQyleR8obkU",
-	"nePOJUukSBXRkiwp12TMJjJnJDevcDHtdaKOSmZsTs2rcy74vJh3jgdRR68WrHPc4UKzKcs7Hz9+jDoL",
-	"mtM503ba0yLlTCRsfdIfZpLoGSOa3WpFaM7IMudaM0EmMu+RN8V8zHJFBLthOUlmVEwZWXI9g5eoHdYs",
-	"jZvRPhQsX3WijqBzsyL3e2XlKZvQItOd486c5tdMczHtRB0mzGZ+qn035YKx3Hx677epNHxhNnmWM6pZ",
-	"2nKeb0W2IiqhQpEEHyRUE5kTap4nesYV0Xzeunr70gger2xhIvM5NTtIqWZdM0Znw/KewT3utD575Tsv",
-	"DZ+/19qKXMmGQ7uaMRILdqtHCTwREzmBu17k7IbLQpEFnbavC0etACq9fc3EVM86xwf9ftNSnss55eIl",
-	"z7bd4nImFSMzqTQx52MOKYV34VKJKsbu44RwTfYSqliXC8WE4prfsP22ZeNrrcs+ehgZfHOfB02beJWy",
-	"+UJqJpLVn9lqfRvf02umAJc5U3im3Hz+UDCliaITdkIUYyQYh9CxvCmPGqlIuejgya6ZsnX1R/XVL6jW",
-	"LDdj/t8/DYe3B4PucHj7+MX7r/+7EVRe8znX6zs6p1NGFP9HKzBk8F4j6h/0I7NGS8EMWGykZ1HnPJc/",
-	"s0TvAiSGOLFbmuhshYe8wHfblml/bjs/t7qNt3+ZUPHqeTM2mWV9pQhP/QIWVM/K+c3vI552oo6BBp6z",
-	"tHOs84I1InVRwJNNK5ixtMhY+yrw980rwWc+w2o01YXa9bbglhS80nZJ+Gvljv47Z5POcee/HpTM9gH+",
-	"qh6Y+8A1wHLeXbzeYS0OKd9dvCZ7ZlCaG5YBzEKYLWf8H9S81kpHijxrp32HT9ZP6qM5ZrWQQjHg089o",
-	"eoEkwXxKpNBMwJ90sch4ArM/+FmZlf/SYbd0vsiAsbA8R2KeyNTDlJB6ZLaRMW14wJwpRafmV3M65Gjc",
-	"Z4+TAes+SQ8n3cPkMe0+pUeDbn/yMDlIn7JH48HAkNm8EIKL6Qnh2tArVWRWTqA3lGd0nDEiRcIMwZ1R",
-	"RdyEAGMghFRA3KP2Dc14OrL0Dy5pt5t9ATuFk1sHckdOE1lkKRHSyFAkZzQle7Gb0pxevG84hrbIaXZp",
-	"nvVLJyumyV68dojxfq9jWKcUk4wnn+uKJlxwNWPpZ7qihGbZmCbX5gfFhCbLGRPudtxcv8/lKFnkBlLw",
-	"uLkwPFtTbeQdqgnNMrlUcCvuHoM7cCuPIxK7LdrLERM+LXKW2ut5JQxzo9mL8sDve0fcDjXCH8ILOhWk",
-	"EOx2wRIDMPA7kUlS5IZm7LkN8JT0B396/vjyyV8e//Dwb0//enh1cDE477959P3Rn/d75DxjVFkRP7gT",
-	"UWSZvw664Hb+z3ARTcs2uBHuM94/gVuwmyUJzUFoCW/G8JCPUeeN1C9lIdLPhQowVnjMbySiKPAJnu6E",
-	"EhuBu5zmc4N1KhkCNrvlCsB7JYucyHxKhWUcFYA2izDQ7Llu5dtkxiyA+690zukUH/O018L8OV3NmdAX",
-	"nmV/0nUUY7/JkZcCwlsx+04pt5yTfCikpoZ9HllOyhUpFEtJsTA0yRwRM0xDk4P+waPuYNA9eHjV7x/D",
-	"///YBvdjnmVcTD8f7L+RhCZGDyDhDiNgBTKlq69UuJ1yD+bWmo7Enr1l2FdSvqb5lH3a2Vv8GmkpRxkM",
-	"Vz93h4Fjma7IvFDawlzCWEoG/cMnR48fkfFKM9V2sF+IvsOCuCKwbMNdqSAD8j1/RvbitW3Zs7uS8nsq",
-	"VvYI1aedncyno5xqNgLFY4RH0gC5hqAuc64ZMU8TeNpA76DvDleRBcvJnItCA7vKGTVIeoKE2qD24IAo",
-	"NNe0nXK4ks9GvcMVl+sie3HL3g3Z4IvGX0CIrVumut6U0rQ++/SDwIgFi3wnaKFnMuf/+FTSY67mmq1G",
-	"FkTXru70/BW5ZisnQsBDrXyz0DMmtJ39811CbR1zrhQXU7IXu8WX9MGQljnNjL7E0ogU4lrIJVgrcnYj",
-	"r+Hmalu2iPFOLHKZmL2PM/ZCaK5XnyrKINKjilKeapFnSEUKxchM60UI0Fah+XJ045RMOMtScyLeYGkO",
-	"1U51QmKz/JgoulJkJpeEipTE8Kj9cjnjyawXrAWA+cxwzzNZWAMsTVNuZqTZeS4XLNfcqFsTmikWGf3f",
-	"f/VLZ0J5Zv6t2yCMwjeRzb8I2vz9girV/MuS5qLpl4+h2v0TDmCfjnBpMJtdTGkTlWMwYRjlxOz8Ocs0",
-	"vePGx1SxkUqspbK0IspinBkuZHDLAKMzBzh5CgzEZmYcAJXuNTX7TZFlqIkYKRKEG7KkXhEwX5r3gQH3",
-	"AnPw9hNoWZdTsaMOGq3XlxTz+SKXNyyNDfjFOZvmTCnz0a8TjoPMzUMRiQuBQ5kX9IzlS67YCYlpmuIY",
-	"QxHnbI4j1rYKIE2kyFZECuZMqiAs9YYi2K9bE9hf7II6UcdP3Yk6MB/8DnM1WMbNno30yNMAxsofUwcd",
-	"97jkBc8ymjcOC/9uIQQX9lltZAD9SeDmhrgDwPEKvOEAnx/iajjsr8KekD/DKsbUNxSFCFk7MHeFHrZb",
-	"CcFrjpakO9ABGriK7u6UiTqJp7qbACEk0AYkKUIk12y+27sXYIkCQLDsPs/pqgNsAFW+nQyV4U2VumLg",
-	"t7LbsUtsPWi7nLsdNZtMZK63bfc1u2GZmYjd8NTdTPMsCI/r4sqEJhr19xuWpzwBlUwrYjTSdxevVUSs",
-	"aBcRdqtzCsaBG5oVTFlbwDVbKZKyBROpecvjVK/TcCJ4+DXnpgZToRL0mo0SQ+otToL85gWXTi7HUquR",
-	"YjRPZiP4GwxDrOH+IkMuabL7CW6iXiyR8zkTKcUF19f/nVwSLcmE3xKuIzKx9sNkJhUT3hF6QkQD3TEk",
-	"BW1uW5nVXYiop57VlQ4i0u8dGZ7Wh2Wa2SNi6BlIT4ai2WWaX2NBY5SqDHmLzSLXiXHpqgkcNf0diHRJ",
-	"nbcitDPXRx1VzOc0XzX5qqkGqQFMIhGyVAZWTnP4ZM9tKCLL2Sq4AG+aMULzar/XBEqaa5Sc135ZMj6d",
-	"6Wa3Coz/lSL4DJipuAA7LMJa83mundNythpxPZqDY0417dz6suwTcHWnrwgVaslygjRZtYJlbyvtQ/II",
-	"R7DOpwLnC7IfeyIe/yJHysrLC8jV2vbWsK2VrF62cPfYAHVM9gZkIbnQ+xGJDYDHZK/fOzKfDJSbT/sn",
-	"COF7VRCIyhiGnFElBeFiKGK7+Hg/wAiyl7OFzLURATEKAk4h3QcnSMYmmsgC7AfwfU2e21mCL8HtDDxP",
-	"XElxWSLCXRg4yIfNKoyTLht/LQXOlp/n7e+WAup2reaTZNwSQLx9f+PZrKMsGr2ZuGGZXIAsbm51RZwj",
-	"DkGDWoek+f2w34cIA+eOr3HxndZRfQeV8l/WtGG1ziVlygzjGedUJDMiBYYJoABrnrXSLBc6l2mRmKGq",
-	"HLWq+a+BmzcFrK9mVsyp6OaMpjATu11kVADGnpA5XdlwoIikEjBrQXPFCNeN5NVaFH5pMxyCHSAi4FAN",
-	"bAHAv/Qs+IZqAkEEYLc1DGgnvopfNFLwjCq4ZbjHUBOo2zuiZpNSVLNUR53QlbFmBowCh877bWQZfo0Q",
-	"XMqrcqe5jhW11+uzlMjzkulkdsESmad3tROsNGuxaqRFjgczb3nAo8rW+1oU+UIq1swJuZUCzB4MWWa9",
-	"aY/EMzlnCzplcURilCLBu2JUCrowf2bZXI30rTZ/+ysaLXI5hndornmSwZ9jqe33jbCcs5TnLNGqGaKM",
-	"RE3cMywlepbLYjpDeSVPGQCZ13RaQDXQZ4AOjRzJaDm6kBbnWcPANdBAauCOuTpLZC+5eqPhvqNtoHU/",
-	"1vUpsIXQoHbWIkMMaDh1A0lqJxPdFE6q+cTcoprO6Vuq2V3ZBl00g9yMT2cQR5Zg+CAj5tKBSM/oDSPL",
-	"Gc/w+ynVjEx4ju6h9WMMLUcNxDLnhvplzoIHAXlGqilyHDX1kzRiDo5b8ian5mUyuWbpaCLzEeVW+dvC",
-	"rD5BdWqSfa3MG1hrzGGXMzbeYE4b2fjX5J//63+Tp0cROYW/nhxF5Bn89bgfkTP46+goIs/hr8N+RF6S",
-	"Mcvkkhz2QwZ0+nUn6px2os6zTtQ560Sd552o83Kda0Sd2655p3tDc0HnBlZ+wsWdnmcguOMH98cz98eZ",
-	"++O5++Nl5/3HqIMKc4NEkEjg8Zn5Hd2jRuNALQBkZtQDwk1kcgnHmPJi3ok6BlIbxd5zr5vfBSHgusBG",
-	"00wVEnnD8kbxBoLiZkaGdwGusICvlINt1OggNAXjicbWIJySPSPuGL1i/2768preV1lSo7pbrozMGVVF",
-	"btS8IER7R3VvV6OMnapulUlyusxGNEkYqDNrg2P8W4jZZ+YN0v7GZzB0lCZeIe2lVa6yfm29TmvQabst",
-	"I3TabLADeODxIAXhcoYIw+Q72QGa6BKcrCdPawq4h+8qLEUVzGiiXYhu93UU3dNm/y/jebjXGmrX02TN",
-	"95Z6b6NvOvsLMCj8xnZ5o0CmI4eozR4j9bls8PdyAoCwtJPY5qTLj1HHiBpqNHFRTzstHiSvhlVPmWA5",
-	"pnzoXVMpos7U8M2Rwz7ZDKKAplk2mjqRYeP64KHgrRYC+FYwkrKEz2m2jQ/Vqd0aepmF3tVXbuW0HTAv",
-	"gJS8UPpur9xwxcc8syEQu75Xd+44mTIYza2mCUd39yIhVTb6/w3LFa9FYnQO+gePeoPG1wCK7VlujGb3",
-	"D+6q3ZWuLNTzAuSPqllZ1ZXXcKAOgXU4bgB+B0lVzAz8aJbQOHQPj6GRVlravg75ltfrWc68YAZzh9Ln",
-	"btde3kkAQXdWzRYsHY1XzfIBT916pz7gGV+xiUBcTCH+UOYsInwCjo2U7+Y0CoXcTxBG70abmshei/wK",
-	"jxrxVdxTdkUeuzt3srpEA4m/l9i5lYy2GQdqUtsGpAnkuBKSyo03YcZlQsVdRbctMoCLq7c0ZgfAsxkT",
-	"lmHW79+H0VDhYxVj/xLG3Uwoz1haczwG/Hb7Ilya5h14tk34azPffaUgyxAsdqeXZ69ekb1FIVaJTNm+",
-	"Adx5I5SCSWzUbNr/YbYilOBe8Tzw74hQhb4Go4iZd49JnAo1skYViPvOlA3MNx/4nMlCx0OxZ47WGT0N",
-	"rUD3FngEo0p+i4v5BJ3EDEDGRTplej8aijiRQjBwG4zsVUQkdgaZlCnN0eQfE5hQcc0w3dJZA4nZkpaE",
-	"kkXOb6hmQwEBjorlNywlNE1zptR+ROKZ1gu7E1JdPa6apeTo9tY8qaUczalYjbzJMY4gvApdNEEccW0g",
-	"3KoiRxB4jLlbKTMgZxbBpYA9A3ukYypSKQwcwhhLmV+z3GfTEK6J0hJIdM4WAGPZyiyuli3RGwrQRAuR",
-	"MaVKgAY/4FboRaDZ3Qlj3ZUTuIIAnqxLv76IXZbQZuzD3Kj0hMRWnIgNPizZeCblNVnQVSZpqsDsA4wY",
-	"0hNIKpXirOr4bhOc1qTi9UUg75ATEldEkZjsnX4dkdOIPIvIWUSeG5h8ue9PQfOsmopWP4UgB3bvdDj8",
-	"+tfTX5/9evbr819f7v/3pqW2iOL9f/7P/zfo99F3KEu5vLKgMOGssjgvLT4+6B3dTZDfrjfb9NZd6HmY",
-	"ALoxi9QKMDZr3e0LBBcqVk13v8Pca0J00/zwEMmLcc4TYp8tYzUVMWQEDrcwKzPXsRMOWEP0ToBon/19",
-	"4DCcvOWM4InA9tS+mE+xhmHWUyPX1zMWcJ8lVQGkgCsMfjw9f2UOa2wYo4OrUHSnC94pQbJRWlea5ltY",
-	"//ab3ylEKUwoNvoDBfa4q5wE+sZuwIWP/j6wFczdvEx44ItDVrFI7yzQ2ZtYX7JL3GYp5HUD3eKY6CVw",
-	"qWtjlariblcWPP/73Ft9Ac0LLp/64jdoZYSRYknOGjSDeDlTLBnF5GuI+n90aM7x4QEx6omc2+w1cm5k",
-	"SKExbN6GufggnYABKUKHoswSpUGCcJFnMaQgclfCRs3kUhA6pVzYSC1vqcFFfXi4unzypl88Gn/47sOB",
-	"Hpw/vbh++NcD2X/dnz/9y+DD5MUjdaQPi4c3/W92C6tDE4yvMVKxxfjQum2Glgrdr/GrBghogOIqfleJ",
-	"UpMlKFBn6mJqTVWMghoaIWn0TCKqlZYIVLYKulcoek29bFOBy3C5e/oxtpH9Cza5r4Ec3SsNZgh7u9un",
-	"lznzg9zPCtK6hi9n8a0ueyeLb/WV3S2+4XufavGlczaqWlfHUmaMigbxVI3m1HorGoweeHYEPECKzPkt",
-	"0UtZE1pRcVIz56OEMhVAwBKah2awcBFlVM1G2FuLIK04vnYC+Nph1p1b/rBaT6YE8tIk7CA4sAK7LbWi",
-	"N5CKoCjKvc1dDYGH5neSScjEhEAGUQZVqx55juWKoCKbYT5mJGfGzdmUK52DTm6rTu3FlpfEGFm/XC57",
-	"9pteInvFNYYL1AtibawttG6UWwO3HOJDz99eXqE9FYmmUYvcq8eEkkUxznhCvru6Or8ESUhOCNVkLpUm",
-	"B/3DJ0ORzChkfuQqIoVInQhv9pwXmeGyisSGofbIW5f+RuLDgwOXrTmqsF3kruum3FIdXatMIRd4sSSj",
-	"Y5aZXU1zWSwwT+6ETKCEjwt6zbjSiEPsdiFzrWpnO9jhbGtyfPuCymPDWkVY0imshmOHsicHmQj27jEi",
-	"AaxcJKHzBeVTYZPP1P4JmTNNU6opiDkuxNyGNq6BS0MNoRbZ93TrjZPywo8hgiJnKROa00xFxJwoOTx8",
-	"CEG2UrDIyFhQeQ0Er5wpmd0whbKZlm4ya+wz0lsLjJSgUQpekHZ8/OBBFWHmD7aKV2bnbYTjHqlvd8pC",
-	"A/N7A1udUTWaWyF8nYIHlfV20Bxr24X1BTNUh2s7iPOcJ3cNNHQpV63afQz05gFgZhxU8TJwtnQsjSYJ",
-	"Wxi1X8hlM0PbjUID3aXWmgCD20JyRMtGDS6RSrf4oyBhyAxknlFg4Y8LwXWsKoa4QZNaU3oNGkKCqWqO",
-	"4VoRIXWEcUqxPdfY6CNw8MekpbYI+EagxsoI6pGM2O2MFkpbo673b7bUaml8c6d0aXMYDZFiUNfFELoF",
-	"5SmZ5HIOdK2pCgzQu6yaVWueaDThtCruBpKoglhvH8alXfSd0+mbU7kKZ0vfhL/v4KHmsOhmXQ2gyh5Q",
-	"1CmzEu3du3nb8NCIVXfNEqm613Yzhdw/aKHtcnbWcSsLXp+i7WTas7yYSLmYxmTvQ8EKlu5HJLbuGaiR",
-	"1OhJxITVjBpetZQAsxMuaNYbiisjTJbv2cTHYJh6xdBsZWDQy0GuCBmWLatleuFaDTzgCsPzsLlfLdn6",
-	"5gzegRa8q5w75yL8dlCHnFYpC0xibOlqYqKkdUJiQxZigulWyubwbBamNhOSqHPbncqu90bgs7039o+f",
-	"8LH34XNdPndhcVCW8rgz5XpWjEEUkHTBu4lM2ZSJB37qj+Hr6povuk5i60JeIMtxddtEPXcqToiDCpB0",
-	"rGRWaIYSVFQV1Pa3nxlKa/9Wx/SxEUGtAf6OEgRU2moWgraFIXySQ3/tpwnkb4lkVYmclELPslUn6nwo",
-	"aK5Znq0aUXNHYmqozSgvxCd5ImCQIO5sHUZBds9ZwgTWrXDaiHXK2YO7l/sNJMlyBy2RHOYp78JMizLf",
-	"nYNShpd+/1AOITWfrEZsbovwbPIs+XK2cimwaBC8xlIUtRhNZv6p1Il8SI5VszD6pfwOPjjh3cXr3qeb",
-	"jEt4rh1Y5JCueptV6KyBWbst9v0GWvCljDJ3M7jcw5hSoQVlIfqSBtQThkGLtaUwQJSoKLN+uIpMvitt",
-	"WYd2u54KdoQA2qzoh/BF9iBdNn4AIhGbL/QqMso95NXuB3YdNOnIidOr0LLzpdVyBJ8vr5pblvWvr57j",
-	"Qj+v8LeJ9X4SM6wDbH34ZvHBG+h/+zSTmjphKz798//5f8HtGIfVWhgHTFc8xQLFNrH83oWpPkeGye4Z",
-	"JZdhKPldKhDdsqSoQUs91qT5px2iP7ClCATk+KBfsBuw+SIDv60L/8iomBaGgs1lyrKQlrpnDd/K5o1Q",
-	"6f1LG/ziO0TMO09leSTRnV1IVxACd5q4fL47ZzK25t02pNuC7EdhLjLhtxWpJogvvFuNqZaScXesswRa",
-	"ZeNAGROqdZc5V9fEPAHgM+G3JJNL8Ee4GuZjlkkxBflACrZTZNeHgifXo2VTtO93fDpzyasTmZvZggTW",
-	"deK5XiNqB1EuyCjGY1kbpzyVpoI65frbIe45xlzeQ0WTosyebRBigS4ZKWGRc5lzvbIA15I8/sm14+gN",
-	"o01lFc6kmGA1IWKfAdON4bjdDwWFoBYhrWS/e2kFV6JolLF02tQd4gVUhplwMO0QmuRSKUKzjCRUs6k0",
-	"FDcihkAZUk8mPFc6MsArEGOh6mNCNc3ktKH0wyZcwot9iTM3Fiiws+420Ll7GlxweJcje5fr235pyIm5",
-	"9iXNBUt93TCW2n1FJKfimqWGfIMJQRm1FBy+Rj6H8Bql/cl0afozWKAD9LrDKViC2nAIHjnuB8XouIj9",
-	"KDExRKQZtg1xGhlEZU2WyjBBGgqQMCNpWzulralHkYPAN1DRdwScJLYh5dPc/uhObTTht+U7EAAF/avu",
-	"DkYXXF2/ZkJ9WrlEV2G3Oc9t0Ot3qq2F+t2n778eDnv4R3M0q85BW2uppIJo6fDPNYCyhZm4IrF7H8/H",
-	"Pv6ZEc1GKIwWNKfTnC4agj7OM2qmt1JMZPRWQy+sIwQuM8Iat3w6ZRBCqa594DyQDQJASJao1u6a3Ve7",
-	"kEpunycQTVtooALhbVTBfZ1QlqR6HQejKmNp51ruzO+aaAeUd7UpDx/1WhSaHPHeW8NRLlIWIJgBpiLR",
-	"Rc7SkWEscUT++T//Zx9SaTxOYmjH0mW2QTYMV2Rc8Ez7aPMNQtimghpWHWG3CVugQLJk9FqAPx1EoJzZ",
-	"UEZPTl0SnVveDoU37p0O4up1wqSVs1UnAdH65//8H3THoLXt1hzuvQ6tlDl3ODQzgWCFzmkGeOVKrbsV",
-	"fo6DaZdq24oQl/QJQnCgDKg9OpsBip1VbK2RPfvvP//X/yYP909I7O4fXre8WOZDEfLiCLOxvBCic8pd",
-	"2RJaKIjRYCcktqcTH7t1zLlwF6miobACC7xoC7rZUolYPZaOZaErwHZCYnvM8TE8bwuUpMiruLJRuWvB",
-	"MI5QdkHdc6KSq+SBQiLmyLjWPvtVX5s7VqiEgUcE1hbYIbhoYVmNMuZ6qc1dhHhHdEoh3kfurovstSna",
-	"KeB5IMPdhQTOW/ilbQ9A5lTQKZuDm2ClNJtHhHVB58iT8v4M4Jhd8ARR0qZ+2yJ4nrH/IPP0PLdHvFtG",
-	"qEH60bhIrpuCv1/mck5SmRRmfSwlik8FzdQx0SyZCZnJ6YoA6zAsk+dpd0FzvSI4BORlqsh9QoQZCidw",
-	"gp6eoekhIknGmdBdsOl4gSzCWCxDfFIsMDhjNIWsubPvL6OhcNBpZsHicdDlEEPNUvOqrJzwnmLM7Ec9",
-	"uLp4dfrti958DVw5HGXUMfCeozXDHhQ8pVm+yLliLfW0neqzUS2y8fFxMlexr/K8ZzRah1f+2pcUpfWp",
-	"4MqGUNy1WNPPajTJ6ZwtZX7dDIp/ojf0Ei/JP+lix8xNYB9RdUIoOFa75UN7b9it7v2sIvKmuNX7RiRS",
-	"xKgWSDv4OKf5ylqyuSZ7F4wmOiJ/LbC/5/bSgnTKRvb6qyLsiwxuFGs4bs3pcdDKmxQCVBwDiC4PPCJK",
-	"51KAHOjkKpQB7yizXvnR18XWehF6qEZX2XntEptQtwJ8tR23EzWvbNzZ3svVBskDjUK4MvA+spzfMAxF",
-	"upvWXxKmGtiX2AmAH3VcubtGHNjJyOVmqBXQ8tQIKG2oHSJB8MohFAq2umEg0weq4fYioqV1yfEuf794",
-	"6O13GYDYvaR0b2a2KPZT5/LF205U8hSyyIopF7CG3W+wShPvSrzWi5X9XVKlCS5t3Yq8KSG1koEKTJTf",
-	"MEXokq5Kq2Uq0TB1N3eSizorT7JcS+UImq7vnQuBu5OPjWcrrFXbFgBotllpaAdlgMEbDC2z3l2dkZSu",
-	"mi0oqS142YDgRZ4bVhq8XnG/NwaSZ1j+wt3+JGcMM5EaL72sw3tXwkQXfJQz2qAVXTR0C7Oea2gQQ5hI",
-	"0TrWYi51jch2HroSdts0aA2Gyhmich9N8JKzOeWisdZOHMAF+M4KBUUiMFId61b2W2xm0PivMaTkykWT",
-	"QBNAc/OtYSOtaerq3jFJNY3SdgV0wzZvpgUxfFwOrY1CbIToLtfk4jZwjsbspDDQt9Q3fbK0G8EF4TQH",
-	"26qmmO7LSgt6aIVI9lKGrXBtQ0eRZEVajbdt24xFWMDP5nVHFVJjlxXCYAg54XVX0bjpmH7AzNPnLONG",
-	"Artjefi3ghF2A2qT+Q8UNbG5HmFui+0ewKGnpWbzBSJ4Ddjwl03FSd3LbeKj/T0iMkuNtHg3IbF2FKc4",
-	"WDM73VrGh2uiisSWkZG58wYYzX4qZVqJA7ORsL9tRR+4thAjoK9TGIALX2yIwm2ze8V/637LpEGSrjvL",
-	"mOxB5LDNc+7yNN63LXTKfgL29nYqhAIxWbtXR8cQrrvWBYdoFAeW28P87JM20i+ylxvEZOdMg/XKyACQ",
-	"t0uKhcGZI9cak2RUs3z//oBwJ9/E1iBy3IBDOoLk5oTEHrBjWzCIkoPb2xMfUG6/9VHlFvbd+dhiSBMo",
-	"hxwUTOo1Bof7yTaHhLfGFfr23piMFuxniSRrxwjD0oeAmONiDj2JrtKvdehpgMIKHNciC2upAZ707UDE",
-	"HeW6I7Mv36qXDZ6PodaUdedicCGCssHqnKU4MUcfKKS52KVAyKErhdCcI7RzD4RN/eocbHloOSlbDhJq",
-	"e1bsNZbpCmqEYcksLKAVu/pbeGG2rhhmUbgCYOZTKlS8H5k5ZCZFBCdCiZrJXNvaUzsWttqhNksLDreU",
-	"UMPmxwkzF/GVcl5A86xvBVJqXJVqaBt0r1aJzEJPrSJBtbp/FfbbOyLU4PlLhz/WZaB/9ShIu95zLCj2",
-	"iTlSVZh5dfmWPHnUHxAuQLk0cpssNKHkH5AIWEwm/LZq7vYtyg+u+kfHB0+PD2t+7eEw/eXwY9f8c+D+",
-	"ucJ/jiv/NHq8q7LN517tk+PDg8+52rXqdNvr2d1JDrOfNGspx7pWde0e8ZgbMypsjTuyR8m7d6+eW2+v",
-	"WQ86MiGR36+xuR1Mm+TxWi5ZnlDFTojelnhGM35dqX61Y+rYThl6jsPXqwK3Fp9Zq/bSysk34PMVU/p+",
-	"KQKtwo8j/1FTIHu16s+ORQruHcte2eQ96gWPZdoSwsBuaaJJTpfYGAuKIaHnBEJpFZ+6kCyjpDZCpBVX",
-	"mpT9q7xgpZzhDrQswHlwe+u6GA76YY/7dTbhhKLRnTQnqyZp18vRbWKrgF+TrNbbc2bSxtz4XWkpr0GL",
-	"xzaJeyjCayaSlZPsLKPfb7b5tAhrP9juku4EfDFXPrHSx/G/iZTWTK5b6fGi5NE7SCCOo0MoeXMlMAMm",
-	"UrCunEyIhg5G8CD6egz4A4ggyLdGioAHWRdthc8CMLx0T7bDYRN5FynN09GWaS7tc8TuXpX2AbV5WrIX",
-	"WhIgsC3ALXPf7mcDM0rT+QKfKj/u93aQp7ebCPyAW0/yqlzJVozmQj867Ny7VVlIZxzr8iwN4aqEzAgp",
-	"awgUjVcY7jUkmHWpvirxb5Xx/8pyPlndj+0FyNXA+hw/0OxWI4/A5HRL7NL1jG3zf40VRNtR0Ro742oB",
-	"v9gAKBTHMzLRfkSWM4m1Ouvpd3dFTf+zodI2nCm+GXxjBC+0npPxijw6JDN2S1I+5VohFW/GaXcWvvy1",
-	"EZtXssixjaYrC7u/w9LX2rw58KrAFR7lDvBwn+7gtwvoHzja+Qztibh9KhseyJUr1mylBrPoRnox400x",
-	"1EHra10Rwpy2bfvqg3y1W5frDdVSauMdu6JWcynInCtNr23xR2hHyq1TMuWTCcuZSNhQ7MVQfJxj+u3o",
-	"Z4U8E/c9WuRswm9HZjGLBVY7t79gKcpRygywpMCXi8UCRfjRjN2aR+dcKS6mdpTY6gv+CkZzrqD8WezC",
-	"bgRD928tIKj+vHV5VBbtAay+5vKH6pIhgTdYMBirwvXuFOYIx75JcIwDdsaVp0VQhx1ZgQNExUS6KxSG",
-	"WYQh5uFyoiZ0CEqvAOQ29kNVLClyrleXRjZBzDpd8D+z1WmhZ81Vv0IH9+n5K3LNVhGJp0yOqnTp4RMs",
-	"X3oQlNIC94wZCI/CdfA67vyte3r+qvtntiq3TGEdnY9mmdAOGuwZQtuwV/uiP8xiscD4QuCaPj13yiQI",
-	"bSm7eeCeqbeW84PQIoXm5Fiua8nGijtC8S2G//EbRl5gCObbheZzdxB73754u39MZnJJlizLykJ5Q2Hb",
-	"jxPf5iGCaoZWSwPmG5GEa4yhwyLCFMIleuTvsnABBK7CExZxfXfxGiq52CDSvBCKULUSySyXQhbKcD+R",
-	"kgV0PQYNKWcsqGyryB6m70VB5dsIZ9+HSYYCip+qyEWN43sR4SLlNzwtfJ9LW+gtIr5XjZW4L82mrqqF",
-	"74diKP7rv8hppVfwUKBLL35AF/zBzcDwKpARfAww9bDmY/k8yDgZq0f+zFbKOlswdwWgMhqKClyWlXTr",
-	"4GnX/ajrv7LRVcW8R05h9mqO3VCE6HBifVvmOVCgICElQBfFWFAvB53HgO7et45bwBjkobBbxbbPSIMg",
-	"zR6DC1wBMbM0S8kciTHi72F/QOiCj67ZqiycdULoUMxpZqRPBjCIkeDQk+IGSj3CGdfet+aBuGwMDzsA",
-	"kYvbchKGrrrrhe7jyl3rbr3DyQyKCXEFwx4PRfzLEEXKYeeY/DIEumD+HHZ6vd6wE5EhtH6ufWXtMrVv",
-	"oSV08B35FUziHz/GvaF45rqHkxjbXJth4xMSw1sxFFqw0T2TCfqqCBeLQpM9uqU/91BUG3Tvm+2a04Xy",
-	"OD0Sm00Bo5DYtCmu9dWOyd5hvx+Rw/6R+c/TiBwOHkbk8OAAenU09dyGVwb7EYkrrbfh64P9sL0zfHUI",
-	"daNqjbjjodg7PHhqW/37ntwx2Tvq9/fhmn+F0j/kV5Qef0Xu9+tQ/Nrtdv3/zGPmkn8tNwYSB/mV+Obm",
-	"oUBD/nT59k3kvqKCIK8CQWJmi00tcymmPprbHGCPhBOBIc/ssTQo/kpOSQ59BSMnSJ8/f2kGTXw1WBv5",
-	"C6duKAWbuG7BlfIoqZ9sYCZbwzDyK3kjG6lT02sesfA8LO5tRFA/0AFstrk+HizCxdwEj6DsL1O6+kqF",
-	"hem4woa1xcIPf1g5SwsvMG7JiLBgPKQ0gCIRUrvqQJjoWxnJW5jNxfompeG41SGwhQqMQW8oBznNjVNt",
-	"r2JH1GTMmCj7XUyCtj/1bdoC3OtbtdWD7rjdXBa6YbQimfmwN//CkXlhzvRMprg5VwYRt+aeJ+wWirqO",
-	"Cw17K8tK4rt+vKfVi7NV2RAJvIPc+3FXu8J9GdhSncmbjBHlXFLKrvNhrx6cygZZOc9O3WaNsw4ewgHj",
-	"AGGvoypJgS/B7iLIgHzPn7n3Dw5CamRGNp/hX0d2qtVhbdnW5vcrS6wcx/YRN9ScbZ6srKhjvg0+2Wli",
-	"W6sEU8x8uZK4Opq5J1cVB2/JQ/m7i9eAO5QA25K2WgUVrmYORR5XHdBjDzIQ28vMXUhFAqKZkX1XOIkh",
-	"dGLVEBqoIHpskRmR3CBD7Ti82ua4qiPwSP2QG5vVlpyYK0LHYHprPNjaSA0DVJmPYToRQROeeQ5KIFWH",
-	"toS7OrQHUDxknAdw2GO50YcRZkC8q603ZfOFBBO95ToQbmoWLUj8qvwVOQ9iGhB2K3o5S4D2ErZZjp8E",
-	"EFrm01EoD9y6+J/1+/xKEfMkwfBXrlwfuxMj6pL4gul81T2dmN1X5+CL1imkRLDIXZCvLacKmZ2AN+2j",
-	"HzlRo9KDDI+nEE5JJvA1VsK04qJXNNCGg0djGBBMYgS+QhU0y1ZkxrIFwuOaeBsoK/HfutbM2X2VOhHg",
-	"BJgtpKmCsLQy2h1qtE5/dQI06rQgJw9tBVCrAGChrcx5T1HlgPRXyPJ2i0HFoqEj2XEZpAa+laaCoVHZ",
-	"Io28hUSwOdVgfvGJjlyBQqZmcqlC163MCVhZumZxRvHK52oHD+/eem3R/c3FRc9llpH42xcu4PvBL9aB",
-	"+9FqKewWHS9m1YYgy8kEdUPQonQZiBchpivolFLnOd8b4oyaGi7B+f/0UtrQc+UuzVv91VBcMKyZYwVY",
-	"EK/Ixcsz8vDhw6fEW9dVGM1AKIl/jF0kg/OUlL3kCnOiO4VBkL24IfYh3ncrPadT62sbQilwZdXKpQ+k",
-	"hRvCsJTuAp9mKWbHkhiwNiZ7A+zrFvmK0wf9fZe4PxRxENoS+9LHObvhslC25ruBHXzAoJoH3Zyh+pdS",
-	"TY3W9lOv13tv9DgXOGO+HEuZme+CaczXVk+2Cl7cI2fwE25RLuiHwqup55nTwDFo2pAQ4Dq/2itfsJxA",
-	"wPe7q7N98us6q7KiPGQRxGE6gv3BcLvq9zUFKVSUJjkzLx7Z/w0MLRsc9JG0LXJJfiUHQOCOzH8e2Z/7",
-	"SIvqprk5NVzmhgErBQ3ihuU5T21dO+F8vIr1gKxjrWrUBjC+nFA9FD4B4cRwjyDsvWRUU25nwZcN8rgD",
-	"DjjSUFSrogMFcN/Y44wt0wMKusbNrG0DoO7g6Igsci6wMyh0IQ17NOwbaFowirjuCXrVemGULVdlojRn",
-	"WPQ+OCQzWeSGo+kiF2ooymIUnuBDYi3ZQ2sOEmkzoBln3yMmSLWwDrEyQ0+BRoK1Bg6sNxRX4ZLWOLWT",
-	"aDFQo1kCQAt6xhMmsDCcNY+e53KRc6YpZGe3m0Y1y+dYAIXrLLSrnp6/CjKroJBJrw/BRwsm6IJ3jjsP",
-	"e/3eQ4yrwlIleMXmr2mTKw0Jjl4XJeC1qEKGbDKBbzWBXS5Uj7zEP4x6MuaCDQU8d/rmOZ6EXDD0TL5K",
-	"7YyQxwGrtPKY6hz/1OyoLx958BqSMD5GWx9EIrPLk8jNcf27PH+Oxah3f+HdxevdH34OxUJ3fx6Lm6Yg",
-	"dd3h+WegVXY+vgdPDpJ5AxkH/b6z69tQC7pYZNac9eBn6wfDyIldek5A9Ci4DNYafhh+IycIZD0DwYf9",
-	"QduQfo0P3gla6JnM+T8YhGocHhzs8tIil4mRLMcZewEJq/ju0+3vXkn5PRXOSQ44eYSHtPm9V1bmBdMr",
-	"+nZcPySAf9w4FEycKsg1hc/vP0adhW0I4UQfbGaVUPHSCl3m8y//baloz9Cj/3oQykkfwUHf2FbiEnvU",
-	"Jaze61pV5b+4GgkZ74dF64fC/m4/7yPLKn27hjquOcYhnsnLyTN2OxTffX961r387vTg6JETSJoCyiJD",
-	"iJ3SZB56d/Wy+8QGm9n3wMs/FGvBAFb8QD+86+SHDsYgUQyNVk4KtPr7UGAsT49gj6pgh1grTQqlqdDw",
-	"IrDYK0Mob1iiZX7sgoPspOm3f/1Hejb4x48/vFn9+Le/6B/nT1evf0iz8cM3P//9h0P947dPf06W33wT",
-	"R7Bxa26/YUIPO8fDMtJp2ImGLjYSfoHwz/6w8zGOLEseCnP4h48SNn74NB2MB4ODo8dPJ08ePjp8nPQf",
-	"s+RgkDxOHh/QMR0fDZ4mTx4lgyfp0eOHh+P+ZPz4EXs8GQ/S+MRaAMuQBFe4gqMBGORfKzPYY1cPbiCG",
-	"IIbjcHF0x4RiyyfLS32sHpxc13DlPRsyFpGr15duIyX7Hgotp1Csc79H3opshWkvLlYO0j7AUOFjY06C",
-	"pt8RyldYMxXIfTQUlJRRamY3V68vURF14Rh+bQbKVRh/Z6QZ2+m79P+UXi0b4WYtSY8OyZ/5Mx/BhwtG",
-	"1Tx18o4gKVcJzVMDbC8BqYbC58qYKTDnI7XZPUdEReTgiOABDeCvvcMyu4aDoWYfVWrzo3l9NRSJnDNl",
-	"E58GBFOevMwF+U9ECv/EkX2iR07Xc4oKoxNUwgo5FuowmwBFwne4AOtAk2b4oMxdAQG0KpM2PvfAGy5j",
-	"RNqf5djMjC03nDPSCG9DoXMqlK05CqZiq7SqoAe0kgAn6KSUOUlyqmbWoZdJha0SALXDdCboLQX7hc5S",
-	"qZU8oXRQmE53goYFK92DRuObToFRVMqFGTBy3egjknFx3c1kQrOIzItM84QasasQasESPuEGvM6+fXN6",
-	"Bea/oUgyWaRluwdnygzzcmChmPHVHN+JSiJQPAtnfssgBmOWqdFgaJ4b7WKOJmkqgJUck5SlBYoJzFD6",
-	"sgU71MwdiqbYWsjRS2YGIVeBYcHmObXlOPWMZgUoZDQtqOZW+tYNi6+53WEjp+Aj5ilDBctTl2rkx3pI",
-	"pH3OsLsg5LExwjFqip/c93uELmpGCS95jJYSTJY+RMnFTVOwBi4yujJ70kihjpvGHwpktFHQm7bGUoOF",
-	"99ZWDaJDHHJXRGkcqmsDdcgCcAPpl2VqSIYcP0U0Eqv1IxwKVwIH+AJn2CPJ8fE1bk0NWvTIS0eCS36K",
-	"TmmrV1QiUOOD8WE6mPRZ91HykHYPJ09Y9yl9PO4epQfJgPUnT+mTsVVw1y9uKOLB46dHg6ODo4OD2AZ0",
-	"mTN9fTZ7/PcHy8fnb2ffFy+vPvzw/Nuzoyd/f/ZXubj+x58e/iX/c/rXd6/f/Pj878tvDLs7Jd/KMpjb",
-	"gFWhGIkxps5Ojx/cKZVGGJpc06lhpkF3FKsO+n/t0q1qWVObalmkIHt9XZW2SIOw5cSsaprOZxAe2uOK",
-	"1gIhO2EEFUZ5lfpFkBt0M/jmp373Ke1O3v/y6LApA8ioP9WDeCf4rc/vtXkE3OfBl/G/5I3UNnC7ehQl",
-	"aGzf0VUQorvTjlpLja5vBByPQIXNtFFALhWJ4YfY8T53n1tW+8LGJLev9DPkRK1v5BV0bZw4074THk5a",
-	"2ADXG1jB9k36rMJN+9ySy7G+h9NsadYau1kssXsw6PXj1kW9Uyzvnk53PfSGsXc633Um5jwqPD0pjxcc",
-	"ZAA8DZy5dQ8l1f28B7q+aE+fI1LBYaBbJQafBEi7ccX6C+Lm+uo9h462cWee9mrcuE6K78SHth2DujvR",
-	"jX467f5Iu//od59+/eD9L4cPP37TdCrvcUCm9DObK/ZZbEj13JxqvK3tltZkwarHya5AXXRG4eRayCVU",
-	"B66TIR2ELPCpkLkBro9R5+Hf/tZU3NVpmM7j71RAaOO/pjeSjF+zQBcVUnRLLRaNYI3z1LXXQLfFnrdO",
-	"r1xLhltfxAlxrmHUKF09MBdzAHIWrOWoaS0v7ztexQIGYrf3ITq9ytzvmqnwL0azU4SSb1+8RYMV1Ete",
-	"axiM7AGcA7Ci+ZylnGqWWRO+vXvvbbV2fvMqXJ7vgGUjbnBXrosniFJdlKWkUciciw16D0PJ+ZxO50yA",
-	"DjWXNyxFrcpwMFAX54XyrYjbOxEbdQUqm6wHrkz5DROR9YjXXdxbsmB65JXZDuh3BVbmNSuwpW/9eMe4",
-	"X7N3LVFkX5H2DBaUIofCLbVHzrxzBa/KlfT1F9fgZgg8XU3OArRYQwPju3oLApcVhK7fmUh5QlztBNZ5",
-	"Yb+vNzz3vhzgA5U+VFaM7wRNxTs2or2bs4wWAvIqqsOsNbP6GN3B+F5tfLYT7Rz8XodSrYwgiiyrVh9o",
-	"qh3wY9l17rhTOyqfF47phDhgrUAAfskNkB2N++xxMmDdJ+nhpHuYPKbdp/Ro0O1PHiYH6VP2aDwYBKnn",
-	"EIrvBqil/eOXGy/ZB2iZufH5tQa39mtICqjOZ7+rTOc6HHXoglfLgLgHbNp/UNyn0mQUn4J8g+ps+FVl",
-	"srD1YNu9bIHjsElRdb7g+8qkVfJmzhWo24eHq8snb/rFo/GH7z4c6MH504vrh389kP3X/fnTvww+TF48",
-	"Ukf6sHh40//mbtjT5LbyIbJGc3ThkYbKo/nRurF28A49o6nHy/t6vvo7eL7O6crwpAuH9ua9wcPt79nF",
-	"XUn5muZT9m/raTsLk3UanG0fI+sdf4CB56zVS25dQAoCjcogXIxLaWBsFXnEypiagi2x3tlt37+PlART",
-	"eyJM48Aq4PCnTfyB0t6Q4TFjhude2iUMRRmj8O7iNZY6GzMbUm9k0tjofihPKKPBLsv+ZysMx5mUKuK7",
-	"i9eN7BhHa3HfN1gtaJ5xlpO9nNmcx30M+Ha6CgSwlqqKbSP3GbXLK+/bQJO/Ow/vzorhFtoW5Bva3X9J",
-	"X9rLfuaTJtqIVplW8RvTqMPtL72R+qUsxL+vO995hw1lqHv1MZm6SmrYreuJ3UhpLnXO6Lw9IodADq5r",
-	"2WMjcAhV5Ozyr2Tv4uUZORw86UfoJC99wrlcYgzPfj2kx3kqXRxhDhHeZzIr5kIde29ORKCaKEpc0VCU",
-	"wl/kOrRHXkGtCEXlR2D1EQlFGP8JfxuKugQQpkS6AQKpxH1wQ1cFqWgoSjEyIqGYGZGKPBj3yIv5Qq9I",
-	"wrIM0hYFZkNAd01yBt+Ch4YOhVrkjKZqxpgmS1lkKckLQTCIXObzIqNkzwe3osvimzgi8dfmP13zn/8r",
-	"3geSi6EILHWeja/iJqr7AkBmZ6KLrbflEvIiEdzayJsra1tSG9/ZdwAlGeb01lYQxBINmyoK/hFu9anh",
-	"Vprd6geJuqmWfHcYaBDQ4l+AfQ75LO5VUa+KeRXEq+DdGtatIV2IcyHK1TEuwLcKulWwbSh2UbmiNgUi",
-	"qn0RWeUzKqeMHh/0jqJn0ZN+9Cx6dBidRY8Po2eR0Vd6g6hJbYkaqun9GAE2lthR5+2N7NZQ4gnHqiPW",
-	"iWzePcN77j7naiEV142F+mOqNU1mRmw/gUHMHX8z7FhduQs8oDss+v2HidHD4C/WS9TNsANCzIa1/kdF",
-	"2SHNdGndwB63MOZFzpN2DeDU0OruJIOuV7almMyrVe6PMW2WamtYfnfxOix/k9TMY8A6oqGw0rhrOeZ/",
-	"Iokh5Ht1A1pgMUMjYyDIV0SGoSjz+AjXRMgl+DpBeuBVFRb6rge5p01s6FsGPOgczmkHPmS2v5IFMQxC",
-	"pIYZOdF/p8btTfwKKyq1y+K/teyNZ9FCBwCgKjfkUiupANXMnr+5l/+sENhzPBk8DWtx99gBAkm7qu7j",
-	"whBHDbVfx9bn8H0Z6oVq8w3LbdA/SHJB9Qiuj+v1M1yGOiYzD4XLZob7tMlAgTsaEjepDTUD1wHPMmIT",
-	"uqwvYbFgKcatQTgWIBxE8bjEDeHyNdZwDzdk7eA1kD7cVC9UkSm0n/5DidsEkHi87ZaiqJkpXAQWnjIP",
-	"n2sVJKBEGHBdSib4O9Z9McCElV16beS284VJ2CZL5x9gsxlsvmV6E8zczV9l3nv1HNSEBdTZWrdCzqiY",
-	"BlTtK0ViK/7bELPAqh/7sNAeeclZliqSsYkmstDkmrGFGYXnQwHBICe2BgpJMkZzcNr1ypIQXCuWTcje",
-	"u4vXkSOQ+zZMNsE1NdGsd+Ap8DB8T9db6Uv5cNiFmlB170WrEGEYcKUd9C74gKu+k9/st0FI63gJEfNf",
-	"1Y73n+RkQHhBRHEYt5sA8wDLWbWqHJjQHooltll0xf+w1rc/8gl62coaCDEFx8jEQwElroA7IYa7lGjq",
-	"6ozYwELuyi6D/Yg8a6lEoo6HIj7s98l6oZ9NyX9nuPW70shT1zN83dAPeSG2/aILFMttb58mVcK2NNwN",
-	"Ly9avAvhpGUJGHu8LRP7Uua7TQ0nhXazL6zQwExtOXtlW23LAP5wJXyZzMDKITeaLO4tWLTToAe/YEko",
-	"q1Y1kqO3gm0lRveiEycEGxv4d3wy+4zesGMSH/YPSb1k1QYDBcDxJ5CWL45jtsbuDlj2B5J9EZld1kD5",
-	"s6JZowtaYW0EJeg1G0EgIU8tAmEFPNab9kicy7HUamRt8/C3K0Dm2cmCQjd5y00c3u4c2ozRvKP3vwyi",
-	"lkSKRjpRmjpaCUQlSa7amIpa73vV9QhxDFgeJsybI3OasmNXsnkobDxTBAVdoXMCRCjK66hS5LnaaMnl",
-	"cWINSWedsWUg6pVlIKHVAAVE8brA1BXTkS1eZ9Sh2DY6gBShlk5tEP4JZSjiWhOyMugi6FtnpsSedfsR",
-	"ZoKGHd5kPhRl6Z83jHsrr83DEjIv61hUuklAqX64h72xTFc+pXYfwkBtWCtkn2FAqKHbK+nKb2CuIdK3",
-	"TULc8xImvngphy9JlJuaXm0sWxCmofxBbbeLNOtEIaC4LnHic0s2TWnDSAzva5VprKngI9QnOVOzMiHa",
-	"RVOhnWbCBc1sEtdaeQXiOze5kgo2HsCXNsAUbh9W36sUVxyvNANnFPzhegkgCUBpDLOrm1rcVBOvIJWz",
-	"zEgNE3u5PvF58bZYFhSGEmzZIxCzThv3XtrCLcmMDJEFiiXYMkjexkR0qoeimlPuCFRoX3cVRT2pxhLJ",
-	"T8l6oc0Ty3t8JEhLQUs/RFsFzR45s3UGbOAYBL/XQnTC+lNlLb67UdcLB6zmqixyrBuBD74U9WsTS92t",
-	"mPtbuss8qXQWtgkwvyVN7O9A186kmGQce138WxJRDxE25suQEp8100hIm+jhIp1sFN3Q0tNoYoLQpvPn",
-	"L0kqk2JuCIur3pvMpGJYq98oT6H+Z6vhlwoguYOdyPma08lvpsjZ82kI7BxzgSW7dgr/CM/pS4SA2OAP",
-	"CATC8I/1eJBFOtkxHuQP1fIzehHlUkDXEG3BAFHqyxtx7DybsHtSZNkGFD+uhp+XjknUscqOFcpWisBw",
-	"dBVZ1S3UpiMypb4RYEIXC8PdbSg7JROmk5ntToG1O3ynih7U0EfsjZ1nyWbLQT2IW63IXgzrGrktyjz2",
-	"XTGCbatoKOLlbDXiejQH9Rd60+UskfM5E6nrbecn33cNI7Adp5EHynqnRriSZttueWqTpesehO7CQcq/",
-	"otHKLq6F3lkPwR+Wqi9hqdJV1P3ypATDXbYICokUgnKlqEgYueFs2URSsLOOU0E+FFI7M8VS5tfHQcQb",
-	"1wzCYMYFz2x9mL1FRrVhwBEq3eYn8G39id7QS1gQmZgdmbEiX8XK1khnyUzITE45g1KhZQcuIzylQMWg",
-	"+j9V5PLFW7LIiikXKiJnz988+OH0pS08psmcCjplhhNHUO8NCyGZ73KFnjQqaLbSPFH7aJ7CI7jF/GEM",
-	"9ci5uibjFcmYmQJsUjc8NVhLIAk9N4eHpMeuLsKxsUIvlznXWJddCkVyKq7LinpQpVxhCo+5FuhEU+on",
-	"hE0mhuDD75peG4XFJv2684WcY3BjjYvkGgrNipRk7IZlvvYYaGCRdfjndGlIJMt5YqNYjq3OmTna6ZyH",
-	"QdBUzkgM9ZpGSy6wUb8NWcCN2a96pIEBWJBJwX25F2d0zDIoubRG3S3uQJn3aU4XszgiVYqv9t0+7HYj",
-	"u1ejytkIyhSvhIoVybgqC4C5zXBVdrHw9rwqC7AqcdkgzvfIwFqEVjMeCvNbJTTI92e1y3GTJhARim00",
-	"yukhx1yRMTOoBTvFroHobDkkzV06MNfA9tPx5bo2cCdsG/Wbc6cgCiSEEkg+cGDSOe7MaX7NNLpzE3rD",
-	"qAYCeW4hnKTMltECgoTw9N3V91g0wFUDQ7Nqbo2nqTqpUBFixDqXNz9ehVQISgBKTRRjotd5H3Ucdo8Q",
-	"u+GgEqrZVAJVT3K6zEY0MYymE3UQQzvHnUwuOzYfmfImD4D5db6AhmudGZ/OOlEHUKFz3Dl9ZdNoDNUK",
-	"mpt58toJcoCXjF4LnLyKQZ3jzjOsD+cKSgTd0gBQuYYelT00h9nzhYucm7d/kHl6nuPQlhByvRohppmL",
-	"kqkBLkgSl2KCx1Tu5mc18iTdZ1Ib8LXEv3PceZEBNZa5YYTB/YSHjB87Z99fdiKzoakyt9I0oXWhhMsu",
-	"ays/6h2Bfbo66nnAjLaNGy62ktm9Puzli7dbBvu7pEobbrV9sLPnb7YMdpbJIp1kFErBVEcDccIynZFl",
-	"Oni6ztG0AT5/M2A2vBTXUkMnz2OcE6xK/qF+UyaX5O3pq+4lzPJM6oicZbRIWfkNkIZzllsQNt9wQdA7",
-	"19O3GjGgxtCALhluPzLLs0A5porDrbSeA+WjQrF8BIoRyyvnmRrol7aLC8WEnE7UsW5CfavxLWiSWfla",
-	"rYSm0FWTaTqyP3CRslt49n3U8VhZO/4zc6DEH2jLSZvtux79x52Hk0fJgD5l3YPx47R7mAxY9yk9Our2",
-	"08PxE3YweUwHfW+LGFXqlwNlyqG7rTmm914ALpl457gzzvl0phdUz1yAH3ZZlIJ47C0LC3rEq8iOJx6A",
-	"oMPbhDhyREpaZQ3rfDplSqPkBokS5ZGQPXNe+8ekBqaGDdjqmjgIVqcHECFLLo6xeU79tTpU7RoVhBz5",
-	"OQoHrSZb2+bxDz1rJz2roUPml9C3bHuF+1Tkt69GrvUFdpXBD1Xneq/Faesm/y1K7zeEytl178WGOGNZ",
-	"cVuKyP8CDabj/aANZ0scHb7RZOIs+/N+2fwfXOAuVe79Vv4TK92XMFcGxbrvwor3tUT4sgOZ0WyK3PbL",
-	"dSXAXNM0sgfd0WxLNDZfaHBRYWu0/R45BT+jWwUWzT3oD+IeedVUtyNsiVaWMfPNCumchdXC3l28Nso6",
-	"wi7UYtMR2j39q4ETkxQCdVpbzD4+6PdjsmeYu4YC0K487lDE56dXZ9/F+1aRXFsnVEFE5xtM3vXzgccR",
-	"9L+DA9LSDC7kUGXLYikYWbCcS1doHFOymr2UrjAXjv+7FufyrfdAxYCee5+1lhZu8R71tD4/rWmmMzUw",
-	"5QpL4llQhk6VtihhIzACVdqt+tenr/YqrA4YFFL6be3H/6FVkDyyNhHiinTy4JegTNnGVMtLOdHdtJJv",
-	"iS8eG4AbM+w6UEopSsuF8omRWDuRAZVXmdTYhx2Nh42UDZoABkl3YUfYGN84JihD9Aik9eE0fgVDEZJm",
-	"q2thgzVrb7TxKZvSMP1B/i4Yj+EYjmmUHcv/EPS3ZXl6RrsVG7ZkfGJSvoWjhgJgLemcvz/c/AErd0vt",
-	"3AIkd9UE8d3d0jy9XBMRNqc8M4TJR45BAxDbAFFTzU6wf+2mJM8egZENPQzbFc/ljaXcEJOcF4JoidHQ",
-	"bFkVCH0PmLwQQ7FnllARFKHTn8UxV+jC4kiyFjzXLLkOxd4myRUrXkBDxMqKA9kVOtQKudyUkhrg4T2F",
-	"Tqt9WitjKIL6Ts93lzF/59zTzZSjzD+tUJA/clD/ZXJQdxLxCrXJv/+dXGLDZyyc02CFChqBQyvVd1dn",
-	"JKUrdH/Dq0uWl8VNtEzpCv3Z/gHMkYiCDqC+XLgZF6IKoICmj6AFQ+lE5glr8VK+U+ig/GLYgRM0oYbZ",
-	"4FeKwLl+ioHn97R+hnsIYAc3jXDje7xBt49NLQZTKx6hnT72LULiMhFAS9vkH+z6hC4NAGE3B9cmDsPp",
-	"oemdwHyXyIdue+3BBppgtdWFzLUtpOR6uxAHd5XsGPRusvQYGx650csGhBBZj4GSttuKb25o/cVbUo9w",
-	"YMg9iiot1kRifQxBlyxfdtUcFyQ7WV9GDN39rLXm3cVr12QuiEzLXY/+WjQ7MlHXUb/6GwTJLLliQXto",
-	"GGxa0DwlgCPMpiq5Lnliegw2N1/FHmJ5JKHQxqBayD5oOWa4uW37XtlYYx8y3GfQt0xIXba+wx5ltnaV",
-	"y2GCyvYNosWOYflX1TvEXoNhVIDv71cmIjTQnyumdBiof0+RYtd66TuLFXZNZnm/k0xRWcHGpFdHGQzm",
-	"WhCAosW+peN61eIAoaFRNUsJ13/Ykb4UozCUnVDsyrY9+6DWErSdYZxhzJKq0VnXnQ8r4Slmy7HGtv++",
-	"C2LyreOMVhDAx1DEZac8rJmL3Rx9YJZLMoegYKqkiKG7Fq4jkfO5FGTOlabXzOYl2RhCBR1Q+QSYnBkF",
-	"KXw848JleQLHkQS6zOpjcGB0Fcu59Rr86fLtG0tsDMViNK20ZIPGtntxzspXRgbtYkwSXWtkaxgVBFmD",
-	"5mOeuGYr6NILhzPCx0buMTdMrc+fzSmFymRUNQyDz4/s82aUYrHwbVHYLdmL4QvzeTRjt+YJCTXv/KWW",
-	"6bfQo24vnnOluJjaJcb7JyVzIuUFjuZcwRXGPXJa3jn4WXytAOAvvkOga00ICwhBwdVnM688OoR1p3zK",
-	"HWeiomxvDoscClxbVDZ9t0zV6/W1gDpB51jGrlJs0ebclgwXj9uuhCUzydLW6m/YOfAzsBiLPZ3jzl37",
-	"C3eiTq35wq49jc2bvvPU5+kveFcOiOf3+/JAt4ZNXPCG5SlP/uBhX84XAmkqIUnCkFkMDmtmZh8B8ovc",
-	"rP34p186pwv+Z7Y6LfSsc/zTewiEgrjR5jKoBvXh5573ST6gC/7gZgAmQDvhGlME7TmC+GOMo4+s/QUo",
-	"CLpbXPd8HxGBtabWQy8wf0NF9RKXuhLroqKgUQCGgWPxcAiWqjW9CGZ1gTFN8zq3vXXLGnLszWNl94zS",
-	"mV/ZjLNbrA/8FyhVC31/M3DtYKoel8J76uvGeN+IEdT4tRG/Y9nCCPyQ6VPwLHXOqZSNiynYTL2I6hOk",
-	"g3E9wHx8//H/DwAA//8=",
+	"7L1tcxs3ljD6V1CcrYq4adKULPlFqlRdWbYTzzi2RpaTTEJfNtgNkoiaAN1Ai+LErtqP9/l67294nh82",
+	"v+QWzgHQ6GY3Scl2MlubrZ2YIruBA+DgvL/81knkfCEFE1p1jn/rzBhNWQ4fL5jOV6cTzXLzV8pUkvOF",
+	"5lJ0jjtvWCJFqoiWZEm5JmM2kTkjuXmFi2m/E3VUMmNzal6dc8HnxbxzvB919GrBOscdLjSbsrzz8WPU",
+	"+emCavaSz7n+NpfFYn2yyxkjmfmd6BlTjFgYCT41ZtXZmDBT/dKhCz5a5lyzTgSfc0bTTtThi847D4bS",
+	"ORfTGhTwn3UoLtj7gimtCM0yuWQpWbCczLkoNCNcGNDI1MBPBJ2zlIxXJP6p5wftwdriO27MBZtTLgyo",
+	"7WDJSQCDnlFNlrLIUjJmHuKcT2eaCLlsAWOwFQzFGnbmreA3RPM57IOymDFekeWMJ7MSqK8UWc5kZsGh",
+	"ImGEKzKmyVUVnInM51QjEA8OOw0wfYw6C5rTOdMWVU+LlDORsHXYfpxJgECzG3N0OSMGJzQTZCLzPnlV",
+	"zMcGlQS7ZjlJZlRMGVlyjWBTO6yBj5vR3hcsX3WijjniznHH/V4BP2UTWmQG/jnNr5g2pxZ5rKx+N+WC",
+	"MUDBRpw8yxnVLG25g69FtiIqoUKRBB8kVBOZE2qeJ3rGFZxKG/T2pRE83nwCKdWsZ8bobADvCdz9neCz",
+	"ZGJn0PD5O8FW5ErmzbQkFuxGjxJ4Inb3ZpGzay4LRRZ02g4Xjlq5PPTmJRNTPescHwwGTaA8lebyPufZ",
+	"tlNczqShblJpczFgk1J4Fw6VqGLs/pwQrsleQhXrcaGYUFzza9ZtAxtfawX76H5kaID7e79pES9SNl9I",
+	"zUSy+htbrS/je3rFFNB/ziwt4uZvIE5E0Qk7IYoxEoxD6Fhel1uNVL0EOniyZ6Zshf6oDv2Cas1yM+b/",
+	"/ctweHOw3xsObx4+e/f1fzSiSgu9P6dTRhT/ZysyAEtqvvoHg8jAaIm7QYstpP48l7+yRO+CJIY4sRua",
+	"6GyFm7zAd9vAtD+37Z+DbuPpv0moePG0+TYZsL5ShKcegAXVs3J+8/uIG9ZrsIHnLO0c67xgjZe6KODJ",
+	"JghmLC0y1g4F/r4ZEnzmM0CjqS7UrqcFp6TglbZDwl8rZ/QfOZt0jjt/uVcKaPfwV3XPnAfCAOC8vXi5",
+	"AyzuUr69eEn2zKA0NywDmIUwS874P6l5rZWOFHnWTvsOH63v1EezzWohhWLAp5/Q1Mor5q9ECs0EfKSL",
+	"RcYTmP3er8pA/luH3dD5IgPGwvIciXkiU49TQuqRWUbGQMabM6Xo1PxqdoccjQfsYbLPeo/Sw0nvMHlI",
+	"e4/p0X5vMLmfHKSP2YPx/r4hs3khjGB1Qrg29EoVmZUT6DXlGR1njEgQVTSZUUXchIBjIIRUUNxf7Wua",
+	"8XRk6R8c0m4n+wxWCju3juSOnCYg2Alp5G5i5FqyF7spze7FXcMxtL2cZpXmWQ86WTFN9uK1TYy7/Y5h",
+	"nVJMMp58riOacMHVjKWf6YgSmmVGZjQ/KCY0Wc6YcKfj5vpjDkfJIkeh1mw3F4Zna6oZSuMg9So4FXeO",
+	"wRk4yOOIxG6J9nDEhE+LnKX2eF4Iw9xo9qzc8LueEbdDjfCH8IBOBSkEu1mwxCAM/E5kkhS5oRl7bgE8",
+	"JYP9vz59+ObR3x/+eP+nxz8cXh5c7J8PXj34/uhv3T45zxhVVi0MzkQUWeaPw+hmzG7sJx9EE9jmboTr",
+	"jLsncAp2sSShOQgt4ckYHvIx6ryS+rksRPq5rgKMFW7zK4lXFPgET3e6EhuRu5zmc6N1KhkiNrvhCtB7",
+	"JYucyHxKhWUcFYQ2QBhs9ly38m0yYxbB/Vc653SKj3naa3H+nK7mTOgLz7I/6TiKsV/kyEsB4amYdaeU",
+	"W85J3hdSU8M+jywn5YoUiqWkWBiaZLaIGaahycHg4EFvf793cP9yMDiG//+5De/HPMu4mH4+3H8lCU2M",
+	"HkDCFUbACmRKV1+pcDnlGsypNW2J3XvLsC+lfEnzKfu0vbf3a6SlHGUwXH3f3Q0cy3RF5oXSFucSxlKy",
+	"Pzh8dPTwARmvNFNtG/uF6DsAxBUBsA13pYLsk+/5E7IXry3L7t2llN9TsXI2mk/bO5lPRznVbASKxwi3",
+	"pAFzveGLmKet5UxOyP7Aba6q2K6M2EPNJT1BQm2u9gNnx2nb5BCQz0a8Q4BLsI6BMod05itFYr/K2CB4",
+	"7Cx8MdqahmIvbtmvUjhKMm4ECJqmOVPK8IlF8wt98iPleihiMIn2wB4Tux06abLzgREQWQoM1h8a9btu",
+	"XO15y07Tftmn7wV22I9RZ22uba/Xzau1Mbz2u9sY+HhtjIp5crdxylfWxrI2xl3HMY8DMr0VtNAzmfN/",
+	"fiqHMMh0xVYjS0nWbtjp+QtyxVZO0oOHWsWbQs+Y0Hb2z3dZanDMuVJcTMle7IAvybjB9znNjFrL0ogU",
+	"4krIJRiVcnYtr4xAF9eWbOnXW7HIZWLWPs7YM6G5Xn2qxIm0GTXJcleLPENiXyhGZlovQsJj9c4vR95P",
+	"yYSzLDU74u3KZlPtVCckNuDHRNGVIjO5JFSkJIZH7Zdg6u4HsMAlPzNCzpksrG+Fpik3M9LsPJcLlmtu",
+	"tOIJzRSLOovgq986E8oz82/dVGT08ols/kXQ5u8XVKnmX5Y0F02/fAytI7/gAPbpCEGD2SwwpelajsHS",
+	"ZHRIs/KnLNP0lgsfU8VGKrEG5dLYK4txZoQFc7cMMjqrjRN7wY5vZsYB0DayZg15VWQZKoxA/w2QZEm9",
+	"vma+NO+DnNQPrPbbd6AFLmcJiTroW1gHKebzRS6vWYp8LGdTw4zMnx5O2A4yNw9FJC4EDmVe0DOWL7li",
+	"JySmaYpjDEWcszmOWFsqoDSRIlsRKZizfINMiwzKrdfBBGYyC1An6vipO1EH5oPfYa4GB4ZZsxHyeRrg",
+	"WPlj6rDjDoe84FlG88Zh8w1syBGCC/usNqKa/iR0c0PcAuF4Bd9wgM+PcbU77I/C7pDfw+qNqS8oCi9k",
+	"bcPcEXrcbiUELzka/G5BB2jg0bu97yzqJJ7qbkKEkEAblKSIkVyz+W7vXoDBEBDBsvs8p6sOsAHUzHey",
+	"J4cnVar0gXvRLseC2LrRFpzbbTWbTGSuty33JbtmmZmIXfPUnUzzLIiP6+LKhCYaZeJrlqc8Ac1ZKyIF",
+	"2Xt78VJFzrMfEXajcwo2nGuaFUxZk80VWymSsgUTqXnL36l+p2FHcPNrcQsaLLpK0Cs2Sgypt3cS5Dcv",
+	"uHRyOZZajRSjeTIbwWfrRO80IBufL2iy+w5uol4skfM5EylFgOvwfyeXREsy4TeE64hMnCYzk4oJ768+",
+	"IaKB7hiSgqbRrczqNkTUU88qpPsRGfSPDE8bAJhm9ogYegbSk6FoFkzzayxojFKVIW8QJrFOjEuPWlSJ",
+	"WdhKpEvqvPVCO69K1FHFfE7zVVNIAdUgNYDlKkKWysAYbTaf7LkFRWQ5WwUH4C1oRmhedftNqKS5Rsl5",
+	"7Zcl49OZbvZ+wfhfKYLPgDWRCzCXI6417+faPi1nqxHXozn4T1XTyq3L0T4BR3f6glChliwnSJNVK1r2",
+	"t9I+JI+wBet8KvCRIfuxO+LvX+RIWXl4AblaW97abWslq29auHtskDome/tkIbnQ3YjEBsFjsjfoH5m/",
+	"DJabv7oniOF7VRSIylCTnFElBeFiKGILfNwNbgTZy9lC5tqIgBisAruQdsFXlbGJJrIAMw98X5Pndpbg",
+	"S3Q7AwchV1K8KS/CbRg4yIfNKoyTLht/LQXOlp/n7e+WAup2reaTZNwSQbwbZuPerF9Z9E0wcc0yuQBZ",
+	"3Jzqijh/KaIGtX5j8/vhYACBIC5qosbFd4Kj+g4q5b+tacNqnUvKlBnGM86pSGZECozmQAHWPGulWS50",
+	"LtMiMUNVOWpV819DN28KWIdmVsyp6OWMpjATu1lkVMCNPSFzurJRWxFJJdysBc0VI1w3kldrUfitzb4L",
+	"doCIgN87sAUA/9Kz4BuqCcR6gHndMKCd+Cp+0UjBM6rglOEcQ02gbu+Imk1KUc2hEHVCj9OauTYK/G7v",
+	"tpFl+DVCdCmPyu3m+q2ovV6fpbw8z5lOZhcskXl6WzvBSrMWq0Za5Lgx85YH/FXZel6LIl9IxZo5IbdS",
+	"gFmDIcusP+2TeCbnbEGnLI5IjFIkOMGMSkEX5mOWzdVI32jz2R/RaJHLMbxDc82TDD6OpbbfN+JyzlKe",
+	"s0SrZowyEjVxz7CU6Fkui+kM5ZU8ZYBkXtNpQdVAnwE6NHIko2XrQlqcZw0D11ADqYHb5uoskT3k6omG",
+	"6462odbdWNen4BZig9pZiwxvQMOuG0xSO5noprBTzTvmgGrap2+pZrdlG7QlSHvGpzMI90swypMRc+hA",
+	"pGf0mpHljGf4/ZRqRiY8Ry/e+jaGlqMGYplzQ/0yZ8GDuEkj1RQ5jpr6SRpvDo5b8ian5mUyuWLpaCLz",
+	"EeVW+dvCrD5BdWqSfa3MG1hrzGaXMzaeYE4b2fjX5F//63+Tx0cROYVPj44i8gQ+PRxE5Aw+HR1F5Cl8",
+	"OhxE5DkZs0wuyeEgZECnX3eizmkn6jzpRJ2zTtR52ok6z9e5RtS56Zl3etc0B/eXeRmAOz3PQHDHP9yH",
+	"J+7Dmfvw1H143nn3MeqgwtwgESQSeHxmfkcvttE4UAsAmRn1gHARmVzCNqa8mHeijsHURrH33Ovmt7kQ",
+	"cFxgo2mmCom8ZnmjeAOxizMjw7s4ZADgK+VwGzU6iCBKXDw/iv5kz4g7Rq/o3k5fXtP7KiA1qrslZGTO",
+	"qCpyo+YFkfQ7qnu7GmXsVHWrTJLTZTaiScJAnVkbHMMUw5t9Zt4g7W98BkNHaeIV0h5a5Sjrx9bvtMYG",
+	"t9syQqfNBjuARx6PUhDVaIgwTL6THaCJLsHOevK0poB7/K7iUlS5GU20C6/bXR1Fd7TZ/9t4Hu4EQ+14",
+	"mqz53lLvbfRNe38BBoXf2S5vFMh05C5qs8dIfS4b/J2cACAs7SS2OenyY9QxooYaTVxw2k7Ag+TVAPWU",
+	"CZZjZo7eNeMl6kwN3xy52yebURSuaZaNpk5k2AgfPBS81UIAXwtGUpbwOc228aE6tVu7XgbQ2/rKrZy2",
+	"w80LMCUvlL7dK9dc8THPbAjEru/VnTtOpgxGc9A03dHdvUhIlY3+f81yxWuRGJ2DwcGD/n7ja4DFdi83",
+	"Jh34B3fV7kpXFup5weWPqslzVchrd6COgXU8bkB+h0nVmxn40Syhcdc93IZGWtmYe/m6dKLrWc68YAZz",
+	"h9LnbsdenkmAQbdWzRYsHY1XzfIBT32aqI9Lx1dsvhYXUwgTlTmLCJ+AYyPluzmNQiH3E4TR29GmJrLX",
+	"Ir/Co0Z8FXeUXZHH7s6drC7RQOLvJHZuJaNtxoGa1Lbh0gRyXIlJ5cKbbsabhIrbim5bZACX/mBpzA6I",
+	"ZxNbLMOsn78Po6HCxZSS2L+EcTcTyjOW1hyPAb/dDoTLpr0Fz7Z5mW3mu68UJIOCxe70zdmLF2RvUYhV",
+	"IlPWNYg7b8RSMImNmk37P85WhBJcK+4Hfo4IVehrMIqYefeYxKlQI2tUgfD8TNn8CfMHnzNZ6Hgo9szW",
+	"OqOnoRXo3gKPYFRJQ3LxtKCTQLr4uEinTHejoYgTKQQDt8HIHkVEYmeQSZnSHE3+MYEJFdcMs2KdNZCY",
+	"JWlJKFnk/JpqNhQQ4KhYfs1SF+TbjUg803phV0Kq0CPULCVHNzfmSS3laE7FauRNjnEE4VXoognCvWsD",
+	"4VIVOYL4cEyxS5lBOQMElwLWDOyRjqlIpTB4CGMsZX7Fcp/0RLgmSksg0TlbAI5lKwNcLamlPxSgiRYi",
+	"Y0qVCA1+wK3Yi0izuxPGuisncAQBPlmXfh2IXUBoM/ZhClt6QmIrTsTmPizZeCblFVnQVSZpqsDsA4wY",
+	"skhIKpXirOr4bhOc1qTidSCQd8gJiSuiSEz2Tr+OyGlEnkTkLCJPDU4+7/pd0DyrZgzWdyFIVd47HQ6/",
+	"/nD64cmHsw9PPzzv/scmUFtE8cG//uv/2x8M0HcoS7m8AlCYF1gBzkuLDw/6R7cT5LfrzTYLeRd6Hubp",
+	"bkz2tQKMLS7g1gWCCxWrprPfYe41IbppfniI5MU45wmxz5axmooYMgKbWxjIzHHsdAesIXonRLTP/jF4",
+	"GE7eskfwRGB7agfmU6xhmJzWyPX1jAXcZ0lVgCngCoMfT89fmM0aG8bo8CoU3emCd0qUbJTWlab5Fta/",
+	"/eR3ClEK876N/kCBPe4qJ4G+sRty4aN/DG4FczeDCQ98ccwqFumtBTp7Eusgu/x6lkL6PdAtjvl4AkFd",
+	"G6tUFXc7suD5P+bc6gA0A1w+9cVP0MoII8WSvKluUbycKZaMYvI1RP0/ODT7eP+AGPVEzm2SITk3MqTQ",
+	"GDZvw1x8kE7AgBShQ1Em89Igj7vIsxgyRbmrNKRmcikInVIubKSWt9QgUO/vr948ejUoHozff/f+QO+f",
+	"P764uv/DgRy8HMwf/33//eTZA3WkD4v714NvdgurQxOMLwVTscX40LpthpYK3a/xqwYMaMDi6v2uEqUm",
+	"S1CgztTF1JqqGAWlTkLS6JlEVKsAEqhsleteoeg19bJNBS7D5e7ox9hG9i/Y5K4GcnSvNJgh7Olun17m",
+	"zA9yNytIKwxfzuJbBXsni2/1ld0tvuF7n2rxpXM2qlpXx1JmjIoG8VSN5tR6KxqMHrh3BDxAisz5DdFL",
+	"WRNaUXFSM+ejhGoiQMASmodmsBCIMqpmI+6tRZBWHF87IXxtM+vOLb9ZrTtTInlpEnYYHFiB3ZJarzeQ",
+	"iqB2zZ3NXQ2Bh+Z3kknIxIRABlEGVas+eYpVpaDYomE+ZiRnxs3ZlCudg05ui4PtxZaXxBhZv1wu+/ab",
+	"fiL7xRWGC9Trlm0sAbVulFtDtxziQ89fv7lEeyoSTaMWuVePCSWLYpzxhHx3eXn+BiQhOSFUk7lUmhwM",
+	"Dh8NRTKjkPmRq4gUInUivFlzXmSGyyoSG4baJ69d+huJDw8OXLbmqMJ2kbuum3JLdXStgIhc4MGSjI5Z",
+	"ZlaFNRUhT+6ETKDSkgt6zTiUhBQpYTcLmWtV29v9Hfa2Jse3A1RuG5aUwspbYdEiO5TdOchEsGePEQlg",
+	"5SIJnS8onwqbfKa6J2TONE2ppiDmuBBzG9q4hi4NpZ5aZN/TrSdOygM/hgiKnKVMaE4zFRGzo+Tw8D4E",
+	"2UrBIiNjQYE8ELxypmR2zRTKZlq6yayxz0hvLThSokYpeEHa8fG9e9ULM7+3VbwyK28jHHdIfbtVFhqY",
+	"3xvY6oyq0dwK4esUPCiAuIPmWFsuwBfMUB2ubSPOc57cNtDQpVy1avcx0Jt7cDPjoNiawbOy+mmSsIVR",
+	"+23h0/Xt2I1CA92l1poAg9t6f0TLRg0ukUq3+KMgYcgMZJ5RYOGPC8F1rCqGuP0mtab0GjSEBFPVHMO1",
+	"IkLqCOOUYruvsdFHYOOPSUsJGPCNQCmcEZSNGbGbGS2UtkZd799sKanT+OZO6dJmMxoixaD8jiF0C8pT",
+	"MsnlHOhaU7EeoHdZNavWPNFowmlV3A0mUQWx3j6MS7voO6fTN6dyFc6Wvun+voWHmsOim3U1wCq7QVGn",
+	"zEq0Z+/mbbuHRqy6bZZI1b22mynk7kELbYezs45bAXh9iradac/yYiLlYhqTvfcFK1jajUhs3TNQyqrR",
+	"k4gJqxk1vGopAWcnXNCsPxSXRpgs37OJj8Ew9cKu2crgoJeDXK04rC5Xy/RCWA0+IIThftjcr5ZsfbMH",
+	"b0EL3lXOnXMRfrtfx5xWKQtMYmzpSpeipHVCYkMWYoLpVsrm8GwWpjYTkqhz05vKnvdG4LP9V/bDL/jY",
+	"u/C5Hp+7sDioHnrcmXI9K8YgCki64L1EpmzKxD0/9cfwdXXFFz0nsfUgL5DlCN02Uc/tihPioFAnHSuZ",
+	"FZqhBBVVBbXu9j1Dae2/1TZ9bLyg1gB/SwkCCqI1C0HbwhA+yaG/9tME8rdEsqpETkqhZ9mqE3XeFzTX",
+	"LM9WjVdzR2JqqM0oL8QneSJgkCDubB1HQXbPWcIE1q1w2oh1ytmNu5P7DSTJcgUtkRzmKe/CTIsy352D",
+	"UoaHfvdQDiE1n6xGbG6L8GzyLPmqw3IpsGgQvMZSFLUYTWb+qdSJfEiOVbMw+qX8Dj444e3Fy/6nm4xL",
+	"fK5tWOQuXfU0q9hZQ7N2W+y7DbTgSxllbmdwuYMxpUILyn4BJQ2oJwyDFmtLYYAoUVFm/XAVmXxX2rKO",
+	"7Raeyu0IEbRZ0Q/xi+xBumx8D0QiNl/oVWSUe8ir7QZ2HTTpyInTq9Cy86XVckSfL6+aW5b176+eI6Cf",
+	"V/jbxHo/iRnWEbY+fLP44A30v3+aSU2dsBWf/vX//L/gdozDai2Mw01XPMU60jax/M6FqT5HhsnuGSVv",
+	"wlDy21QgumFJUcOWeqxJ8087RH9g5xcIyPFBv2A3YPNFBn5bF/6RUTEtDAWby5RlIS11zxq+lc0bsdL7",
+	"lzb4xXeImHeeynJLolu7kC4hBO40cfl8t85kbM27bUi3BdmPwlxkwm8qUk0QX3i7GlMtJeNuWWcJtMrG",
+	"gTImVOsqc66uiHkC0GfCb0gml+CPcKXmxyyTYgrygRRsp8iu9wVPrkbLpmjf7/h05pJXJzI3swUJrOvE",
+	"c71G1A6iXJBRjNuyNk65K00FdUr42zHuKcZc3kFFk6LMnm0QYoEuGSlhkXOZc72yCNeSPP7JtePoNaNN",
+	"ZRXOpJhgNSFinwHTjeG4vfcFhaAWIa1kv3tpBVeiaJSxdNrUxOMZVIaZcDDtEJrkUkEbMpJQzabSUNyI",
+	"GAJlSD2Z8FzpyCCvwBsLVR8Tqmkmpw2lHzbdJTzY5zhzY4ECO+tuA527p8EFh2c5sme5vuznhpyYY1/S",
+	"XLDU1w1jqV1XRHIqrrDZGpgQlFFLweFr5HMIr1Ha70yPpr+CBTq4XrfYBUtQGzbBX467YTE6LmI/SkwM",
+	"EWnGbUOcRuaisiZLZZggDQVImJG0rZ3S1tSjyEHgG6joOwJOEtuQ8mluf3S7Nprwm/IdCICCNmO3R6ML",
+	"rq5eMqE+rVyiq7DbnOe23x90qh2gBr3H774eDvv4oTmaVeegrbVUUsFr6e6f69NlCzNxRWL3Pu6Pffwz",
+	"XzQboTBa0JxOc7poCPo4z6iZ3koxkdFbDb2wjhA4zAhr3PLplEEIpbrygfNANgggIVmiWrtrdl/tQCq5",
+	"fZ5ANC2hgQqEp1FF93VCWZLq9TsYVRlLO9dye37bRDugvKtNefio16LQ5Ij33tod5SJlwQUzyFQkushZ",
+	"OjKMJY7Iv/7r/3QhlcbfSQztWLrMNsiG4YqMC55pH22+QQjbVFDDqiPsJmELFEiWjF4J8KeDCJQzG8ro",
+	"yalLonPg7VB4487pIK5eJ0xa2Vt1EhCtf/3X/0F3DFrbbszm3mnTSplzh00zEwhW6JxmcK9cqXUH4efY",
+	"mHaptq0IcUmfIAQHyoDarbMZoNgAx9Ya2bP//ut//W9yv3tCYnf+8LrlxTIfipAXR5iN5YUQnVPuypbQ",
+	"QkGMBjshsd2d+NjBMefCHaSKhsIKLPCiLehmSyVi9Vg6loWuINsJie02x8fwvC1QkiKv4spG5a4FwzhC",
+	"2QN1z4lKrpIHComYI+M6MHWrvja3rVAJA7cIrC2wQnDRAliNMuZ6qc1dhHhHdEoh3kfurovstSnaKeB5",
+	"IMPdhgTOW/ilbQ9A5lTQKZuDm2ClNJtHhPVA58iT8vwM4phV8ASvpE39tkXwPGP/UebpeW63eLeMUHPp",
+	"R+MiuWoK/n6eyzlJZVIY+FhKFJ8KmqljolkyEzKT0xUB1mFYJs/T3oLmekVwCMjLVJH7Cy/MUDiBE/T0",
+	"DE0PkW0z0gObjhfIIozFMsQnxQKDM0ZTyJo7+/5NNBQOO80sWDwOmlFiqFlqXpWVHd5TjJn1qHuXFy9O",
+	"v33Wn6+hK4etjDoG33O0ZtiNgqc0yxc5V6ylnrZTfTaqRTY+Pk7mKvZVnveMRuvulT/2JUVpfSq4siEU",
+	"ty3W9KsaTXI6Z0uZXzWj4l/pNX2Dh+SfdLFjAppIQ+W0E0LBsdorH9p7xW50/1cVkVfFje4akUgRo1rY",
+	"pi7jnOYra8nmmuxdMJroiPxQYBvW7aUF6ZSN7PFXRdhnGZwo1nDcmtPjsJU3KQSoOAYYXW54RJTOpQA5",
+	"0MlVKAPeUma99KOvi631IvRQja6y8tohNl3dCvLVVtxO1LyycWt7L1cbJA80CiFk4H1kOb9mGIp0O62/",
+	"JEw1tC9vJyB+1HHl7hrvwE5GLjdDrYCWp0ZAaUPtEAmCVw6hULDVDQOZPlANtxcRLa1Ljnf588VNbz/L",
+	"AMXuJKV7M7O9Yr903jx73YlKnkIWWTHlAmDY/QSrNPG2xGu9WNk/JFWaIGjrVuRNCamVDFRgovyaKUKX",
+	"dFVaLVOJhqnbuZNc1Fm5kyUslS1oOr63LgTuVj42nq2wVm1bAGC9HxiWAQZvMHQ2e3t5RlK6aragpLbg",
+	"ZcMFL/LcsNLg9Yr7vTGQPMPyF+70JzljmInUeOhlHd7bEibX4Gwd9IuGpm7WW11vi0b24m+fXca+D1w3",
+	"KmMozUpcvYZaszXD9nKetpikfCe224NmG7g52M5fv7k0KvD56eXZdzYs7umzl88un31WkGsYXsIflbvc",
+	"hM152OaspmIFWAuevUJBCQuMo8eqmoMWix50j2wMeLl0sS7QSdLgZWtQS2sSvbpzxFRN37WtJd2wzYtp",
+	"ubY+aojWRiE2fnWXY3JRJThHY+5UGIZcasM+lduN4EKEmkOBVVPEORIen0AuU7oieynDfsq2K6hIsiKt",
+	"RgO3LcaSE6AezXBHFUJowQpxMMSc8LirRKZpm37EvNinLONGPrxl8frXghF2DUqd+Q+UXLGZKGHmje1t",
+	"wKExqmbzBabG1JANf9lUOtW93Cbc2t8jIrPUyLK3E2FrW3GKgzUz+61FhrgmqkhskRuZO1/FROZkKmVa",
+	"iVKzcbq/b70hOLbwRkDXqTA8GL7YECPcZpWLf+p9y6S5JD23lzHZAwJus7B7PI27tsFP2e3Ant5OZVog",
+	"Ymz32u0YYHbbquUQK+PQcnsQon3SxiFG9nCDiPGcabCtGQkFsopJsTB35si1DyUZ1Szv3h0RbuU52Rri",
+	"jgtwl44guTkhsUfs2JYzouTg5ubEh7vbb33Mu8V9tz+2VNMEijUH5Zz6jaHrfrLNAeutUY++RzymygXr",
+	"WSLJ2jH+sfRw4M1xEZGeRFfp1zr2NGBhBY9rcY+1xAVP+nYg4o5y3ZLZl2/VixrPx1AJyzqbMfQRUdnc",
+	"6pylODFHDy0k4VhQICDSFWpozmDauUPDpm56Drc8tpyUDREJtR019hqLiAUVzLCgF5b3il11MDwwW/UM",
+	"czxceTLzVypU3I3MHDKTIoIdoUTNZK5tZawdy27tUDmm5Q63FHjDDtoJMwfxlXI+SvOsb1RS6oOVWm0b",
+	"NMNWicxiT61eQrX3QBX32/s11PD5Swdn1mWgf/cYTQvvOZY7+8QMrirOvHjzmjx6MNgnXIDqa+Q2WWhC",
+	"yT8hTbGYTPhN1Rjv+9wfXA6Ojg8eHx/WvO7DYfrb4cee+efA/XOJ/xxX/mn0x1dlm88N7aPjw4PPCe1a",
+	"7bzt1fZuJYfZvzRrKRa7VhPuDtGiG/M9bAU+skfJ27cvnlpftIEH3axQZsDD2Nyspk3yeCmXLE+oYidE",
+	"b0uLoxm/qtTm2jGxbaf8Qcfh6zWLW0vjrNWiaeXkG+7zJVP6bgkMrcKPI/9RU5h9tSbRjiUU7hxpX1nk",
+	"HaoZj2XaEmDBbmiiSU6X2LYLSjWhXwcCfRWfuoAxo6Q2YqQVV5qU/cu8YKWc4Ta0LA96cHPjeizuD5wg",
+	"3xys6YSi0a00J6smaddp0i1iq4Bfk6zWm4dm0kYE+VVpKa9Ai8cmjnsowmsmkpWT7Cyj7zbbfFqEtR9t",
+	"70u3A77ULJ9Y6eP4v4mU1kyuW+nxouTRO0ggjqNDoHtznTKDJlKwnpxMiIb+SvAgeqIM+gOKIMq3xrGA",
+	"f1sXbWXZAjR8455sx8Mm8i5SmqejLdO8sc8Ru3pV2gfU5mnJXmhJgLC74G6Z83Y/G5xRms4X+FT5Z7e/",
+	"gzy93UTgB9y6k5clJFtvNBf6wWHnzo3UQjrjWJdnaYhXJWZGSFlDpGg8wnCtIcGsS/VViX+rjP8Dy/lk",
+	"dTe2F1yuBtbn+IFmNxp5BKbOW2KXrueTm/9rrG/afhWtsTOulheMDYJC6T4jE3UjspxJrCRaTw687dX0",
+	"PxsqbYOt4uv9b4zghdZzMl6RB4dkxm5IyqdcK6TizXfa7YUvzm3E5pUscmzy6YrWdncAfa0JnUOvCl7h",
+	"Vu6AD3fpXX6zgO6Go5330O6IW6eywYtcuVLSVmowQDfSixlvivAOGnPrihDmtG3b9R/kq916cG+o5VIb",
+	"79iV3JpLQeZcaXplS1NCs1RuXaYpn0xYzkTChmIvhtLoHJODR78q5Jm47tEiZxN+MzLALBZYi93+goUy",
+	"RykzyJICXy4WCxThRzN2Yx6dc6W4mNpRYqsv+CMYzbmC4myxCwoSDJ3TtXCl+vPW5VEB2iNYHebyhyrI",
+	"kF4cAAzGqhDenYIwYds3CY5xwM648rQIqsQjK3CIqJhId8XCMMcxvHkITtR0HYLCMIC5jd1aFUuKnOvV",
+	"GyOb4M06XfC/sdVpoWfNNclC9/vp+QtyxVYRiadMjqp06f4jLK56EBT6AveMGQi3wvUXO+781Ds9f9H7",
+	"G1uVS6YAR+ejAROaVYM9Q2gblGtf9JtZLBYY/Qhc0ycPT5kEoS1l1/fcM/XGd34QWqTQOh2LiS3ZWHFH",
+	"KL7F4ER+zcgzDBB9vdB87jZi79tnr7vHZCaXZMmyrCzjNxS2OTrxTSgiqLVotTRgvhFJuMYIPyxxTCGY",
+	"o0/+IQsX3uDqT2GJ2bcXL6HOjA1xzQuhCFUrkcxyKWShDPcTKVlAT2bQkHLGgrq7iuxhcmEU1OWNcPYu",
+	"TDIUUJpVRS6mHd+LCBcpv+Zp4btw2jJ0EfGddKzE/cYs6rJaln8ohuIvfyGnlU7GQ4EuvfgeXfB71/ve",
+	"6e8jlKnHNR9p6FHGyVh98je2UtbZgpk1gJXRUFTwsqzzW0dPC/eDnv/Kxn4V8z45hdmrGYBDEV6HE+vb",
+	"Ms+BAgXpMsF1UYwF1XzQeQzX3fvWcQkYIT0UdqnYlBppEBQBwOACV97MgGYpmSMxRvw9HOwTuuCjK7Yq",
+	"y3qdEDoUc5oZ6ZMBDmKcOnTMuIZClLDHtfeteSAu29bDCkDk4rbYhaGr7nihN7pyx7pbZ3Myg1JHXMGw",
+	"x0MR/zZEkXLYOSa/DYEumI/DTr/fH3YiMoTG1LWvrF2m9i00rA6+Ix/AJP7xY9wfiieutzmJsQm3GTY+",
+	"ITG8FUMZCBt7NJmgr4pwsSg02aNbuocPRbV9eNcs1+wuFO/pk9gsChiFxJZSca3rd0z2DgeDiBwOjsx/",
+	"HkfkcP9+RA4PDqCTSFNHcHhlvxuRuNIYHL4+6IbNp+GrQ6hqVWsTHg/F3uHB4y6a4nzH8JjsHQ0GXTjm",
+	"D1CYiHxA6fEDcr8PQ/Gh1+v5/5nHzCF/KBcGEgf5QHzr9VCgIX998/pV5L6igiCvAkFiZkthLXMppj7W",
+	"3Gxgn4QTgSHPrLE0KH4gpySHroeRE6TPnz43gya+Vq2NS4ZdN5SCTVwv40rxltRPtm8mW7th5AN5JRup",
+	"U9Nr/mLhfti7t/GC+oEOYLHN1fsACBdzEzyCsr9M6eorFZbN4wrb6RYLP/xhZS8tvsC4JSPCcvaQcAGK",
+	"REjtqgNhGnJlJG9hNgfrW6iG41aHwAYvMAa9phzkNDdOtfmLHVGTMWOi7MYxCZoS1Zdpy4OvL9XWNrrl",
+	"cnNZ6IbRimRGmEghZdW/cGRemDM9kykuzhVpxKW55wm7gZKz40LD2sqil/iuH+9x9eBszTi8BN5B7v24",
+	"q13xvgxsqc7kTcZ45VzKzK7zYSchnMoGWTnPTt1mjbPu34cNxgHCTkxVkgJfgt1FkH3yPX/i3j84CKmR",
+	"Gdn8Df86slOtXWuLyja/XwGxsh3bR9xQEbd5srLej/k2+MtOE9tKKpgA54upxNXRzDm5mj14Sh7L3168",
+	"hLtDCbAtaWtpUOEq+lDkcdUB/e1BBmI7rbkDqUhANDOy7wonMYROrBpCAxVEj0GQJ1yG2nZ4tc1xVUfg",
+	"kfohNzbQlpyYK0LHYHpr3NjaSA0DVJmPYToRQROeeQ4KNFWHtoS7OrRHUNxknAfusL/lRh9GnAHxrgZv",
+	"yuYLCSZ6y3Ug3NQALUj8ovwVOQ/eNCDsVvRylgDtJWwDjp8ELrTMp6NQHrhx8T/r5/mVIuZJguGvXLku",
+	"eydG1CXxBdP5qnc6MauvzsEXrVNIiWjh4n5d1C/kncK9sTy8Sqyu2KpxVsxLw6o6Y7aSNulZLVjCJ1Zu",
+	"gvCtZGYFPTBLeLU8oyvPvI+cJFNpwIa7XwingxP4GsuAWmnU6zFoIsKdN/wNYDXyZKEKmmUrMmPZAtF9",
+	"TXoOdKH4p561ovZepE7COAFeDjm6IIutjPKICrNTj518jioziOFDW/7U6hdYZSxzzlnUaCD3F1LcHTCo",
+	"tzS0YzsuY+DAddNULTUq+8OR15AFN6carDs+y5Mr0PfUTC5V6BmWOQEjTs8AZ/S6fK52cCDvrRdW7W6u",
+	"rHous4zE3z5zRabv/Wb9wx+tEsRu0K9joDb0Xk4mqHqCkqbLOL8ICYmCNjF1lva9of2oCCIIzr2ol9LG",
+	"zSt3aN6poIbigmHBICsfg/RGLp6fkfv37z8m3nivwmAJQkn8c+wCJZwjpmykV5gd3SnKguzFDaEVcddB",
+	"ek6n1pU3hDroymqtSx+nCyeEUS+9BT7NUkwNJjEQhZjs7WNTu8iX2z4YdF3VgqGIg8iZ2Nd9ztk1l4Wy",
+	"Be8N7uAD5qp51M0Zapcp1dQohb/0+/13Rk10cTnmy7GUmfkumMZ8bdVwqz/GfXIGP+ES5YK+L7wWfJ45",
+	"BR9jsg0JAab2wR75guUE4snfXp51yYd1Tvihki0R5FJ8CDM8wu9r+leoh01yZl48sv/bN7Rs/2CApG2R",
+	"S/KBHACBOzL/eWB/HiAtqlv+5tQwsWsGnBoUFJt3gVKNcC5kxZAEY6FuVDYwfJ1QPRQ+v+HEMKcgqr7k",
+	"g1NuZ8GXzeVxG3zheY8aisulRGKtLDtyDOQE7RO2rQaJDw8e2ztcYRVkDxw35bWlmmSMKk32u0Nhrflq",
+	"jdX1yRMj35rrH5CEbGUYo5eeckfmoQJ8ghjSI//5n+cst2nCJXOzTK2q2v/nf5K9Nq7ZPbaGJ7vioSA2",
+	"BAQNarENyZd5cJ1R3QbjLfbG9lVzwPFvJVSujQLAkAmfmIEfDAYhwtmGn2AcWWD6dpA3T6hAGRIg7pMX",
+	"59cP7HrxwsDULDUDm0HvPThEdPHzK+vhcP79r8ytMbwu/qn3XOZLmqcsNZ9ieyYp9oQYsxkXqSG5xOD2",
+	"zaodRIVmT5b2yzMJcT1ygc/rB9ImKnWPSS2nycDRmNaEW1DZfMyKCm/+HqhGaL1dMxpGcN6LFB+AulTm",
+	"ItkKMPPINUuwrFrdg2Ct9a+vwRsHzNOMGEb6diNSzR/z8JZk6GRdrrJNUsyBmBGrTRsshparxJM3zN3i",
+	"Ft5sbG9ik76+UmQPexWDzbBrXZlm9JY8MEjxTmZUGH6wWGRQ7wJ5rGfRfas9GPZkOaW/HmZoe0HYNROh",
+	"Ww8KbbnYdqO0oDaBo+G3blRr4mCTCUs0VKuYcTE1Y/MyuQh6TciqRQYoxRNpYMpZqwBrjeI8t8WmbHky",
+	"pinP1DHSPyRcqE8BJQNyNxTBhsOPVCTM0Skb8j3hWQa0wOxAtiqz4e17e1C6gSckYVkGGsFQ0Gwqc65n",
+	"825ElPS5A+PCcH85MezH5q0CX8KMPsGIYb8V3Pfiss8ZGwokdw/K8zsDOmK5sJrRHG39+Jxz7yxymTi1",
+	"m6RskcnVHFTCFxNEIqRGOTZ6IAkVaENypD4K0D9nDpoaobfYYE8JJXM1FJgJCLI1m2giC5TFbSpTSVkA",
+	"Z2oCPxy3kUsN5MBvQ04M1AKDnHC5QHGHwg9TYQXWKzEJqfwxmnOt7+ADarMVUcL8bHQOqtlLg0a9lyii",
+	"fSA+0dPtRsAbbBkWhNCqUJVRLlxOW2UkDJXxTVzcLkNpGiGXzQMpBuC8FfwGW4zvWdzoGjxA9Q70d+Dx",
+	"JaIbrdBIFA2DfmvAjqsyWBTKXTI3imxstbW//IUECvhQVKkd0H73jSXcsdXxQaNbU97tcYAUfHB0RBY5",
+	"F0j6oCV82DCra6TbheUQtErKvIpzxVYeLUvvjSWFB4dkJovccFBd5EINRVkZzCMS0Hyyh84rVBrNgGac",
+	"rpcsPKeiYgVEDnQ2cE4BYesPxWUI0pphwhnwMC612eCBAQMZT5jAKr3WG3yey0XOmaZQKqfdE6xZPsdq",
+	"dFxnoRv59PxFkOYOVeX6A4i1XjBBF7xz3LnfH/TvYxg51o3DIzafpk2RQ6gANWQqw2tRRS1ygprr+4Ut",
+	"x1SfPMcPRhgbc8GGAp47ffUUdwLlGi7Fi9TOCGmrAKU1P6nO8S/NcYnlI/cA8Tsfo60PotKzy5NoXUD4",
+	"d3n+HDuD7P7C24uXuz/8FCq37/48VppPQUO4xfNPQITvfHwHgSuodhrMOBgMXBiDjSwFkQSZ+L1fbdgP",
+	"Boru0gAMkmUgQmKt+5rRf+UEkaxvMPhwsN82pIfx3ltheJHM+T8ZRKYeHhzs8pLlrIY6PYPqIfju4+3v",
+	"Xkr5PRUuJhDu5BFu0ub3XlgbHHiaMZTFNacE/MeFQ/XqqYLCH/D3u49RZ2G7czlTDHYWTah4bo1A5u/f",
+	"/sNS0b6hR3+5F9ptPkI8YmOPrzfYMDgJHCgoPKiqPSquJn7E3bCD0FDY3+3fXZSMy1A2Qx3X4gAhfNvb",
+	"7WbsZii++/70rPfmu9ODoweO5TfFz0eGEDsbsXno7eXz3iMbW2/fs8LiWuyjNYdg2KFrq4zxVEFePPro",
+	"nFXKuiuGAkOXjfQ2X9A8WCEWrpVCaSo0vAjS0qUhlNcs0TI/drHQdtL02x/+mZ7t//PnH1+tfv7p7/rn",
+	"+ePVyx/TbHz/1a//+PFQ//zt41+T5TffxBEs3EYXXDOhh53jYRnYPexEQ5cKAr9Atstg2PkYR5YlD4XZ",
+	"/MMHCRvff5zuj/f3D44ePp48uv/g8GEyeMiSg/3kYfLwgI7p+Gj/cfLoQbL/KD16eP9wPJiMHz5gDyfj",
+	"faMvocOzjMB0OhVHfzfY41qUNNgOlzZwTCj237S81KcmwM71DFfesxp0RC5fvnELKdn3UGg5hcrp3T55",
+	"bUR8yPJ1qQHOQKCIDwU+ATkD4/IjtPdgAXsg99FQ0EBpN6u5fPkGDeMu+tTDZrBchekGRprBkVUZ7lIG",
+	"8diAfus4e3BI/safeIkWAXamACvvCJJylYCpoE+ew6UaCp8abKbAFNfUqilHREXk4IjgBu3Dp73DMpmY",
+	"g1+qixqv+RHsO0Z/mDNl87z3CWZ4e5kL0r2NiqPKTHD4sk9O11Ooi5yhDObdphyrpplFgGHTtxsDp0eT",
+	"pfpeqcBbrT6USRufu+e1fquO/yrHZmbsf+Zir4zwNhQ6p0LZAvAgs1sjuvK0DzU/I0BCTJbMSZJTNbPx",
+	"S5lU2LcKrnaYvQ2NPmG90OYztZIn1HEMqwecoDZurY1gBfQdQMEHLOXCDBgZ4fmaahaRjIurXiYTmkVk",
+	"XmRG5zJiVyGsPm3Q6+zbV6eX4O0ciiSTRVr23nJ2qTANGQBFta85naVrNXttlDLAM79kEIOxqMacrohR",
+	"+K6tDgz6pGElxyRlaYFiAjOUPrYHF2MDg6FoSiVyPi2l6SpwdNi07raU7v5QnOIVOhgMsCZwGUoIynM1",
+	"yhAWcgohcTxlaPD11KUa6LqeAeKV40qGR2NCR9SULtL1a4SWtkaDL3mMlhI8tD4i2ymWFJyfi4yuzJo0",
+	"UqjjpvGHAhltFJOvMVjwkNRYagB4fw1qEB3ikLvilcahejYumSzgbiD9skwNyZDjp3iNxGp9C4fC1SME",
+	"vsAZNqx0fHyNW1NzLfrkuSPBJT9Fe5rVKyoJN/HB+DDdnwxY70Fyn/YOJ49Y7zF9OO4dpQfJPhtMHtNH",
+	"Y6vgrh/cUMT7Dx8f7R8dHB0cxNZwZvb05dns4T/uLR+ev559Xzy/fP/j02/Pjh7948kPcnH1z7/e/3v+",
+	"t/SHty9f/fz0H8tvDLs7Jd/KMnfNoFWhGIl/KI2W7g+3S6VTiCZXdGqYadCqzqqD/l8LulUta2pTrWgG",
+	"yF5fV6Ut0iBsOTGrmpX8GYSH9jDqtbyPThgwjkHtpX4RpEJf73/zy6D3mPYm7357cNiU8GzUn+pGgLXF",
+	"lTOxaZPcl/0p053IK6ltnlp1K0rU2L6iyyAjaacVtdZ9X18IxFkBFTbTRgG5VCSGH2LH+9x5boH2mU3B",
+	"aof0M6SAry/kBbTQnjiroRMeTlrYANcbWMH2RfoiCpvWuSV1dX0Np9nSwBq7WSyxu7ffH8StQL1VLO+d",
+	"Tnfd9Iaxd9rfdSbmIjx4elJuL1pQDfI0cObWNZRU9/Nu6DrQnj5HpHKHgW6VN/gkuLQbIdZf8G6uQ+85",
+	"dLSNO/O0X+PGdVJ8Kz60bRvU7Ylu9Mtp72fa++eg9/jre+9+O7z/8ZumXXmHAzKln9jU+M9iQ6qnIlfT",
+	"i2zr2iYLVj0taAXqojMKJ1dCLqFVQ50M6SBCk0+FzA1yfYw693/6qanSvtMwXYCjUwFPjCCxpjeSjF+x",
+	"QBcVUvRKLRaNYI3z1LXXQLeF4jk+R34t938diBPiwgNQo3TFWV2IJchZAMtREyzP7zpexQIGYrePaXJ6",
+	"lTnfNVPh341mpwgl3z57jQYrcI9V4lWhFzqwB3AOAETzOUs51SyzJnx79j76y9r5zatweL4dqQ1vwFW5",
+	"luogSvVQlpJGIXMhPwuZY7DQJKfTOROgQ83lNUtRqzIcDNTFeYGuCqMwYgiAlm4VXikEdQUKua3H6U75",
+	"NRORjdCrh9xtSfrtkxdmOaDfFdgmwUDgHGBuvGPrWeRQPRFNOaQ9YVc6t6QFtU/OvHMFj8r1V/AH1+Bm",
+	"CCJvmpwFaLE2U9/aWxC4rCBT79ZEyhPialvWzjP7fdQJTynw5QAfqDQFtWI8FprE3uMdm8DXy1lGCwFp",
+	"pNVh1jqLfoxuYXyvdqHdiXbu/1GbUi0EJYosqxZbaiqV9HPZAvi4U9sqXwYHqyfggLV6SPglN0h2NB6w",
+	"h8k+6z1KDye9w+Qh7T2mR/u9weR+cpA+Zg/G+/tBpR3IPHQD1Koc4ZcbD9nHo5u58XnzMhfTsnWU/Rpy",
+	"IKvz2e8q07l2kx264NWqZ+4BW+UoqGVY6fiOT0GcUXU2/KoyWdgHuu1ctuBx2DGyOl/wfWXSKnkz+wrU",
+	"7f391ZtHrwbFg/H7794f6P3zxxdX9384kIOXg/njv++/nzx7oI70YXH/evDN7W5Pk9vKZwQZzTGMikHz",
+	"o3Vj7eAdekJTfy/v6vka7OD5OqcQQXLhrr15b//+9vcscJdSvqT5lP239bSdhbnJDc62j5H1jt/DPDvW",
+	"6iW3LiAFgc9lzhGGuzUwtoo8YmVMTcGWWG+z2/XvIyXBTOYIo6KwJQt8tHnOEEgDCa0zZnjuGwvCUJQx",
+	"Cm8vXmJl1zGzGYRGJo2N7ofyhDIa7LJsRrvC8OBJqSK+vXjZyI5xtBb3fYPVguYZZznZy5kt8dDF/Dan",
+	"q0C+Tqmq2J6+n1G7vPS+DTT5u/0oQwThFNoA8t2F7w7Sl/ayn/kc0TaiVWaR/s406nD7S6+kfi4L8d/X",
+	"ne+8w4Yy1L36WDumSmrYzcJ2u2ukNG90zui8PSKHQMkR1z/RRuAQqsjZmx/I3sXzM3K4/2gQoZO89Ann",
+	"cokxPN16SI/zVLq8hhwS2s5kVsyFOvbenIhA8XSUuKKhKIW/iFhxJ/IKakUoKv8EVh+RUITxf+FvQ1GX",
+	"AMIKEG6AQCpxf7ihq4JUNBSlGBmRUMyMSEUejPvk2XyhVxAjClUaBCZ/QqtzcgbfgoeGDoVa5IymasaY",
+	"iwTMC0EwZ07m8yKjZM8n26DL4ps4IvHX5j8985//K+4CycVQBJY6z8ZXcRPVfQYoszPRheM0x2jUOES3",
+	"NvLmqviX1MZqtliECiot2YLJWJFqUwHlP8OtPjXcSrMbfS9R19X+O+4Gmgto719w+9zls3evevWqN69y",
+	"8Sr3bu3WrV268M6FV65+44L7Vrlulds2FLuoXFGbAhHVvois8hmVU0YPD/pH0ZPo0SB6Ej04jM6ih4fR",
+	"k8joK/39qEltiRqKB/8cwW0sb0edtzeyW0OJJxyLrFknsnn3DM+595SrhVRcN3ZNiqnWNJkZsf0EBjFn",
+	"/M2wY3XlHvCA3rAYDO4nRg+DT6yfqOthB4SYDbD+j4qyQ5rpElKAPW5hzIucJ+0awKmh1b1JBnHetr+r",
+	"zKtJI8eYl0G1NSy/vXgZVvtLauYxYB3RUFhp3PV/9T+RxBDyvboBLbCYoZExEOQrIsNQlGULCLfR6a8w",
+	"t2OHxI41NvQtAx50Dvu0Ax8yy1/JghgGIVLDjJzoX9K2DTaCJn6FBSTbZfHfW/bGvWihA4BQlRNylSSo",
+	"ANXM7r85l/9ZIbDnuDO4G9bi7m8HCCTtqrqPC8M7aqj9+m19Ct+XoV5l/om2sjPVYbEsro/r5cJcQR6s",
+	"3TIUrngLnKdNTg7c0VCngtpQM3Ad8CwjNsHc+hIWC5Zi3BqEY8GFgygel0gqXP7o2t3DBVk7eA2lDzeV",
+	"R1dkKgXr/6nEbURI3N52S1HUzBQuAgtPWXaIaxUkoEQYcF1KJvg7lrkzyISF7Ppt5LbzhUnYJkvnn2iz",
+	"GW2+ZXoTztzOX2Xee/EU1IQFlBVdt0JCnmiJbl8pElvx34aYBVb92IeF9slzzrJU+dw+csXYAjMyhwKC",
+	"QU5syTeSZIzm4LTrlxWwuFYsm5C9txcvI0cguzZMFnNXVRPNegueAo/Dd3S9lb6U94c9KIFZ9160ChGG",
+	"AQdtB3e7Dwj1rfxmv8+FtI6X8GL+u9rx/ic5GRBf8KK4G7ebAHMPq3e2qhyYfRuKJRj8UPU/QC4K1TST",
+	"UyLzlOWRT9DLVtZAiCk4OeR0Q3I+cCe84a5Ei8tjd4GF3HWZAPsRedJSeE0dD0V8OBiQ9bqGm5L/znDp",
+	"t6WRp0XKoavvuqEf8kJsL2wXKJbbVoZNqoTtL73bvbxo8S6Ek5YV7+z2tkzsO7fsNjXsFNrNvrBCAzO1",
+	"5ez5TuOOAfzpSvgymYGVTW40WdxZsGinQfd+wwqYVq1qJEevBdtKjO5EJ04I9nHy7/jiOjN6zY5JfDg4",
+	"JPUKnRsMFIDHn0Bavvgdsy0Fdrhlf16yLyKzyxoqf9Zr1uiCVlgbQQl6xUYQSMhTe4Gw4C/rT/skzuVY",
+	"ajWytnn47OqtenayoHpWchN3b3cObcZo3tG73/ajlkSKRjpRmjpaCUQlSa7ah5Na73vV9QhxDFiuLsyb",
+	"I3OasmNXymYobDxTBPXroVEURCjKq6jS06LaV9LlcWLJbGedsWUg6pXuIKHVIAVE8brA1BXTkS2NY9Sh",
+	"2PZ1ghShlsa0EP4JZSjiWs/VMugiaNNrpsQWvd0IM0HDhrYyH4qyFOErxr2V1+ZhCZmXdSwqzbOgMxGc",
+	"w95YpiufUtuFMFAb1grZZxgQauh2c+2eTULc0xInvngphy9JlJt6fG4sWxCmofxJbbeLNOtEIaC4LnHi",
+	"c0s2TWnDSAzvapVprKngI9QnOVOzMiHaRVOhnWbCBc1sEtdaeQXiG1W6kgo2HqAsCQQp3D6svl+pJT1e",
+	"aawICx9c6yQkAbZYH2RXN3X0qyZeQSpnmZEaJvZyfeLz4m3xTihUKdiyTyBmnTauvbSFW5IZufJihhkE",
+	"yduYiE71UFRzyh2BCu3rroC6J9XYEeIxWa8rfmJ5j48Eaanf7YdoKxhuq3hVChFWG2x8paqVwXz5x9tR",
+	"1wuHrOao7OVYNwIffCnq1yaWulMx57d0h3kCxmxfeQATYH5PmjjYga6dSTHJOLb2+m9JRD1G2JgvQ0p8",
+	"1kwjIW2ih4t0slF0Q0tPo4kJQpvOnz4nqUyKuSEsrllBMpOKYWsiozyF+p9t/lMqgOQWdiLna04nv5si",
+	"Z/enIbBzzAWW7Nop/CPcpy8RAmKDPyAQCMM/1uNBFulkx3iQP1XLz+hFlEsBTdK0RQO8Ul/eiGPn2XS7",
+	"J0WWbbjix9Xw89IxiTpW2aBL2UoRGI6uIqu6hdp0RKbU9z1O6GJhuLsNZadkwnQys824sHaHb8zVh5ZB",
+	"eHtj51my2XJQD+JGK7IXA1wjt0SZx74JWLBsFQ1FvJytRlyP5qD+QivenCVyPmcida18/eRd1x8La5S6",
+	"2r5Yf90IV9Is24GnNlm67kDoLhym/DsarSxwLfTOegj+tFR9CUuVrl7dL09KMNxli6CQSCEoVwpqlF5z",
+	"tmwiKdhI0Kkg7wvpaj6TpcyvjoOIN64ZhMGMC57Z+jB7i4xqw4AjVLrNT+Db+iu9pm8AIDIxKzJjRb6K",
+	"lW0Jw5KZkJmccgalQsuGo0Z4SoGKQbMjqsibZ6/JIiumXKiInD19de/H0+e28JgmcyrolBlOHEG9NyyE",
+	"ZL7LFXrSqKDZSvNEddE8hVtwg/nDGOqRc3VFxiuSMTMF2KSueWpuLYEk9NxsHpIeC12EY2PHAC5zrrEN",
+	"jRSK5FRclRX1oCmLwhQecyzQeC+o1c0mE0Pw4XdNr4zCYpN+3f5CzjG4scZFcgWF70VKMnbNMl97DDSw",
+	"yDr8c7o0JBIKKmMUy7HVObOVr+/MbcEjHzSVMxJDvabRkosRVGyzIQu4MPtVnzQwAIsyKbgv9+KMjlkG",
+	"JZfWqLu9O9DVZprTxSyOSJXiq65bh11uZNdqVDkbQZnikVCxggrhvhqWWwxXZdMub8+rsgCrEpf9cH1L",
+	"MKxFaDXjIZRwroQG+Xb0Fhw3aQIRobbis58ecswVGTNztWCl2CQZnS2HpLkpGeYa2PaBvlzXBu6EXTJ/",
+	"d+4URIGEWALJBw5NOsedOc2voKA8JB9fM6qBQJ5bDCcps2W0gCAhPn13+T0WDXDVwNCsmlvjaapOKlSE",
+	"GLHO5c2PVyEVghKAUhPFmOh33kUdd7tHeLthoxKq2VQCVU9yusxGNDGMphN18IZ2jjuZXHZsPjLlTR4A",
+	"8+t8Af1lOzM+nXWiDlyFznHn9IVNozFUK+jl6slrJ8gBXjJ6JXDy6g3qHHeeYH04V1AiaA4LiMo1tOTu",
+	"oznM7i8c5Ny8/aPM0/Mch7aEkOvVCG+aOSiZGuSCJHEpJrhN5Wp+VSNP0n0mtUFfS/w7x51nGVBjmRtG",
+	"GJxPuMn4Z+fs+zedyCxoqsypNE1oXSgh2GVt5Qf9I7BPV0c9D5jRtnFDYCuZ3evDvnn2estg/5BUacOt",
+	"tg929vTVlsHOMlmkk4xCKZjqaCBOWKYzskwHd9c5mjbg5++GzIaXIiy16+R5jHOCVck/1G/K5JK8Pn3R",
+	"ewOzPJE6ImcZLVJWfgOk4ZzlFoXNN1wQ9M719Y3GG1BjaECXDLcfGfAsUo6p4nAqrftA+ahQLB+BYsTy",
+	"yn6mBvulbVpHMSGnE3Wsm1DfaHwLeoJXvlYroSk0EWeajuwPXKTsBp59F3X8raxt/5nZUOI3tGWnzfIt",
+	"4+gcd+5PHiT79DHrHYwfpr3DZJ/1HtOjo94gPRw/YgeTh3R/4G0Ro0r9cqBMOTTzN9v0zgvAJRPvHHfG",
+	"UF9/QfXMBfhhU2kpiL+9ZWFBf/EqsuOJRyBoaDshjhyRklZZwzqfTpnSKLlBokS5JWTP7Ff3mNTQFPpf",
+	"IPXEQbA6PaAIWXJxjFX966/VsWrXqCDkyE9ROGg12dqu1n/qWTvpWQ0Nwb+EvmXbK9ylIr9rqeNacWGX",
+	"O/yj6lzvtzht3eS/R+n9hlA5C/debIgzlhW3pYj8LxOaQVWEsut4SxwdvtFk4hxLmTEIpP2y+T8I4C5V",
+	"7v1S/idWui9xrgyKdd+FFe9rifBlw1Wj2RR57hpMobHB9Ygle9AM1naAZfOFBhcVdoLt9skp+BkdFFg0",
+	"92CwH7u+Ohs6wJZlzHxvZjpnYbWwtxcvjbKOuAu12HSEdk//auDEJIVAndYWs48PBoOY7BnmrqEAtCuP",
+	"OxS2L1fXKpJrcEIVRHS+weQ9Px94HEH/OzggLb1vQw6FXQCQmUJ/Ky5doXFMyWr2UrrCXDj+H1qcy3ca",
+	"BhUDWgx/1lpauMQ71NP6/LSmmc7U0JQrLIlnURkac9uihI3ICFRpt+pfnw7tZVgdMCik9Pvaj/+HVkHy",
+	"l7WJEFekk3u/BWXKNqZavpET3Usr+Zb44rFBuDHDrgOllKK0XCifGIm1ExlQeZVJbduBgfGwkbJBU+Ig",
+	"6S5sgB/jG8cEZYg+eeo6DUKaBP46FCFpdv27oOGrtTfa+JRNaZh+I/+QG4/hGI5plL0W/xT0t2V5eka7",
+	"9TZsyfjEpHyLRw0FwFrSOf94vPkTV26X2rkFSW6rCeK7u6V5erkmImxOeWYIU9lTU+a+IbOmmp1gu/5N",
+	"SZ59AiMbehj7sWMyl9eWckNMcl4IoiVGQ7NlVSD0PWDyQgzFngGhIihCpz97x1yhC3tHmrr4NtH3odjb",
+	"JLlixQto0FyBOJBdoSG/kMtNKanBPbyj0Gm1T2tlDEXQ9wXNNcuz1e1lzD8493Qz5SjzTysU5M8c1H+b",
+	"HNSdRLxCbfLvfyeXZE7FyhbOabBCQStc26d3wXJow5/SFbq/4dUly8viJlqmdIX+bP8A5khEQQdQXy68",
+	"bPEr0iCCFgylE5lDb/Im1vpWoYPyi90OnKDpapgFfqUI7OunGHj+SOtnuIYAd3DRiDeV/twbWwymVjxC",
+	"O33sW4TEZSKAliSGqGvsm0uXBoGwm4NrE4fh9ND0TmC+S+RDt732YANNsNrqQubaFlJyvV2Iw7tKdgx6",
+	"N1l6jA2P3OhlA0KIrMdASdttxTc3tP7iLalHODDkHkWVFmsisT6GoEuWL7tqtguSnawvI4buftZa8/bi",
+	"pWsyF0Sm5WghU/VodmSituX3qPobBMksuWJdB9pQwGDTguZp2YZ8xoTvkiemx2Bz81XsIZZHEgptDKqF",
+	"7IOWY4abwy7E1YU19iGzvfXLvmVC6rL1HfYos7WrXA4TVLZvEC12DMu/rJ4h9hoMowJ8f78yEaGB/lwy",
+	"pcNA/TuKFLvWS99ZrLAwGfD+IJmiAsHGpFdHGczNtSgARYt9S8f1qsXBhYZG1SwlXP9pR/pSjMJQdkKx",
+	"K9v27INaS9B2hnGGMUuqRmdddz6shKeYLccaL7AZjAti8q3jjFYQ4MdQxGWnPKyZi90cfWCWSzKHoGCq",
+	"pIihuxbCkcj5XAoy50rTK2bzkmwMoYIOqHwCTM6MghQ+nnHhsjyB40gCXWb1MTgweorl3HoN/vrm9StL",
+	"bAzFYjSttGSDxrZ7cc7KV0bm2sWYJLrWyNYwKgiyBs3HPHHFVtClFzZnhI+N3GNumFqfP5tTCpXJqGoY",
+	"Bp8f2efNKMVi4duisBuyF8MX5u/RjN2YJyTUvPOHWqbfQo+6vXjOleJiakGMuyclcyLlAY7mXMERxn1y",
+	"Wp45+Fl8rQDgL75DoGtNCACEqODqs5lXHhwC3CmfcseZqCjbmwOQQ4GwRWXTd8tUvV5fC6gTdI5l7CrF",
+	"Fm3ObclwcbstJCyZSZa2Vn/DzoGfgcXY29M57ty2v3An6tSaL+za09i86TtPfZ7+grflgLh/fywPdDBs",
+	"4oLXLE958icP+3K+EEhTCUkShsxicFgzM/sImF/kBvbjX37rnC7439jqtNCzzvEv7yAQCuJGm8ugmqsP",
+	"P/e9T/IeXfB71/tgArQTrjFF0J4jiD/GOPrI2l+AgqC7xXXP9xERWGtqPfQC8zdUVC9xqSuxLioKGgVg",
+	"GDgWD4dgqVrTi2BWFxjTNK9z21u3rCHH3jxWds8onfmVxTi7xfrAf4dStdD3NwPXDqbqcSm8p75ujPeN",
+	"GEGNXxvxO5YtjMAPmT4Fz1LnnErZuJiCzdSLqD5BOhjXI8zHdx///wAAAP//",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,

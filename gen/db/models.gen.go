@@ -77,6 +77,13 @@ type Organization struct {
 	UpdatedAt              time.Time
 }
 
+type RateLimit struct {
+	Bucket    string
+	Tat       time.Time
+	Allowed   bool
+	UpdatedAt time.Time
+}
+
 type Report struct {
 	ScanID         uuid.UUID
 	ScoringVersion string

@@ -3,8 +3,10 @@ package api_test
 import (
 	"context"
 	"io"
+	"net"
 	"net/http"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 
@@ -14,11 +16,17 @@ import (
 )
 
 // benchGet measures authenticated GETs through real HTTP and PostgreSQL,
-// without response validation (that is test-only overhead).
-func benchGet(b *testing.B, path func(h *apitest.Harness, org apitest.Org) string) {
-	h := apitest.Start(b, pgtest.URL(), apitest.Options{Getenv: map[string]string{"GEOSCAN_LOG_LEVEL": "error"}})
+// without response validation (that is test-only overhead). Both rate-limit
+// layers run, with limits no benchmark reaches, unless env turns them off.
+func benchGet(b *testing.B, env map[string]string, path func(h *apitest.Harness, org apitest.Org) string) {
+	vars := map[string]string{"GEOSCAN_LOG_LEVEL": "error"}
+	for k, v := range env {
+		vars[k] = v
+	}
+	h := apitest.Start(b, pgtest.URL(), apitest.Options{Getenv: vars})
 	org := h.NewOrg(b, "pro", true)
-	_, err := h.Store.Pool().Exec(context.Background(), "UPDATE organizations SET daily_scan_quota_override = 100000 WHERE id = $1", org.ID)
+	_, err := h.Store.Pool().Exec(context.Background(), `UPDATE organizations SET daily_scan_quota_override = 100000,
+		rate_limit_write_override = 1000000000, rate_limit_read_override = 1000000000 WHERE id = $1`, org.ID)
 	require.NoError(b, err)
 	for range 50 {
 		resp, err := org.Client.CreateScanWithResponse(context.Background(), nil, client.ScanCreateRequest{URL: "https://example.com/"})
@@ -49,14 +57,35 @@ func benchGet(b *testing.B, path func(h *apitest.Harness, org apitest.Org) strin
 	})
 }
 
-func BenchmarkGetScan(b *testing.B) {
-	benchGet(b, func(h *apitest.Harness, org apitest.Org) string {
+func getScanPath(b *testing.B) func(h *apitest.Harness, org apitest.Org) string {
+	return func(_ *apitest.Harness, org apitest.Org) string {
 		list, err := org.Client.ListScansWithResponse(context.Background(), &client.ListScansParams{Limit: ptr(1)})
 		require.NoError(b, err)
 		return "/api/v1/scans/" + list.JSON200.Data[0].ID.String()
-	})
+	}
+}
+
+func BenchmarkGetScan(b *testing.B) {
+	benchGet(b, nil, getScanPath(b))
+}
+
+// BenchmarkGetScanNoRateLimits is BenchmarkGetScan without the two
+// rate-limit checks: the difference is their cost per request.
+func BenchmarkGetScanNoRateLimits(b *testing.B) {
+	benchGet(b, map[string]string{"GEOSCAN_DISABLE_RATE_LIMITS": "true"}, getScanPath(b))
+}
+
+// BenchmarkGetScanRedisRateLimits is BenchmarkGetScan with the counters in
+// the Redis at 127.0.0.1:6379 (skipped when there is none).
+func BenchmarkGetScanRedisRateLimits(b *testing.B) {
+	conn, err := (&net.Dialer{Timeout: 500 * time.Millisecond}).DialContext(context.Background(), "tcp", "127.0.0.1:6379")
+	if err != nil {
+		b.Skipf("no Redis at 127.0.0.1:6379 (%v)", err)
+	}
+	_ = conn.Close()
+	benchGet(b, map[string]string{"GEOSCAN_REDIS_URL": "redis://127.0.0.1:6379/0"}, getScanPath(b))
 }
 
 func BenchmarkListScans(b *testing.B) {
-	benchGet(b, func(*apitest.Harness, apitest.Org) string { return "/api/v1/scans?limit=20" })
+	benchGet(b, nil, func(*apitest.Harness, apitest.Org) string { return "/api/v1/scans?limit=20" })
 }

@@ -1,8 +1,11 @@
 package api_test
 
 import (
+	"context"
 	"os"
 	"testing"
+
+	"github.com/stretchr/testify/require"
 
 	"github.com/geoscan/geoscan/internal/apitest"
 	"github.com/geoscan/geoscan/internal/pgtest"
@@ -30,4 +33,14 @@ func startOptions(extra map[string][]string) apitest.Options {
 		hosts[k] = v
 	}
 	return apitest.Options{Hosts: hosts}
+}
+
+// roomyRateLimits lifts an organization's per-minute rate limits for a test
+// that sends more requests than a plan allows in a minute while checking
+// something else; the rate limits have their own tests.
+func roomyRateLimits(t *testing.T, h *apitest.Harness, org apitest.Org) {
+	t.Helper()
+	_, err := h.Store.Pool().Exec(context.Background(),
+		"UPDATE organizations SET rate_limit_write_override = 10000, rate_limit_read_override = 10000 WHERE id = $1", org.ID)
+	require.NoError(t, err)
 }

@@ -92,6 +92,7 @@ func TestScanCreateRejectsBadTargets(t *testing.T) {
 	t.Parallel()
 	h := start(t)
 	org := h.NewOrg(t, "free", true)
+	roomyRateLimits(t, h, org)
 
 	long := "https://example.com/" + strings.Repeat("x", 10000)
 	urls := []string{
@@ -140,6 +141,7 @@ func TestScanCreateRejectsBadBodies(t *testing.T) {
 	t.Parallel()
 	h := start(t)
 	org := h.NewOrg(t, "free", true)
+	roomyRateLimits(t, h, org)
 
 	tests := []struct {
 		name   string
@@ -206,6 +208,7 @@ func TestScanCreateSubscriptionAndQuota(t *testing.T) {
 	t.Run("DailyQuotaUnderConcurrency", func(t *testing.T) {
 		t.Parallel()
 		org := h.NewOrg(t, "free", true) // 5 scans a day
+		roomyRateLimits(t, h, org)
 		var (
 			wg       sync.WaitGroup
 			mu       sync.Mutex

@@ -131,6 +131,7 @@ func TestScheduleLimit(t *testing.T) {
 	t.Run("ConcurrentCreatesNeverOvershoot", func(t *testing.T) {
 		t.Parallel()
 		org := h.NewOrg(t, "free", true)
+		roomyRateLimits(t, h, org)
 		var (
 			wg       sync.WaitGroup
 			mu       sync.Mutex

@@ -26,6 +26,7 @@ func TestWebhookVerify(t *testing.T) {
 	t.Parallel()
 	h := start(t)
 	org := h.NewOrg(t, "free", true)
+	roomyRateLimits(t, h, org)
 	ctx := context.Background()
 
 	// The test vector published in openapi.yaml and docs/WEBHOOKS.md.

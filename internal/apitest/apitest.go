@@ -96,6 +96,12 @@ func Start(t testing.TB, databaseURL string, opts Options) *Harness {
 		// API tests drive scans through the API only; tests of the engine
 		// ask for workers with GEOSCAN_ROLE=all.
 		"GEOSCAN_ROLE": "api",
+		// Every test client is 127.0.0.1, and the counters are shared by
+		// every harness on the package database, so the per-address limit
+		// would add up all tests of a package. Tests of the IP layer set
+		// their own limit and send their own address through a trusted
+		// proxy; organization limits stay as in production.
+		"GEOSCAN_IP_RATE_LIMIT": "1000000",
 	}
 	if opts.AllowPrivateTargets {
 		vars["GEOSCAN_ALLOW_PRIVATE_TARGETS"] = "true"

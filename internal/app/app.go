@@ -26,6 +26,7 @@ import (
 	"github.com/geoscan/geoscan/internal/fetch"
 	"github.com/geoscan/geoscan/internal/httpserver"
 	"github.com/geoscan/geoscan/internal/netguard"
+	"github.com/geoscan/geoscan/internal/ratelimit"
 	"github.com/geoscan/geoscan/internal/scanner"
 	"github.com/geoscan/geoscan/internal/store"
 	"github.com/geoscan/geoscan/internal/triage"
@@ -46,6 +47,8 @@ type App struct {
 	server *http.Server
 	ln     net.Listener
 	served chan error
+	// closeLimiter releases the rate-limit backend's connections, if any.
+	closeLimiter func() error
 }
 
 // Options adjust an App beyond Config; tests use them.
@@ -127,9 +130,17 @@ func New(ctx context.Context, cfg config.Config, logger *slog.Logger, opts Optio
 			return scanner.Enqueue(ctx, a.river, tx, scan)
 		},
 	})
-	// Requests carry their own contexts; building the server needs none.
-	e, err := httpserver.New(httpserver.Deps{Logger: logger, Store: st, Handler: handlers, RequestTimeout: cfg.RequestTimeout}) //nolint:contextcheck // see above
+	limits, err := a.rateLimits(ctx, cfg, logger)
 	if err != nil {
+		pool.Close()
+		return nil, err
+	}
+	// Requests carry their own contexts; building the server needs none.
+	e, err := httpserver.New(httpserver.Deps{ //nolint:contextcheck // see above
+		Logger: logger, Store: st, Handler: handlers, RequestTimeout: cfg.RequestTimeout, RateLimits: limits,
+	})
+	if err != nil {
+		a.closeRateLimiter()
 		pool.Close()
 		return nil, fmt.Errorf("http server: %w", err)
 	}
@@ -144,6 +155,40 @@ func New(ctx context.Context, cfg config.Config, logger *slog.Logger, opts Optio
 	}
 	a.echo, a.server = e, srv
 	return a, nil
+}
+
+// rateLimits picks the rate-limit backend: none when disabled (dev/test
+// only), Redis when GEOSCAN_REDIS_URL is set, PostgreSQL otherwise. An
+// unreachable Redis does not stop the start: the limiter fails open and
+// logs until it answers.
+func (a *App) rateLimits(ctx context.Context, cfg config.Config, logger *slog.Logger) (httpserver.RateLimits, error) {
+	limits := httpserver.RateLimits{IPPerMinute: cfg.IPRateLimit, TrustedProxies: cfg.TrustedProxies}
+	switch {
+	case cfg.DisableRateLimits:
+		logger.Warn("rate limits are disabled (GEOSCAN_DISABLE_RATE_LIMITS)")
+	case cfg.RedisURL != "":
+		r, err := ratelimit.NewRedis(cfg.RedisURL)
+		if err != nil {
+			return limits, err
+		}
+		pctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+		defer cancel()
+		if err := r.Ping(pctx); err != nil {
+			logger.Error("redis for rate limits does not answer; requests are allowed until it does", slog.String("error", err.Error()))
+		}
+		limits.Limiter, a.closeLimiter = r, r.Close
+	default:
+		limits.Limiter = ratelimit.NewPostgres(a.store, logger)
+	}
+	return limits, nil
+}
+
+func (a *App) closeRateLimiter() {
+	if a.closeLimiter != nil {
+		if err := a.closeLimiter(); err != nil {
+			a.logger.Warn("close rate limiter", slog.String("error", err.Error()))
+		}
+	}
 }
 
 // setUpQueue builds the River client: insert-only for the api role, with
@@ -302,6 +347,7 @@ func (a *App) Shutdown(ctx context.Context) error {
 			}
 		}
 	}
+	a.closeRateLimiter()
 	a.pool.Close()
 	return errors.Join(errs...)
 }

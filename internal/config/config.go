@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"net/netip"
 	"runtime"
 	"strconv"
 	"strings"
@@ -49,6 +50,14 @@ type Config struct {
 	// WebhookRetryDelays are the waits before each retry of a callback.
 	WebhookRetryDelays []time.Duration
 	WebhookWorkers     int
+	// RedisURL selects the Redis rate-limit backend; empty keeps PostgreSQL.
+	RedisURL string
+	// IPRateLimit is the per-client-address limit under /api/, per minute.
+	IPRateLimit int
+	// TrustedProxies are the peers whose X-Forwarded-For is believed.
+	TrustedProxies []netip.Prefix
+	// DisableRateLimits turns both rate-limit layers off (dev/test only).
+	DisableRateLimits bool
 }
 
 // Role is what a process runs.
@@ -192,6 +201,22 @@ func variables() []variable {
 			func(c *Config, v string) error { return positiveInt(v, &c.PlainHTTPPort) },
 		},
 		{
+			"GEOSCAN_REDIS_URL", "", "Redis URL (redis:// or rediss://) for the rate-limit counters; unset keeps them in PostgreSQL. Either way every API process shares them; if the backend fails, requests are allowed and the failure logged.", true,
+			func(c *Config, v string) error { c.RedisURL = v; return nil },
+		},
+		{
+			"GEOSCAN_IP_RATE_LIMIT", "600", "Requests per minute one client address may make under /api/, counted before authentication (requests with bad or missing keys included).", false,
+			func(c *Config, v string) error { return positiveInt(v, &c.IPRateLimit) },
+		},
+		{
+			"GEOSCAN_TRUSTED_PROXIES", "", "Addresses or CIDR ranges of reverse proxies, separated by commas, whose X-Forwarded-For names the client. Unset: X-Forwarded-For is ignored and the TCP peer is the client.", false,
+			func(c *Config, v string) error { return prefixList(v, &c.TrustedProxies) },
+		},
+		{
+			"GEOSCAN_DISABLE_RATE_LIMITS", "false", "Turn off both rate-limit layers. Refused unless GEOSCAN_ENV is dev or test.", false,
+			func(c *Config, v string) error { b, err := strconv.ParseBool(v); c.DisableRateLimits = b; return err },
+		},
+		{
 			"GEOSCAN_DATA_DIR", ".data", "Where `geoscan dev` keeps its private PostgreSQL cluster and development key.", false,
 			func(c *Config, v string) error { c.DataDir = v; return nil },
 		},
@@ -233,6 +258,29 @@ func durationList(v string, dst *[]time.Duration) error {
 	return nil
 }
 
+// prefixList reads comma-separated addresses and CIDR ranges; an address
+// alone is its own single-address range.
+func prefixList(v string, dst *[]netip.Prefix) error {
+	if strings.TrimSpace(v) == "" {
+		return nil
+	}
+	var out []netip.Prefix
+	for _, part := range strings.Split(v, ",") {
+		part = strings.TrimSpace(part)
+		if p, err := netip.ParsePrefix(part); err == nil {
+			out = append(out, p.Masked())
+			continue
+		}
+		a, err := netip.ParseAddr(part)
+		if err != nil {
+			return fmt.Errorf("must be addresses or CIDR ranges separated by commas, not %q", part)
+		}
+		out = append(out, netip.PrefixFrom(a, a.BitLen()))
+	}
+	*dst = out
+	return nil
+}
+
 // Load reads the configuration through getenv (os.Getenv in production, a
 // map in tests) and validates it.
 func Load(getenv func(string) string) (Config, error) {
@@ -249,6 +297,9 @@ func Load(getenv func(string) string) (Config, error) {
 	}
 	if c.AllowPrivateTargets && c.Env != EnvDev && c.Env != EnvTest {
 		errs = append(errs, fmt.Errorf("GEOSCAN_ALLOW_PRIVATE_TARGETS=true is refused in %s mode: it lets scans and callbacks reach private and loopback addresses; set GEOSCAN_ENV=dev or test to use it", c.Env))
+	}
+	if c.DisableRateLimits && c.Env != EnvDev && c.Env != EnvTest {
+		errs = append(errs, fmt.Errorf("GEOSCAN_DISABLE_RATE_LIMITS=true is refused in %s mode: it removes the brute-force and abuse protection of the API; set GEOSCAN_ENV=dev or test to use it", c.Env))
 	}
 	if c.Env != EnvDev && c.Env != EnvTest {
 		if len(c.Resolve) > 0 {
@@ -321,6 +372,16 @@ func (c Config) Redacted() map[string]string {
 	}
 	out["GEOSCAN_WEBHOOK_RETRY_DELAYS"] = strings.Join(delays, ",")
 	out["GEOSCAN_WEBHOOK_WORKERS"] = strconv.Itoa(c.WebhookWorkers)
+	out["GEOSCAN_IP_RATE_LIMIT"] = strconv.Itoa(c.IPRateLimit)
+	proxies := make([]string, len(c.TrustedProxies))
+	for i, p := range c.TrustedProxies {
+		proxies[i] = p.String()
+	}
+	out["GEOSCAN_TRUSTED_PROXIES"] = strings.Join(proxies, ",")
+	out["GEOSCAN_DISABLE_RATE_LIMITS"] = strconv.FormatBool(c.DisableRateLimits)
+	if c.RedisURL != "" {
+		out["GEOSCAN_REDIS_URL"] = "(set)"
+	}
 	if c.DatabaseURL != "" {
 		out["DATABASE_URL"] = "(set)"
 	}

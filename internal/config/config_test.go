@@ -2,6 +2,7 @@ package config
 
 import (
 	"bytes"
+	"fmt"
 	"testing"
 	"time"
 
@@ -70,5 +71,38 @@ func TestRedactedHidesDatabaseURL(t *testing.T) {
 	require.NoError(t, err)
 	for _, v := range c.Redacted() {
 		require.NotContains(t, v, "secret")
+	}
+}
+
+func TestLoadRateLimitSettings(t *testing.T) {
+	t.Parallel()
+
+	c, err := Load(env(nil))
+	require.NoError(t, err)
+	require.Equal(t, 600, c.IPRateLimit)
+	require.Empty(t, c.TrustedProxies, "no proxy is trusted unless configured")
+	require.False(t, c.DisableRateLimits)
+	require.Empty(t, c.RedisURL)
+
+	c, err = Load(env(map[string]string{
+		"GEOSCAN_IP_RATE_LIMIT":   "50",
+		"GEOSCAN_TRUSTED_PROXIES": "10.0.0.0/8, 192.0.2.7,2001:db8::/32",
+		"GEOSCAN_REDIS_URL":       "redis://:hunter2@cache:6379/0",
+	}))
+	require.NoError(t, err)
+	require.Equal(t, 50, c.IPRateLimit)
+	require.Equal(t, "[10.0.0.0/8 192.0.2.7/32 2001:db8::/32]", fmt.Sprint(c.TrustedProxies))
+	require.Equal(t, "(set)", c.Redacted()["GEOSCAN_REDIS_URL"], "the Redis URL may carry a password")
+
+	_, err = Load(env(map[string]string{"GEOSCAN_TRUSTED_PROXIES": "proxy.internal", "GEOSCAN_IP_RATE_LIMIT": "0"}))
+	require.ErrorContains(t, err, "GEOSCAN_TRUSTED_PROXIES")
+	require.ErrorContains(t, err, "GEOSCAN_IP_RATE_LIMIT")
+
+	_, err = Load(env(map[string]string{"GEOSCAN_DISABLE_RATE_LIMITS": "true"}))
+	require.ErrorContains(t, err, "GEOSCAN_DISABLE_RATE_LIMITS=true is refused in production mode")
+	for _, mode := range []string{"dev", "test"} {
+		c, err := Load(env(map[string]string{"GEOSCAN_DISABLE_RATE_LIMITS": "true", "GEOSCAN_ENV": mode}))
+		require.NoError(t, err)
+		require.True(t, c.DisableRateLimits)
 	}
 }

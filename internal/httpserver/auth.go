@@ -13,6 +13,7 @@ import (
 
 	"github.com/geoscan/geoscan/internal/apierror"
 	"github.com/geoscan/geoscan/internal/auth"
+	"github.com/geoscan/geoscan/internal/ratelimit"
 	"github.com/geoscan/geoscan/internal/store"
 )
 
@@ -21,6 +22,9 @@ const principalKey = "geoscan.principal"
 type authenticator struct {
 	store  *store.Store
 	logger *slog.Logger
+	// limits applies the organization rate limit; nil turns it off.
+	limits *ratelimit.Guard
+	orgs   orgLimitCache
 
 	mu      sync.Mutex
 	touched map[uuid.UUID]time.Time
@@ -62,13 +66,20 @@ func (a *authenticator) authenticate(ctx context.Context, in *openapi3filter.Aut
 	if p.RevokedAt != nil {
 		return errInvalidKey()
 	}
-	a.touch(r.Context(), p) //nolint:contextcheck // request context, as above
 	// ctx is the validator's own context; it carries the Echo context.
 	ec := oapimw.GetEchoContext(ctx)
 	if ec == nil {
 		return errors.New("authenticate: no echo context")
 	}
-	ec.Set(principalKey, auth.Principal{KeyID: p.KeyID, OrgID: p.OrgID, MemberID: p.MemberID})
+	principal := auth.Principal{KeyID: p.KeyID, OrgID: p.OrgID, MemberID: p.MemberID}
+	if a.limits != nil {
+		if err := orgRateLimit(r.Context(), ec, a.limits, &a.orgs, principal); err != nil { //nolint:contextcheck // request context, as above
+			return err
+		}
+	}
+	// Only a request that passed the limit records the key's use.
+	a.touch(r.Context(), p) //nolint:contextcheck // request context, as above
+	ec.Set(principalKey, principal)
 	return nil
 }
 

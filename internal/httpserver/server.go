@@ -1,8 +1,9 @@
 // Package httpserver owns the HTTP surface around the generated handlers:
 // Echo setup, middleware order, body limits, request ids, panic recovery,
-// request validation against openapi.yaml, API-key authentication, the one
-// error handler that renders every failure as the error envelope, health
-// endpoints and the documentation routes.
+// the two rate-limit layers (client address before authentication,
+// organization after it), request validation against openapi.yaml, API-key
+// authentication, the one error handler that renders every failure as the
+// error envelope, health endpoints and the documentation routes.
 package httpserver
 
 import (
@@ -22,6 +23,7 @@ import (
 	"github.com/geoscan/geoscan/gen/api"
 	"github.com/geoscan/geoscan/internal/apidocs"
 	"github.com/geoscan/geoscan/internal/auth"
+	"github.com/geoscan/geoscan/internal/ratelimit"
 	"github.com/geoscan/geoscan/internal/store"
 )
 
@@ -33,6 +35,7 @@ type Deps struct {
 	Store          *store.Store
 	Handler        api.StrictServerInterface
 	RequestTimeout time.Duration
+	RateLimits     RateLimits
 }
 
 var registerFormats sync.Once
@@ -57,6 +60,7 @@ func New(d Deps) (*echo.Echo, error) {
 	e := echo.New()
 	e.HideBanner, e.HidePort = true, true
 	e.HTTPErrorHandler = errorHandler(d.Logger)
+	e.IPExtractor = ipExtractor(d.RateLimits.TrustedProxies)
 
 	e.Use(middleware.RequestIDWithConfig(middleware.RequestIDConfig{Generator: func() string { return uuid.NewString() }}))
 	e.Use(requestLogger(d.Logger))
@@ -64,6 +68,13 @@ func New(d Deps) (*echo.Echo, error) {
 		d.Logger.ErrorContext(c.Request().Context(), "panic", slog.String("error", redact(err.Error())), slog.String("stack", string(stack)))
 		return err
 	}}))
+	var guard *ratelimit.Guard
+	if d.RateLimits.Limiter != nil {
+		guard = ratelimit.NewGuard(d.RateLimits.Limiter, d.Logger)
+		// After request ids and logging, so a refusal is logged and carries
+		// its id; before anything that reads the body or the database.
+		e.Use(ipRateLimit(guard, d.RateLimits.IPPerMinute))
+	}
 
 	e.GET("/healthz", func(c echo.Context) error { return c.JSON(http.StatusOK, map[string]string{"status": "ok"}) })
 	e.GET("/readyz", func(c echo.Context) error {
@@ -81,7 +92,7 @@ func New(d Deps) (*echo.Echo, error) {
 	}
 	apidocs.Register(e, apidocs.Spec{YAML: specYAML, JSON: specJSON, Title: spec.Info.Title})
 
-	authn := &authenticator{store: d.Store, logger: d.Logger}
+	authn := &authenticator{store: d.Store, logger: d.Logger, limits: guard, orgs: orgLimitCache{store: d.Store}}
 	validator := oapimw.OapiRequestValidatorWithOptions(spec, &oapimw.Options{
 		SilenceServersWarning: true,
 		Options: openapi3filter.Options{

@@ -61,7 +61,7 @@ func BenchmarkCallbackLatency(b *testing.B) {
 		h := benchEngine(b, rc, nil)
 		org := h.NewOrg(b, "pro", true)
 		many := int32(10 * scans)
-		_, err := h.Store.SetOverrides(context.Background(), org.ID, plan.Overrides{DailyScans: &many})
+		_, err := h.Store.SetOverrides(context.Background(), org.ID, plan.Overrides{DailyScans: &many, WritePerMinute: &many})
 		require.NoError(b, err)
 
 		ctx := context.Background()

@@ -1,0 +1,250 @@
+package ratelimit_test
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/stretchr/testify/require"
+
+	"github.com/geoscan/geoscan/internal/pgtest"
+	"github.com/geoscan/geoscan/internal/ratelimit"
+	"github.com/geoscan/geoscan/internal/store"
+)
+
+func TestMain(m *testing.M) { os.Exit(pgtest.Main(m)) }
+
+const redisAddr = "127.0.0.1:6379"
+
+// redisLimiter connects to a local Redis, or skips: Redis is optional for
+// GeoScan and for its tests.
+func redisLimiter(tb testing.TB) *ratelimit.Redis {
+	tb.Helper()
+	conn, err := (&net.Dialer{Timeout: 500 * time.Millisecond}).DialContext(context.Background(), "tcp", redisAddr)
+	if err != nil {
+		tb.Skipf("Redis backend not tested: no Redis at %s (%v); start one there to run this test", redisAddr, err)
+	}
+	_ = conn.Close()
+	r, err := ratelimit.NewRedis("redis://" + redisAddr + "/0")
+	require.NoError(tb, err)
+	tb.Cleanup(func() { _ = r.Close() })
+	require.NoError(tb, r.Ping(context.Background()))
+	// Buckets of earlier runs stay in Redis until they expire; a fresh
+	// prefix keeps each run to itself.
+	return r.WithPrefix("geoscan-test:" + uuid.NewString() + ":")
+}
+
+func postgresLimiter(tb testing.TB) *ratelimit.Postgres {
+	tb.Helper()
+	return ratelimit.NewPostgres(store.New(pgtest.Pool(tb)), slog.New(slog.DiscardHandler))
+}
+
+// backends runs fn against each implementation.
+func backends(t *testing.T, fn func(t *testing.T, l ratelimit.Limiter)) {
+	t.Helper()
+	t.Run("Postgres", func(t *testing.T) {
+		t.Parallel()
+		fn(t, postgresLimiter(t))
+	})
+	t.Run("Redis", func(t *testing.T) {
+		t.Parallel()
+		fn(t, redisLimiter(t))
+	})
+}
+
+func TestLimiterAllowsTheBurstThenRefuses(t *testing.T) {
+	t.Parallel()
+	backends(t, func(t *testing.T, l ratelimit.Limiter) {
+		ctx := context.Background()
+		bucket := "test:" + uuid.NewString()
+		// 3 a minute: one request occupies 20 s, far longer than this test
+		// needs, so the outcome does not depend on how fast it runs.
+		limit := ratelimit.PerMinute(3)
+		for i := range 3 {
+			res, err := l.Allow(ctx, bucket, limit)
+			require.NoError(t, err)
+			require.True(t, res.Allowed, "request %d", i+1)
+			require.Equal(t, 2-i, res.Remaining, "request %d", i+1)
+			require.Equal(t, limit, res.Limit)
+			require.Positive(t, res.ResetAfter)
+			require.LessOrEqual(t, res.ResetAfter, time.Minute)
+		}
+		for range 2 {
+			res, err := l.Allow(ctx, bucket, limit)
+			require.NoError(t, err)
+			require.False(t, res.Allowed)
+			require.Zero(t, res.Remaining)
+			// The next request is allowed once the first one's 20 s are over.
+			require.Positive(t, res.RetryAfter)
+			require.LessOrEqual(t, res.RetryAfter, 20*time.Second)
+			require.GreaterOrEqual(t, ratelimit.RetryAfterSeconds(res), 1)
+		}
+
+		// Buckets are independent.
+		res, err := l.Allow(ctx, bucket+":other", limit)
+		require.NoError(t, err)
+		require.True(t, res.Allowed)
+		require.Equal(t, 2, res.Remaining)
+	})
+}
+
+func TestLimiterIsExactUnderConcurrency(t *testing.T) {
+	t.Parallel()
+	backends(t, func(t *testing.T, l ratelimit.Limiter) {
+		bucket := "test:" + uuid.NewString()
+		limit := ratelimit.PerMinute(10)
+		var (
+			wg      sync.WaitGroup
+			mu      sync.Mutex
+			allowed int
+		)
+		for range 40 {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				res, err := l.Allow(context.Background(), bucket, limit)
+				if err != nil {
+					t.Errorf("allow: %v", err)
+					return
+				}
+				if res.Allowed {
+					mu.Lock()
+					allowed++
+					mu.Unlock()
+				}
+			}()
+		}
+		wg.Wait()
+		require.Equal(t, 10, allowed)
+	})
+}
+
+func TestPostgresSweepDeletesOnlyExpiredBuckets(t *testing.T) {
+	t.Parallel()
+	pool := pgtest.Pool(t)
+	ctx := context.Background()
+	l := ratelimit.NewPostgres(store.New(pool), slog.New(slog.DiscardHandler))
+	live := "test:" + uuid.NewString()
+	_, err := l.Allow(ctx, live, ratelimit.PerMinute(5))
+	require.NoError(t, err)
+	expired := "test:" + uuid.NewString()
+	_, err = pool.Exec(ctx, "INSERT INTO rate_limits (bucket, tat, allowed) VALUES ($1, now() - interval '1 second', true)", expired)
+	require.NoError(t, err)
+
+	_, err = l.Sweep(ctx)
+	require.NoError(t, err)
+	var buckets []string
+	rows, err := pool.Query(ctx, "SELECT bucket FROM rate_limits WHERE bucket = ANY($1)", []string{live, expired})
+	require.NoError(t, err)
+	for rows.Next() {
+		var b string
+		require.NoError(t, rows.Scan(&b))
+		buckets = append(buckets, b)
+	}
+	require.NoError(t, rows.Err())
+	require.Equal(t, []string{live}, buckets)
+
+	// A deleted bucket is a full allowance, as it was before the sweep.
+	res, err := l.Allow(ctx, expired, ratelimit.PerMinute(5))
+	require.NoError(t, err)
+	require.Equal(t, 4, res.Remaining)
+}
+
+type brokenLimiter struct{}
+
+func (brokenLimiter) Allow(context.Context, string, ratelimit.Limit) (ratelimit.Result, error) {
+	return ratelimit.Result{}, errors.New("connection refused")
+}
+
+func TestGuardFailsOpen(t *testing.T) {
+	t.Parallel()
+	var logs bytes.Buffer
+	g := ratelimit.NewGuard(brokenLimiter{}, slog.New(slog.NewJSONHandler(&logs, nil)))
+	for range 3 {
+		res, ok := g.Check(context.Background(), "org:x:api_write", ratelimit.PerMinute(1))
+		require.False(t, ok)
+		require.True(t, res.Allowed)
+	}
+	require.Contains(t, logs.String(), "fail open")
+	require.Contains(t, logs.String(), "connection refused")
+	// Logged once, not once per request.
+	require.Equal(t, 1, bytes.Count(logs.Bytes(), []byte("fail open")))
+}
+
+func TestRedisUnreachableIsAnError(t *testing.T) {
+	t.Parallel()
+	// Port 1 on loopback has no listener: the guard turns this error into
+	// an allowed request.
+	r, err := ratelimit.NewRedis("redis://127.0.0.1:1/0")
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = r.Close() })
+	_, err = r.Allow(context.Background(), "test:x", ratelimit.PerMinute(1))
+	require.Error(t, err)
+}
+
+func TestIPBucket(t *testing.T) {
+	t.Parallel()
+	require.Equal(t, "ip:203.0.113.7", ratelimit.IPBucket("203.0.113.7"))
+	require.Equal(t, "ip:203.0.113.7", ratelimit.IPBucket("::ffff:203.0.113.7"))
+	// One IPv6 client usually owns a /64.
+	require.Equal(t, "ip:2001:db8:1:2::/64", ratelimit.IPBucket("2001:db8:1:2:aaaa::1"))
+	require.Equal(t, ratelimit.IPBucket("2001:db8:1:2::1"), ratelimit.IPBucket("2001:db8:1:2:ffff::9"))
+	require.NotEqual(t, ratelimit.IPBucket("2001:db8:1:2::1"), ratelimit.IPBucket("2001:db8:1:3::1"))
+}
+
+func TestGroupFor(t *testing.T) {
+	t.Parallel()
+	for _, m := range []string{http.MethodGet, http.MethodHead} {
+		require.Equal(t, ratelimit.GroupRead, ratelimit.GroupFor(m))
+	}
+	for _, m := range []string{http.MethodPost, http.MethodPatch, http.MethodDelete, http.MethodPut} {
+		require.Equal(t, ratelimit.GroupWrite, ratelimit.GroupFor(m))
+	}
+}
+
+func TestSetHeaders(t *testing.T) {
+	t.Parallel()
+	h := http.Header{}
+	now := time.Unix(1_800_000_000, 0)
+	ratelimit.SetHeaders(h, ratelimit.GroupWrite, ratelimit.Result{Limit: ratelimit.PerMinute(10), Remaining: 4, ResetAfter: 30*time.Second + time.Millisecond}, now)
+	require.Equal(t, "10", h.Get("X-RateLimit-Limit"))
+	require.Equal(t, "4", h.Get("X-RateLimit-Remaining"))
+	require.Equal(t, "1800000031", h.Get("X-RateLimit-Reset"))
+	require.Equal(t, "api_write", h.Get("X-RateLimit-Group"))
+	require.Equal(t, 1, ratelimit.RetryAfterSeconds(ratelimit.Result{RetryAfter: time.Millisecond}))
+	require.Equal(t, 7, ratelimit.RetryAfterSeconds(ratelimit.Result{RetryAfter: 6*time.Second + time.Millisecond}))
+}
+
+func BenchmarkAllow(b *testing.B) {
+	run := func(b *testing.B, l ratelimit.Limiter) {
+		b.Helper()
+		ctx := context.Background()
+		// Many organizations, as in production: no single hot row.
+		buckets := make([]string, 64)
+		for i := range buckets {
+			buckets[i] = "bench:" + uuid.NewString()
+		}
+		limit := ratelimit.PerMinute(1 << 30)
+		b.ResetTimer()
+		b.RunParallel(func(pb *testing.PB) {
+			i := 0
+			for pb.Next() {
+				if _, err := l.Allow(ctx, buckets[i%len(buckets)], limit); err != nil {
+					b.Error(err)
+					return
+				}
+				i++
+			}
+		})
+	}
+	b.Run("Postgres", func(b *testing.B) { run(b, postgresLimiter(b)) })
+	b.Run("Redis", func(b *testing.B) { run(b, redisLimiter(b)) })
+}
