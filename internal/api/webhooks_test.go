@@ -173,6 +173,23 @@ func TestWebhookTest(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 
+	t.Run("CountsAgainstApiWrite", func(t *testing.T) {
+		t.Parallel()
+		rc := newReceiver(t, http.StatusNoContent)
+		h := start(t, apitest.Options{AllowPrivateTargets: true, Getenv: map[string]string{"GEOSCAN_EXTRA_CA_FILE": rc.caFile}})
+		org := h.NewOrg(t, "free", true) // 10 api_write per minute
+		body := map[string]any{"url": rc.srv.URL + "/hook"}
+		for i := range 10 {
+			r := h.Do(t, "POST", "/api/v1/webhooks/test", org.Key, body)
+			require.Equal(t, http.StatusOK, r.Status, "test %d: %s", i+1, r.Body)
+			require.Equal(t, "api_write", r.Header.Get("X-RateLimit-Group"))
+		}
+		h.Do(t, "POST", "/api/v1/webhooks/test", org.Key, body).RequireError(t, http.StatusTooManyRequests, "org_rate_limit_exceeded", "")
+		rc.mu.Lock()
+		defer rc.mu.Unlock()
+		require.Len(t, rc.got, 10, "the refused test sent nothing")
+	})
+
 	t.Run("DeliversSignedSample", func(t *testing.T) {
 		t.Parallel()
 		rc := newReceiver(t, http.StatusNoContent)
