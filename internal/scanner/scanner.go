@@ -165,17 +165,18 @@ func (r *Runner) Run(ctx context.Context, scanID uuid.UUID, lastAttempt bool) (T
 	}
 	t.Checks = time.Since(start)
 
-	after := r.hook()
-	if completion.Triage == nil {
-		after = func(ctx context.Context, tx *store.Store, done store.Scan) error {
+	// In the completing transaction: a missing dossier is queued for
+	// recomputation, then the finish hook (callbacks) runs.
+	after := func(ctx context.Context, tx *store.Store, done store.Scan) error {
+		if completion.Triage == nil {
 			if err := queueTriage(ctx, tx, done.ID); err != nil {
 				return err
 			}
-			if r.OnFinish != nil {
-				return r.OnFinish(ctx, tx, done)
-			}
-			return nil
 		}
+		if r.OnFinish != nil {
+			return r.OnFinish(ctx, tx, done)
+		}
+		return nil
 	}
 	start = time.Now()
 	_, err = r.Store.CompleteScan(ctx, completion, after)

@@ -103,7 +103,7 @@ func documents(site *fetch.Site) []document {
 }
 
 // Detect recognises the technologies of a fetched site: the fingerprint
-// database over the homepage and a few sampled pages, then the in-house
+// database over the homepage and the sampled pages, then the in-house
 // table, which weighs every signal and decides the platform triple.
 func Detect(site *fetch.Site) Detection {
 	docs := documents(site)
@@ -169,7 +169,7 @@ func Detect(site *fetch.Site) Detection {
 	// Everything else the fingerprint database saw, at the confidence one
 	// database match carries.
 	for name, version := range found {
-		if byName[name] != nil || ruleFingerprinted(name) || notATechnology[name] {
+		if byName[name] != nil || fingerprintNamesOfRules[name] || notATechnology[name] {
 			continue
 		}
 		t := &Tech{Name: name, Version: version, Categories: cats(name), Score: fpWeight, Evidence: []string{"fingerprint database match"}}
@@ -179,8 +179,10 @@ func Detect(site *fetch.Site) Detection {
 
 	subsumed := map[string]bool{}
 	for _, t := range techs {
-		for _, s := range ruleNamed(t.Name).subsumes {
-			subsumed[s] = true
+		if r := rulesByName[t.Name]; r != nil {
+			for _, s := range r.subsumes {
+				subsumed[s] = true
+			}
 		}
 	}
 	pick := func(role Role) *Tech {
@@ -296,21 +298,15 @@ func fpName(r *rule) string {
 	return r.name
 }
 
-// ruleFingerprinted reports a fingerprint name some rule already covers.
-func ruleFingerprinted(name string) bool {
-	for i := range rules {
-		if fpName(&rules[i]) == name {
-			return true
-		}
-	}
-	return false
-}
+// Lookups over the rules table, built once.
+var (
+	rulesByName             = map[string]*rule{}
+	fingerprintNamesOfRules = map[string]bool{} // database names some rule already covers
+)
 
-func ruleNamed(name string) rule {
-	for _, r := range rules {
-		if r.name == name {
-			return r
-		}
+func init() {
+	for i := range rules {
+		rulesByName[rules[i].name] = &rules[i]
+		fingerprintNamesOfRules[fpName(&rules[i])] = true
 	}
-	return rule{}
 }
