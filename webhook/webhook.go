@@ -58,9 +58,15 @@ var (
 
 // Sign returns the X-GeoScan-Signature value of body under secret.
 func Sign(secret string, body []byte) string {
+	return SignaturePrefix + hex.EncodeToString(geoscanMAC(secret, body))
+}
+
+// geoscanMAC is HMAC-SHA256 of body keyed with the UTF-8 bytes of the whole
+// secret, whsec_ included.
+func geoscanMAC(secret string, body []byte) []byte {
 	mac := hmac.New(sha256.New, []byte(secret))
 	mac.Write(body)
-	return SignaturePrefix + hex.EncodeToString(mac.Sum(nil))
+	return mac.Sum(nil)
 }
 
 // Verify checks an X-GeoScan-Signature value against the raw body received
@@ -78,9 +84,7 @@ func Verify(secret string, body []byte, signature string) error {
 	if err != nil {
 		return ErrMalformedSignature
 	}
-	mac := hmac.New(sha256.New, []byte(secret))
-	mac.Write(body)
-	if !hmac.Equal(mac.Sum(nil), got) {
+	if !hmac.Equal(geoscanMAC(secret, body), got) {
 		return ErrSignatureMismatch
 	}
 	return nil
