@@ -144,15 +144,19 @@ func NewClient(o ClientOptions) (*http.Client, error) {
 }
 
 // dialVia dials through resolver when one is set, trying each address in
-// turn; the dialer's Control hook still checks every address dialled.
+// turn; the dialer's Control hook still checks every address dialled. A
+// cloud metadata host name is refused before it is looked up.
 func dialVia(d *net.Dialer, resolver Resolver) func(ctx context.Context, network, addr string) (net.Conn, error) {
-	if resolver == nil {
-		return d.DialContext
-	}
 	return func(ctx context.Context, network, addr string) (net.Conn, error) {
 		host, port, err := net.SplitHostPort(addr)
 		if err != nil {
 			return nil, err
+		}
+		if IsMetadataName(host) {
+			return nil, fmt.Errorf("%w: %s is a cloud metadata host name", ErrBlocked, host)
+		}
+		if resolver == nil {
+			return d.DialContext(ctx, network, addr)
 		}
 		if ip := net.ParseIP(host); ip != nil {
 			return d.DialContext(ctx, network, addr)

@@ -8,8 +8,11 @@
 // the address actually dialled (every resolved address, every redirect hop),
 // which closes DNS rebinding and redirect tricks that a URL-time check alone
 // cannot. AllowPrivate lifts both the address and the port rules, for local
-// fixture sites and receivers; the configuration refuses it outside dev and
-// test mode.
+// fixture sites and receivers, but never opens cloud metadata services:
+// link-local addresses and the known metadata addresses stay refused in
+// every form (IPv4, IPv4-mapped, embedded by NAT64, 6to4, Teredo or
+// ISATAP) and so do the metadata host names, directly and on redirects. The
+// configuration refuses AllowPrivate outside dev and test mode.
 package netguard
 
 import (
@@ -19,6 +22,7 @@ import (
 	"net"
 	"net/netip"
 	"net/url"
+	"slices"
 	"strings"
 	"time"
 	"unicode"
@@ -82,11 +86,80 @@ func guard(allowPrivate bool, ports ...uint16) *ssrf.Guardian {
 	return ssrf.New(ssrf.WithPorts(ports...))
 }
 
+// Cloud metadata services outside the link-local ranges.
+var metadataAddrs = []netip.Addr{
+	netip.MustParseAddr("fd00:ec2::254"),   // AWS, IPv6
+	netip.MustParseAddr("100.100.100.200"), // Alibaba Cloud
+	netip.MustParseAddr("192.0.0.192"),     // Oracle Cloud, legacy
+}
+
+// metadataNames are the host names cloud metadata services answer under.
+var metadataNames = map[string]bool{
+	"metadata":                     true, // GCE search-domain short name
+	"metadata.google.internal":     true,
+	"metadata.goog":                true,
+	"instance-data":                true, // AWS
+	"instance-data.ec2.internal":   true,
+	"metadata.azure.internal":      true,
+	"metadata.tencentyun.com":      true,
+	"metadata.platformequinix.com": true,
+	"metadata.packet.net":          true,
+}
+
+// Prefixes of IPv6 transition mechanisms that carry an IPv4 address: a
+// router or relay on the way may deliver such a packet to that address.
+var (
+	nat64       = netip.MustParsePrefix("64:ff9b::/96")   // RFC 6052, last 32 bits
+	nat64Local  = netip.MustParsePrefix("64:ff9b:1::/48") // RFC 8215, last 32 bits in the /96 form
+	sixToFour   = netip.MustParsePrefix("2002::/16")      // RFC 3056, bits 16-47
+	teredo      = netip.MustParsePrefix("2001::/32")      // RFC 4380, server in bits 32-63, client inverted in the last 32
+	ipv4Compat  = netip.MustParsePrefix("::/96")          // deprecated IPv4-compatible form
+	linkLocalV4 = netip.MustParsePrefix("169.254.0.0/16")
+)
+
+// withEmbedded returns ip, unmapped and without a zone, and every IPv4
+// address embedded in it by NAT64, 6to4, Teredo, ISATAP or the
+// IPv4-compatible form.
+func withEmbedded(ip netip.Addr) []netip.Addr {
+	ip = ip.WithZone("").Unmap()
+	out := []netip.Addr{ip}
+	if !ip.Is6() {
+		return out
+	}
+	b := ip.As16()
+	last := netip.AddrFrom4([4]byte(b[12:16]))
+	switch {
+	case nat64.Contains(ip), nat64Local.Contains(ip), ipv4Compat.Contains(ip):
+		out = append(out, last)
+	case sixToFour.Contains(ip):
+		out = append(out, netip.AddrFrom4([4]byte(b[2:6])))
+	case teredo.Contains(ip):
+		out = append(out, netip.AddrFrom4([4]byte(b[4:8])),
+			netip.AddrFrom4([4]byte{^b[12], ^b[13], ^b[14], ^b[15]}))
+	}
+	if b[9] == 0 && b[10] == 0x5e && b[11] == 0xfe && (b[8] == 0 || b[8] == 2) { // ISATAP interface id
+		out = append(out, last)
+	}
+	return out
+}
+
 // alwaysBlocked are addresses refused even when private targets are
-// allowed: link-local ranges, where cloud metadata services answer.
+// allowed: link-local ranges, where most cloud metadata services answer,
+// the metadata addresses outside them, and any of these embedded in an
+// IPv6 address.
 func alwaysBlocked(ip netip.Addr) bool {
-	ip = ip.Unmap()
-	return ip.IsLinkLocalUnicast() || ip.IsLinkLocalMulticast() || ip == netip.MustParseAddr("fd00:ec2::254")
+	for _, a := range withEmbedded(ip) {
+		if a.IsLinkLocalUnicast() || a.IsLinkLocalMulticast() || linkLocalV4.Contains(a) || slices.Contains(metadataAddrs, a) {
+			return true
+		}
+	}
+	return false
+}
+
+// IsMetadataName reports whether host (ASCII, any case, trailing dot
+// allowed) is a cloud metadata service's name.
+func IsMetadataName(host string) bool {
+	return metadataNames[strings.ToLower(strings.TrimSuffix(host, "."))]
 }
 
 // CheckURL validates raw as an outbound HTTPS target and normalizes it:
@@ -98,6 +171,17 @@ func (p Policy) CheckURL(ctx context.Context, raw string) (*Target, error) {
 		return nil, err
 	}
 	if p.AllowPrivate {
+		// Private targets are allowed, metadata services are not: refuse a
+		// name that resolves to one now (the dialer refuses it anyway).
+		if _, err := netip.ParseAddr(t.Host); err != nil && p.Resolver != nil {
+			if addrs, err := p.Resolver.LookupIPAddr(ctx, t.Host); err == nil {
+				for _, a := range addrs {
+					if ip, ok := netip.AddrFromSlice(a.IP); ok && alwaysBlocked(ip) {
+						return nil, refuse("url host %s resolves to a link-local or cloud metadata address (%s)", t.Host, ip.Unmap())
+					}
+				}
+			}
+		}
 		return t, nil
 	}
 	g := guard(false)
@@ -238,7 +322,13 @@ func normalizeHost(h string, allowPrivate bool) (string, error) {
 	// IDNA mapping can turn look-alike characters into an IP literal
 	// (enclosed or full-width digits); check the mapped form again.
 	if ip, err := netip.ParseAddr(ascii); err == nil {
+		if alwaysBlocked(ip) {
+			return "", refuse("url must not point to a link-local or cloud metadata address (%s)", ip)
+		}
 		return ip.String(), nil
+	}
+	if IsMetadataName(ascii) {
+		return "", refuse("url must not point to a cloud metadata service (%s)", ascii)
 	}
 	if len(ascii) > 253 {
 		return "", refuse("url host is longer than 253 characters")

@@ -6,6 +6,8 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"net/netip"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -240,4 +242,98 @@ func FuzzCheckURL(f *testing.F) {
 			t.Fatalf("normal form %q of %q is not stable: %q, %v", got.String(), raw, again, err)
 		}
 	})
+}
+
+// metadataForms are cloud metadata addresses and names in every spelling
+// that reaches them: they stay refused when private targets are allowed.
+var metadataForms = []string{
+	"169.254.169.254", "169.254.0.23", "[::ffff:169.254.169.254]", "[::ffff:a9fe:a9fe]", "[::a9fe:a9fe]",
+	"[64:ff9b::a9fe:a9fe]", "[64:ff9b::169.254.169.254]", "[64:ff9b:1::a9fe:a9fe]", "[2002:a9fe:a9fe::1]",
+	"[2002:a9fe:a9fe:1234:5678:9abc:def0:1]", "[2001:0:a9fe:a9fe::1]", "[2001:0:4136:e378:8000:63bf:5601:5601]",
+	"[fe80::a9fe:a9fe]", "[fe80::5efe:a9fe:a9fe]", "[fd00:ec2::254]", "100.100.100.200", "[::ffff:100.100.100.200]",
+	"[64:ff9b::6464:64c8]", "[2002:6464:64c8::]", "192.0.0.192", "①⑥⑨.②⑤④.①⑥⑨.②⑤④",
+	"metadata", "metadata.google.internal", "METADATA.GOOGLE.INTERNAL.", "metadata.goog", "instance-data",
+	"instance-data.ec2.internal", "metadata.tencentyun.com",
+}
+
+func TestMetadataRefusedWithPrivateTargetsAllowed(t *testing.T) {
+	t.Parallel()
+	resolver := fakeResolver{
+		"meta.example.com": {"169.254.169.254"}, "nat64.example.com": {"64:ff9b::a9fe:a9fe"},
+		"sixtofour.example.com": {"2002:a9fe:a9fe::1"}, "alibaba.example.com": {"100.100.100.200"},
+		"fixture.example.com": {"127.0.0.1"},
+	}
+	for _, allow := range []bool{false, true} {
+		p := Policy{AllowPrivate: allow, Resolver: resolver}
+		for _, host := range metadataForms {
+			for _, raw := range []string{"https://" + host + "/latest/meta-data/", "https://" + host + ":8443/"} {
+				if !allow && strings.Contains(raw, ":8443") {
+					continue
+				}
+				_, err := p.CheckURL(context.Background(), raw)
+				var ue *URLError
+				require.ErrorAs(t, err, &ue, "allow private %v: %q must be refused", allow, raw)
+			}
+		}
+		for _, name := range []string{"meta", "nat64", "sixtofour", "alibaba"} {
+			_, err := p.CheckURL(context.Background(), "https://"+name+".example.com/")
+			require.Error(t, err, "allow private %v: %s resolves to a metadata address", allow, name)
+		}
+	}
+	// The private fixture it is meant for still passes.
+	_, err := Policy{AllowPrivate: true, Resolver: resolver}.CheckURL(context.Background(), "https://fixture.example.com:8443/")
+	require.NoError(t, err)
+
+	for _, s := range []string{"8.8.8.8", "2606:4700::6810:84e5", "64:ff9b::808:808", "2002:808:808::1", "2001:db8::1", "fe80::1"} {
+		ip := netip.MustParseAddr(s)
+		require.Equal(t, strings.HasPrefix(s, "fe80"), alwaysBlocked(ip), s)
+	}
+}
+
+func TestClientRefusesMetadataWithPrivateTargetsAllowed(t *testing.T) {
+	t.Parallel()
+	var srvURL string
+	srv, caFile, hits := tlsServer(t, func(w http.ResponseWriter, r *http.Request) {
+		if target := r.URL.Query().Get("to"); target != "" {
+			http.Redirect(w, r, target, http.StatusFound)
+			return
+		}
+		w.WriteHeader(http.StatusOK)
+	})
+	srvURL = srv.URL
+	_, port, err := net.SplitHostPort(srv.Listener.Addr().String())
+	require.NoError(t, err)
+	// Names a redirect may lead to; dialling them is refused before any
+	// packet leaves (the dialer's Control hook runs before connect).
+	resolver := fakeResolver{
+		"fixture.example.com": {"127.0.0.1"}, "meta.example.com": {"169.254.169.254"},
+		"nat64.example.com": {"64:ff9b::a9fe:a9fe"}, "sixtofour.example.com": {"2002:a9fe:a9fe::1"},
+		"alibaba.example.com": {"100.100.100.200"}, "ec2v6.example.com": {"fd00:ec2::254"},
+	}
+	c, err := NewClient(ClientOptions{AllowPrivate: true, ExtraCAFile: caFile, MaxRedirects: 5, Resolver: resolver})
+	require.NoError(t, err)
+
+	resp, err := get(c, "https://fixture.example.com:"+port+"/")
+	require.NoError(t, err, "the private fixture is reachable")
+	resp.Body.Close()
+
+	var targets []string
+	for _, host := range metadataForms {
+		targets = append(targets, "https://"+host+"/latest/meta-data/")
+	}
+	for _, name := range []string{"meta", "nat64", "sixtofour", "alibaba", "ec2v6"} {
+		targets = append(targets, "https://"+name+".example.com:"+port+"/")
+	}
+	before := hits.Load()
+	for _, target := range targets {
+		// Directly.
+		_, err := get(c, target)
+		require.Error(t, err, "direct %s", target)
+		require.True(t, IsBlocked(err), "direct %s: %v", target, err)
+		// Through a redirect from the allowed fixture.
+		_, err = get(c, srvURL+"/?to="+url.QueryEscape(target))
+		require.Error(t, err, "redirect to %s", target)
+		require.True(t, IsBlocked(err), "redirect to %s: %v", target, err)
+	}
+	require.Equal(t, before+int32(len(targets)), hits.Load(), "only the redirecting fixture was reached")
 }
