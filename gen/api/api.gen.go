@@ -1861,6 +1861,9 @@ type BadRequest = Error
 // Conflict The error envelope of every response with a status of 400 or above.
 type Conflict = Error
 
+// HeaderTooLarge The error envelope of every response with a status of 400 or above.
+type HeaderTooLarge = Error
+
 // InternalError The error envelope of every response with a status of 400 or above.
 type InternalError = Error
 
@@ -1872,6 +1875,9 @@ type PaymentRequired = Error
 
 // RequestTooLarge The error envelope of every response with a status of 400 or above.
 type RequestTooLarge = Error
+
+// ServiceUnavailable The error envelope of every response with a status of 400 or above.
+type ServiceUnavailable = Error
 
 // TooManyRequests The error envelope of every response with a status of 400 or above.
 type TooManyRequests = Error
@@ -2995,6 +3001,8 @@ type BadRequestJSONResponse Error
 
 type ConflictJSONResponse Error
 
+type HeaderTooLargeJSONResponse Error
+
 type InternalErrorJSONResponse Error
 
 type NotFoundJSONResponse Error
@@ -3002,6 +3010,15 @@ type NotFoundJSONResponse Error
 type PaymentRequiredJSONResponse Error
 
 type RequestTooLargeJSONResponse Error
+
+type ServiceUnavailableResponseHeaders struct {
+	RetryAfter *int
+}
+type ServiceUnavailableJSONResponse struct {
+	Body Error
+
+	Headers ServiceUnavailableResponseHeaders
+}
 
 type TooManyRequestsResponseHeaders struct {
 	RetryAfter          *int
@@ -3101,6 +3118,20 @@ func (response ListScans429JSONResponse) VisitListScansResponse(w http.ResponseW
 	return err
 }
 
+type ListScans431JSONResponse struct{ HeaderTooLargeJSONResponse }
+
+func (response ListScans431JSONResponse) VisitListScansResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(431)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type ListScans500JSONResponse struct{ InternalErrorJSONResponse }
 
 func (response ListScans500JSONResponse) VisitListScansResponse(w http.ResponseWriter) error {
@@ -3111,6 +3142,23 @@ func (response ListScans500JSONResponse) VisitListScansResponse(w http.ResponseW
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListScans503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response ListScans503JSONResponse) VisitListScansResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -3239,6 +3287,20 @@ func (response CreateScan429JSONResponse) VisitCreateScanResponse(w http.Respons
 	return err
 }
 
+type CreateScan431JSONResponse struct{ HeaderTooLargeJSONResponse }
+
+func (response CreateScan431JSONResponse) VisitCreateScanResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(431)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type CreateScan500JSONResponse struct{ InternalErrorJSONResponse }
 
 func (response CreateScan500JSONResponse) VisitCreateScanResponse(w http.ResponseWriter) error {
@@ -3249,6 +3311,23 @@ func (response CreateScan500JSONResponse) VisitCreateScanResponse(w http.Respons
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateScan503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response CreateScan503JSONResponse) VisitCreateScanResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -3362,6 +3441,20 @@ func (response CompareScans429JSONResponse) VisitCompareScansResponse(w http.Res
 	return err
 }
 
+type CompareScans431JSONResponse struct{ HeaderTooLargeJSONResponse }
+
+func (response CompareScans431JSONResponse) VisitCompareScansResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(431)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type CompareScans500JSONResponse struct{ InternalErrorJSONResponse }
 
 func (response CompareScans500JSONResponse) VisitCompareScansResponse(w http.ResponseWriter) error {
@@ -3372,6 +3465,23 @@ func (response CompareScans500JSONResponse) VisitCompareScansResponse(w http.Res
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CompareScans503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response CompareScans503JSONResponse) VisitCompareScansResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -3471,6 +3581,20 @@ func (response ExportScans429JSONResponse) VisitExportScansResponse(w http.Respo
 	return err
 }
 
+type ExportScans431JSONResponse struct{ HeaderTooLargeJSONResponse }
+
+func (response ExportScans431JSONResponse) VisitExportScansResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(431)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type ExportScans500JSONResponse struct{ InternalErrorJSONResponse }
 
 func (response ExportScans500JSONResponse) VisitExportScansResponse(w http.ResponseWriter) error {
@@ -3481,6 +3605,23 @@ func (response ExportScans500JSONResponse) VisitExportScansResponse(w http.Respo
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ExportScans503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response ExportScans503JSONResponse) VisitExportScansResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -3566,6 +3707,20 @@ func (response GetScanPrice429JSONResponse) VisitGetScanPriceResponse(w http.Res
 	return err
 }
 
+type GetScanPrice431JSONResponse struct{ HeaderTooLargeJSONResponse }
+
+func (response GetScanPrice431JSONResponse) VisitGetScanPriceResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(431)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type GetScanPrice500JSONResponse struct{ InternalErrorJSONResponse }
 
 func (response GetScanPrice500JSONResponse) VisitGetScanPriceResponse(w http.ResponseWriter) error {
@@ -3576,6 +3731,23 @@ func (response GetScanPrice500JSONResponse) VisitGetScanPriceResponse(w http.Res
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetScanPrice503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response GetScanPrice503JSONResponse) VisitGetScanPriceResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -3669,6 +3841,20 @@ func (response DeleteScan429JSONResponse) VisitDeleteScanResponse(w http.Respons
 	return err
 }
 
+type DeleteScan431JSONResponse struct{ HeaderTooLargeJSONResponse }
+
+func (response DeleteScan431JSONResponse) VisitDeleteScanResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(431)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type DeleteScan500JSONResponse struct{ InternalErrorJSONResponse }
 
 func (response DeleteScan500JSONResponse) VisitDeleteScanResponse(w http.ResponseWriter) error {
@@ -3679,6 +3865,23 @@ func (response DeleteScan500JSONResponse) VisitDeleteScanResponse(w http.Respons
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteScan503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response DeleteScan503JSONResponse) VisitDeleteScanResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -3778,6 +3981,20 @@ func (response GetScan429JSONResponse) VisitGetScanResponse(w http.ResponseWrite
 	return err
 }
 
+type GetScan431JSONResponse struct{ HeaderTooLargeJSONResponse }
+
+func (response GetScan431JSONResponse) VisitGetScanResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(431)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type GetScan500JSONResponse struct{ InternalErrorJSONResponse }
 
 func (response GetScan500JSONResponse) VisitGetScanResponse(w http.ResponseWriter) error {
@@ -3788,6 +4005,23 @@ func (response GetScan500JSONResponse) VisitGetScanResponse(w http.ResponseWrite
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetScan503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response GetScan503JSONResponse) VisitGetScanResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -3916,6 +4150,20 @@ func (response UpdateScan429JSONResponse) VisitUpdateScanResponse(w http.Respons
 	return err
 }
 
+type UpdateScan431JSONResponse struct{ HeaderTooLargeJSONResponse }
+
+func (response UpdateScan431JSONResponse) VisitUpdateScanResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(431)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type UpdateScan500JSONResponse struct{ InternalErrorJSONResponse }
 
 func (response UpdateScan500JSONResponse) VisitUpdateScanResponse(w http.ResponseWriter) error {
@@ -3926,6 +4174,23 @@ func (response UpdateScan500JSONResponse) VisitUpdateScanResponse(w http.Respons
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateScan503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response UpdateScan503JSONResponse) VisitUpdateScanResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -4040,6 +4305,20 @@ func (response ListScanChecks429JSONResponse) VisitListScanChecksResponse(w http
 	return err
 }
 
+type ListScanChecks431JSONResponse struct{ HeaderTooLargeJSONResponse }
+
+func (response ListScanChecks431JSONResponse) VisitListScanChecksResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(431)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type ListScanChecks500JSONResponse struct{ InternalErrorJSONResponse }
 
 func (response ListScanChecks500JSONResponse) VisitListScanChecksResponse(w http.ResponseWriter) error {
@@ -4050,6 +4329,23 @@ func (response ListScanChecks500JSONResponse) VisitListScanChecksResponse(w http
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListScanChecks503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response ListScanChecks503JSONResponse) VisitListScanChecksResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -4165,6 +4461,20 @@ func (response GetScanCheck429JSONResponse) VisitGetScanCheckResponse(w http.Res
 	return err
 }
 
+type GetScanCheck431JSONResponse struct{ HeaderTooLargeJSONResponse }
+
+func (response GetScanCheck431JSONResponse) VisitGetScanCheckResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(431)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type GetScanCheck500JSONResponse struct{ InternalErrorJSONResponse }
 
 func (response GetScanCheck500JSONResponse) VisitGetScanCheckResponse(w http.ResponseWriter) error {
@@ -4175,6 +4485,23 @@ func (response GetScanCheck500JSONResponse) VisitGetScanCheckResponse(w http.Res
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetScanCheck503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response GetScanCheck503JSONResponse) VisitGetScanCheckResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -4275,6 +4602,20 @@ func (response ListScanDeliveries429JSONResponse) VisitListScanDeliveriesRespons
 	return err
 }
 
+type ListScanDeliveries431JSONResponse struct{ HeaderTooLargeJSONResponse }
+
+func (response ListScanDeliveries431JSONResponse) VisitListScanDeliveriesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(431)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type ListScanDeliveries500JSONResponse struct{ InternalErrorJSONResponse }
 
 func (response ListScanDeliveries500JSONResponse) VisitListScanDeliveriesResponse(w http.ResponseWriter) error {
@@ -4285,6 +4626,23 @@ func (response ListScanDeliveries500JSONResponse) VisitListScanDeliveriesRespons
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListScanDeliveries503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response ListScanDeliveries503JSONResponse) VisitListScanDeliveriesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -4398,6 +4756,20 @@ func (response RedeliverScanWebhook429JSONResponse) VisitRedeliverScanWebhookRes
 	return err
 }
 
+type RedeliverScanWebhook431JSONResponse struct{ HeaderTooLargeJSONResponse }
+
+func (response RedeliverScanWebhook431JSONResponse) VisitRedeliverScanWebhookResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(431)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type RedeliverScanWebhook500JSONResponse struct{ InternalErrorJSONResponse }
 
 func (response RedeliverScanWebhook500JSONResponse) VisitRedeliverScanWebhookResponse(w http.ResponseWriter) error {
@@ -4408,6 +4780,23 @@ func (response RedeliverScanWebhook500JSONResponse) VisitRedeliverScanWebhookRes
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RedeliverScanWebhook503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response RedeliverScanWebhook503JSONResponse) VisitRedeliverScanWebhookResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -4536,6 +4925,20 @@ func (response GetScanPdf429JSONResponse) VisitGetScanPdfResponse(w http.Respons
 	return err
 }
 
+type GetScanPdf431JSONResponse struct{ HeaderTooLargeJSONResponse }
+
+func (response GetScanPdf431JSONResponse) VisitGetScanPdfResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(431)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type GetScanPdf500JSONResponse struct{ InternalErrorJSONResponse }
 
 func (response GetScanPdf500JSONResponse) VisitGetScanPdfResponse(w http.ResponseWriter) error {
@@ -4546,6 +4949,23 @@ func (response GetScanPdf500JSONResponse) VisitGetScanPdfResponse(w http.Respons
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetScanPdf503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response GetScanPdf503JSONResponse) VisitGetScanPdfResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -4660,6 +5080,20 @@ func (response GetScanReport429JSONResponse) VisitGetScanReportResponse(w http.R
 	return err
 }
 
+type GetScanReport431JSONResponse struct{ HeaderTooLargeJSONResponse }
+
+func (response GetScanReport431JSONResponse) VisitGetScanReportResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(431)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type GetScanReport500JSONResponse struct{ InternalErrorJSONResponse }
 
 func (response GetScanReport500JSONResponse) VisitGetScanReportResponse(w http.ResponseWriter) error {
@@ -4670,6 +5104,23 @@ func (response GetScanReport500JSONResponse) VisitGetScanReportResponse(w http.R
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetScanReport503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response GetScanReport503JSONResponse) VisitGetScanReportResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -4770,6 +5221,20 @@ func (response GetScanTriage429JSONResponse) VisitGetScanTriageResponse(w http.R
 	return err
 }
 
+type GetScanTriage431JSONResponse struct{ HeaderTooLargeJSONResponse }
+
+func (response GetScanTriage431JSONResponse) VisitGetScanTriageResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(431)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type GetScanTriage500JSONResponse struct{ InternalErrorJSONResponse }
 
 func (response GetScanTriage500JSONResponse) VisitGetScanTriageResponse(w http.ResponseWriter) error {
@@ -4780,6 +5245,23 @@ func (response GetScanTriage500JSONResponse) VisitGetScanTriageResponse(w http.R
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetScanTriage503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response GetScanTriage503JSONResponse) VisitGetScanTriageResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -4865,6 +5347,20 @@ func (response ListSchedules429JSONResponse) VisitListSchedulesResponse(w http.R
 	return err
 }
 
+type ListSchedules431JSONResponse struct{ HeaderTooLargeJSONResponse }
+
+func (response ListSchedules431JSONResponse) VisitListSchedulesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(431)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type ListSchedules500JSONResponse struct{ InternalErrorJSONResponse }
 
 func (response ListSchedules500JSONResponse) VisitListSchedulesResponse(w http.ResponseWriter) error {
@@ -4875,6 +5371,23 @@ func (response ListSchedules500JSONResponse) VisitListSchedulesResponse(w http.R
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListSchedules503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response ListSchedules503JSONResponse) VisitListSchedulesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -5003,6 +5516,20 @@ func (response CreateSchedule429JSONResponse) VisitCreateScheduleResponse(w http
 	return err
 }
 
+type CreateSchedule431JSONResponse struct{ HeaderTooLargeJSONResponse }
+
+func (response CreateSchedule431JSONResponse) VisitCreateScheduleResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(431)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type CreateSchedule500JSONResponse struct{ InternalErrorJSONResponse }
 
 func (response CreateSchedule500JSONResponse) VisitCreateScheduleResponse(w http.ResponseWriter) error {
@@ -5013,6 +5540,23 @@ func (response CreateSchedule500JSONResponse) VisitCreateScheduleResponse(w http
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateSchedule503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response CreateSchedule503JSONResponse) VisitCreateScheduleResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -5112,6 +5656,20 @@ func (response DeleteSchedule429JSONResponse) VisitDeleteScheduleResponse(w http
 	return err
 }
 
+type DeleteSchedule431JSONResponse struct{ HeaderTooLargeJSONResponse }
+
+func (response DeleteSchedule431JSONResponse) VisitDeleteScheduleResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(431)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type DeleteSchedule500JSONResponse struct{ InternalErrorJSONResponse }
 
 func (response DeleteSchedule500JSONResponse) VisitDeleteScheduleResponse(w http.ResponseWriter) error {
@@ -5122,6 +5680,23 @@ func (response DeleteSchedule500JSONResponse) VisitDeleteScheduleResponse(w http
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteSchedule503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response DeleteSchedule503JSONResponse) VisitDeleteScheduleResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -5221,6 +5796,20 @@ func (response GetSchedule429JSONResponse) VisitGetScheduleResponse(w http.Respo
 	return err
 }
 
+type GetSchedule431JSONResponse struct{ HeaderTooLargeJSONResponse }
+
+func (response GetSchedule431JSONResponse) VisitGetScheduleResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(431)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type GetSchedule500JSONResponse struct{ InternalErrorJSONResponse }
 
 func (response GetSchedule500JSONResponse) VisitGetScheduleResponse(w http.ResponseWriter) error {
@@ -5231,6 +5820,23 @@ func (response GetSchedule500JSONResponse) VisitGetScheduleResponse(w http.Respo
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetSchedule503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response GetSchedule503JSONResponse) VisitGetScheduleResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -5359,6 +5965,20 @@ func (response UpdateSchedule429JSONResponse) VisitUpdateScheduleResponse(w http
 	return err
 }
 
+type UpdateSchedule431JSONResponse struct{ HeaderTooLargeJSONResponse }
+
+func (response UpdateSchedule431JSONResponse) VisitUpdateScheduleResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(431)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type UpdateSchedule500JSONResponse struct{ InternalErrorJSONResponse }
 
 func (response UpdateSchedule500JSONResponse) VisitUpdateScheduleResponse(w http.ResponseWriter) error {
@@ -5369,6 +5989,23 @@ func (response UpdateSchedule500JSONResponse) VisitUpdateScheduleResponse(w http
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type UpdateSchedule503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response UpdateSchedule503JSONResponse) VisitUpdateScheduleResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -5437,6 +6074,20 @@ func (response GetUsage429JSONResponse) VisitGetUsageResponse(w http.ResponseWri
 	return err
 }
 
+type GetUsage431JSONResponse struct{ HeaderTooLargeJSONResponse }
+
+func (response GetUsage431JSONResponse) VisitGetUsageResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(431)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type GetUsage500JSONResponse struct{ InternalErrorJSONResponse }
 
 func (response GetUsage500JSONResponse) VisitGetUsageResponse(w http.ResponseWriter) error {
@@ -5447,6 +6098,23 @@ func (response GetUsage500JSONResponse) VisitGetUsageResponse(w http.ResponseWri
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetUsage503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response GetUsage503JSONResponse) VisitGetUsageResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -5560,6 +6228,20 @@ func (response TestWebhook429JSONResponse) VisitTestWebhookResponse(w http.Respo
 	return err
 }
 
+type TestWebhook431JSONResponse struct{ HeaderTooLargeJSONResponse }
+
+func (response TestWebhook431JSONResponse) VisitTestWebhookResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(431)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type TestWebhook500JSONResponse struct{ InternalErrorJSONResponse }
 
 func (response TestWebhook500JSONResponse) VisitTestWebhookResponse(w http.ResponseWriter) error {
@@ -5570,6 +6252,23 @@ func (response TestWebhook500JSONResponse) VisitTestWebhookResponse(w http.Respo
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type TestWebhook503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response TestWebhook503JSONResponse) VisitTestWebhookResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -5683,6 +6382,20 @@ func (response VerifyWebhook429JSONResponse) VisitVerifyWebhookResponse(w http.R
 	return err
 }
 
+type VerifyWebhook431JSONResponse struct{ HeaderTooLargeJSONResponse }
+
+func (response VerifyWebhook431JSONResponse) VisitVerifyWebhookResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(431)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type VerifyWebhook500JSONResponse struct{ InternalErrorJSONResponse }
 
 func (response VerifyWebhook500JSONResponse) VisitVerifyWebhookResponse(w http.ResponseWriter) error {
@@ -5693,6 +6406,23 @@ func (response VerifyWebhook500JSONResponse) VisitVerifyWebhookResponse(w http.R
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type VerifyWebhook503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response VerifyWebhook503JSONResponse) VisitVerifyWebhookResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
 	_, err := buf.WriteTo(w)
 	return err
 }
@@ -6501,331 +7231,343 @@ func (sh *strictHandler) VerifyWebhook(ctx echo.Context) error {
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"7L1tcxs3ljD6V1CcrYq4adKULPlFqlRdWbYTzzi2RpaTTEJfNtgNkoiaAN1Ai+LErtqP9/l67294nh82",
-	"v+QWzgHQ6GY3Scl2MlubrZ2YIruBA+DgvL/81knkfCEFE1p1jn/rzBhNWQ4fL5jOV6cTzXLzV8pUkvOF",
-	"5lJ0jjtvWCJFqoiWZEm5JmM2kTkjuXmFi2m/E3VUMmNzal6dc8HnxbxzvB919GrBOscdLjSbsrzz8WPU",
-	"+emCavaSz7n+NpfFYn2yyxkjmfmd6BlTjFgYCT41ZtXZmDBT/dKhCz5a5lyzTgSfc0bTTtThi847D4bS",
-	"ORfTGhTwn3UoLtj7gimtCM0yuWQpWbCczLkoNCNcGNDI1MBPBJ2zlIxXJP6p5wftwdriO27MBZtTLgyo",
-	"7WDJSQCDnlFNlrLIUjJmHuKcT2eaCLlsAWOwFQzFGnbmreA3RPM57IOymDFekeWMJ7MSqK8UWc5kZsGh",
-	"ImGEKzKmyVUVnInM51QjEA8OOw0wfYw6C5rTOdMWVU+LlDORsHXYfpxJgECzG3N0OSMGJzQTZCLzPnlV",
-	"zMcGlQS7ZjlJZlRMGVlyjWBTO6yBj5vR3hcsX3WijjniznHH/V4BP2UTWmQG/jnNr5g2pxZ5rKx+N+WC",
-	"MUDBRpw8yxnVLG25g69FtiIqoUKRBB8kVBOZE2qeJ3rGFZxKG/T2pRE83nwCKdWsZ8bobADvCdz9neCz",
-	"ZGJn0PD5O8FW5ErmzbQkFuxGjxJ4Inb3ZpGzay4LRRZ02g4Xjlq5PPTmJRNTPescHwwGTaA8lebyPufZ",
-	"tlNczqShblJpczFgk1J4Fw6VqGLs/pwQrsleQhXrcaGYUFzza9ZtAxtfawX76H5kaID7e79pES9SNl9I",
-	"zUSy+htbrS/je3rFFNB/ziwt4uZvIE5E0Qk7IYoxEoxD6Fhel1uNVL0EOniyZ6Zshf6oDv2Cas1yM+b/",
-	"/ctweHOw3xsObx4+e/f1fzSiSgu9P6dTRhT/ZysyAEtqvvoHg8jAaIm7QYstpP48l7+yRO+CJIY4sRua",
-	"6GyFm7zAd9vAtD+37Z+DbuPpv0moePG0+TYZsL5ShKcegAXVs3J+8/uIG9ZrsIHnLO0c67xgjZe6KODJ",
-	"JghmLC0y1g4F/r4ZEnzmM0CjqS7UrqcFp6TglbZDwl8rZ/QfOZt0jjt/uVcKaPfwV3XPnAfCAOC8vXi5",
-	"AyzuUr69eEn2zKA0NywDmIUwS874P6l5rZWOFHnWTvsOH63v1EezzWohhWLAp5/Q1Mor5q9ECs0EfKSL",
-	"RcYTmP3er8pA/luH3dD5IgPGwvIciXkiU49TQuqRWUbGQMabM6Xo1PxqdoccjQfsYbLPeo/Sw0nvMHlI",
-	"e4/p0X5vMLmfHKSP2YPx/r4hs3khjGB1Qrg29EoVmZUT6DXlGR1njEgQVTSZUUXchIBjIIRUUNxf7Wua",
-	"8XRk6R8c0m4n+wxWCju3juSOnCYg2Alp5G5i5FqyF7spze7FXcMxtL2cZpXmWQ86WTFN9uK1TYy7/Y5h",
-	"nVJMMp58riOacMHVjKWf6YgSmmVGZjQ/KCY0Wc6YcKfj5vpjDkfJIkeh1mw3F4Zna6oZSuMg9So4FXeO",
-	"wRk4yOOIxG6J9nDEhE+LnKX2eF4Iw9xo9qzc8LueEbdDjfCH8IBOBSkEu1mwxCAM/E5kkhS5oRl7bgE8",
-	"JYP9vz59+ObR3x/+eP+nxz8cXh5c7J8PXj34/uhv3T45zxhVVi0MzkQUWeaPw+hmzG7sJx9EE9jmboTr",
-	"jLsncAp2sSShOQgt4ckYHvIx6ryS+rksRPq5rgKMFW7zK4lXFPgET3e6EhuRu5zmc6N1KhkiNrvhCtB7",
-	"JYucyHxKhWUcFYQ2QBhs9ly38m0yYxbB/Vc653SKj3naa3H+nK7mTOgLz7I/6TiKsV/kyEsB4amYdaeU",
-	"W85J3hdSU8M+jywn5YoUiqWkWBiaZLaIGaahycHg4EFvf793cP9yMDiG//+5De/HPMu4mH4+3H8lCU2M",
-	"HkDCFUbACmRKV1+pcDnlGsypNW2J3XvLsC+lfEnzKfu0vbf3a6SlHGUwXH3f3Q0cy3RF5oXSFucSxlKy",
-	"Pzh8dPTwARmvNFNtG/uF6DsAxBUBsA13pYLsk+/5E7IXry3L7t2llN9TsXI2mk/bO5lPRznVbASKxwi3",
-	"pAFzveGLmKet5UxOyP7Aba6q2K6M2EPNJT1BQm2u9gNnx2nb5BCQz0a8Q4BLsI6BMod05itFYr/K2CB4",
-	"7Cx8MdqahmIvbtmvUjhKMm4ECJqmOVPK8IlF8wt98iPleihiMIn2wB4Tux06abLzgREQWQoM1h8a9btu",
-	"XO15y07Tftmn7wV22I9RZ22uba/Xzau1Mbz2u9sY+HhtjIp5crdxylfWxrI2xl3HMY8DMr0VtNAzmfN/",
-	"fiqHMMh0xVYjS0nWbtjp+QtyxVZO0oOHWsWbQs+Y0Hb2z3dZanDMuVJcTMle7IAvybjB9znNjFrL0ogU",
-	"4krIJRiVcnYtr4xAF9eWbOnXW7HIZWLWPs7YM6G5Xn2qxIm0GTXJcleLPENiXyhGZlovQsJj9c4vR95P",
-	"yYSzLDU74u3KZlPtVCckNuDHRNGVIjO5JFSkJIZH7Zdg6u4HsMAlPzNCzpksrG+Fpik3M9LsPJcLlmtu",
-	"tOIJzRSLOovgq986E8oz82/dVGT08ols/kXQ5u8XVKnmX5Y0F02/fAytI7/gAPbpCEGD2SwwpelajsHS",
-	"ZHRIs/KnLNP0lgsfU8VGKrEG5dLYK4txZoQFc7cMMjqrjRN7wY5vZsYB0DayZg15VWQZKoxA/w2QZEm9",
-	"vma+NO+DnNQPrPbbd6AFLmcJiTroW1gHKebzRS6vWYp8LGdTw4zMnx5O2A4yNw9FJC4EDmVe0DOWL7li",
-	"JySmaYpjDEWcszmOWFsqoDSRIlsRKZizfINMiwzKrdfBBGYyC1An6vipO1EH5oPfYa4GB4ZZsxHyeRrg",
-	"WPlj6rDjDoe84FlG88Zh8w1syBGCC/usNqKa/iR0c0PcAuF4Bd9wgM+PcbU77I/C7pDfw+qNqS8oCi9k",
-	"bcPcEXrcbiUELzka/G5BB2jg0bu97yzqJJ7qbkKEkEAblKSIkVyz+W7vXoDBEBDBsvs8p6sOsAHUzHey",
-	"J4cnVar0gXvRLseC2LrRFpzbbTWbTGSuty33JbtmmZmIXfPUnUzzLIiP6+LKhCYaZeJrlqc8Ac1ZKyIF",
-	"2Xt78VJFzrMfEXajcwo2nGuaFUxZk80VWymSsgUTqXnL36l+p2FHcPNrcQsaLLpK0Cs2Sgypt3cS5Dcv",
-	"uHRyOZZajRSjeTIbwWfrRO80IBufL2iy+w5uol4skfM5EylFgOvwfyeXREsy4TeE64hMnCYzk4oJ768+",
-	"IaKB7hiSgqbRrczqNkTUU88qpPsRGfSPDE8bAJhm9ogYegbSk6FoFkzzayxojFKVIW8QJrFOjEuPWlSJ",
-	"WdhKpEvqvPVCO69K1FHFfE7zVVNIAdUgNYDlKkKWysAYbTaf7LkFRWQ5WwUH4C1oRmhedftNqKS5Rsl5",
-	"7Zcl49OZbvZ+wfhfKYLPgDWRCzCXI6417+faPi1nqxHXozn4T1XTyq3L0T4BR3f6glChliwnSJNVK1r2",
-	"t9I+JI+wBet8KvCRIfuxO+LvX+RIWXl4AblaW97abWslq29auHtskDome/tkIbnQ3YjEBsFjsjfoH5m/",
-	"DJabv7oniOF7VRSIylCTnFElBeFiKGILfNwNbgTZy9lC5tqIgBisAruQdsFXlbGJJrIAMw98X5Pndpbg",
-	"S3Q7AwchV1K8KS/CbRg4yIfNKoyTLht/LQXOlp/n7e+WAup2reaTZNwSQbwbZuPerF9Z9E0wcc0yuQBZ",
-	"3Jzqijh/KaIGtX5j8/vhYACBIC5qosbFd4Kj+g4q5b+tacNqnUvKlBnGM86pSGZECozmQAHWPGulWS50",
-	"LtMiMUNVOWpV819DN28KWIdmVsyp6OWMpjATu1lkVMCNPSFzurJRWxFJJdysBc0VI1w3kldrUfitzb4L",
-	"doCIgN87sAUA/9Kz4BuqCcR6gHndMKCd+Cp+0UjBM6rglOEcQ02gbu+Imk1KUc2hEHVCj9OauTYK/G7v",
-	"tpFl+DVCdCmPyu3m+q2ovV6fpbw8z5lOZhcskXl6WzvBSrMWq0Za5Lgx85YH/FXZel6LIl9IxZo5IbdS",
-	"gFmDIcusP+2TeCbnbEGnLI5IjFIkOMGMSkEX5mOWzdVI32jz2R/RaJHLMbxDc82TDD6OpbbfN+JyzlKe",
-	"s0SrZowyEjVxz7CU6Fkui+kM5ZU8ZYBkXtNpQdVAnwE6NHIko2XrQlqcZw0D11ADqYHb5uoskT3k6omG",
-	"6462odbdWNen4BZig9pZiwxvQMOuG0xSO5noprBTzTvmgGrap2+pZrdlG7QlSHvGpzMI90swypMRc+hA",
-	"pGf0mpHljGf4/ZRqRiY8Ry/e+jaGlqMGYplzQ/0yZ8GDuEkj1RQ5jpr6SRpvDo5b8ian5mUyuWLpaCLz",
-	"EeVW+dvCrD5BdWqSfa3MG1hrzGaXMzaeYE4b2fjX5F//63+Tx0cROYVPj44i8gQ+PRxE5Aw+HR1F5Cl8",
-	"OhxE5DkZs0wuyeEgZECnX3eizmkn6jzpRJ2zTtR52ok6z9e5RtS56Zl3etc0B/eXeRmAOz3PQHDHP9yH",
-	"J+7Dmfvw1H143nn3MeqgwtwgESQSeHxmfkcvttE4UAsAmRn1gHARmVzCNqa8mHeijsHURrH33Ovmt7kQ",
-	"cFxgo2mmCom8ZnmjeAOxizMjw7s4ZADgK+VwGzU6iCBKXDw/iv5kz4g7Rq/o3k5fXtP7KiA1qrslZGTO",
-	"qCpyo+YFkfQ7qnu7GmXsVHWrTJLTZTaiScJAnVkbHMMUw5t9Zt4g7W98BkNHaeIV0h5a5Sjrx9bvtMYG",
-	"t9syQqfNBjuARx6PUhDVaIgwTL6THaCJLsHOevK0poB7/K7iUlS5GU20C6/bXR1Fd7TZ/9t4Hu4EQ+14",
-	"mqz53lLvbfRNe38BBoXf2S5vFMh05C5qs8dIfS4b/J2cACAs7SS2OenyY9QxooYaTVxw2k7Ag+TVAPWU",
-	"CZZjZo7eNeMl6kwN3xy52yebURSuaZaNpk5k2AgfPBS81UIAXwtGUpbwOc228aE6tVu7XgbQ2/rKrZy2",
-	"w80LMCUvlL7dK9dc8THPbAjEru/VnTtOpgxGc9A03dHdvUhIlY3+f81yxWuRGJ2DwcGD/n7ja4DFdi83",
-	"Jh34B3fV7kpXFup5weWPqslzVchrd6COgXU8bkB+h0nVmxn40Syhcdc93IZGWtmYe/m6dKLrWc68YAZz",
-	"h9LnbsdenkmAQbdWzRYsHY1XzfIBT32aqI9Lx1dsvhYXUwgTlTmLCJ+AYyPluzmNQiH3E4TR29GmJrLX",
-	"Ir/Co0Z8FXeUXZHH7s6drC7RQOLvJHZuJaNtxoGa1Lbh0gRyXIlJ5cKbbsabhIrbim5bZACX/mBpzA6I",
-	"ZxNbLMOsn78Po6HCxZSS2L+EcTcTyjOW1hyPAb/dDoTLpr0Fz7Z5mW3mu68UJIOCxe70zdmLF2RvUYhV",
-	"IlPWNYg7b8RSMImNmk37P85WhBJcK+4Hfo4IVehrMIqYefeYxKlQI2tUgfD8TNn8CfMHnzNZ6Hgo9szW",
-	"OqOnoRXo3gKPYFRJQ3LxtKCTQLr4uEinTHejoYgTKQQDt8HIHkVEYmeQSZnSHE3+MYEJFdcMs2KdNZCY",
-	"JWlJKFnk/JpqNhQQ4KhYfs1SF+TbjUg803phV0Kq0CPULCVHNzfmSS3laE7FauRNjnEE4VXoognCvWsD",
-	"4VIVOYL4cEyxS5lBOQMElwLWDOyRjqlIpTB4CGMsZX7Fcp/0RLgmSksg0TlbAI5lKwNcLamlPxSgiRYi",
-	"Y0qVCA1+wK3Yi0izuxPGuisncAQBPlmXfh2IXUBoM/ZhClt6QmIrTsTmPizZeCblFVnQVSZpqsDsA4wY",
-	"skhIKpXirOr4bhOc1qTidSCQd8gJiSuiSEz2Tr+OyGlEnkTkLCJPDU4+7/pd0DyrZgzWdyFIVd47HQ6/",
-	"/nD64cmHsw9PPzzv/scmUFtE8cG//uv/2x8M0HcoS7m8AlCYF1gBzkuLDw/6R7cT5LfrzTYLeRd6Hubp",
-	"bkz2tQKMLS7g1gWCCxWrprPfYe41IbppfniI5MU45wmxz5axmooYMgKbWxjIzHHsdAesIXonRLTP/jF4",
-	"GE7eskfwRGB7agfmU6xhmJzWyPX1jAXcZ0lVgCngCoMfT89fmM0aG8bo8CoU3emCd0qUbJTWlab5Fta/",
-	"/eR3ClEK876N/kCBPe4qJ4G+sRty4aN/DG4FczeDCQ98ccwqFumtBTp7Eusgu/x6lkL6PdAtjvl4AkFd",
-	"G6tUFXc7suD5P+bc6gA0A1w+9cVP0MoII8WSvKluUbycKZaMYvI1RP0/ODT7eP+AGPVEzm2SITk3MqTQ",
-	"GDZvw1x8kE7AgBShQ1Em89Igj7vIsxgyRbmrNKRmcikInVIubKSWt9QgUO/vr948ejUoHozff/f+QO+f",
-	"P764uv/DgRy8HMwf/33//eTZA3WkD4v714NvdgurQxOMLwVTscX40LpthpYK3a/xqwYMaMDi6v2uEqUm",
-	"S1CgztTF1JqqGAWlTkLS6JlEVKsAEqhsleteoeg19bJNBS7D5e7ox9hG9i/Y5K4GcnSvNJgh7Olun17m",
-	"zA9yNytIKwxfzuJbBXsni2/1ld0tvuF7n2rxpXM2qlpXx1JmjIoG8VSN5tR6KxqMHrh3BDxAisz5DdFL",
-	"WRNaUXFSM+ejhGoiQMASmodmsBCIMqpmI+6tRZBWHF87IXxtM+vOLb9ZrTtTInlpEnYYHFiB3ZJarzeQ",
-	"iqB2zZ3NXQ2Bh+Z3kknIxIRABlEGVas+eYpVpaDYomE+ZiRnxs3ZlCudg05ui4PtxZaXxBhZv1wu+/ab",
-	"fiL7xRWGC9Trlm0sAbVulFtDtxziQ89fv7lEeyoSTaMWuVePCSWLYpzxhHx3eXn+BiQhOSFUk7lUmhwM",
-	"Dh8NRTKjkPmRq4gUInUivFlzXmSGyyoSG4baJ69d+huJDw8OXLbmqMJ2kbuum3JLdXStgIhc4MGSjI5Z",
-	"ZlaFNRUhT+6ETKDSkgt6zTiUhBQpYTcLmWtV29v9Hfa2Jse3A1RuG5aUwspbYdEiO5TdOchEsGePEQlg",
-	"5SIJnS8onwqbfKa6J2TONE2ppiDmuBBzG9q4hi4NpZ5aZN/TrSdOygM/hgiKnKVMaE4zFRGzo+Tw8D4E",
-	"2UrBIiNjQYE8ELxypmR2zRTKZlq6yayxz0hvLThSokYpeEHa8fG9e9ULM7+3VbwyK28jHHdIfbtVFhqY",
-	"3xvY6oyq0dwK4esUPCiAuIPmWFsuwBfMUB2ubSPOc57cNtDQpVy1avcx0Jt7cDPjoNiawbOy+mmSsIVR",
-	"+23h0/Xt2I1CA92l1poAg9t6f0TLRg0ukUq3+KMgYcgMZJ5RYOGPC8F1rCqGuP0mtab0GjSEBFPVHMO1",
-	"IkLqCOOUYruvsdFHYOOPSUsJGPCNQCmcEZSNGbGbGS2UtkZd799sKanT+OZO6dJmMxoixaD8jiF0C8pT",
-	"MsnlHOhaU7EeoHdZNavWPNFowmlV3A0mUQWx3j6MS7voO6fTN6dyFc6Wvun+voWHmsOim3U1wCq7QVGn",
-	"zEq0Z+/mbbuHRqy6bZZI1b22mynk7kELbYezs45bAXh9iradac/yYiLlYhqTvfcFK1jajUhs3TNQyqrR",
-	"k4gJqxk1vGopAWcnXNCsPxSXRpgs37OJj8Ew9cKu2crgoJeDXK04rC5Xy/RCWA0+IIThftjcr5ZsfbMH",
-	"b0EL3lXOnXMRfrtfx5xWKQtMYmzpSpeipHVCYkMWYoLpVsrm8GwWpjYTkqhz05vKnvdG4LP9V/bDL/jY",
-	"u/C5Hp+7sDioHnrcmXI9K8YgCki64L1EpmzKxD0/9cfwdXXFFz0nsfUgL5DlCN02Uc/tihPioFAnHSuZ",
-	"FZqhBBVVBbXu9j1Dae2/1TZ9bLyg1gB/SwkCCqI1C0HbwhA+yaG/9tME8rdEsqpETkqhZ9mqE3XeFzTX",
-	"LM9WjVdzR2JqqM0oL8QneSJgkCDubB1HQXbPWcIE1q1w2oh1ytmNu5P7DSTJcgUtkRzmKe/CTIsy352D",
-	"UoaHfvdQDiE1n6xGbG6L8GzyLPmqw3IpsGgQvMZSFLUYTWb+qdSJfEiOVbMw+qX8Dj444e3Fy/6nm4xL",
-	"fK5tWOQuXfU0q9hZQ7N2W+y7DbTgSxllbmdwuYMxpUILyn4BJQ2oJwyDFmtLYYAoUVFm/XAVmXxX2rKO",
-	"7Raeyu0IEbRZ0Q/xi+xBumx8D0QiNl/oVWSUe8ir7QZ2HTTpyInTq9Cy86XVckSfL6+aW5b176+eI6Cf",
-	"V/jbxHo/iRnWEbY+fLP44A30v3+aSU2dsBWf/vX//L/gdozDai2Mw01XPMU60jax/M6FqT5HhsnuGSVv",
-	"wlDy21QgumFJUcOWeqxJ8087RH9g5xcIyPFBv2A3YPNFBn5bF/6RUTEtDAWby5RlIS11zxq+lc0bsdL7",
-	"lzb4xXeImHeeynJLolu7kC4hBO40cfl8t85kbM27bUi3BdmPwlxkwm8qUk0QX3i7GlMtJeNuWWcJtMrG",
-	"gTImVOsqc66uiHkC0GfCb0gml+CPcKXmxyyTYgrygRRsp8iu9wVPrkbLpmjf7/h05pJXJzI3swUJrOvE",
-	"c71G1A6iXJBRjNuyNk65K00FdUr42zHuKcZc3kFFk6LMnm0QYoEuGSlhkXOZc72yCNeSPP7JtePoNaNN",
-	"ZRXOpJhgNSFinwHTjeG4vfcFhaAWIa1kv3tpBVeiaJSxdNrUxOMZVIaZcDDtEJrkUkEbMpJQzabSUNyI",
-	"GAJlSD2Z8FzpyCCvwBsLVR8Tqmkmpw2lHzbdJTzY5zhzY4ECO+tuA527p8EFh2c5sme5vuznhpyYY1/S",
-	"XLDU1w1jqV1XRHIqrrDZGpgQlFFLweFr5HMIr1Ha70yPpr+CBTq4XrfYBUtQGzbBX467YTE6LmI/SkwM",
-	"EWnGbUOcRuaisiZLZZggDQVImJG0rZ3S1tSjyEHgG6joOwJOEtuQ8mluf3S7Nprwm/IdCICCNmO3R6ML",
-	"rq5eMqE+rVyiq7DbnOe23x90qh2gBr3H774eDvv4oTmaVeegrbVUUsFr6e6f69NlCzNxRWL3Pu6Pffwz",
-	"XzQboTBa0JxOc7poCPo4z6iZ3koxkdFbDb2wjhA4zAhr3PLplEEIpbrygfNANgggIVmiWrtrdl/tQCq5",
-	"fZ5ANC2hgQqEp1FF93VCWZLq9TsYVRlLO9dye37bRDugvKtNefio16LQ5Ij33tod5SJlwQUzyFQkushZ",
-	"OjKMJY7Iv/7r/3QhlcbfSQztWLrMNsiG4YqMC55pH22+QQjbVFDDqiPsJmELFEiWjF4J8KeDCJQzG8ro",
-	"yalLonPg7VB4487pIK5eJ0xa2Vt1EhCtf/3X/0F3DFrbbszm3mnTSplzh00zEwhW6JxmcK9cqXUH4efY",
-	"mHaptq0IcUmfIAQHyoDarbMZoNgAx9Ya2bP//ut//W9yv3tCYnf+8LrlxTIfipAXR5iN5YUQnVPuypbQ",
-	"QkGMBjshsd2d+NjBMefCHaSKhsIKLPCiLehmSyVi9Vg6loWuINsJie02x8fwvC1QkiKv4spG5a4FwzhC",
-	"2QN1z4lKrpIHComYI+M6MHWrvja3rVAJA7cIrC2wQnDRAliNMuZ6qc1dhHhHdEoh3kfurovstSnaKeB5",
-	"IMPdhgTOW/ilbQ9A5lTQKZuDm2ClNJtHhPVA58iT8vwM4phV8ASvpE39tkXwPGP/UebpeW63eLeMUHPp",
-	"R+MiuWoK/n6eyzlJZVIY+FhKFJ8KmqljolkyEzKT0xUB1mFYJs/T3oLmekVwCMjLVJH7Cy/MUDiBE/T0",
-	"DE0PkW0z0gObjhfIIozFMsQnxQKDM0ZTyJo7+/5NNBQOO80sWDwOmlFiqFlqXpWVHd5TjJn1qHuXFy9O",
-	"v33Wn6+hK4etjDoG33O0ZtiNgqc0yxc5V6ylnrZTfTaqRTY+Pk7mKvZVnveMRuvulT/2JUVpfSq4siEU",
-	"ty3W9KsaTXI6Z0uZXzWj4l/pNX2Dh+SfdLFjAppIQ+W0E0LBsdorH9p7xW50/1cVkVfFje4akUgRo1rY",
-	"pi7jnOYra8nmmuxdMJroiPxQYBvW7aUF6ZSN7PFXRdhnGZwo1nDcmtPjsJU3KQSoOAYYXW54RJTOpQA5",
-	"0MlVKAPeUma99KOvi631IvRQja6y8tohNl3dCvLVVtxO1LyycWt7L1cbJA80CiFk4H1kOb9mGIp0O62/",
-	"JEw1tC9vJyB+1HHl7hrvwE5GLjdDrYCWp0ZAaUPtEAmCVw6hULDVDQOZPlANtxcRLa1Ljnf588VNbz/L",
-	"AMXuJKV7M7O9Yr903jx73YlKnkIWWTHlAmDY/QSrNPG2xGu9WNk/JFWaIGjrVuRNCamVDFRgovyaKUKX",
-	"dFVaLVOJhqnbuZNc1Fm5kyUslS1oOr63LgTuVj42nq2wVm1bAGC9HxiWAQZvMHQ2e3t5RlK6aragpLbg",
-	"ZcMFL/LcsNLg9Yr7vTGQPMPyF+70JzljmInUeOhlHd7bEibX4Gwd9IuGpm7WW11vi0b24m+fXca+D1w3",
-	"KmMozUpcvYZaszXD9nKetpikfCe224NmG7g52M5fv7k0KvD56eXZdzYs7umzl88un31WkGsYXsIflbvc",
-	"hM152OaspmIFWAuevUJBCQuMo8eqmoMWix50j2wMeLl0sS7QSdLgZWtQS2sSvbpzxFRN37WtJd2wzYtp",
-	"ubY+aojWRiE2fnWXY3JRJThHY+5UGIZcasM+lduN4EKEmkOBVVPEORIen0AuU7oieynDfsq2K6hIsiKt",
-	"RgO3LcaSE6AezXBHFUJowQpxMMSc8LirRKZpm37EvNinLONGPrxl8frXghF2DUqd+Q+UXLGZKGHmje1t",
-	"wKExqmbzBabG1JANf9lUOtW93Cbc2t8jIrPUyLK3E2FrW3GKgzUz+61FhrgmqkhskRuZO1/FROZkKmVa",
-	"iVKzcbq/b70hOLbwRkDXqTA8GL7YECPcZpWLf+p9y6S5JD23lzHZAwJus7B7PI27tsFP2e3Ant5OZVog",
-	"Ymz32u0YYHbbquUQK+PQcnsQon3SxiFG9nCDiPGcabCtGQkFsopJsTB35si1DyUZ1Szv3h0RbuU52Rri",
-	"jgtwl44guTkhsUfs2JYzouTg5ubEh7vbb33Mu8V9tz+2VNMEijUH5Zz6jaHrfrLNAeutUY++RzymygXr",
-	"WSLJ2jH+sfRw4M1xEZGeRFfp1zr2NGBhBY9rcY+1xAVP+nYg4o5y3ZLZl2/VixrPx1AJyzqbMfQRUdnc",
-	"6pylODFHDy0k4VhQICDSFWpozmDauUPDpm56Drc8tpyUDREJtR019hqLiAUVzLCgF5b3il11MDwwW/UM",
-	"czxceTLzVypU3I3MHDKTIoIdoUTNZK5tZawdy27tUDmm5Q63FHjDDtoJMwfxlXI+SvOsb1RS6oOVWm0b",
-	"NMNWicxiT61eQrX3QBX32/s11PD5Swdn1mWgf/cYTQvvOZY7+8QMrirOvHjzmjx6MNgnXIDqa+Q2WWhC",
-	"yT8hTbGYTPhN1Rjv+9wfXA6Ojg8eHx/WvO7DYfrb4cee+efA/XOJ/xxX/mn0x1dlm88N7aPjw4PPCe1a",
-	"7bzt1fZuJYfZvzRrKRa7VhPuDtGiG/M9bAU+skfJ27cvnlpftIEH3axQZsDD2Nyspk3yeCmXLE+oYidE",
-	"b0uLoxm/qtTm2jGxbaf8Qcfh6zWLW0vjrNWiaeXkG+7zJVP6bgkMrcKPI/9RU5h9tSbRjiUU7hxpX1nk",
-	"HaoZj2XaEmDBbmiiSU6X2LYLSjWhXwcCfRWfuoAxo6Q2YqQVV5qU/cu8YKWc4Ta0LA96cHPjeizuD5wg",
-	"3xys6YSi0a00J6smaddp0i1iq4Bfk6zWm4dm0kYE+VVpKa9Ai8cmjnsowmsmkpWT7Cyj7zbbfFqEtR9t",
-	"70u3A77ULJ9Y6eP4v4mU1kyuW+nxouTRO0ggjqNDoHtznTKDJlKwnpxMiIb+SvAgeqIM+gOKIMq3xrGA",
-	"f1sXbWXZAjR8455sx8Mm8i5SmqejLdO8sc8Ru3pV2gfU5mnJXmhJgLC74G6Z83Y/G5xRms4X+FT5Z7e/",
-	"gzy93UTgB9y6k5clJFtvNBf6wWHnzo3UQjrjWJdnaYhXJWZGSFlDpGg8wnCtIcGsS/VViX+rjP8Dy/lk",
-	"dTe2F1yuBtbn+IFmNxp5BKbOW2KXrueTm/9rrG/afhWtsTOulheMDYJC6T4jE3UjspxJrCRaTw687dX0",
-	"PxsqbYOt4uv9b4zghdZzMl6RB4dkxm5IyqdcK6TizXfa7YUvzm3E5pUscmzy6YrWdncAfa0JnUOvCl7h",
-	"Vu6AD3fpXX6zgO6Go5330O6IW6eywYtcuVLSVmowQDfSixlvivAOGnPrihDmtG3b9R/kq916cG+o5VIb",
-	"79iV3JpLQeZcaXplS1NCs1RuXaYpn0xYzkTChmIvhtLoHJODR78q5Jm47tEiZxN+MzLALBZYi93+goUy",
-	"RykzyJICXy4WCxThRzN2Yx6dc6W4mNpRYqsv+CMYzbmC4myxCwoSDJ3TtXCl+vPW5VEB2iNYHebyhyrI",
-	"kF4cAAzGqhDenYIwYds3CY5xwM648rQIqsQjK3CIqJhId8XCMMcxvHkITtR0HYLCMIC5jd1aFUuKnOvV",
-	"GyOb4M06XfC/sdVpoWfNNclC9/vp+QtyxVYRiadMjqp06f4jLK56EBT6AveMGQi3wvUXO+781Ds9f9H7",
-	"G1uVS6YAR+ejAROaVYM9Q2gblGtf9JtZLBYY/Qhc0ycPT5kEoS1l1/fcM/XGd34QWqTQOh2LiS3ZWHFH",
-	"KL7F4ER+zcgzDBB9vdB87jZi79tnr7vHZCaXZMmyrCzjNxS2OTrxTSgiqLVotTRgvhFJuMYIPyxxTCGY",
-	"o0/+IQsX3uDqT2GJ2bcXL6HOjA1xzQuhCFUrkcxyKWShDPcTKVlAT2bQkHLGgrq7iuxhcmEU1OWNcPYu",
-	"TDIUUJpVRS6mHd+LCBcpv+Zp4btw2jJ0EfGddKzE/cYs6rJaln8ohuIvfyGnlU7GQ4EuvfgeXfB71/ve",
-	"6e8jlKnHNR9p6FHGyVh98je2UtbZgpk1gJXRUFTwsqzzW0dPC/eDnv/Kxn4V8z45hdmrGYBDEV6HE+vb",
-	"Ms+BAgXpMsF1UYwF1XzQeQzX3fvWcQkYIT0UdqnYlBppEBQBwOACV97MgGYpmSMxRvw9HOwTuuCjK7Yq",
-	"y3qdEDoUc5oZ6ZMBDmKcOnTMuIZClLDHtfeteSAu29bDCkDk4rbYhaGr7nihN7pyx7pbZ3Myg1JHXMGw",
-	"x0MR/zZEkXLYOSa/DYEumI/DTr/fH3YiMoTG1LWvrF2m9i00rA6+Ix/AJP7xY9wfiieutzmJsQm3GTY+",
-	"ITG8FUMZCBt7NJmgr4pwsSg02aNbuocPRbV9eNcs1+wuFO/pk9gsChiFxJZSca3rd0z2DgeDiBwOjsx/",
-	"HkfkcP9+RA4PDqCTSFNHcHhlvxuRuNIYHL4+6IbNp+GrQ6hqVWsTHg/F3uHB4y6a4nzH8JjsHQ0GXTjm",
-	"D1CYiHxA6fEDcr8PQ/Gh1+v5/5nHzCF/KBcGEgf5QHzr9VCgIX998/pV5L6igiCvAkFiZkthLXMppj7W",
-	"3Gxgn4QTgSHPrLE0KH4gpySHroeRE6TPnz43gya+Vq2NS4ZdN5SCTVwv40rxltRPtm8mW7th5AN5JRup",
-	"U9Nr/mLhfti7t/GC+oEOYLHN1fsACBdzEzyCsr9M6eorFZbN4wrb6RYLP/xhZS8tvsC4JSPCcvaQcAGK",
-	"REjtqgNhGnJlJG9hNgfrW6iG41aHwAYvMAa9phzkNDdOtfmLHVGTMWOi7MYxCZoS1Zdpy4OvL9XWNrrl",
-	"cnNZ6IbRimRGmEghZdW/cGRemDM9kykuzhVpxKW55wm7gZKz40LD2sqil/iuH+9x9eBszTi8BN5B7v24",
-	"q13xvgxsqc7kTcZ45VzKzK7zYSchnMoGWTnPTt1mjbPu34cNxgHCTkxVkgJfgt1FkH3yPX/i3j84CKmR",
-	"Gdn8Df86slOtXWuLyja/XwGxsh3bR9xQEbd5srLej/k2+MtOE9tKKpgA54upxNXRzDm5mj14Sh7L3168",
-	"hLtDCbAtaWtpUOEq+lDkcdUB/e1BBmI7rbkDqUhANDOy7wonMYROrBpCAxVEj0GQJ1yG2nZ4tc1xVUfg",
-	"kfohNzbQlpyYK0LHYHpr3NjaSA0DVJmPYToRQROeeQ4KNFWHtoS7OrRHUNxknAfusL/lRh9GnAHxrgZv",
-	"yuYLCSZ6y3Ug3NQALUj8ovwVOQ/eNCDsVvRylgDtJWwDjp8ELrTMp6NQHrhx8T/r5/mVIuZJguGvXLku",
-	"eydG1CXxBdP5qnc6MauvzsEXrVNIiWjh4n5d1C/kncK9sTy8Sqyu2KpxVsxLw6o6Y7aSNulZLVjCJ1Zu",
-	"gvCtZGYFPTBLeLU8oyvPvI+cJFNpwIa7XwingxP4GsuAWmnU6zFoIsKdN/wNYDXyZKEKmmUrMmPZAtF9",
-	"TXoOdKH4p561ovZepE7COAFeDjm6IIutjPKICrNTj518jioziOFDW/7U6hdYZSxzzlnUaCD3F1LcHTCo",
-	"tzS0YzsuY+DAddNULTUq+8OR15AFN6carDs+y5Mr0PfUTC5V6BmWOQEjTs8AZ/S6fK52cCDvrRdW7W6u",
-	"rHous4zE3z5zRabv/Wb9wx+tEsRu0K9joDb0Xk4mqHqCkqbLOL8ICYmCNjF1lva9of2oCCIIzr2ol9LG",
-	"zSt3aN6poIbigmHBICsfg/RGLp6fkfv37z8m3nivwmAJQkn8c+wCJZwjpmykV5gd3SnKguzFDaEVcddB",
-	"ek6n1pU3hDroymqtSx+nCyeEUS+9BT7NUkwNJjEQhZjs7WNTu8iX2z4YdF3VgqGIg8iZ2Nd9ztk1l4Wy",
-	"Be8N7uAD5qp51M0Zapcp1dQohb/0+/13Rk10cTnmy7GUmfkumMZ8bdVwqz/GfXIGP+ES5YK+L7wWfJ45",
-	"BR9jsg0JAab2wR75guUE4snfXp51yYd1Tvihki0R5FJ8CDM8wu9r+leoh01yZl48sv/bN7Rs/2CApG2R",
-	"S/KBHACBOzL/eWB/HiAtqlv+5tQwsWsGnBoUFJt3gVKNcC5kxZAEY6FuVDYwfJ1QPRQ+v+HEMKcgqr7k",
-	"g1NuZ8GXzeVxG3zheY8aisulRGKtLDtyDOQE7RO2rQaJDw8e2ztcYRVkDxw35bWlmmSMKk32u0Nhrflq",
-	"jdX1yRMj35rrH5CEbGUYo5eeckfmoQJ8ghjSI//5n+cst2nCJXOzTK2q2v/nf5K9Nq7ZPbaGJ7vioSA2",
-	"BAQNarENyZd5cJ1R3QbjLfbG9lVzwPFvJVSujQLAkAmfmIEfDAYhwtmGn2AcWWD6dpA3T6hAGRIg7pMX",
-	"59cP7HrxwsDULDUDm0HvPThEdPHzK+vhcP79r8ytMbwu/qn3XOZLmqcsNZ9ieyYp9oQYsxkXqSG5xOD2",
-	"zaodRIVmT5b2yzMJcT1ygc/rB9ImKnWPSS2nycDRmNaEW1DZfMyKCm/+HqhGaL1dMxpGcN6LFB+AulTm",
-	"ItkKMPPINUuwrFrdg2Ct9a+vwRsHzNOMGEb6diNSzR/z8JZk6GRdrrJNUsyBmBGrTRsshparxJM3zN3i",
-	"Ft5sbG9ik76+UmQPexWDzbBrXZlm9JY8MEjxTmZUGH6wWGRQ7wJ5rGfRfas9GPZkOaW/HmZoe0HYNROh",
-	"Ww8KbbnYdqO0oDaBo+G3blRr4mCTCUs0VKuYcTE1Y/MyuQh6TciqRQYoxRNpYMpZqwBrjeI8t8WmbHky",
-	"pinP1DHSPyRcqE8BJQNyNxTBhsOPVCTM0Skb8j3hWQa0wOxAtiqz4e17e1C6gSckYVkGGsFQ0Gwqc65n",
-	"825ElPS5A+PCcH85MezH5q0CX8KMPsGIYb8V3Pfiss8ZGwokdw/K8zsDOmK5sJrRHG39+Jxz7yxymTi1",
-	"m6RskcnVHFTCFxNEIqRGOTZ6IAkVaENypD4K0D9nDpoaobfYYE8JJXM1FJgJCLI1m2giC5TFbSpTSVkA",
-	"Z2oCPxy3kUsN5MBvQ04M1AKDnHC5QHGHwg9TYQXWKzEJqfwxmnOt7+ADarMVUcL8bHQOqtlLg0a9lyii",
-	"fSA+0dPtRsAbbBkWhNCqUJVRLlxOW2UkDJXxTVzcLkNpGiGXzQMpBuC8FfwGW4zvWdzoGjxA9Q70d+Dx",
-	"JaIbrdBIFA2DfmvAjqsyWBTKXTI3imxstbW//IUECvhQVKkd0H73jSXcsdXxQaNbU97tcYAUfHB0RBY5",
-	"F0j6oCV82DCra6TbheUQtErKvIpzxVYeLUvvjSWFB4dkJovccFBd5EINRVkZzCMS0Hyyh84rVBrNgGac",
-	"rpcsPKeiYgVEDnQ2cE4BYesPxWUI0pphwhnwMC612eCBAQMZT5jAKr3WG3yey0XOmaZQKqfdE6xZPsdq",
-	"dFxnoRv59PxFkOYOVeX6A4i1XjBBF7xz3LnfH/TvYxg51o3DIzafpk2RQ6gANWQqw2tRRS1ygprr+4Ut",
-	"x1SfPMcPRhgbc8GGAp47ffUUdwLlGi7Fi9TOCGmrAKU1P6nO8S/NcYnlI/cA8Tsfo60PotKzy5NoXUD4",
-	"d3n+HDuD7P7C24uXuz/8FCq37/48VppPQUO4xfNPQITvfHwHgSuodhrMOBgMXBiDjSwFkQSZ+L1fbdgP",
-	"Boru0gAMkmUgQmKt+5rRf+UEkaxvMPhwsN82pIfx3ltheJHM+T8ZRKYeHhzs8pLlrIY6PYPqIfju4+3v",
-	"Xkr5PRUuJhDu5BFu0ub3XlgbHHiaMZTFNacE/MeFQ/XqqYLCH/D3u49RZ2G7czlTDHYWTah4bo1A5u/f",
-	"/sNS0b6hR3+5F9ptPkI8YmOPrzfYMDgJHCgoPKiqPSquJn7E3bCD0FDY3+3fXZSMy1A2Qx3X4gAhfNvb",
-	"7WbsZii++/70rPfmu9ODoweO5TfFz0eGEDsbsXno7eXz3iMbW2/fs8LiWuyjNYdg2KFrq4zxVEFePPro",
-	"nFXKuiuGAkOXjfQ2X9A8WCEWrpVCaSo0vAjS0qUhlNcs0TI/drHQdtL02x/+mZ7t//PnH1+tfv7p7/rn",
-	"+ePVyx/TbHz/1a//+PFQ//zt41+T5TffxBEs3EYXXDOhh53jYRnYPexEQ5cKAr9Atstg2PkYR5YlD4XZ",
-	"/MMHCRvff5zuj/f3D44ePp48uv/g8GEyeMiSg/3kYfLwgI7p+Gj/cfLoQbL/KD16eP9wPJiMHz5gDyfj",
-	"faMvocOzjMB0OhVHfzfY41qUNNgOlzZwTCj237S81KcmwM71DFfesxp0RC5fvnELKdn3UGg5hcrp3T55",
-	"bUR8yPJ1qQHOQKCIDwU+ATkD4/IjtPdgAXsg99FQ0EBpN6u5fPkGDeMu+tTDZrBchekGRprBkVUZ7lIG",
-	"8diAfus4e3BI/safeIkWAXamACvvCJJylYCpoE+ew6UaCp8abKbAFNfUqilHREXk4IjgBu3Dp73DMpmY",
-	"g1+qixqv+RHsO0Z/mDNl87z3CWZ4e5kL0r2NiqPKTHD4sk9O11Ooi5yhDObdphyrpplFgGHTtxsDp0eT",
-	"pfpeqcBbrT6USRufu+e1fquO/yrHZmbsf+Zir4zwNhQ6p0LZAvAgs1sjuvK0DzU/I0BCTJbMSZJTNbPx",
-	"S5lU2LcKrnaYvQ2NPmG90OYztZIn1HEMqwecoDZurY1gBfQdQMEHLOXCDBgZ4fmaahaRjIurXiYTmkVk",
-	"XmRG5zJiVyGsPm3Q6+zbV6eX4O0ciiSTRVr23nJ2qTANGQBFta85naVrNXttlDLAM79kEIOxqMacrohR",
-	"+K6tDgz6pGElxyRlaYFiAjOUPrYHF2MDg6FoSiVyPi2l6SpwdNi07raU7v5QnOIVOhgMsCZwGUoIynM1",
-	"yhAWcgohcTxlaPD11KUa6LqeAeKV40qGR2NCR9SULtL1a4SWtkaDL3mMlhI8tD4i2ymWFJyfi4yuzJo0",
-	"UqjjpvGHAhltFJOvMVjwkNRYagB4fw1qEB3ikLvilcahejYumSzgbiD9skwNyZDjp3iNxGp9C4fC1SME",
-	"vsAZNqx0fHyNW1NzLfrkuSPBJT9Fe5rVKyoJN/HB+DDdnwxY70Fyn/YOJ49Y7zF9OO4dpQfJPhtMHtNH",
-	"Y6vgrh/cUMT7Dx8f7R8dHB0cxNZwZvb05dns4T/uLR+ev559Xzy/fP/j02/Pjh7948kPcnH1z7/e/3v+",
-	"t/SHty9f/fz0H8tvDLs7Jd/KMnfNoFWhGIl/KI2W7g+3S6VTiCZXdGqYadCqzqqD/l8LulUta2pTrWgG",
-	"yF5fV6Ut0iBsOTGrmpX8GYSH9jDqtbyPThgwjkHtpX4RpEJf73/zy6D3mPYm7357cNiU8GzUn+pGgLXF",
-	"lTOxaZPcl/0p053IK6ltnlp1K0rU2L6iyyAjaacVtdZ9X18IxFkBFTbTRgG5VCSGH2LH+9x5boH2mU3B",
-	"aof0M6SAry/kBbTQnjiroRMeTlrYANcbWMH2RfoiCpvWuSV1dX0Np9nSwBq7WSyxu7ffH8StQL1VLO+d",
-	"Tnfd9Iaxd9rfdSbmIjx4elJuL1pQDfI0cObWNZRU9/Nu6DrQnj5HpHKHgW6VN/gkuLQbIdZf8G6uQ+85",
-	"dLSNO/O0X+PGdVJ8Kz60bRvU7Ylu9Mtp72fa++eg9/jre+9+O7z/8ZumXXmHAzKln9jU+M9iQ6qnIlfT",
-	"i2zr2iYLVj0taAXqojMKJ1dCLqFVQ50M6SBCk0+FzA1yfYw693/6qanSvtMwXYCjUwFPjCCxpjeSjF+x",
-	"QBcVUvRKLRaNYI3z1LXXQLeF4jk+R34t938diBPiwgNQo3TFWV2IJchZAMtREyzP7zpexQIGYrePaXJ6",
-	"lTnfNVPh341mpwgl3z57jQYrcI9V4lWhFzqwB3AOAETzOUs51SyzJnx79j76y9r5zatweL4dqQ1vwFW5",
-	"luogSvVQlpJGIXMhPwuZY7DQJKfTOROgQ83lNUtRqzIcDNTFeYGuCqMwYgiAlm4VXikEdQUKua3H6U75",
-	"NRORjdCrh9xtSfrtkxdmOaDfFdgmwUDgHGBuvGPrWeRQPRFNOaQ9YVc6t6QFtU/OvHMFj8r1V/AH1+Bm",
-	"CCJvmpwFaLE2U9/aWxC4rCBT79ZEyhPialvWzjP7fdQJTynw5QAfqDQFtWI8FprE3uMdm8DXy1lGCwFp",
-	"pNVh1jqLfoxuYXyvdqHdiXbu/1GbUi0EJYosqxZbaiqV9HPZAvi4U9sqXwYHqyfggLV6SPglN0h2NB6w",
-	"h8k+6z1KDye9w+Qh7T2mR/u9weR+cpA+Zg/G+/tBpR3IPHQD1Koc4ZcbD9nHo5u58XnzMhfTsnWU/Rpy",
-	"IKvz2e8q07l2kx264NWqZ+4BW+UoqGVY6fiOT0GcUXU2/KoyWdgHuu1ctuBx2DGyOl/wfWXSKnkz+wrU",
-	"7f391ZtHrwbFg/H7794f6P3zxxdX9384kIOXg/njv++/nzx7oI70YXH/evDN7W5Pk9vKZwQZzTGMikHz",
-	"o3Vj7eAdekJTfy/v6vka7OD5OqcQQXLhrr15b//+9vcscJdSvqT5lP239bSdhbnJDc62j5H1jt/DPDvW",
-	"6iW3LiAFgc9lzhGGuzUwtoo8YmVMTcGWWG+z2/XvIyXBTOYIo6KwJQt8tHnOEEgDCa0zZnjuGwvCUJQx",
-	"Cm8vXmJl1zGzGYRGJo2N7ofyhDIa7LJsRrvC8OBJqSK+vXjZyI5xtBb3fYPVguYZZznZy5kt8dDF/Dan",
-	"q0C+Tqmq2J6+n1G7vPS+DTT5u/0oQwThFNoA8t2F7w7Sl/ayn/kc0TaiVWaR/s406nD7S6+kfi4L8d/X",
-	"ne+8w4Yy1L36WDumSmrYzcJ2u2ukNG90zui8PSKHQMkR1z/RRuAQqsjZmx/I3sXzM3K4/2gQoZO89Ann",
-	"cokxPN16SI/zVLq8hhwS2s5kVsyFOvbenIhA8XSUuKKhKIW/iFhxJ/IKakUoKv8EVh+RUITxf+FvQ1GX",
-	"AMIKEG6AQCpxf7ihq4JUNBSlGBmRUMyMSEUejPvk2XyhVxAjClUaBCZ/QqtzcgbfgoeGDoVa5IymasaY",
-	"iwTMC0EwZ07m8yKjZM8n26DL4ps4IvHX5j8985//K+4CycVQBJY6z8ZXcRPVfQYoszPRheM0x2jUOES3",
-	"NvLmqviX1MZqtliECiot2YLJWJFqUwHlP8OtPjXcSrMbfS9R19X+O+4Gmgto719w+9zls3evevWqN69y",
-	"8Sr3bu3WrV268M6FV65+44L7Vrlulds2FLuoXFGbAhHVvois8hmVU0YPD/pH0ZPo0SB6Ej04jM6ih4fR",
-	"k8joK/39qEltiRqKB/8cwW0sb0edtzeyW0OJJxyLrFknsnn3DM+595SrhVRcN3ZNiqnWNJkZsf0EBjFn",
-	"/M2wY3XlHvCA3rAYDO4nRg+DT6yfqOthB4SYDbD+j4qyQ5rpElKAPW5hzIucJ+0awKmh1b1JBnHetr+r",
-	"zKtJI8eYl0G1NSy/vXgZVvtLauYxYB3RUFhp3PV/9T+RxBDyvboBLbCYoZExEOQrIsNQlGULCLfR6a8w",
-	"t2OHxI41NvQtAx50Dvu0Ax8yy1/JghgGIVLDjJzoX9K2DTaCJn6FBSTbZfHfW/bGvWihA4BQlRNylSSo",
-	"ANXM7r85l/9ZIbDnuDO4G9bi7m8HCCTtqrqPC8M7aqj9+m19Ct+XoV5l/om2sjPVYbEsro/r5cJcQR6s",
-	"3TIUrngLnKdNTg7c0VCngtpQM3Ad8CwjNsHc+hIWC5Zi3BqEY8GFgygel0gqXP7o2t3DBVk7eA2lDzeV",
-	"R1dkKgXr/6nEbURI3N52S1HUzBQuAgtPWXaIaxUkoEQYcF1KJvg7lrkzyISF7Ppt5LbzhUnYJkvnn2iz",
-	"GW2+ZXoTztzOX2Xee/EU1IQFlBVdt0JCnmiJbl8pElvx34aYBVb92IeF9slzzrJU+dw+csXYAjMyhwKC",
-	"QU5syTeSZIzm4LTrlxWwuFYsm5C9txcvI0cguzZMFnNXVRPNegueAo/Dd3S9lb6U94c9KIFZ9160ChGG",
-	"AQdtB3e7Dwj1rfxmv8+FtI6X8GL+u9rx/ic5GRBf8KK4G7ebAHMPq3e2qhyYfRuKJRj8UPU/QC4K1TST",
-	"UyLzlOWRT9DLVtZAiCk4OeR0Q3I+cCe84a5Ei8tjd4GF3HWZAPsRedJSeE0dD0V8OBiQ9bqGm5L/znDp",
-	"t6WRp0XKoavvuqEf8kJsL2wXKJbbVoZNqoTtL73bvbxo8S6Ek5YV7+z2tkzsO7fsNjXsFNrNvrBCAzO1",
-	"5ez5TuOOAfzpSvgymYGVTW40WdxZsGinQfd+wwqYVq1qJEevBdtKjO5EJ04I9nHy7/jiOjN6zY5JfDg4",
-	"JPUKnRsMFIDHn0Bavvgdsy0Fdrhlf16yLyKzyxoqf9Zr1uiCVlgbQQl6xUYQSMhTe4Gw4C/rT/skzuVY",
-	"ajWytnn47OqtenayoHpWchN3b3cObcZo3tG73/ajlkSKRjpRmjpaCUQlSa7ah5Na73vV9QhxDFiuLsyb",
-	"I3OasmNXymYobDxTBPXroVEURCjKq6jS06LaV9LlcWLJbGedsWUg6pXuIKHVIAVE8brA1BXTkS2NY9Sh",
-	"2PZ1ghShlsa0EP4JZSjiWs/VMugiaNNrpsQWvd0IM0HDhrYyH4qyFOErxr2V1+ZhCZmXdSwqzbOgMxGc",
-	"w95YpiufUtuFMFAb1grZZxgQauh2c+2eTULc0xInvngphy9JlJt6fG4sWxCmofxJbbeLNOtEIaC4LnHi",
-	"c0s2TWnDSAzvapVprKngI9QnOVOzMiHaRVOhnWbCBc1sEtdaeQXiG1W6kgo2HqAsCQQp3D6svl+pJT1e",
-	"aawICx9c6yQkAbZYH2RXN3X0qyZeQSpnmZEaJvZyfeLz4m3xTihUKdiyTyBmnTauvbSFW5IZufJihhkE",
-	"yduYiE71UFRzyh2BCu3rroC6J9XYEeIxWa8rfmJ5j48Eaanf7YdoKxhuq3hVChFWG2x8paqVwXz5x9tR",
-	"1wuHrOao7OVYNwIffCnq1yaWulMx57d0h3kCxmxfeQATYH5PmjjYga6dSTHJOLb2+m9JRD1G2JgvQ0p8",
-	"1kwjIW2ih4t0slF0Q0tPo4kJQpvOnz4nqUyKuSEsrllBMpOKYWsiozyF+p9t/lMqgOQWdiLna04nv5si",
-	"Z/enIbBzzAWW7Nop/CPcpy8RAmKDPyAQCMM/1uNBFulkx3iQP1XLz+hFlEsBTdK0RQO8Ul/eiGPn2XS7",
-	"J0WWbbjix9Xw89IxiTpW2aBL2UoRGI6uIqu6hdp0RKbU9z1O6GJhuLsNZadkwnQys824sHaHb8zVh5ZB",
-	"eHtj51my2XJQD+JGK7IXA1wjt0SZx74JWLBsFQ1FvJytRlyP5qD+QivenCVyPmcida18/eRd1x8La5S6",
-	"2r5Yf90IV9Is24GnNlm67kDoLhym/DsarSxwLfTOegj+tFR9CUuVrl7dL09KMNxli6CQSCEoVwpqlF5z",
-	"tmwiKdhI0Kkg7wvpaj6TpcyvjoOIN64ZhMGMC57Z+jB7i4xqw4AjVLrNT+Db+iu9pm8AIDIxKzJjRb6K",
-	"lW0Jw5KZkJmccgalQsuGo0Z4SoGKQbMjqsibZ6/JIiumXKiInD19de/H0+e28JgmcyrolBlOHEG9NyyE",
-	"ZL7LFXrSqKDZSvNEddE8hVtwg/nDGOqRc3VFxiuSMTMF2KSueWpuLYEk9NxsHpIeC12EY2PHAC5zrrEN",
-	"jRSK5FRclRX1oCmLwhQecyzQeC+o1c0mE0Pw4XdNr4zCYpN+3f5CzjG4scZFcgWF70VKMnbNMl97DDSw",
-	"yDr8c7o0JBIKKmMUy7HVObOVr+/MbcEjHzSVMxJDvabRkosRVGyzIQu4MPtVnzQwAIsyKbgv9+KMjlkG",
-	"JZfWqLu9O9DVZprTxSyOSJXiq65bh11uZNdqVDkbQZnikVCxggrhvhqWWwxXZdMub8+rsgCrEpf9cH1L",
-	"MKxFaDXjIZRwroQG+Xb0Fhw3aQIRobbis58ecswVGTNztWCl2CQZnS2HpLkpGeYa2PaBvlzXBu6EXTJ/",
-	"d+4URIGEWALJBw5NOsedOc2voKA8JB9fM6qBQJ5bDCcps2W0gCAhPn13+T0WDXDVwNCsmlvjaapOKlSE",
-	"GLHO5c2PVyEVghKAUhPFmOh33kUdd7tHeLthoxKq2VQCVU9yusxGNDGMphN18IZ2jjuZXHZsPjLlTR4A",
-	"8+t8Af1lOzM+nXWiDlyFznHn9IVNozFUK+jl6slrJ8gBXjJ6JXDy6g3qHHeeYH04V1AiaA4LiMo1tOTu",
-	"oznM7i8c5Ny8/aPM0/Mch7aEkOvVCG+aOSiZGuSCJHEpJrhN5Wp+VSNP0n0mtUFfS/w7x51nGVBjmRtG",
-	"GJxPuMn4Z+fs+zedyCxoqsypNE1oXSgh2GVt5Qf9I7BPV0c9D5jRtnFDYCuZ3evDvnn2estg/5BUacOt",
-	"tg929vTVlsHOMlmkk4xCKZjqaCBOWKYzskwHd9c5mjbg5++GzIaXIiy16+R5jHOCVck/1G/K5JK8Pn3R",
-	"ewOzPJE6ImcZLVJWfgOk4ZzlFoXNN1wQ9M719Y3GG1BjaECXDLcfGfAsUo6p4nAqrftA+ahQLB+BYsTy",
-	"yn6mBvulbVpHMSGnE3Wsm1DfaHwLeoJXvlYroSk0EWeajuwPXKTsBp59F3X8raxt/5nZUOI3tGWnzfIt",
-	"4+gcd+5PHiT79DHrHYwfpr3DZJ/1HtOjo94gPRw/YgeTh3R/4G0Ro0r9cqBMOTTzN9v0zgvAJRPvHHfG",
-	"UF9/QfXMBfhhU2kpiL+9ZWFBf/EqsuOJRyBoaDshjhyRklZZwzqfTpnSKLlBokS5JWTP7Ff3mNTQFPpf",
-	"IPXEQbA6PaAIWXJxjFX966/VsWrXqCDkyE9ROGg12dqu1n/qWTvpWQ0Nwb+EvmXbK9ylIr9rqeNacWGX",
-	"O/yj6lzvtzht3eS/R+n9hlA5C/debIgzlhW3pYj8LxOaQVWEsut4SxwdvtFk4hxLmTEIpP2y+T8I4C5V",
-	"7v1S/idWui9xrgyKdd+FFe9rifBlw1Wj2RR57hpMobHB9Ygle9AM1naAZfOFBhcVdoLt9skp+BkdFFg0",
-	"92CwH7u+Ohs6wJZlzHxvZjpnYbWwtxcvjbKOuAu12HSEdk//auDEJIVAndYWs48PBoOY7BnmrqEAtCuP",
-	"OxS2L1fXKpJrcEIVRHS+weQ9Px94HEH/OzggLb1vQw6FXQCQmUJ/Ky5doXFMyWr2UrrCXDj+H1qcy3ca",
-	"BhUDWgx/1lpauMQ71NP6/LSmmc7U0JQrLIlnURkac9uihI3ICFRpt+pfnw7tZVgdMCik9Pvaj/+HVkHy",
-	"l7WJEFekk3u/BWXKNqZavpET3Usr+Zb44rFBuDHDrgOllKK0XCifGIm1ExlQeZVJbduBgfGwkbJBU+Ig",
-	"6S5sgB/jG8cEZYg+eeo6DUKaBP46FCFpdv27oOGrtTfa+JRNaZh+I/+QG4/hGI5plL0W/xT0t2V5eka7",
-	"9TZsyfjEpHyLRw0FwFrSOf94vPkTV26X2rkFSW6rCeK7u6V5erkmImxOeWYIU9lTU+a+IbOmmp1gu/5N",
-	"SZ59AiMbehj7sWMyl9eWckNMcl4IoiVGQ7NlVSD0PWDyQgzFngGhIihCpz97x1yhC3tHmrr4NtH3odjb",
-	"JLlixQto0FyBOJBdoSG/kMtNKanBPbyj0Gm1T2tlDEXQ9wXNNcuz1e1lzD8493Qz5SjzTysU5M8c1H+b",
-	"HNSdRLxCbfLvfyeXZE7FyhbOabBCQStc26d3wXJow5/SFbq/4dUly8viJlqmdIX+bP8A5khEQQdQXy68",
-	"bPEr0iCCFgylE5lDb/Im1vpWoYPyi90OnKDpapgFfqUI7OunGHj+SOtnuIYAd3DRiDeV/twbWwymVjxC",
-	"O33sW4TEZSKAliSGqGvsm0uXBoGwm4NrE4fh9ND0TmC+S+RDt732YANNsNrqQubaFlJyvV2Iw7tKdgx6",
-	"N1l6jA2P3OhlA0KIrMdASdttxTc3tP7iLalHODDkHkWVFmsisT6GoEuWL7tqtguSnawvI4buftZa8/bi",
-	"pWsyF0Sm5WghU/VodmSituX3qPobBMksuWJdB9pQwGDTguZp2YZ8xoTvkiemx2Bz81XsIZZHEgptDKqF",
-	"7IOWY4abwy7E1YU19iGzvfXLvmVC6rL1HfYos7WrXA4TVLZvEC12DMu/rJ4h9hoMowJ8f78yEaGB/lwy",
-	"pcNA/TuKFLvWS99ZrLAwGfD+IJmiAsHGpFdHGczNtSgARYt9S8f1qsXBhYZG1SwlXP9pR/pSjMJQdkKx",
-	"K9v27INaS9B2hnGGMUuqRmdddz6shKeYLccaL7AZjAti8q3jjFYQ4MdQxGWnPKyZi90cfWCWSzKHoGCq",
-	"pIihuxbCkcj5XAoy50rTK2bzkmwMoYIOqHwCTM6MghQ+nnHhsjyB40gCXWb1MTgweorl3HoN/vrm9StL",
-	"bAzFYjSttGSDxrZ7cc7KV0bm2sWYJLrWyNYwKgiyBs3HPHHFVtClFzZnhI+N3GNumFqfP5tTCpXJqGoY",
-	"Bp8f2efNKMVi4duisBuyF8MX5u/RjN2YJyTUvPOHWqbfQo+6vXjOleJiakGMuyclcyLlAY7mXMERxn1y",
-	"Wp45+Fl8rQDgL75DoGtNCACEqODqs5lXHhwC3CmfcseZqCjbmwOQQ4GwRWXTd8tUvV5fC6gTdI5l7CrF",
-	"Fm3ObclwcbstJCyZSZa2Vn/DzoGfgcXY29M57ty2v3An6tSaL+za09i86TtPfZ7+grflgLh/fywPdDBs",
-	"4oLXLE958icP+3K+EEhTCUkShsxicFgzM/sImF/kBvbjX37rnC7439jqtNCzzvEv7yAQCuJGm8ugmqsP",
-	"P/e9T/IeXfB71/tgArQTrjFF0J4jiD/GOPrI2l+AgqC7xXXP9xERWGtqPfQC8zdUVC9xqSuxLioKGgVg",
-	"GDgWD4dgqVrTi2BWFxjTNK9z21u3rCHH3jxWds8onfmVxTi7xfrAf4dStdD3NwPXDqbqcSm8p75ujPeN",
-	"GEGNXxvxO5YtjMAPmT4Fz1LnnErZuJiCzdSLqD5BOhjXI8zHdx///wAAAP//",
+	"7L19c9u2tjf6VTDaZ6b2KaVIfsmLPZ25jvPS7KaJt+203a1yRYiEJNQUoBCgZbXJzPnzPv/e+xme54Pt",
+	"T3IHawEgSJG27CRtzz45c3ZjSSQIAgvrff3W751EzhdSMKFV5+D3zozRlOXw5ynT+epoolluPqVMJTlf",
+	"aC5F56BzxhIpUkW0JEvKNRmzicwZyc0tXEx7naijkhmbU3PrnAs+L+adg0HU0asF6xx0uNBsyvLOhw9R",
+	"56dTqtlLPuf6eS6LxfrDzmeMZOZ3omdMMWLnSPCqMas+jQnzqF86dMFHy5xr1ong75zRtBN1+KLz1k9D",
+	"6ZyLaW0W8J/1WZyydwVTWhGaZXLJUrJgOZlzUWhGuDBTI1MzfyLonKVkvCLxT10/aBfeLb7jwpyyOeXC",
+	"TLV9WnISzEHPqCZLWWQpGTM/45xPZ5oIuWyZRv/GaSjWsDJvBL8ims9hHZSljPGKLGc8mZWT+kqR5Uxm",
+	"djpUJIxwRcY0uahOZyLzOdU4ift7nYY5fYg6C5rTOdOWVI+KlDORsPW5/TiTMAPNrszW5YwYmtBMkInM",
+	"e+RVMR8bUhLskuUkmVExZWTJNU6b2mHN/LgZ7V3B8lUn6pgt7hx03O+V6adsQovMzH9O8wumza5Fniqr",
+	"3025YAxIsJEmj3NGNUtbzuBrka2ISqhQJMELCdVE5oSa64mecQW70jZ7e9MILm/egZRq1jVjdK6Z3mM4",
+	"+xvNz7KJjaeG199pbkWuZN7MS2LBrvQogStid24WObvkslBkQaft88JRK4eHXr1kYqpnnYOdfr9pKk+k",
+	"ObzPeHbTLi5n0nA3qbQ5GLBIKdwLm0pUMXYfJ4RrspVQxbpcKCYU1/ySbbdNG29rnfb+bmR4gPs8aHqJ",
+	"FymbL6RmIll9x1brr/E9vWAK+D9nlhdx8xmYE1F0wg6JYowE4xA6lpflUiNXLycdXNk1j2yd/X599guq",
+	"NcvNmP/3L8Ph1c6gOxxePXj69uv/aCSVFn5/QqeMKP5bKzGASGo++jv9yMzRMndDFjew+pNc/soSvQmR",
+	"GObErmiisxUu8gLvbZum/blt/dzsrt39s4SKF0+aT5OZ1leK8NRPYEH1rHy++X3Ejeg11MBzlnYOdF6w",
+	"xkNdFHBl0wxmLC0y1j4L/P36meA1n2A2mupCbbpbsEsKbmnbJPy1skf/kbNJ56Dzt3ulgnYPf1X3zH7g",
+	"HGA6b05fbjAXdyjfnL4kW2ZQmhuRAcJCmFfO+G/U3NbKR4o8a+d9ew/XV+qDWWa1kEIxkNOPaWr1FfMp",
+	"kUIzAX/SxSLjCTz93q/KzPz3Drui80UGgoXlOTLzRKaepoTUI/MaGQMdb86UolPzq1kdsj/uswfJgHUf",
+	"pnuT7l7ygHYf0f1Btz/ZTXbSR+z+eDAwbDYvhFGsDgnXhl+pIrN6Ar2kPKPjjBEJqoomM6qIeyDQGCgh",
+	"FRL3R/uSZjwdWf4Hm7TZzj6FN4WVWydyx04TUOyENHo3MXot2YrdI83qxdtGYmh7OM1bmmv91MmKabIV",
+	"ry1ivN3rGNEpxSTjyafaogkXXM1Y+om2KKFZZnRG84NiQpPljAm3O+5Zf87mKFnkqNSa5ebCyGxNNUNt",
+	"HLReBbvi9jHYAzfzOCKxe0W7OWLCp0XOUrs934KcPJfyJc2n7OM2yU5khLJ3pKUcZTBquFch5WVcMEJF",
+	"6m2weaE0vC67ShhLyf39/d37ZLzSTAWbIIos+6MOx9oU3cz2yHf8MdmK217aru8LYZQHmj0t1+quy8vt",
+	"UCP8IVzUI0EKwa4WLDEHEn4nMkmK3PDkLfcuPCX9wd+fPDh7+I8HP+7+9OiHvfOd08FJ/9X97/e/2+6R",
+	"k4xRZc3utuU2ti+zC/fRC900bcN7wveMtw+Byu3LkoTmoBSGlG9k9Ieo80rqZ7IQ6adiNTBWuMyvJLJA",
+	"kMM83YjlXMs8ysd8araRSqbsSeIK2MdKFjmR+ZQKK5grDMNMwnALr9VUvk1mzDIQ/5XOOZ3iZV62WZo/",
+	"oas5E/rUq0QftR3F2L/kyGtZdY6SUm41E/KukJoa9WTfaipckUKxlBQLw/PNEjEjlDXZ6e/c7w4G3Z3d",
+	"837/AP7/5za6H/Ms42L66Wj/lSQ0MXYWCd8wAlErU7r6SoWvU76D2bWmJbFrbxWiT8vQb+bkY5mu1rj3",
+	"oL/3cP/Bn8O/YUJcEZi20V6oIAPyfYVl13n1GcsvecLeCE/QH0m6ON6oCAZcJ1xNx4brmh0urztELoxi",
+	"f8KWzhH2h7DlyrwSKkrV0DCHyGmDbu9TjtojKh3AHLkA7Qq8eGDYDsVW3LAc8XaPgGPYGg4xfOiCiyp2",
+	"7xwRal0+pS9N0Tkbirhm1ccoKuyDSM4SeWlk9nhlpsOyCap3urbu4DQcik605q/uemdZ00Laq+8Frm1Y",
+	"zXMpv6di5XypH0dEMp+OcqrZCNZxhEergQN6BzUxV1sPt5yQQd9tlKr4mJXbz4DU7t9EZuFEPpkSEE64",
+	"nNYBbFMor75SJPZvGRsqjJ0nPkafsKGylvUqjZgk40bRp2maM6WMvrFovqFHfqSGchuJ8rDJHw/OelRN",
+	"YLBPRVRRZ+1ZN91eD4PUxvBeqs3GwMtrY1TCCJuNU96yNpaNBWw6jrkciOmNoIWeyZz/9rGahiGmC7Ya",
+	"WYm0dsKOTl6QC7ZyFhlc1MqPCz1jQtunf1rWHMxjzpXiYkq2Yjf5Uh0w9D6n2UTmc8O0C3Eh5BKcvzm7",
+	"lBfGMIhrr2zl4BuxyGVi3n2csadCc736WMsFZTx6fMpVLfIMlYZCMTLTehEyHusf+nxqwhGZcJalZkV8",
+	"/Mcsqn3UIYnN9GOi6EqRmVyCGRjDpfZLCEn1grnAIT82yvKxLGwMlKYpN0+k2UkuFyzXnKnOwYRmikWd",
+	"RfDV750J5Zn5t+7SjTpcTGTzL4I2f7+gSjX/sqS5aPrlQ+jF/AUHsFdHODV4mp1MGWKSY/AIf4jwzZ+w",
+	"TNNbvriRxCOV2MBPGZSRBepM5myhPobeVWc+QbzNPBkHQB/mmtfyVZFlpeQHW4YsqfermC9BFTD6di+I",
+	"rt28Ai3zch7LqIMxwPUpxXy+yOUlS1GO5WxqhJH56OcJy0Hm5qKIxIXAocwNesbyJVfskMQ0TXGMoYhz",
+	"NscRa68KJE2kyFZECuYiVGAboYBy7+vmBO5sO6FO1PGP7kQdeB78Ds9qCDSadzbGIk8DGit/TB113GGT",
+	"FzzLaN44bH6NGHKM4NReq43Krz+K3NwQtyA4XqE3HODTU1ztDPutsCvk17B6YuovFIUHsrZgbgs9bbcy",
+	"gpccHfO34AM0iLzfPsYddRLPda8jhJBBG5KkSJFcs/lm956CYx8IwYr7PKerDogB9PBsFPcJd6p0DQVp",
+	"APZ17BRbF9pO53ZLzSYTmeubXvclu2SZeRC75KnbmeanID2uqysTmmjUiS9ZnvIEPDBaESnI1pvTlypy",
+	"rtWIsCudU/AFXtKsYMq6/i7YSpGULZhIzV3+TPU6DSuCi1/LL9IQeVGCXrBRAlYtnknQ37zi0snlWGo1",
+	"UozmyWwEf9tkl04DsfH5giabr+B13Islcj5nIqU44fr8v5VLoiWZ8CvCdUQmzpKZScWEzys5JKKB7xiW",
+	"giGMG4XVbZio557VmQ4i0u/tG5nWh2map0fE8DPQngxHs9M0v8aCxqhVGfYG6UzrzLiMfEeV3KIbmXTJ",
+	"nW880C76GXVUMZ/TfNWU+kM1aA3gAY1QpDIIGpnFJ1vuhSKynK2CDfCeWKM0r7Z7TaSkuUbNee2XJePT",
+	"mW6OUsP4XymC14SOF6S15vVcW6flbDXiejSHPAfV9OY2NcBeAVt39IJQoZYsJ8iTVStZ9m7kfcgeYQnW",
+	"5VQQy0bxY1fEn7/IsbJy8wJ2tfZ6a6etla2etUj32BB1TLYGZCG50NsRiQ2Bx2Sr39s3nwyVm0/bh0jh",
+	"W1USiEo3Vs6okoJwMRSxnXy8HZwIspWzhcy1UQExqQxWId2GmHLGJprIAtw88H1Nn9tYgy/J7RgC+VxJ",
+	"cVYehNsIcNAPm00Yp102/loqnC0/z9vvLRXUm62aj9JxSwLx4bxr12b9yGKMi4lLlskF6OJmV1fE5TUg",
+	"aVCb32F+3+v3IWHLZTfVpPhG86jeg0b572vWsFqXkjJlRvCMcyqSGZECs65QgTXXWm2WC53LtEjMUFWJ",
+	"WrX818jNuwLWZzMr5lR0c0ZTeBK7WmRUwIk9JHO6stmVEUklnKwFzRUjXDeyV+tR+L0tTgB+gIhAfkrg",
+	"CwD5pWfBN1QTyMkCH7gRQBvJVfyikYNnVMEuwz6GlkDd3xE1u5SiWmAq6oSRyzV3bRQECt7exJbh1wjJ",
+	"pdwqt5rrp6J2e/0p5eF5xnQyO2WJzNPb+glWmrV4NdIix4WZt1zgj8qN+7Uo8oVUrFkScqsFmHcwbJn1",
+	"pj0Sz+ScLeiUxRGJUYuEYKoxKejC/JllczXSV9r87bdotMjlGO6hueZJBn+OpbbfN9JyzlKes0SrZooy",
+	"GjVx17CU6Fkui+kM9ZU8ZUBk3tJpIdXAngE+NHIso2XpQl6cZw0D10gDuYFb5upTIrvJ1R0N3zu6ibTu",
+	"Jro+hraQGtTGVmR4AhpW3VCS2shFN4WVal4xN6mmdXpONbut2KAtxRQzPp1BWm6C2diMmE0HJj2jl4ws",
+	"ZzzD76dUMzLhOUaD15cx9Bw1MMucG+6XOQ8e5DcbrabIcdTUP6Tx5OC4pWxyZl4mkwuWjiYyH1Fujb8b",
+	"hNVHmE5Nuq/VeQNvjVns8omNO5jTRjH+NfnX//rf5NF+RI7gr4f7EXkMfz3oR+QY/trfj8gT+GuvH5Fn",
+	"ZMwyuSR7/VAAHX3diTpHnajzuBN1jjtR50kn6jxblxpR56pr7ule0hzCX+ZmmNzRSQaKO35wfzx2fxy7",
+	"P564P5513n6IOmgwN2gEiQQZn5nfMRvCWBxoBYDOjHZA+BKZXMIypryYd6KOodRGtffE2+a3ORCwXeCj",
+	"aeYKEH1uVG8gx3hmdHhXLwAT+Eo52kaLDjL9Eld3g6o/2TLqjrErtm9nL6/ZfZUpNZq75czInFFV5MbM",
+	"CypeNjT3NnXK2EfVvTJJTpfZiCYJA3NmbXBMJw5P9rG5g7Tf8QkcHaWLV0i7aZWtrG9br9Oaw9/uywiD",
+	"Ntf4ATzxeJKC7GPDhOHhG/kBmvgSrKxnT2sGuKfvKi1FlZPRxLvwuN01UHRHn/1fJvJwpznUtqfJm+89",
+	"9d5H37T2p+BQ+IP98saATEfuoDZHjNSn8sHfKQgAytJGapvTLj9EHaNqqNHEJTluNHnQvBpmPWWC5VhB",
+	"pzetTIs6UyM3R+70yWYShWOaZaOpUxmunR9cFNzVwgBfC0ZSlvA5zW6SQ3Vut3a8zERvGyu3etoGJy+g",
+	"lLxQ+na3XHLFxzyzKRCb3lcP7jidMhjNzabpjG4eRUKubOz/S5YrXsvE6Oz0d+73Bo23ARXbtby2OMhf",
+	"uKl1V4ay0M4LDn9ULXKtzrx2BuoUWKfjBuJ3lFQ9mUEczTIad9zDZWjklY010q/LILqe5cwrZvDsUPvc",
+	"bNvLPQko6Nam2YKlo/GqWT/gqS/n9vUjeIutq+RiCunGMmcR4RMIbKR8s6BRqOR+hDJ6O97UxPZa9Fe4",
+	"1Kiv4o66K8rYzaWTtSUaWPyd1M4b2Wibc6CmtV1zaAI9rqSk8sWbTsZZQsVtVbcbdABXpmR5zAaEZwvQ",
+	"rMCs779Po6HC5ZSS2N+EeTcTyjOW1gKPgby9eRKu6v0WMtvWT7e5775SULQNHrujs+MXL8jWohCrRKZs",
+	"2xDuvJFKwSU2anbt/zhbEUrwXXE98O+IUIWxBmOImXsPSJwKNbJOFSjzyJStwzEf+JzJQsdDsWWW1jk9",
+	"fQY4RgSjSrmgy6ctE8LHRTplejsaijiRQjAIG4zsVkQkdg6ZlCnN0eUfE3ig4pph9brzBhLzSloSShY5",
+	"v6SaDQUkOCqWX7LUJfluRySeab2wb0Kqs8dZs5TsX12ZK7WUozkVq5F3OcYRpFdhiCYoG6gNhK+qyD7U",
+	"GWBGe8oMyZlJcCngnUE80jEVqRSGDmGMpcwvWO6LEwnXRGkJLDpnC6CxbGUmVyuO6g0FWKKFyJhSJUFD",
+	"HPBG6kWi2TwIY8OVE9iCgJ5sSL8+iU2m0Obsw1LT9JDEVp2IzXlYsvFMyguyoKtM0lSB2wcEMVQjkVQq",
+	"xVk18N2mOK1pxeuTQNkhJySuqCIx2Tr6OiJHEXkckeOIPDE0+Wzbr4LmWbWyt74KAaTA1tFw+PX7o/eP",
+	"3x+/f/L+2fZ/XDfVFlW8/6//+v8G/T7GDmWpl1cmFNbvVibntcUHO7392ynyN9vNFi1gE34e1tNfW5Rv",
+	"FRgLAuLeCxQXKlZNe7/Bs9eU6Kbnw0UkL8Y5T4i9tszVVMSwEVjcwszMbMdGZ8A6ojciRHvtn0OH4cNb",
+	"1giuCHxP7ZP5GG8YFjk2Sn09Y4H0WVIVUAqEwuDHo5MXZrHGRjA6ugpVd7rgnZIkG7V1pWl+g+i/eec3",
+	"SlEK8RmM/UBBPG6qJ4G9sRlx4aV/Dm0Fz26eJlzw2SmrWKS3VujsTqxP2eFgsBRgMoBvcazrFDjVtbFK",
+	"U3GzLQuu/3P2rT6B5gmXV332HbQ6wkixJG/CF4uXM8WSUUy+hqz/+3tmHXd3iDFP5NwWq5ITo0MKjWnz",
+	"Ns3FJ+kEAkgROhRlUTgN8BaKPIuh4pg7RDA1k0tB6JRyYTO1vKcGJ/Vud3X28FW/uD9+9+27HT04eXR6",
+	"sfvDjuy/7M8f/WPwbvL0vtrXe8XuZf+bzdLq0AXjIZsqvhifWneTo6XC92vyqoECGqi4er6rTKnJExSY",
+	"M3U1tWYqRgEkUcgavZCIakg9gclWOe4Vjl4zL9tM4DJd7o5xjJvY/imb3NVBjuGVBjeE3d2bHy9z5ge5",
+	"mxekdQ6fz+NbnfZGHt/qLZt7fMP7PtbjS+dsVPWujqXMGBUN6qkazamNVjQ4PXDtCESAFJnzK6KXsqa0",
+	"ouGkZi5GCag/wMASmodusHASZVbNtbS3lkFaCXxtRPC1xawHt/xita5MSeSlS9hRcOAFdq/UeryBVQQY",
+	"U3d2dzUkHprfSSahEhMSGUSZVK165AmivwEoqhE+ZiTnxs3ZlCudg01uQfy2YitLYsysXy6XPftNL5G9",
+	"4gLTBer4gtdCta075dbILYf80JPXZ+foT0Wmacwid+sBoWRRjDOekG/Pz0/OQBOSE0I1mUulyU5/7+FQ",
+	"JDMKlR+5ikghUqfCm3fOi8xIWUViI1B75LUrfyPx3s6Oq9YcVcQuStd1V25pjq4B0cgFbizJ6Jhl5q0Q",
+	"+xTq5A7JBBDRXNJrxgG6VaSEXS1krlVtbQcbrG1Nj2+fULlsCP2GCHkhuJgdyq4cVCLYvceMBPBykYTO",
+	"F5RPhS0+U9uHZM40TammoOa4FHOb2rhGLg2QbC2679GNO07KDT+ADIqcpUxoTjMVEbOiZG9vF5JspWCR",
+	"0bEAyBIUr5wpmV0yhbqZlu5h1tlntLcWGilJo1S8oOz44N696oGZ37tRvTJv3sY47lD6dqsqNHC/N4jV",
+	"GVWjuVXC1zl4AFS6geVYe12YX/CE6nBtC3GS8+S2iYau5KrVuo+B39yDkxkHoIiGzkqU4iRhC2P2W4Di",
+	"9eXYjEMD36XWmwCDW1xOomWjBZdIpVviUVAwZAYy1yjw8MeF4DpWFUfcoMmsKaMGDSnBVDXncK2IkDrC",
+	"PKXYrmts7BFY+APSAiUEsRGAVBoB/NCIXc1oobR16vr4Zgs0U+OdG5VLm8VoyBQDGCfD6BaUp2SSy7nF",
+	"cFkHfQJ+l1Wras0VjS6cVsPdUBJVkOvt07i0y75zNn1zKVfhfOnXnd83cFFzWnSzrQZUZRco6pRViXbv",
+	"3XPbzqFRq25bJVINr23mCrl70kLb5mxs41YmvP6ItpVpr/JiIuViGpOtdwUrWLodkdiGZwASrTGSiAWr",
+	"GTWyaimBZidc0Kw3FOdGmSzvs4WPwTB1AOZsZWjQ60EO0xFRIGuVXjhXQw84w3A9bO1XS7W+WYM3YAVv",
+	"qufOuQi/HdQpp1XLApcYWzqIYdS0Dkls2EJMsNxK2Rqe65Wp6xlJ1LnqTmXXRyPw2t4r+8cveNnb8Lou",
+	"n7u0OED5PehMuZ4VY1AFJF3wbiJTNmXinn/0h/B2dcEXXaexdaEukOU4u5tUPbcqTokDQF06VjIrNEMN",
+	"Kqoqats3rxlqa/+tlulD4wG1DvhbahAArNesBN2UhvBRAf21nyZQvyWSVSVzUgo9y1adqPOuoLlmebZq",
+	"PJobMlPDbUZ5IT4qEgGDBHln6zQKunvOEiYQt8JZIzYoZxfuTuE30CTLN2jJ5DBX+RBmWpT17hyMMtz0",
+	"u6dyCKn5ZDVicwvCc11kyaODy6VA0CC4jaWoajGazPxVqVP5kB2rZmX0c8UdfHLCm9OXvY93GZf0XFuw",
+	"yB266m5WqbNGZu2+2LfX8ILP5ZS5ncPlDs6UCi8o+3qUPKBeMAxWrIXCAFWiYsz64So6+aa8ZZ3a7Xwq",
+	"pyMk0GZDP6QvsgXlsvE9UInYfKFXkTHuoa52O/DroEtHTpxdhZ6dz22WI/l8ftPciqy/vnmOE/20yt91",
+	"ovejhGGdYOvDN6sP3kH/x5eZ1MwJi/j0r//n/4WwYxyitTAOJ13xFPHebWH5nYGpPkWFyeYVJWdhKvlt",
+	"EIiuWFLUqKWea9L80wbZH9ihCRJyfNIv+A3YfJFB3Nalf2RUTAvDweYyZVnIS921Rm5l80aq9PGla+Li",
+	"G2TMu0hluSTRrUNI55ACd5S4er5bVzK21t02lNuC7kfhWWTCrypaTZBfeDuMqRbIuFviLIFV2ThQxoRq",
+	"fcucqwtirgDymfArksklxCNcS4gxy6SYgn4gBdsos+tdwZOL0bIp2/dbPp254tWJzM3TggLWdea5jhG1",
+	"gSoXVBTjsqyNU65KE6BOOf92inuCOZd3MNGkKKtnG5RY4EtGS1jkXOZcryzBtRSPfzR2HL1ktAlW4ViK",
+	"CaIJEXsNuG6MxO2+KygktQhpNfvNoRUcRNEoY+m0qdnOU0CGmXBw7RCa5FJBu0CSUM2m0nDciBgGZVg9",
+	"mfBc6cgQr8ATC6iPCdU0k9MG6IfrzhJu7DN8ciNAgX3qZgOduKshBId7ObJ7uf7azww7Mdu+pLlgqccN",
+	"Y6l9r4jkVFxgU0RwISiH9A36OaTXKO1XpkvTX8EDHRyvW6yCZagNi+APx92oGAMXsR8lJoaJNNO2YU4j",
+	"c1BZk6cyLJAGABJmNG3rp7SYehQlCHwDiL4jkCSxTSmf5vZHt2qjCb8q74EEKGgHeHsyOuXq4iUT6uPg",
+	"Eh3CbnOd26DX71Q7tfW7j95+PRz28I/mbFadg7XWgqSCx9KdP9dPzwIzcUVidz+uj738Ex80m6EwWtCc",
+	"TnO6aEj6OMmoebzVYiJjtxp+YQMhsJkRYtzy6ZRBCqW68InzwDYIECFZolm7aXVfbUMqtX2eQTS9QgMX",
+	"CHejSu7rjLJk1etnMKoKlnap5db8toV2wHlX19Xho12LSpNj3ltrZ5SLlAUHzBBTkegiZ+nICJY4Iv/6",
+	"r/+zDaU0/kxiasfSVbZBNQxXZFzwTPts82uUsOsANaw5wq4StkCFZMnohYB4OqhAObOpjJ6duiI6N70N",
+	"gDfuXA7i8DrhoZW1VYcB0/rXf/0fDMegt+3KLO6dFq3UOTdYNPMAwQqd0wzOlYNadzP8FAvTrtW2gRCX",
+	"/AlScAAG1C6drQDFRkoWa2TL/vuv//W/ye72IYnd/sPtVhbLfChCWRxhNZZXQnROuYMtoYWCHA12SGK7",
+	"OvGBm8ecC7eRKhoKq7DAjRbQzUIlInosHctCV4jtkMR2meMDuN4ClKQoq7iyWblryTCOUXbB3HOqkkPy",
+	"QCURa2Rcp7TtaqzNLSsgYeASgbcF3hBCtDCtRh1zHWpzEyXeMZ1SifeZu+sqe+0R7RzwJNDhbsMC5y3y",
+	"0rYHIHMq6JTNIUywUprNI8K6YHPkSbl/hnDMW/AEj6Qt/bYgeF6w/yjz9CS3S7xZRag59KNxkVw0JX8/",
+	"y+WcpDIpzPxYShSfCpqpA6JZMhMyk9MVAdFhRCbP0+6C5npFcAioy1SR+4QHZiicwgl2eoauh8i2GemC",
+	"T8crZBHmYhnmkyLA4IzRFKrmjr8/i4bCUad5CoLHQdNYTDVLza2yssJbijHzPure+emLo+dPe/M1cuWw",
+	"lFHH0HuO3gy7UHCVZvki54q14Gk70+das8jmx8fJXMUe5XnLWLTuXPltX1LU1qeCK5tCcVuwpl/VaJLT",
+	"OVvK/KKZFP9OL+kZbpK/0uWOCejiB8hph4RCYLVbXrT1il3p3q8qIq+KK71tVCJFjGlhm7qMc5qvrCeb",
+	"a7J1ymiiI/JDge2Sb4YWpFM2sttfVWGfZrCjiOF4Y02Po1beZBCg4RhQdLngEVE6lwL0QKdXoQ54S531",
+	"3I++rrbWQegBja7y5rVNbDq6FeKrvXE7U/PGxq39vVxdo3mgUwhnBtFHlvNLhqlIt7P6S8ZUI/vydALh",
+	"Rx0Hd9d4BjZycrkn1AC0PDcCThtah8gQvHEIQMHWNgx0+sA0vBlEtPQuOdnl9xcXvX0vAxK7k5bu3cz2",
+	"iP3SOXv6uhOVMoUssmLKBcxh8x2s8sTbMq91sLJ/Sqo0wamte5GvK0itVKCCEOWXTBG6pKvSa5lKdEzd",
+	"Lpzkss7KlSznUlmCpu1741LgbhVj49kKsWrbEgDr/cAQBhgbwy1YTt6cH5OUrpo9KKkFvGw44EWeG1Ea",
+	"3F4JvzcmkmcIf+F2f5IzhpVIjZte4vDeljG5BmfrUz9taOpmo9X1tmhkK37+9Dz2feC2ozKH0ryJw2uo",
+	"NVszYi/naYtLyndiu/3UbAM3N7eT12fnxgQ+OTo//tamxT15+vLp+dNPOuUahZfzj8pVbqLmPGxzVjOx",
+	"AqqFyF6hAMIC8+gRVbPf4tGDLqSNCS/nLtcFOpIaumxNamktold3zpiq2bu2RakbtvllWo6tzxqitVGI",
+	"zV/dZJtcVgk+o7F2KkxDLq1hX8rtRnApQs2pwKop4xwZjy8glyldka2UYd9z211WJFmRVrOB217GshPg",
+	"Hs3zjiqM0E4rpMGQcsLtrjKZpmX6Eetin7CMG/3wluD1rwUj7BKMOvMfgFyxlShh5Y3tbcChwa5m8wWW",
+	"xtSIDX+5DjrV3dym3NrfIyKz1Oiyt1Nha0txhIM1C/sbQYa4JqpILMiNzF2sYiJzMpUyrWSp2TzdPxZv",
+	"CLYtPBHQdSpMD4YvrskRbvPKxT91nzNpDknXrWVMtoCB2yrsLk/jbdvgp+x2YHdvI5gWyBjbHLsdE8xu",
+	"i1oOuTKOLG9OQrRX2jzEyG5ukDGeMw2+NaOhQFUxKRbmzOy79qEko5rl23cnhFtFTm5McccXcIeOILs5",
+	"JLEn7NjCGVGyc3V16NPd7bc+593SvlsfC9U0AbDmAM6p15i67h92fcJ6a9aj40O2VC54nyWyrA3zH8sI",
+	"B54clxHpWXSVf61TTwMVVui4lvdYK1zwrG8DJu441y2FfXlXHdR4PgYkLBtsxtRHJGVzqnOW4oM5Rmih",
+	"CMdOBRIiHVBDcwXTxh0aruum52jLU8th2RCRUNtRY6sRRCxAMENAL4T3ih06GG6YRT3DGg8HT2Y+pULF",
+	"29CMWmZSRLAilKiZzLVFxtoQdmsD5JiWM9wC8Iad2BNmNuIr5WKU5lrfqKS0BytYbddYhq0amaWeGl5C",
+	"tfdAlfbb+zXU6PlzJ2fWdaC/eo6mne8Jwp19ZAVXlWZenL0mD+/3B4QLMH2N3iYLTSj5DcoUi8mEX1Wd",
+	"8Tv9nfvdwaC7s3Pe3z/YeXSwV4u6D4fp73sfuuafHffPOf5zUPmnMR5f1W0+9WwfHuztfMrZrmHn3Yy2",
+	"dys9zH7SrAUsdg0T7g7ZotfWe1gEPrJFyZs3L57YWLSZD4ZZAWbAz7G5WU2b5vFSLlmeUMUOib6pLI5m",
+	"/KKCzbVhYdtG9YNOwtcxi1uhcdawaFol+TXn+ZwpfbcChlblx7H/qCnNvopJtCGEwp0z7SsveQc047FM",
+	"WxIs2BVNNMnpEtt2AVQTxnUg0VfxqUsYM0ZqI0VadaXJ2D/PC1bqGW5BS3jQnasr12Nx0HeKfHOyplOK",
+	"RreynKyZpF2nSfcSNyr4Nc1qvXloJm1GkH8rLeUFWPHYxHELVXjNRLJymp0V9NvNPp8WZe1H2/vSrYCH",
+	"muUTq30c/DfR0prZdSs/XpQyegMNxEl0SHRvxikzZCIF68rJhGjorwQXYiTKkD+QCJJ8ax4LxLd10QbL",
+	"FpDhmbuynQ6b2LtIaZ6ObnjMmb2O2LdXpX9AXf9YshV6EiDtLjhbZr/dz4ZmlKbzBV5VftzubaBP3+wi",
+	"8APeuJLn5UxuPNFc6Pt7nTs3Ugv5jBNdXqQhXZWUGSFnDYmicQvDdw0ZZl2rr2r8N+r4P7CcT1Z3E3vB",
+	"4WoQfU4eaHalUUZg6bxldul6Pbn5v0Z80/ajaJ2dcRVeMDYECtB9RifajshyJhFJtF4ceNuj6X82XNom",
+	"W8WXg2+M4oXeczJekft7ZMauSMqnXCvk4s1n2q2FB+c2avNKFjk2+XSgtdsbTH2tCZ0jrwpd4VJuQA93",
+	"6V1+tYDuhqON19CuiHtPZZMXuXJQ0lZrMJNu5Bcz3pThHTTm1hUlzFnbtus/6Feb9eC+BsulNt6Bg9ya",
+	"S0HmXGl6YaEpoVkqtyHTlE8mLGciYUOxFQM0Osfi4NGvCmUmvvdokbMJvxqZySwWiMVuf0GgzFHKDLGk",
+	"IJeLxQJV+NGMXZlL51wpLqZ2lNjaC34LRnOuAJwtdklBgmFwupauVL/ehjwqk/YEVp9z+UN1ylBeHEwY",
+	"nFXhfDdKwoRlv05xjANxxpXnRYASj6LAEaJiIt2UCsMax/Dk4XSipuMQAMMA5TZ2a1UsKXKuV2dGN8GT",
+	"dbTg37HVUaFnzZhkYfj96OQFuWCriMRTJkdVvrT7EMFVdwKgLwjPmIFwKVx/sYPOT92jkxfd79iqfGUK",
+	"8+h8MNOEZtXgzxDaJuXaG/1iFosFZj+C1PTFw1MmQWlL2eU9d0298Z0fhBYptE5HMLElGyvuGMVzTE7k",
+	"l4w8xQTR1wvN524htp4/fb19QGZySZYsy0oYv6GwzdGJb0IRAdaitdJA+EYk4Roz/BDimEIyR4/8UxYu",
+	"vcHhTyHE7JvTl4AzY1Nc80IoQtVKJLNcClkoI/1EShbQkxkspJyxAHdXkS0sLowCXN4In74NDxkKgGZV",
+	"kctpx/siwkXKL3la+C6cFoYuIr6TjtW4z8xLnVdh+YdiKP72N3JU6WQ8FBjSi+/RBb93OfBBf5+hTD2t",
+	"+UxDTzJOx+qR79hK2WALVtYAVUZDUaHLEue3Tp523ve7/iub+1XMe+QInl6tAByK8Dgc2tiWuQ4MKCiX",
+	"CY6LYixA88HgMRx3H1vHV8AM6aGwr4pNqZEHAQgAJhc4eDMzNcvJHIsx6u9ef0Dogo8u2KqE9TokdCjm",
+	"NDPaJwMaxDx16JhxCUCUsMa1+617IC7b1sMbgMrFLdiF4atue6E3unLbullnczIDqCOuYNiDoYh/H6JK",
+	"OewckN+HwBfMn8NOr9cbdiIyhMbUta+sX6b2LTSsDr4j78El/uFD3BuKx663OYmxCbcZNj4kMdwVAwyE",
+	"zT2aTDBWRbhYFJps0Ru6hw9FtX34tnlds7oA3tMjsXkpEBQSW0rFta7fMdna6/cjstffN/95FJG9wW5E",
+	"9nZ2oqHY2x1sRyRuagsO98Gvle7g8PXOdtiBGr7ag74k9Wbh5qedR9voj/Ntw2OytW+mtN/f3YYNfw8Q",
+	"ReQ96pHvUQ6+H4r33W7X/89cZrb7ffmKoHuQ98Q3YQ9VG/L3s9evIvcVFQSlFqgUMwuKtcylmPqsc7OU",
+	"PRI+yBN6uZr4NMdeKg80L3Fv0BuQLSFJ/K00l+N5igglfix/c2akgM3fZvl2j2D3g7z0GFl65lqxbBKR",
+	"MZvInJFcFpqL6SGhROdUqAkDDdxQlbTF61SQOJkV4oKlMZkyHXANWGM4SPv9QfV1wYNp9rX0pL4nRySH",
+	"do+RsyBOnjwzs048SK9NyIaXMiwSZ+n7J5So7O5hA/OwNdZC3pNXspEtN93mOQpuiGU613ImP9AOvGwz",
+	"bCFMwiUbBZeg0SNTuvpKhXiBXGEf4WLhh9+rrKU9IzBuKYERxx8qTcCCCtl8dSCsv66M5F3rho5979hw",
+	"3OoQ2NkGxqCXlIOC6sapdr2xI2oyZkyUbUgmQTem+mtaXPT1V7WgTrd8XUPcDaMVyYwwkUKtrr9hH84o",
+	"0zOZ4ss5dEp8NXc9YVeAtTsuNLxbifaJ9/rxHlU3zoLl4SHwmQE+gL3alO7LjJ7qk7yvHI+cqxXa9HnY",
+	"QgkfZbPLXEir7qzHpw52YYFxgLAFVZWDwpeWiQzI9/yxu39nJ2S+ZmTzGf51XLYK2mvRdJvvr0yxshw3",
+	"j3gNFHDzw0qgI/Nt8Mk+JrYQMlj551Fk4upoZp8cWBHukqfyN6cv4exQAvI65MMIZURRuFcH9KcHZaZt",
+	"Mec2pKL60cwo/St8iGF0YtWQEwmyArNb4TDUlsPbq06dcAweuR+qIWa2pQrCFaFj8Dk2LmxtpIYBqrLW",
+	"yNiIoO/SXAfIVNWhLeOuDu0JFBcZnwNn2J/yVDJLM6DX1uabsvlCQmzCSh3IszWTFiR+Uf6KkgdPGjB2",
+	"q3M6F4j24ttMxz8EDrTMp6NQBbpyiU/r+/mVIuZKgnm/XLn2godGxyfxKdP5qns0MW9ffQZftD5CSiQL",
+	"l/Ds0p2h4BbOjZXhVWZ1wVaNT8WCPIQTGrOVtNXeasESPrG6IuStJTOr4YI/xvsjMroqhffuIOQ9KNjX",
+	"WVBFMzJKI15orKUp4vLgC5P7e+Q7z5j2nVZYaWuHW1sI59kg8DWCq1od31uHOlTp0h6BhTD6VKEKmmUr",
+	"MmPZQvnHAR81ihpP2KgQazI1pZoa29CY7ChMffdIK0jdw1wmDcoaFxr0bQ5hk+10bJ5cZZNcBPHQdvgj",
+	"1Fn7VTtrjcDhVYbinF35Uls3UwtSDCQ5KU9AJcobHM0AKsAdfmOz2N8PCCVvvu73+/2SRZOteDgszHfx",
+	"tlEIDMla29RGDc3JwqibvRdaG8Cjh+LN+bPuQ3cfGkzAb0IryVi0Rv1HljGnKyLMajuRsbuDtddoPM9k",
+	"lhKqhwJ+G/SJeSIi5h06wrfoWnhUY6MuV2yQHokxAycm80LBMlISB5k58VDAmTg6eUFypotcoIqazKiY",
+	"spRstSxv5G1I94Bt8241O3EopvySCaKXPGG2ntpngvmWUWZ/T58dk93d3UcRvse1W8o1GGc1EzxwqMQ/",
+	"dW0opvsiddr6IejFUOgPZtxKFsR63ZyPzRn56HcDW35oMZQtISBUYeYyPNAtAgACgJPhJoP719DT8aBM",
+	"pAWztAlyOSqbTJLXUEo7pxpcxL5U3G6YmsmlCtNLZE7AE9w1kxsKI83UBlkoW+vozNvXwzOfyCwj8fOn",
+	"Dqn+3u82yeSD9aSwKwwOm1kb3UlOJui/Ak+PLpOFIzwkCnpN1dXD7w3hozepyoj0UtriG+U2zUcm1VCc",
+	"MkQds6Y1WEKexIiPAKow48ocjJ9jl23lorllN87CrOhGqVpkK27Iz4q33UxP6NTmAwyhmYKyrq+lT/aH",
+	"HcJz1V3g1SxFfAESA++NydYAO2NGHrN/p7/toE+GonLIPXh8zi65LJTtmqH84TWs3JNuztBFZaTFsHNA",
+	"fun1em8jMvTJfebLsZSZ+S54jPna8kvrhIp75Bh+wleUC/qu8K60k8x5CbGww4gwUBDf2y1fsJxAUcqb",
+	"8+Nt8n5dq3xfKbkKCrLeh2Vi4fc1103owpnkzNy4b/83MKJ7sNNH0brIJXlPdkCe75v/3Lc/91Fe1cMH",
+	"hrPP6CUDiQnGvi3eQgtBuDwUxXpWMPNsZQ13rIEBxu+LpA4N4wxKc0qd0jBYeArebA6PW+BTr8epoThf",
+	"SlR8lFXtnDJ2iE5O59eJ93Ye2TNclehbEP0tjy3VJGPUCKbtobAhQbWmNvbIY2MrmuMfsIRsZZRMb4nk",
+	"TquBNhIJUkiX/Od/nrDcYg2UiqJVEKuuwf/8T7LVpoFuH1jvtX3joSA2jwy98rGt65F5cJzRcQYRIGyw",
+	"76G3IHvIWntcG2OaoUJ7aAa+3++HBGe7BoOHdYEYEAH4BqEC7TGrTr04ubxv3xcPDDyapWZgM+i9+3tI",
+	"Lv75yoZJXZLQV+bUGFkX/9R9JvMlzVOWmr9iuycpNpYZsxkXqWG5xND21ap9igpjJyztlXsS0nrkqifW",
+	"N6TN7Ng+ILXCSDOPxtpIXILK4mNpZXjyt0C3xBDQWuQhgv1epHgBgNuZg2R1w3nkOq5YUa3uQcbn+teX",
+	"ENIH4WlGDMsFtiNSLUL18y3Z0OG6jWI7LZkNMSNWO79YCi3fEnfeCHdLW3iysUeSrRz9SpEtbHgOgYdt",
+	"q9Wb0VuKSQEnApU9QKUB0ByUsV5E96wlbsSTlZT+eJih7QFhRtMLcgMArc+p6lQ5hQ5Hw2/dqNZdyCYT",
+	"lmiAvJlxMTVj87JCERrWyKp3EzjFY2nmlLNWY9BG1nhuEessxiHTlGfqAPkfMi70TQAnA3Y3FMGCw49U",
+	"JMzxKVs3MuFZBrzArEC2KiE17H1bgP/CE5KwLAPreihoNpU517P5dkSU9AVI48JIfzkx4scWv4NcwrJg",
+	"wYgRvxXaDxz+1ss4FMju7pf7dwx8xEphNaM5BgzxOhcjXuQycS4skrJFJldzcK+8mCARITfK0RBbNyGj",
+	"gPxz5mZTY/SWGuwuWSt6KLCcGHRrNtFEFqGKH3AWoJmawg/bbfRSM3OQt6EkBm6BNhu+LnDcofDDVESB",
+	"DW1OQi5/gJEgG4B8jxZYRZUwPxubg2r20pBR9yWqaO+JrxZ3qxHIBovlhDO0JnxllFNXGFsZCfPtfCco",
+	"t8qAbyXksnkgxWA6bwS/QgN+y9LGtqEDdJWALwxkfEnoXKFG0TDoczPtuKqDRaHeJXMS84Wz6P/2NxLY",
+	"+kNR5XbA+903lnHH1l8GFt2aI8xuB2jBO/v7ZJFzgazv6Oz4xYuw69620W4XVkLQKivzJs4FW3myLEPA",
+	"lhXu7JGZLHJlTWRljGYHL+gJCXg+2cIIOBqNZkAzzrbXLLykomIFTA5sNohwA2PrDcV5OKU1J59zhqON",
+	"3Ow8xKyjjCdMINS3TSk5yeUi50xTwNtqTyfRLJ8jpCXXWZiLcnTyIsDKAGjKXh8KNhZM0AXvHHR2e/3e",
+	"LtaiIPgkbrH5a9qUfogGUAPcAdwWVcwip6i55oHYt1D1yDP8wyhjYy7YUMB1R6+e4EqgXsOleJHaJ0Lt",
+	"O8zSOhdU5+CX5uTm8pJ7QPidD9GNF6LRs8mV6F3A+W9y/Qm2F9r8hjenLze/+Am0f9j8emxXkYKFcIvr",
+	"H4MK3/nwFrLf0Ow0lLHT77tcKJueDioJCvF7v9rcQcw236SLIFTcQZrVWgtHY//KCRJZz1DwXn/QNqSf",
+	"4703wsgimfPfGKS37+3sbHKTlayGOz0FCCK899HN955L+T0VLrEYzuTe7gYT/Ra447mUL2k+hXYN+7i2",
+	"19/2wnqqIcsF79q9+a4zdDi/Kf3NmIHneurCicOlBtD9qQK8Ivj89kPUWdimgs75gw2REyqeWbeT+fz7",
+	"f1i+3TMc8G/3Qk/RB0ijbmxNeIZ9zpMg/Inqiqp6wOJqvVq8HTY+Gwr7u/3sMiJ8Bq7hx2vpy1B14j2F",
+	"M3Y1FN9+f3TcPfv2aGf/vlMymsp+IsP6nX/bXISuZSwJsvdZ9XQtZds6YDBb2nWDxzTQAM4DI+zOD2ad",
+	"sEOBFRdGX5wvaB68IeJtS6E0FRpu7KGbXmlyyRIt8wNXwmEfmj7/4bf0ePDbzz++Wv380z/0z/NHq5c/",
+	"ptl499Wv//xxT//8/NGvyfKbb+IIXtwmRV0yoYedg2FZjzLsRENXwQa/QJFef9j5EEdWCRgKs/h79xM2",
+	"3n2UDsaDwc7+g0eTh7v39x4k/Qcs2RkkD5IHO3RMx/uDR8nD+8ngYbr/YHdv3J+MH9xnDybjgbHQMF2h",
+	"TBx3VhzH5BzwALaYhbAcrtrpgFBsG2ylt6+ogpXrGj1gy9rsETl/eRb5cJJTGIbCBZa2e+S1MSoAnMBV",
+	"NDmXhCK+guEQNBssJ4rQw4R9N0DARENBAzeBeZvzl2cYeXKhHz83Q+UqrJIy+hOOrMosvTL30NYh2RgG",
+	"RsC8Do0Tds4Hq2EJknKVgHOiR57BoRoKj2hgHoGV+ak1jPaJisjOPsEFGsBfW3slBgKHqPI22tjmR/Ao",
+	"GYtlzpSFpxgQBKbwWh6gVBijSpUAFvBljxytIz8UOUOtzyc9cAR7NC8BrlTfJRFClk2+8Xuly8D6EUIt",
+	"uPG6e97PYB0Av8qxeTK2bXQpo0ZdHArIubJ9K8BKsG575Xkf2ppGZYVUUpmTJKdqZtMuM6mw3R4c7RB0",
+	"AvoTw/tCd+LU6roAPxuCnhyi/W/9m+B39I2LIYNDyoUZMDLq+iXVLCIZFxfdTCY0i8i8yIyVZxS9QlgL",
+	"3pDX8fNXR+cQPRqKJJNFWrYMdJ6wED0hiBA2V+FtW1+CNmYg0Jl/ZVC8EQtoTlfEmJiX1uoGC9aIkgOS",
+	"srRAxYQZTh/bjYux78pQNFVAuoi00nQVhFYsGkUbEkVvKI7wCO30+whlXmZAg7leTY6GFzmCTF6eMnQx",
+	"e+5Szc9fL1zz5nilMK2xDi1qqnLb9u8Inbhnhia9jNFSQn6FLyRxpiyF1IVFRlfmnTRyqIOm8YcCBW0U",
+	"k68xx3mP1ERqMPHe2qxBdYhD6YpHGofq2nIKsoCzgfzLCjUb4rbyFI+RWK0v4VA4GFWQC5xhn10nx9ek",
+	"NTXHokeeORZcylP04FlLplInGO+M99LBpM+695Nd2t2bPGTdR/TBuLuf7iQD1p88og/H1qRe37ihiAcP",
+	"Hu0P9nf2d3ZiFzi+HEQvj2cP/nlv+eDk9ez74tn5ux+fPD/ef/jPxz/IxcVvf9/9R/5d+sObl69+fvLP",
+	"5TdG3B2R57IsuTVkVShG4h9KN6n74FapDEPR5IJOjTANOmxaA9T/a6dujdmaoVbD+gHd6+uqtkUalC2n",
+	"ZlXBFD6B8tBe/bFWrtYJ61ywFqe0aAIEh8vBN7/0u49od/L29/t7TTgNxuCqLgT4dxwKk6325h6trKzS",
+	"JK+ktuW11aUoSePmNzoPCik3eqPWdhXrLwJZksCFzWOjgF0qEsMPsZN9bj9vmO1TWznaPtNPgFyx/iIv",
+	"oPP/xPkpnfJw2CIGuL5GFNz8kh775br3vKHifv0djrKlmWvsnmKZ3b1Brx+3TuqNYnn3aLrpojeMvdH6",
+	"rgsxl0LF08NyedFna4inQTK3vkPJdT/tgq5P2vPniFTOMPCt8gQfBof22hnrz3g212fvJXR0k3Tmaa8m",
+	"jeus+FZy6KZlULdnutEvR92fafe3fvfR1/fe/r63++GbplV5iwMypR9bRI9P4rWqIyhUqyJtx+0mn1m9",
+	"mnEF5qJzQycXQi6hw0ydDekgv5pPhcwNcX2IOrs//dTUIMRZmC5ty5mAh0aRWLMbScYvWGCLCim6pRWL",
+	"brfG59St18C2BcwvD+2xBlmyPolD4hIS0KJ0mNIuQRr0LJjLftNcnt11vIoHDNRun0Xl7Cqzv2vOyX8Y",
+	"y04RSp4/fY0OKwjIVbLN35y+tOIBwhEwo/mcpZxqltmggd17n29mIwvmVtg830XZJlTgW9kkyy1Qpbqo",
+	"S0ljkLkko4XMMT1pktPpnAmwoebykqVoVRkJBuYi5BtagxGTDrR0b+GNQjBXAH9yPcseUgcjm5VaT/K7",
+	"AaugR16Y1wH7rsDuLmYGLuTmxjuwsUwOoK/oyiHtOAPSBULtVHvk2IdzcKtcWxi/cQ2BjSDXpyk8gT5y",
+	"8+hbxyeCIBkUGN+aSXlGXO0m3Xlqv4864S4F0SOQA5VexlaNR3xcqMoGtqy4Zt2cZbQQUP1eHWatIfKH",
+	"6Bbu/mrz7I145+DPWpQqfp0osqyKEdeE8PZz2bn8oFNbKo/ehaAvOGANxg2/5IbI9sd99iAZsO7DdG/S",
+	"3Use0O4juj/o9ie7yU76iN0fDwYBQBgUTLsBauBs+OW1m+yrScyz8XpzMxfTsuOd/RpKt6vPs99VHue6",
+	"5HboglfBGt0FFpwtgGDVOQVPEGwSXgWZTdWn4VeVh4Xt69v25QY6DhvdVp8XfF95aJW9mXUF7vZud3X2",
+	"8FW/uD9+9+27HT04eXR6sfvDjuy/7M8f/WPwbvL0vtrXe8XuZf+b252epkCZr+czlmOYh4PuRxs42yCw",
+	"9Jim/lzeNdbW3yDWdkIhZ+XUHXtz32CDEJadXBgw+xLb2yi2dxyCODSE9z5ENgPgHtblstZMABt0UpDc",
+	"XdYoYkpfgyitaEBWq9UUvJf1fuTb/n7kXQj5EGHmF/augj8tIAQkC0Hl/4wZKX9mpzAUZR7Gm9OXCIE9",
+	"Zrbi2GjBsbE2UYNRxmZell27V5gCPSmN0jenLxsVABytJUWhwU9C84yznGzlzGLhbGM9rLOOoCijNI5s",
+	"8/NPaM+e+2gKBhncepRpkLALbRPybdjvPqXPnUlw7GvK29hkWXX+B3PFvZtveiX1M1mILykLt2BrNgJu",
+	"eFE9cwFhvarMjV0tbCPSRt52pnNG5+15TgTQoMp6NUxnooocn/1Atk6fHZO9wcN+hIkAZdw7l0vMjNqu",
+	"J0q5aKyrFsmh5PZYZsVcqAMfsYoI9LVArTIailLBjYhV6SJvhFcUv/IjqDMRCdU0/wl/G4q6lhOC87gB",
+	"As3LfXBDV5XFaChKVTkioSodkYrOG/fI0/lCryDzFgB0BJanGx2rR47hW4hC0aFQi5zRVM0Yc/mVeSEI",
+	"VvXKfF5klGz5EiYMy3wTRyT+2vyna/7zf8XbwOQx3YKlLnrzVdzE558CyWzM5mE7zTYaUxXJrY2hugYr",
+	"JX+z1jviAwIInsWyR7DA67DtvySxfWwSm2ZX+l6iLqut0dwJNAfQnr/g9LnDZ89e9ehVT17l4FXO3dqp",
+	"Wzt04ZkLj1z9xAXnrXLcKqdtKDYxK6M2IymqfRFZAzsqHxk92OntR4+jh/3ocXR/LzqOHuxFjyNjk/UG",
+	"UZNpFjXguv8cwWksT0ddm2gU8IYTTzjiX9pAubn3GPe5+4SrhVRcNza0i6nWNJkZ0+QQBjF7/M2wY/0B",
+	"XZAB3WHR7+8mxtaEv1gvUZfDDqhN18z1S+7iZ1UEkEu7wiIQyDeoAoucJ+1WzpGRDt1JBvn6ttm3zKvF",
+	"PwdYX0O1dde/OX0ZQr8mNacjCKtoKKzF4ZqB+59IYkTHVt0tGfgh0XUbGCsVJWUoSigXwm2VwSus0dmg",
+	"QGdN8D1nIPVOYJ02kHzm9VeyIEYkidSIP2felNz0Gs9Lk4RENOF2e+OPti9wLVo4DxBUZYccug4VYH7a",
+	"9Tf78iWV+fOygxPcC1x/Gznx5xGUrnYHiM/vQ65gJNo6f3gC35cpe2Xlkrb2AdUhViPXB3W0SgeLhgha",
+	"Q+EgtICCbFl7kFYAaEFUeDgGpXmWEQtNYGNCiwVLMf8Q0urgiEM2litBFq7yeO204wvZeEbtEO1d151D",
+	"kakUrPfFNP6LHQHc0HaPX9Qs+E4DT10JN8e1CoqlIkzVL/U9/B1xXQ35InJrr02kdD4zm77OR/6FUP9q",
+	"hPqc6euo9HaxVXPfiydg7i0AuXvdfw1V1CWBf6VIbM04mw4ZRKBin8LcI884y1LlK1/JBWMLrFceCkhc",
+	"OrSoqiTJGM0hwNwrsRYRhJNsvTl9GTkhsG1TurGyWzXx5TcQ1fKn5o5h4jLu926vCyjT9Uhbq2pm1Jqg",
+	"s+9mJxBnfasY7x/DAmyQMGQFf1UP8JeA2OfkOkiheDTdGd9MLbyHkNytpiNWw4fKHqYGVWNlUKlFNc3k",
+	"lMgcMH5dwWy2sq5lLFDLAWMBwDJAAiNPcZBJDlfCpd1y1zoKPI/kcQuoqDoYCsAhW8fsva4Y9xhf/bZc",
+	"+ahIObTqXw9KQdUUrqhPo8xtf+ImkzC3jVo34gSnLZGw8KElmqtd3pYH+3Zsmz0aVgo9rp/ZMIUntdXQ",
+	"QswrtDu+hL3+XSp1K9va6Oy6s/LUzvXu/Y540tY8bmSArwW7kf3diTMdEmwH6e/x8FozeskOSLzX3yN1",
+	"vOtrXFtwcj6CmX32U207E21wrr8c638TS0jWDs8nPdiNKSEK8ViUoBdsBKnEPLVHFgH7WW/aI3Eux1Kr",
+	"kY1cwd8OL92LzAXVs1JiOk6xcXED5vOP3v4+iFpKqRo5U+kka2VJlTLZagNxarNhqoF5yCtCiMywcpbM",
+	"acoOHHzWUNiMxgga70CHS8hRlhdRpRlXtSG2q+TGXh/Or2ehZ+romlDSboiihPllKVkxHVk4LmNkxrYh",
+	"JRQJtnTUhwRwgL6Ja83iyyQo1B3Nz/BIrkhasO0Ia8HDTvwyH4oS/vSVhbcNKjGFzEvsnErXT2ipCPuw",
+	"hTi9Nkq3DYngNrEd6k8xJdxIima8sOsU1SclTXx2+JjPKQaampNfC5USFqJ94e9/RbVtnQ0FPN4Va31q",
+	"7a0JqgDZ7129a404Lr4qZpIzNStBGFw+JfrbJlzQzBaOrkG6EN/T28G42PycEvgMYCN8KU+v0n1ivNKI",
+	"IQ9/uC6TyHQsJCkgOjQ1P64We0L5eFkFH4IJcH3osTgsRDHA8Qq27BGok6GN717GbSyTjhyIohE/AWAE",
+	"gl9QPRRVHAvHEsNYkGu54oUDQow/IuudSA6ttPOZWS0dP/wQbS1GLFZhBW612ovsK1XFP/Qgt7fj56eO",
+	"WM1W2cOxHj7Y+Vz8tk31drti9m/pNvMQwiAe7QSL7v5ILtzfgJMeSzHJOHZB/cK2N2LbngZt1qdhXr42",
+	"sJF1N3HgRTq5Vj1Fj12jqxCSG0+ePCOpTIq5YWWuoVIyk4ph30hjkoZWte3MWJrV5Bb+Ppf7kU7+MPPY",
+	"rk9DMvmYC4RC3CgBLFynz5EEZtO/IBUQE8DWM8IW6WTDjLAvBvt/6xi7XAromast4eEh/vzOOPuc6/jJ",
+	"pMiya5jKQbXIpgzbo+Va9mtVFoEHi25UZA3i0EcRkalNgoNOMIuF0WBswQ4lE6aTme3NiphIvk9rbyhi",
+	"x7tiFwW1VciAs3OlFdmKYV4j94oyj31P2OC1VTQU8XK2GnE9moNTQcURiXOWyPmciRQxpYImsduuXSqi",
+	"TTuUduykYRRIaV7bTU9d57G8A2s9dZTyV3Q+2sm1cFgbW/ricfz38DjqKrP4/MwLE95uUIYSKQTlSgG+",
+	"9SVnyyYmhp2snWH3rpCuXwBZyvziIMiy5ZpBIty44JlF+tpaZFQbJSNC54n5CeKwf6eX9AwmRCbmjcxY",
+	"kccjtK35WDITMpNTzgBmuux4bxTEFPgmNJ2kipw9fU0WWTHlQkXk+Mmrez8ePbMQkprMqaBTZrSNCJA7",
+	"EdLOfJcrjPpSQbOV5onaRjcjLsEVIkFg6lXO1QUZr0jGzCPAt3jJU8MnCMCJ5GbxkNnZ2UU4Nnab4TLn",
+	"GtsBSqFITsVFiY0KzfEUlkaabYHuskGfBzaZGBEDv2t6YcxAC9/g1hfQIyDkOi6SC2iaIlLfQQtRJG1H",
+	"K0yHyenSMGUA48essgNryWcr3xuAW+g6nzaZMxID8t5oycUIsDdtQg++mP2qRxpEjiWZFELtW3FGxywD",
+	"8Lw1eWLPDvS7muZ0MYsjUpUxatu9h33dyL6rMZBt1naKW0LFCrpLeFxD9zJclc1TvV+2KnSso4F7kBd/",
+	"xhFV1vobhgD/X0nVs81EI+eHdg9NIAvddgvwjwe0EEXGzBwteFP4fhvDdHukuTksVlS53mMOePEaeYht",
+	"2v9weRjkSIVUAiVWjkw6B505zS+gGQnASFwyqoFBnlgKJymzgIjAkJCevj3//mW1CWHZnhmgHQ8rXIQY",
+	"RdIhoIxXIRcCMFepiWJM9Dpvo4473SM83bBQCdVsKoGrJzldZiOaGNHWiTp4QjsHnUwuOxZZgvKmSI75",
+	"db6gkCg249NZJ+rAUegcdI5e2GJBw7UU8QjNnr12AjSHJaMXAh9ePUGdg85jRPp00EBMTLlgyvWpSLhm",
+	"ZCWLHjoZ7frCRs7N3T/KPD3JcWjLCLlejfCkmY2SqSEugPuQYoLLVL7Nr2rkWbrHxDDka5l/56DzNANu",
+	"LHMjCIP9CRcZP3aOvz/rROaFpsrsStMDbSgsnHaJy3+/tw9xhuqoJ4EwumnccLIVjI71Yc+evr5hsH9K",
+	"qrSRVjcPdvzk1Q2DHWeySCcZBVCv6migTlihM7JCB1fXBQyvoc8/jJiNLMW51I6TlzEumFll/4DEl8kl",
+	"eX30onsGT3ksdUSOM1qkrPwGWMMJyy0Jm2+4IBhl7ekrjSegJtCALxlpPzLTs0Q5porDrrSuA+WjQrF8",
+	"BKYYyyvrmRrql7Z5MMWyw07UseFefaXxLlAeK1+rldD0qhN15kzTkf2Bi5RdwbVvo44/lbXlPzYLSvyC",
+	"tqy0eX0rODoHnd3J/WRAH7HuzvhB2t1LBqz7iO7vd/vp3vgh25k8oIO+97eMKr0vgDPlTEyh1cUvb70C",
+	"XArxzkFnDL1ZFlTPXPoryQthrFHiT28JEesPXkV3PPQEZESmnBDHjkjJq2y4gk+nTGnU3KA4q1wSsmXW",
+	"a/uA1MgUeich98RBsLMJkAhZcnGAHWHqt9WpatMMNpTIT1A5aHWE489fYo1/VcvuzBDjeaVJ/+ew8Gwz",
+	"oLv0j3EN4FzjSOzJih+qaRm9lnC/e/gf0SimIZHUznsrNuIAW1JYGDv/y4RmgG/j37YtyxTvaHIcj6XM",
+	"GCS2f94qR5zgJj1Z/Kt8KWb8I/qylFReJqm778L+LDVIk7K5v7Heijx3DRjRoTKTcwZbugUtsON7EIBn",
+	"84WG4Ca2ioam0YIt/SwQ4n2nP4hd37ka5lNm7CDXbd+DbrqwFfhYA2zLN6cvo6E7LYAcqiP0Jvtbg/B3",
+	"0Pcazcydfj8mW0aB0dCuwIG5D4XtW7ltjeW1eQJmL4Zt4eFd/zyIVYONu7PjZ2E7ZNpOenEohbFnDSoM",
+	"0P+RS9cWAwtPm+PbDkYSx/9ToSQncKdIVmBGCT3LVp8U+RFf8Q7oj5+euzVzthqZcoUArpaU2RVX2kLo",
+	"NhIj8MHNsCo/frbnIZZtAPv3x3rlv5Qo/UGYfZ49NLH+igZ27/cAxvPaEvYzOdHdtFLHjjceGBIfM+zK",
+	"U2piSsuF8gXniC3MQK6oTGrboBNcso28tEeqpcWOdoGD4x0HBPWkHnniev9CoRT+OhShMHAdNaEFu/Xi",
+	"2lyq68rb/UL+KTwGU4ecmCq7H38xn/561fNembjx/N1QSY+ALpZyGwAyW8rk/3xK/UKdf/WS+RvI8rYW",
+	"Pd67Wfm81xYjwuaUZ4b5lp28Ze6sYmj5fEgmNxXP9wiMbHh+7MeOyVxeWukEVQl5IYiWWA/BllU12/eB",
+	"ywsxFFtmChX1G/oL21PtYJnsqUzWklmb7YGh2LrOHkB8JsV0bcaBRTDJ5RwQgK4p9Q9O/h1VeetFsP7p",
+	"ULF/V9Bcszxb3V5z/5Nr+q/nVWVdf4Vnfant/x9c27+R4lyo63JRvpVLMqdiZYHlGvyX0PIflFEFXePf",
+	"nB+TlK4wVQNuXbK8BP/SMqUrzL3wF2BdVhR0OvdNSnyHdwDR9jn04NSfyDxhLRH1NwqD6Z/tPOIDmg6j",
+	"ecGvFIF1/RjX4P8sT324agG14jIjpfpettDV7LpWyqlVOjGKFftWaHFZfKQliaHSA6JehC4NyWLXKtcO",
+	"F0t4oLmvwKq+yJeLeCvQpmEhxvtC5tpCG7oedsRReqUGEGP/LD3Axo5u9LLRMlTzYKq07SrnmzjbbIob",
+	"CixxYKiwjCqtZEViI3BBN1AP9m6WC0o6baQvhi7G1s/35vSla6YbZIrm6FtV9QoaVBS4AIjIUfU3SCFb",
+	"csW23dSGAgabFjRPCZxKZgsyXTdgMT0Ab63v1gOZbpJQaNdUbdgTtFY1GgusQlx9scZ+q/ieQX9WIXXZ",
+	"4hd7sVo0SVepCR18GtSnDUuBzqt7iD2Vw5wZ38e4LH5q4HjnTOmwOOiOatOmfWE2Vp3snMz0/iS9qTKD",
+	"a8EEHGcwJ9eSALRK8K2r13slBAc6SZi5nnD9xQP57yOajCwhFPvd3lzxVGu23i6ijjGHUNU4u+t7jGi4",
+	"ilkQ+HiBbfZcUqFvymtsrYAihyIuexAjUj/2yfaJkg4uBMoCqJIihr6lOI9EzudSkDlXml4wW31pc3oV",
+	"9JbnExCrZhSUKfGMC1c9DzJOEujfrw8g2NZVLOc2wvX3s9evLHszPJLRtNLsdmVWYyvOWXnLyBz0GIvv",
+	"fUtji1kPohHKLMCeNFdcsJXh9bg4I7xs5C5zw9Q6KNtafcAKpaphGLx+ZK83oxSLhW84x67IVgxfmM+j",
+	"GbsyV0jAvfWbWsIaQPffrXjOleJiaqcYbx+W4pCUGziacwVbGPfIUbnnEBP0qC8g0XzvZdf0GSYQkoJD",
+	"TDW33N+Dead8yp0spMIjbxGY5FDg3CIsgw3EuPeW1BJcBZ0jsGwFcNliGZQiHpfbzoQlM8nSVjxW7Mn8",
+	"CYSaPT2dg87vww7UXA87B8OyP+6wEw1dnhX8AjpPf9j50Ik6tbZW6fMffkuPB7/9/OOr1c8//UP/PH+0",
+	"evljmo13X/36zx/39M/PH/2aLL/5xtzpe3p+ms7Nt5W5uH5/rtR1c7hO7l6yPOXJF6n57xS3g9K4kAli",
+	"0jymhzaLzw9w1orcrNbBL793jhb8O7Y6KvSsc/DLW0iFhMzxZvB1w2zg556P2N+jC37vcgCuXPvANTEM",
+	"PokIKhCwkiayfjTgWRgaRM9Hr8xQQmTE9VQorBlTUR3mWldyz1QUtGDCQhBskgLpkrV2YsFTXaJa03Nd",
+	"UotNWjACwLs5y75kZapL5WWcN2h94H8AQL6ZIfh4uMCCZC6Fz2Oph3F8U21wjqyN+C3LFsaogerCgmep",
+	"C6SmbFxMwfft1XAPPBGM6wnmw9sP/38AAAD//w==",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,

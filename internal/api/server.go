@@ -73,6 +73,17 @@ func encodeCursor(c store.Cursor) string {
 	return base64.RawURLEncoding.EncodeToString([]byte(raw))
 }
 
+// Cursors carry a row's creation time; no row of this service was created
+// outside these bounds, and a time outside them must not reach PostgreSQL,
+// whose timestamps end at 4713 BC and 294276 AD.
+var (
+	minCursorTime = time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC)
+	maxCursorTime = time.Date(9999, 12, 31, 0, 0, 0, 0, time.UTC)
+)
+
+// decodeCursor accepts exactly what encodeCursor produces: the canonical
+// encoding of a time within the bounds above and a UUID; anything else is
+// 422 invalid_parameter naming cursor.
 func decodeCursor(s *string) (*store.Cursor, error) {
 	if s == nil || *s == "" {
 		return nil, nil
@@ -94,7 +105,11 @@ func decodeCursor(s *string) (*store.Cursor, error) {
 	if err != nil {
 		return nil, bad
 	}
-	return &store.Cursor{CreatedAt: time.UnixMicro(n).UTC(), ID: u}, nil
+	c := store.Cursor{CreatedAt: time.UnixMicro(n).UTC(), ID: u}
+	if c.CreatedAt.Before(minCursorTime) || c.CreatedAt.After(maxCursorTime) || encodeCursor(c) != *s {
+		return nil, bad
+	}
+	return &c, nil
 }
 
 func pageLimit(l *int) int {

@@ -52,6 +52,9 @@ const (
 	CodeOrgRateLimit         Code = "org_rate_limit_exceeded"
 	CodeIPRateLimit          Code = "ip_rate_limit_exceeded"
 	CodeInternal             Code = "internal_error"
+	CodeServiceUnavailable   Code = "service_unavailable"
+	CodeHeaderTooLarge       Code = "request_header_too_large"
+	CodeMalformedRequest     Code = "malformed_request"
 )
 
 // Catalogue maps every code to its HTTP status. Docs and tests iterate it.
@@ -82,6 +85,9 @@ var Catalogue = map[Code]int{
 	CodeOrgRateLimit:         http.StatusTooManyRequests,
 	CodeIPRateLimit:          http.StatusTooManyRequests,
 	CodeInternal:             http.StatusInternalServerError,
+	CodeServiceUnavailable:   http.StatusServiceUnavailable,
+	CodeHeaderTooLarge:       http.StatusRequestHeaderFieldsTooLarge,
+	CodeMalformedRequest:     http.StatusBadRequest,
 }
 
 // TypeForStatus gives the error type of an HTTP status.

@@ -5,6 +5,7 @@
 package apitest
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -246,6 +247,52 @@ func (h *Harness) Do(t testing.TB, method, path, key string, body any, headers .
 	b, err := io.ReadAll(resp.Body)
 	require.NoError(t, err)
 	return Response{Status: resp.StatusCode, Header: resp.Header, Body: b}
+}
+
+// DoRaw writes raw, a whole HTTP/1.1 request as bytes, on a new connection
+// and reads one response, for requests no HTTP client would send (no Host
+// header, malformed chunked bodies, oversized headers). The response is
+// validated like any other; an answer net/http gives before any route is
+// chosen (malformed_request, and the 431 of its own header limit) is checked
+// against the error envelope only, as it belongs to no operation. With
+// halfClose the client then closes its side for writing, as a client that
+// gave up sending does.
+func (h *Harness) DoRaw(t testing.TB, raw []byte, halfClose bool) Response {
+	t.Helper()
+	var d net.Dialer
+	conn, err := d.DialContext(context.Background(), "tcp", strings.TrimPrefix(h.BaseURL, "http://"))
+	require.NoError(t, err)
+	defer conn.Close()
+	require.NoError(t, conn.SetDeadline(time.Now().Add(30*time.Second)))
+	// The server may answer and close before reading all of a large request.
+	go func() {
+		if _, err := conn.Write(raw); err == nil && halfClose {
+			_ = conn.(*net.TCPConn).CloseWrite()
+		}
+	}()
+	resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+	require.NoError(t, err)
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	require.NoError(t, err)
+
+	req, perr := http.ReadRequest(bufio.NewReader(bytes.NewReader(raw)))
+	var env api.Error
+	beforeRouting := resp.StatusCode >= 400 && json.Unmarshal(body, &env) == nil &&
+		(env.Error.Code == "malformed_request" || (resp.StatusCode == http.StatusRequestHeaderFieldsTooLarge && perr != nil))
+	v := &validatingTransport{t: t, router: specRouter(t)}
+	switch {
+	case beforeRouting || perr != nil:
+		if err := validateEnvelope(body); err != nil {
+			t.Errorf("raw request answered %d without the envelope: %v\nbody: %.2000s", resp.StatusCode, err, body)
+		}
+	default:
+		req.URL.Scheme, req.URL.Host = "http", req.Host
+		if err := v.validate(req, resp, body); err != nil {
+			t.Errorf("response to raw %s %s (status %d) breaks openapi.yaml: %v\nbody: %.2000s", req.Method, req.URL.Path, resp.StatusCode, err, body)
+		}
+	}
+	return Response{Status: resp.StatusCode, Header: resp.Header, Body: body}
 }
 
 func specRouter(t testing.TB) routers.Router {

@@ -150,8 +150,10 @@ func New(ctx context.Context, cfg config.Config, logger *slog.Logger, opts Optio
 		ReadTimeout:       30 * time.Second,
 		WriteTimeout:      cfg.RequestTimeout + 10*time.Second,
 		IdleTimeout:       120 * time.Second,
-		MaxHeaderBytes:    64 << 10,
-		ErrorLog:          slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
+		// Above the application's own limit, so that it is the
+		// application that answers 431, with the envelope.
+		MaxHeaderBytes: httpserver.ServerMaxHeaderBytes,
+		ErrorLog:       slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
 	}
 	a.echo, a.server = e, srv
 	return a, nil
@@ -272,7 +274,9 @@ func (a *App) Listen(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("listen on %s: %w", a.cfg.HTTPAddr, err)
 	}
-	a.ln = ln
+	// net/http's own refusals (no Host header, headers beyond its limit)
+	// get the error envelope too.
+	a.ln = httpserver.EnvelopeListener(ln)
 	return nil
 }
 

@@ -1,6 +1,7 @@
 package httpserver
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -14,6 +15,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/geoscan/geoscan/internal/apierror"
+	"github.com/geoscan/geoscan/internal/store"
 )
 
 // fieldCodes gives body fields the specific codes the specification names
@@ -34,21 +36,50 @@ var pathParamCodes = map[string]apierror.Code{
 
 var quotedProperty = regexp.MustCompile(`property "([^"]+)"`)
 
+// retryAfterUnavailable is the Retry-After of a 503: long enough for a
+// database restart or failover to make progress, short enough that polling
+// clients notice the recovery soon.
+const retryAfterUnavailable = 5
+
+// statusClientClosed is what the request log records for a request whose
+// client went away before the answer (nginx's convention); nothing is sent.
+const statusClientClosed = 499
+
+// clientContextKey holds the request's context as the HTTP server made it,
+// before any middleware derived one: it ends when the client goes away.
+const clientContextKey = "geoscan.clientctx"
+
 // errorHandler renders every error as the envelope; nothing else ever
 // reaches a client. 500s are logged with the request id and never show the
-// underlying error.
+// underlying error; a 503 is logged as a warning, and a client that went
+// away is logged as such rather than as a failure.
 func errorHandler(logger *slog.Logger) echo.HTTPErrorHandler {
 	return func(err error, c echo.Context) {
 		if c.Response().Committed {
 			return
 		}
-		apiErr := toAPIError(err)
+		ctx := c.Request().Context()
 		requestID := c.Response().Header().Get(echo.HeaderXRequestID)
-		if apiErr.Status >= 500 {
-			logger.ErrorContext(c.Request().Context(), "request failed",
+		// A handler cancelled because its client went away has no one
+		// left to answer: that is not a failure of the service.
+		if clientCtx, ok := c.Get(clientContextKey).(context.Context); ok && errors.Is(err, context.Canceled) && clientCtx.Err() != nil {
+			logger.InfoContext(ctx, "client disconnected before the response",
 				slog.String("request_id", requestID), slog.String("method", c.Request().Method),
-				slog.String("path", c.Request().URL.Path), slog.String("error", redact(err.Error())))
+				slog.String("path", redact(c.Request().URL.Path)))
+			c.Response().Status = statusClientClosed
+			return
+		}
+		apiErr := toAPIError(err)
+		switch {
+		case apiErr.Code == apierror.CodeInternal:
+			logger.ErrorContext(ctx, "request failed",
+				slog.String("request_id", requestID), slog.String("method", c.Request().Method),
+				slog.String("path", redact(c.Request().URL.Path)), slog.String("error", redact(err.Error())))
 			apiErr = apierror.New(apierror.CodeInternal, "", "An unexpected error occurred (request id %s). Please retry.", requestID)
+		case apiErr.Code == apierror.CodeServiceUnavailable:
+			logger.WarnContext(ctx, "service unavailable",
+				slog.String("request_id", requestID), slog.String("method", c.Request().Method),
+				slog.String("path", redact(c.Request().URL.Path)), slog.String("error", redact(err.Error())))
 		}
 		if apiErr.RetryAfter > 0 {
 			c.Response().Header().Set("Retry-After", strconv.Itoa(apiErr.RetryAfter))
@@ -60,10 +91,24 @@ func errorHandler(logger *slog.Logger) echo.HTTPErrorHandler {
 			werr = c.JSON(apiErr.Status, apiErr.Envelope())
 		}
 		if werr != nil {
-			logger.WarnContext(c.Request().Context(), "write error response", slog.String("error", werr.Error()))
+			logger.WarnContext(ctx, "write error response", slog.String("error", werr.Error()))
 		}
 	}
 }
+
+func unavailable(format string, args ...any) *apierror.Error {
+	e := apierror.New(apierror.CodeServiceUnavailable, "", format, args...)
+	e.RetryAfter = retryAfterUnavailable
+	return e
+}
+
+// Messages of the generated parameter binders (oapi-codegen), which run
+// after validation: a parameter given twice, or a value the binder cannot
+// parse (a date-time, for one). Both are the parameter's fault.
+var (
+	binderRepeated = regexp.MustCompile(`^Expected one value for (\S+), got (\d+)`)
+	binderFormat   = regexp.MustCompile(`^Invalid format for parameter (\S+): (.*)`)
+)
 
 func toAPIError(err error) *apierror.Error {
 	var apiErr *apierror.Error
@@ -78,8 +123,15 @@ func toAPIError(err error) *apierror.Error {
 	if errors.As(err, &maxBytes) {
 		return apierror.New(apierror.CodeRequestTooLarge, "", "The request body must not exceed %d bytes.", maxBodyBytes)
 	}
+	if store.Unavailable(err) {
+		return unavailable("The database is unavailable; retry in a few seconds.")
+	}
+	if errors.Is(err, context.DeadlineExceeded) {
+		return unavailable("The request did not complete in time; retry in a few seconds.")
+	}
 	var he *echo.HTTPError
 	if errors.As(err, &he) {
+		msg := fmt.Sprint(he.Message)
 		switch he.Code {
 		case http.StatusNotFound:
 			return apierror.New(apierror.CodeRouteNotFound, "", "No endpoint matches this path.")
@@ -87,11 +139,44 @@ func toAPIError(err error) *apierror.Error {
 			return apierror.New(apierror.CodeMethodNotAllowed, "", "This endpoint does not accept this method.")
 		case http.StatusRequestEntityTooLarge:
 			return apierror.New(apierror.CodeRequestTooLarge, "", "The request body must not exceed %d bytes.", maxBodyBytes)
-		case http.StatusUnsupportedMediaType, http.StatusBadRequest:
-			return apierror.New(apierror.CodeInvalidJSON, "", "The request could not be read: %s.", strings.TrimSuffix(fmt.Sprint(he.Message), "."))
+		case http.StatusServiceUnavailable:
+			return unavailable("The service is unavailable; retry in a few seconds.")
+		case http.StatusBadRequest:
+			if m := binderRepeated.FindStringSubmatch(msg); m != nil {
+				return parameterError(m[1], "must be given once, not %s times", m[2])
+			}
+			if m := binderFormat.FindStringSubmatch(msg); m != nil {
+				return parameterError(m[1], "%s", binderReason(m[2]))
+			}
+			return apierror.New(apierror.CodeInvalidJSON, "", "The request could not be read: %s.", strings.TrimSuffix(msg, "."))
+		case http.StatusUnsupportedMediaType:
+			return apierror.New(apierror.CodeInvalidJSON, "", "The request could not be read: %s.", strings.TrimSuffix(msg, "."))
 		}
 	}
 	return &apierror.Error{Status: http.StatusInternalServerError, Code: apierror.CodeInternal, Message: err.Error()}
+}
+
+// parameterError is a query, header or path parameter the binder refused;
+// a path parameter names no resource, as in fromRequestError.
+func parameterError(name, format string, args ...any) *apierror.Error {
+	if code, ok := pathParamCodes[name]; ok {
+		return apierror.New(code, name, "No resource with this %s.", name)
+	}
+	return apierror.New(apierror.CodeInvalidParameter, name, "The parameter %s is invalid: %s.", name, fmt.Sprintf(format, args...))
+}
+
+// binderReason turns a binder's error into a reason a client can act on,
+// without echoing the value.
+func binderReason(detail string) string {
+	switch {
+	case strings.Contains(detail, "multiple values"):
+		return "it must be given once"
+	case strings.Contains(detail, "parsing time"), strings.Contains(detail, "time"):
+		return "it must be an RFC 3339 date-time such as 2026-01-02T15:04:05Z"
+	case strings.Contains(detail, "invalid syntax"), strings.Contains(detail, "out of range"):
+		return "it is not a number in range"
+	}
+	return "it does not have the expected format"
 }
 
 func fromRequestError(re *openapi3filter.RequestError) *apierror.Error {

@@ -68,6 +68,7 @@ func New(d Deps) (*echo.Echo, error) {
 		d.Logger.ErrorContext(c.Request().Context(), "panic", slog.String("error", redact(err.Error())), slog.String("stack", string(stack)))
 		return err
 	}}))
+	e.Use(headerLimit)
 	var guard *ratelimit.Guard
 	if d.RateLimits.Limiter != nil {
 		guard = ratelimit.NewGuard(d.RateLimits.Limiter, d.Logger)
@@ -103,7 +104,9 @@ func New(d Deps) (*echo.Echo, error) {
 		middleware.BodyLimit("1M"),
 		strictJSON,
 		middleware.ContextTimeout(d.RequestTimeout),
+		keepRawQuery,
 		validator,
+		storableText,
 		principalToContext,
 	)
 	api.RegisterHandlers(g, api.NewStrictHandler(d.Handler, nil))
@@ -128,6 +131,7 @@ func requestLogger(logger *slog.Logger) echo.MiddlewareFunc {
 	return func(next echo.HandlerFunc) echo.HandlerFunc {
 		return func(c echo.Context) error {
 			start := time.Now()
+			c.Set(clientContextKey, c.Request().Context())
 			err := next(c)
 			if err != nil {
 				c.Error(err)

@@ -86,26 +86,3 @@ func TestUnexpectedFailuresBecomeInternalErrors(t *testing.T) {
 	require.Contains(t, logs.String(), "database on fire")
 	require.NotContains(t, logs.String(), "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA", "keys are redacted from logs")
 }
-
-func TestCheckJSON(t *testing.T) {
-	t.Parallel()
-	for body, ok := range map[string]bool{
-		`{"a":1}`:                 true,
-		`{"a":{"b":[1,{"c":2}]}}`: true,
-		` {"a":1} `:               true,
-		`{"a":1,"a":2}`:           false,
-		`{"a":{"b":1,"b":2}}`:     false,
-		`[{"a":1},{"a":1}]`:       true,
-		`{"a":1}{}`:               false,
-		`{"a":1`:                  false,
-		`{"a":tru}`:               false,
-		`"text"`:                  true,
-	} {
-		err := checkJSON([]byte(body))
-		if ok {
-			require.NoError(t, err, body)
-		} else {
-			require.Error(t, err, body)
-		}
-	}
-}

@@ -4,8 +4,11 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
+	"strconv"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/labstack/echo/v4"
@@ -16,24 +19,41 @@ import (
 
 func specYAMLBytes() ([]byte, error) { return geoscan.OpenAPIYAML, nil }
 
+// Limits of the JSON guard. No request body of this API nests more than
+// three levels or holds more than a few dozen values; the limits leave
+// ample room and keep a hostile body's cost at one pass over its bytes.
+const (
+	maxJSONDepth  = 32
+	maxJSONTokens = 10000
+)
+
+// nulFieldKey is where the guard leaves the first body field whose string
+// holds U+0000, for storableText to refuse after authentication.
+const nulFieldKey = "geoscan.nulfield"
+
 // strictJSON refuses request bodies that encoding/json would quietly accept
-// but that no client means: invalid UTF-8 (silently replaced by U+FFFD),
-// trailing data after the value, and duplicate object keys (the last one
-// would win — a classic parser-differential trick). The body limit runs
-// before it, so reading the whole body is bounded.
+// but that no client means, and bodies built to exhaust the server, before
+// authentication and before anything decodes them: invalid UTF-8 (silently
+// replaced by U+FFFD), trailing data after the value, duplicate object keys
+// (the last one would win — a classic parser-differential trick), nesting
+// deeper than maxJSONDepth and more than maxJSONTokens values. The body
+// limit runs before it, so reading the whole body is bounded; the check
+// itself is iterative and allocates only for object keys.
 func strictJSON(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		r := c.Request()
 		if r.Body == nil || r.Body == http.NoBody || r.ContentLength == 0 {
 			return next(c)
 		}
-		body, err := io.ReadAll(r.Body)
+		body, err := readBody(r)
 		if err != nil {
 			var maxBytes *http.MaxBytesError
 			if errors.As(err, &maxBytes) {
 				return apierror.New(apierror.CodeRequestTooLarge, "", "The request body must not exceed %d bytes.", maxBodyBytes)
 			}
-			return echo.NewHTTPError(http.StatusRequestEntityTooLarge)
+			// A malformed chunked encoding or a connection that ended
+			// early: the body was not what the client meant to send.
+			return apierror.New(apierror.CodeInvalidJSON, "", "The request body could not be read: the transfer encoding is malformed or the body ended early.")
 		}
 		_ = r.Body.Close()
 		r.Body = io.NopCloser(bytes.NewReader(body))
@@ -43,78 +63,309 @@ func strictJSON(next echo.HandlerFunc) echo.HandlerFunc {
 		if !utf8.Valid(body) {
 			return apierror.New(apierror.CodeInvalidJSON, "", "The request body is not valid UTF-8.")
 		}
-		if err := checkJSON(body); err != nil {
+		nulField, err := checkJSON(body)
+		if err != nil {
 			return apierror.New(apierror.CodeInvalidJSON, "", "The request body is not valid JSON: %s.", err.Error())
+		}
+		if nulField != nil {
+			c.Set(nulFieldKey, *nulField)
 		}
 		return next(c)
 	}
 }
 
-// checkJSON walks the tokens of one JSON value, rejecting duplicate keys and
-// anything after the value.
-func checkJSON(body []byte) error {
-	dec := json.NewDecoder(bytes.NewReader(body))
-	dec.UseNumber()
-	if err := walkValue(dec); err != nil {
-		return err
+// readBody reads the whole (size-limited) body into one buffer sized from
+// Content-Length when the client sent one, so a large body is not copied
+// through a series of growing buffers.
+func readBody(r *http.Request) ([]byte, error) {
+	if r.ContentLength > 0 && r.ContentLength <= maxBodyBytes {
+		// net/http ends the body at Content-Length and reports a shorter
+		// one as io.ErrUnexpectedEOF.
+		buf := make([]byte, r.ContentLength)
+		if _, err := io.ReadFull(r.Body, buf); err != nil {
+			return nil, err
+		}
+		return buf, nil
 	}
-	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
-		return errors.New("unexpected data after the JSON value")
-	}
-	return nil
+	return io.ReadAll(r.Body)
 }
 
-func walkValue(dec *json.Decoder) error {
-	tok, err := dec.Token()
-	if err != nil {
-		return syntaxError(err)
-	}
-	delim, ok := tok.(json.Delim)
-	if !ok {
-		return nil
-	}
-	switch delim {
-	case '{':
-		seen := map[string]bool{}
-		for dec.More() {
-			keyTok, err := dec.Token()
+// jsonFrame is one open object or array.
+type jsonFrame struct {
+	object bool
+	keys   map[string]struct{} // keys seen so far (objects)
+	key    string              // the current key (objects)
+	index  int                 // the current element (arrays)
+}
+
+type jsonState int
+
+const (
+	wantValue jsonState = iota
+	wantKey
+	afterValue
+)
+
+// checkJSON validates body as exactly one JSON value (RFC 8259) without
+// recursion: duplicate keys, trailing data, nesting beyond maxJSONDepth and
+// more than maxJSONTokens values are errors. It also returns the path of
+// the first string that holds U+0000 (written \u0000), which PostgreSQL
+// cannot store, as a dotted field name; body must be valid UTF-8.
+func checkJSON(body []byte) (nulField *string, err error) {
+	var stack [maxJSONDepth]jsonFrame
+	depth, tokens := 0, 0
+	state := wantValue
+	i := 0
+	for {
+		i = skipSpace(body, i)
+		switch state {
+		case wantValue:
+			if i >= len(body) {
+				return nil, errors.New("unexpected end of input")
+			}
+			if tokens++; tokens > maxJSONTokens {
+				return nil, fmt.Errorf("more than %d values", maxJSONTokens)
+			}
+			switch ch := body[i]; {
+			case ch == '{' || ch == '[':
+				if depth == maxJSONDepth {
+					return nil, fmt.Errorf("nested deeper than %d levels", maxJSONDepth)
+				}
+				stack[depth] = jsonFrame{object: ch == '{'}
+				depth++
+				i = skipSpace(body, i+1)
+				if i < len(body) && body[i] == closer(ch == '{') {
+					depth--
+					i++
+					state = afterValue
+				} else if ch == '{' {
+					state = wantKey
+				} else {
+					state = wantValue
+				}
+			case ch == '"':
+				end, nul, err := scanString(body, i)
+				if err != nil {
+					return nil, err
+				}
+				if nul && nulField == nil {
+					p := fieldPath(stack[:depth])
+					nulField = &p
+				}
+				i, state = end, afterValue
+			case ch == '-' || (ch >= '0' && ch <= '9'):
+				if i, err = scanNumber(body, i); err != nil {
+					return nil, err
+				}
+				state = afterValue
+			case ch == 't' || ch == 'f' || ch == 'n':
+				if i, err = scanLiteral(body, i); err != nil {
+					return nil, err
+				}
+				state = afterValue
+			default:
+				return nil, unexpected(body, i, "looking for the beginning of a value")
+			}
+		case wantKey:
+			if i >= len(body) {
+				return nil, errors.New("unexpected end of input")
+			}
+			if body[i] != '"' {
+				return nil, unexpected(body, i, "looking for an object key")
+			}
+			end, nul, err := scanString(body, i)
 			if err != nil {
-				return syntaxError(err)
+				return nil, err
 			}
-			key, _ := keyTok.(string)
-			if seen[key] {
-				return errors.New("duplicate key " + strconvQuote(key))
+			key, err := unquote(body[i:end])
+			if err != nil {
+				return nil, err
 			}
-			seen[key] = true
-			if err := walkValue(dec); err != nil {
-				return err
+			top := &stack[depth-1]
+			if _, dup := top.keys[key]; dup {
+				return nil, fmt.Errorf("duplicate key %s", strconv.Quote(key))
 			}
-		}
-	case '[':
-		for dec.More() {
-			if err := walkValue(dec); err != nil {
-				return err
+			if top.keys == nil {
+				top.keys = make(map[string]struct{}, 4)
+			}
+			top.keys[key] = struct{}{}
+			top.key = key
+			if nul && nulField == nil {
+				p := fieldPath(stack[:depth])
+				nulField = &p
+			}
+			i = skipSpace(body, end)
+			if i >= len(body) || body[i] != ':' {
+				return nil, unexpected(body, i, "after an object key")
+			}
+			i++
+			state = wantValue
+		case afterValue:
+			if depth == 0 {
+				if i < len(body) {
+					return nil, errors.New("unexpected data after the JSON value")
+				}
+				return nulField, nil
+			}
+			if i >= len(body) {
+				return nil, errors.New("unexpected end of input")
+			}
+			top := &stack[depth-1]
+			switch body[i] {
+			case ',':
+				i++
+				if top.object {
+					state = wantKey
+				} else {
+					top.index++
+					state = wantValue
+				}
+			case closer(top.object):
+				i++
+				depth--
+			default:
+				return nil, unexpected(body, i, "after a value")
 			}
 		}
 	}
-	if _, err := dec.Token(); err != nil { // the closing delimiter
-		return syntaxError(err)
-	}
-	return nil
 }
 
-func syntaxError(err error) error {
-	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+func closer(object bool) byte {
+	if object {
+		return '}'
+	}
+	return ']'
+}
+
+func skipSpace(b []byte, i int) int {
+	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
+		i++
+	}
+	return i
+}
+
+func unexpected(b []byte, i int, where string) error {
+	if i >= len(b) {
 		return errors.New("unexpected end of input")
 	}
-	var se *json.SyntaxError
-	if errors.As(err, &se) {
-		return errors.New(se.Error())
-	}
-	return err
+	r, _ := utf8.DecodeRune(b[i:])
+	return fmt.Errorf("invalid character %s at offset %d %s", strconv.QuoteRune(r), i, where)
 }
 
-func strconvQuote(s string) string {
-	b, _ := json.Marshal(s)
-	return string(b)
+// scanString scans the string starting at the quote at b[i] and returns the
+// offset after its closing quote, and whether it holds an escaped U+0000.
+func scanString(b []byte, i int) (end int, nul bool, err error) {
+	for j := i + 1; j < len(b); j++ {
+		switch ch := b[j]; {
+		case ch == '"':
+			return j + 1, nul, nil
+		case ch == '\\':
+			j++
+			if j >= len(b) {
+				return 0, false, errors.New("unexpected end of input")
+			}
+			switch b[j] {
+			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+			case 'u':
+				if j+4 >= len(b) {
+					return 0, false, errors.New("unexpected end of input")
+				}
+				for _, h := range b[j+1 : j+5] {
+					if !isHex(h) {
+						return 0, false, fmt.Errorf("invalid \\u escape at offset %d", j-1)
+					}
+				}
+				if string(b[j+1:j+5]) == "0000" {
+					nul = true
+				}
+				j += 4
+			default:
+				return 0, false, fmt.Errorf("invalid escape at offset %d", j-1)
+			}
+		case ch < 0x20:
+			return 0, false, fmt.Errorf("control character in a string at offset %d", j)
+		}
+	}
+	return 0, false, errors.New("unexpected end of input")
+}
+
+func isHex(c byte) bool {
+	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F')
+}
+
+// unquote returns the value of a scanned string; only strings with escapes
+// go through the decoder.
+func unquote(quoted []byte) (string, error) {
+	if bytes.IndexByte(quoted, '\\') < 0 {
+		return string(quoted[1 : len(quoted)-1]), nil
+	}
+	var s string
+	if err := json.Unmarshal(quoted, &s); err != nil {
+		return "", errors.New("invalid string")
+	}
+	return s, nil
+}
+
+// scanNumber scans -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?.
+func scanNumber(b []byte, i int) (int, error) {
+	if b[i] == '-' {
+		i++
+	}
+	switch {
+	case i < len(b) && b[i] == '0':
+		i++
+	case i < len(b) && b[i] >= '1' && b[i] <= '9':
+		i = digits(b, i)
+	default:
+		return 0, unexpected(b, i, "in a number")
+	}
+	if i < len(b) && b[i] == '.' {
+		j := digits(b, i+1)
+		if j == i+1 {
+			return 0, unexpected(b, j, "after a decimal point")
+		}
+		i = j
+	}
+	if i < len(b) && (b[i] == 'e' || b[i] == 'E') {
+		i++
+		if i < len(b) && (b[i] == '+' || b[i] == '-') {
+			i++
+		}
+		j := digits(b, i)
+		if j == i {
+			return 0, unexpected(b, j, "in an exponent")
+		}
+		i = j
+	}
+	return i, nil
+}
+
+func digits(b []byte, i int) int {
+	for i < len(b) && b[i] >= '0' && b[i] <= '9' {
+		i++
+	}
+	return i
+}
+
+func scanLiteral(b []byte, i int) (int, error) {
+	for _, lit := range []string{"true", "false", "null"} {
+		if len(b)-i >= len(lit) && string(b[i:i+len(lit)]) == lit {
+			return i + len(lit), nil
+		}
+	}
+	return 0, unexpected(b, i, "looking for the beginning of a value")
+}
+
+// fieldPath names the value at the top of the stack the way errors name
+// body fields: keys and array indexes joined by dots.
+func fieldPath(stack []jsonFrame) string {
+	parts := make([]string, 0, len(stack))
+	for _, f := range stack {
+		if f.object {
+			parts = append(parts, f.key)
+		} else {
+			parts = append(parts, strconv.Itoa(f.index))
+		}
+	}
+	return strings.Join(parts, ".")
 }

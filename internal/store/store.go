@@ -7,9 +7,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
+	"net"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/jackc/puddle/v2"
 
 	"github.com/geoscan/geoscan/gen/db"
 )
@@ -88,4 +92,41 @@ func notFound(err error) error {
 		return ErrNotFound
 	}
 	return err
+}
+
+// Unavailable reports whether err means the database could not be reached
+// or went away: a failed connection attempt, a closed pool or connection, a
+// network error on an open connection, or a server that is shutting down,
+// starting up or out of connections. These are the database's fault, not
+// the request's, and pass once it is back; every caller (handlers,
+// authentication, rate limits) classifies them here so the API answers 503
+// the same way everywhere.
+func Unavailable(err error) bool {
+	if err == nil {
+		return false
+	}
+	var connectErr *pgconn.ConnectError
+	if errors.As(err, &connectErr) || errors.Is(err, puddle.ErrClosedPool) || errors.Is(err, pgconn.ErrConnClosed) {
+		return true
+	}
+	var pgErr *pgconn.PgError
+	if errors.As(err, &pgErr) {
+		switch {
+		case len(pgErr.Code) == 5 && pgErr.Code[:2] == "08": // connection exception
+			return true
+		case pgErr.Code == "57P01", pgErr.Code == "57P02", pgErr.Code == "57P03": // admin or crash shutdown, cannot connect now
+			return true
+		case pgErr.Code == "53300": // too many connections
+			return true
+		}
+		return false
+	}
+	var netErr *net.OpError
+	if errors.As(err, &netErr) {
+		return true
+	}
+	// The server closed the socket under an open connection: pgconn's own
+	// errors (the ones that know whether a retry is safe) wrap an EOF.
+	var fromPgconn interface{ SafeToRetry() bool }
+	return errors.As(err, &fromPgconn) && (errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF))
 }
