@@ -4,16 +4,23 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"strings"
+	"sync"
+	"syscall"
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/jackc/puddle/v2"
+	"github.com/labstack/echo/v4"
 	"github.com/stretchr/testify/require"
 
 	"github.com/geoscan/geoscan/gen/api"
@@ -85,4 +92,121 @@ func TestUnexpectedFailuresBecomeInternalErrors(t *testing.T) {
 	}
 	require.Contains(t, logs.String(), "database on fire")
 	require.NotContains(t, logs.String(), "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA", "keys are redacted from logs")
+}
+
+// blockingHandlers waits in ListSchedules until the request's context ends.
+type blockingHandlers struct {
+	api.StrictServerInterface
+	started chan struct{}
+}
+
+func (b blockingHandlers) ListSchedules(ctx context.Context, _ api.ListSchedulesRequestObject) (api.ListSchedulesResponseObject, error) {
+	close(b.started)
+	<-ctx.Done()
+	return nil, fmt.Errorf("list schedules: %w", ctx.Err())
+}
+
+// newTestServer serves handlers over a migrated package database and
+// returns its URL, a valid key and the log.
+func newTestServer(t *testing.T, handlers api.StrictServerInterface) (url, key string, logs *syncLog) {
+	t.Helper()
+	ctx := context.Background()
+	pool, err := pgxpool.New(ctx, pgtest.URL())
+	require.NoError(t, err)
+	t.Cleanup(pool.Close)
+	require.NoError(t, dbmigrate.Up(ctx, pool))
+	st := store.New(pool)
+	org, err := st.CreateOrganization(ctx, "edge", "free", true)
+	require.NoError(t, err)
+	key, _, err = st.CreateAPIKey(ctx, org.ID, "")
+	require.NoError(t, err)
+	logs = &syncLog{}
+	e, err := New(Deps{Logger: slog.New(slog.NewJSONHandler(logs, nil)), Store: st, Handler: handlers, RequestTimeout: 30 * time.Second})
+	require.NoError(t, err)
+	srv := httptest.NewServer(e)
+	t.Cleanup(srv.Close)
+	return srv.URL, key, logs
+}
+
+type syncLog struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (l *syncLog) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *syncLog) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+func TestClientDisconnectIsNotAFailure(t *testing.T) {
+	t.Parallel()
+	h := blockingHandlers{started: make(chan struct{})}
+	url, key, logs := newTestServer(t, h)
+
+	ctx, cancel := context.WithCancel(context.Background())
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url+"/api/v1/schedules", nil)
+	require.NoError(t, err)
+	req.Header.Set("X-API-Key", key)
+	done := make(chan error, 1)
+	go func() {
+		resp, err := http.DefaultClient.Do(req)
+		if err == nil {
+			resp.Body.Close()
+		}
+		done <- err
+	}()
+	<-h.started
+	cancel() // the client goes away while the handler works
+	require.ErrorIs(t, <-done, context.Canceled)
+
+	deadline := time.Now().Add(10 * time.Second)
+	for !strings.Contains(logs.String(), `"status":499`) && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	require.Contains(t, logs.String(), "client disconnected before the response")
+	require.Contains(t, logs.String(), `"status":499`, "the request log records the disconnect")
+	require.NotContains(t, logs.String(), `"level":"ERROR"`)
+	require.NotContains(t, logs.String(), "internal_error")
+}
+
+func TestUnavailableDatabaseIs503(t *testing.T) {
+	t.Parallel()
+	cfg, err := pgconn.ParseConfig("postgres://nobody@127.0.0.1:1/none?connect_timeout=1")
+	require.NoError(t, err)
+	_, connectErr := pgconn.ConnectConfig(context.Background(), cfg)
+	require.Error(t, connectErr)
+	for _, err := range []error{
+		connectErr,
+		fmt.Errorf("begin: %w", connectErr),
+		puddle.ErrClosedPool,
+		fmt.Errorf("list: %w", pgconn.ErrConnClosed),
+		&pgconn.PgError{Code: "57P01", Message: "terminating connection due to administrator command"},
+		&pgconn.PgError{Code: "57P03", Message: "the database system is starting up"},
+		&pgconn.PgError{Code: "08006"},
+		&pgconn.PgError{Code: "53300"},
+		&net.OpError{Op: "read", Net: "tcp", Err: syscall.ECONNRESET},
+		context.DeadlineExceeded,
+		echo.ErrServiceUnavailable.WithInternal(context.DeadlineExceeded),
+	} {
+		e := toAPIError(err)
+		require.Equal(t, http.StatusServiceUnavailable, e.Status, "%v", err)
+		require.Equal(t, "service_unavailable", string(e.Code), "%v", err)
+		require.Positive(t, e.RetryAfter, "%v", err)
+	}
+	for _, err := range []error{
+		&pgconn.PgError{Code: "23505", Message: "duplicate key"},
+		&pgconn.PgError{Code: "22021", Message: "invalid byte sequence for encoding"},
+		errors.New("something else"),
+		io.ErrUnexpectedEOF, // not from the database
+	} {
+		require.False(t, store.Unavailable(err), "%v", err)
+		require.Equal(t, http.StatusInternalServerError, toAPIError(err).Status, "%v", err)
+	}
 }
