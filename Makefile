@@ -8,6 +8,9 @@ BIN       := bin/geoscan
 LINT      := $(GO) tool -modfile=tools/golangci-lint.mod golangci-lint
 REDOCLY   := npx --yes @redocly/cli@2.77.0
 GOTEST    := $(GO) test -count=1 -p 2
+# Fuzzing time per target: FUZZTIME for `make fuzz`, FUZZTIME_CI in `make test`.
+FUZZTIME    ?= 60s
+FUZZTIME_CI ?= 2s
 
 .PHONY: help
 help: ## Show this help.
@@ -22,11 +25,19 @@ run: build ## Start GeoScan with a private PostgreSQL under .data/ and print a d
 	./$(BIN) dev
 
 .PHONY: test
-test: verify vet lint test/go ## Everything CI runs: generated-code check, vet, lint, all tests on a real PostgreSQL.
+test: verify vet lint test/go test/fuzz ## Everything CI runs: generated-code check, vet, lint, all tests on a real PostgreSQL, a short fuzz run.
 
 .PHONY: test/go
 test/go: ## Run the Go tests (GEOSCAN_TEST_DATABASE_URL, or an ephemeral cluster).
 	$(GO) run ./cmd/testdb -- $(GOTEST) ./...
+
+.PHONY: test/fuzz
+test/fuzz: ## Run every Fuzz* target for FUZZTIME_CI (2s) each, as CI does.
+	$(GO) run ./cmd/testdb -- env FUZZTIME=$(FUZZTIME_CI) .ci/fuzz
+
+.PHONY: fuzz
+fuzz: ## Run every Fuzz* target for FUZZTIME (60s) each; a crash is kept under testdata/fuzz/.
+	$(GO) run ./cmd/testdb -- env FUZZTIME=$(FUZZTIME) .ci/fuzz
 
 .PHONY: test/race
 test/race: ## Run the Go tests with the race detector.
