@@ -141,6 +141,7 @@ func TestRequestsNetHTTPAnswersItself(t *testing.T) {
 		{"2 MB header", raw("GET /api/v1/scans HTTP/1.1", "Host: "+host, "X-API-Key: "+org.Key, "X-Padding: "+strings.Repeat("a", 2<<20), "", ""), false, 431, "request_header_too_large"},
 		{"invalid chunk size", raw("POST /api/v1/scans HTTP/1.1", "Host: "+host, "X-API-Key: "+org.Key, "Content-Type: application/json", "Transfer-Encoding: chunked", "", "zz", `{"url":"https://example.com/"}`, "0", "", ""), false, 400, "invalid_json"},
 		{"chunk longer than announced", raw("POST /api/v1/scans HTTP/1.1", "Host: "+host, "X-API-Key: "+org.Key, "Content-Type: application/json", "Transfer-Encoding: chunked", "", "3", `{"url":"https://example.com/"}`, "0", "", ""), false, 400, "invalid_json"},
+		{"chunked body over the limit", raw("POST /api/v1/scans HTTP/1.1", "Host: "+host, "X-API-Key: "+org.Key, "Content-Type: application/json", "Transfer-Encoding: chunked", "", fmt.Sprintf("%x", 1_100_000), `{"url":"`+strings.Repeat("a", 1_100_000-10)+`"}`, "0", "", ""), false, 413, "request_too_large"},
 		{"chunked body cut short", raw("POST /api/v1/scans HTTP/1.1", "Host: "+host, "X-API-Key: "+org.Key, "Content-Type: application/json", "Transfer-Encoding: chunked", "", "40", `{"url":"https://example.com/"}`+"\r\n"), true, 400, "invalid_json"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

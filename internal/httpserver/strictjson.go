@@ -2,6 +2,7 @@ package httpserver
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -9,6 +10,8 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"sync"
+	"time"
 	"unicode/utf8"
 
 	"github.com/labstack/echo/v4"
@@ -45,10 +48,23 @@ func strictJSON(next echo.HandlerFunc) echo.HandlerFunc {
 		if r.Body == nil || r.Body == http.NoBody || r.ContentLength == 0 {
 			return next(c)
 		}
-		body, err := readBody(r)
+		var buf *[]byte
+		if r.ContentLength < 0 || r.ContentLength > smallBodyBytes {
+			release, err := largeBodies.acquire(r.Context())
+			if err != nil {
+				return err
+			}
+			defer release()
+			// The buffer goes back when the request is done: nothing
+			// downstream keeps the body's bytes (decoders copy).
+			buf = bodyBuffers.Get().(*[]byte)
+			defer bodyBuffers.Put(buf)
+		}
+		body, err := readBody(r, buf)
 		if err != nil {
 			var maxBytes *http.MaxBytesError
-			if errors.As(err, &maxBytes) {
+			var he *echo.HTTPError // the body limit middleware's
+			if errors.As(err, &maxBytes) || (errors.As(err, &he) && he.Code == http.StatusRequestEntityTooLarge) {
 				return apierror.New(apierror.CodeRequestTooLarge, "", "The request body must not exceed %d bytes.", maxBodyBytes)
 			}
 			// A malformed chunked encoding or a connection that ended
@@ -74,18 +90,76 @@ func strictJSON(next echo.HandlerFunc) echo.HandlerFunc {
 	}
 }
 
+// Bodies above smallBodyBytes (or of unknown length) are read, checked,
+// decoded and handled at most maxLargeBodies at a time: a body that passes
+// the guard is decoded again by the validator and the handler, so each one
+// in flight costs a few times its size, and without this bound a burst of
+// large bodies would cost memory in proportion to the burst. Ordinary
+// requests are a few hundred bytes and never wait; only /webhooks/verify
+// with a large payload needs a large body.
+const (
+	smallBodyBytes   = 64 << 10
+	maxLargeBodies   = 2
+	largeBodyMaxWait = 10 * time.Second
+)
+
+var (
+	largeBodies = newGate(maxLargeBodies)
+	// bodyBuffers hold large bodies; one more byte than the limit lets a
+	// body that fills the buffer be told from one that ends there.
+	bodyBuffers = sync.Pool{New: func() any { b := make([]byte, 0, maxBodyBytes+1); return &b }}
+)
+
+// gate is a counting semaphore with a bounded wait.
+type gate chan struct{}
+
+func newGate(n int) gate { return make(gate, n) }
+
+func (g gate) acquire(ctx context.Context) (release func(), err error) {
+	t := time.NewTimer(largeBodyMaxWait)
+	defer t.Stop()
+	select {
+	case g <- struct{}{}:
+		return func() { <-g }, nil
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	case <-t.C:
+		e := apierror.New(apierror.CodeServiceUnavailable, "", "Too many large request bodies are being processed; retry in a few seconds.")
+		e.RetryAfter = 1
+		return nil, e
+	}
+}
+
 // readBody reads the whole (size-limited) body into one buffer sized from
 // Content-Length when the client sent one, so a large body is not copied
 // through a series of growing buffers.
-func readBody(r *http.Request) ([]byte, error) {
+func readBody(r *http.Request, buf *[]byte) ([]byte, error) {
+	if buf != nil {
+		// Read into the pooled buffer; the body limit (maxBodyBytes) ends
+		// the body before the buffer is full.
+		b := (*buf)[:0]
+		for {
+			n, err := r.Body.Read(b[len(b):cap(b)])
+			b = b[:len(b)+n]
+			if errors.Is(err, io.EOF) {
+				return b, nil
+			}
+			if err != nil {
+				return nil, err
+			}
+			if len(b) == cap(b) {
+				return nil, &http.MaxBytesError{Limit: maxBodyBytes}
+			}
+		}
+	}
 	if r.ContentLength > 0 && r.ContentLength <= maxBodyBytes {
 		// net/http ends the body at Content-Length and reports a shorter
 		// one as io.ErrUnexpectedEOF.
-		buf := make([]byte, r.ContentLength)
-		if _, err := io.ReadFull(r.Body, buf); err != nil {
+		b := make([]byte, r.ContentLength)
+		if _, err := io.ReadFull(r.Body, b); err != nil {
 			return nil, err
 		}
-		return buf, nil
+		return b, nil
 	}
 	return io.ReadAll(r.Body)
 }
