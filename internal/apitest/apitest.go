@@ -262,7 +262,7 @@ func (h *Harness) DoRaw(t testing.TB, raw []byte, halfClose bool) Response {
 	var d net.Dialer
 	conn, err := d.DialContext(context.Background(), "tcp", strings.TrimPrefix(h.BaseURL, "http://"))
 	require.NoError(t, err)
-	defer conn.Close()
+	defer func() { _ = conn.Close() }()
 	require.NoError(t, conn.SetDeadline(time.Now().Add(30*time.Second)))
 	// The server may answer and close before reading all of a large request.
 	go func() {

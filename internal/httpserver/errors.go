@@ -70,13 +70,13 @@ func errorHandler(logger *slog.Logger) echo.HTTPErrorHandler {
 			return
 		}
 		apiErr := toAPIError(err)
-		switch {
-		case apiErr.Code == apierror.CodeInternal:
+		switch apiErr.Code {
+		case apierror.CodeInternal:
 			logger.ErrorContext(ctx, "request failed",
 				slog.String("request_id", requestID), slog.String("method", c.Request().Method),
 				slog.String("path", redact(c.Request().URL.Path)), slog.String("error", redact(err.Error())))
 			apiErr = apierror.New(apierror.CodeInternal, "", "An unexpected error occurred (request id %s). Please retry.", requestID)
-		case apiErr.Code == apierror.CodeServiceUnavailable:
+		case apierror.CodeServiceUnavailable:
 			logger.WarnContext(ctx, "service unavailable",
 				slog.String("request_id", requestID), slog.String("method", c.Request().Method),
 				slog.String("path", redact(c.Request().URL.Path)), slog.String("error", redact(err.Error())))

@@ -255,7 +255,7 @@ func checkJSON(body []byte) (nulField *string, err error) {
 			if err != nil {
 				return nil, err
 			}
-			top := &stack[depth-1]
+			top := &stack[depth-1] //nolint:gosec // wantKey is only set inside an object, so depth >= 1
 			if _, dup := top.keys[key]; dup {
 				return nil, fmt.Errorf("duplicate key %s", strconv.Quote(key))
 			}
@@ -284,7 +284,7 @@ func checkJSON(body []byte) (nulField *string, err error) {
 			if i >= len(body) {
 				return nil, errors.New("unexpected end of input")
 			}
-			top := &stack[depth-1]
+			top := &stack[depth-1] //nolint:gosec // depth >= 1 here, checked above
 			switch body[i] {
 			case ',':
 				i++
