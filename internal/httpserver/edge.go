@@ -162,6 +162,15 @@ func (l envelopeListener) Accept() (net.Conn, error) {
 
 type envelopeConn struct{ net.Conn }
 
+// CloseWrite keeps the half-close net/http uses after refusing oversized
+// headers, so the client can read the answer before the connection closes.
+func (c *envelopeConn) CloseWrite() error {
+	if cw, ok := c.Conn.(interface{ CloseWrite() error }); ok {
+		return cw.CloseWrite()
+	}
+	return nil
+}
+
 // netHTTPErrorHeaders is the header block of net/http's own error answers.
 var netHTTPErrorHeaders = []byte("\r\nContent-Type: text/plain; charset=utf-8\r\nConnection: close\r\n\r\n")
 
