@@ -1,15 +1,17 @@
 // Package robots owns the table of AI crawlers (who runs each product
 // token and what it fetches for) and the evaluation of a site's robots.txt
-// for those tokens under RFC 9309: fetch-status semantics, group selection
-// by exact product token, longest-match rules with Allow winning ties, the
-// non-group Sitemap and Content-Signal records, and a report of syntax
-// problems. It never fetches; it reads what package fetch downloaded.
+// for those tokens: RFC 9309 fetch-status semantics, and verdicts from
+// Google's parser and matcher (grobotstxt) — group selection by product
+// token, longest match with Allow winning ties, the typos and line endings
+// Google accepts. Its own reading adds what the evidence needs: the group
+// and line that decided, the Sitemap, Content-Signal and other non-group
+// records, and the syntax problems a site owner should fix. It never
+// fetches; it reads what package fetch downloaded.
 package robots
 
 import (
 	"errors"
 	"fmt"
-	"net/url"
 	"strings"
 
 	"github.com/jimsmart/grobotstxt"
@@ -175,10 +177,9 @@ type Verdict struct {
 }
 
 type rule struct {
-	allow   bool
-	pattern string // normalized for matching
-	text    string // the line as written, comment removed
-	line    int
+	allow bool
+	text  string // the line as written, comment removed
+	line  int
 }
 
 type group struct {
@@ -189,26 +190,30 @@ type group struct {
 
 // File is a parsed robots.txt with the semantics of its fetch outcome.
 type File struct {
-	state     State
-	status    int
-	reason    string
-	html      bool
-	oversize  bool
-	size      int
-	lines     int
-	known     int
-	groups    []*group
-	sitemaps  []string
-	signals   map[string]string
-	problems  []string
-	moreProbs int
-	body      string // what the matcher reads (at most MaxParseBytes)
+	state       State
+	status      int
+	reason      string
+	html        bool
+	oversize    bool
+	size        int
+	lines       int
+	known       int
+	groups      []*group
+	hasGlobal   bool
+	sitemaps    []string
+	allSitemaps []string
+	signals     map[string]string
+	extensions  []Extension
+	problems    []string
+	moreProbs   int
+	body        string // what the matcher reads (at most MaxParseBytes)
 }
 
 // Parse interprets a fetched robots.txt per RFC 9309: a 2xx body is
 // parsed; a 4xx means the file is unavailable and everything may be
 // crawled; a 5xx, a failed request or no response at all means it is
-// unreachable and everything is disallowed.
+// unreachable and everything is disallowed. The body is read as the raw
+// bytes the server sent, as Google reads it.
 func Parse(resp *fetch.Response) *File {
 	f := &File{signals: map[string]string{}}
 	if resp == nil {
@@ -247,7 +252,6 @@ func Parse(resp *fetch.Response) *File {
 	// header mistake, and crawlers still read the rules.
 	f.html = looksLikeHTML(resp.Body)
 	f.parse(resp.Body)
-	f.setBody(resp.Body)
 	if !f.html && resp.IsHTML() {
 		f.problem("robots.txt is served as %s; use text/plain", resp.ContentType())
 	}
@@ -259,44 +263,7 @@ func ParseBody(body string) *File {
 	f := &File{state: Rules, status: 200, size: len(body), signals: map[string]string{}}
 	f.html = looksLikeHTML([]byte(body))
 	f.parse([]byte(body))
-	f.setBody([]byte(body))
 	return f
-}
-
-// setBody keeps the text the matcher reads, with the paths of Allow and
-// Disallow lines percent-normalized as request paths are (the matcher
-// compares octets and would otherwise miss "/%7ejoe" against "/~joe").
-// Line numbers are preserved so the matcher's line names the rule.
-func (f *File) setBody(b []byte) {
-	if len(b) > MaxParseBytes {
-		b = b[:MaxParseBytes]
-	}
-	lines := strings.SplitAfter(string(b), "\n")
-	for i, l := range lines {
-		key, value, ok := strings.Cut(l, ":")
-		k := strings.ToLower(strings.TrimSpace(key))
-		if !ok || (k != "allow" && k != "disallow") {
-			continue
-		}
-		end := ""
-		if j := strings.IndexAny(value, "#\r\n"); j >= 0 {
-			value, end = value[:j], value[j:]
-		}
-		lines[i] = key + ": " + normalize(strings.TrimSpace(value)) + end
-	}
-	f.body = strings.Join(lines, "")
-}
-
-// ruleAt returns the rule written on a line, if any.
-func (f *File) ruleAt(line int) *rule {
-	for _, g := range f.groups {
-		for i := range g.rules {
-			if g.rules[i].line == line {
-				return &g.rules[i]
-			}
-		}
-	}
-	return nil
 }
 
 func looksLikeHTML(body []byte) bool {
@@ -310,21 +277,6 @@ func looksLikeHTML(body []byte) bool {
 		(strings.HasPrefix(s, "<") && (strings.Contains(s, "<head") || strings.Contains(s, "<body")))
 }
 
-// misspelled maps keys some parsers accept to the directive they mean;
-// RFC 9309 parsers ignore them, so a rule written that way may do nothing.
-var misspelled = map[string]string{
-	"useragent": "User-agent", "user agent": "User-agent", "user-agents": "User-agent",
-	"dissallow": "Disallow", "disalow": "Disallow", "dissalow": "Disallow", "disallaw": "Disallow", "diasllow": "Disallow",
-	"alow": "Allow", "allows": "Allow",
-	"site-map": "Sitemap", "sitemaps": "Sitemap",
-}
-
-// extensions are records outside RFC 9309 that some crawlers read; they
-// are not syntax errors.
-var extensions = map[string]bool{
-	"crawl-delay": true, "host": true, "clean-param": true, "request-rate": true, "visit-time": true,
-}
-
 func (f *File) problem(format string, args ...any) {
 	if len(f.problems) >= maxProblems {
 		f.moreProbs++
@@ -333,149 +285,16 @@ func (f *File) problem(format string, args ...any) {
 	f.problems = append(f.problems, fmt.Sprintf(format, args...))
 }
 
-func (f *File) parse(body []byte) {
-	if len(body) > MaxParseBytes {
-		body = body[:MaxParseBytes]
-		f.oversize = true
-		f.problem("the file is larger than %d KiB; crawlers ignore the rules after that point", MaxParseBytes>>10)
-	}
-	text := strings.TrimPrefix(string(body), "\ufeff")
-	text = strings.ReplaceAll(text, "\r\n", "\n")
-	text = strings.ReplaceAll(text, "\r", "\n")
-	if f.html {
-		f.problem("the server returns an HTML page for /robots.txt instead of a plain-text robots.txt")
-	}
-	var cur *group
-	for i, raw := range strings.Split(text, "\n") {
-		n := i + 1
-		line := raw
-		if j := strings.IndexByte(line, '#'); j >= 0 {
-			line = line[:j]
-		}
-		line = strings.TrimSpace(line)
-		if line == "" {
-			continue
-		}
-		f.lines++
-		key, value, ok := strings.Cut(line, ":")
-		if !ok {
-			if !f.html {
-				f.problem("line %d: %q is not a \"key: value\" record", n, clip(line))
+// ruleAt returns the rule written on a line, if any.
+func (f *File) ruleAt(line int) *rule {
+	for _, g := range f.groups {
+		for i := range g.rules {
+			if g.rules[i].line == line {
+				return &g.rules[i]
 			}
-			continue
-		}
-		key = strings.ToLower(strings.TrimSpace(key))
-		value = strings.TrimSpace(value)
-		switch key {
-		case "user-agent":
-			f.known++
-			// A user-agent line after rules starts a new group; consecutive
-			// user-agent lines share the rules that follow them.
-			if cur == nil || cur.hasRules {
-				cur = &group{}
-				f.groups = append(f.groups, cur)
-			}
-			tok := productToken(value)
-			if tok == "" {
-				f.problem("line %d: the User-agent line names no product token", n)
-				continue
-			}
-			cur.agents = append(cur.agents, tok)
-		case "allow", "disallow":
-			f.known++
-			if cur == nil {
-				f.problem("line %d: %q comes before any User-agent line, so crawlers ignore it", n, clip(line))
-				continue
-			}
-			cur.hasRules = true
-			if value == "" {
-				// An empty Disallow (or Allow) matches nothing.
-				continue
-			}
-			if value[0] != '/' && value[0] != '*' {
-				f.problem("line %d: the path %q does not start with / or *, so it can never match", n, clip(value))
-			}
-			name := "Disallow"
-			if key == "allow" {
-				name = "Allow"
-			}
-			cur.rules = append(cur.rules, rule{allow: key == "allow", pattern: normalize(value), text: name + ": " + value, line: n})
-		case "sitemap":
-			f.known++
-			if u, err := url.Parse(value); err != nil || !u.IsAbs() || (u.Scheme != "http" && u.Scheme != "https") {
-				f.problem("line %d: the Sitemap value %q is not an absolute http(s) URL", n, clip(value))
-				continue
-			}
-			f.sitemaps = append(f.sitemaps, value)
-		case "content-signal":
-			f.known++
-			f.parseSignals(n, value)
-		case "noindex", "nofollow", "noarchive":
-			f.problem("line %d: %q is not a robots.txt directive (Google stopped honoring it in 2019); use a robots meta tag or the X-Robots-Tag header", n, clip(line))
-		default:
-			if extensions[key] {
-				f.known++
-				continue
-			}
-			if f.html {
-				continue
-			}
-			if want, ok := misspelled[key]; ok {
-				f.problem("line %d: %q looks like a misspelling of %s; RFC 9309 parsers ignore the line", n, clip(line), want)
-				continue
-			}
-			f.problem("line %d: unknown directive %q", n, clip(key))
 		}
 	}
-}
-
-// parseSignals reads "search=yes, ai-input=yes, ai-train=no"; the first
-// value of a signal wins when several lines set it.
-func (f *File) parseSignals(n int, value string) {
-	for _, part := range strings.Split(value, ",") {
-		part = strings.TrimSpace(part)
-		if part == "" {
-			continue
-		}
-		k, v, ok := strings.Cut(part, "=")
-		k = strings.ToLower(strings.TrimSpace(k))
-		v = strings.ToLower(strings.TrimSpace(v))
-		if !ok || k == "" || (v != "yes" && v != "no") {
-			f.problem("line %d: Content-Signal entry %q is not of the form name=yes or name=no", n, clip(part))
-			continue
-		}
-		if _, seen := f.signals[k]; !seen {
-			f.signals[k] = v
-		}
-	}
-}
-
-// productToken extracts the product token of a User-agent value: "*" for
-// the wildcard, otherwise the leading run of letters, digits, "-" and "_"
-// (so "Googlebot/2.1" names Googlebot). RFC 9309 tokens have no digits,
-// but tokens such as AI2Bot exist in the wild.
-func productToken(v string) string {
-	if strings.HasPrefix(v, "*") {
-		return "*"
-	}
-	end := 0
-	for end < len(v) {
-		c := v[end]
-		if (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' || c == '_' {
-			end++
-			continue
-		}
-		break
-	}
-	return v[:end]
-}
-
-func clip(s string) string {
-	const max = 80
-	if len(s) <= max {
-		return s
-	}
-	return s[:max] + "…"
+	return nil
 }
 
 // State is the fetch-outcome state.
@@ -503,8 +322,14 @@ func (f *File) Lines() int { return f.lines }
 // extensions.
 func (f *File) Directives() int { return f.known }
 
-// Sitemaps returns the Sitemap URLs in file order.
+// Sitemaps returns the absolute http(s) Sitemap URLs in file order.
 func (f *File) Sitemaps() []string { return append([]string(nil), f.sitemaps...) }
+
+// AllSitemaps returns every Sitemap value as written, relative or
+// scheme-less ones included (the fetcher resolves those against the URL of
+// robots.txt; Sitemaps leaves them out because the protocol asks for
+// absolute URLs).
+func (f *File) AllSitemaps() []string { return append([]string(nil), f.allSitemaps...) }
 
 // ContentSignals returns the Content-Signal preferences, keyed by signal
 // name ("search", "ai-input", "ai-train") with values "yes" or "no".
@@ -515,6 +340,11 @@ func (f *File) ContentSignals() map[string]string {
 	}
 	return out
 }
+
+// Extensions returns the records outside RFC 9309 the file carries
+// (Crawl-delay, Content-Signal, Content-Usage, Agentmap, License, …) in
+// file order. They are valid lines, never problems.
+func (f *File) Extensions() []Extension { return append([]Extension(nil), f.extensions...) }
 
 // Problems returns the syntax problems, one sentence each.
 func (f *File) Problems() []string {
@@ -544,8 +374,8 @@ func (f *File) Groups() []string {
 
 // Names reports whether a group names the token exactly (case-insensitive).
 func (f *File) Names(token string) bool {
-	gs, _ := f.groupsFor(token)
-	return len(gs) > 0
+	_, label := f.groupsFor(token)
+	return label != ""
 }
 
 // groupsFor returns every group naming token (RFC 9309 merges them) and
@@ -568,10 +398,12 @@ func (f *File) groupsFor(token string) ([]*group, string) {
 }
 
 // Allowed evaluates whether the crawler with product token may fetch path
-// (a path with optional query, or an absolute URL). The group naming the
-// token exactly applies, else the agent's documented fallback group, else
-// the "*" group; within the merged group the longest matching rule wins
-// and Allow wins a tie.
+// (a path with optional query, or an absolute URL). The verdict is always
+// the Google matcher's (grobotstxt): the group naming the token applies,
+// else the "*" group, else nothing; the longest matching rule wins and
+// Allow wins a tie. The one addition is the agent's documented fallback
+// (Applebot obeys Googlebot's group when no group names it). The in-house
+// parse only names the group and the deciding line for the evidence.
 func (f *File) Allowed(token, path string) Verdict {
 	path = requestPath(path)
 	switch f.state {
@@ -583,38 +415,31 @@ func (f *File) Allowed(token, path string) Verdict {
 	if path == "/robots.txt" {
 		return Verdict{Allowed: true, Reason: "/robots.txt itself is always allowed"}
 	}
-	groups, label := f.groupsFor(token)
-	via := ""
-	if len(groups) == 0 {
+	target := "https://robots.invalid" + normalize(path)
+	m := grobotstxt.NewRobotsMatcher()
+	allowed := m.AgentAllowed(f.body, token, target)
+	agent, via := token, ""
+	if !m.EverSeenSpecificAgent() {
 		if a, ok := Lookup(token); ok && a.Fallback != "" {
-			if gs, l := f.groupsFor(a.Fallback); len(gs) > 0 {
-				groups, label = gs, l
+			fm := grobotstxt.NewRobotsMatcher()
+			if fa := fm.AgentAllowed(f.body, a.Fallback, target); fm.EverSeenSpecificAgent() {
+				m, allowed, agent = fm, fa, a.Fallback
 				via = fmt.Sprintf(" (%s follows the %s group when none names it)", a.Token, a.Fallback)
 			}
 		}
 	}
-	if len(groups) == 0 {
-		groups, label = f.groupsFor("*")
-	}
-	if len(groups) == 0 {
-		return Verdict{Allowed: true, Reason: fmt.Sprintf("no group names %s and there is no * group, so everything is allowed", token)}
-	}
-	who := "the " + label + " group"
-	if label == "*" {
-		who = "the * group (no group names " + token + ")"
-	}
-	who += via
-	// The verdict comes from Google's RFC 9309 matcher (grobotstxt): exact
-	// product-token groups, longest match, Allow winning ties. The line it
-	// reports names the deciding rule for the evidence.
-	agent := token
-	if via != "" {
-		if a, ok := Lookup(token); ok {
-			agent = a.Fallback
+	label, who := "", ""
+	switch {
+	case m.EverSeenSpecificAgent():
+		if _, label = f.groupsFor(agent); label == "" {
+			label = agent
 		}
+		who = "the " + label + " group" + via
+	case f.hasGlobal:
+		label, who = "*", "the * group (no group names "+token+")"
+	default:
+		return Verdict{Allowed: allowed, Reason: fmt.Sprintf("no group names %s and there is no * group, so everything is allowed", token)}
 	}
-	m := grobotstxt.NewRobotsMatcher()
-	allowed := m.AgentAllowed(f.body, agent, "https://robots.invalid"+normalize(path))
 	best := f.ruleAt(m.MatchingLine())
 	if best == nil {
 		return Verdict{Allowed: allowed, Group: label, Reason: fmt.Sprintf("no rule of %s matches %s, so it is allowed", who, path)}
@@ -627,71 +452,4 @@ func (f *File) Allowed(token, path string) Verdict {
 		Allowed: allowed, Group: label, Rule: best.text, Line: best.line,
 		Reason: fmt.Sprintf("%q (line %d) of %s %s %s", best.text, best.line, who, verb, path),
 	}
-}
-
-// requestPath reduces a URL to the path and query robots rules match.
-func requestPath(p string) string {
-	if strings.HasPrefix(p, "http://") || strings.HasPrefix(p, "https://") {
-		if u, err := url.Parse(p); err == nil {
-			p = u.EscapedPath()
-			if u.RawQuery != "" {
-				p += "?" + u.RawQuery
-			}
-		}
-	}
-	if p == "" || p[0] != '/' {
-		p = "/" + p
-	}
-	return p
-}
-
-// normalize brings paths and patterns to one percent-encoding so they
-// compare octet by octet (RFC 9309 section 2.2.2): escapes of unreserved
-// characters are decoded, other escapes get upper-case hex, and octets
-// outside printable ASCII are encoded.
-func normalize(s string) string {
-	const hex = "0123456789ABCDEF"
-	var b strings.Builder
-	b.Grow(len(s))
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c == '%' && i+2 < len(s) && isHex(s[i+1]) && isHex(s[i+2]) {
-			v := unhex(s[i+1])<<4 | unhex(s[i+2])
-			if isUnreserved(v) {
-				b.WriteByte(v)
-			} else {
-				b.WriteByte('%')
-				b.WriteByte(hex[v>>4])
-				b.WriteByte(hex[v&15])
-			}
-			i += 2
-			continue
-		}
-		if c <= 0x20 || c >= 0x7f {
-			b.WriteByte('%')
-			b.WriteByte(hex[c>>4])
-			b.WriteByte(hex[c&15])
-			continue
-		}
-		b.WriteByte(c)
-	}
-	return b.String()
-}
-
-func isHex(c byte) bool {
-	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F')
-}
-
-func unhex(c byte) byte {
-	switch {
-	case c >= '0' && c <= '9':
-		return c - '0'
-	case c >= 'a' && c <= 'f':
-		return c - 'a' + 10
-	}
-	return c - 'A' + 10
-}
-
-func isUnreserved(c byte) bool {
-	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' || c == '.' || c == '_' || c == '~'
 }

@@ -279,3 +279,108 @@ func TestAgentTable(t *testing.T) {
 		}
 	}
 }
+
+// The symptoms of the real web: files whose structure only Google's
+// reading finds. Verdicts must be the matcher's even when nothing looks
+// like a well-formed group.
+func TestVerdictsFollowGoogleWhereTheFileIsMalformed(t *testing.T) {
+	cases := []struct {
+		name, robots, token, path string
+		allowed                   bool
+		problem                   string // a fragment of the expected problem
+	}{
+		{"user agent with a space", "User agent: *\nDisallow: /\n", "GPTBot", "/", false, "misspelling of User-agent"},
+		{"useragent in one word", "Useragent: GPTBot\nDisallow: /\n", "GPTBot", "/a", false, "misspelling of User-agent"},
+		{"missing colon", "User-agent: *\ndisallow /\n", "OAI-SearchBot", "/page", false, "has no colon"},
+		{"missing colons everywhere", "user-agent PerplexityBot\ndisallow /\n", "PerplexityBot", "/", false, "has no colon"},
+		{"typo Google accepts", "User-agent: *\nDissallow: /private\n", "ClaudeBot", "/private/x", false, "misspelling of Disallow"},
+		{"Applebot falls back through a typo", "Useragent: Googlebot\nDisallow: /\n\nUser-agent: *\nAllow: /\n", "Applebot", "/", false, "misspelling of User-agent"},
+		{"no group at all", "Disallow: /\n", "GPTBot", "/", true, "before any User-agent"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			f := ParseBody(c.robots)
+			v := f.Allowed(c.token, c.path)
+			if v.Allowed != c.allowed {
+				t.Fatalf("%s %s: allowed=%v, want %v (%s)", c.token, c.path, v.Allowed, c.allowed, v.Reason)
+			}
+			if !c.allowed && (v.Line == 0 || v.Rule == "") {
+				t.Errorf("the deciding line is named: %+v", v)
+			}
+			if p := strings.Join(f.Problems(), "\n"); !strings.Contains(p, c.problem) {
+				t.Errorf("problems miss %q:\n%s", c.problem, p)
+			}
+		})
+	}
+}
+
+func TestPartialByteOrderMarkAsFetched(t *testing.T) {
+	for _, bom := range []string{"\xEF\xBB\xBF", "\xEF\xBB", "\xEF"} {
+		f := Parse(fetched(200, bom+"User-agent: *\nDisallow: /private/\n", nil))
+		if v := f.Allowed("GPTBot", "/private/a"); v.Allowed || v.Line != 2 {
+			t.Errorf("BOM %q: %+v", bom, v)
+		}
+		if len(f.Problems()) != 0 || !reflect.DeepEqual(f.Groups(), []string{"*"}) {
+			t.Errorf("BOM %q: problems %v groups %v", bom, f.Problems(), f.Groups())
+		}
+	}
+}
+
+func TestEveryLineEndingNormalizesPatterns(t *testing.T) {
+	for name, eol := range map[string]string{"LF": "\n", "CRLF": "\r\n", "CR": "\r"} {
+		f := ParseBody("User-agent: *" + eol + "Disallow: /%7ejoe" + eol + "Allow: /caf%c3%a9" + eol + "Disallow: /café/private" + eol)
+		if v := f.Allowed("GPTBot", "/~joe/index.html"); v.Allowed || v.Line != 2 {
+			t.Errorf("%s: /%%7ejoe must match /~joe/: %+v", name, v)
+		}
+		if v := f.Allowed("GPTBot", "https://example.com/caf%C3%A9/private/x"); v.Allowed || v.Line != 4 {
+			t.Errorf("%s: a UTF-8 pattern matches the encoded request: %+v", name, v)
+		}
+		if v := f.Allowed("GPTBot", "/other"); !v.Allowed {
+			t.Errorf("%s: /other: %+v", name, v)
+		}
+	}
+}
+
+func TestStrayPercentSignsDoNotDisallow(t *testing.T) {
+	f := ParseBody("User-agent: *\nDisallow: /private\nDisallow: /50%off\n")
+	if v := f.Allowed("GPTBot", "/100%"); !v.Allowed {
+		t.Fatalf("a path with a stray %% is still matched, not refused: %+v", v)
+	}
+	if v := f.Allowed("GPTBot", "/50%off/deal"); v.Allowed || v.Line != 3 {
+		t.Fatalf("a pattern with a stray %% matches the same path: %+v", v)
+	}
+}
+
+func TestNewRecordsAreValidAndReported(t *testing.T) {
+	f := ParseBody(strings.Join([]string{
+		"# As published by sites in 2025",
+		"User-agent: *",
+		"Content-Signal: search=yes, ai-train=no",
+		"Content-Usage: train-ai=n",
+		"Content-Usage: /blog/ train-ai=y",
+		"Agentmap: https://example.com/agentmap.json",
+		"License: https://example.com/license.xml",
+		"Crawl-delay: 5",
+		"Allow: /",
+	}, "\n"))
+	if len(f.Problems()) != 0 {
+		t.Fatalf("new records are not errors: %v", f.Problems())
+	}
+	var got []string
+	for _, e := range f.Extensions() {
+		got = append(got, e.String())
+	}
+	want := []string{
+		"line 3: Content-Signal: search=yes, ai-train=no", "line 4: Content-Usage: train-ai=n", "line 5: Content-Usage: /blog/ train-ai=y",
+		"line 6: Agentmap: https://example.com/agentmap.json", "line 7: License: https://example.com/license.xml", "line 8: Crawl-delay: 5",
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("Extensions() = %q", got)
+	}
+	if f.Directives() != 8 || f.Lines() != 8 {
+		t.Fatalf("directives %d, lines %d", f.Directives(), f.Lines())
+	}
+	if v := f.Allowed("GPTBot", "/blog/x"); !v.Allowed || v.Line != 9 {
+		t.Fatalf("the extensions do not end the group: %+v", v)
+	}
+}
