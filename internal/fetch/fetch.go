@@ -8,7 +8,6 @@
 package fetch
 
 import (
-	"bytes"
 	"compress/gzip"
 	"context"
 	"crypto/tls"
@@ -25,8 +24,6 @@ import (
 
 	"github.com/andybalholm/brotli"
 	"github.com/klauspost/compress/zstd"
-	"golang.org/x/net/html/charset"
-	"golang.org/x/text/transform"
 
 	"github.com/geoscan/geoscan/internal/netguard"
 )
@@ -79,9 +76,12 @@ type Response struct {
 	UserAgent string
 	Agent     string // the product token of that user agent
 
-	Status          int // 0 when the request failed
-	Header          http.Header
-	Body            []byte // decompressed; converted to UTF-8 for text types
+	Status int // 0 when the request failed
+	Header http.Header
+	Body   []byte // decompressed; converted to UTF-8 for text types
+	// Charset is how Body was decoded and which declarations the response
+	// carried (see decodeBody).
+	Charset         Charset
 	Bytes           int    // decompressed size read
 	Truncated       bool   // the body exceeded the size limit and was cut
 	ContentEncoding string // as sent on the wire
@@ -296,7 +296,7 @@ func (f *Fetcher) Do(ctx context.Context, r Request) *Response {
 	if err != nil {
 		out.Err = err
 	}
-	out.Body = toUTF8(body, resp.Header.Get("Content-Type"))
+	out.Body, out.Charset = decodeBody(body, resp.Header.Get("Content-Type"), r.Purpose)
 	return out
 }
 
@@ -346,23 +346,6 @@ func issuerName(c *x509.Certificate) string {
 		return c.Issuer.Organization[0]
 	}
 	return c.Issuer.String()
-}
-
-// toUTF8 converts text bodies to UTF-8 using the declared or sniffed charset.
-func toUTF8(body []byte, contentType string) []byte {
-	ct := strings.ToLower(contentType)
-	if len(body) == 0 || (ct != "" && !strings.HasPrefix(ct, "text/") && !strings.Contains(ct, "xml") && !strings.Contains(ct, "json")) {
-		return body
-	}
-	enc, name, _ := charset.DetermineEncoding(body, contentType)
-	if name == "utf-8" || enc == nil {
-		return body
-	}
-	out, _, err := transform.Bytes(enc.NewDecoder(), body)
-	if err != nil {
-		return body
-	}
-	return bytes.Clone(out)
 }
 
 // Failure is a fetch error explained for a person.

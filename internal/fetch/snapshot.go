@@ -39,6 +39,7 @@ type snapResponse struct {
 	Header    http.Header `json:"header"`
 	Body      []byte      `json:"body,omitempty"` // HTML only
 	Truncated bool        `json:"truncated,omitempty"`
+	Charset   Charset     `json:"charset,omitzero"`
 	Err       string      `json:"error,omitempty"`
 }
 
@@ -51,7 +52,7 @@ func toSnap(r *Response) *snapResponse {
 	if r == nil {
 		return nil
 	}
-	s := &snapResponse{Purpose: r.Purpose, URL: r.URL, FinalURL: r.FinalURL, Status: r.Status, Header: r.Header, Truncated: r.Truncated}
+	s := &snapResponse{Purpose: r.Purpose, URL: r.URL, FinalURL: r.FinalURL, Status: r.Status, Header: r.Header, Truncated: r.Truncated, Charset: r.Charset}
 	if r.IsHTML() {
 		s.Body = r.Body
 	}
@@ -65,7 +66,7 @@ func (s *snapResponse) response() *Response {
 	if s == nil {
 		return nil
 	}
-	r := &Response{Purpose: s.Purpose, URL: s.URL, FinalURL: s.FinalURL, Status: s.Status, Header: s.Header, Body: s.Body, Bytes: len(s.Body), Truncated: s.Truncated}
+	r := &Response{Purpose: s.Purpose, URL: s.URL, FinalURL: s.FinalURL, Status: s.Status, Header: s.Header, Body: s.Body, Bytes: len(s.Body), Truncated: s.Truncated, Charset: s.Charset}
 	if r.Header == nil {
 		r.Header = http.Header{}
 	}
