@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
-	"encoding/xml"
 	"net"
 	"net/http"
 	"net/url"
@@ -60,8 +59,20 @@ type Site struct {
 	TTFBSamples []time.Duration
 	HTTP        *Response // http:// homepage, redirects not followed
 	Robots      *Response
-	Sitemaps    []*Response
-	SitemapURLs []SitemapURL
+	// Sitemaps are the sitemap files requested, in order; SitemapFetches
+	// says, for each (same order), where its location came from.
+	Sitemaps       []*Response
+	SitemapFetches []SitemapFetch
+	// SitemapDefaultsTried are the default locations (/sitemap.xml, then
+	// /sitemap_index.xml) that were requested because robots.txt led to no
+	// readable sitemap; empty when they were not needed. SitemapLinksTried
+	// are the homepage's <link rel="sitemap"> targets requested after them.
+	SitemapDefaultsTried []string
+	SitemapLinksTried    []string
+	// SitemapSkipped are sitemap locations found but not requested (another
+	// site, not a URL, the file limit).
+	SitemapSkipped []SitemapSkip
+	SitemapURLs    []SitemapURL
 	// SitemapTotal counts every URL listed, including those beyond the
 	// ones kept in SitemapURLs.
 	SitemapTotal   int
@@ -209,7 +220,8 @@ func (f *Fetcher) Site(ctx context.Context, target *url.URL) (*Site, error) {
 		}
 	}
 
-	// Sitemaps: from robots.txt, else the conventional locations.
+	// Sitemaps: robots.txt first, then the default locations, then the
+	// homepage's <link rel="sitemap">.
 	c.sitemaps(ctx, origin)
 
 	// Key pages, then a sample of sitemap URLs and of llms.txt links.
@@ -269,81 +281,6 @@ func randomToken() string {
 	b := make([]byte, 6)
 	_, _ = rand.Read(b)
 	return hex.EncodeToString(b)
-}
-
-// robotsSitemapRE finds Sitemap: lines (a non-group record of RFC 9309).
-var robotsSitemapRE = regexp.MustCompile(`(?im)^\s*sitemap\s*:\s*(\S+)`)
-
-type sitemapEntry struct {
-	Loc     string `xml:"loc"`
-	LastMod string `xml:"lastmod"`
-}
-
-type sitemapDoc struct {
-	XMLName  xml.Name
-	URLs     []sitemapEntry `xml:"url"`
-	Sitemaps []sitemapEntry `xml:"sitemap"`
-}
-
-func (c *crawl) sitemaps(ctx context.Context, origin *url.URL) {
-	site := c.site
-	var queue []string
-	if site.Robots.OK() {
-		for _, m := range robotsSitemapRE.FindAllSubmatch(site.Robots.Body, 10) {
-			queue = append(queue, string(m[1]))
-		}
-	}
-	fromRobots := len(queue) > 0
-	if !fromRobots {
-		queue = []string{origin.String() + "sitemap.xml", origin.String() + "sitemap_index.xml"}
-	}
-	type item struct {
-		loc   string
-		depth int
-	}
-	items := make([]item, 0, len(queue))
-	for _, q := range queue {
-		items = append(items, item{q, 0})
-	}
-	seen := map[string]bool{}
-	for len(items) > 0 && len(site.Sitemaps) < c.f.opts.MaxSitemapFiles {
-		it := items[0]
-		items = items[1:]
-		if seen[it.loc] || !sameSite(it.loc, origin) {
-			continue
-		}
-		seen[it.loc] = true
-		r := c.do(ctx, Request{Purpose: Sitemap, URL: it.loc, Accept: "application/xml,text/xml,*/*;q=0.5"})
-		site.Sitemaps = append(site.Sitemaps, r)
-		if !r.OK() {
-			continue
-		}
-		var doc sitemapDoc
-		if err := xml.Unmarshal(r.Body, &doc); err != nil {
-			continue
-		}
-		// The second conventional location is only a fallback for the first.
-		if !fromRobots && it.depth == 0 && (len(doc.URLs) > 0 || len(doc.Sitemaps) > 0) {
-			kept := items[:0]
-			for _, other := range items {
-				if other.depth > 0 || !strings.HasSuffix(other.loc, "/sitemap_index.xml") {
-					kept = append(kept, other)
-				}
-			}
-			items = kept
-		}
-		for _, u := range doc.URLs {
-			site.SitemapTotal++
-			if len(site.SitemapURLs) < maxKeptSitemapURLs && site.SitemapTotal <= c.f.opts.MaxSitemapURLs {
-				site.SitemapURLs = append(site.SitemapURLs, SitemapURL{Loc: strings.TrimSpace(u.Loc), LastMod: strings.TrimSpace(u.LastMod)})
-			}
-		}
-		if it.depth+1 <= c.f.opts.MaxSitemapDepth {
-			for _, s := range doc.Sitemaps {
-				items = append(items, item{strings.TrimSpace(s.Loc), it.depth + 1})
-			}
-		}
-	}
 }
 
 func sameSite(raw string, origin *url.URL) bool {

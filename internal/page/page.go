@@ -26,19 +26,21 @@ type Page struct {
 	Lang  string
 	// Meta holds <meta name=…> and <meta property=…> by lower-case key;
 	// several tags with one key (robots, say) keep every value.
-	Meta        map[string][]string
-	Canonicals  []string // resolved against the page URL
-	Alternates  []Alternate
-	Links       []Link
-	Headings    []Heading
-	Paragraphs  []string
-	Images      []Image
-	Scripts     []Script
-	HeadCSS     int // blocking stylesheets in <head>
-	Comments    []string
-	TimeValues  []string // datetime attributes of <time>
-	JSONLDTexts []string
-	Graph       *jsonld.Graph
+	Meta       map[string][]string
+	Canonicals []string // resolved against the page URL
+	Alternates []Alternate
+	// SitemapLinks are the targets of <link rel="sitemap">, resolved.
+	SitemapLinks []string
+	Links        []Link
+	Headings     []Heading
+	Paragraphs   []string
+	Images       []Image
+	Scripts      []Script
+	HeadCSS      int // blocking stylesheets in <head>
+	Comments     []string
+	TimeValues   []string // datetime attributes of <time>
+	JSONLDTexts  []string
+	Graph        *jsonld.Graph
 
 	// Text is the visible text of <body> without scripts, styles and
 	// templates; MainText further drops nav, header, footer and aside,
@@ -132,6 +134,10 @@ func Parse(body []byte, pageURL *url.URL) (*Page, error) {
 			switch rel {
 			case "canonical":
 				p.Canonicals = append(p.Canonicals, p.Resolve(href))
+			case "sitemap":
+				if href != "" {
+					p.SitemapLinks = append(p.SitemapLinks, p.Resolve(href))
+				}
 			case "alternate":
 				p.Alternates = append(p.Alternates, Alternate{
 					Href: p.Resolve(href), Hreflang: s.AttrOr("hreflang", ""),

@@ -1,0 +1,211 @@
+package fetch
+
+import (
+	"bytes"
+	"compress/gzip"
+	"context"
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// file is one response of a test site; {base} in a body is replaced by
+// the site's origin.
+type file struct {
+	ctype string
+	body  string
+}
+
+// siteFrom serves files by path (404 for the rest) and fetches the site.
+func siteFrom(t *testing.T, files map[string]file) (*Site, string) {
+	t.Helper()
+	var base string
+	mux := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		f, ok := files[r.URL.Path]
+		if !ok {
+			http.NotFound(w, r)
+			return
+		}
+		if f.ctype != "" {
+			w.Header().Set("Content-Type", f.ctype)
+		}
+		_, _ = w.Write([]byte(strings.ReplaceAll(f.body, "{base}", base)))
+	})
+	f, b := testFetcher(t, mux, Options{})
+	base = b
+	target, err := url.Parse(base + "/")
+	require.NoError(t, err)
+	site, err := f.Site(context.Background(), target)
+	require.NoError(t, err)
+	return site, base
+}
+
+const homeHTML = `<html><head><title>Home</title></head><body><p>Hello</p></body></html>`
+
+func urlset(locs ...string) string {
+	var b strings.Builder
+	b.WriteString(`<?xml version="1.0" encoding="UTF-8"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">`)
+	for _, l := range locs {
+		b.WriteString("<url><loc>" + l + "</loc></url>")
+	}
+	b.WriteString("</urlset>")
+	return b.String()
+}
+
+// sources lists "source url-path kind" for each sitemap fetched.
+func sources(site *Site, base string) []string {
+	var out []string
+	for _, f := range site.SitemapFetches {
+		out = append(out, string(f.Source)+" "+strings.TrimPrefix(f.Response.URL, base)+" "+f.Kind)
+	}
+	return out
+}
+
+func TestSitemapOnlyAtTheDefaultPath(t *testing.T) {
+	t.Parallel()
+	site, base := siteFrom(t, map[string]file{
+		"/":            {"text/html", homeHTML},
+		"/robots.txt":  {"text/plain", "User-agent: *\nDisallow: /admin/\n"},
+		"/sitemap.xml": {"application/xml", urlset("{base}/a/", "{base}/b/")},
+	})
+	require.Equal(t, []string{"default_location /sitemap.xml urlset"}, sources(site, base))
+	require.Equal(t, []string{base + "/sitemap.xml"}, site.SitemapDefaultsTried, "the index location is not needed once /sitemap.xml reads")
+	require.Len(t, site.Sitemaps, 1)
+	require.Equal(t, 2, site.SitemapTotal)
+	require.Equal(t, base+"/a/", site.SitemapURLs[0].Loc)
+}
+
+func TestSitemapLocationsInOrder(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		name       string
+		files      map[string]file
+		want       []string
+		defaults   []string // paths
+		links      []string // paths
+		skippedWhy []string
+		total      int
+	}{
+		{
+			name: "relative and absolute robots lines, CR line endings",
+			files: map[string]file{
+				"/robots.txt":     {"text/plain", "User-agent: *\rSitemap: /maps/pages.xml\rsitemap {base}/maps/posts.xml\rSitemap: https://other-site.example/sitemap.xml\r"},
+				"/maps/pages.xml": {"application/xml", urlset("{base}/p/")},
+				"/maps/posts.xml": {"application/xml", urlset("{base}/blog/x/", "{base}/blog/y/")},
+				"/sitemap.xml":    {"application/xml", urlset("{base}/never-read/")},
+			},
+			want:       []string{"robots_txt /maps/pages.xml urlset", "robots_txt /maps/posts.xml urlset"},
+			skippedWhy: []string{"other_site"},
+			total:      3,
+		},
+		{
+			name: "robots lists a broken sitemap; the default path has one",
+			files: map[string]file{
+				"/robots.txt":  {"text/plain", "Sitemap: {base}/old-sitemap.xml\n"},
+				"/sitemap.xml": {"text/xml", urlset("{base}/a/")},
+			},
+			want:     []string{"robots_txt /old-sitemap.xml ", "default_location /sitemap.xml urlset"},
+			defaults: []string{"/sitemap.xml"},
+			total:    1,
+		},
+		{
+			name: "only the index location, with relative, gzip and text children",
+			files: map[string]file{
+				"/robots.txt":        {"text/plain", "User-agent: *\nAllow: /\n"},
+				"/sitemap_index.xml": {"application/xml", `<sitemapindex><sitemap><loc>part-1.xml.gz</loc></sitemap><sitemap><loc>/part-2.txt</loc></sitemap></sitemapindex>`},
+				"/part-1.xml.gz":     {"application/octet-stream", gz(urlset("{base}/one/"))},
+				"/part-2.txt":        {"text/plain", "{base}/two/\n{base}/three/\n"},
+			},
+			want:     []string{"default_location /sitemap.xml ", "default_location /sitemap_index.xml sitemapindex", "sitemap_index /part-1.xml.gz urlset", "sitemap_index /part-2.txt text"},
+			defaults: []string{"/sitemap.xml", "/sitemap_index.xml"},
+			total:    3,
+		},
+		{
+			name: "a link rel=sitemap on the homepage, and a latin-1 XML declaration",
+			files: map[string]file{
+				"/":              {"text/html", `<html><head><link rel="sitemap" type="application/xml" href="/feeds/map.xml"></head><body></body></html>`},
+				"/feeds/map.xml": {"application/xml", `<?xml version="1.0" encoding="ISO-8859-1"?><urlset><url><loc>{base}/caf` + "\xe9" + `/</loc></url></urlset>`},
+			},
+			want:     []string{"default_location /sitemap.xml ", "default_location /sitemap_index.xml ", "link_rel_sitemap /feeds/map.xml urlset"},
+			defaults: []string{"/sitemap.xml", "/sitemap_index.xml"},
+			links:    []string{"/feeds/map.xml"},
+			total:    1,
+		},
+		{
+			name:     "no sitemap anywhere",
+			files:    map[string]file{"/robots.txt": {"text/plain", "User-agent: *\nDisallow:\n"}},
+			want:     []string{"default_location /sitemap.xml ", "default_location /sitemap_index.xml "},
+			defaults: []string{"/sitemap.xml", "/sitemap_index.xml"},
+		},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			if _, ok := c.files["/"]; !ok {
+				c.files["/"] = file{"text/html", homeHTML}
+			}
+			site, base := siteFrom(t, c.files)
+			require.Equal(t, c.want, sources(site, base))
+			var defaults, links, why []string
+			for _, d := range site.SitemapDefaultsTried {
+				defaults = append(defaults, strings.TrimPrefix(d, base))
+			}
+			for _, l := range site.SitemapLinksTried {
+				links = append(links, strings.TrimPrefix(l, base))
+			}
+			for _, s := range site.SitemapSkipped {
+				why = append(why, s.Reason)
+			}
+			require.Equal(t, c.defaults, defaults, "default locations tried")
+			require.Equal(t, c.links, links, "links tried")
+			require.Equal(t, c.skippedWhy, why, "skipped")
+			require.Equal(t, c.total, site.SitemapTotal)
+			require.Len(t, site.Sitemaps, len(site.SitemapFetches))
+			for i, f := range site.SitemapFetches {
+				require.Same(t, site.Sitemaps[i], f.Response)
+			}
+		})
+	}
+}
+
+func gz(s string) string {
+	var b bytes.Buffer
+	zw := gzip.NewWriter(&b)
+	_, _ = zw.Write([]byte(s))
+	_ = zw.Close()
+	return b.String()
+}
+
+func TestResolveSitemapValues(t *testing.T) {
+	base, _ := url.Parse("https://www.example.com/robots.txt")
+	origin, _ := url.Parse("https://www.example.com")
+	cases := []struct {
+		value, want string
+		onSite      bool
+	}{
+		{"https://www.example.com/sitemap.xml", "https://www.example.com/sitemap.xml", true},
+		{"http://example.com/sitemap.xml", "http://example.com/sitemap.xml", true},
+		{"/sitemap.xml", "https://www.example.com/sitemap.xml", true},
+		{"sitemap.xml", "https://www.example.com/sitemap.xml", true},
+		{"sitemaps/posts.xml.gz", "https://www.example.com/sitemaps/posts.xml.gz", true},
+		{"//www.example.com/s.xml", "https://www.example.com/s.xml", true},
+		{"www.example.com/sitemap.xml", "https://www.example.com/sitemap.xml", true},
+		{"example.co.uk/sitemap.xml", "https://example.co.uk/sitemap.xml", false},
+		{"https://sitemaps.example.com/index.xml", "https://sitemaps.example.com/index.xml", true},
+		{"https://cdn.other.net/example/sitemap.xml", "https://cdn.other.net/example/sitemap.xml", false},
+		{"ftp://www.example.com/sitemap.xml", "", false},
+		{"", "", false},
+	}
+	for _, c := range cases {
+		u := resolveSitemap(base, c.value)
+		got := ""
+		if u != nil {
+			got = u.String()
+		}
+		require.Equal(t, c.want, got, c.value)
+		require.Equal(t, c.onSite, sitemapOnSite(u, origin), c.value)
+	}
+}
