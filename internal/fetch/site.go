@@ -51,9 +51,21 @@ type BotResult struct {
 
 // Site is everything fetched for one audit.
 type Site struct {
-	Target   *url.URL
-	Home     *Response
-	HomePage *page.Page // parsed homepage; nil when it is not HTML
+	Target *url.URL
+	// Home is the homepage the audit reads. It is GeoScan's own fetch,
+	// unless GeoScan's user agent was refused (see Refusal) and a
+	// browser-like re-fetch was served: then Home is that re-fetch (its
+	// UserAgent and Agent name the browser), AuditorHome keeps GeoScan's
+	// refused answer, AuditedAs is "Browser", and every later request of
+	// the audit is made as that browser and says so in its UserAgent.
+	// BrowserHome is the re-fetch whenever one was made, served or not.
+	// HomeAccess lists what each requester (GeoScan, the browser retry,
+	// the probes) got.
+	Home        *Response
+	AuditorHome *Response
+	BrowserHome *Response
+	AuditedAs   string
+	HomePage    *page.Page // parsed homepage; nil when it is not HTML
 	// TTFBSamples are the time to first byte of the homepage fetches,
 	// the first one included.
 	TTFBSamples []time.Duration
@@ -127,9 +139,15 @@ type crawl struct {
 	site *Site
 	sem  chan struct{}
 	mu   sync.Mutex
+	// as is the user agent of requests that name none: GeoScan's own
+	// (the zero Bot), or the browser's once GeoScan's was refused.
+	as Bot
 }
 
 func (c *crawl) do(ctx context.Context, r Request) *Response {
+	if r.UserAgent == "" && c.as.UserAgent != "" {
+		r.UserAgent, r.Agent = c.as.UserAgent, c.as.Token
+	}
 	select {
 	case c.sem <- struct{}{}:
 	case <-ctx.Done():
@@ -160,6 +178,20 @@ func (f *Fetcher) Site(ctx context.Context, target *url.URL) (*Site, error) {
 
 	home := c.do(ctx, Request{Purpose: Homepage, URL: target.String()})
 	site.Home = home
+	if Refusal(home) != "" {
+		// An edge that turns GeoScan away may serve everyone else: the
+		// homepage is asked for again as a browser, and when that is
+		// served, the audit reads what browsers (and the crawlers the
+		// probes imitate) get.
+		b := browserBot()
+		retry := c.do(ctx, Request{Purpose: Homepage, URL: target.String(), UserAgent: b.UserAgent, Agent: b.Token})
+		site.BrowserHome = retry
+		if retry.Err == nil && retry.Status < 500 && Refusal(retry) == "" {
+			site.AuditorHome, site.Home, site.AuditedAs = home, retry, b.Token
+			c.as = b
+			home = retry
+		}
+	}
 	if home.Err != nil {
 		return site, &HomeError{Failure: describeHome(home), Response: home}
 	}

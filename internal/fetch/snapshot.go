@@ -20,12 +20,16 @@ const SnapshotFormat = 1
 const maxSnapshotBytes = 64 << 20
 
 // snapshot is the part of a Site that derived documents read again later:
-// the homepage, the sampled pages and the bot probes, with headers and
+// the homepage (with GeoScan's refused answer and the browser retry when
+// there were), the sampled pages and the bot probes, with headers and
 // HTML bodies. Robots, sitemaps and llms.txt are summarised by the stored
 // check results and are not kept.
 type snapshot struct {
 	Target       string          `json:"target"`
 	Home         *snapResponse   `json:"home"`
+	AuditorHome  *snapResponse   `json:"auditor_home,omitempty"`
+	BrowserHome  *snapResponse   `json:"browser_home,omitempty"`
+	AuditedAs    string          `json:"audited_as,omitempty"`
 	Pages        []*snapResponse `json:"pages"`
 	Bots         []snapBot       `json:"bots"`
 	SitemapTotal int             `json:"sitemap_total"`
@@ -35,6 +39,8 @@ type snapResponse struct {
 	Purpose   Purpose     `json:"purpose"`
 	URL       string      `json:"url"`
 	FinalURL  string      `json:"final_url"`
+	UserAgent string      `json:"user_agent,omitempty"`
+	Agent     string      `json:"agent,omitempty"`
 	Status    int         `json:"status"`
 	Header    http.Header `json:"header"`
 	Body      []byte      `json:"body,omitempty"` // HTML only
@@ -52,7 +58,7 @@ func toSnap(r *Response) *snapResponse {
 	if r == nil {
 		return nil
 	}
-	s := &snapResponse{Purpose: r.Purpose, URL: r.URL, FinalURL: r.FinalURL, Status: r.Status, Header: r.Header, Truncated: r.Truncated, Charset: r.Charset}
+	s := &snapResponse{Purpose: r.Purpose, URL: r.URL, FinalURL: r.FinalURL, Status: r.Status, Header: r.Header, Truncated: r.Truncated, Charset: r.Charset, UserAgent: r.UserAgent, Agent: r.Agent}
 	if r.IsHTML() {
 		s.Body = r.Body
 	}
@@ -66,7 +72,7 @@ func (s *snapResponse) response() *Response {
 	if s == nil {
 		return nil
 	}
-	r := &Response{Purpose: s.Purpose, URL: s.URL, FinalURL: s.FinalURL, Status: s.Status, Header: s.Header, Body: s.Body, Bytes: len(s.Body), Truncated: s.Truncated, Charset: s.Charset}
+	r := &Response{Purpose: s.Purpose, URL: s.URL, FinalURL: s.FinalURL, Status: s.Status, Header: s.Header, Body: s.Body, Bytes: len(s.Body), Truncated: s.Truncated, Charset: s.Charset, UserAgent: s.UserAgent, Agent: s.Agent}
 	if r.Header == nil {
 		r.Header = http.Header{}
 	}
@@ -78,7 +84,10 @@ func (s *snapResponse) response() *Response {
 
 // Snapshot encodes what Restore needs to rebuild the site's pages.
 func Snapshot(site *Site) ([]byte, error) {
-	snap := snapshot{Home: toSnap(site.Home), SitemapTotal: site.SitemapTotal}
+	snap := snapshot{
+		Home: toSnap(site.Home), AuditorHome: toSnap(site.AuditorHome), BrowserHome: toSnap(site.BrowserHome),
+		AuditedAs: site.AuditedAs, SitemapTotal: site.SitemapTotal,
+	}
 	if site.Target != nil {
 		snap.Target = site.Target.String()
 	}
@@ -138,6 +147,7 @@ func Restore(data []byte) (*Site, error) {
 	}
 	site.Home = snap.Home.response()
 	site.HomePage = parse(site.Home)
+	site.AuditorHome, site.BrowserHome, site.AuditedAs = snap.AuditorHome.response(), snap.BrowserHome.response(), snap.AuditedAs
 	for _, s := range snap.Pages {
 		r := s.response()
 		parse(r)
