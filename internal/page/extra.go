@@ -42,7 +42,7 @@ func (p *Page) Sections() []Section {
 			b.WriteString(n.Data)
 			return
 		case html.ElementNode:
-			if skipAlways[n.Data] || boilerplate[n.Data] {
+			if skipAlways[n.Data] || IsChrome(n) {
 				return
 			}
 			if _, hidden := attr(n, "hidden"); hidden {
@@ -89,7 +89,7 @@ func (p *Page) IntroParagraph() string {
 			}
 			return true
 		}
-		if !seenH1 || s.ParentsFiltered("nav, footer, aside, [hidden]").Length() > 0 {
+		if !seenH1 || s.ParentsFiltered("[hidden]").Length() > 0 || inChrome(s.Nodes[0], "nav", "footer", "aside") {
 			return true
 		}
 		if t := clean(visibleText(s, false)); CountWords(t) >= 8 {
@@ -164,14 +164,14 @@ func tinyDimension(v string) bool {
 }
 
 // ContentBlocks counts lists (ul, ol, dl with at least two items) and
-// tables (at least two rows) outside navigation, header, footer and aside:
+// tables (at least two rows) outside the page chrome (see IsChrome):
 // menus are lists too, but not content.
 func (p *Page) ContentBlocks() (lists, tables int) {
 	if p == nil || p.Doc == nil {
 		return 0, 0
 	}
 	p.Doc.Find("ul, ol, dl, table").Each(func(_ int, s *goquery.Selection) {
-		if s.ParentsFiltered("nav, header, footer, aside, [hidden]").Length() > 0 {
+		if s.ParentsFiltered("[hidden]").Length() > 0 || inChrome(s.Nodes[0]) {
 			return
 		}
 		switch goquery.NodeName(s) {
@@ -194,47 +194,6 @@ func (p *Page) ContentBlocks() (lists, tables int) {
 	})
 	return lists, tables
 }
-
-// Mounts lists the ids of single-page-app mount points (#root, #app,
-// #__next, #__nuxt, #___gatsby, #svelte) that carry fewer than ten visible
-// words: the element a script fills in after load.
-func (p *Page) Mounts() (empty []string) {
-	if p == nil || p.Doc == nil {
-		return nil
-	}
-	for _, id := range []string{"root", "app", "__next", "__nuxt", "___gatsby", "svelte"} {
-		sel := p.Doc.Find("#" + id)
-		if sel.Length() > 0 && CountWords(visibleText(sel.First(), false)) < 10 {
-			empty = append(empty, "#"+id)
-		}
-	}
-	return empty
-}
-
-var jsWallRE = regexp.MustCompile(`(?i)(enable|turn on|activate|allow)\s+(your\s+)?javascript|javascript\s+(is\s+)?(required|disabled|must be enabled|needs to be enabled)|(requires?|needs?)\s+javascript`)
-
-// JavaScriptWall returns the text of a <noscript> element that asks the
-// visitor to enable JavaScript, or "". Such a notice is all a crawler that
-// runs no scripts gets to read of the element.
-func (p *Page) JavaScriptWall() string {
-	if p == nil || p.Doc == nil {
-		return ""
-	}
-	wall := ""
-	p.Doc.Find("noscript").EachWithBreak(func(_ int, s *goquery.Selection) bool {
-		// With scripting enabled the parser keeps <noscript> content as raw
-		// markup; tags are stripped here to read the words.
-		t := clean(tagRE.ReplaceAllString(s.Text(), " "))
-		if jsWallRE.MatchString(t) {
-			wall = t
-			return false
-		}
-		return true
-	})
-	return wall
-}
-
-var tagRE = regexp.MustCompile(`<[^>]*>`)
 
 // statePrefixes start inline scripts that only carry server-rendered state
 // for hydration (a copy of data the HTML already shows), not code.
@@ -424,7 +383,7 @@ func (p *Page) Byline() string {
 	}
 	found := ""
 	p.Doc.Find(`[itemprop=author], a[rel~=author], [class*=byline], [class*=author]`).EachWithBreak(func(_ int, s *goquery.Selection) bool {
-		if s.ParentsFiltered("nav, footer").Length() > 0 || strings.Contains(strings.ToLower(s.AttrOr("class", "")), "authority") {
+		if inChrome(s.Nodes[0], "nav", "footer") || strings.Contains(strings.ToLower(s.AttrOr("class", "")), "authority") {
 			return true
 		}
 		t := clean(visibleText(s, false))

@@ -18,15 +18,24 @@ import (
 
 // Page is a parsed HTML document.
 type Page struct {
-	URL       *url.URL
+	URL *url.URL
+	// Base is the URL relative links resolve against: the first
+	// <base href> resolved against URL, or URL itself.
+	Base      *url.URL
 	Doc       *goquery.Document
 	HTMLBytes int
 
 	Title string
 	Lang  string
-	// Meta holds <meta name=…> and <meta property=…> by lower-case key;
-	// several tags with one key (robots, say) keep every value.
-	Meta       map[string][]string
+	// Meta holds <meta name=…>, namespaced <meta property=…> (og:title,
+	// article:published_time) and <meta http-equiv=…> by lower-case key;
+	// several tags with one key (robots, say) keep every value. A
+	// property without a prefix is not in Meta: <meta
+	// property="description"> is no meta description, which is only ever
+	// name="description".
+	Meta map[string][]string
+	// Properties holds every <meta property=…> by lower-case key.
+	Properties map[string][]string
 	Canonicals []string // resolved against the page URL
 	Alternates []Alternate
 	// SitemapLinks are the targets of <link rel="sitemap">, resolved.
@@ -43,8 +52,10 @@ type Page struct {
 	Graph        *jsonld.Graph
 
 	// Text is the visible text of <body> without scripts, styles and
-	// templates; MainText further drops nav, header, footer and aside,
-	// the boilerplate around the content.
+	// templates; MainText further drops the page chrome: header, nav,
+	// footer and aside (and the banner, navigation, contentinfo and
+	// complementary roles) where they are top-level landmarks, not where
+	// they sit inside main, article or section (see IsChrome).
 	Text      string
 	MainText  string
 	Words     int // words of MainText
@@ -105,7 +116,16 @@ func Parse(body []byte, pageURL *url.URL) (*Page, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &Page{URL: pageURL, Doc: doc, HTMLBytes: len(body), Meta: map[string][]string{}}
+	p := &Page{URL: pageURL, Base: pageURL, Doc: doc, HTMLBytes: len(body), Meta: map[string][]string{}, Properties: map[string][]string{}}
+	// Browsers resolve every relative URL of the document against the
+	// first <base href>; only http(s) bases are taken.
+	if href, ok := doc.Find("base[href]").First().Attr("href"); ok && pageURL != nil {
+		if ref, err := url.Parse(strings.TrimSpace(href)); err == nil {
+			if b := pageURL.ResolveReference(ref); b.Scheme == "http" || b.Scheme == "https" {
+				p.Base = b
+			}
+		}
+	}
 	p.Title = clean(doc.Find("head title").First().Text())
 	if p.Title == "" {
 		p.Title = clean(doc.Find("title").First().Text())
@@ -113,18 +133,22 @@ func Parse(body []byte, pageURL *url.URL) (*Page, error) {
 	p.Lang = strings.TrimSpace(doc.Find("html").AttrOr("lang", ""))
 
 	doc.Find("meta").Each(func(_ int, s *goquery.Selection) {
-		key := s.AttrOr("name", "")
-		if key == "" {
-			key = s.AttrOr("property", "")
+		content := strings.TrimSpace(s.AttrOr("content", ""))
+		name := strings.ToLower(strings.TrimSpace(s.AttrOr("name", "")))
+		prop := strings.ToLower(strings.TrimSpace(s.AttrOr("property", "")))
+		if prop != "" {
+			p.Properties[prop] = append(p.Properties[prop], content)
 		}
-		if key == "" {
-			key = s.AttrOr("http-equiv", "")
+		key := name
+		if key == "" && strings.Contains(prop, ":") {
+			key = prop
 		}
-		if key == "" {
-			return
+		if key == "" && prop == "" {
+			key = strings.ToLower(strings.TrimSpace(s.AttrOr("http-equiv", "")))
 		}
-		key = strings.ToLower(strings.TrimSpace(key))
-		p.Meta[key] = append(p.Meta[key], strings.TrimSpace(s.AttrOr("content", "")))
+		if key != "" {
+			p.Meta[key] = append(p.Meta[key], content)
+		}
 	})
 
 	doc.Find("link").Each(func(_ int, s *goquery.Selection) {
@@ -235,18 +259,22 @@ func (p *Page) MetaContent(key string) string {
 	return ""
 }
 
-// Resolve makes href absolute against the page URL; unparsable hrefs come
-// back unchanged.
+// Resolve makes href absolute against the document's base URL (the
+// <base href>, else the page URL); unparsable hrefs come back unchanged.
 func (p *Page) Resolve(href string) string {
 	href = strings.TrimSpace(href)
-	if href == "" || p.URL == nil {
+	base := p.Base
+	if base == nil {
+		base = p.URL
+	}
+	if href == "" || base == nil {
 		return href
 	}
 	u, err := url.Parse(href)
 	if err != nil {
 		return href
 	}
-	return p.URL.ResolveReference(u).String()
+	return base.ResolveReference(u).String()
 }
 
 // H1s returns the texts of the page's h1 elements.
@@ -300,14 +328,76 @@ func nonBlockingMedia(media string) bool {
 // skipAlways are elements whose content is never visible text.
 var skipAlways = map[string]bool{"script": true, "style": true, "noscript": true, "template": true, "svg": true, "head": true, "iframe": true, "object": true}
 
-// boilerplate are landmarks around the content.
-var boilerplate = map[string]bool{"nav": true, "header": true, "footer": true, "aside": true}
+// boilerplate are the landmark elements of page chrome, and chromeRoles
+// the ARIA roles that declare the same landmarks.
+var (
+	boilerplate = map[string]bool{"nav": true, "header": true, "footer": true, "aside": true}
+	chromeRoles = map[string]bool{"banner": true, "navigation": true, "contentinfo": true, "complementary": true}
+)
+
+// contentScope are the elements whose landmarks belong to the content
+// they wrap: an article's own header, a section's footer. HTML-AAM maps
+// header and footer to the banner and contentinfo landmarks only outside
+// them; the same scoping is applied to nav and aside.
+var contentScope = map[string]bool{"main": true, "article": true, "section": true}
+
+func role(n *html.Node) string {
+	v, _ := attr(n, "role")
+	return strings.ToLower(strings.TrimSpace(v))
+}
+
+// scopesContent reports main, article, section or a main or article role.
+func scopesContent(n *html.Node) bool {
+	if n.Type != html.ElementNode {
+		return false
+	}
+	r := role(n)
+	return contentScope[n.Data] || r == "main" || r == "article"
+}
+
+// IsChrome reports a landmark of page chrome: header, nav, footer or
+// aside, or an element with the banner, navigation, contentinfo or
+// complementary role, that is not inside main, article or section. A
+// 900-word story inside an article's <header> is content; the site's
+// top-level <header> is not.
+func IsChrome(n *html.Node) bool {
+	if n == nil || n.Type != html.ElementNode || (!boilerplate[n.Data] && !chromeRoles[role(n)]) {
+		return false
+	}
+	for a := n.Parent; a != nil; a = a.Parent {
+		if scopesContent(a) {
+			return false
+		}
+	}
+	return true
+}
+
+// inChrome reports a node inside a chrome landmark (itself included) whose
+// element name is one of names (all landmarks when names is empty).
+func inChrome(n *html.Node, names ...string) bool {
+	for a := n; a != nil; a = a.Parent {
+		if !IsChrome(a) {
+			continue
+		}
+		if len(names) == 0 {
+			return true
+		}
+		for _, name := range names {
+			if a.Data == name {
+				return true
+			}
+		}
+	}
+	return false
+}
 
 // blockLevel elements separate words even without whitespace between them.
 var blockLevel = map[string]bool{
 	"p": true, "div": true, "br": true, "li": true, "td": true, "th": true, "tr": true,
 	"h1": true, "h2": true, "h3": true, "h4": true, "h5": true, "h6": true, "section": true, "article": true,
 	"main": true, "ul": true, "ol": true, "dt": true, "dd": true, "blockquote": true, "pre": true, "figcaption": true, "table": true,
+	"header": true, "footer": true, "nav": true, "aside": true, "address": true, "figure": true, "form": true, "fieldset": true,
+	"details": true, "summary": true, "dl": true, "hgroup": true,
 }
 
 func visibleText(sel *goquery.Selection, dropBoilerplate bool) string {
@@ -319,7 +409,7 @@ func visibleText(sel *goquery.Selection, dropBoilerplate bool) string {
 			b.WriteString(n.Data)
 			return
 		case html.ElementNode:
-			if skipAlways[n.Data] || (dropBoilerplate && boilerplate[n.Data]) {
+			if skipAlways[n.Data] || (dropBoilerplate && IsChrome(n)) {
 				return
 			}
 			if _, hidden := attr(n, "hidden"); hidden {
