@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"regexp/syntax"
+	"sort"
 	"strings"
 	"sync"
 
@@ -158,41 +159,61 @@ func literalOf(re *syntax.Regexp) string {
 	return ""
 }
 
+// fpKind is which part of a response a database pattern matched.
+type fpKind string
+
+// The kinds of pattern. Header, cookie and meta patterns read what the
+// site itself sends about itself; script and html patterns read URLs and
+// markup that third-party embeds and content share, so they only support.
+const (
+	fpHeader fpKind = "header"
+	fpCookie fpKind = "cookie"
+	fpMeta   fpKind = "meta"
+	fpScript fpKind = "script"
+	fpHTML   fpKind = "html"
+)
+
+// strong reports a kind that is evidence on its own.
+func (k fpKind) strong() bool { return k == fpHeader || k == fpCookie || k == fpMeta }
+
 // fpMatches collects app → version with the library's confidence rules:
-// confidences add up to 100 and the first version found is kept.
+// confidences add up to 100 and the first version found is kept. The
+// kinds of pattern that matched are kept for the strength of the evidence.
 type fpMatches map[string]*fpMatch
 
 type fpMatch struct {
 	version    string
 	confidence int
+	kinds      map[fpKind]bool
 }
 
-func (m fpMatches) add(app, version string, confidence int) {
+func (m fpMatches) add(app, version string, confidence int, kind fpKind) {
 	cur, ok := m[app]
 	if !ok {
-		m[app] = &fpMatch{version: version, confidence: min(confidence, 100)}
-		return
+		cur = &fpMatch{kinds: map[fpKind]bool{}}
+		m[app] = cur
 	}
 	cur.confidence = min(cur.confidence+confidence, 100)
+	cur.kinds[kind] = true
 	if cur.version == "" {
 		cur.version = version
 	}
 }
 
-func (m fpMatches) try(f *fpPattern, target string) {
+func (m fpMatches) try(f *fpPattern, target string, kind fpKind) {
 	if f.lit != "" && !strings.Contains(target, f.lit) {
 		return
 	}
-	m.evaluate(f, target)
+	m.evaluate(f, target, kind)
 }
 
-func (m fpMatches) evaluate(f *fpPattern, target string) {
+func (m fpMatches) evaluate(f *fpPattern, target string, kind fpKind) {
 	p := f.compiled()
 	if p == nil {
 		return
 	}
 	if ok, version := p.Evaluate(target); ok {
-		m.add(f.app, version, p.Confidence)
+		m.add(f.app, version, p.Confidence, kind)
 	}
 }
 
@@ -210,24 +231,24 @@ func (idx *fpIndex) match(m fpMatches, header http.Header, cookies map[string]st
 		}
 		v := strings.ToLower(strings.Join(values, ", "))
 		for _, p := range pats {
-			m.try(p, v)
+			m.try(p, v, fpHeader)
 		}
 	}
 	for name, value := range cookies {
 		for _, p := range idx.cookies[name] {
-			m.try(p, strings.ToLower(value))
+			m.try(p, strings.ToLower(value), fpCookie)
 		}
 	}
 	for name, values := range meta {
 		for _, p := range idx.meta[name] {
 			for _, v := range values {
-				m.try(p, strings.ToLower(v))
+				m.try(p, strings.ToLower(v), fpMeta)
 			}
 		}
 	}
 	for _, src := range scripts {
 		for _, p := range idx.scripts {
-			m.try(p, src)
+			m.try(p, src, fpScript)
 		}
 	}
 	for _, p := range idx.html {
@@ -235,29 +256,78 @@ func (idx *fpIndex) match(m fpMatches, header http.Header, cookies map[string]st
 		if at < 0 {
 			continue
 		}
-		m.evaluate(p, string(lowerBody[max(0, at-htmlWindow):min(len(lowerBody), at+len(p.lit)+htmlWindow)]))
+		m.evaluate(p, string(lowerBody[max(0, at-htmlWindow):min(len(lowerBody), at+len(p.lit)+htmlWindow)]), fpHTML)
 	}
 }
 
+// fpFound is a technology the database recognised: its version, the
+// kinds of pattern that matched, or implied when another match implies it.
+type fpFound struct {
+	version string
+	kinds   []fpKind // sorted; empty when only implied
+}
+
+// strong reports a match of a header, cookie or meta pattern, or of two
+// kinds of pattern at once.
+func (f fpFound) strong() bool {
+	for _, k := range f.kinds {
+		if k.strong() {
+			return true
+		}
+	}
+	return len(f.kinds) >= 2
+}
+
+// what names the evidence for the ledger.
+func (f fpFound) what() string {
+	if len(f.kinds) == 0 {
+		return "fingerprint database (implied)"
+	}
+	parts := make([]string, len(f.kinds))
+	for i, k := range f.kinds {
+		parts[i] = string(k)
+	}
+	return "fingerprint database (" + strings.Join(parts, ", ") + ")"
+}
+
 // resolve adds implied technologies and drops zero-confidence matches.
-func (idx *fpIndex) resolve(m fpMatches) map[string]string {
-	out := map[string]string{}
-	var visit func(app, version string, depth int)
-	visit = func(app, version string, depth int) {
-		if v, ok := out[app]; ok && (v != "" || version == "") {
+func (idx *fpIndex) resolve(m fpMatches) map[string]fpFound {
+	out := map[string]fpFound{}
+	var visit func(app, version string, kinds []fpKind, depth int)
+	visit = func(app, version string, kinds []fpKind, depth int) {
+		cur, ok := out[app]
+		if ok && len(cur.kinds) > 0 && (cur.version != "" || version == "") {
 			return
 		}
-		out[app] = version
+		if ok && len(kinds) == 0 {
+			kinds = cur.kinds
+		}
+		if ok && version == "" {
+			version = cur.version
+		}
+		out[app] = fpFound{version: version, kinds: kinds}
 		if depth < 5 {
 			for _, imp := range idx.implies[app] {
-				visit(imp, "", depth+1)
+				visit(imp, "", nil, depth+1)
 			}
 		}
 	}
-	for app, r := range m {
-		if r.confidence > 0 {
-			visit(app, r.version, 0)
+	apps := make([]string, 0, len(m))
+	for app := range m {
+		apps = append(apps, app)
+	}
+	sort.Strings(apps) // a deterministic order of implications
+	for _, app := range apps {
+		r := m[app]
+		if r.confidence <= 0 {
+			continue
 		}
+		kinds := make([]fpKind, 0, len(r.kinds))
+		for k := range r.kinds {
+			kinds = append(kinds, k)
+		}
+		sort.Slice(kinds, func(i, j int) bool { return kinds[i] < kinds[j] })
+		visit(app, r.version, kinds, 0)
 	}
 	return out
 }

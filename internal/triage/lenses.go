@@ -139,8 +139,8 @@ func lenses(det Detection, outcomes []checks.Outcome) []lensResult {
 func fixability(d lensDef, det Detection, outcomes []checks.Outcome) lensResult {
 	r := lensResult{def: d, basis: []string{}}
 	switch {
-	case det.CMS == nil:
-		r.bucket = 1 // unknown platform: effort estimates are generic
+	case det.CMS == nil || det.CMS.Class == "":
+		r.bucket = 1 // unknown platform or no profile of it: effort estimates are generic
 	case det.CMS.Class == ClassHosted:
 		r.bucket = 1
 	case det.CMS.Class == ClassLocked:

@@ -53,6 +53,10 @@ func platformFindings(det Detection, complexity complexityResult, byID map[strin
 				n + " controls most of the technical setup; some fixes need workarounds or are not possible.",
 				n + " exposes no server: root files and headers are fixed by the platform and head markup is limited to code injection.",
 			},
+			"": {
+				"GeoScan recognised " + n + " but has no profile of what it lets you change, so effort estimates are generic.",
+				n + " was recognised from the fingerprint database; there is no platform profile for it, so effort estimates use the catalog defaults.",
+			},
 		}[c.Class]
 		add("platform_cms", api.Neutral, label, why)
 	} else {
@@ -220,6 +224,14 @@ func caveats(in Input, f facts) []caveat {
 			out = append(out, "Many checks could not be evaluated on this site, so the buckets rest on partial evidence.")
 			break
 		}
+	}
+	if in.Site.AuditedAs != "" {
+		out = append(out, "The site refused GeoScan's own user agent ("+fetch.Refusal(in.Site.AuditorHome)+") but served a browser, so the audit read what a browser receives.")
+	} else if in.Site.AuditorRefused() {
+		out = append(out, "The site refused GeoScan's own user agent and a browser alike ("+fetch.Refusal(in.Site.Home)+"), so the findings describe the refusal page, not the site.")
+	}
+	if len(f.det.Notes) > 0 {
+		out = append(out, "Platform evidence not counted: "+strings.Join(f.det.Notes, "; ")+".")
 	}
 	if edgeChallenged(in.Site) {
 		out = append(out, "An edge challenge answered some AI crawler probes: what those crawlers receive differs from what GeoScan saw.")

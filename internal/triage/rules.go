@@ -1,5 +1,7 @@
 package triage
 
+import "strings"
+
 // Role is what a deciding technology decides in the platform triple.
 type Role string
 
@@ -26,20 +28,35 @@ const (
 	ClassSSR    Class = "ssr"    // framework that renders on the server or at build time
 )
 
-// where a signal looks.
+// where a signal looks. Every place is the site's own: its response
+// headers and cookies, its generator tag, the URLs of its own host (and
+// of asset hosts evidenced as its own), its markup (class tokens,
+// attributes, element names, ids, HTML comments) and the code of its
+// inline scripts outside string literals. Text in content, string
+// literals, CSS and URLs that point to other sites are never evidence of
+// the site's platform.
 type where int
 
 const (
 	inHeader      where = iota // a response header (name; value contains)
 	inCookie                   // a Set-Cookie name starting with
 	inGenerator                // <meta name=generator> starting with (case-insensitive)
-	inBody                     // the lower-cased HTML contains
-	inScript                   // a script src contains
+	inAsset                    // the path of a URL on the site's own hosts contains
+	inHost                     // a resource the page loads (not a link) comes from host+path containing
+	inClass                    // a class token, or a token of its family ("vc_row" also matches "vc_row-fluid")
+	inAttr                     // an attribute name, or one of its family ("data-v" matches "data-v-1a2b")
+	inElement                  // an element name
+	inID                       // an element id (case-insensitive)
+	inCode                     // inline JavaScript outside string literals and comments contains
+	inComment                  // an HTML comment contains
+	inScript                   // a script src (any host) or an inline script contains; only for technologies that decide nothing
 	inBotProbe                 // a header on a response to an AI bot probe
 	inFingerprint              // the fingerprint library recognised the named app
 )
 
-// signal is one piece of evidence with its weight (out of 100).
+// signal is one piece of evidence with its weight (out of 100). A signal
+// of strongWeight or more names its technology alone; weaker ones need a
+// second signal (see accepted).
 type signal struct {
 	where    where
 	key      string // header or cookie name, or fingerprint app name ("" = the rule's name)
@@ -48,6 +65,11 @@ type signal struct {
 	// what names the evidence for the engineering ledger.
 	what string
 }
+
+// strongWeight is the weight from which a signal is evidence on its own:
+// a generator tag, a platform-only header or cookie, an asset path on the
+// site's own host, a platform-only attribute.
+const strongWeight = 45
 
 // rule recognises one technology.
 type rule struct {
@@ -65,8 +87,8 @@ type rule struct {
 	headless      bool
 }
 
-// fp is a match in the fingerprint database: supporting evidence on its
-// own, decisive with one more signal.
+// fp is a match in the fingerprint database: supporting evidence, or
+// strong when a header, cookie or meta pattern matched (see fpFound).
 func fp() signal {
 	return signal{where: inFingerprint, weight: fpWeight, what: "fingerprint database match"}
 }
@@ -80,12 +102,40 @@ func fpNamed(name string) signal {
 	return s
 }
 
-func body(s string, w int, what string) signal {
-	return signal{where: inBody, contains: s, weight: w, what: what}
+func asset(path string, w int, what string) signal {
+	return signal{where: inAsset, contains: path, weight: w, what: what + " on the site's own host"}
+}
+
+func host(hostPath string, w int, what string) signal {
+	return signal{where: inHost, contains: hostPath, weight: w, what: what}
+}
+
+func class(token string, w int) signal {
+	return signal{where: inClass, contains: token, weight: w, what: "class " + token}
+}
+
+func attribute(name string, w int) signal {
+	return signal{where: inAttr, contains: name, weight: w, what: name + " attribute"}
+}
+
+func element(name string, w int) signal {
+	return signal{where: inElement, contains: name, weight: w, what: "<" + name + "> element"}
+}
+
+func id(v string, w int) signal {
+	return signal{where: inID, contains: strings.ToLower(v), weight: w, what: "#" + v + " element"}
+}
+
+func code(marker string, w int, what string) signal {
+	return signal{where: inCode, contains: marker, weight: w, what: what}
+}
+
+func comment(text string, w int, what string) signal {
+	return signal{where: inComment, contains: text, weight: w, what: what}
 }
 
 func script(s string, w int) signal {
-	return signal{where: inScript, contains: s, weight: w, what: "script from " + s}
+	return signal{where: inScript, contains: s, weight: w, what: "script " + s}
 }
 
 func header(name, contains string, w int) signal {
@@ -114,136 +164,144 @@ func botProbe(name, contains string, w int) signal {
 // page_builder or js_framework, plus the ones that explain findings. The
 // fingerprint library recognises thousands more; these carry weights so a
 // page with competing signals picks the right winner. Weights: a generator
-// tag or a platform-only header is near proof (60–70); an asset path is
-// strong (40–50); a class prefix or a host that third parties also embed
-// is supporting (20–30).
+// tag or a platform-only header is near proof (60–70); an asset path on
+// the site's own host or a platform-only attribute is strong (45–50); a
+// class family, an asset host that third parties also embed, or a
+// fingerprint match is supporting (10–40).
 var rules = []rule{
 	// Content management systems, shops and site builders.
 	{name: "WordPress", role: RoleCMS, class: ClassOpen, categories: []string{"CMS", "Blogs"}, signals: []signal{
-		generator("wordpress", 70), body("/wp-content/", 45, "assets under /wp-content/"), body("/wp-includes/", 35, "assets under /wp-includes/"),
-		body("/wp-json/", 30, "REST API link /wp-json/"), body("https://api.w.org/", 30, "api.w.org link"), fp(),
+		generator("wordpress", 70), header("link", "api.w.org", 60), asset("/wp-content/", 45, "assets under /wp-content/"),
+		asset("/wp-includes/", 45, "assets under /wp-includes/"), asset("/wp-json/", 30, "REST API link /wp-json/"), fp(),
 	}},
 	{name: "Shopify", role: RoleCMS, class: ClassHosted, categories: []string{"Ecommerce", "CMS"}, signals: []signal{
 		header("x-shopid", "", 70), header("x-shopify-stage", "", 70), header("powered-by", "shopify", 70),
-		body("cdn.shopify.com/s/files/", 35, "store files on cdn.shopify.com"), body("shopify.theme", 50, "Shopify.theme bootstrap"),
-		body("window.shopify", 40, "window.Shopify global"), cookie("_shopify_", 40), fp(),
+		host("cdn.shopify.com/s/files/", 35, "store files on cdn.shopify.com"), code("shopify.theme", 50, "Shopify.theme bootstrap"),
+		code("window.shopify", 40, "window.Shopify global"), cookie("_shopify_", 45), fp(),
 		// Buy buttons and widgets embed cdn.shopify.com on other platforms: weak.
-		script("cdn.shopify.com", 15),
+		host("cdn.shopify.com", 15, "resources from cdn.shopify.com"),
 	}},
 	{name: "Wix", role: RoleCMS, class: ClassLocked, categories: []string{"CMS"}, signals: []signal{
-		header("x-wix-request-id", "", 70), generator("wix.com", 70), body("static.wixstatic.com", 40, "media on static.wixstatic.com"),
-		body("static.parastorage.com", 40, "assets on static.parastorage.com"), fp(),
+		header("x-wix-request-id", "", 70), generator("wix.com", 70), host("static.wixstatic.com", 40, "media on static.wixstatic.com"),
+		host("static.parastorage.com", 40, "assets on static.parastorage.com"), fp(),
 	}},
 	{name: "Squarespace", role: RoleCMS, class: ClassLocked, categories: []string{"CMS"}, signals: []signal{
-		generator("squarespace", 50), body("static1.squarespace.com", 45, "assets on static1.squarespace.com"),
-		body("squarespace_context", 50, "Squarespace context global"), header("server", "squarespace", 60), fp(),
+		generator("squarespace", 50), host("static1.squarespace.com", 45, "assets on static1.squarespace.com"),
+		code("squarespace_context", 50, "Squarespace context global"), header("server", "squarespace", 60), fp(),
 	}},
 	{name: "Webflow", role: RoleCMS, class: ClassHosted, categories: []string{"CMS", "Page builders"}, signals: []signal{
-		generator("webflow", 70), body("data-wf-page", 50, "data-wf-page attribute"), body("data-wf-site", 40, "data-wf-site attribute"),
-		body("assets.website-files.com", 30, "assets on website-files.com"), fp(),
+		generator("webflow", 70), attribute("data-wf-page", 50), attribute("data-wf-site", 40),
+		host("website-files.com", 30, "assets on website-files.com"), fp(),
 	}},
 	{name: "Framer", role: RoleCMS, class: ClassHosted, categories: []string{"CMS"}, signals: []signal{
-		generator("framer", 70), body("framerusercontent.com", 40, "assets on framerusercontent.com"), header("server", "framer", 60), fp(),
+		generator("framer", 70), host("framerusercontent.com", 40, "assets on framerusercontent.com"), header("server", "framer", 60), fp(),
 	}},
 	{name: "Drupal", role: RoleCMS, class: ClassOpen, categories: []string{"CMS"}, signals: []signal{
 		generator("drupal", 70), header("x-drupal-cache", "", 60), header("x-generator", "drupal", 70),
-		body("/sites/default/files/", 40, "files under /sites/default/files/"), body("drupal-settings-json", 50, "drupalSettings JSON"), fp(),
+		asset("/sites/default/files/", 45, "files under /sites/default/files/"), asset("/core/misc/drupal", 45, "core scripts under /core/misc/"),
+		attribute("data-drupal-selector", 50), fp(),
 	}},
 	{name: "Joomla", role: RoleCMS, class: ClassOpen, categories: []string{"CMS"}, signals: []signal{
-		generator("joomla", 70), body("/media/jui/", 40, "assets under /media/jui/"), body("/components/com_", 30, "component paths /components/com_"), fp(),
+		generator("joomla", 70), asset("/media/jui/", 45, "assets under /media/jui/"), asset("/components/com_", 30, "component paths /components/com_"), fp(),
 	}},
 	{name: "Ghost", role: RoleCMS, class: ClassHosted, categories: []string{"CMS", "Blogs"}, signals: []signal{
-		generator("ghost", 70), body("/ghost/api/", 40, "Ghost content API"), body("ghost-portal", 30, "Ghost portal script"), fp(),
+		generator("ghost", 70), asset("/ghost/api/", 40, "Ghost content API"), attribute("data-ghost", 40), fp(),
 	}},
 	{name: "HubSpot CMS", role: RoleCMS, class: ClassHosted, categories: []string{"CMS"}, signals: []signal{
-		generator("hubspot", 70), header("x-hs-hub-id", "", 60), body("hs-sites.com", 30, "hs-sites.com assets"),
-		body("/hs/hsstatic/", 40, "assets under /hs/hsstatic/"),
+		generator("hubspot", 70), header("x-hs-hub-id", "", 60), host("hs-sites.com", 30, "hs-sites.com assets"),
+		asset("/hs/hsstatic/", 45, "assets under /hs/hsstatic/"),
 		fpNamed("HubSpot CMS Hub"),
 	}},
 	{name: "Duda", role: RoleCMS, class: ClassHosted, categories: []string{"CMS"}, signals: []signal{
-		body("irp.cdn-website.com", 50, "assets on irp.cdn-website.com"), body("dmalbum", 20, "Duda album markup"), fp(),
+		host("irp.cdn-website.com", 50, "assets on irp.cdn-website.com"), class("dmalbum", 20), fp(),
 	}},
 	{name: "Hugo", role: RoleCMS, class: ClassStatic, categories: []string{"Static site generator"}, signals: []signal{generator("hugo", 70), fp()}},
 	{name: "Jekyll", role: RoleCMS, class: ClassStatic, categories: []string{"Static site generator"}, signals: []signal{generator("jekyll", 70), fp()}},
 	{name: "Eleventy", role: RoleCMS, class: ClassStatic, categories: []string{"Static site generator"}, signals: []signal{generator("eleventy", 70), fp()}},
 	{name: "Docusaurus", role: RoleCMS, class: ClassStatic, categories: []string{"Static site generator", "Documentation"}, signals: []signal{
-		generator("docusaurus", 70), body("__docusaurus", 50, "__docusaurus markers"), fp(),
+		generator("docusaurus", 70), id("__docusaurus", 50), fp(),
 	}},
-	{name: "Mintlify", role: RoleCMS, class: ClassHosted, categories: []string{"Documentation"}, signals: []signal{body("mintlify", 40, "Mintlify assets"), fp()}},
+	{name: "Mintlify", role: RoleCMS, class: ClassHosted, categories: []string{"Documentation"}, signals: []signal{host("mintlify", 40, "Mintlify assets"), fp()}},
 
 	// Page builders.
 	{name: "Elementor", role: RoleBuilder, categories: []string{"Page builders", "WordPress plugins"}, subsumes: []string{"Gutenberg"}, signals: []signal{
-		body("/wp-content/plugins/elementor/", 50, "Elementor plugin assets"), body("elementor-element", 40, "elementor- classes"),
-		body("data-elementor-type", 40, "data-elementor-type attribute"), generator("elementor", 60), fp(),
+		asset("/wp-content/plugins/elementor/", 50, "Elementor plugin assets"), class("elementor-element", 40),
+		attribute("data-elementor-type", 50), generator("elementor", 60), fp(),
 	}},
 	{name: "Divi", role: RoleBuilder, categories: []string{"Page builders", "WordPress themes"}, subsumes: []string{"Gutenberg"}, signals: []signal{
-		body("et_pb_section", 50, "et_pb_ classes"), body("/themes/divi/", 40, "Divi theme assets"), fp(),
+		class("et_pb_section", 40), asset("/themes/divi/", 50, "Divi theme assets"), fp(),
 	}},
 	{name: "WPBakery", role: RoleBuilder, categories: []string{"Page builders", "WordPress plugins"}, subsumes: []string{"Gutenberg"}, signals: []signal{
-		body("vc_row", 40, "vc_ classes"), body("js_composer", 50, "js_composer assets"), generator("wpbakery", 60), fp(),
+		class("vc_row", 40), asset("/plugins/js_composer/", 50, "js_composer assets"), generator("wpbakery", 60), fp(),
 	}},
 	{name: "Beaver Builder", role: RoleBuilder, categories: []string{"Page builders", "WordPress plugins"}, subsumes: []string{"Gutenberg"}, signals: []signal{
-		body("fl-builder", 50, "fl-builder classes"), body("/plugins/bb-plugin/", 50, "bb-plugin assets"), fp(),
+		class("fl-builder", 40), asset("/plugins/bb-plugin/", 50, "bb-plugin assets"), fp(),
 	}},
 	{name: "Bricks", role: RoleBuilder, categories: []string{"Page builders", "WordPress themes"}, subsumes: []string{"Gutenberg"}, signals: []signal{
-		body("brxe-", 50, "brxe- classes"), body("/themes/bricks/", 40, "Bricks theme assets"), fp(),
+		class("brxe", 40), asset("/themes/bricks/", 50, "Bricks theme assets"), fp(),
 	}},
 	{name: "Oxygen", role: RoleBuilder, categories: []string{"Page builders", "WordPress plugins"}, subsumes: []string{"Gutenberg"}, signals: []signal{
-		body("ct-section", 40, "ct-section classes"), body("/plugins/oxygen/", 50, "Oxygen plugin assets"), fp(),
+		class("ct-section", 40), class("oxygen-body", 40), asset("/plugins/oxygen/", 50, "Oxygen plugin assets"), fp(),
 	}},
 	{name: "Gutenberg", role: RoleBuilder, categories: []string{"Editors", "WordPress plugins"}, signals: []signal{
-		body("wp-block-", 40, "wp-block- classes"), body("/wp-includes/css/dist/block-library/", 30, "block library styles"),
+		class("wp-block", 40), asset("/wp-includes/css/dist/block-library/", 30, "block library styles"),
 	}},
 	{name: "PageFly", role: RoleBuilder, categories: []string{"Page builders", "Shopify apps"}, signals: []signal{
-		body("__pf", 30, "PageFly __pf markup"), body("pagefly", 50, "PageFly assets"), fp(),
+		class("__pf", 30), host("pagefly", 50, "PageFly assets"), fp(),
 	}},
 	{name: "Shogun", role: RoleBuilder, categories: []string{"Page builders", "Shopify apps"}, signals: []signal{
-		body("shogun-root", 50, "shogun-root markup"), body("cdn.getshogun.com", 50, "assets on cdn.getshogun.com"), fp(),
+		id("shogun-root", 50), host("cdn.getshogun.com", 50, "assets on cdn.getshogun.com"), fp(),
 	}},
 	{name: "GemPages", role: RoleBuilder, categories: []string{"Page builders", "Shopify apps"}, signals: []signal{
-		body("gempages", 50, "GemPages assets"), body("gem-", 10, "gem- classes"), fp(),
+		host("gempages", 50, "GemPages assets"), class("gem", 10), fp(),
 	}},
 
 	// JavaScript frameworks. Meta-frameworks subsume the library they build on.
 	{name: "Next.js", role: RoleFramework, class: ClassSSR, categories: []string{"Web frameworks"}, subsumes: []string{"React"}, signals: []signal{
-		body("__next_data__", 60, "__NEXT_DATA__ state"), body("/_next/static/", 50, "assets under /_next/static/"),
-		header("x-powered-by", "next.js", 60), header("x-nextjs-cache", "", 50), body("self.__next_f", 50, "app router flight data"), fp(),
+		id("__NEXT_DATA__", 60), asset("/_next/static/", 50, "assets under /_next/static/"),
+		header("x-powered-by", "next.js", 60), header("x-nextjs-cache", "", 50), code("self.__next_f", 50, "app router flight data"), fp(),
 	}},
 	{name: "Nuxt", role: RoleFramework, class: ClassSSR, categories: []string{"Web frameworks"}, subsumes: []string{"Vue"}, signals: []signal{
-		body("__nuxt__", 60, "__NUXT__ state"), body("/_nuxt/", 50, "assets under /_nuxt/"), body("id=\"__nuxt\"", 40, "#__nuxt mount"), fp(),
+		code("window.__nuxt__", 60, "__NUXT__ state"), id("__NUXT_DATA__", 60), asset("/_nuxt/", 50, "assets under /_nuxt/"), id("__nuxt", 40), fp(),
 	}},
 	{name: "SvelteKit", role: RoleFramework, class: ClassSSR, categories: []string{"Web frameworks"}, signals: []signal{
-		body("data-sveltekit", 60, "data-sveltekit attributes"), body("/_app/immutable/", 50, "assets under /_app/immutable/"), body("data-svelte-h", 30, "data-svelte-h markers"), fp(),
+		attribute("data-sveltekit", 60), asset("/_app/immutable/", 50, "assets under /_app/immutable/"), attribute("data-svelte-h", 30), fp(),
 	}},
 	{name: "Astro", role: RoleFramework, class: ClassSSR, categories: []string{"Static site generator", "Web frameworks"}, signals: []signal{
-		generator("astro", 70), body("astro-island", 50, "astro-island elements"), body("/_astro/", 40, "assets under /_astro/"), fp(),
+		generator("astro", 70), element("astro-island", 50), asset("/_astro/", 40, "assets under /_astro/"), fp(),
 	}},
 	{name: "Gatsby", role: RoleFramework, class: ClassSSR, categories: []string{"Static site generator"}, subsumes: []string{"React"}, signals: []signal{
-		generator("gatsby", 70), body("id=\"___gatsby\"", 60, "#___gatsby mount"), fp(),
+		generator("gatsby", 70), id("___gatsby", 60), fp(),
 	}},
 	{name: "Remix", role: RoleFramework, class: ClassSSR, categories: []string{"Web frameworks"}, subsumes: []string{"React"}, signals: []signal{
-		body("__remixcontext", 60, "__remixContext state"), body("window.__remixmanifest", 50, "Remix manifest"), fp(),
+		code("__remixcontext", 60, "__remixContext state"), code("window.__remixmanifest", 50, "Remix manifest"), fp(),
 	}},
 	{name: "Angular", role: RoleFramework, class: ClassSPA, categories: []string{"JavaScript frameworks"}, signals: []signal{
-		body("ng-version=", 60, "ng-version attribute"), body("<app-root", 30, "<app-root> mount"), fp(),
+		attribute("ng-version", 60), element("app-root", 30), fp(),
 	}},
 	{name: "React", role: RoleFramework, class: ClassSPA, categories: []string{"JavaScript frameworks"}, signals: []signal{
-		body("data-reactroot", 50, "data-reactroot attribute"), body("react-dom", 30, "react-dom bundle"), fp(),
+		attribute("data-reactroot", 50), host("react-dom", 30, "react-dom bundle"), fp(),
 	}},
 	{name: "Vue", role: RoleFramework, class: ClassSPA, categories: []string{"JavaScript frameworks"}, signals: []signal{
-		body("data-v-app", 50, "data-v-app mount"), body(" data-v-", 30, "data-v- scoped styles"), fpNamed("Vue.js"),
+		attribute("data-v-app", 50), attribute("data-v", 30), fpNamed("Vue.js"),
 	}},
 
 	// Technologies that explain findings.
-	{name: "WooCommerce", categories: []string{"Ecommerce", "WordPress plugins"}, signals: []signal{body("woocommerce", 50, "woocommerce classes"), fp()}},
+	{name: "WooCommerce", categories: []string{"Ecommerce", "WordPress plugins"}, signals: []signal{
+		class("woocommerce", 50), asset("/plugins/woocommerce/", 50, "WooCommerce plugin assets"), fp(),
+	}},
 	{name: "Yoast SEO", categories: []string{"SEO", "WordPress plugins"}, signals: []signal{
-		body("yoast-schema-graph", 60, "yoast-schema-graph JSON-LD"), body("yoast seo plugin", 60, "Yoast comment"), fp(),
+		class("yoast-schema-graph", 60), comment("yoast seo plugin", 60, "Yoast comment"), fp(),
 	}},
 	{name: "Rank Math", categories: []string{"SEO", "WordPress plugins"}, signals: []signal{
-		body("rank-math-schema", 60, "rank-math-schema JSON-LD"), body("rank math", 40, "Rank Math comment"), fp(),
+		class("rank-math-schema", 60), comment("rank math", 40, "Rank Math comment"), fp(),
 	}},
-	{name: "All in One SEO", categories: []string{"SEO", "WordPress plugins"}, signals: []signal{body("aioseo", 60, "aioseo markup"), fp()}},
-	{name: "SEOPress", categories: []string{"SEO", "WordPress plugins"}, signals: []signal{body("seopress", 60, "seopress markup"), fp()}},
+	{name: "All in One SEO", categories: []string{"SEO", "WordPress plugins"}, signals: []signal{
+		class("aioseo-schema", 60), comment("all in one seo", 60, "All in One SEO comment"), fp(),
+	}},
+	{name: "SEOPress", categories: []string{"SEO", "WordPress plugins"}, signals: []signal{
+		comment("seopress", 60, "SEOPress comment"), asset("/plugins/wp-seopress/", 50, "SEOPress plugin assets"), fp(),
+	}},
 	{name: "Cloudflare", categories: []string{"CDN"}, signals: []signal{header("cf-ray", "", 60), header("server", "cloudflare", 60), fp()}},
 	{name: "Cloudflare Bot Management", categories: []string{"Security"}, botManagement: true, signals: []signal{
 		botProbe("cf-mitigated", "challenge", 80), cookie("__cf_bm", 60), fp(),
@@ -255,16 +313,34 @@ var rules = []rule{
 	{name: "Netlify", categories: []string{"PaaS", "CDN"}, signals: []signal{header("server", "netlify", 60), header("x-nf-request-id", "", 60), fp()}},
 	{name: "Imperva", categories: []string{"Security"}, botManagement: true, signals: []signal{header("x-iinfo", "", 60), cookie("incap_ses", 60), cookie("visid_incap", 60), fp()}},
 	{name: "DataDome", categories: []string{"Security"}, botManagement: true, signals: []signal{header("x-datadome", "", 70), cookie("datadome", 60), fp()}},
-	{name: "HUMAN", categories: []string{"Security"}, botManagement: true, signals: []signal{cookie("_px", 50), body("px-captcha", 50, "px-captcha markup"), fpNamed("PerimeterX")}},
-	{name: "Contentful", categories: []string{"CMS"}, headless: true, signals: []signal{body("images.ctfassets.net", 50, "assets on images.ctfassets.net"), fp()}},
-	{name: "Sanity", categories: []string{"CMS"}, headless: true, signals: []signal{body("cdn.sanity.io", 50, "assets on cdn.sanity.io"), fp()}},
-	{name: "Strapi", categories: []string{"CMS"}, headless: true, signals: []signal{body("/uploads/", 10, "uploads path"), fp()}},
-	{name: "Storyblok", categories: []string{"CMS"}, headless: true, signals: []signal{body("a.storyblok.com", 50, "assets on a.storyblok.com"), fp()}},
+	{name: "HUMAN", categories: []string{"Security"}, botManagement: true, signals: []signal{cookie("_px", 50), id("px-captcha", 50), fpNamed("PerimeterX")}},
+	{name: "Contentful", categories: []string{"CMS"}, headless: true, signals: []signal{host("images.ctfassets.net", 50, "assets on images.ctfassets.net"), fp()}},
+	{name: "Sanity", categories: []string{"CMS"}, headless: true, signals: []signal{host("cdn.sanity.io", 50, "assets on cdn.sanity.io"), fp()}},
+	{name: "Strapi", categories: []string{"CMS"}, headless: true, signals: []signal{asset("/uploads/", 10, "uploads path"), fp()}},
+	{name: "Storyblok", categories: []string{"CMS"}, headless: true, signals: []signal{host("a.storyblok.com", 50, "assets on a.storyblok.com"), fp()}},
 	{name: "Cookiebot", categories: []string{"Cookie compliance"}, signals: []signal{script("consent.cookiebot.com", 60), fp()}},
 	{name: "OneTrust", categories: []string{"Cookie compliance"}, signals: []signal{script("cdn.cookielaw.org", 60), fp()}},
-	{name: "Google Tag Manager", categories: []string{"Tag managers"}, signals: []signal{body("googletagmanager.com/gtm.js", 60, "gtm.js loader"), fp()}},
-	{name: "Google Analytics", categories: []string{"Analytics"}, signals: []signal{body("googletagmanager.com/gtag/js", 60, "gtag.js loader"), fp()}},
+	{name: "Google Tag Manager", categories: []string{"Tag managers"}, signals: []signal{script("googletagmanager.com/gtm.js", 60), fp()}},
+	{name: "Google Analytics", categories: []string{"Analytics"}, signals: []signal{script("googletagmanager.com/gtag/js", 60), fp()}},
 }
+
+// fpClasses are the platform classes of content management systems the
+// in-house table leaves to the fingerprint database (see Detect); one
+// that is not listed gets no class, and effort estimates stay generic.
+var fpClasses = map[string]Class{
+	"Blogger": ClassHosted, "Tumblr": ClassHosted, "Medium": ClassLocked, "Substack": ClassLocked, "Weebly": ClassLocked,
+	"Jimdo": ClassLocked, "Tilda": ClassHosted, "BigCommerce": ClassHosted, "WordPress.com": ClassHosted,
+	"MediaWiki": ClassOpen, "TYPO3 CMS": ClassOpen, "SPIP": ClassOpen, "Contao": ClassOpen, "1C-Bitrix": ClassOpen,
+	"Magento": ClassOpen, "PrestaShop": ClassOpen, "OpenCart": ClassOpen, "Shopware": ClassOpen, "Craft CMS": ClassOpen,
+	"Umbraco": ClassOpen, "Sitecore": ClassOpen, "Adobe Experience Manager": ClassOpen, "Kentico CMS": ClassOpen,
+	"DNN": ClassOpen, "Concrete CMS": ClassOpen, "Grav": ClassOpen, "Plone": ClassOpen, "ProcessWire": ClassOpen,
+	"Textpattern CMS": ClassOpen, "Bolt CMS": ClassOpen, "Silverstripe": ClassOpen, "October CMS": ClassOpen,
+	"Statamic": ClassOpen, "Kirby": ClassOpen, "Dokuwiki": ClassOpen, "Confluence": ClassHosted,
+}
+
+// fpCMSCategories are the database categories that name what a site is
+// managed with.
+var fpCMSCategories = []string{"CMS", "Wikis", "Blogs", "Ecommerce"}
 
 // Confidence thresholds on a rule's summed weight.
 const (

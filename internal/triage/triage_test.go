@@ -83,7 +83,13 @@ func TestFixturesMatchGoldens(t *testing.T) {
 // htmlSite is a one-page site from literal headers and HTML.
 func htmlSite(t *testing.T, header http.Header, html string) *fetch.Site {
 	t.Helper()
-	u, _ := url.Parse("https://example.test/")
+	return htmlSiteAt(t, "https://example.test/", header, html)
+}
+
+// htmlSiteAt is htmlSite at another address.
+func htmlSiteAt(t *testing.T, address string, header http.Header, html string) *fetch.Site {
+	t.Helper()
+	u, _ := url.Parse(address)
 	header.Set("Content-Type", "text/html; charset=utf-8")
 	home := &fetch.Response{Purpose: fetch.Homepage, URL: u.String(), FinalURL: u.String(), Status: 200, Header: header, Body: []byte(html)}
 	p, err := page.Parse(home.Body, u)
@@ -127,7 +133,8 @@ func TestCompetingSignalsPickTheRightWinner(t *testing.T) {
 			header: http.Header{"X-Shopid": {"612345"}, "Powered-By": {"Shopify"}},
 			html: `<html><head><script>window.Shopify = {}; Shopify.theme = {"name":"Dawn"};</script></head>
 				<body><img src="https://old.example.test/wp-content/uploads/a.jpg"><div class="__pf" id="__pf">PageFly</div>
-				<script src="https://cdn.shopify.com/s/files/1/theme.js"></script></body></html>`,
+				<script src="https://cdn.shopify.com/s/files/1/theme.js"></script>
+				<script src="https://cdn.shopify.com/extensions/1a2b/pagefly-page-builder-210/assets/pagefly-main.js" defer></script></body></html>`,
 			cms: "Shopify", builder: "PageFly",
 		},
 		{
