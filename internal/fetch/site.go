@@ -325,8 +325,10 @@ func sameSite(raw string, origin *url.URL) bool {
 
 // Page-role patterns over URL paths and link texts.
 var (
-	aboutRE   = regexp.MustCompile(`(?i)(^|/)(about|about-us|company|who-we-are|our-story|ueber-uns|a-propos)(/|$|\.)`)
-	contactRE = regexp.MustCompile(`(?i)(^|/)(contact|contact-us|kontakt|get-in-touch)(/|$|\.)`)
+	// A wiki's project pages ("/wiki/Site:About", "Site:Contact_us") name
+	// their role after a colon, with underscores for spaces.
+	aboutRE   = regexp.MustCompile(`(?i)(^|[/:])(about|about[-_]us|company|who[-_]we[-_]are|our[-_]story|ueber[-_]uns|a[-_]propos)(/|$|\.)`)
+	contactRE = regexp.MustCompile(`(?i)(^|[/:])(contact|contact[-_]us|kontakt|get[-_]in[-_]touch)(/|$|\.)`)
 	privacyRE = regexp.MustCompile(`(?i)(privacy|datenschutz|gdpr)`)
 	termsRE   = regexp.MustCompile(`(?i)(terms|conditions|tos|legal|imprint|impressum)`)
 	articleRE = regexp.MustCompile(`(?i)/(blog|blogs|news|articles?|posts?|insights|guides?|docs|learn|resources|journal|\d{4}/\d{2})/[^/?#]+`)

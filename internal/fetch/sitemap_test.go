@@ -209,3 +209,18 @@ func TestResolveSitemapValues(t *testing.T) {
 		require.Equal(t, c.onSite, sitemapOnSite(u, origin), c.value)
 	}
 }
+
+func TestKeyPagesOfAWiki(t *testing.T) {
+	t.Parallel()
+	site, _ := siteFrom(t, map[string]file{
+		"/": {"text/html", `<html><body><a href="/wiki/Harbour">Harbour</a>
+			<a href="/wiki/Tidewater_Wiki:About">About Tidewater Wiki</a>
+			<a href="/wiki/Tidewater_Wiki:Contact_us">Contact</a>
+			<a href="/wiki/Tidewater_Wiki:Privacy_policy">Privacy policy</a></body></html>`},
+	})
+	require.Len(t, site.PagesFor(About), 1)
+	require.True(t, strings.HasSuffix(site.PagesFor(About)[0].URL, "/wiki/Tidewater_Wiki:About"))
+	require.Len(t, site.PagesFor(Contact), 1)
+	require.True(t, strings.HasSuffix(site.PagesFor(Contact)[0].URL, "/wiki/Tidewater_Wiki:Contact_us"))
+	require.Len(t, site.PagesFor(Privacy), 1)
+}

@@ -89,7 +89,7 @@ func (p *Page) IntroParagraph() string {
 			}
 			return true
 		}
-		if !seenH1 || s.ParentsFiltered("[hidden]").Length() > 0 || inChrome(s.Nodes[0], "nav", "footer", "aside") {
+		if !seenH1 || s.ParentsFiltered("[hidden]").Length() > 0 || inChrome(s.Nodes[0], "nav", "footer", "aside") || byline(s) {
 			return true
 		}
 		if t := clean(visibleText(s, false)); CountWords(t) >= 8 {
@@ -99,6 +99,21 @@ func (p *Page) IntroParagraph() string {
 		return true
 	})
 	return intro
+}
+
+// bylineClassRE names the classes of bylines and datelines.
+var bylineClassRE = regexp.MustCompile(`(?i)\b(byline|dateline|post-meta|entry-meta|article-meta|meta|author)\b`)
+
+// byline reports a paragraph that signs or dates the text rather than
+// opening it: a byline or meta class, an author link, a <time>, or a short
+// line starting with "By". "By Priya Shah, head baker · 5 August 2026"
+// has eight words, as many as a short answer.
+func byline(s *goquery.Selection) bool {
+	if bylineClassRE.MatchString(s.AttrOr("class", "")) || s.Find(`a[rel~=author], time`).Length() > 0 {
+		return true
+	}
+	t := clean(s.Text())
+	return CountWords(t) <= 15 && (strings.HasPrefix(t, "By ") || strings.HasPrefix(t, "by "))
 }
 
 // Landmark reports the element that wraps the page's content — "main"
@@ -444,12 +459,30 @@ func (p *Page) ContactMethods() []string {
 }
 
 // StructuredMarkup counts schema markup other than JSON-LD: microdata
-// items (itemscope) and RDFa nodes (typeof or vocab).
+// items (itemscope) and schema.org RDFa nodes — a vocab naming
+// schema.org, or a typeof whose type is schema.org's ("schema:Person", a
+// schema.org URL, or an unprefixed type under a vocab). Other RDFa
+// vocabularies are not schema markup: MediaWiki writes typeof="mw:File"
+// on every image.
 func (p *Page) StructuredMarkup() (microdata, rdfa int) {
 	if p == nil || p.Doc == nil {
 		return 0, 0
 	}
-	return p.Doc.Find("[itemscope]").Length(), p.Doc.Find("[typeof], [vocab]").Length()
+	p.Doc.Find("[typeof], [vocab]").Each(func(_ int, s *goquery.Selection) {
+		if strings.Contains(strings.ToLower(s.AttrOr("vocab", "")), "schema.org") {
+			rdfa++
+			return
+		}
+		underVocab := s.Closest("[vocab]").Length() > 0
+		for _, t := range strings.Fields(s.AttrOr("typeof", "")) {
+			lt := strings.ToLower(t)
+			if strings.HasPrefix(lt, "schema:") || strings.Contains(lt, "schema.org/") || (underVocab && !strings.Contains(lt, ":")) {
+				rdfa++
+				return
+			}
+		}
+	})
+	return p.Doc.Find("[itemscope]").Length(), rdfa
 }
 
 func (p *Page) body() *goquery.Selection {

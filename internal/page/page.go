@@ -81,6 +81,10 @@ type Link struct {
 	Text     string
 	Rel      string
 	Internal bool // same host as the page
+	// InPage marks a fragment-only href ("#cite_note-1") that names an
+	// element of this page: an in-page jump, not a link that needs
+	// JavaScript (Href stays "" for every fragment-only href).
+	InPage bool
 }
 
 // Heading is an h1–h6 element.
@@ -175,11 +179,22 @@ func Parse(body []byte, pageURL *url.URL) (*Page, error) {
 		}
 	})
 
+	anchors := map[string]bool{}
+	doc.Find("[id], a[name]").Each(func(_ int, s *goquery.Selection) {
+		anchors[s.AttrOr("id", "")] = true
+		anchors[s.AttrOr("name", "")] = true
+	})
 	doc.Find("a").Each(func(_ int, s *goquery.Selection) {
 		raw, _ := s.Attr("href")
 		l := Link{RawHref: raw, Text: clean(s.Text()), Rel: s.AttrOr("rel", "")}
 		if l.Text == "" {
 			l.Text = clean(s.AttrOr("aria-label", s.Find("img").AttrOr("alt", "")))
+		}
+		if frag, ok := strings.CutPrefix(strings.TrimSpace(raw), "#"); ok && frag != "" {
+			if f, err := url.PathUnescape(frag); err == nil {
+				frag = f
+			}
+			l.InPage = anchors[frag]
 		}
 		if navigable(raw) {
 			l.Href = p.Resolve(raw)

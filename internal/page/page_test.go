@@ -152,3 +152,35 @@ func TestStringLiterals(t *testing.T) {
 		/* "also a comment" */ b = 'it\'s'; c = `+"`tmpl`"+`; d = "caf\u00e9 \/ bar"; e = "unterminated`, func(s string) { got = append(got, s) })
 	require.Equal(t, []string{`x"y`, "it's", "tmpl", "café / bar"}, got)
 }
+
+func TestInPageAnchorsAndForeignRDFa(t *testing.T) {
+	p := parse(t, "https://wiki.example/wiki/Main_Page", `<html><body>
+		<a href="#bodyContent">Jump to content</a><a href="#cite_note-1">[1]</a><a href="#">Menu</a><a href="#missing">x</a>
+		<a name="top"></a><a href="#top">Top</a>
+		<div id="bodyContent"><figure typeof="mw:File/Thumb"><img src="a.jpg" alt=""></figure>
+		<ol><li id="cite_note-1">Source</li></ol>
+		<div vocab="https://schema.org/" typeof="Person"><span property="name">Ada</span></div>
+		<div prefix="schema: https://schema.org/" typeof="schema:Place"></div>
+		<div itemscope itemtype="https://schema.org/Organization"></div></div></body></html>`)
+	var inPage []bool
+	for _, l := range p.Links {
+		inPage = append(inPage, l.InPage)
+		require.Empty(t, l.Href)
+	}
+	require.Equal(t, []bool{true, true, false, false, false, true}, inPage, "the named anchor itself is a link without href")
+	microdata, rdfa := p.StructuredMarkup()
+	require.Equal(t, 1, microdata)
+	require.Equal(t, 2, rdfa, "MediaWiki's mw:File is not schema markup")
+}
+
+func TestIntroSkipsTheByline(t *testing.T) {
+	answer := "A sourdough starter is a mix of flour and water in which wild yeasts and lactic acid bacteria live together, and fed regularly it stays active for years."
+	for _, byline := range []string{
+		`<p class="byline">By <a href="/about/" rel="author">Priya Shah</a>, head baker · <time datetime="2026-08-05">5 August 2026</time></p>`,
+		`<p>By Priya Shah, head baker, 5 August 2026 in Hebden Bridge</p>`,
+		`<p class="entry-meta">Posted on 5 August 2026 by Priya Shah in Baking, Sourdough</p>`,
+	} {
+		p := parse(t, "https://example.com/journal/starter/", `<html><body><article><h1>How to keep a sourdough starter alive</h1>`+byline+`<p>`+answer+`</p></article></body></html>`)
+		require.Equal(t, answer, p.IntroParagraph(), byline)
+	}
+}
