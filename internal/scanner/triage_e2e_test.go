@@ -29,6 +29,9 @@ func TestTriageThroughTheAPI(t *testing.T) {
 		testsite.WordPress: {"WordPress", "Elementor", ""},
 		testsite.Shopify:   {"Shopify", "PageFly", ""},
 		testsite.NextShell: {"", "", "Next.js"},
+		// Other sites' /wp-content/ and /sites/default/files/ URLs in its
+		// articles do not make the wiki WordPress or Drupal.
+		testsite.Wiki: {"MediaWiki", "", ""},
 	}
 	for name, triple := range want {
 		t.Run(name, func(t *testing.T) {

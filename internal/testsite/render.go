@@ -36,6 +36,9 @@ type kit struct {
 	// noValidators leaves out ETag and conditional GET, as a bare PHP
 	// script does.
 	noValidators bool
+	// htmlType is the Content-Type of pages; empty means
+	// "text/html; charset=UTF-8".
+	htmlType string
 	// header sets the headers every response of the site carries.
 	header func(h http.Header)
 }
@@ -196,7 +199,11 @@ func (k *kit) page(w http.ResponseWriter, r *http.Request, p *webPage) {
 	if p.Modified > 0 {
 		mod = ago(p.Modified)
 	}
-	k.send(w, r, doc{status: status, ctype: "text/html; charset=UTF-8", body: html, modified: mod})
+	ctype := k.htmlType
+	if ctype == "" {
+		ctype = "text/html; charset=UTF-8"
+	}
+	k.send(w, r, doc{status: status, ctype: ctype, body: html, modified: mod})
 }
 
 // file answers a request with a rendered non-HTML template (robots.txt,

@@ -1,9 +1,11 @@
 // Package testsite owns the local fixture websites that GeoScan's tests scan
-// instead of the internet: six realistic sites (a WordPress agency, a
+// instead of the internet: nine realistic sites (a WordPress agency, a
 // client-rendered Next.js app, a Shopify store, a Hugo documentation site, an
-// insurer behind a bot-challenging edge, and a neglected marina site) and four
-// hostile targets (a slow drip, a 50 MiB page, a gzip bomb and a redirect to a
-// cloud metadata address).
+// insurer behind a bot-challenging edge, a neglected marina site, a winery
+// whose UTF-8 pages declare no charset, a MediaWiki that cites other sites'
+// WordPress and Drupal files, and a bakery whose sitemap is only at the
+// default path) and four hostile targets (a slow drip, a 50 MiB page, a
+// gzip bomb and a redirect to a cloud metadata address).
 //
 // Start brings them all up on loopback: one HTTPS listener that routes by
 // Host header with certificates from a freshly generated test CA, and one
@@ -45,6 +47,9 @@ const (
 	Docs      = "docs"      // lumen-docs.test
 	Edge      = "edge"      // fortress-edge.test
 	Broken    = "broken"    // brokenbay.test
+	Winery    = "winery"    // weingut-sonnhalde.test
+	Wiki      = "wiki"      // tidewater-wiki.test
+	Bakery    = "bakery"    // millbrook-bakery.test
 
 	SlowDrip         = "slowdrip"     // slowdrip.test
 	Huge             = "huge"         // hugepage.test
@@ -53,7 +58,7 @@ const (
 )
 
 // Realistic lists the realistic fixtures in a stable order.
-var Realistic = []string{WordPress, NextShell, Shopify, Docs, Edge, Broken}
+var Realistic = []string{WordPress, NextShell, Shopify, Docs, Edge, Broken, Winery, Wiki, Bakery}
 
 // Hostile lists the fixtures built to misbehave.
 var Hostile = []string{SlowDrip, Huge, GzipBomb, MetadataRedirect}
@@ -66,6 +71,9 @@ var hosts = map[string]string{
 	Docs:             "lumen-docs.test",
 	Edge:             "fortress-edge.test",
 	Broken:           "brokenbay.test",
+	Winery:           "weingut-sonnhalde.test",
+	Wiki:             "tidewater-wiki.test",
+	Bakery:           "millbrook-bakery.test",
 	SlowDrip:         "slowdrip.test",
 	Huge:             "hugepage.test",
 	GzipBomb:         "gzipbomb.test",
@@ -157,6 +165,7 @@ func Start() (*Server, error) {
 	e := &env{httpsPort: portOf(httpsLn), httpPort: portOf(httpLn), done: s.done}
 	for _, f := range []*fixture{
 		newWordPress(e), newNextShell(e), newShopify(e), newDocs(e), newEdge(e), newBroken(e),
+		newWinery(e), newWiki(e), newBakery(e),
 		newSlowDrip(e), newHuge(e), newGzipBomb(e), newMetadataRedirect(e),
 	} {
 		s.sites[f.name] = f
