@@ -39,7 +39,7 @@ func splitLines(text string) []string {
 		if c != '\n' && c != '\r' {
 			continue
 		}
-		if !(c == '\n' && lastCR && i == start) {
+		if c != '\n' || !lastCR || i != start {
 			lines = append(lines, clipLine(text[start:i]))
 		}
 		start = i + 1
@@ -94,15 +94,19 @@ func (r *recorder) HandleRobotsEnd()   {}
 func (r *recorder) HandleUserAgent(line int, v string) {
 	r.events = append(r.events, event{kind: "user-agent", line: line, value: v})
 }
+
 func (r *recorder) HandleAllow(line int, v string) {
 	r.events = append(r.events, event{kind: "allow", line: line, value: v})
 }
+
 func (r *recorder) HandleDisallow(line int, v string) {
 	r.events = append(r.events, event{kind: "disallow", line: line, value: v})
 }
+
 func (r *recorder) HandleSitemap(line int, v string) {
 	r.events = append(r.events, event{kind: "sitemap", line: line, value: v})
 }
+
 func (r *recorder) HandleUnknownAction(line int, key, v string) {
 	r.events = append(r.events, event{line: line, key: key, value: v})
 }

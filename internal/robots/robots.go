@@ -374,27 +374,20 @@ func (f *File) Groups() []string {
 
 // Names reports whether a group names the token exactly (case-insensitive).
 func (f *File) Names(token string) bool {
-	_, label := f.groupsFor(token)
-	return label != ""
+	return f.groupLabel(token) != ""
 }
 
-// groupsFor returns every group naming token (RFC 9309 merges them) and
-// the token as first written.
-func (f *File) groupsFor(token string) ([]*group, string) {
-	var out []*group
-	label := ""
+// groupLabel returns token as first written in a group that names it
+// (RFC 9309 merges such groups), or "" when none does.
+func (f *File) groupLabel(token string) string {
 	for _, g := range f.groups {
 		for _, a := range g.agents {
 			if strings.EqualFold(a, token) {
-				if label == "" {
-					label = a
-				}
-				out = append(out, g)
-				break
+				return a
 			}
 		}
 	}
-	return out, label
+	return ""
 }
 
 // Allowed evaluates whether the crawler with product token may fetch path
@@ -431,7 +424,7 @@ func (f *File) Allowed(token, path string) Verdict {
 	label, who := "", ""
 	switch {
 	case m.EverSeenSpecificAgent():
-		if _, label = f.groupsFor(agent); label == "" {
+		if label = f.groupLabel(agent); label == "" {
 			label = agent
 		}
 		who = "the " + label + " group" + via

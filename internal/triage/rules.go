@@ -134,8 +134,10 @@ func comment(text string, w int, what string) signal {
 	return signal{where: inComment, contains: text, weight: w, what: what}
 }
 
-func script(s string, w int) signal {
-	return signal{where: inScript, contains: s, weight: w, what: "script " + s}
+// script is a third-party service's loader: it decides no role, and its
+// presence is proof of the service.
+func script(s string) signal {
+	return signal{where: inScript, contains: s, weight: 60, what: "script " + s}
 }
 
 func header(name, contains string, w int) signal {
@@ -318,10 +320,10 @@ var rules = []rule{
 	{name: "Sanity", categories: []string{"CMS"}, headless: true, signals: []signal{host("cdn.sanity.io", 50, "assets on cdn.sanity.io"), fp()}},
 	{name: "Strapi", categories: []string{"CMS"}, headless: true, signals: []signal{asset("/uploads/", 10, "uploads path"), fp()}},
 	{name: "Storyblok", categories: []string{"CMS"}, headless: true, signals: []signal{host("a.storyblok.com", 50, "assets on a.storyblok.com"), fp()}},
-	{name: "Cookiebot", categories: []string{"Cookie compliance"}, signals: []signal{script("consent.cookiebot.com", 60), fp()}},
-	{name: "OneTrust", categories: []string{"Cookie compliance"}, signals: []signal{script("cdn.cookielaw.org", 60), fp()}},
-	{name: "Google Tag Manager", categories: []string{"Tag managers"}, signals: []signal{script("googletagmanager.com/gtm.js", 60), fp()}},
-	{name: "Google Analytics", categories: []string{"Analytics"}, signals: []signal{script("googletagmanager.com/gtag/js", 60), fp()}},
+	{name: "Cookiebot", categories: []string{"Cookie compliance"}, signals: []signal{script("consent.cookiebot.com"), fp()}},
+	{name: "OneTrust", categories: []string{"Cookie compliance"}, signals: []signal{script("cdn.cookielaw.org"), fp()}},
+	{name: "Google Tag Manager", categories: []string{"Tag managers"}, signals: []signal{script("googletagmanager.com/gtm.js"), fp()}},
+	{name: "Google Analytics", categories: []string{"Analytics"}, signals: []signal{script("googletagmanager.com/gtag/js"), fp()}},
 }
 
 // fpClasses are the platform classes of content management systems the
