@@ -2,7 +2,6 @@ package checks
 
 import (
 	"encoding/xml"
-	"errors"
 	"fmt"
 	"math"
 	"net/http"
@@ -67,153 +66,6 @@ func searchChecks() []*Check {
 }
 
 // ---------------------------------------------------------------------
-// Shared readings of the fetched site.
-
-// srSite never returns nil, so evaluators can read fields of a site that
-// was not fetched at all.
-func srSite(in *Input) *fetch.Site {
-	if in == nil || in.Site == nil {
-		return &fetch.Site{}
-	}
-	return in.Site
-}
-
-func srHome(in *Input) *page.Page {
-	if in == nil {
-		return nil
-	}
-	return in.Home
-}
-
-// srNow is the scan's clock; a zero clock falls back to the wall clock so
-// date comparisons never run against the year 1.
-func srNow(in *Input) time.Time {
-	if in == nil || in.Now.IsZero() {
-		return time.Now()
-	}
-	return in.Now
-}
-
-// srPageURL is the URL a page was parsed at, "" when unknown.
-func srPageURL(p *page.Page) string {
-	if p == nil || p.URL == nil {
-		return ""
-	}
-	return p.URL.String()
-}
-
-func srMillis(d time.Duration) int64 { return d.Milliseconds() }
-
-func srStrings(s []string) []string {
-	if s == nil {
-		return []string{}
-	}
-	return s
-}
-
-func srRows(rows []map[string]any) []map[string]any {
-	if rows == nil {
-		return []map[string]any{}
-	}
-	return rows
-}
-
-// srList joins names as "a, b and c".
-func srList(names []string) string {
-	switch len(names) {
-	case 0:
-		return ""
-	case 1:
-		return names[0]
-	}
-	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
-}
-
-// srCount phrases a count with its noun: "1 page", "3 pages".
-func srCount(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return fmt.Sprintf("%d %s", n, many)
-}
-
-func srPct(part, whole int) float64 {
-	if whole == 0 {
-		return 0
-	}
-	return math.Round(1000*float64(part)/float64(whole)) / 10
-}
-
-func srChain(rs []fetch.Redirect) []map[string]any {
-	out := make([]map[string]any, 0, len(rs))
-	for _, r := range rs {
-		out = append(out, map[string]any{"url": r.URL, "status": r.Status})
-	}
-	return out
-}
-
-// srNormURL canonicalizes a URL for equality: lower-case scheme and host,
-// default ports and fragments dropped, an empty path as "/".
-func srNormURL(raw string) string {
-	u, err := url.Parse(strings.TrimSpace(raw))
-	if err != nil || u.Host == "" {
-		return strings.TrimSpace(raw)
-	}
-	u.Scheme = strings.ToLower(u.Scheme)
-	host := strings.ToLower(u.Hostname())
-	if p := u.Port(); p != "" && (p != "443" || u.Scheme != "https") && (p != "80" || u.Scheme != "http") {
-		host += ":" + p
-	}
-	u.Host = host
-	u.Fragment = ""
-	u.RawFragment = ""
-	if u.Path == "" {
-		u.Path = "/"
-		u.RawPath = ""
-	}
-	return u.String()
-}
-
-func srSameURL(a, b string) bool { return a != "" && b != "" && srNormURL(a) == srNormURL(b) }
-
-// srHostKey is a host without "www." for same-site comparisons.
-func srHostKey(raw string) string {
-	u, err := url.Parse(raw)
-	if err != nil {
-		return ""
-	}
-	return strings.TrimPrefix(strings.ToLower(u.Hostname()), "www.")
-}
-
-// srSiteHost is the site's host as the homepage finally answered it.
-func srSiteHost(in *Input) string {
-	s := srSite(in)
-	if s.Home != nil && s.Home.FinalURL != "" {
-		return srHostKey(s.Home.FinalURL)
-	}
-	if s.Target != nil {
-		return strings.TrimPrefix(strings.ToLower(s.Target.Hostname()), "www.")
-	}
-	return ""
-}
-
-// srFetchFailed reports a fetch that got no usable answer; a body cut at
-// the size limit still is one.
-func srFetchFailed(r *fetch.Response) bool {
-	return r == nil || (r.Err != nil && !errors.Is(r.Err, fetch.ErrTooLarge))
-}
-
-func srStatusText(r *fetch.Response) string {
-	if r == nil {
-		return "was not fetched"
-	}
-	if r.Err != nil {
-		return "failed (" + r.ErrorText() + ")"
-	}
-	return fmt.Sprintf("answered HTTP %d", r.Status)
-}
-
-// ---------------------------------------------------------------------
 // Pillar crawl_access.
 
 func robotsTxtFetchableCheck() *Check {
@@ -234,13 +86,13 @@ func robotsTxtFetchableCheck() *Check {
 }
 
 func evalRobotsTxtFetchable(in *Input) Result {
-	r := srSite(in).Robots
+	r := siteOf(in).Robots
 	if r == nil {
 		return na("robots.txt was not fetched in this scan.", ev("url", "/robots.txt"))
 	}
 	f := robots.Parse(r)
 	e := ev("url", r.URL, "final_url", r.FinalURL, "status", r.Status, "bytes", r.Bytes,
-		"content_type", r.ContentType(), "redirects", srChain(r.Redirects), "ms", srMillis(r.Duration), "state", string(f.State()))
+		"content_type", r.ContentType(), "redirects", chainRows(r.Redirects), "ms", r.Duration.Milliseconds(), "state", string(f.State()))
 	if r.Err != nil {
 		e["error"] = r.ErrorText()
 	}
@@ -258,7 +110,7 @@ func evalRobotsTxtFetchable(in *Input) Result {
 	if ct == "" {
 		ct = "no content type"
 	}
-	return pass(fmt.Sprintf("robots.txt answered HTTP %d with %d bytes (%s) in %d ms.", r.Status, r.Bytes, ct, srMillis(r.Duration)), e)
+	return pass(fmt.Sprintf("robots.txt answered HTTP %d with %d bytes (%s) in %d ms.", r.Status, r.Bytes, ct, r.Duration.Milliseconds()), e)
 }
 
 func robotsTxtSyntaxCheck() *Check {
@@ -279,35 +131,35 @@ func robotsTxtSyntaxCheck() *Check {
 }
 
 func evalRobotsTxtSyntax(in *Input) Result {
-	r := srSite(in).Robots
+	r := siteOf(in).Robots
 	if r == nil {
 		return na("robots.txt was not fetched, so there is no syntax to check.", ev())
 	}
 	f := robots.Parse(r)
 	if f.State() != robots.Rules {
-		return na(fmt.Sprintf("robots.txt %s, so there is no file whose syntax could be checked.", srStatusText(r)), ev("status", r.Status))
+		return na(fmt.Sprintf("robots.txt %s, so there is no file whose syntax could be checked.", statusText(r)), ev("status", r.Status))
 	}
 	probs := f.Problems()
-	e := ev("problems", srStrings(probs), "lines", f.Lines(), "directives", f.Directives(), "groups", srStrings(f.Groups()), "html", f.HTML())
+	e := ev("problems", nonNil(probs), "lines", f.Lines(), "directives", f.Directives(), "groups", nonNil(f.Groups()), "html", f.HTML())
 	switch {
 	case f.HTML():
 		return fail("The server returns an HTML page at /robots.txt, so crawlers find no rules in it.", e)
 	case f.Lines() >= 3 && f.Directives() == 0:
 		return fail(fmt.Sprintf("None of the %d lines of robots.txt is a robots.txt record, so crawlers find no rules in it.", f.Lines()), e)
 	case len(probs) > 0:
-		return warn(fmt.Sprintf("robots.txt has %s, the first: %s.", srCount(len(probs), "syntax problem", "syntax problems"), probs[0]), e)
+		return warn(fmt.Sprintf("robots.txt has %s, the first: %s.", plural(len(probs), "syntax problem", "syntax problems"), probs[0]), e)
 	case f.Lines() == 0:
 		return pass("robots.txt is empty, which allows every crawler everything.", e)
 	}
-	return pass(fmt.Sprintf("robots.txt parses cleanly: %s naming %s.", srCount(f.Directives(), "record", "records"),
-		srCount(len(f.Groups()), "user-agent token", "user-agent tokens")), e)
+	return pass(fmt.Sprintf("robots.txt parses cleanly: %s naming %s.", plural(f.Directives(), "record", "records"),
+		plural(len(f.Groups()), "user-agent token", "user-agent tokens")), e)
 }
 
-// srRobotsPaths are the paths the access checks evaluate: the root and
+// robotsPaths are the paths the access checks evaluate: the root and
 // the homepage's own path when it redirected elsewhere.
-func srRobotsPaths(in *Input) []string {
+func robotsPaths(in *Input) []string {
 	paths := []string{"/"}
-	if h := srSite(in).Home; h != nil && h.FinalURL != "" {
+	if h := siteOf(in).Home; h != nil && h.FinalURL != "" {
 		if u, err := url.Parse(h.FinalURL); err == nil {
 			p := u.EscapedPath()
 			if u.RawQuery != "" {
@@ -381,12 +233,12 @@ func aiSearchBotsAllowedCheck() *Check {
 }
 
 func evalAISearchBotsAllowed(in *Input) Result {
-	r := srSite(in).Robots
+	r := siteOf(in).Robots
 	if r == nil {
 		return na("robots.txt was not fetched, so crawler access could not be evaluated.", ev())
 	}
 	f := robots.Parse(r)
-	paths := srRobotsPaths(in)
+	paths := robotsPaths(in)
 	vs := evalAgents(f, robots.ByRole(robots.Search), paths)
 	var core, coreBlocked, minorBlocked []string
 	for _, v := range vs {
@@ -400,20 +252,20 @@ func evalAISearchBotsAllowed(in *Input) Result {
 		}
 	}
 	blocked := append(append([]string{}, coreBlocked...), minorBlocked...)
-	e := ev("bots", agentRows(vs), "blocked", srStrings(blocked), "paths", paths, "robots_state", string(f.State()))
+	e := ev("bots", agentRows(vs), "blocked", nonNil(blocked), "paths", paths, "robots_state", string(f.State()))
 	if f.State() == robots.Unreachable {
 		return fail("Every AI search crawler must stay away: "+f.StateReason()+".", e)
 	}
 	if len(coreBlocked) > 0 {
-		return fail(fmt.Sprintf("robots.txt blocks %d of the %d core AI search crawlers: %s.", len(coreBlocked), len(core), srList(coreBlocked)), e)
+		return fail(fmt.Sprintf("robots.txt blocks %d of the %d core AI search crawlers: %s.", len(coreBlocked), len(core), andList(coreBlocked)), e)
 	}
 	if len(minorBlocked) > 0 {
-		return warn(fmt.Sprintf("robots.txt allows all %d core AI search crawlers but blocks %s.", len(core), srList(minorBlocked)), e)
+		return warn(fmt.Sprintf("robots.txt allows all %d core AI search crawlers but blocks %s.", len(core), andList(minorBlocked)), e)
 	}
 	if f.State() == robots.Unavailable {
 		return pass(fmt.Sprintf("All %d AI search crawlers may crawl everything: %s.", len(vs), f.StateReason()), e)
 	}
-	return pass(fmt.Sprintf("robots.txt allows all %d AI search crawlers, including %s.", len(vs), srList(core)), e)
+	return pass(fmt.Sprintf("robots.txt allows all %d AI search crawlers, including %s.", len(vs), andList(core)), e)
 }
 
 func aiUserFetchersAllowedCheck() *Check {
@@ -434,12 +286,12 @@ func aiUserFetchersAllowedCheck() *Check {
 }
 
 func evalAIUserFetchersAllowed(in *Input) Result {
-	r := srSite(in).Robots
+	r := siteOf(in).Robots
 	if r == nil {
 		return na("robots.txt was not fetched, so fetcher access could not be evaluated.", ev())
 	}
 	f := robots.Parse(r)
-	vs := evalAgents(f, robots.ByRole(robots.UserFetch), srRobotsPaths(in))
+	vs := evalAgents(f, robots.ByRole(robots.UserFetch), robotsPaths(in))
 	var blocked, ignoring []string
 	for _, v := range vs {
 		if !v.allowed {
@@ -449,18 +301,18 @@ func evalAIUserFetchersAllowed(in *Input) Result {
 			}
 		}
 	}
-	e := ev("bots", agentRows(vs), "blocked", srStrings(blocked), "robots_state", string(f.State()))
+	e := ev("bots", agentRows(vs), "blocked", nonNil(blocked), "robots_state", string(f.State()))
 	if f.State() == robots.Unreachable {
 		return warn("AI assistants that honor robots.txt must not fetch pages on request: "+f.StateReason()+".", e)
 	}
 	if len(blocked) > 0 {
-		msg := fmt.Sprintf("robots.txt blocks %d of %d assistant fetchers (%s)", len(blocked), len(vs), srList(blocked))
+		msg := fmt.Sprintf("robots.txt blocks %d of %d assistant fetchers (%s)", len(blocked), len(vs), andList(blocked))
 		if len(ignoring) > 0 {
-			msg += fmt.Sprintf("; %s may ignore robots.txt for user requests, so edge rules decide for them", srList(ignoring))
+			msg += fmt.Sprintf("; %s may ignore robots.txt for user requests, so edge rules decide for them", andList(ignoring))
 		}
 		return warn(msg+".", e)
 	}
-	return pass(fmt.Sprintf("All %d assistant fetchers (%s) may fetch the homepage.", len(vs), srList(agentTokens(vs))), e)
+	return pass(fmt.Sprintf("All %d assistant fetchers (%s) may fetch the homepage.", len(vs), andList(agentTokens(vs))), e)
 }
 
 func agentTokens(vs []agentVerdict) []string {
@@ -489,7 +341,7 @@ func aiTrainingPolicyCheck() *Check {
 }
 
 func evalAITrainingPolicy(in *Input) Result {
-	r := srSite(in).Robots
+	r := siteOf(in).Robots
 	if r == nil {
 		return na("robots.txt was not fetched, so the training policy could not be read.", ev())
 	}
@@ -503,7 +355,7 @@ func evalAITrainingPolicy(in *Input) Result {
 			blocked = append(blocked, v.agent.Token)
 		}
 	}
-	e := ev("tokens", agentRows(vs), "blocked", srStrings(blocked), "allowed", srStrings(allowed), "robots_state", string(f.State()))
+	e := ev("tokens", agentRows(vs), "blocked", nonNil(blocked), "allowed", nonNil(allowed), "robots_state", string(f.State()))
 	switch {
 	case f.State() == robots.Unreachable:
 		return info("robots.txt is unreachable, so training crawlers must stay away as well; this is not scored.", e)
@@ -513,7 +365,7 @@ func evalAITrainingPolicy(in *Input) Result {
 		return info(fmt.Sprintf("robots.txt opts out of AI training for all %d training and control tokens; this is a policy choice and is not scored.", len(vs)), e)
 	}
 	return info(fmt.Sprintf("robots.txt opts out of AI training for %s and allows %s; this is a policy choice and is not scored.",
-		srList(blocked), srCount(len(allowed), "other token", "other tokens")), e)
+		andList(blocked), plural(len(allowed), "other token", "other tokens")), e)
 }
 
 func staleAITokensCheck() *Check {
@@ -534,13 +386,13 @@ func staleAITokensCheck() *Check {
 }
 
 func evalStaleAITokens(in *Input) Result {
-	r := srSite(in).Robots
+	r := siteOf(in).Robots
 	if r == nil {
 		return na("robots.txt was not fetched, so it cannot name retired tokens.", ev())
 	}
 	f := robots.Parse(r)
 	if f.State() != robots.Rules {
-		return na(fmt.Sprintf("robots.txt %s, so there are no rules that could name retired tokens.", srStatusText(r)), ev("status", r.Status))
+		return na(fmt.Sprintf("robots.txt %s, so there are no rules that could name retired tokens.", statusText(r)), ev("status", r.Status))
 	}
 	var rows []map[string]any
 	var ineffective, harmless []string
@@ -563,12 +415,12 @@ func evalStaleAITokens(in *Input) Result {
 			ineffective = append(ineffective, fmt.Sprintf("%s (successor %s is %s)", a.Token, a.Successor, map[bool]string{true: "allowed", false: "blocked"}[succ.Allowed]))
 		}
 	}
-	e := ev("stale", srRows(rows))
+	e := ev("stale", nonNilRows(rows))
 	switch {
 	case len(ineffective) > 0:
-		return warn(fmt.Sprintf("robots.txt has rules for retired tokens that no crawler reads: %s.", srList(ineffective)), e)
+		return warn(fmt.Sprintf("robots.txt has rules for retired tokens that no crawler reads: %s.", andList(ineffective)), e)
 	case len(harmless) > 0:
-		return pass(fmt.Sprintf("robots.txt still names %s, but the successor tokens get the same verdict, so the leftovers are harmless.", srList(harmless)), e)
+		return pass(fmt.Sprintf("robots.txt still names %s, but the successor tokens get the same verdict, so the leftovers are harmless.", andList(harmless)), e)
 	}
 	return pass("robots.txt names none of the retired AI tokens (anthropic-ai, Claude-Web, FacebookBot).", e)
 }
@@ -615,7 +467,7 @@ func challengeMarkers(r *fetch.Response) []string {
 }
 
 func evalEdgeBotReachability(in *Input) Result {
-	bots := srSite(in).Bots
+	bots := siteOf(in).Bots
 	if len(bots) == 0 {
 		return na("The homepage was not fetched under AI crawler user agents in this scan.", ev())
 	}
@@ -629,17 +481,17 @@ func evalEdgeBotReachability(in *Input) Result {
 		return na("No browser baseline was fetched, so the answers to AI user agents cannot be compared.", ev())
 	}
 	baseMarkers := challengeMarkers(base)
-	baseEv := map[string]any{"status": base.Status, "bytes": base.Bytes, "markers": srStrings(baseMarkers)}
+	baseEv := map[string]any{"status": base.Status, "bytes": base.Bytes, "markers": nonNil(baseMarkers)}
 	baseChallenged := false
 	for _, m := range baseMarkers {
 		if m != "captcha" {
 			baseChallenged = true
 		}
 	}
-	if srFetchFailed(base) || base.Status >= 400 || baseChallenged {
-		what := srStatusText(base)
+	if fetchFailed(base) || base.Status >= 400 || baseChallenged {
+		what := statusText(base)
 		if baseChallenged {
-			what = "got a challenge page (" + srList(baseMarkers) + ")"
+			what = "got a challenge page (" + andList(baseMarkers) + ")"
 		}
 		return na("The browser baseline itself "+what+", so bot answers cannot be compared.", ev("baseline", baseEv))
 	}
@@ -672,7 +524,7 @@ func evalEdgeBotReachability(in *Input) Result {
 		}
 		verdict := "same"
 		switch {
-		case srFetchFailed(r):
+		case fetchFailed(r):
 			verdict = "error"
 		case r.Status >= 400:
 			verdict = "blocked"
@@ -683,7 +535,7 @@ func evalEdgeBotReachability(in *Input) Result {
 		}
 		row := map[string]any{
 			"token": b.Bot.Token, "role": role, "status": r.Status, "bytes": r.Bytes, "size_diff": ratio,
-			"server": r.Header.Get("Server"), "cf_mitigated": r.Header.Get("Cf-Mitigated"), "markers": srStrings(markers), "verdict": verdict,
+			"server": r.Header.Get("Server"), "cf_mitigated": r.Header.Get("Cf-Mitigated"), "markers": nonNil(markers), "verdict": verdict,
 		}
 		if r.Err != nil {
 			row["error"] = r.ErrorText()
@@ -716,22 +568,22 @@ func evalEdgeBotReachability(in *Input) Result {
 	if len(rows) == 0 {
 		return na("No AI user agent probe of the homepage was recorded, so there is nothing to compare with the browser baseline.", ev("baseline", baseEv))
 	}
-	e := ev("baseline", baseEv, "probes", srRows(rows),
+	e := ev("baseline", baseEv, "probes", nonNilRows(rows),
 		"note", "Probes come from GeoScan's IP addresses; edges that verify vendor IPs may treat the real crawlers differently.")
 	baseline := fmt.Sprintf("a browser got HTTP %d", base.Status)
 	switch {
 	case len(searchBlocked) > 0:
-		return fail(fmt.Sprintf("The edge blocked or challenged AI search crawler user agents %s while %s.", srList(searchBlocked), baseline), e)
+		return fail(fmt.Sprintf("The edge blocked or challenged AI search crawler user agents %s while %s.", andList(searchBlocked), baseline), e)
 	case len(otherBlocked) > 0:
-		return warn(fmt.Sprintf("The edge blocked or challenged assistant user agents %s while %s.", srList(otherBlocked), baseline), e)
+		return warn(fmt.Sprintf("The edge blocked or challenged assistant user agents %s while %s.", andList(otherBlocked), baseline), e)
 	case len(failed) > 0:
-		return warn(fmt.Sprintf("Requests as %s got no answer while %s.", srList(failed), baseline), e)
+		return warn(fmt.Sprintf("Requests as %s got no answer while %s.", andList(failed), baseline), e)
 	case len(differing) > 0:
-		return warn(fmt.Sprintf("The homepage served to %s differs in size by more than half from what %s.", srList(differing), strings.Replace(baseline, "got HTTP", "got with HTTP", 1)), e)
+		return warn(fmt.Sprintf("The homepage served to %s differs in size by more than half from what %s.", andList(differing), strings.Replace(baseline, "got HTTP", "got with HTTP", 1)), e)
 	}
 	msg := fmt.Sprintf("All %d AI user agents got the same answer as a browser (HTTP %d, about %d bytes).", len(rows), base.Status, base.Bytes)
 	if len(trainingBlocked) > 0 {
-		msg = fmt.Sprintf("AI search and assistant user agents got the same answer as a browser (HTTP %d); only the training crawler %s was blocked, which is a policy choice.", base.Status, srList(trainingBlocked))
+		msg = fmt.Sprintf("AI search and assistant user agents got the same answer as a browser (HTTP %d); only the training crawler %s was blocked, which is a policy choice.", base.Status, andList(trainingBlocked))
 	}
 	return pass(msg, e)
 }
@@ -754,13 +606,13 @@ func contentSignalsCheck() *Check {
 }
 
 func evalContentSignals(in *Input) Result {
-	r := srSite(in).Robots
+	r := siteOf(in).Robots
 	if r == nil {
 		return na("robots.txt was not fetched, so no Content-Signal could be read.", ev())
 	}
 	f := robots.Parse(r)
 	if f.State() != robots.Rules {
-		return na(fmt.Sprintf("robots.txt %s, so there is no Content-Signal line.", srStatusText(r)), ev("status", r.Status))
+		return na(fmt.Sprintf("robots.txt %s, so there is no Content-Signal line.", statusText(r)), ev("status", r.Status))
 	}
 	sig := f.ContentSignals()
 	if len(sig) == 0 {
@@ -784,7 +636,7 @@ func evalContentSignals(in *Input) Result {
 	e["signals"] = pairs
 	msg := "robots.txt declares Content-Signal " + strings.Join(pairs, ", ")
 	if len(optOut) > 0 {
-		msg += "; " + srList(optOut) + "=no asks engines not to use the content in search or AI answers"
+		msg += "; " + andList(optOut) + "=no asks engines not to use the content in search or AI answers"
 	}
 	return info(msg+" (not scored).", e)
 }
@@ -810,19 +662,19 @@ func homepageHTTPOKCheck() *Check {
 }
 
 func evalHomepageHTTPOK(in *Input) Result {
-	h := srSite(in).Home
+	h := siteOf(in).Home
 	if h == nil {
 		return na("The homepage was not fetched.", ev())
 	}
 	hops := len(h.Redirects)
-	e := ev("url", h.URL, "final_url", h.FinalURL, "status", h.Status, "hops", hops, "chain", srChain(h.Redirects))
-	if srFetchFailed(h) {
+	e := ev("url", h.URL, "final_url", h.FinalURL, "status", h.Status, "hops", hops, "chain", chainRows(h.Redirects))
+	if fetchFailed(h) {
 		e["error"] = h.ErrorText()
 		return fail("The homepage could not be fetched: "+h.ErrorText()+".", e)
 	}
 	after := ""
 	if hops > 0 {
-		after = " after " + srCount(hops, "redirect", "redirects")
+		after = " after " + plural(hops, "redirect", "redirects")
 	}
 	switch {
 	case h.Status >= 400 || h.Status < 200:
@@ -848,7 +700,7 @@ func evalHomepageHTTPOK(in *Input) Result {
 	if hops == 0 {
 		return pass(fmt.Sprintf("The homepage answered HTTP 200 directly at %s.", h.FinalURL), e)
 	}
-	return pass(fmt.Sprintf("The homepage answered HTTP 200 at %s after %s.", h.FinalURL, srCount(hops, "permanent redirect", "permanent redirects")), e)
+	return pass(fmt.Sprintf("The homepage answered HTTP 200 at %s after %s.", h.FinalURL, plural(hops, "permanent redirect", "permanent redirects")), e)
 }
 
 func httpsRedirectCheck() *Check {
@@ -869,7 +721,7 @@ func httpsRedirectCheck() *Check {
 }
 
 func evalHTTPSRedirect(in *Input) Result {
-	r := srSite(in).HTTP
+	r := siteOf(in).HTTP
 	if r == nil {
 		return na("The plain-HTTP version of the homepage was not probed.", ev())
 	}
@@ -965,7 +817,7 @@ func parseRobotsDirectives(source, agent, content string) []robotsDirective {
 // googlebot and bingbot meta tags and X-Robots-Tag headers.
 func homeRobotsDirectives(in *Input) (ds []robotsDirective, metas map[string][]string, headers []string) {
 	metas = map[string][]string{}
-	if p := srHome(in); p != nil {
+	if p := in.Home; p != nil {
 		for _, key := range []string{"robots", "googlebot", "bingbot"} {
 			for _, v := range p.Meta[key] {
 				metas[key] = append(metas[key], v)
@@ -977,7 +829,7 @@ func homeRobotsDirectives(in *Input) (ds []robotsDirective, metas map[string][]s
 			}
 		}
 	}
-	if h := srSite(in).Home; h != nil && h.Header != nil {
+	if h := siteOf(in).Home; h != nil && h.Header != nil {
 		for _, v := range h.Header.Values("X-Robots-Tag") {
 			headers = append(headers, v)
 			ds = append(ds, parseRobotsDirectives("X-Robots-Tag", "", v)...)
@@ -1019,7 +871,7 @@ func metaRobotsIndexableCheck() *Check {
 }
 
 func evalMetaRobotsIndexable(in *Input) Result {
-	if srSite(in).Home == nil && srHome(in) == nil {
+	if siteOf(in).Home == nil && in.Home == nil {
 		return na("The homepage was not fetched, so its robots directives are unknown.", ev())
 	}
 	ds, metas, headers := homeRobotsDirectives(in)
@@ -1032,13 +884,13 @@ func evalMetaRobotsIndexable(in *Input) Result {
 		case "noindex", "none":
 			blocking = append(blocking, d.String())
 		case "unavailable_after":
-			if t, ok := parseUnavailableAfter(d.value); ok && srNow(in).After(t) {
+			if t, ok := parseUnavailableAfter(d.value); ok && nowOf(in).After(t) {
 				blocking = append(blocking, d.String()+" (date passed)")
 			}
 		}
 	}
-	e := ev("meta_robots", srStrings(metas["robots"]), "meta_googlebot", srStrings(metas["googlebot"]),
-		"meta_bingbot", srStrings(metas["bingbot"]), "x_robots_tag", srStrings(headers), "blocking", srStrings(blocking))
+	e := ev("meta_robots", nonNil(metas["robots"]), "meta_googlebot", nonNil(metas["googlebot"]),
+		"meta_bingbot", nonNil(metas["bingbot"]), "x_robots_tag", nonNil(headers), "blocking", nonNil(blocking))
 	if len(blocking) > 0 {
 		return fail(fmt.Sprintf("The homepage tells search engines not to index it: %s.", strings.Join(blocking, "; ")), e)
 	}
@@ -1075,7 +927,7 @@ func snippetControlsCheck() *Check {
 const maxSnippetFloor = 50
 
 func evalSnippetControls(in *Input) Result {
-	if srSite(in).Home == nil && srHome(in) == nil {
+	if siteOf(in).Home == nil && in.Home == nil {
 		return na("The homepage was not fetched, so its snippet controls are unknown.", ev())
 	}
 	ds, _, _ := homeRobotsDirectives(in)
@@ -1105,14 +957,14 @@ func evalSnippetControls(in *Input) Result {
 			}
 		}
 	}
-	e := ev("directives", srStrings(directives))
+	e := ev("directives", nonNil(directives))
 	if maxSnippet != -2 {
 		e["max_snippet"] = maxSnippet
 	}
 	share := 0.0
-	if p := srHome(in); p != nil {
+	if p := in.Home; p != nil {
 		words := page.CountWords(p.Text)
-		share = srPct(min(p.NoSnippetWords, words), words)
+		share = percent(min(p.NoSnippetWords, words), words)
 		e["nosnippet_words"] = p.NoSnippetWords
 		e["text_words"] = words
 		e["nosnippet_pct"] = share
@@ -1151,8 +1003,8 @@ func canonicalValidCheck() *Check {
 var linkCanonicalRE = regexp.MustCompile(`(?i)<\s*([^>]*)\s*>\s*;[^,]*?rel\s*=\s*"?canonical"?`)
 
 func evalCanonicalValid(in *Input) Result {
-	s := srSite(in)
-	p := srHome(in)
+	s := siteOf(in)
+	p := in.Home
 	h := s.Home
 	if h == nil || p == nil {
 		return na("The homepage is not an HTML page that was fetched, so it has no canonical link to check.", ev())
@@ -1187,14 +1039,14 @@ func evalCanonicalValid(in *Input) Result {
 	for _, c := range cands {
 		hrefs = append(hrefs, c.raw)
 		sources = append(sources, c.source)
-		distinct[srNormURL(c.abs)] = true
+		distinct[normURL(c.abs)] = true
 	}
-	e := ev("canonicals", srStrings(hrefs), "sources", srStrings(sources), "final_url", final)
+	e := ev("canonicals", nonNil(hrefs), "sources", nonNil(sources), "final_url", final)
 	if len(cands) == 0 {
 		return warn("The homepage declares no canonical URL, so engines choose one among its variants themselves.", e)
 	}
 	if len(distinct) > 1 {
-		return fail(fmt.Sprintf("The homepage declares %d different canonical URLs (%s); engines ignore conflicting canonicals.", len(distinct), srList(hrefs)), e)
+		return fail(fmt.Sprintf("The homepage declares %d different canonical URLs (%s); engines ignore conflicting canonicals.", len(distinct), andList(hrefs)), e)
 	}
 	c := cands[0]
 	e["href"] = c.abs
@@ -1202,7 +1054,7 @@ func evalCanonicalValid(in *Input) Result {
 	if c.raw == "" || err != nil || !u.IsAbs() || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return fail(fmt.Sprintf("The canonical link %q is not a valid http(s) URL.", c.raw), e)
 	}
-	if srHostKey(c.abs) != srHostKey(final) {
+	if hostKey(c.abs) != hostKey(final) {
 		return fail(fmt.Sprintf("The canonical URL %s points to another site (%s), so engines credit that site instead of this one.", c.abs, u.Hostname()), e)
 	}
 	if fu, err := url.Parse(final); err == nil && fu.Scheme == "https" && u.Scheme == "http" {
@@ -1211,12 +1063,12 @@ func evalCanonicalValid(in *Input) Result {
 	// A canonical URL that itself redirects (seen in the homepage chain or
 	// among the other fetches) contradicts the redirect.
 	for _, r := range h.Redirects {
-		if srSameURL(r.URL, c.abs) && !srSameURL(r.URL, final) {
+		if sameURL(r.URL, c.abs) && !sameURL(r.URL, final) {
 			e["target_status"] = r.Status
 			return fail(fmt.Sprintf("The canonical URL %s redirects (HTTP %d) to %s, so it points engines at a URL that is not the page.", c.abs, r.Status, final), e)
 		}
 	}
-	self := srSameURL(c.abs, final)
+	self := sameURL(c.abs, final)
 	status := 0
 	if self {
 		status = h.Status
@@ -1225,11 +1077,11 @@ func evalCanonicalValid(in *Input) Result {
 			if r == nil || r.Err != nil {
 				continue
 			}
-			if srSameURL(r.URL, c.abs) && !srSameURL(r.FinalURL, c.abs) && len(r.Redirects) > 0 {
+			if sameURL(r.URL, c.abs) && !sameURL(r.FinalURL, c.abs) && len(r.Redirects) > 0 {
 				e["target_status"] = r.Redirects[0].Status
 				return fail(fmt.Sprintf("The canonical URL %s redirects to %s, so it points engines at a URL that is not the final one.", c.abs, r.FinalURL), e)
 			}
-			if srSameURL(r.FinalURL, c.abs) && r.Method != http.MethodHead && status == 0 {
+			if sameURL(r.FinalURL, c.abs) && r.Method != http.MethodHead && status == 0 {
 				status = r.Status
 			}
 		}
@@ -1273,7 +1125,7 @@ func hreflangValidCheck() *Check {
 var hreflangFormRE = regexp.MustCompile(`^[A-Za-z]{2,3}(-[A-Za-z]{4})?(-([A-Za-z]{2}|[0-9]{3}))?$`)
 
 func evalHreflangValid(in *Input) Result {
-	p := srHome(in)
+	p := in.Home
 	if p == nil {
 		return na("The homepage is not HTML, so it has no hreflang links.", ev())
 	}
@@ -1297,8 +1149,8 @@ func evalHreflangValid(in *Input) Result {
 	if len(alts) == 0 {
 		return na("The homepage declares no hreflang alternates, so the check does not apply.", ev())
 	}
-	final := srPageURL(p)
-	if h := srSite(in).Home; h != nil && h.FinalURL != "" {
+	final := addressOf(p)
+	if h := siteOf(in).Home; h != nil && h.FinalURL != "" {
 		final = h.FinalURL
 	}
 	var errs, warns []string
@@ -1329,11 +1181,11 @@ func evalHreflangValid(in *Input) Result {
 		if !strings.HasPrefix(lowerRaw, "http://") && !strings.HasPrefix(lowerRaw, "https://") {
 			errs = append(errs, fmt.Sprintf("%q points to %q, which is not a fully qualified URL", a.code, a.raw))
 		}
-		if prev, dup := byCode[lc]; dup && !srSameURL(prev, a.abs) {
+		if prev, dup := byCode[lc]; dup && !sameURL(prev, a.abs) {
 			errs = append(errs, fmt.Sprintf("%q is declared twice with different URLs", a.code))
 		}
 		byCode[lc] = a.abs
-		if srSameURL(a.abs, final) {
+		if sameURL(a.abs, final) {
 			hasSelf = true
 		}
 	}
@@ -1343,10 +1195,10 @@ func evalHreflangValid(in *Input) Result {
 	if !hasDefault {
 		warns = append(warns, "no x-default entry")
 	}
-	e := ev("pairs", pairs, "errors", srStrings(errs), "warnings", srStrings(warns))
+	e := ev("pairs", pairs, "errors", nonNil(errs), "warnings", nonNil(warns))
 	switch {
 	case len(errs) > 0:
-		return fail(fmt.Sprintf("%s in %d hreflang entries: %s.", srCount(len(errs), "error", "errors"), len(alts), strings.Join(errs, "; ")), e)
+		return fail(fmt.Sprintf("%s in %d hreflang entries: %s.", plural(len(errs), "error", "errors"), len(alts), strings.Join(errs, "; ")), e)
 	case len(warns) > 0:
 		return warn(fmt.Sprintf("The %d hreflang entries are valid, but %s.", len(alts), strings.Join(warns, " and ")), e)
 	}
@@ -1371,11 +1223,11 @@ func soft404Check() *Check {
 }
 
 func evalSoft404(in *Input) Result {
-	r := srSite(in).NotFound
+	r := siteOf(in).NotFound
 	if r == nil {
 		return na("No non-existent path was probed in this scan.", ev())
 	}
-	e := ev("url", r.URL, "final_url", r.FinalURL, "status", r.Status, "bytes", r.Bytes, "redirects", srChain(r.Redirects))
+	e := ev("url", r.URL, "final_url", r.FinalURL, "status", r.Status, "bytes", r.Bytes, "redirects", chainRows(r.Redirects))
 	if r.Err != nil {
 		e["error"] = r.ErrorText()
 		return na("The probe of a non-existent path failed ("+r.ErrorText()+"), so soft 404s could not be tested.", e)
@@ -1411,7 +1263,7 @@ func crawlableAnchorsCheck() *Check {
 }
 
 func evalCrawlableAnchors(in *Input) Result {
-	p := srHome(in)
+	p := in.Home
 	if p == nil {
 		return na("The homepage is not HTML, so it has no links to check.", ev())
 	}
@@ -1436,8 +1288,8 @@ func evalCrawlableAnchors(in *Input) Result {
 			samples = append(samples, fmt.Sprintf("%q → %s", l.RawHref, text))
 		}
 	}
-	pct := srPct(good, total)
-	e := ev("anchors", total, "crawlable", good, "crawlable_pct", pct, "samples", srStrings(samples))
+	pct := percent(good, total)
+	e := ev("anchors", total, "crawlable", good, "crawlable_pct", pct, "samples", nonNil(samples))
 	switch {
 	case total == 0:
 		return fail("The homepage HTML contains no <a> links, so crawlers cannot follow anything from it.", e)
@@ -1522,7 +1374,7 @@ func sitemapKind(r *fetch.Response) (kind string, entries int) {
 }
 
 func evalSitemapPresent(in *Input) Result {
-	s := srSite(in)
+	s := siteOf(in)
 	var listed []string
 	if s.Robots != nil {
 		if f := robots.Parse(s.Robots); f.State() == robots.Rules {
@@ -1531,7 +1383,7 @@ func evalSitemapPresent(in *Input) Result {
 	}
 	isListed := func(u string) bool {
 		for _, l := range listed {
-			if srSameURL(l, u) {
+			if sameURL(l, u) {
 				return true
 			}
 		}
@@ -1552,7 +1404,7 @@ func evalSitemapPresent(in *Input) Result {
 		}
 		switch kind {
 		case "error", "invalid":
-			broken = append(broken, fmt.Sprintf("%s (%s)", r.URL, map[bool]string{true: "not a sitemap", false: srStatusText(r)}[kind == "invalid"]))
+			broken = append(broken, fmt.Sprintf("%s (%s)", r.URL, map[bool]string{true: "not a sitemap", false: statusText(r)}[kind == "invalid"]))
 		default:
 			if len(valid) == 0 {
 				firstEntries = n
@@ -1572,32 +1424,32 @@ func evalSitemapPresent(in *Input) Result {
 			}
 		}
 	}
-	e := ev("listed_in_robots", srStrings(listed), "sitemaps", srRows(rows), "total_urls", s.SitemapTotal, "urls_in_files", listedURLs)
+	e := ev("listed_in_robots", nonNil(listed), "sitemaps", nonNilRows(rows), "total_urls", s.SitemapTotal, "urls_in_files", listedURLs)
 	switch {
 	case len(rows) == 0 && len(listed) > 0:
-		return warn(fmt.Sprintf("robots.txt lists %s (%s), but none is on this site's host, so none was checked.", srCount(len(listed), "sitemap", "sitemaps"), srList(listed)), e)
+		return warn(fmt.Sprintf("robots.txt lists %s (%s), but none is on this site's host, so none was checked.", plural(len(listed), "sitemap", "sitemaps"), andList(listed)), e)
 	case len(rows) == 0:
 		return fail("No sitemap was found: robots.txt lists none and none was fetched from the default locations.", e)
 	case len(valid) == 0:
-		return fail(fmt.Sprintf("No readable sitemap was found: %s.", srList(broken)), e)
+		return fail(fmt.Sprintf("No readable sitemap was found: %s.", andList(broken)), e)
 	case len(oversized) > 0:
-		return warn(fmt.Sprintf("A sitemap exceeds the protocol's limit of 50,000 URLs or 50 MiB: %s.", srList(oversized)), e)
+		return warn(fmt.Sprintf("A sitemap exceeds the protocol's limit of 50,000 URLs or 50 MiB: %s.", andList(oversized)), e)
 	case len(listed) == 0:
-		return warn(fmt.Sprintf("A sitemap was found at %s with %s, but robots.txt does not list it, so crawlers that do not guess the path miss it.", valid[0], srCount(firstEntries, "entry", "entries")), e)
+		return warn(fmt.Sprintf("A sitemap was found at %s with %s, but robots.txt does not list it, so crawlers that do not guess the path miss it.", valid[0], plural(firstEntries, "entry", "entries")), e)
 	case validListed == 0 && listedFetched > 0:
-		return fail(fmt.Sprintf("robots.txt lists %s, but none could be read: %s.", srCount(len(listed), "sitemap", "sitemaps"), srList(broken)), e)
+		return fail(fmt.Sprintf("robots.txt lists %s, but none could be read: %s.", plural(len(listed), "sitemap", "sitemaps"), andList(broken)), e)
 	case len(broken) > 0:
-		return warn(fmt.Sprintf("%d of %d sitemap files could not be read: %s.", len(broken), len(rows), srList(broken)), e)
+		return warn(fmt.Sprintf("%d of %d sitemap files could not be read: %s.", len(broken), len(rows), andList(broken)), e)
 	}
 	var contents []string
 	if listedURLs > 0 || indexes == 0 {
-		contents = append(contents, srCount(listedURLs, "URL", "URLs"))
+		contents = append(contents, plural(listedURLs, "URL", "URLs"))
 	}
 	if indexes > 0 {
-		contents = append(contents, fmt.Sprintf("%s naming %s", srCount(indexes, "sitemap index", "sitemap indexes"), srCount(indexEntries, "sitemap", "sitemaps")))
+		contents = append(contents, fmt.Sprintf("%s naming %s", plural(indexes, "sitemap index", "sitemap indexes"), plural(indexEntries, "sitemap", "sitemaps")))
 	}
-	return pass(fmt.Sprintf("robots.txt lists %s; %s read, with %s.", srCount(len(listed), "sitemap", "sitemaps"),
-		srCount(len(valid), "valid file was", "valid files were"), srList(contents)), e)
+	return pass(fmt.Sprintf("robots.txt lists %s; %s read, with %s.", plural(len(listed), "sitemap", "sitemaps"),
+		plural(len(valid), "valid file was", "valid files were"), andList(contents)), e)
 }
 
 func sitemapQualityCheck() *Check {
@@ -1632,8 +1484,8 @@ func parseLastmod(v string) (time.Time, bool) {
 }
 
 func evalSitemapQuality(in *Input) Result {
-	s := srSite(in)
-	now := srNow(in)
+	s := siteOf(in)
+	now := nowOf(in)
 	// Entries without a <loc> are unusable to crawlers and say nothing
 	// about the listed pages.
 	var urls []fetch.SitemapURL
@@ -1645,13 +1497,13 @@ func evalSitemapQuality(in *Input) Result {
 	if len(urls) == 0 {
 		return na("No sitemap URLs were read, so their quality cannot be judged.", ev("total_urls", s.SitemapTotal, "entries_without_loc", len(s.SitemapURLs)))
 	}
-	host := srSiteHost(in)
+	host := siteHost(in)
 	sameHost, withLastmod, future := 0, 0, 0
 	distinct := map[string]bool{}
 	var newest time.Time
 	var offHost []string
 	for _, u := range urls {
-		if host == "" || srHostKey(u.Loc) == host {
+		if host == "" || hostKey(u.Loc) == host {
 			sameHost++
 		} else if len(offHost) < 5 {
 			offHost = append(offHost, u.Loc)
@@ -1692,10 +1544,10 @@ func evalSitemapQuality(in *Input) Result {
 		}
 	}
 	n := len(urls)
-	hostPct, lastmodPct, samplePct := srPct(sameHost, n), srPct(withLastmod, n), srPct(ok, checked)
-	e := ev("urls_checked", n, "total_urls", s.SitemapTotal, "same_host_pct", hostPct, "off_host", srStrings(offHost),
+	hostPct, lastmodPct, samplePct := percent(sameHost, n), percent(withLastmod, n), percent(ok, checked)
+	e := ev("urls_checked", n, "total_urls", s.SitemapTotal, "same_host_pct", hostPct, "off_host", nonNil(offHost),
 		"lastmod_pct", lastmodPct, "distinct_lastmod", len(distinct), "future_lastmod", future,
-		"samples", srRows(samples), "sampled", checked, "sample_ok", ok)
+		"samples", nonNilRows(samples), "sampled", checked, "sample_ok", ok)
 	var problems []string
 	failing := false
 	if checked > 0 {
@@ -1726,7 +1578,7 @@ func evalSitemapQuality(in *Input) Result {
 		problems = append(problems, "every lastmod is the same value, which looks like a build timestamp")
 	}
 	if future > 0 {
-		problems = append(problems, srCount(future, "lastmod lies", "lastmods lie")+" in the future")
+		problems = append(problems, plural(future, "lastmod lies", "lastmods lie")+" in the future")
 	}
 	switch {
 	case failing:
@@ -1759,7 +1611,7 @@ func llmsTxtPresentCheck() *Check {
 }
 
 func evalLLMsTxtPresent(in *Input) Result {
-	s := srSite(in)
+	s := siteOf(in)
 	r := s.LLMsTxt
 	if r == nil {
 		return na("/llms.txt was not fetched in this scan.", ev())
@@ -1818,16 +1670,11 @@ var feedTypes = map[string]bool{"application/rss+xml": true, "application/atom+x
 var blogPathRE = regexp.MustCompile(`(?i)(^|/)(blog|blogs|news|articles?|posts?|insights|journal|stories|magazine|updates|press)(/|$)`)
 
 func evalFeedDiscoverable(in *Input) Result {
-	home := srHome(in)
+	home := in.Home
 	if home == nil {
 		return na("The homepage is not HTML, so no feed link could be read.", ev())
 	}
-	pages := []*page.Page{home}
-	for _, r := range srSite(in).Pages {
-		if pg := srSite(in).Page(r); pg != nil {
-			pages = append(pages, pg)
-		}
-	}
+	pages := everyPage(in)
 	var feeds []string
 	seen := map[string]bool{}
 	for _, p := range pages {
@@ -1839,7 +1686,7 @@ func evalFeedDiscoverable(in *Input) Result {
 		}
 	}
 	var blog []string
-	for _, r := range srSite(in).PagesFor(fetch.Article) {
+	for _, r := range siteOf(in).PagesFor(fetch.Article) {
 		if r != nil && r.OK() && len(blog) < 3 {
 			blog = append(blog, r.FinalURL)
 		}
@@ -1852,10 +1699,10 @@ func evalFeedDiscoverable(in *Input) Result {
 			blog = append(blog, l)
 		}
 	}
-	e := ev("feeds", srStrings(feeds), "blog_signals", srStrings(blog))
+	e := ev("feeds", nonNil(feeds), "blog_signals", nonNil(blog))
 	switch {
 	case len(feeds) > 0:
-		return pass(fmt.Sprintf("The site advertises %s via <link rel=alternate>: %s.", srCount(len(feeds), "feed", "feeds"), srList(feeds)), e)
+		return pass(fmt.Sprintf("The site advertises %s via <link rel=alternate>: %s.", plural(len(feeds), "feed", "feeds"), andList(feeds)), e)
 	case len(blog) > 0:
 		return warn(fmt.Sprintf("The site has a blog or news section (%s) but advertises no RSS, Atom or JSON feed.", blog[0]), e)
 	}
@@ -1896,14 +1743,14 @@ var linkHubs = []struct {
 const minHubLinks = 10
 
 func evalInternalLinkHubs(in *Input) Result {
-	p := srHome(in)
+	p := in.Home
 	if p == nil {
 		return na("The homepage is not HTML, so its links could not be read.", ev())
 	}
-	self := srNormURL(srPageURL(p))
+	self := normURL(addressOf(p))
 	var internal []string
 	for _, l := range p.InternalLinks() {
-		if srNormURL(l) != self {
+		if normURL(l) != self {
 			internal = append(internal, l)
 		}
 	}
@@ -1929,28 +1776,28 @@ func evalInternalLinkHubs(in *Input) Result {
 			missing = append(missing, hub.name)
 		}
 	}
-	e := ev("internal_links", len(internal), "hubs", found, "missing", srStrings(missing))
+	e := ev("internal_links", len(internal), "hubs", found, "missing", nonNil(missing))
 	switch {
 	case len(names) == 0:
 		return fail(fmt.Sprintf("The homepage HTML links to %s and to none of the about, contact, offer or content hubs.",
-			srCount(len(internal), "internal URL", "internal URLs")), e)
+			plural(len(internal), "internal URL", "internal URLs")), e)
 	case len(internal) < 3:
 		return fail(fmt.Sprintf("The homepage HTML links to only %s (the %s %s), too few for crawlers to discover the site.",
-			srCount(len(internal), "internal URL", "internal URLs"), srList(names), map[bool]string{true: "hub", false: "hubs"}[len(names) == 1]), e)
+			plural(len(internal), "internal URL", "internal URLs"), andList(names), map[bool]string{true: "hub", false: "hubs"}[len(names) == 1]), e)
 	case len(internal) >= minHubLinks && len(names) >= 3:
-		msg := fmt.Sprintf("The homepage HTML links to %d internal URLs, including the %s hubs", len(internal), srList(names))
+		msg := fmt.Sprintf("The homepage HTML links to %d internal URLs, including the %s hubs", len(internal), andList(names))
 		if len(missing) > 0 {
-			msg += "; no " + srList(missing) + " hub was found"
+			msg += "; no " + andList(missing) + " hub was found"
 		}
 		return pass(msg+".", e)
 	}
-	msg := fmt.Sprintf("The homepage HTML links to %s", srCount(len(internal), "internal URL", "internal URLs"))
+	msg := fmt.Sprintf("The homepage HTML links to %s", plural(len(internal), "internal URL", "internal URLs"))
 	if len(internal) < minHubLinks {
 		msg += fmt.Sprintf(" (fewer than %d)", minHubLinks)
 	}
-	msg += " with the " + srList(names) + " " + map[bool]string{true: "hub", false: "hubs"}[len(names) == 1]
+	msg += " with the " + andList(names) + " " + map[bool]string{true: "hub", false: "hubs"}[len(names) == 1]
 	if len(missing) > 0 {
-		msg += " but none for " + srList(missing)
+		msg += " but none for " + andList(missing)
 	}
 	return warn(msg+".", e)
 }
@@ -1983,9 +1830,9 @@ const (
 
 func evalTTFB(in *Input) Result {
 	var ms []int64
-	for _, d := range srSite(in).TTFBSamples {
+	for _, d := range siteOf(in).TTFBSamples {
 		if d > 0 {
-			ms = append(ms, srMillis(d))
+			ms = append(ms, d.Milliseconds())
 		}
 	}
 	if len(ms) == 0 {
@@ -1998,7 +1845,7 @@ func evalTTFB(in *Input) Result {
 		median = (sorted[len(sorted)/2-1] + sorted[len(sorted)/2]) / 2
 	}
 	e := ev("samples_ms", ms, "median_ms", median, "good_ms", ttfbGoodMs, "poor_ms", ttfbPoorMs)
-	summary := fmt.Sprintf("The median time to first byte of %s is %d ms", srCount(len(ms), "request", "requests"), median)
+	summary := fmt.Sprintf("The median time to first byte of %s is %d ms", plural(len(ms), "request", "requests"), median)
 	switch {
 	case median <= ttfbGoodMs:
 		return pass(summary+fmt.Sprintf(" (good is up to %d ms).", ttfbGoodMs), e)
@@ -2032,7 +1879,7 @@ const (
 )
 
 func evalHTMLWeight(in *Input) Result {
-	h := srSite(in).Home
+	h := siteOf(in).Home
 	if h == nil || (h.Err != nil && !h.Truncated) {
 		return na("The homepage body was not read, so its size is unknown.", ev())
 	}
@@ -2040,7 +1887,7 @@ func evalHTMLWeight(in *Input) Result {
 	e := ev("bytes", h.Bytes, "kib", kib, "truncated", h.Truncated, "content_encoding", h.ContentEncoding)
 	size := fmt.Sprintf("%d KiB", kib)
 	if h.Bytes < 10<<10 {
-		size = srCount(h.Bytes, "byte", "bytes")
+		size = plural(h.Bytes, "byte", "bytes")
 	}
 	switch {
 	case h.Truncated:
@@ -2075,8 +1922,8 @@ func compressionCheck() *Check {
 const compressionMinBytes = 1400
 
 func evalCompression(in *Input) Result {
-	h := srSite(in).Home
-	if srFetchFailed(h) || h.Status == 0 {
+	h := siteOf(in).Home
+	if fetchFailed(h) || h.Status == 0 {
 		return na("The homepage was not fetched, so its compression is unknown.", ev())
 	}
 	enc := strings.ToLower(strings.TrimSpace(h.ContentEncoding))
@@ -2111,7 +1958,7 @@ func renderBlockingHeadCheck() *Check {
 }
 
 func evalRenderBlockingHead(in *Input) Result {
-	p := srHome(in)
+	p := in.Home
 	if p == nil {
 		return na("The homepage is not HTML, so its <head> could not be read.", ev())
 	}
@@ -2126,9 +1973,9 @@ func evalRenderBlockingHead(in *Input) Result {
 		scripts = append(scripts, s.Src)
 	}
 	total := len(scripts) + p.HeadCSS
-	e := ev("blocking_scripts", srStrings(scripts), "blocking_stylesheets", p.HeadCSS, "total", total)
+	e := ev("blocking_scripts", nonNil(scripts), "blocking_stylesheets", p.HeadCSS, "total", total)
 	summary := fmt.Sprintf("The homepage <head> has %s and %s that block rendering",
-		srCount(len(scripts), "synchronous script", "synchronous scripts"), srCount(p.HeadCSS, "stylesheet", "stylesheets"))
+		plural(len(scripts), "synchronous script", "synchronous scripts"), plural(p.HeadCSS, "stylesheet", "stylesheets"))
 	switch {
 	case total <= 3:
 		return pass(summary+".", e)
@@ -2156,7 +2003,7 @@ func imageDimensionsLCPCheck() *Check {
 }
 
 func evalImageDimensionsLCP(in *Input) Result {
-	p := srHome(in)
+	p := in.Home
 	if p == nil {
 		return na("The homepage is not HTML, so its images could not be read.", ev())
 	}
@@ -2170,7 +2017,7 @@ func evalImageDimensionsLCP(in *Input) Result {
 		}
 	}
 	first := p.Images[0]
-	pct := srPct(sized, len(p.Images))
+	pct := percent(sized, len(p.Images))
 	e := ev("images", len(p.Images), "with_dimensions", sized, "with_dimensions_pct", pct, "first_image", first.Src, "first_lazy", first.Lazy)
 	var problems []string
 	if pct < 80 {

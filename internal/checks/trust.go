@@ -553,34 +553,6 @@ func brandMentions(in *Input) []brandMention {
 	return out
 }
 
-// titleSeparators split "Topic | Brand" style values into their parts.
-var titleSeparators = regexp.MustCompile(`\s+[|–—·:-]\s+|\s*\|\s*`)
-
-// sameBrand reports whether a text carries the brand: it contains the
-// brand key, one of its parts is a short form of the brand ("Acme" for
-// "Acme Software"), or it shares most of the key's leading letters, as
-// "Copper Kettle Coffee" does with a brand derived from the domain
-// "copperkettleshop".
-func sameBrand(key, value string) bool {
-	v := compact(value)
-	if key == "" || v == "" {
-		return false
-	}
-	if strings.Contains(v, key) {
-		return true
-	}
-	for _, part := range titleSeparators.Split(value, -1) {
-		if vk := brandKey(part); len(vk) >= 3 && strings.HasPrefix(key, vk) {
-			return true
-		}
-	}
-	common := 0
-	for common < len(key) && common < len(v) && key[common] == v[common] {
-		common++
-	}
-	return common >= 5 && common*10 >= len(key)*6
-}
-
 func evalBrandConsistency(in *Input) Result {
 	if in.Home == nil {
 		return na(naNoHome, ev())
@@ -621,53 +593,6 @@ func evalBrandConsistency(in *Input) Result {
 		return warn(fmt.Sprintf("%d of %d brand mentions use %q; %s differs.", len(mentions)-1, len(mentions), reference, outliers[0]), e)
 	}
 	return fail(fmt.Sprintf("%d of %d brand mentions differ from %q: %s.", len(outliers), len(mentions), reference, strings.Join(firstN(outliers, 3), ", ")), e)
-}
-
-// linkedFromHome reports whether the homepage links a URL (fragment and
-// trailing slash ignored).
-func linkedFromHome(in *Input, target string) bool {
-	if in.Home == nil {
-		return false
-	}
-	norm := func(s string) string {
-		if i := strings.IndexByte(s, '#'); i >= 0 {
-			s = s[:i]
-		}
-		return strings.TrimSuffix(strings.ToLower(s), "/")
-	}
-	t := norm(target)
-	for _, l := range in.Home.Links {
-		if l.Href != "" && norm(l.Href) == t {
-			return true
-		}
-	}
-	return false
-}
-
-// keyPage describes the first fetched page of a purpose as an evidence
-// row whose "page" names the purpose.
-func keyPage(in *Input, p fetch.Purpose) (row map[string]any, ok bool, parsed *page.Page) {
-	row = map[string]any{"page": string(p), "found": false}
-	if in.Site == nil {
-		return row, false, nil
-	}
-	rs := in.Site.PagesFor(p)
-	if len(rs) == 0 || rs[0] == nil {
-		return row, false, nil
-	}
-	r := rs[0]
-	row["found"] = true
-	row["url"] = r.FinalURL
-	row["status"] = r.Status
-	row["linked_from_home"] = linkedFromHome(in, r.URL) || linkedFromHome(in, r.FinalURL)
-	if r.Err != nil {
-		row["error"] = r.ErrorText()
-	}
-	return row, r.OK(), in.Site.Page(r)
-}
-
-func noPagesAtAll(in *Input) bool {
-	return in.Home == nil && (in.Site == nil || len(in.Site.Pages) == 0)
 }
 
 func evalAboutContact(in *Input) Result {
@@ -1376,7 +1301,7 @@ func evalNegativeSignals(in *Input) Result {
 				top, n = w, counts[w]
 			}
 		}
-		share := percent(float64(n), float64(len(words)))
+		share := percent(n, len(words))
 		if share > 4 {
 			stuffed = append(stuffed, map[string]any{"url": addressOf(p), "term": top, "count": n, "words": len(words), "share_pct": share})
 		}
@@ -1402,7 +1327,7 @@ func evalNegativeSignals(in *Input) Result {
 		allWords := page.CountWords(h.Text)
 		boilerplate := 0.0
 		if allWords > 0 {
-			boilerplate = percent(float64(allWords-h.Words), float64(allWords))
+			boilerplate = percent(allWords-h.Words, allWords)
 		}
 		e["calls_to_action"] = ctas
 		e["overlay_elements"] = overlays

@@ -9,7 +9,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"unicode"
 	"unicode/utf8"
 
 	"github.com/geoscan/geoscan/internal/fetch"
@@ -379,227 +378,6 @@ func visibilityChecks() []*Check {
 	}
 }
 
-// Page sets the checks read.
-
-// sitePages returns the parsed pages of the given purposes; a missing site
-// yields none.
-func sitePages(in *Input, purposes ...fetch.Purpose) []*page.Page {
-	if in == nil || in.Site == nil {
-		return nil
-	}
-	var out []*page.Page
-	for _, p := range purposes {
-		out = append(out, in.Pages(p)...)
-	}
-	return out
-}
-
-// everyPage is the homepage and every parsed extra page.
-func everyPage(in *Input) []*page.Page {
-	if in == nil || in.Site == nil {
-		if in != nil && in.Home != nil {
-			return []*page.Page{in.Home}
-		}
-		return nil
-	}
-	return in.ContentPages()
-}
-
-// articlePages are the sampled article pages that are articles. The
-// fetcher picks them by URL, which also catches blog indexes such as
-// /blog/news; a page whose path is the parent of another sampled article,
-// or that holds three or more <article> elements, is a listing and left out.
-func articlePages(in *Input) []*page.Page {
-	all := sitePages(in, fetch.Article)
-	var out []*page.Page
-	for _, p := range all {
-		if !isListing(p, all) {
-			out = append(out, p)
-		}
-	}
-	return out
-}
-
-func isListing(p *page.Page, siblings []*page.Page) bool {
-	if p.Doc != nil && p.Doc.Find("article").Length() >= 3 {
-		return true
-	}
-	if p.URL == nil {
-		return false
-	}
-	parent := strings.TrimSuffix(p.URL.Path, "/") + "/"
-	for _, o := range siblings {
-		if o != p && o.URL != nil && len(o.URL.Path) > len(parent) && strings.HasPrefix(o.URL.Path, parent) {
-			return true
-		}
-	}
-	return false
-}
-
-// minReadableWords is the visible text below which a page has nothing to
-// structure: its emptiness is ssr_text_content's finding, not a heading or
-// passage problem to count again.
-const minReadableWords = 20
-
-func readable(pages []*page.Page) []*page.Page {
-	var out []*page.Page
-	for _, p := range pages {
-		if p != nil && page.CountWords(p.Text) >= minReadableWords {
-			out = append(out, p)
-		}
-	}
-	return out
-}
-
-// answerPages are the readable pages that answer questions: the homepage,
-// the sampled articles and the product page.
-func answerPages(in *Input) []*page.Page {
-	var out []*page.Page
-	if in.Home != nil {
-		out = append(out, in.Home)
-	}
-	out = append(out, articlePages(in)...)
-	return readable(append(out, sitePages(in, fetch.Product)...))
-}
-
-// copyPages are the readable pages whose body copy is judged: the sampled
-// articles, or the homepage when no article was fetched.
-func copyPages(in *Input) []*page.Page {
-	if arts := readable(articlePages(in)); len(arts) > 0 {
-		return arts
-	}
-	if in.Home != nil {
-		return readable([]*page.Page{in.Home})
-	}
-	return nil
-}
-
-const naNoReadable = "No fetched page has readable text to structure; ssr_text_content reports why."
-
-// allOf names every item of a group: "the page" for one, "all 3 pages"
-// for more.
-func allOf(n int, one, many string) string {
-	if n == 1 {
-		return "the " + one
-	}
-	return fmt.Sprintf("all %d %s", n, many)
-}
-
-// theN names a group: "the page" for one, "the 3 pages" for more.
-func theN(n int, one, many string) string {
-	if n == 1 {
-		return "the " + one
-	}
-	return fmt.Sprintf("the %d %s", n, many)
-}
-
-func addressOf(p *page.Page) string {
-	if p == nil || p.URL == nil {
-		return ""
-	}
-	return p.URL.String()
-}
-
-func graphOf(p *page.Page) *jsonld.Graph {
-	if p == nil {
-		return nil
-	}
-	return p.Graph
-}
-
-const naNoHome = "The homepage is not an HTML document that could be parsed, so there is nothing to measure."
-
-// Small numeric and text helpers shared by the visibility and trust checks.
-
-// percent is 100·part/whole rounded to one decimal; 0 when whole is 0.
-func percent(part, whole float64) float64 {
-	if whole <= 0 {
-		return 0
-	}
-	return roundTenth(100 * part / whole)
-}
-
-func roundTenth(x float64) float64 {
-	if math.IsNaN(x) || math.IsInf(x, 0) {
-		return 0
-	}
-	return math.Round(x*10) / 10
-}
-
-// excerpt shortens s to n runes, marking the cut.
-func excerpt(s string, n int) string {
-	if utf8.RuneCountInString(s) <= n {
-		return s
-	}
-	r := []rune(s)
-	return strings.TrimSpace(string(r[:n])) + "…"
-}
-
-// firstN keeps at most n items so evidence stays readable.
-func firstN[T any](list []T, n int) []T {
-	if len(list) > n {
-		return list[:n]
-	}
-	return list
-}
-
-// tokens lower-cases s and splits it into runs of letters and digits.
-func tokens(s string) []string {
-	return strings.FieldsFunc(strings.ToLower(s), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
-}
-
-// compact is s lower-cased with everything but letters and digits removed:
-// "Acme, Inc." and "ACME inc" compare equal as "acmeinc".
-func compact(s string) string { return strings.Join(tokens(s), "") }
-
-// tokenCoverage is the share of want's tokens present in have.
-func tokenCoverage(want string, have map[string]bool) float64 {
-	ts := tokens(want)
-	if len(ts) == 0 {
-		return 0
-	}
-	n := 0
-	for _, t := range ts {
-		if have[t] {
-			n++
-		}
-	}
-	return float64(n) / float64(len(ts))
-}
-
-func tokenSet(texts ...string) map[string]bool {
-	set := map[string]bool{}
-	for _, t := range texts {
-		for _, w := range tokens(t) {
-			set[w] = true
-		}
-	}
-	return set
-}
-
-// nonNil keeps evidence lists as [] rather than null.
-func nonNil(s []string) []string {
-	if s == nil {
-		return []string{}
-	}
-	return s
-}
-
-// nonNilRows is nonNil for evidence tables.
-func nonNilRows(s []map[string]any) []map[string]any {
-	if s == nil {
-		return []map[string]any{}
-	}
-	return s
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return fmt.Sprintf("%d %s", n, one)
-	}
-	return fmt.Sprintf("%d %s", n, many)
-}
-
 // Extractability.
 
 func evalSSRText(in *Input) Result {
@@ -666,7 +444,7 @@ func evalTextHTMLRatio(in *Input) Result {
 	if h == nil || h.HTMLBytes == 0 {
 		return na(naNoHome, ev())
 	}
-	pct := percent(float64(len(h.Text)), float64(h.HTMLBytes))
+	pct := percent(len(h.Text), h.HTMLBytes)
 	e := ev("text_bytes", len(h.Text), "html_bytes", h.HTMLBytes, "ratio_pct", pct)
 	s := fmt.Sprintf("Visible text is %.1f%% of the %d-byte homepage HTML.", pct, h.HTMLBytes)
 	return byThreshold(pct, 10, 5, s, e)
@@ -680,7 +458,7 @@ func evalSemanticMain(in *Input) Result {
 			continue
 		}
 		name, words := p.Landmark()
-		cov := min(percent(float64(words), float64(p.Words)), 100)
+		cov := min(percent(words, p.Words), 100)
 		judged++
 		ok := name != "" && cov >= 50
 		if ok {
@@ -712,7 +490,7 @@ func evalImageAlt(in *Input) Result {
 		return na("No images were found on the fetched pages.", ev("images", 0))
 	}
 	covered := withAlt + decorative
-	pct := percent(float64(covered), float64(total))
+	pct := percent(covered, total)
 	e := ev("images", total, "with_alt", withAlt, "decorative", decorative, "missing_alt", len(missing), "coverage_pct", pct, "missing_sources", firstN(missing, 10))
 	s := fmt.Sprintf("%d of %d images have alt text or are marked decorative (%.0f%%).", covered, total, pct)
 	return byThreshold(pct, 90, 60, s, e)
@@ -841,7 +619,7 @@ func evalPassageChunking(in *Input) Result {
 	if total == 0 {
 		return na("The pages have too little text under H2/H3 headings to judge passage length.", ev())
 	}
-	share := percent(float64(inRange), float64(total))
+	share := percent(inRange, total)
 	e := ev("sections", total, "in_range", inRange, "share_pct", share, "per_section", firstN(rows, 30))
 	s := fmt.Sprintf("%d of %d content sections hold 40–300 words between H2/H3 headings (%.0f%%).", inRange, total, share)
 	return byThreshold(share, 60, 30, s, e)
@@ -899,8 +677,6 @@ func evalQuestionHeadings(in *Input) Result {
 	}
 	return info(fmt.Sprintf("None of the %d subheadings is phrased as a question; this is a hint, not a requirement.", headings), e)
 }
-
-var numberRE = regexp.MustCompile(`\d[\d.,]*\d%?|\d%?`)
 
 // sourceHost reports whether a host is a primary or reference source.
 func sourceHost(host string) bool {
@@ -1004,34 +780,6 @@ func evalJSONLDValid(in *Input) Result {
 	}
 	return pass(fmt.Sprintf("JSON-LD parses without errors in %s, declaring %s.", plural(blocks, "block", "blocks"), strings.Join(firstN(types, 8), ", ")), e)
 }
-
-// Types that identify who stands behind a site. LocalBusiness subtypes are
-// many; the common ones are listed so a Restaurant or Dentist counts.
-var (
-	organizationTypes = []string{
-		"Organization", "Corporation", "NGO", "EducationalOrganization", "GovernmentOrganization",
-		"NewsMediaOrganization", "MedicalOrganization", "SportsOrganization", "OnlineBusiness", "OnlineStore", "Airline",
-		"Consortium", "CollegeOrUniversity", "School", "ResearchOrganization", "PerformingGroup", "LibrarySystem",
-	}
-	localBusinessTypes = []string{
-		"LocalBusiness", "Restaurant", "FoodEstablishment", "CafeOrCoffeeShop", "Bakery", "BarOrPub",
-		"Store", "ClothingStore", "ProfessionalService", "LegalService", "Attorney", "Notary", "Dentist", "Physician",
-		"MedicalBusiness", "MedicalClinic", "Pharmacy", "HomeAndConstructionBusiness", "Plumber", "Electrician",
-		"HVACBusiness", "RoofingContractor", "GeneralContractor", "AutomotiveBusiness", "AutoRepair", "AutoDealer",
-		"FinancialService", "AccountingService", "InsuranceAgency", "HealthAndBeautyBusiness", "BeautySalon", "HairSalon",
-		"DaySpa", "LodgingBusiness", "Hotel", "RealEstateAgent", "TravelAgency", "ExerciseGym", "SportsActivityLocation",
-		"ChildCare", "Library", "EntertainmentBusiness", "EmploymentAgency", "Locksmith", "MovingCompany", "VeterinaryCare",
-	}
-	identityTypes = slices.Concat(organizationTypes, localBusinessTypes, []string{"Person"})
-	articleTypes  = []string{
-		"Article", "BlogPosting", "NewsArticle", "TechArticle", "Report", "ScholarlyArticle",
-		"AnalysisNewsArticle", "ReportageNewsArticle", "OpinionNewsArticle", "ReviewNewsArticle", "LiveBlogPosting", "SocialMediaPosting", "HowToArticle",
-	}
-	productTypes = []string{
-		"Product", "ProductGroup", "IndividualProduct", "ProductModel", "Service", "FinancialProduct",
-		"SoftwareApplication", "WebApplication", "MobileApplication", "Course", "Vehicle", "Car",
-	}
-)
 
 func evalSiteEntities(in *Input) Result {
 	h := in.Home
@@ -1228,7 +976,7 @@ func evalRequiredProps(in *Input) Result {
 	if entities == 0 {
 		return na("No schema.org entity of a type with known required properties was found.", ev())
 	}
-	pct := percent(float64(present), float64(expected))
+	pct := percent(present, expected)
 	e := ev("entities", entities, "properties_expected", expected, "properties_present", present, "completeness_pct", pct, "missing", firstN(rows, 20))
 	s := fmt.Sprintf("%d of %d expected properties are present across %s (%.0f%%), %d of them complete.", present, expected, plural(entities, "schema entity", "schema entities"), pct, entities-len(rows))
 	return byThreshold(pct, 90, 60, s, e)
@@ -1395,48 +1143,6 @@ var genericTitles = map[string]bool{
 	"untitled": true, "untitled document": true, "default": true, "startseite": true, "accueil": true, "inicio": true, "my site": true, "new page": true,
 }
 
-// brandKey reduces a brand to the form titles and names are compared in:
-// letters and digits only, without legal suffixes, and for a domain-like
-// brand ("example.com", or the default "copperkettle-shop" taken from the
-// domain) without the domain and the generic words sites add to names.
-func brandKey(brand string) string {
-	b := strings.TrimSpace(brand)
-	if b == "" {
-		return ""
-	}
-	domainLike := !strings.ContainsAny(b, " \t")
-	if domainLike && strings.Contains(b, ".") {
-		host := b
-		if u, err := url.Parse(b); err == nil && u.Host != "" {
-			host = u.Host
-		}
-		host = strings.TrimPrefix(strings.ToLower(host), "www.")
-		if i := strings.IndexByte(host, '.'); i > 0 {
-			b = host[:i]
-		}
-	}
-	ts := tokens(b)
-	for len(ts) > 1 && (legalSuffixes[ts[len(ts)-1]] || (domainLike && domainAffixes[ts[len(ts)-1]])) {
-		ts = ts[:len(ts)-1]
-	}
-	for domainLike && len(ts) > 1 && domainAffixes[ts[0]] {
-		ts = ts[1:]
-	}
-	return strings.Join(ts, "")
-}
-
-var legalSuffixes = map[string]bool{
-	"inc": true, "llc": true, "ltd": true, "limited": true, "gmbh": true, "corp": true,
-	"corporation": true, "co": true, "company": true, "ag": true, "sa": true, "sas": true, "sarl": true, "bv": true, "nv": true, "plc": true, "srl": true, "spa": true, "oy": true, "ab": true, "as": true, "kg": true, "pty": true,
-}
-
-// domainAffixes are words domains add around a brand name
-// ("get-acme", "acme-app", "acme-shop").
-var domainAffixes = map[string]bool{
-	"get": true, "try": true, "use": true, "join": true, "go": true, "my": true, "the": true,
-	"app": true, "hq": true, "shop": true, "store": true, "online": true, "docs": true, "official": true, "web": true, "site": true, "io": true, "inc": true,
-}
-
 func evalTitleQuality(in *Input) Result {
 	h := in.Home
 	if h == nil {
@@ -1520,19 +1226,6 @@ func evalOpenGraph(in *Input) Result {
 // extended subtags), script, region, variants, extensions, private use.
 var bcp47RE = regexp.MustCompile(`(?i)^([a-z]{2,3}(-[a-z]{3}){0,3}|[a-z]{4,8})(-[a-z]{4})?(-([a-z]{2}|[0-9]{3}))?(-([a-z0-9]{5,8}|[0-9][a-z0-9]{3}))*(-[a-wyz0-9](-[a-z0-9]{2,8})+)*(-x(-[a-z0-9]{1,8})+)?$`)
 
-// stopwords are frequent function words of a few languages, enough to
-// tell which of them a page is written in; words shared by several of
-// these languages are left out.
-var stopwords = map[string][]string{
-	"en": {"the", "and", "of", "to", "is", "for", "that", "with", "you", "are", "on", "this", "your", "we", "our", "it", "be", "from", "by", "or", "can", "at", "have"},
-	"de": {"der", "die", "und", "das", "ist", "nicht", "mit", "sie", "ein", "eine", "für", "auf", "den", "dem", "zu", "von", "sich", "wir", "auch", "oder", "werden", "ihre"},
-	"fr": {"le", "les", "et", "des", "est", "une", "du", "pour", "dans", "qui", "sur", "vous", "nous", "pas", "avec", "au", "ce", "sont", "plus", "votre"},
-	"es": {"el", "los", "las", "y", "es", "por", "para", "con", "una", "del", "su", "sus", "al", "como", "más", "pero", "este", "esta", "también"},
-	"it": {"il", "di", "che", "è", "per", "sono", "non", "della", "delle", "gli", "nel", "più", "questo", "anche", "alla", "degli"},
-	"pt": {"os", "do", "da", "em", "um", "uma", "não", "são", "é", "mais", "seu", "sua", "nos", "dos", "das", "ao", "você", "pelo"},
-	"nl": {"het", "een", "van", "dat", "op", "te", "voor", "met", "zijn", "niet", "ook", "je", "wij", "ons", "onze", "naar", "worden", "bij", "uw"},
-}
-
 // guessLanguage names the language of a text among those of stopwords, or
 // "" when the text is short or no language clearly dominates.
 func guessLanguage(text string) string {
@@ -1562,15 +1255,6 @@ func guessLanguage(text string) string {
 		return ""
 	}
 	return best
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
 
 func evalHTMLLang(in *Input) Result {
