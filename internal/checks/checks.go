@@ -138,12 +138,38 @@ type Outcome struct {
 	Result Result
 }
 
-// All returns the catalog in report order: search, visibility, trust.
+// pillars is the catalog: the pillars of the rubric in package scoring,
+// in report order, each with its ring and the function of its file that
+// returns its checks in order. A new check goes into its pillar's file
+// only; a new pillar needs a line here and one in the rubric.
+var pillars = []struct {
+	ring, id string
+	checks   func() []*Check
+}{
+	{RingSearch, pillarCrawlAccess, crawlAccessChecks},
+	{RingSearch, pillarIndexability, indexabilityChecks},
+	{RingSearch, pillarDiscovery, discoveryChecks},
+	{RingSearch, pillarDelivery, deliveryChecks},
+
+	{RingVisibility, pillarExtractability, extractabilityChecks},
+	{RingVisibility, pillarAnswerStructure, answerStructureChecks},
+	{RingVisibility, pillarStructuredData, structuredDataChecks},
+	{RingVisibility, pillarMachineMetadata, machineMetadataChecks},
+
+	{RingTrust, pillarEntityIdentity, entityIdentityChecks},
+	{RingTrust, pillarAuthorshipFreshness, authorshipFreshnessChecks},
+	{RingTrust, pillarSiteSecurity, siteSecurityChecks},
+	{RingTrust, pillarContentIntegrity, contentIntegrityChecks},
+	{RingTrust, pillarAIMentions, aiMentionsChecks},
+}
+
+// All returns the catalog in report order: pillar by pillar, ring by ring
+// (search, visibility, trust).
 func All() []*Check {
 	var out []*Check
-	out = append(out, searchChecks()...)
-	out = append(out, visibilityChecks()...)
-	out = append(out, trustChecks()...)
+	for _, p := range pillars {
+		out = append(out, p.checks()...)
+	}
 	return out
 }
 
@@ -209,4 +235,15 @@ func ev(kv ...any) map[string]any {
 		m[fmt.Sprint(kv[i])] = kv[i+1]
 	}
 	return m
+}
+
+// pillarOf keeps the checks of one pillar.
+func pillarOf(list []*Check, id string) []*Check {
+	var out []*Check
+	for _, c := range list {
+		if c.Pillar == id {
+			out = append(out, c)
+		}
+	}
+	return out
 }

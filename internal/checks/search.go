@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/url"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -27,10 +28,13 @@ const (
 	pillarDelivery     = "delivery"
 )
 
-// searchChecks returns the search ring in catalog order: can AI engines
-// reach the site, keep it in their indexes, find its pages and fetch them
-// quickly.
+// searchChecks is the search ring: can AI engines reach the site, keep it
+// in their indexes, find its pages and fetch them quickly.
 func searchChecks() []*Check {
+	return slices.Concat(crawlAccessChecks(), indexabilityChecks(), discoveryChecks(), deliveryChecks())
+}
+
+func crawlAccessChecks() []*Check {
 	return []*Check{
 		robotsTxtFetchableCheck(),
 		robotsTxtSyntaxCheck(),
@@ -40,7 +44,11 @@ func searchChecks() []*Check {
 		staleAITokensCheck(),
 		edgeBotReachabilityCheck(),
 		contentSignalsCheck(),
+	}
+}
 
+func indexabilityChecks() []*Check {
+	return []*Check{
 		homepageHTTPOKCheck(),
 		httpsRedirectCheck(),
 		metaRobotsIndexableCheck(),
@@ -49,13 +57,21 @@ func searchChecks() []*Check {
 		hreflangValidCheck(),
 		soft404Check(),
 		crawlableAnchorsCheck(),
+	}
+}
 
+func discoveryChecks() []*Check {
+	return []*Check{
 		sitemapPresentCheck(),
 		sitemapQualityCheck(),
 		llmsTxtPresentCheck(),
 		feedDiscoverableCheck(),
 		internalLinkHubsCheck(),
+	}
+}
 
+func deliveryChecks() []*Check {
+	return []*Check{
 		ttfbCheck(),
 		htmlWeightCheck(),
 		compressionCheck(),

@@ -1363,3 +1363,13 @@ func isStopword(w string) bool {
 	}
 	return false
 }
+
+func entityIdentityChecks() []*Check { return pillarOf(trustChecks(), pillarEntityIdentity) }
+
+func authorshipFreshnessChecks() []*Check { return pillarOf(trustChecks(), pillarAuthorshipFreshness) }
+
+func siteSecurityChecks() []*Check { return pillarOf(trustChecks(), pillarSiteSecurity) }
+
+func contentIntegrityChecks() []*Check { return pillarOf(trustChecks(), pillarContentIntegrity) }
+
+func aiMentionsChecks() []*Check { return pillarOf(trustChecks(), pillarAIMentions) }

@@ -1489,3 +1489,11 @@ func evalMarkdownAlternates(in *Input) Result {
 	}
 	return info("No Markdown alternates were found (no rel=alternate type=text/markdown link, no .md links in llms.txt); an emerging convention, not scored.", e)
 }
+
+func extractabilityChecks() []*Check { return pillarOf(visibilityChecks(), pillarExtractability) }
+
+func answerStructureChecks() []*Check { return pillarOf(visibilityChecks(), pillarAnswerStructure) }
+
+func structuredDataChecks() []*Check { return pillarOf(visibilityChecks(), pillarStructuredData) }
+
+func machineMetadataChecks() []*Check { return pillarOf(visibilityChecks(), pillarMachineMetadata) }
