@@ -1,9 +1,10 @@
 package checks
 
 // This file holds the shared readings: what the evaluators of several
-// pillars read from a scan (the site, its page sets, its URLs) and the
-// small word, number and brand helpers they phrase findings with. A
-// helper used by one pillar only lives in that pillar's file.
+// pillars read from a scan (the site, its page sets, its URLs, the
+// homepage's robots directives) and the small word, number and brand
+// helpers they phrase findings with. A helper used by one pillar only
+// lives in that pillar's file.
 
 import (
 	"errors"
@@ -280,6 +281,80 @@ func siteHost(in *Input) string {
 		return strings.TrimPrefix(strings.ToLower(s.Target.Hostname()), "www.")
 	}
 	return ""
+}
+
+// The homepage's robots directives, from its meta tags and headers.
+
+// robotsDirective is one directive of a robots meta tag or X-Robots-Tag.
+type robotsDirective struct {
+	source string // "meta robots", "meta googlebot", "X-Robots-Tag"
+	agent  string // the user agent it is limited to, "" for all
+	name   string // lower case
+	value  string
+}
+
+func (d robotsDirective) String() string {
+	s := d.source + ": "
+	if d.agent != "" && d.source == "X-Robots-Tag" {
+		s += d.agent + ": "
+	}
+	s += d.name
+	if d.value != "" {
+		s += ":" + d.value
+	}
+	return s
+}
+
+// robotsDirectiveNames take a value after a colon; any other word before
+// a colon in X-Robots-Tag is a user agent.
+var robotsDirectiveNames = map[string]bool{"max-snippet": true, "max-image-preview": true, "max-video-preview": true, "unavailable_after": true}
+
+func parseRobotsDirectives(source, agent, content string) []robotsDirective {
+	var out []robotsDirective
+	for i, part := range strings.Split(content, ",") {
+		part = strings.TrimSpace(part)
+		if part == "" {
+			continue
+		}
+		name, value, hasColon := strings.Cut(part, ":")
+		name = strings.ToLower(strings.TrimSpace(name))
+		if i == 0 && hasColon && source == "X-Robots-Tag" && !robotsDirectiveNames[name] {
+			agent = name
+			rest := strings.TrimSpace(value)
+			if rest == "" {
+				continue
+			}
+			name, value, _ = strings.Cut(rest, ":")
+			name = strings.ToLower(strings.TrimSpace(name))
+		}
+		out = append(out, robotsDirective{source: source, agent: agent, name: name, value: strings.TrimSpace(value)})
+	}
+	return out
+}
+
+// homeRobotsDirectives collects the directives of the homepage's robots,
+// googlebot and bingbot meta tags and X-Robots-Tag headers.
+func homeRobotsDirectives(in *Input) (ds []robotsDirective, metas map[string][]string, headers []string) {
+	metas = map[string][]string{}
+	if p := in.Home; p != nil {
+		for _, key := range []string{"robots", "googlebot", "bingbot"} {
+			for _, v := range p.Meta[key] {
+				metas[key] = append(metas[key], v)
+				agent := key
+				if key == "robots" {
+					agent = ""
+				}
+				ds = append(ds, parseRobotsDirectives("meta "+key, agent, v)...)
+			}
+		}
+	}
+	if h := siteOf(in).Home; h != nil && h.Header != nil {
+		for _, v := range h.Header.Values("X-Robots-Tag") {
+			headers = append(headers, v)
+			ds = append(ds, parseRobotsDirectives("X-Robots-Tag", "", v)...)
+		}
+	}
+	return ds, metas, headers
 }
 
 // Phrasing findings.
