@@ -3,6 +3,7 @@ package checks
 import (
 	"net/http"
 	"net/url"
+	"slices"
 	"testing"
 	"time"
 
@@ -103,4 +104,10 @@ func botByToken(token string) fetch.Bot {
 // input wraps a site for evaluation.
 func input(s *fetch.Site) *Input {
 	return &Input{Site: s, Home: s.HomePage, BrandName: "Example", Now: testNow}
+}
+
+// searchChecks is the search ring: can AI engines reach the site, keep it
+// in their indexes, find its pages and fetch them quickly.
+func searchChecks() []*Check {
+	return slices.Concat(crawlAccessChecks(), indexabilityChecks(), discoveryChecks(), deliveryChecks())
 }

@@ -2,22 +2,16 @@ package checks
 
 import (
 	"fmt"
-	"slices"
 	"sort"
 	"strings"
 )
 
-// The pillars of the search ring.
-const (
-	pillarDelivery = "delivery"
-)
+// The delivery pillar: how quickly and lightly do the pages reach a
+// crawler? TTFB, HTML weight, compression, render-blocking resources and
+// image sizing.
+const pillarDelivery = "delivery"
 
-// searchChecks is the search ring: can AI engines reach the site, keep it
-// in their indexes, find its pages and fetch them quickly.
-func searchChecks() []*Check {
-	return slices.Concat(crawlAccessChecks(), indexabilityChecks(), discoveryChecks(), deliveryChecks())
-}
-
+// deliveryChecks returns the pillar's checks in report order.
 func deliveryChecks() []*Check {
 	return []*Check{
 		ttfbCheck(),
@@ -28,9 +22,6 @@ func deliveryChecks() []*Check {
 		cruxFieldVitalsCheck(),
 	}
 }
-
-// ---------------------------------------------------------------------
-// Pillar delivery.
 
 func ttfbCheck() *Check {
 	return &Check{
