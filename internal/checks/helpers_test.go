@@ -111,3 +111,13 @@ func input(s *fetch.Site) *Input {
 func searchChecks() []*Check {
 	return slices.Concat(crawlAccessChecks(), indexabilityChecks(), discoveryChecks(), deliveryChecks())
 }
+
+// visibilityRing is the visibility ring in catalog order.
+func visibilityRing() []*Check {
+	return slices.Concat(extractabilityChecks(), answerStructureChecks(), structuredDataChecks(), machineMetadataChecks())
+}
+
+// trustRing is the trust ring in catalog order.
+func trustRing() []*Check {
+	return slices.Concat(entityIdentityChecks(), authorshipFreshnessChecks(), siteSecurityChecks(), contentIntegrityChecks(), aiMentionsChecks())
+}

@@ -106,6 +106,12 @@ func isListing(p *page.Page, siblings []*page.Page) bool {
 	return false
 }
 
+// How much main text a page carries, in words.
+const (
+	minSSRWords    = 300 // enough main text to answer from
+	sparseSSRWords = 100 // below this a page is all but empty
+)
+
 // minReadableWords is the visible text below which a page has nothing to
 // structure: its emptiness is ssr_text_content's finding, not a heading or
 // passage problem to count again.

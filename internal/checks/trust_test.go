@@ -22,7 +22,7 @@ func TestTrustCatalog(t *testing.T) {
 		"hidden_prompt_injection", "negative_signals", "llm_brand_recognition", "llm_brand_accuracy", "llm_category_mention_rate", "llm_search_citation",
 	}
 	var got []string
-	for _, c := range trustChecks() {
+	for _, c := range trustRing() {
 		got = append(got, c.ID)
 		requireCheckComplete(t, c, RingTrust)
 	}
@@ -30,7 +30,7 @@ func TestTrustCatalog(t *testing.T) {
 }
 
 func TestEntityIdentityChecks(t *testing.T) {
-	list := trustChecks()
+	list := trustRing()
 	block := func(js string) string { return `<script type="application/ld+json">` + js + `</script>` }
 	homeWith := func(head, body string) string {
 		return `<!doctype html><html lang="en"><head><title>Example – Accounting</title>` + head + `</head><body>` + body + `</body></html>`
@@ -106,7 +106,7 @@ func TestEntityIdentityChecks(t *testing.T) {
 }
 
 func TestAuthorshipFreshnessChecks(t *testing.T) {
-	list := trustChecks()
+	list := trustRing()
 	art := func(graph string) *fetch.Response { return resp(fetch.Article, articleURL, 200, fixtureArticle(graph)) }
 	bare := simplePage("Post", "<main><h1>Post</h1><p>"+fixtureProse(100, "p")+"</p></main>")
 	bylineOnly := simplePage("Post", `<main><h1>Post</h1><p class="post-author">Jane Doe</p><p>Text.</p></main>`)
@@ -166,7 +166,7 @@ func TestAuthorshipFreshnessChecks(t *testing.T) {
 }
 
 func TestSiteSecurityChecks(t *testing.T) {
-	list := trustChecks()
+	list := trustRing()
 	withTLS := func(version string, days int) func(t *testing.T) *Input {
 		return func(t *testing.T) *Input {
 			s := site(t, fixtureYoastHome())
@@ -241,7 +241,7 @@ func tagText(s string) string {
 }
 
 func TestContentIntegrityChecks(t *testing.T) {
-	list := trustChecks()
+	list := trustRing()
 	page := func(body string) func(t *testing.T) *Input {
 		return func(t *testing.T) *Input { return inputOf(t, simplePage("x", body)) }
 	}
@@ -277,7 +277,7 @@ func TestContentIntegrityChecks(t *testing.T) {
 }
 
 func TestAIMentionChecksNeedAnEngine(t *testing.T) {
-	for _, c := range trustChecks() {
+	for _, c := range trustRing() {
 		if c.Pillar != pillarAIMentions {
 			continue
 		}

@@ -18,20 +18,9 @@ import (
 
 // Pillars of the visibility ring.
 const (
-	pillarExtractability  = "extractability"
 	pillarAnswerStructure = "answer_structure"
 	pillarStructuredData  = "structured_data"
 	pillarMachineMetadata = "machine_metadata"
-)
-
-// Thresholds of the extractability and answer-structure checks.
-const (
-	minSSRWords        = 300 // enough main text to answer from
-	sparseSSRWords     = 100 // below this a page is all but empty
-	minWordsForPassage = 40
-	maxWordsForPassage = 300
-	// maxJSToTextRatio bounds inline JavaScript bytes per visible text byte.
-	maxJSToTextRatio = 30
 )
 
 // visibilityChecks is the visibility ring: can an answer engine read the
@@ -39,76 +28,6 @@ const (
 // up the metadata it shows next to a citation.
 func visibilityChecks() []*Check {
 	return []*Check{
-		{
-			ID: "ssr_text_content", Ring: RingVisibility, Pillar: pillarExtractability, Weight: 10, Effort: Medium,
-			Marketing: Text{
-				Title: "Readable text without JavaScript",
-				Why:   "AI answer engines read your page as the server sends it, and most of their crawlers never run JavaScript. Words that only appear after scripts run are invisible to them, so there is nothing to quote.",
-				Fix:   "Make sure the homepage's main copy is part of the page itself rather than loaded afterwards, and that it explains in at least 300 words who you are and what you offer.",
-			},
-			Engineering: Text{
-				Title: "Server-rendered text content",
-				Why:   "GPTBot, OAI-SearchBot, ClaudeBot and PerplexityBot fetch the HTML and do not execute scripts; only words present in the initial response body can be indexed, chunked and cited.",
-				Fix:   "Render the main content on the server (SSR, static generation or a prerender service) so the response body carries at least 300 visible words outside nav, header, footer and aside; check with a plain HTTP client, not a browser.",
-			},
-			Eval: evalSSRText,
-		},
-		{
-			ID: "js_rendering_dependence", Ring: RingVisibility, Pillar: pillarExtractability, Weight: 5, Effort: High,
-			Marketing: Text{
-				Title: "Content does not depend on JavaScript",
-				Why:   "If the page is an empty frame that a script fills in later, AI crawlers see a blank page or a \"please enable JavaScript\" notice instead of your offer.",
-				Fix:   "Ask your developers to pre-render pages on the server; modern frameworks (Next.js, Nuxt, Astro, SvelteKit) do this out of the box when configured for it.",
-			},
-			Engineering: Text{
-				Title: "Client-side rendering dependence",
-				Why:   "An empty mount node (#root, #app, #__next) or a <noscript> JavaScript wall means non-rendering crawlers get no content; heavy inline JavaScript relative to text is a strong sign of client-side rendering.",
-				Fix:   "Switch the routes to SSR or SSG (Next.js app router or getStaticProps, Nuxt ssr: true, Angular SSR, Astro), keep hydration state in JSON script tags, and replace JavaScript-only <noscript> walls with real fallback content.",
-			},
-			Eval: evalJSDependence,
-		},
-		{
-			ID: "text_html_ratio", Ring: RingVisibility, Pillar: pillarExtractability, Weight: 2, Effort: Medium,
-			Marketing: Text{
-				Title: "Text is not buried in code",
-				Why:   "When the visible text is a tiny share of the page, crawlers spend their budget on code and may cut the page off before reaching your content.",
-				Fix:   "Have your team trim unused scripts, inline styles and page-builder markup so the words make up a bigger share of each page.",
-			},
-			Engineering: Text{
-				Title: "Text-to-HTML ratio",
-				Why:   "Crawlers cap how much of a document they read and chunk; a low ratio of visible text bytes to HTML bytes means markup, inline CSS and JS crowd out content.",
-				Fix:   "Move inline <style> and <script> into cached external files, drop unused builder wrappers and SVG sprites from the HTML, and keep the visible text at ≥10% of the decompressed HTML bytes.",
-			},
-			Eval: evalTextHTMLRatio,
-		},
-		{
-			ID: "semantic_main", Ring: RingVisibility, Pillar: pillarExtractability, Weight: 2, Effort: Low,
-			Marketing: Text{
-				Title: "Main content is clearly marked",
-				Why:   "Marking the main content tells AI tools which part of the page is the answer and which part is menus and footers, so they quote the right text.",
-				Fix:   "Ask your developer to wrap the main content of each page template in a <main> element (or <article> for posts).",
-			},
-			Engineering: Text{
-				Title: "Semantic <main>/<article> landmark",
-				Why:   "Extraction pipelines (Readability-style boilerplate removal) use <main>, role=main and <article> to separate content from chrome; without them nav and footer text leaks into the passages engines embed.",
-				Fix:   "Wrap the primary content of every template in a single <main> (role=main) and posts in <article>; keep nav, header, footer and aside outside it.",
-			},
-			Eval: evalSemanticMain,
-		},
-		{
-			ID: "image_alt_coverage", Ring: RingVisibility, Pillar: pillarExtractability, Weight: 2, Effort: Low,
-			Marketing: Text{
-				Title: "Images are described in words",
-				Why:   "AI engines cannot see pictures in a page they read as text; the short description of each image is the only way your product shots and diagrams count as content.",
-				Fix:   "Add a short, factual description to every meaningful image in your CMS's \"alt text\" field; leave purely decorative images empty on purpose.",
-			},
-			Engineering: Text{
-				Title: "Image alt attribute coverage",
-				Why:   "Text pipelines replace <img> with its alt text; images without an alt attribute drop out of the extracted content, and multimodal engines use alt as a caption signal.",
-				Fix:   "Give every content <img> a descriptive alt attribute and decorative ones alt=\"\" (or role=presentation); fix the component or CMS field that emits images without alt.",
-			},
-			Eval: evalImageAlt,
-		},
 		{
 			ID: "single_h1", Ring: RingVisibility, Pillar: pillarAnswerStructure, Weight: 3, Effort: Low,
 			Marketing: Text{
@@ -378,124 +297,6 @@ func visibilityChecks() []*Check {
 	}
 }
 
-// Extractability.
-
-func evalSSRText(in *Input) Result {
-	h := in.Home
-	if h == nil {
-		return na(naNoHome, ev())
-	}
-	e := ev("words", h.Words, "html_bytes", h.HTMLBytes, "text_sample", excerpt(h.MainText, 300))
-	switch {
-	case h.Words >= minSSRWords:
-		return pass(fmt.Sprintf("The homepage HTML carries %d visible words of main content before any script runs.", h.Words), e)
-	case h.Words >= sparseSSRWords:
-		return warn(fmt.Sprintf("The homepage HTML carries only %d visible words of main content (300 or more is the target).", h.Words), e)
-	}
-	return fail(fmt.Sprintf("The homepage HTML carries only %d visible words of main content; crawlers that run no JavaScript see an almost empty page.", h.Words), e)
-}
-
-func evalJSDependence(in *Input) Result {
-	h := in.Home
-	if h == nil {
-		return na(naNoHome, ev())
-	}
-	mounts := h.Mounts()
-	wall := h.JavaScriptWall()
-	frameworks := h.Frameworks()
-	code, state := h.InlineScriptBytes()
-	external := 0
-	for _, s := range h.Scripts {
-		if s.Src != "" {
-			external++
-		}
-	}
-	textBytes := len(h.Text)
-	ratio := roundTenth(float64(code) / float64(max(textBytes, 1)))
-	e := ev("words", h.Words, "empty_mounts", nonNil(mounts), "noscript_wall", excerpt(wall, 200), "frameworks", nonNil(frameworks),
-		"inline_js_bytes", code, "hydration_state_bytes", state, "inline_script_bytes_total", h.InlineJSBytes,
-		"external_scripts", external, "text_bytes", textBytes,
-		"inline_js_to_text_ratio", ratio,
-		"measured", "inline script bytes against visible text bytes; external scripts are counted, not downloaded, and hydration state payloads are excluded")
-	sparse := h.Words < sparseSSRWords
-	switch {
-	case sparse && len(mounts) > 0:
-		return fail(fmt.Sprintf("The homepage is an empty app shell: %s holds no content and the HTML has only %d words.", strings.Join(mounts, ", "), h.Words), e)
-	case sparse && wall != "":
-		return fail(fmt.Sprintf("The homepage shows a JavaScript wall (%q) and only %d words without scripts.", excerpt(wall, 60), h.Words), e)
-	case h.Words < 20 && external > 0 && len(h.Headings) == 0 && len(h.Paragraphs) == 0:
-		// No mount point we know, but nothing besides scripts either: an
-		// app shell under another id.
-		return fail(fmt.Sprintf("The homepage HTML has %d words, no headings or paragraphs, and loads %s, so its content comes from JavaScript.", h.Words, plural(external, "script", "scripts")), e)
-	case wall != "":
-		return warn(fmt.Sprintf("The homepage has %d words in its HTML but also a <noscript> notice asking to enable JavaScript (%q).", h.Words, excerpt(wall, 60)), e)
-	case ratio > maxJSToTextRatio:
-		return warn(fmt.Sprintf("Inline JavaScript (%d bytes) outweighs the visible text (%d bytes) %.0f to 1.", code, textBytes, ratio), e)
-	}
-	how := "no framework markers"
-	if len(frameworks) > 0 {
-		how = "server-rendered " + strings.Join(frameworks, ", ") + " markup"
-	}
-	return pass(fmt.Sprintf("The homepage content is in the HTML (%d words, %s), with no empty app shell or JavaScript wall.", h.Words, how), e)
-}
-
-func evalTextHTMLRatio(in *Input) Result {
-	h := in.Home
-	if h == nil || h.HTMLBytes == 0 {
-		return na(naNoHome, ev())
-	}
-	pct := percent(len(h.Text), h.HTMLBytes)
-	e := ev("text_bytes", len(h.Text), "html_bytes", h.HTMLBytes, "ratio_pct", pct)
-	s := fmt.Sprintf("Visible text is %.1f%% of the %d-byte homepage HTML.", pct, h.HTMLBytes)
-	return byThreshold(pct, 10, 5, s, e)
-}
-
-func evalSemanticMain(in *Input) Result {
-	var rows []map[string]any
-	covered, judged := 0, 0
-	for _, p := range answerPages(in) {
-		if p.Words < 20 {
-			continue
-		}
-		name, words := p.Landmark()
-		cov := min(percent(words, p.Words), 100)
-		judged++
-		ok := name != "" && cov >= 50
-		if ok {
-			covered++
-		}
-		rows = append(rows, map[string]any{"url": addressOf(p), "landmark": name, "landmark_words": words, "text_words": p.Words, "coverage_pct": cov, "ok": ok})
-	}
-	if judged == 0 {
-		return na("No fetched page has enough text to judge its content landmark.", ev())
-	}
-	e := ev("pages", rows)
-	if covered == judged {
-		return pass(fmt.Sprintf("Most of the text sits in <main> or <article> on %s.", allOf(judged, "page", "pages")), e)
-	}
-	return warn(fmt.Sprintf("%d of %d pages wrap most of their text in <main> or <article>.", covered, judged), e)
-}
-
-func evalImageAlt(in *Input) Result {
-	var total, withAlt, decorative int
-	var missing []string
-	for _, p := range everyPage(in) {
-		st := p.ImageAlts()
-		total += st.Images
-		withAlt += st.WithAlt
-		decorative += st.Decorative
-		missing = append(missing, st.Missing...)
-	}
-	if total == 0 {
-		return na("No images were found on the fetched pages.", ev("images", 0))
-	}
-	covered := withAlt + decorative
-	pct := percent(covered, total)
-	e := ev("images", total, "with_alt", withAlt, "decorative", decorative, "missing_alt", len(missing), "coverage_pct", pct, "missing_sources", firstN(missing, 10))
-	s := fmt.Sprintf("%d of %d images have alt text or are marked decorative (%.0f%%).", covered, total, pct)
-	return byThreshold(pct, 90, 60, s, e)
-}
-
 // Answer structure.
 
 func evalSingleH1(in *Input) Result {
@@ -590,6 +391,12 @@ func evalAnswerFirst(in *Input) Result {
 	}
 	return warn(fmt.Sprintf("%d of %d pages open with a direct 25–90 word answer paragraph after the H1.", good, len(pages)), e)
 }
+
+// A quotable passage between H2/H3 headings holds this many words.
+const (
+	minWordsForPassage = 40
+	maxWordsForPassage = 300
+)
 
 func evalPassageChunking(in *Input) Result {
 	var rows []map[string]any
@@ -1489,8 +1296,6 @@ func evalMarkdownAlternates(in *Input) Result {
 	}
 	return info("No Markdown alternates were found (no rel=alternate type=text/markdown link, no .md links in llms.txt); an emerging convention, not scored.", e)
 }
-
-func extractabilityChecks() []*Check { return pillarOf(visibilityChecks(), pillarExtractability) }
 
 func answerStructureChecks() []*Check { return pillarOf(visibilityChecks(), pillarAnswerStructure) }
 

@@ -193,7 +193,7 @@ func TestVisibilityCatalog(t *testing.T) {
 		"title_quality", "meta_description", "open_graph", "html_lang", "llms_txt_valid", "markdown_alternates",
 	}
 	var got []string
-	for _, c := range visibilityChecks() {
+	for _, c := range visibilityRing() {
 		got = append(got, c.ID)
 		requireCheckComplete(t, c, RingVisibility)
 	}
@@ -238,7 +238,7 @@ func TestChecksSurviveMissingData(t *testing.T) {
 		},
 	}
 	for name, mk := range scans {
-		for _, c := range slicesConcat(visibilityChecks(), trustChecks()) {
+		for _, c := range slicesConcat(visibilityRing(), trustRing()) {
 			r := c.Eval(mk(t))
 			require.NotEmpty(t, r.Summary, "%s/%s", name, c.ID)
 			require.Contains(t, []Status{Pass, Warn, Fail, NA, Info}, r.Status, "%s/%s", name, c.ID)
@@ -253,7 +253,7 @@ func TestVisibilityYoastGraph(t *testing.T) {
 	in := inputOf(t, fixtureYoastHome())
 	for _, id := range []string{"jsonld_valid", "schema_site_entities", "schema_linked_graph"} {
 		var c *Check
-		for _, x := range visibilityChecks() {
+		for _, x := range visibilityRing() {
 			if x.ID == id {
 				c = x
 			}
@@ -264,7 +264,7 @@ func TestVisibilityYoastGraph(t *testing.T) {
 }
 
 func TestExtractabilityChecks(t *testing.T) {
-	list := visibilityChecks()
+	list := visibilityRing()
 	spa := `<!doctype html><html lang="en"><head><title>React App</title></head><body><noscript>You need to enable JavaScript to run this app.</noscript><div id="root"></div><script src="/static/js/main.js"></script></body></html>`
 	runCheckCases(t, list, "ssr_text_content", []checkCase{
 		{"server-rendered", func(t *testing.T) *Input { return inputOf(t, fixtureYoastHome()) }, Pass, "visible words", nil},
@@ -329,7 +329,7 @@ func TestExtractabilityChecks(t *testing.T) {
 }
 
 func TestAnswerStructureChecks(t *testing.T) {
-	list := visibilityChecks()
+	list := visibilityRing()
 	withArticle := func(t *testing.T) *Input {
 		return inputOf(t, fixtureYoastHome(), resp(fetch.Article, articleURL, 200, fixtureArticle(fixtureArticleGraph)))
 	}
@@ -397,7 +397,7 @@ func TestAnswerStructureChecks(t *testing.T) {
 }
 
 func TestStructuredDataChecks(t *testing.T) {
-	list := visibilityChecks()
+	list := visibilityRing()
 	block := func(js string) string { return `<script type="application/ld+json">` + js + `</script>` }
 	withHead := func(head string) string {
 		return `<!doctype html><html lang="en"><head><title>Example</title>` + head + `</head><body><main><h1>Example</h1><p>Hello.</p></main></body></html>`
@@ -476,7 +476,7 @@ func TestStructuredDataChecks(t *testing.T) {
 }
 
 func TestMachineMetadataChecks(t *testing.T) {
-	list := visibilityChecks()
+	list := visibilityRing()
 	withTitle := func(title string) string { return simplePage(title, "<p>Hello.</p>") }
 	runCheckCases(t, list, "title_quality", []checkCase{
 		{"descriptive with brand", func(t *testing.T) *Input { return inputOf(t, fixtureYoastHome()) }, Pass, "names the brand", ev("includes_brand", true)},
