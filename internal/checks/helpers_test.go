@@ -112,7 +112,9 @@ func searchChecks() []*Check {
 	return slices.Concat(crawlAccessChecks(), indexabilityChecks(), discoveryChecks(), deliveryChecks())
 }
 
-// visibilityRing is the visibility ring in catalog order.
+// visibilityRing is the visibility ring in catalog order: can an answer
+// engine read the pages, find the answer in them, understand what they
+// describe and pick up the metadata it shows next to a citation.
 func visibilityRing() []*Check {
 	return slices.Concat(extractabilityChecks(), answerStructureChecks(), structuredDataChecks(), machineMetadataChecks())
 }

@@ -10,104 +10,39 @@ import (
 	"unicode/utf8"
 )
 
-// Pillars of the visibility ring.
-const (
-	pillarMachineMetadata = "machine_metadata"
-)
+// The machine_metadata pillar: the labels machines read first. The
+// title, meta description, link previews, html lang, and the AI-specific
+// files llms.txt and Markdown alternates.
+const pillarMachineMetadata = "machine_metadata"
 
-// visibilityChecks is the visibility ring: can an answer engine read the
-// pages, find the answer in them, understand what they describe and pick
-// up the metadata it shows next to a citation.
-func visibilityChecks() []*Check {
+// machineMetadataChecks returns the pillar's checks in report order.
+func machineMetadataChecks() []*Check {
 	return []*Check{
-		{
-			ID: "title_quality", Ring: RingVisibility, Pillar: pillarMachineMetadata, Weight: 3, Effort: Low,
-			Marketing: Text{
-				Title: "A descriptive page title with your brand",
-				Why:   "The page title is often the label AI engines show next to a citation; a clear title with your brand name earns the click and the recognition.",
-				Fix:   "Write a homepage title of 10–60 characters that says what you offer and includes your brand name, not just \"Home\".",
-			},
-			Engineering: Text{
-				Title: "<title> length, specificity and brand",
-				Why:   "The <title> is the citation label and a primary relevance signal; empty, generic or brandless titles weaken both.",
-				Fix:   "Set a unique <title> of 10–60 characters per page, descriptive first and the brand as suffix (\"Topic – Brand\"); never ship template defaults like \"Home\".",
-			},
-			Eval: evalTitleQuality,
-		},
-		{
-			ID: "meta_description", Ring: RingVisibility, Pillar: pillarMachineMetadata, Weight: 2, Effort: Low,
-			Marketing: Text{
-				Title: "A summary of the page for machines",
-				Why:   "The page summary is a ready-made description AI tools and search engines can show or use to understand the page at a glance.",
-				Fix:   "Write a 70–160 character summary of the homepage in your CMS or SEO plugin.",
-			},
-			Engineering: Text{
-				Title: "Meta description",
-				Why:   "<meta name=description> is a compact, author-controlled summary that engines use as snippet text and as a relevance hint.",
-				Fix:   "Add <meta name=\"description\" content=\"…\"> of 70–160 characters to every template, written per page.",
-			},
-			Eval: evalMetaDescription,
-		},
-		{
-			ID: "open_graph", Ring: RingVisibility, Pillar: pillarMachineMetadata, Weight: 2, Effort: Low,
-			Marketing: Text{
-				Title: "Link previews are set up",
-				Why:   "Social and AI tools build link previews from these tags; complete tags give your citations a proper title, summary and image.",
-				Fix:   "Fill in the social sharing title, description and image in your SEO plugin, using a full https:// image address.",
-			},
-			Engineering: Text{
-				Title: "Open Graph and Twitter card tags",
-				Why:   "og:title, og:description, og:image, og:type and twitter:card are the de-facto preview metadata that chat interfaces and social platforms render for links.",
-				Fix:   "Add <meta property=\"og:title|og:description|og:image|og:type\"> and <meta name=\"twitter:card\" content=\"summary_large_image\">; og:image must be an absolute https URL.",
-			},
-			Eval: evalOpenGraph,
-		},
-		{
-			ID: "html_lang", Ring: RingVisibility, Pillar: pillarMachineMetadata, Weight: 2, Effort: Low,
-			Marketing: Text{
-				Title: "Page language is declared",
-				Why:   "Declaring the language lets AI engines offer your pages to people asking in that language and translate them correctly.",
-				Fix:   "Ask your developer to set the page language (for example \"en\" or \"de-DE\") in the site template to match your content.",
-			},
-			Engineering: Text{
-				Title: "Valid html lang attribute",
-				Why:   "The lang attribute of <html> tells engines the content language for retrieval by language and locale; a missing, malformed or wrong value misroutes the page.",
-				Fix:   "Set <html lang=\"…\"> to a valid BCP 47 tag (en, en-US, pt-BR; hyphens, not underscores) that matches the content language.",
-			},
-			Eval: evalHTMLLang,
-		},
-		{
-			ID: "llms_txt_valid", Ring: RingVisibility, Pillar: pillarMachineMetadata, Weight: 2, Effort: Low,
-			Marketing: Text{
-				Title: "The AI guide file is well formed",
-				Why:   "An llms.txt file is a proposed table of contents for AI tools; when it exists it should follow the format, or tools that read it get a broken map of your site.",
-				Fix:   "Keep llms.txt to the standard layout: your name as the title, a one-line summary, then sections listing your key pages as links with full addresses.",
-			},
-			Engineering: Text{
-				Title: "llms.txt structure (llmstxt.org)",
-				Why:   "The llmstxt.org format is H1 first, an optional blockquote summary, then H2 sections of [name](url) lists; parsers rely on that order, and relative or broken links lead nowhere.",
-				Fix:   "Serve /llms.txt as text/markdown or text/plain with a single '# Name' first line, a '> summary', and '## Section' blocks of '- [Title](https://…): note' items; use absolute URLs that return 200, and put skippable links under '## Optional'.",
-			},
-			Eval: evalLLMsTxtValid,
-		},
-		{
-			ID: "markdown_alternates", Ring: RingVisibility, Pillar: pillarMachineMetadata, Weight: 1, Effort: Medium,
-			Marketing: Text{
-				Title: "Clean text versions of pages",
-				Why:   "Some AI tools prefer a plain-text (Markdown) copy of a page; offering one makes your content cheaper and more accurate for them to read.",
-				Fix:   "If your platform can, publish Markdown copies of key pages and point to them from the pages or from llms.txt.",
-			},
-			Engineering: Text{
-				Title: "Markdown alternates",
-				Why:   "A Markdown twin (linked with rel=alternate type=text/markdown or listed in llms.txt) gives agents boilerplate-free content; it is an emerging convention, so its absence is informational.",
-				Fix:   "Publish page.md twins (index.html.md for directory URLs) and add <link rel=\"alternate\" type=\"text/markdown\" href=\"…\"> or list the .md URLs in llms.txt.",
-			},
-			Eval: evalMarkdownAlternates,
-		},
+		titleQualityCheck(),
+		metaDescriptionCheck(),
+		openGraphCheck(),
+		htmlLangCheck(),
+		llmsTxtValidCheck(),
+		markdownAlternatesCheck(),
 	}
 }
 
-// Machine metadata.
+func titleQualityCheck() *Check {
+	return &Check{
+		ID: "title_quality", Ring: RingVisibility, Pillar: pillarMachineMetadata, Weight: 3, Effort: Low,
+		Marketing: Text{
+			Title: "A descriptive page title with your brand",
+			Why:   "The page title is often the label AI engines show next to a citation; a clear title with your brand name earns the click and the recognition.",
+			Fix:   "Write a homepage title of 10–60 characters that says what you offer and includes your brand name, not just \"Home\".",
+		},
+		Engineering: Text{
+			Title: "<title> length, specificity and brand",
+			Why:   "The <title> is the citation label and a primary relevance signal; empty, generic or brandless titles weaken both.",
+			Fix:   "Set a unique <title> of 10–60 characters per page, descriptive first and the brand as suffix (\"Topic – Brand\"); never ship template defaults like \"Home\".",
+		},
+		Eval: evalTitleQuality,
+	}
+}
 
 var genericTitles = map[string]bool{
 	"home": true, "homepage": true, "home page": true, "welcome": true, "index": true,
@@ -145,6 +80,23 @@ func evalTitleQuality(in *Input) Result {
 	return warn(fmt.Sprintf("The homepage title %q has issues: %s.", excerpt(title, 80), strings.Join(problems, "; ")), e)
 }
 
+func metaDescriptionCheck() *Check {
+	return &Check{
+		ID: "meta_description", Ring: RingVisibility, Pillar: pillarMachineMetadata, Weight: 2, Effort: Low,
+		Marketing: Text{
+			Title: "A summary of the page for machines",
+			Why:   "The page summary is a ready-made description AI tools and search engines can show or use to understand the page at a glance.",
+			Fix:   "Write a 70–160 character summary of the homepage in your CMS or SEO plugin.",
+		},
+		Engineering: Text{
+			Title: "Meta description",
+			Why:   "<meta name=description> is a compact, author-controlled summary that engines use as snippet text and as a relevance hint.",
+			Fix:   "Add <meta name=\"description\" content=\"…\"> of 70–160 characters to every template, written per page.",
+		},
+		Eval: evalMetaDescription,
+	}
+}
+
 func evalMetaDescription(in *Input) Result {
 	h := in.Home
 	if h == nil {
@@ -160,6 +112,23 @@ func evalMetaDescription(in *Input) Result {
 		return pass(fmt.Sprintf("The homepage meta description has %d characters.", n), e)
 	}
 	return warn(fmt.Sprintf("The homepage meta description has %d characters (70–160 expected).", n), e)
+}
+
+func openGraphCheck() *Check {
+	return &Check{
+		ID: "open_graph", Ring: RingVisibility, Pillar: pillarMachineMetadata, Weight: 2, Effort: Low,
+		Marketing: Text{
+			Title: "Link previews are set up",
+			Why:   "Social and AI tools build link previews from these tags; complete tags give your citations a proper title, summary and image.",
+			Fix:   "Fill in the social sharing title, description and image in your SEO plugin, using a full https:// image address.",
+		},
+		Engineering: Text{
+			Title: "Open Graph and Twitter card tags",
+			Why:   "og:title, og:description, og:image, og:type and twitter:card are the de-facto preview metadata that chat interfaces and social platforms render for links.",
+			Fix:   "Add <meta property=\"og:title|og:description|og:image|og:type\"> and <meta name=\"twitter:card\" content=\"summary_large_image\">; og:image must be an absolute https URL.",
+		},
+		Eval: evalOpenGraph,
+	}
 }
 
 func evalOpenGraph(in *Input) Result {
@@ -191,6 +160,23 @@ func evalOpenGraph(in *Input) Result {
 		s = fmt.Sprintf("The homepage lacks %s, and og:image is not an absolute https URL.", strings.Join(missing, ", "))
 	}
 	return warn(s, e)
+}
+
+func htmlLangCheck() *Check {
+	return &Check{
+		ID: "html_lang", Ring: RingVisibility, Pillar: pillarMachineMetadata, Weight: 2, Effort: Low,
+		Marketing: Text{
+			Title: "Page language is declared",
+			Why:   "Declaring the language lets AI engines offer your pages to people asking in that language and translate them correctly.",
+			Fix:   "Ask your developer to set the page language (for example \"en\" or \"de-DE\") in the site template to match your content.",
+		},
+		Engineering: Text{
+			Title: "Valid html lang attribute",
+			Why:   "The lang attribute of <html> tells engines the content language for retrieval by language and locale; a missing, malformed or wrong value misroutes the page.",
+			Fix:   "Set <html lang=\"…\"> to a valid BCP 47 tag (en, en-US, pt-BR; hyphens, not underscores) that matches the content language.",
+		},
+		Eval: evalHTMLLang,
+	}
 }
 
 // bcp47RE matches the shape of a BCP 47 language tag: language (with
@@ -252,6 +238,23 @@ func evalHTMLLang(in *Input) Result {
 		return pass(fmt.Sprintf("The homepage declares lang=%q, matching the language of its text.", lang), e)
 	}
 	return pass(fmt.Sprintf("The homepage declares a valid lang=%q.", lang), e)
+}
+
+func llmsTxtValidCheck() *Check {
+	return &Check{
+		ID: "llms_txt_valid", Ring: RingVisibility, Pillar: pillarMachineMetadata, Weight: 2, Effort: Low,
+		Marketing: Text{
+			Title: "The AI guide file is well formed",
+			Why:   "An llms.txt file is a proposed table of contents for AI tools; when it exists it should follow the format, or tools that read it get a broken map of your site.",
+			Fix:   "Keep llms.txt to the standard layout: your name as the title, a one-line summary, then sections listing your key pages as links with full addresses.",
+		},
+		Engineering: Text{
+			Title: "llms.txt structure (llmstxt.org)",
+			Why:   "The llmstxt.org format is H1 first, an optional blockquote summary, then H2 sections of [name](url) lists; parsers rely on that order, and relative or broken links lead nowhere.",
+			Fix:   "Serve /llms.txt as text/markdown or text/plain with a single '# Name' first line, a '> summary', and '## Section' blocks of '- [Title](https://…): note' items; use absolute URLs that return 200, and put skippable links under '## Optional'.",
+		},
+		Eval: evalLLMsTxtValid,
+	}
 }
 
 // llmsReport is what a read of llms.txt found.
@@ -435,6 +438,23 @@ func evalLLMsTxtValid(in *Input) Result {
 	return pass(fmt.Sprintf("/llms.txt follows the llmstxt.org layout with %s and %s%s.", plural(len(r.sections), "section", "sections"), plural(r.links, "link", "links"), full), e)
 }
 
+func markdownAlternatesCheck() *Check {
+	return &Check{
+		ID: "markdown_alternates", Ring: RingVisibility, Pillar: pillarMachineMetadata, Weight: 1, Effort: Medium,
+		Marketing: Text{
+			Title: "Clean text versions of pages",
+			Why:   "Some AI tools prefer a plain-text (Markdown) copy of a page; offering one makes your content cheaper and more accurate for them to read.",
+			Fix:   "If your platform can, publish Markdown copies of key pages and point to them from the pages or from llms.txt.",
+		},
+		Engineering: Text{
+			Title: "Markdown alternates",
+			Why:   "A Markdown twin (linked with rel=alternate type=text/markdown or listed in llms.txt) gives agents boilerplate-free content; it is an emerging convention, so its absence is informational.",
+			Fix:   "Publish page.md twins (index.html.md for directory URLs) and add <link rel=\"alternate\" type=\"text/markdown\" href=\"…\"> or list the .md URLs in llms.txt.",
+		},
+		Eval: evalMarkdownAlternates,
+	}
+}
+
 func evalMarkdownAlternates(in *Input) Result {
 	var alternates []string
 	for _, p := range everyPage(in) {
@@ -460,5 +480,3 @@ func evalMarkdownAlternates(in *Input) Result {
 	}
 	return info("No Markdown alternates were found (no rel=alternate type=text/markdown link, no .md links in llms.txt); an emerging convention, not scored.", e)
 }
-
-func machineMetadataChecks() []*Check { return pillarOf(visibilityChecks(), pillarMachineMetadata) }
