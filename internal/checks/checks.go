@@ -236,14 +236,3 @@ func ev(kv ...any) map[string]any {
 	}
 	return m
 }
-
-// pillarOf keeps the checks of one pillar.
-func pillarOf(list []*Check, id string) []*Check {
-	var out []*Check
-	for _, c := range list {
-		if c.Pillar == id {
-			out = append(out, c)
-		}
-	}
-	return out
-}

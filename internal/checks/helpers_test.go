@@ -119,7 +119,10 @@ func visibilityRing() []*Check {
 	return slices.Concat(extractabilityChecks(), answerStructureChecks(), structuredDataChecks(), machineMetadataChecks())
 }
 
-// trustRing is the trust ring in catalog order.
+// trustRing is the trust ring in catalog order: is it clear who stands
+// behind the site, who wrote the content and when, is the site safe to
+// send people to, and is the content free of tricks aimed at the engines
+// themselves.
 func trustRing() []*Check {
 	return slices.Concat(entityIdentityChecks(), authorshipFreshnessChecks(), siteSecurityChecks(), contentIntegrityChecks(), aiMentionsChecks())
 }
