@@ -3,6 +3,13 @@
 // audiences, and an evaluator over a fetched site. Checks only read the
 // fetched and parsed site; they never fetch, never score (package scoring
 // rolls results up) and never depend on each other.
+//
+// Where things live: this file holds the types, the catalog (the list of
+// pillars) and the runner; each pillar of the rubric has a file of its own
+// (crawl_access.go … ai_mentions.go) that lists its checks and holds each
+// check's definition directly above its evaluator; readings.go holds what
+// several pillars read and the helpers they share. A new check touches its
+// pillar's file and that file's test only.
 package checks
 
 import (
