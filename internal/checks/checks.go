@@ -145,14 +145,17 @@ type Outcome struct {
 	Result Result
 }
 
-// pillars is the catalog: the pillars of the rubric in package scoring,
-// in report order, each with its ring and the function of its file that
-// returns its checks in order. A new check goes into its pillar's file
-// only; a new pillar needs a line here and one in the rubric.
-var pillars = []struct {
+// pillar is a pillar of the rubric in package scoring: its ring, its id
+// and the function of its file that returns its checks in report order.
+type pillar struct {
 	ring, id string
 	checks   func() []*Check
-}{
+}
+
+// pillars is the catalog: the rubric's pillars in report order. A new
+// check goes into its pillar's file only; a new pillar needs a line here,
+// one in the rubric, a file and a test file of its own.
+var pillars = []pillar{
 	{RingSearch, pillarCrawlAccess, crawlAccessChecks},
 	{RingSearch, pillarIndexability, indexabilityChecks},
 	{RingSearch, pillarDiscovery, discoveryChecks},

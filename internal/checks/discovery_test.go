@@ -1,0 +1,115 @@
+package checks
+
+import (
+	"fmt"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/geoscan/geoscan/internal/fetch"
+)
+
+// sitemapXML is a urlset listing the URLs.
+func sitemapXML(urls ...string) string {
+	var b strings.Builder
+	b.WriteString(`<?xml version="1.0" encoding="UTF-8"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">`)
+	for _, u := range urls {
+		fmt.Fprintf(&b, "<url><loc>%s</loc></url>", u)
+	}
+	b.WriteString("</urlset>")
+	return b.String()
+}
+
+// sitemapURLs are sitemap entries with the given lastmods.
+func sitemapURLs(lastmods ...string) []fetch.SitemapURL {
+	out := make([]fetch.SitemapURL, 0, len(lastmods))
+	for i, lm := range lastmods {
+		out = append(out, fetch.SitemapURL{Loc: fmt.Sprintf("https://example.com/p%d", i), LastMod: lm})
+	}
+	return out
+}
+
+// sitemapSamples are HEAD probes of sitemap URLs answering the statuses.
+func sitemapSamples(statuses ...int) []*fetch.Response {
+	out := make([]*fetch.Response, 0, len(statuses))
+	for i, st := range statuses {
+		r := resp(fetch.SitemapSample, fmt.Sprintf("https://example.com/p%d", i), st, "")
+		r.Method = http.MethodHead
+		out = append(out, r)
+	}
+	return out
+}
+
+// TestDiscovery covers the discovery pillar.
+func TestDiscovery(t *testing.T) {
+	t.Parallel()
+	allowAll := robotsTxt(200, "User-agent: *\nAllow: /\n")
+	testPillar(t, pillarDiscovery, []pillarCheck{
+		{id: "sitemap_present", never: []Status{NA}, cases: []checkCase{
+			{
+				"listed and valid", withEdit("", func(s *fetch.Site) { s.SitemapTotal = 2 },
+					robotsTxt(200, "User-agent: *\nAllow: /\nSitemap: https://example.com/sitemap.xml\n"),
+					resp(fetch.Sitemap, "https://example.com/sitemap.xml", 200, sitemapXML("https://example.com/a", "https://example.com/b"))),
+				Pass, "robots.txt lists 1 sitemap; 1 valid file was read, with 2 URLs.", ev("urls_in_files", 2),
+			},
+			{
+				"index", withSite("", robotsTxt(200, "Sitemap: https://example.com/index.xml\n"),
+					resp(fetch.Sitemap, "https://example.com/index.xml", 200, `<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><sitemap><loc>https://example.com/a.xml</loc></sitemap></sitemapindex>`),
+					resp(fetch.Sitemap, "https://example.com/a.xml", 200, "https://example.com/a\nhttps://example.com/b\n", "Content-Type", "text/plain")),
+				Pass, "2 valid files were read, with 2 URLs and 1 sitemap index naming 1 sitemap.", nil,
+			},
+			{"default location only", withSite("", allowAll, resp(fetch.Sitemap, "https://example.com/sitemap.xml", 200, sitemapXML("https://example.com/a"))), Warn, "with 1 entry, but robots.txt does not list it", nil},
+			{"listed off-host", withSite("", robotsTxt(200, "Sitemap: https://cdn.example.net/sitemap.xml\n")), Warn, "none is on this site's host", nil},
+			{"one of two broken", withSite("", robotsTxt(200, "Sitemap: https://example.com/a.xml\nSitemap: https://example.com/b.xml\n"),
+				resp(fetch.Sitemap, "https://example.com/a.xml", 200, sitemapXML("https://example.com/a")),
+				resp(fetch.Sitemap, "https://example.com/b.xml", 404, "")), Warn, "1 of 2 sitemap files", nil},
+			{"missing", withSite("", allowAll), Fail, "No sitemap was found", nil},
+			{"404", withSite("", allowAll, resp(fetch.Sitemap, "https://example.com/sitemap.xml", 404, "nope")), Fail, "No readable sitemap", nil},
+			{"html instead of xml", withSite("", allowAll, resp(fetch.Sitemap, "https://example.com/sitemap.xml", 200, "<!doctype html><html><body>x</body></html>", "Content-Type", "text/html")), Fail, "not a sitemap", nil},
+		}},
+		{id: "sitemap_quality", cases: []checkCase{
+			{"good", withEdit("", func(s *fetch.Site) {
+				s.SitemapURLs = sitemapURLs("2026-11-20", "2026-10-01", "2026-09-15T10:00:00Z", "2026-08-01", "2026-07-01")
+				s.SitemapSamples = sitemapSamples(200, 200, 200, 200, 200)
+			}), Pass, "All 5 sitemap URLs", ev("newest_lastmod", "2026-11-20")},
+			{"stale", withEdit("", func(s *fetch.Site) {
+				s.SitemapURLs = sitemapURLs("2026-01-02", "2026-01-01")
+				s.SitemapSamples = sitemapSamples(200, 200)
+			}), Warn, "days old", ev("newest_age_days", 325)},
+			{"identical lastmods", withEdit("", func(s *fetch.Site) {
+				s.SitemapURLs = sitemapURLs("2026-11-22", "2026-11-22", "2026-11-22", "2026-11-22", "2026-11-22")
+			}), Warn, "build timestamp", ev("distinct_lastmod", 1)},
+			{"no lastmod", withEdit("", func(s *fetch.Site) { s.SitemapURLs = sitemapURLs("", "") }), Warn, "no URL has a usable lastmod", nil},
+			{"broken samples", withEdit("", func(s *fetch.Site) {
+				s.SitemapURLs = sitemapURLs("2026-11-20", "2026-11-19", "2026-11-18", "2026-11-17", "2026-11-16")
+				s.SitemapSamples = sitemapSamples(200, 404, 200, 404, 200)
+			}), Fail, "only 3 of 5 sampled URLs", ev("sample_ok", 3)},
+			{"off host", withEdit("", func(s *fetch.Site) {
+				s.SitemapURLs = []fetch.SitemapURL{{Loc: "https://other.example/a", LastMod: "2026-11-01"}, {Loc: "https://other.example/b", LastMod: "2026-11-02"}}
+			}), Fail, "0% of URLs are on example.com", ev("same_host_pct", 0)},
+			{"no urls", withSite(""), NA, "No sitemap URLs", nil},
+			{"entries without loc", withEdit("", func(s *fetch.Site) { s.SitemapURLs = []fetch.SitemapURL{{}, {LastMod: "2026-11-01"}} }), NA, "No sitemap URLs", ev("entries_without_loc", 2)},
+		}},
+		{id: "llms_txt_present", cases: []checkCase{
+			{"text", withSite("", resp(fetch.LLMsTxt, "https://example.com/llms.txt", 200, "# Example\n> Examples.\n")), Pass, "HTTP 200", ev("content_type", "text/plain")},
+			{"404", withSite("", resp(fetch.LLMsTxt, "https://example.com/llms.txt", 404, "")), Warn, "HTTP 404", nil},
+			{"html catch-all", withSite("", resp(fetch.LLMsTxt, "https://example.com/llms.txt", 200, "<!doctype html><html></html>", "Content-Type", "text/html")), Warn, "HTML page", nil},
+			{"503", withSite("", resp(fetch.LLMsTxt, "https://example.com/llms.txt", 503, "")), Fail, "server error", ev("status", 503)},
+			{"not fetched", withSite(""), NA, "not fetched", nil},
+		}},
+		{id: "feed_discoverable", never: []Status{Fail}, cases: []checkCase{
+			{"rss", withSite(htmlPage(`<link rel="alternate" type="application/rss+xml" href="/feed.xml">`, "hi")), Pass, "https://example.com/feed.xml", ev("feeds", "[https://example.com/feed.xml]")},
+			{"blog without feed", withSite(htmlPage("", linksTo("/blog/", "/about"))), Warn, "https://example.com/blog/", nil},
+			{"article pages without feed", withSite(htmlPage("", "hi"), resp(fetch.Article, "https://example.com/news/launch", 200, htmlPage("", "news"))), Warn, "news/launch", nil},
+			{"no blog", withSite(htmlPage("", linksTo("/about"))), NA, "No blog", nil},
+			{"not html", withEdit("", func(s *fetch.Site) { s.HomePage = nil }), NA, "not HTML", nil},
+		}},
+		{id: "internal_link_hubs", cases: []checkCase{
+			{"hubs and links", withSite(hubHome), Pass, "including the about, contact, offer and content hubs", ev("internal_links", 11)},
+			{"few links", withSite(htmlPage("", linksTo("/about", "/contact", "/pricing"))), Warn, "3 internal URLs (fewer than 10) with the about, contact and offer hubs but none for content", nil},
+			{"no hubs", withSite(htmlPage("", linksTo("/x", "/y", "/z", "/w"))), Fail, "none of the about", nil},
+			{"too few links", withSite(htmlPage("", linksTo("/about", "/"))), Fail, "only 1 internal URL (the about hub)", ev("internal_links", 1)},
+			{"not html", withEdit("", func(s *fetch.Site) { s.HomePage = nil }), NA, "not HTML", nil},
+		}},
+	})
+}

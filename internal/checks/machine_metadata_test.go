@@ -1,0 +1,89 @@
+package checks
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/geoscan/geoscan/internal/fetch"
+)
+
+// TestMachineMetadata covers the machine_metadata pillar.
+func TestMachineMetadata(t *testing.T) {
+	t.Parallel()
+	withTitle := func(title string) string { return simplePage(title, "<p>Hello.</p>") }
+	withDesc := func(d string) string {
+		return `<html lang="en"><head><title>x</title><meta name="description" content="` + d + `"></head><body></body></html>`
+	}
+	withMeta := func(meta string) string {
+		return `<html lang="en"><head><title>x</title>` + meta + `</head><body></body></html>`
+	}
+	langPage := func(lang, text string) string {
+		return `<html lang="` + lang + `"><head><title>x</title></head><body><p>` + text + `</p></body></html>`
+	}
+	german := strings.Repeat("Die Software ist für kleine Teams und wir helfen mit der Buchhaltung, auch von zu Hause. ", 8)
+	goodLLMs := "# Example\n\n> Accounting software for small teams.\n\nSome notes.\n\n## Docs\n\n- [Quick start](https://example.com/docs/start.md): first steps\n- [API](https://example.com/docs/api/)\n\n## Optional\n\n- [Blog](https://example.com/blog/)\n"
+	llms := func(body string, links ...*fetch.Response) func(t *testing.T) *Input {
+		return func(t *testing.T) *Input {
+			extra := append([]*fetch.Response{resp(fetch.LLMsTxt, "https://example.com/llms.txt", 200, body)}, links...)
+			return inputOf(t, fixtureYoastHome(), extra...)
+		}
+	}
+	ok := func(u string) *fetch.Response { return resp(fetch.LLMsLink, u, 200, "") }
+	gone := func(u string) *fetch.Response { return resp(fetch.LLMsLink, u, 404, "") }
+	testPillar(t, pillarMachineMetadata, []pillarCheck{
+		{id: "title_quality", cases: []checkCase{
+			{"descriptive with brand", func(t *testing.T) *Input { return inputOf(t, fixtureYoastHome()) }, Pass, "names the brand", ev("includes_brand", true)},
+			{"generic", func(t *testing.T) *Input { return inputOf(t, withTitle("Home")) }, Warn, "generic wording", nil},
+			{"brandless", func(t *testing.T) *Input { return inputOf(t, withTitle("Accounting software for small teams")) }, Warn, `brand "Example" missing`, nil},
+			{"domain as brand", func(t *testing.T) *Input {
+				in := inputOf(t, withTitle("EXAMPLE accounting for small teams"))
+				in.BrandName = "example.com"
+				return in
+			}, Pass, "", nil},
+			{"missing", func(t *testing.T) *Input { return inputOf(t, "<html><body><p>x</p></body></html>") }, Fail, "no <title>", nil},
+			{"no homepage", noHomeInput, NA, "", nil},
+		}},
+		{id: "meta_description", cases: []checkCase{
+			{"good length", func(t *testing.T) *Input { return inputOf(t, fixtureYoastHome()) }, Pass, "characters", nil},
+			{"too short", func(t *testing.T) *Input { return inputOf(t, withDesc("Accounting.")) }, Warn, "11 characters", ev("length", 11)},
+			{"missing", func(t *testing.T) *Input { return inputOf(t, withTitle("x")) }, Fail, "no meta description", nil},
+			{"no homepage", noHomeInput, NA, "", nil},
+		}},
+		{id: "open_graph", cases: []checkCase{
+			{"complete", func(t *testing.T) *Input { return inputOf(t, fixtureYoastHome()) }, Pass, "absolute https og:image", nil},
+			{"partial", func(t *testing.T) *Input { return inputOf(t, withMeta(`<meta property="og:title" content="x">`)) }, Warn, "lacks og:description", nil},
+			{"relative image", func(t *testing.T) *Input {
+				return inputOf(t, withMeta(strings.Replace(fixtureHead, "https://example.com/og.png", "/og.png", 1)))
+			}, Warn, "not an absolute https URL", ev("og_image_absolute_https", false)},
+			{"none", func(t *testing.T) *Input { return inputOf(t, withMeta("")) }, Fail, "none of", nil},
+			{"no homepage", noHomeInput, NA, "", nil},
+		}},
+		{id: "html_lang", cases: []checkCase{
+			{"english", func(t *testing.T) *Input { return inputOf(t, fixtureYoastHome()) }, Pass, "matching", ev("detected_language", "en")},
+			{"regional tag", func(t *testing.T) *Input { return inputOf(t, langPage("de-DE", german)) }, Pass, "", ev("detected_language", "de")},
+			{"underscore", func(t *testing.T) *Input { return inputOf(t, langPage("en_US", fixtureProse(60, "x"))) }, Warn, "not a valid BCP 47", nil},
+			{"wrong language", func(t *testing.T) *Input { return inputOf(t, langPage("fr", german)) }, Warn, `reads as "de"`, nil},
+			{"missing", func(t *testing.T) *Input { return inputOf(t, "<html><body><p>x</p></body></html>") }, Fail, "no lang", nil},
+			{"no homepage", noHomeInput, NA, "", nil},
+		}},
+		{id: "llms_txt_valid", cases: []checkCase{
+			{"well formed", llms(goodLLMs, ok("https://example.com/docs/start.md"), ok("https://example.com/docs/api/"),
+				resp(fetch.LLMsFullTxt, "https://example.com/llms-full.txt", 200, "")), Pass, "llms-full.txt exists", ev("optional_section", true, "links", 3)},
+			{"relative links, no summary", llms("# Example\n\n## Docs\n\n- [Start](/docs/start)\nSome prose line.\n### Deep\n"), Warn, "relative links", nil},
+			{"html catch-all", llms("<!doctype html><html><body>app</body></html>"), NA, "catch-all", ev("html_catch_all", true)},
+			{"no title first", llms("Welcome to Example\n# Example\n"), Fail, "first line is not an H1", nil},
+			{"broken links", llms(goodLLMs, gone("https://example.com/docs/start.md"), gone("https://example.com/docs/api/")), Fail, "2 of 2", nil},
+			{"absent", func(t *testing.T) *Input {
+				return inputOf(t, fixtureYoastHome(), resp(fetch.LLMsTxt, "https://example.com/llms.txt", 404, "not found"))
+			}, NA, "no /llms.txt", ev("status", 404)},
+		}},
+		{id: "markdown_alternates", never: []Status{Warn, Fail}, cases: []checkCase{
+			{"link alternate", func(t *testing.T) *Input {
+				return inputOf(t, `<html><head><link rel="alternate" type="text/markdown" href="/index.md"></head><body></body></html>`)
+			}, Pass, "https://example.com/index.md", nil},
+			{"md links in llms.txt", llms(goodLLMs), Pass, "https://example.com/docs/start.md", nil},
+			{"none", func(t *testing.T) *Input { return inputOf(t, fixtureYoastHome()) }, Info, "No Markdown alternates", nil},
+			{"nothing fetched", noHomeInput, NA, "", nil},
+		}},
+	})
+}
