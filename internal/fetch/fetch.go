@@ -134,8 +134,18 @@ func (r *Response) ErrorText() string {
 type Options struct {
 	// UserAgent is the honest GeoScan user agent.
 	UserAgent string
-	// RequestTimeout bounds one request, body included.
+	// RequestTimeout bounds one request, body included (default 15 s).
 	RequestTimeout time.Duration
+	// HeaderTimeout bounds the wait for the response headers, from the
+	// start of the request (default 10 s).
+	HeaderTimeout time.Duration
+	// MinBytesPerSecond is the slowest a body may arrive, averaged over the
+	// time since its headers (default 128 bytes/s); it is enforced once
+	// RateGrace has passed (default 5 s), so a tarpit that drips a page
+	// ends as a fetch error instead of holding the scan for the whole
+	// RequestTimeout.
+	MinBytesPerSecond int64
+	RateGrace         time.Duration
 	// MaxBodyBytes caps a body after decompression.
 	MaxBodyBytes int64
 	// MaxRedirects is how many redirects a fetch follows.
@@ -161,6 +171,15 @@ func (o Options) withDefaults() Options {
 	}
 	if o.RequestTimeout <= 0 {
 		o.RequestTimeout = 15 * time.Second
+	}
+	if o.HeaderTimeout <= 0 {
+		o.HeaderTimeout = min(10*time.Second, o.RequestTimeout)
+	}
+	if o.MinBytesPerSecond <= 0 {
+		o.MinBytesPerSecond = 128
+	}
+	if o.RateGrace <= 0 {
+		o.RateGrace = 5 * time.Second
 	}
 	if o.MaxBodyBytes <= 0 {
 		o.MaxBodyBytes = 5 << 20
@@ -199,7 +218,9 @@ func New(o Options) (*Fetcher, error) {
 	o = o.withDefaults()
 	mk := func(redirects int) (*http.Client, error) {
 		return netguard.NewClient(netguard.ClientOptions{
-			AllowPrivate: o.AllowPrivate, ExtraCAFile: o.ExtraCAFile, Timeout: o.RequestTimeout,
+			// The client's own timeout is only a backstop: Do enforces the
+			// fetch's limits itself so that the error names the one that fired.
+			AllowPrivate: o.AllowPrivate, ExtraCAFile: o.ExtraCAFile, Timeout: o.RequestTimeout + 5*time.Second,
 			MaxRedirects: redirects, UserAgent: o.UserAgent, Resolver: o.Resolver,
 			AllowHTTP: true, RawEncoding: true,
 		})
@@ -246,6 +267,9 @@ func (f *Fetcher) Do(ctx context.Context, r Request) *Response {
 	start := time.Now()
 	defer func() { out.Duration = time.Since(start) }()
 
+	parent := ctx
+	ctx, w := f.watch(ctx)
+	defer w.stop()
 	var chain []Redirect
 	ctx = context.WithValue(ctx, chainKey{}, &chain)
 	var firstByte time.Time
@@ -272,9 +296,10 @@ func (f *Fetcher) Do(ctx context.Context, r Request) *Response {
 	resp, err := client.Do(req)
 	out.Redirects = chain
 	if err != nil {
-		out.Err = err
+		out.Err = w.cause(parent, err)
 		return out
 	}
+	w.headersIn()
 	defer resp.Body.Close()
 	if !firstByte.IsZero() {
 		out.TTFB = firstByte.Sub(start)
@@ -290,12 +315,11 @@ func (f *Fetcher) Do(ctx context.Context, r Request) *Response {
 	if out.Method == http.MethodHead {
 		return out
 	}
+	resp.Body = w.count(resp.Body)
 	body, truncated, err := f.readBody(resp)
 	out.Bytes = len(body)
 	out.Truncated = truncated
-	if err != nil {
-		out.Err = err
-	}
+	out.Err = w.cause(parent, err)
 	out.Body, out.Charset = decodeBody(body, resp.Header.Get("Content-Type"), r.Purpose)
 	return out
 }
@@ -364,9 +388,14 @@ func Describe(err error) Failure {
 	var recordErr tls.RecordHeaderError
 	var urlErr *url.Error
 	var netErr net.Error
+	var limitErr *LimitError
 	switch {
 	case err == nil:
 		return Failure{}
+	case errors.As(err, &limitErr):
+		return Failure{"timeout", limitErr.Error()}
+	case errors.Is(err, ErrBudget):
+		return Failure{"timeout", "the scan's time budget ran out before this request finished"}
 	case netguard.IsBlocked(err):
 		return Failure{"blocked_destination", "the site led to a private, loopback or otherwise reserved address, which GeoScan never connects to"}
 	case errors.As(err, &dnsErr):
@@ -381,6 +410,9 @@ func Describe(err error) Failure {
 		return Failure{"timeout", "the site did not answer in time"}
 	case strings.Contains(err.Error(), "stopped after"):
 		return Failure{"too_many_redirects", "the site redirected too many times: " + rootMessage(err)}
+	case strings.Contains(err.Error(), "malformed MIME header"), strings.Contains(err.Error(), "malformed HTTP"):
+		// Go quotes the offending line, so control bytes arrive escaped.
+		return Failure{"connection_failed", "the site sent a malformed HTTP response (RFC 9110 forbids control characters such as NUL in header fields): " + rootMessage(err)}
 	case strings.Contains(err.Error(), "connection refused"), strings.Contains(err.Error(), "connection reset"):
 		return Failure{"connection_failed", "the connection to the site was refused or reset"}
 	case errors.As(err, &urlErr):

@@ -151,7 +151,7 @@ func (c *crawl) do(ctx context.Context, r Request) *Response {
 	select {
 	case c.sem <- struct{}{}:
 	case <-ctx.Done():
-		resp := &Response{Purpose: r.Purpose, URL: r.URL, FinalURL: r.URL, Err: ctx.Err()}
+		resp := &Response{Purpose: r.Purpose, URL: r.URL, FinalURL: r.URL, Err: context.Cause(ctx)}
 		c.record(resp)
 		return resp
 	}

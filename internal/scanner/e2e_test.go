@@ -67,8 +67,12 @@ func engine(t *testing.T, env map[string]string) *apitest.Harness {
 		"GEOSCAN_ROLE":            "all",
 		"GEOSCAN_EXTRA_CA_FILE":   caFile,
 		"GEOSCAN_PLAIN_HTTP_PORT": strconv.Itoa(s.HTTPPort()),
-		"GEOSCAN_SCAN_BUDGET":     "10s",
-		"GEOSCAN_SCAN_WORKERS":    "8",
+		// Above the per-fetch limits (10 s for headers, 15 s a request), so
+		// the tarpit tests see those fire rather than the budget. Every
+		// engine of the package shares one queue and may run any scan, so
+		// a test cannot give its own engine another budget.
+		"GEOSCAN_SCAN_BUDGET":  "30s",
+		"GEOSCAN_SCAN_WORKERS": "8",
 	}
 	for k, v := range env {
 		vars[k] = v

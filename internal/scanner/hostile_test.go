@@ -41,3 +41,54 @@ func TestHostileTargets(t *testing.T) {
 		})
 	}
 }
+
+// TestTarpits: every fetch has limits of its own, so a site that sends
+// next to nothing ends as a fetch error naming the limit that fired. On the
+// homepage that fails the scan (never a grade computed from a few bytes);
+// elsewhere the scan completes and the error is evidence. The engines'
+// budget is above the per-fetch limits, so only those can fire.
+func TestTarpits(t *testing.T) {
+	t.Parallel()
+	h := engine(t, nil)
+	s := fixtures(t)
+	ctx := context.Background()
+	org := h.NewOrg(t, "pro", true)
+	for site, want := range map[string]string{
+		// Seven bytes over fourteen seconds would finish inside the
+		// per-request timeout: only the transfer rate stops it.
+		testsite.TarpitBody:    "minimum transfer rate of 128 bytes/s",
+		testsite.TarpitHeaders: "no complete response headers arrived within 10s",
+	} {
+		t.Run(site, func(t *testing.T) {
+			t.Parallel()
+			done := scan(ctx, t, org, s.URL(site))
+			require.Equal(t, client.ScanStatusFailed, done.Status)
+			require.Equal(t, "timeout", *done.ErrorCode)
+			require.Contains(t, *done.ErrorMessage, "The homepage could not be fetched: ")
+			require.Contains(t, *done.ErrorMessage, want)
+			require.NotContains(t, *done.ErrorMessage, "budget")
+		})
+	}
+	t.Run(testsite.SlowPages, func(t *testing.T) {
+		t.Parallel()
+		done := scan(ctx, t, org, s.URL(testsite.SlowPages))
+		require.Equal(t, client.ScanStatusCompleted, done.Status, "error: %v", done.ErrorMessage)
+		rep, err := org.Client.GetScanReportWithResponse(ctx, done.ID, &client.GetScanReportParams{Audience: ptr(client.GetScanReportParamsAudienceEngineering)})
+		require.NoError(t, err)
+		require.Equal(t, 200, rep.StatusCode())
+		slow := map[string]string{}
+		for _, f := range rep.JSON200.Fetch.Fetches {
+			if f.Error != nil {
+				slow[f.Purpose] = *f.Error
+			}
+		}
+		for _, purpose := range []string{"robots", "llms_txt", "about"} {
+			require.Contains(t, slow[purpose], "below the minimum transfer rate of 128 bytes/s", "fetch errors: %v", slow)
+		}
+		check, err := org.Client.GetScanCheckWithResponse(ctx, done.ID, "robots_txt_fetchable", nil)
+		require.NoError(t, err)
+		require.Equal(t, 200, check.StatusCode())
+		require.Equal(t, client.CheckStatusFail, check.JSON200.Status)
+		require.Contains(t, check.JSON200.Evidence["error"], "minimum transfer rate")
+	})
+}

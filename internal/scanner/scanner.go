@@ -108,7 +108,7 @@ func (r *Runner) Run(ctx context.Context, scanID uuid.UUID, lastAttempt bool) (T
 	}
 
 	// Fetching gets most of the budget; checks and storing need the rest.
-	fetchCtx, cancel := context.WithTimeout(ctx, r.Budget*85/100)
+	fetchCtx, cancel := context.WithTimeoutCause(ctx, r.Budget*85/100, fetch.ErrBudget)
 	start := time.Now()
 	site, err := r.Fetcher.Site(fetchCtx, target)
 	cancel()
@@ -117,8 +117,10 @@ func (r *Runner) Run(ctx context.Context, scanID uuid.UUID, lastAttempt bool) (T
 	var homeErr *fetch.HomeError
 	switch {
 	case errors.As(err, &homeErr):
+		// The homepage's own limits name themselves in the message; only
+		// the scan's budget is worded here.
 		code, msg := homeErr.Code, homeErr.Message
-		if errors.Is(fetchCtx.Err(), context.DeadlineExceeded) || code == "timeout" {
+		if errors.Is(homeErr.Response.Err, fetch.ErrBudget) {
 			code, msg = CodeTimeout, fmt.Sprintf("The homepage did not answer within the scan budget of %s.", r.Budget)
 		}
 		log.Info("scan failed", slog.String("error_code", code), slog.String("reason", msg))
@@ -248,7 +250,7 @@ func (w *Worker) Timeout(*river.Job[Args]) time.Duration { return w.Runner.Budge
 
 // Work runs one scan job.
 func (w *Worker) Work(ctx context.Context, job *river.Job[Args]) error {
-	budgetCtx, cancel := context.WithTimeout(ctx, w.Runner.Budget)
+	budgetCtx, cancel := context.WithTimeoutCause(ctx, w.Runner.Budget, fetch.ErrBudget)
 	defer cancel()
 	_, err := w.Runner.Run(budgetCtx, job.Args.ScanID, job.Attempt >= job.MaxAttempts)
 	return err

@@ -24,9 +24,9 @@ func newSlowDrip(e *env) *fixture {
 	serve := func(w http.ResponseWriter, r *http.Request) {
 		switch r.URL.Path {
 		case "/":
-			drip(w, r, e.done, "text/html; charset=utf-8", page)
+			drip(w, r, e.done, "text/html; charset=utf-8", page, -1)
 		case "/robots.txt":
-			drip(w, r, e.done, "text/plain; charset=utf-8", robots)
+			drip(w, r, e.done, "text/plain; charset=utf-8", robots, -1)
 		default:
 			http.NotFound(w, r)
 		}
@@ -34,11 +34,12 @@ func newSlowDrip(e *env) *fixture {
 	return &fixture{name: SlowDrip, host: hosts[SlowDrip], serve: serve}
 }
 
-// drip sends the headers at once and then the body one byte at a time,
-// padding with spaces once text runs out, until the client gives up or the
-// server closes. A real tarpit looks like this: the connection is alive,
-// so only a deadline on the whole request stops it.
-func drip(w http.ResponseWriter, r *http.Request, done <-chan struct{}, ctype, text string) {
+// drip sends the headers at once and then the body one byte at a time:
+// size bytes, or (size < 0) text padded with spaces for as long as the
+// client listens or the server runs. A real tarpit looks like this: the
+// connection is alive, so only a deadline or a minimum transfer rate of the
+// client's own stops it.
+func drip(w http.ResponseWriter, r *http.Request, done <-chan struct{}, ctype, text string, size int) {
 	w.Header().Set("Content-Type", ctype)
 	w.Header().Set("Cache-Control", "no-store")
 	w.WriteHeader(http.StatusOK)
@@ -46,7 +47,7 @@ func drip(w http.ResponseWriter, r *http.Request, done <-chan struct{}, ctype, t
 	if rc.Flush() != nil || r.Method == http.MethodHead {
 		return
 	}
-	for i := 0; ; i++ {
+	for i := 0; size < 0 || i < size; i++ {
 		if !sleep(r.Context(), done, dripInterval) {
 			return
 		}

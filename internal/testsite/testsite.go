@@ -4,8 +4,10 @@
 // insurer behind a bot-challenging edge, a neglected marina site, a winery
 // whose UTF-8 pages declare no charset, a MediaWiki that cites other sites'
 // WordPress and Drupal files, and a bakery whose sitemap is only at the
-// default path) and four hostile targets (a slow drip, a 50 MiB page, a
-// gzip bomb and a redirect to a cloud metadata address).
+// default path) and hostile targets (a slow drip, a 50 MiB page, a gzip
+// bomb, a redirect to a cloud metadata address, tarpits that send a page or
+// its headers a byte at a time, a site whose secondary files crawl, and a
+// page full of NUL bytes and invalid UTF-8).
 //
 // Start brings them all up on loopback: one HTTPS listener that routes by
 // Host header with certificates from a freshly generated test CA, and one
@@ -55,13 +57,17 @@ const (
 	Huge             = "huge"         // hugepage.test
 	GzipBomb         = "gzipbomb"     // gzipbomb.test
 	MetadataRedirect = "metaredirect" // metaredirect.test
+	TarpitBody       = "tarpit"       // tarpit.test
+	TarpitHeaders    = "tarpithead"   // tarpit-headers.test
+	SlowPages        = "slowpages"    // slowpages.test
+	NulBytes         = "nulbytes"     // nulbytes.test
 )
 
 // Realistic lists the realistic fixtures in a stable order.
 var Realistic = []string{WordPress, NextShell, Shopify, Docs, Edge, Broken, Winery, Wiki, Bakery}
 
 // Hostile lists the fixtures built to misbehave.
-var Hostile = []string{SlowDrip, Huge, GzipBomb, MetadataRedirect}
+var Hostile = []string{SlowDrip, Huge, GzipBomb, MetadataRedirect, TarpitBody, TarpitHeaders, SlowPages, NulBytes}
 
 // hosts maps each site to its host name.
 var hosts = map[string]string{
@@ -78,6 +84,10 @@ var hosts = map[string]string{
 	Huge:             "hugepage.test",
 	GzipBomb:         "gzipbomb.test",
 	MetadataRedirect: "metaredirect.test",
+	TarpitBody:       "tarpit.test",
+	TarpitHeaders:    "tarpit-headers.test",
+	SlowPages:        "slowpages.test",
+	NulBytes:         "nulbytes.test",
 }
 
 // fixture is one site as the listeners see it.
@@ -88,6 +98,9 @@ type fixture struct {
 	serve http.HandlerFunc
 	// plain answers the plain-HTTP listener; nil means a 301 to HTTPS.
 	plain http.HandlerFunc
+	// http1 refuses HTTP/2 for this host (by its TLS server name), so its
+	// handlers can take over the connection and write raw bytes.
+	http1 bool
 }
 
 // env is what a fixture needs to know about the running server when it is
@@ -167,6 +180,7 @@ func Start() (*Server, error) {
 		newWordPress(e), newNextShell(e), newShopify(e), newDocs(e), newEdge(e), newBroken(e),
 		newWinery(e), newWiki(e), newBakery(e),
 		newSlowDrip(e), newHuge(e), newGzipBomb(e), newMetadataRedirect(e),
+		newTarpitBody(e), newTarpitHeaders(e), newSlowPages(e), newNulBytes(e),
 	} {
 		s.sites[f.name] = f
 		s.byHost[f.host] = f
@@ -177,9 +191,16 @@ func Start() (*Server, error) {
 	// client that hangs up mid-response; both are routine when tests
 	// probe hostile fixtures, so the noise is dropped.
 	quiet := log.New(io.Discard, "", 0)
+	http1 := &tls.Config{MinVersion: tls.VersionTLS12, GetCertificate: certs.get, NextProtos: []string{"http/1.1"}}
 	s.httpsSrv = &http.Server{
-		Handler:           http.HandlerFunc(s.serveHTTPS),
-		TLSConfig:         &tls.Config{MinVersion: tls.VersionTLS12, GetCertificate: certs.get},
+		Handler: http.HandlerFunc(s.serveHTTPS),
+		TLSConfig: &tls.Config{MinVersion: tls.VersionTLS12, GetCertificate: certs.get,
+			GetConfigForClient: func(hello *tls.ClientHelloInfo) (*tls.Config, error) {
+				if f := s.byHost[hostOnly(hello.ServerName)]; f != nil && f.http1 {
+					return http1, nil
+				}
+				return nil, nil
+			}},
 		ReadHeaderTimeout: 5 * time.Second,
 		IdleTimeout:       30 * time.Second,
 		ErrorLog:          quiet,
