@@ -2,7 +2,9 @@ package scanner_test
 
 import (
 	"context"
+	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/stretchr/testify/require"
 
@@ -91,4 +93,46 @@ func TestTarpits(t *testing.T) {
 		require.Equal(t, client.CheckStatusFail, check.JSON200.Status)
 		require.Contains(t, check.JSON200.Evidence["error"], "minimum transfer rate")
 	})
+}
+
+// TestNulBytesPageCompletes: NUL bytes and invalid UTF-8 in a page's
+// title, meta tags, headings, structured data, robots.txt, llms.txt,
+// sitemap and header values never fail its scan; what is stored is valid
+// text, with U+FFFD where a byte could not be kept.
+func TestNulBytesPageCompletes(t *testing.T) {
+	t.Parallel()
+	h := engine(t, nil)
+	s := fixtures(t)
+	ctx := context.Background()
+	org := h.NewOrg(t, "pro", true)
+	done := scan(ctx, t, org, s.URL(testsite.NulBytes))
+	require.Equal(t, client.ScanStatusCompleted, done.Status, "error: %s", ptrString(done.ErrorMessage))
+
+	id := done.ID.String()
+	var bodies []string
+	for _, path := range []string{"/report", "/report?audience=engineering", "/checks", "/triage"} {
+		r := h.Do(t, "GET", "/api/v1/scans/"+id+path, org.Key, nil)
+		require.Equal(t, 200, r.Status, "%s: %s", path, r.Body)
+		require.True(t, utf8.Valid(r.Body), path)
+		require.NotContains(t, string(r.Body), `\u0000`, path)
+		bodies = append(bodies, string(r.Body))
+	}
+	all := strings.Join(bodies, "\n")
+	// The title was read and kept, each byte that could not be replaced.
+	title, err := org.Client.GetScanCheckWithResponse(ctx, done.ID, "title_quality", nil)
+	require.NoError(t, err)
+	require.Equal(t, 200, title.StatusCode())
+	require.Equal(t, "Nul\ufffd Bakery \ufffd\ufffd Fresh Bread", title.JSON200.Evidence["title"])
+	// So was the structured data, whose name holds the escape \u0000.
+	require.Contains(t, all, "Nul\ufffd Bakery")
+	// The about page's NUL header is refused by the client (RFC 9110
+	// section 5.5) and recorded as that fetch's error.
+	require.Contains(t, all, "malformed")
+}
+
+func ptrString(s *string) string {
+	if s == nil {
+		return "<nil>"
+	}
+	return *s
 }

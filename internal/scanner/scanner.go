@@ -21,6 +21,7 @@ import (
 
 	"github.com/geoscan/geoscan/internal/checks"
 	"github.com/geoscan/geoscan/internal/fetch"
+	"github.com/geoscan/geoscan/internal/pgsafe"
 	"github.com/geoscan/geoscan/internal/report"
 	"github.com/geoscan/geoscan/internal/scoring"
 	"github.com/geoscan/geoscan/internal/store"
@@ -165,6 +166,9 @@ func (r *Runner) Run(ctx context.Context, scanID uuid.UUID, lastAttempt bool) (T
 	} else {
 		completion.Snapshot, completion.SnapshotFormat = snap, fetch.SnapshotFormat
 	}
+	if err := storable(&completion); err != nil {
+		return t, r.internal(ctx, scan.ID, lastAttempt, err)
+	}
 	t.Checks = time.Since(start)
 
 	// In the completing transaction: a missing dossier is queued for
@@ -215,11 +219,13 @@ func (r *Runner) hook() func(ctx context.Context, tx *store.Store, scan store.Sc
 }
 
 // fail ends a scan as failed. The write uses a fresh context: a scan that
-// ran out of budget must still be recorded as failed.
+// ran out of budget must still be recorded as failed. The message may quote
+// what a site sent (a certificate name, an error text), so it is made
+// storable.
 func (r *Runner) fail(ctx context.Context, id uuid.UUID, code, message string) error {
 	wctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
 	defer cancel()
-	_, err := r.Store.FailScan(wctx, id, code, message, r.hook())
+	_, err := r.Store.FailScan(wctx, id, code, pgsafe.Text(message), r.hook())
 	if errors.Is(err, store.ErrNotFound) {
 		return nil
 	}

@@ -16,6 +16,7 @@ import (
 
 	"github.com/geoscan/geoscan/internal/checks"
 	"github.com/geoscan/geoscan/internal/fetch"
+	"github.com/geoscan/geoscan/internal/pgsafe"
 	"github.com/geoscan/geoscan/internal/scoring"
 	"github.com/geoscan/geoscan/internal/store"
 	"github.com/geoscan/geoscan/internal/triage"
@@ -171,7 +172,12 @@ func (r *Runner) RecomputeTriage(ctx context.Context, scanID uuid.UUID) (Source,
 	if err != nil {
 		return "", err
 	}
-	if err := r.Store.PutTriage(ctx, scan.ID, store.TriageDoc{SchemaVersion: triage.SchemaVersion, Body: doc}); err != nil {
+	// The dossier quotes the site (see storable).
+	body, err := pgsafe.Marshal(doc)
+	if err != nil {
+		return "", fmt.Errorf("encode triage: %w", err)
+	}
+	if err := r.Store.PutTriage(ctx, scan.ID, store.TriageDoc{SchemaVersion: triage.SchemaVersion, Body: body}); err != nil {
 		return "", err
 	}
 	return source, nil

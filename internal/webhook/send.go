@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/geoscan/geoscan/internal/netguard"
+	"github.com/geoscan/geoscan/internal/pgsafe"
 	"github.com/geoscan/geoscan/webhook"
 )
 
@@ -92,16 +93,14 @@ type Result struct {
 func (r Result) Blocked() bool { return r.Class == ClassBlocked }
 
 // ErrorText is the attempt's failure as recorded and shown: the class, then
-// a short reason. It never contains the receiver's body or headers.
+// a short reason. It never contains the receiver's body or headers, but a
+// reason may quote what the receiver presented (a certificate's names), so
+// it is cut on a character boundary and made storable.
 func (r Result) ErrorText() string {
 	if r.Err == nil {
 		return ""
 	}
-	s := r.Class + ": " + r.Err.Error()
-	if len(s) > 300 {
-		s = s[:300]
-	}
-	return s
+	return pgsafe.Truncate(r.Class+": "+r.Err.Error(), 300)
 }
 
 // Send makes one attempt with client, which must not follow redirects and
