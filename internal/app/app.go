@@ -11,6 +11,7 @@ import (
 	"net"
 	"net/http"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/google/uuid"
@@ -327,31 +328,70 @@ func (a *App) Start(ctx context.Context) error {
 // Done reports a server that stopped on its own.
 func (a *App) Done() <-chan error { return a.served }
 
-// Shutdown stops accepting requests, lets those in flight finish within the
-// timeout, then closes the pool.
+// stopMargin is how long stopping workers may take after the grace period:
+// cancelled jobs return and River records them as interrupted.
+const stopMargin = 10 * time.Second
+
+// Shutdown stops taking new work at once — the listener closes and the
+// workers fetch no more jobs — and gives what is in flight the shutdown
+// timeout (GEOSCAN_SHUTDOWN_TIMEOUT), HTTP and workers at the same time,
+// then closes the pool. Scans and callbacks still running after the grace
+// are cancelled; their jobs go back to the queue untouched (see stopWorkers).
 func (a *App) Shutdown(ctx context.Context) error {
-	var errs []error
+	var (
+		mu   sync.Mutex
+		errs []error
+		wg   sync.WaitGroup
+	)
+	if a.cfg.Role != config.RoleAPI && a.river != nil {
+		wg.Go(func() {
+			if err := a.stopWorkers(ctx); err != nil {
+				mu.Lock()
+				errs = append(errs, err)
+				mu.Unlock()
+			}
+		})
+	}
 	if a.served != nil {
 		ctx, cancel := context.WithTimeout(ctx, a.cfg.ShutdownTimeout)
 		defer cancel()
 		if err := a.server.Shutdown(ctx); err != nil {
+			mu.Lock()
 			errs = append(errs, fmt.Errorf("http shutdown: %w", err))
+			mu.Unlock()
 		}
 	}
-	if a.cfg.Role != config.RoleAPI && a.river != nil {
-		// Scans in flight get the shutdown timeout to finish; the rest are
-		// cancelled and run again by another worker (or this one, later).
-		ctx, cancel := context.WithTimeout(ctx, a.cfg.ShutdownTimeout)
-		defer cancel()
-		if err := a.river.Stop(ctx); err != nil {
-			cctx, ccancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
-			defer ccancel()
-			if err := a.river.StopAndCancel(cctx); err != nil && !errors.Is(err, context.DeadlineExceeded) {
-				errs = append(errs, fmt.Errorf("stop workers: %w", err))
-			}
-		}
-	}
+	wg.Wait()
 	a.closeRateLimiter()
 	a.pool.Close()
 	return errors.Join(errs...)
+}
+
+// stopWorkers stops the River client: producers fetch no more jobs at once,
+// running jobs get the grace period (or what is left of ctx, if shorter) to
+// finish, and those still running then have their contexts cancelled with
+// River's stop cause. A scan or callback cancelled that way returns a
+// cancellation error without recording anything (scanner.ErrInterrupted,
+// webhook.Worker), and River makes its job available again with the attempt
+// not counted, so the next worker runs it promptly and it never uses up its
+// MaxAttempts. A job that ignored the cancellation would be left running and
+// rescued later (RescueStuckJobsAfter).
+func (a *App) stopWorkers(ctx context.Context) error {
+	grace, cancel := context.WithTimeout(ctx, a.cfg.ShutdownTimeout)
+	defer cancel()
+	if err := a.river.Stop(grace); err == nil {
+		return nil
+	}
+	a.logger.Info("grace period over; interrupting running jobs, which go back to the queue")
+	hard, hcancel := context.WithTimeout(context.WithoutCancel(ctx), stopMargin)
+	defer hcancel()
+	err := a.river.StopAndCancel(hard)
+	if errors.Is(err, context.DeadlineExceeded) {
+		a.logger.Warn("a job did not stop when cancelled; River will rescue it", slog.Duration("after", stopMargin))
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("stop workers: %w", err)
+	}
+	return nil
 }

@@ -145,7 +145,7 @@ func variables() []variable {
 			},
 		},
 		{
-			"GEOSCAN_SHUTDOWN_TIMEOUT", "15s", "How long a stopping server waits for requests in flight.", false,
+			"GEOSCAN_SHUTDOWN_TIMEOUT", "15s", "Grace period after SIGTERM or SIGINT: API requests, scans and callbacks in flight get this long to finish; scans and callbacks still running are then put back in the queue untouched for the next worker. Give the process this plus 10 s before a SIGKILL.", false,
 			func(c *Config, v string) error { return positiveDuration(v, &c.ShutdownTimeout) },
 		},
 		{

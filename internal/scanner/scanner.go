@@ -2,8 +2,9 @@
 // lifecycle pending → running → completed|failed, and the pipeline fetch →
 // checks → scoring → report and triage → store. Workers in any number of processes
 // share the queue through PostgreSQL (River); a job whose worker died is
-// rescued by River and runs again, and a sweeper fails scans whose job can
-// no longer run, so no scan stays unfinished forever.
+// rescued by River and runs again, a scan interrupted by its worker's
+// shutdown goes back to the queue untouched, and a sweeper fails scans
+// whose job can no longer run, so no scan stays unfinished forever.
 package scanner
 
 import (
@@ -82,6 +83,27 @@ type Timings struct {
 	Store  time.Duration
 }
 
+// ErrInterrupted marks a scan stopped from outside (its worker is shutting
+// down) before it finished: nothing about it was written, and the job goes
+// back to the queue.
+var ErrInterrupted = errors.New("scan interrupted")
+
+// interrupted returns an ErrInterrupted error when ctx was cancelled from
+// outside rather than by the scan's own budget (a deadline), nil otherwise.
+// River's stop cancels the job's context with its own cause; a worker that
+// returns such an error has its job made available again at once, with
+// the attempt not counted (River's soft-stop handling, v0.44 and later).
+func interrupted(ctx context.Context) error {
+	if !errors.Is(ctx.Err(), context.Canceled) {
+		return nil
+	}
+	cause := context.Cause(ctx)
+	if errors.Is(cause, context.Canceled) {
+		return fmt.Errorf("%w: %w", ErrInterrupted, cause)
+	}
+	return fmt.Errorf("%w: %w: %w", ErrInterrupted, cause, context.Canceled)
+}
+
 // Failure codes a scan can end with, besides the fetch failure codes.
 const (
 	CodeTimeout   = "timeout"
@@ -91,8 +113,11 @@ const (
 
 // Run performs the scan; lastAttempt says whether an internal error should
 // fail the scan now rather than leave it for a retry. Errors returned are
-// internal (database) errors worth retrying; everything about the site ends
-// in a completed or failed scan and a nil error.
+// internal (database) errors worth retrying, or ErrInterrupted when ctx was
+// cancelled from outside (the scan is then left as it was, for the next
+// run); everything about the site ends in a completed or failed scan and a
+// nil error. A ctx whose deadline has fetch.ErrBudget as its cause is the
+// scan's budget.
 func (r *Runner) Run(ctx context.Context, scanID uuid.UUID, lastAttempt bool) (Timings, error) {
 	var t Timings
 	scan, err := r.Store.StartScan(ctx, scanID)
@@ -115,6 +140,10 @@ func (r *Runner) Run(ctx context.Context, scanID uuid.UUID, lastAttempt bool) (T
 	cancel()
 	t.Parse = site.ParseTime
 	t.Fetch = time.Since(start) - t.Parse
+	if err := interrupted(ctx); err != nil {
+		log.Info("scan interrupted; it goes back to the queue", slog.String("reason", err.Error()))
+		return t, err
+	}
 	var homeErr *fetch.HomeError
 	switch {
 	case errors.As(err, &homeErr):
@@ -234,7 +263,12 @@ func (r *Runner) fail(ctx context.Context, id uuid.UUID, code, message string) e
 
 // internal handles an error of our own: retried while attempts remain,
 // otherwise the scan fails with a sentence that blames us, not the site.
+// An error caused by an interruption is not ours: the scan is left alone.
 func (r *Runner) internal(ctx context.Context, id uuid.UUID, lastAttempt bool, err error) error {
+	if ierr := interrupted(ctx); ierr != nil {
+		r.Logger.Info("scan interrupted; it goes back to the queue", slog.String("scan_id", id.String()), slog.String("reason", err.Error()))
+		return ierr
+	}
 	r.Logger.Error("scan error", slog.String("scan_id", id.String()), slog.Any("error", err))
 	if !lastAttempt {
 		return err
@@ -254,7 +288,10 @@ type Worker struct {
 // Timeout gives each job the scan budget plus time to record the outcome.
 func (w *Worker) Timeout(*river.Job[Args]) time.Duration { return w.Runner.Budget + 5*time.Second }
 
-// Work runs one scan job.
+// Work runs one scan job. A scan interrupted by the worker's shutdown
+// returns an error River recognises as such (see interrupted): the job is
+// available again at once, its attempt not counted, and the scan stays
+// pending or running for the next worker to complete.
 func (w *Worker) Work(ctx context.Context, job *river.Job[Args]) error {
 	budgetCtx, cancel := context.WithTimeoutCause(ctx, w.Runner.Budget, fetch.ErrBudget)
 	defer cancel()

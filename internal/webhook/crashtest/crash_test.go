@@ -33,9 +33,10 @@ import (
 
 func TestMain(m *testing.M) { os.Exit(pgtest.Main(m)) }
 
-// receiver records callbacks per path. On /hang the first callback hangs
-// until the connection drops; on /fail the first one gets a 500. Every
-// later callback gets a 200. GET / is a small site scans complete on.
+// receiver records callbacks per path. On /hang and /hold the first
+// callback hangs until the connection drops; on /fail the first one gets a
+// 500. Every later callback gets a 200. GET / is a small site scans
+// complete on.
 type receiver struct {
 	mu    sync.Mutex
 	calls map[string][]http.Header
@@ -58,7 +59,7 @@ func (rc *receiver) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	n := len(rc.calls[r.URL.Path])
 	rc.mu.Unlock()
 	switch {
-	case n == 1 && r.URL.Path == "/hang":
+	case n == 1 && (r.URL.Path == "/hang" || r.URL.Path == "/hold"):
 		select {
 		case <-r.Context().Done():
 		case <-time.After(2 * time.Minute):
