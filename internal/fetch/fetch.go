@@ -410,9 +410,11 @@ func Describe(err error) Failure {
 		return Failure{"timeout", "the site did not answer in time"}
 	case strings.Contains(err.Error(), "stopped after"):
 		return Failure{"too_many_redirects", "the site redirected too many times: " + rootMessage(err)}
-	case strings.Contains(err.Error(), "malformed MIME header"), strings.Contains(err.Error(), "malformed HTTP"):
+	case strings.Contains(err.Error(), "malformed MIME header"):
 		// Go quotes the offending line, so control bytes arrive escaped.
-		return Failure{"connection_failed", "the site sent a malformed HTTP response (RFC 9110 forbids control characters such as NUL in header fields): " + rootMessage(err)}
+		return Failure{"connection_failed", "the site sent a malformed response header (RFC 9110 forbids control characters such as NUL in header fields): " + rootMessage(err)}
+	case strings.Contains(err.Error(), "malformed HTTP"):
+		return Failure{"connection_failed", "the site sent a malformed HTTP response: " + rootMessage(err)}
 	case strings.Contains(err.Error(), "connection refused"), strings.Contains(err.Error(), "connection reset"):
 		return Failure{"connection_failed", "the connection to the site was refused or reset"}
 	case errors.As(err, &urlErr):

@@ -158,7 +158,7 @@ func TestMalformedHeadersAreExplained(t *testing.T) {
 	r := f.Do(context.Background(), Request{URL: base + "/"})
 	fl := Describe(r.Err)
 	require.Equal(t, "connection_failed", fl.Code)
-	require.Contains(t, fl.Message, "malformed HTTP response")
+	require.Contains(t, fl.Message, "malformed response header")
 	require.Contains(t, fl.Message, `X-Baker: Nul\x00Baker`)
 	require.NotContains(t, fl.Message, "\x00")
 }

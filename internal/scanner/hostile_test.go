@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 	"testing"
+	"time"
 	"unicode/utf8"
 
 	"github.com/stretchr/testify/require"
@@ -69,12 +70,14 @@ func TestTarpits(t *testing.T) {
 			require.Contains(t, *done.ErrorMessage, "The homepage could not be fetched: ")
 			require.Contains(t, *done.ErrorMessage, want)
 			require.NotContains(t, *done.ErrorMessage, "budget")
+			t.Logf("%s: failed after %s: %s", site, done.CompletedAt.Sub(*done.StartedAt).Round(100*time.Millisecond), *done.ErrorMessage)
 		})
 	}
 	t.Run(testsite.SlowPages, func(t *testing.T) {
 		t.Parallel()
 		done := scan(ctx, t, org, s.URL(testsite.SlowPages))
 		require.Equal(t, client.ScanStatusCompleted, done.Status, "error: %v", done.ErrorMessage)
+		t.Logf("slow pages: completed after %s", done.CompletedAt.Sub(*done.StartedAt).Round(100*time.Millisecond))
 		rep, err := org.Client.GetScanReportWithResponse(ctx, done.ID, &client.GetScanReportParams{Audience: ptr(client.GetScanReportParamsAudienceEngineering)})
 		require.NoError(t, err)
 		require.Equal(t, 200, rep.StatusCode())

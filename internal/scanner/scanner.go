@@ -92,7 +92,8 @@ var ErrInterrupted = errors.New("scan interrupted")
 // outside rather than by the scan's own budget (a deadline), nil otherwise.
 // River's stop cancels the job's context with its own cause; a worker that
 // returns such an error has its job made available again at once, with
-// the attempt not counted (River's soft-stop handling, v0.44 and later).
+// the attempt not counted (River's soft-stop handling, riverqueue/river#1290,
+// in v0.44 and later).
 func interrupted(ctx context.Context) error {
 	if !errors.Is(ctx.Err(), context.Canceled) {
 		return nil

@@ -102,11 +102,13 @@ func TestWorkerStoppedMidScan(t *testing.T) {
 		return scanStatus(ctx, t, org, id).Status == client.ScanStatusRunning && s.Hits(testsite.Docs)["/"] > 0
 	})
 	require.NoError(t, first.Process.Signal(syscall.SIGTERM))
+	signalled := time.Now()
 	exited := make(chan error, 1)
 	go func() { exited <- first.Wait() }()
 	select {
 	case err := <-exited:
 		require.NoError(t, err, "a stopped worker exits cleanly; logs:\n%s", firstLogs)
+		t.Logf("the worker exited %s after SIGTERM (grace 2s)", time.Since(signalled).Round(10*time.Millisecond))
 	case <-time.After(60 * time.Second):
 		t.Fatalf("the worker did not exit after SIGTERM; logs:\n%s", firstLogs)
 	}
@@ -124,6 +126,7 @@ func TestWorkerStoppedMidScan(t *testing.T) {
 	require.Contains(t, firstLogs.String(), "scan interrupted; it goes back to the queue")
 
 	release()
+	released := time.Now()
 	_, logs := startWorker(t, bin, env)
 	waitFor(t, 120*time.Second, "the next worker to complete the scan, call back and complete the job", func() bool {
 		state, _, _ := job(ctx, t, h, id)
@@ -131,6 +134,7 @@ func TestWorkerStoppedMidScan(t *testing.T) {
 	})
 	done := scanStatus(ctx, t, org, id)
 	require.Equal(t, client.ScanStatusCompleted, done.Status, "error: %v; logs:\n%s", done.ErrorMessage, logs)
+	t.Logf("the next worker completed the scan %s after it was released", time.Since(released).Round(10*time.Millisecond))
 	require.Equal(t, []string{"scan.completed"}, rc.got(), "one callback, and no scan.failed")
 	var runs int
 	require.NoError(t, h.Store.Pool().QueryRow(ctx, "SELECT attempts FROM scans WHERE id = $1", id).Scan(&runs))

@@ -78,11 +78,13 @@ func TestWorkerStoppedMidCallback(t *testing.T) {
 	id := created.JSON201.ID
 	waitFor(t, 60*time.Second, "the first attempt to reach the receiver", func() bool { return rc.count("/hold") == 1 })
 	require.NoError(t, first.Process.Signal(syscall.SIGTERM))
+	signalled := time.Now()
 	exited := make(chan error, 1)
 	go func() { exited <- first.Wait() }()
 	select {
 	case err := <-exited:
 		require.NoError(t, err, "a stopped worker exits cleanly; logs:\n%s", firstLogs)
+		t.Logf("the worker exited %s after SIGTERM (grace 1s)", time.Since(signalled).Round(10*time.Millisecond))
 	case <-time.After(60 * time.Second):
 		t.Fatalf("the worker did not exit after SIGTERM; logs:\n%s", firstLogs)
 	}
