@@ -1197,9 +1197,12 @@ type Scan struct {
 	Domain string `json:"domain"`
 
 	// ErrorCode Why a failed scan failed, as a stable code: `dns_failure`, `tls_error`, `timeout`
-	// (the homepage did not answer, or the scan exceeded its time budget),
-	// `connection_failed`, `blocked_destination` (the site or a redirect led to a private
-	// or reserved address), `http_error` (the homepage answered 5xx), `too_many_redirects`,
+	// (the homepage sent no response headers within 10 s, no complete response within
+	// 15 s or its body slower than 128 bytes/s, or the scan exceeded its time budget;
+	// `error_message` names the limit), `connection_failed` (a refused or reset
+	// connection, or a malformed response such as a NUL byte in a header),
+	// `blocked_destination` (the site or a redirect led to a private or reserved
+	// address), `http_error` (the homepage answered 5xx), `too_many_redirects`,
 	// `response_too_large` (the homepage exceeds 5 MiB after decompression),
 	// `scan_abandoned` (the workers running it stopped repeatedly), `internal_error`.
 	// Null unless `failed`.
@@ -1237,7 +1240,9 @@ type Scan struct {
 	StartedAt *time.Time `json:"started_at"`
 
 	// Status `pending` (queued), `running`, `completed` or `failed`; the last two are final.
-	// Treat `complete` and `completed` case-insensitively as the same finished state.
+	// Treat `complete` and `completed` case-insensitively as the same finished state. A
+	// scan running when its worker is restarted stays `running` and is run again from the
+	// start by the next worker; a restart never fails a scan.
 	Status     ScanStatus `json:"status"`
 	TrackedURL *string    `json:"tracked_url"`
 
@@ -1357,7 +1362,9 @@ type ScanRef struct {
 }
 
 // ScanStatus `pending` (queued), `running`, `completed` or `failed`; the last two are final.
-// Treat `complete` and `completed` case-insensitively as the same finished state.
+// Treat `complete` and `completed` case-insensitively as the same finished state. A
+// scan running when its worker is restarted stays `running` and is run again from the
+// start by the next worker; a restart never fails a scan.
 type ScanStatus string
 
 // ScanUpdateRequest defines model for ScanUpdateRequest.
@@ -1844,7 +1851,9 @@ type ScanID = openapi_types.UUID
 type ScheduleID = openapi_types.UUID
 
 // StatusFilter `pending` (queued), `running`, `completed` or `failed`; the last two are final.
-// Treat `complete` and `completed` case-insensitively as the same finished state.
+// Treat `complete` and `completed` case-insensitively as the same finished state. A
+// scan running when its worker is restarted stays `running` and is run again from the
+// start by the next worker; a restart never fails a scan.
 type StatusFilter = ScanStatus
 
 // URLFilter defines model for URLFilter.
