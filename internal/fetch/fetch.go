@@ -267,7 +267,6 @@ func (f *Fetcher) Do(ctx context.Context, r Request) *Response {
 	start := time.Now()
 	defer func() { out.Duration = time.Since(start) }()
 
-	parent := ctx
 	ctx, w := f.watch(ctx)
 	defer w.stop()
 	var chain []Redirect
@@ -296,7 +295,7 @@ func (f *Fetcher) Do(ctx context.Context, r Request) *Response {
 	resp, err := client.Do(req)
 	out.Redirects = chain
 	if err != nil {
-		out.Err = w.cause(parent, err)
+		out.Err = w.cause(err)
 		return out
 	}
 	w.headersIn()
@@ -319,7 +318,7 @@ func (f *Fetcher) Do(ctx context.Context, r Request) *Response {
 	body, truncated, err := f.readBody(resp)
 	out.Bytes = len(body)
 	out.Truncated = truncated
-	out.Err = w.cause(parent, err)
+	out.Err = w.cause(err)
 	out.Body, out.Charset = decodeBody(body, resp.Header.Get("Content-Type"), r.Purpose)
 	return out
 }

@@ -59,7 +59,8 @@ const rateCheckEvery = 500 * time.Millisecond
 // *LimitError as the cause, so the error says which limit fired.
 type watchdog struct {
 	o      *Options
-	ctx    context.Context
+	parent context.Context // the caller's
+	ctx    context.Context // the fetch's, derived from parent
 	cancel context.CancelCauseFunc
 	stopT  context.CancelFunc
 	header *time.Timer
@@ -77,7 +78,7 @@ type watchdog struct {
 func (f *Fetcher) watch(parent context.Context) (context.Context, *watchdog) {
 	o := &f.opts
 	ctx, cancel := context.WithCancelCause(parent)
-	w := &watchdog{o: o, cancel: cancel}
+	w := &watchdog{o: o, parent: parent, cancel: cancel}
 	w.ctx, w.stopT = context.WithTimeoutCause(ctx, o.RequestTimeout, &LimitError{Limit: LimitTotal, Max: o.RequestTimeout})
 	w.header = time.AfterFunc(o.HeaderTimeout, func() { cancel(&LimitError{Limit: LimitHeaders, Max: o.HeaderTimeout}) })
 	return w.ctx, w
@@ -133,12 +134,12 @@ func (w *watchdog) stop() {
 // (ErrBudget, a shutdown). A cancelled fetch is an error even when the
 // transport reported none: an HTTP/1.1 body whose read is cancelled can
 // end in a clean EOF, and a body cut short must not pass for a whole one.
-func (w *watchdog) cause(parent context.Context, err error) error {
+func (w *watchdog) cause(err error) error {
 	if w.ctx.Err() == nil {
 		return err
 	}
-	if parent.Err() != nil {
-		return context.Cause(parent)
+	if w.parent.Err() != nil {
+		return context.Cause(w.parent)
 	}
 	var le *LimitError
 	if errors.As(context.Cause(w.ctx), &le) {

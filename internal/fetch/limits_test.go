@@ -49,7 +49,7 @@ func TestEachFetchHasLimitsOfItsOwn(t *testing.T) {
 		if err != nil {
 			panic(err)
 		}
-		defer conn.Close()
+		defer func() { _ = conn.Close() }()
 		_, _ = buf.WriteString("HTTP/1.1 200 OK\r\nX-Wait: ")
 		for buf.Flush() == nil {
 			select {
@@ -151,7 +151,7 @@ func TestMalformedHeadersAreExplained(t *testing.T) {
 		if err != nil {
 			panic(err)
 		}
-		defer conn.Close()
+		defer func() { _ = conn.Close() }()
 		_, _ = buf.WriteString("HTTP/1.1 200 OK\r\nX-Baker: Nul\x00Baker\r\nContent-Length: 2\r\nConnection: close\r\n\r\nok")
 		_ = buf.Flush()
 	}), Options{})

@@ -2,6 +2,7 @@ package testsite
 
 import (
 	"bufio"
+	"context"
 	"fmt"
 	"net/http"
 	"strings"
@@ -71,7 +72,7 @@ func newNulBytes(e *env) *fixture {
 // raw writes a complete HTTP/1.1 response byte for byte and closes the
 // connection.
 func raw(w http.ResponseWriter, r *http.Request, status string, header []string, body string) {
-	hijack(w, func(buf *bufio.ReadWriter) {
+	hijack(w, r, func(_ context.Context, buf *bufio.ReadWriter) {
 		var b strings.Builder
 		fmt.Fprintf(&b, "HTTP/1.1 %s\r\n", status)
 		for _, h := range header {

@@ -2,6 +2,7 @@ package testsite
 
 import (
 	"bufio"
+	"context"
 	"fmt"
 	"net/http"
 	"strconv"
@@ -35,12 +36,12 @@ func newTarpitBody(e *env) *fixture {
 // to write raw bytes.
 func newTarpitHeaders(e *env) *fixture {
 	serve := func(w http.ResponseWriter, r *http.Request) {
-		hijack(w, func(buf *bufio.ReadWriter) {
+		hijack(w, r, func(ctx context.Context, buf *bufio.ReadWriter) {
 			if _, err := buf.WriteString("HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=utf-8\r\n"); err != nil || buf.Flush() != nil {
 				return
 			}
 			for i := 0; ; i++ {
-				if !sleep(r.Context(), e.done, dripInterval/2) {
+				if !sleep(ctx, e.done, dripInterval/2) {
 					return
 				}
 				line := fmt.Sprintf("X-Wait-%d: 1\r\n", i/16)
@@ -102,8 +103,9 @@ func newSlowPages(e *env) *fixture {
 }
 
 // hijack takes over an HTTP/1.1 connection so a handler can write bytes
-// that net/http would not (unfinished headers, invalid header values).
-func hijack(w http.ResponseWriter, write func(buf *bufio.ReadWriter)) {
+// that net/http would not (unfinished headers, invalid header values);
+// write gets the request's context.
+func hijack(w http.ResponseWriter, r *http.Request, write func(ctx context.Context, buf *bufio.ReadWriter)) {
 	hj, ok := w.(http.Hijacker)
 	if !ok {
 		http.Error(w, "this fixture needs HTTP/1.1", http.StatusHTTPVersionNotSupported)
@@ -113,6 +115,6 @@ func hijack(w http.ResponseWriter, write func(buf *bufio.ReadWriter)) {
 	if err != nil {
 		return
 	}
-	defer conn.Close()
-	write(buf)
+	defer func() { _ = conn.Close() }()
+	write(r.Context(), buf)
 }

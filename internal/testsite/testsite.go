@@ -194,13 +194,15 @@ func Start() (*Server, error) {
 	http1 := &tls.Config{MinVersion: tls.VersionTLS12, GetCertificate: certs.get, NextProtos: []string{"http/1.1"}}
 	s.httpsSrv = &http.Server{
 		Handler: http.HandlerFunc(s.serveHTTPS),
-		TLSConfig: &tls.Config{MinVersion: tls.VersionTLS12, GetCertificate: certs.get,
+		TLSConfig: &tls.Config{
+			MinVersion: tls.VersionTLS12, GetCertificate: certs.get,
 			GetConfigForClient: func(hello *tls.ClientHelloInfo) (*tls.Config, error) {
 				if f := s.byHost[hostOnly(hello.ServerName)]; f != nil && f.http1 {
 					return http1, nil
 				}
 				return nil, nil
-			}},
+			},
+		},
 		ReadHeaderTimeout: 5 * time.Second,
 		IdleTimeout:       30 * time.Second,
 		ErrorLog:          quiet,
