@@ -87,7 +87,7 @@ func TestTarpits(t *testing.T) {
 				slow[f.Purpose] = *f.Error
 			}
 		}
-		for _, purpose := range []string{"robots", "llms_txt", "about"} {
+		for _, purpose := range []string{"robots", "llms_txt", "sitemap", "about"} {
 			require.Contains(t, slow[purpose], "below the minimum transfer rate of 128 bytes/s", "fetch errors: %v", slow)
 		}
 		check, err := org.Client.GetScanCheckWithResponse(ctx, done.ID, "robots_txt_fetchable", nil)
