@@ -90,3 +90,19 @@ db/reset: ## Delete the private development cluster and key under .data/.
 .PHONY: demo
 demo: build ## Scan the built-in fixture sites offline and print rings and grades.
 	./$(BIN) demo
+
+.PHONY: docs/pdf-samples
+docs/pdf-samples: build ## Scan the fixtures offline and render sample PDF pages of both audiences into docs/pdf-samples (poppler-utils).
+	@command -v pdftoppm >/dev/null || { echo "pdftoppm not found: apt-get install poppler-utils"; exit 1; }
+	@dir=$$(mktemp -d); trap 'rm -rf "$$dir"' EXIT; \
+	./$(BIN) demo --pdf-dir "$$dir" >/dev/null; \
+	rm -rf docs/pdf-samples; mkdir -p docs/pdf-samples; \
+	for a in marketing engineering; do \
+		pdf="$$dir/nextshell-$$a.pdf"; \
+		last=$$(pdfinfo "$$pdf" | awk '/^Pages:/ {print $$2}'); \
+		for p in 1 2 3 4 5 6 $$last; do \
+			name=page-$$p; [ "$$p" = "$$last" ] && name=fetched; \
+			pdftoppm -png -r 60 -singlefile -f "$$p" -l "$$p" "$$pdf" "docs/pdf-samples/$$a-$$name"; \
+		done; \
+	done; \
+	ls docs/pdf-samples

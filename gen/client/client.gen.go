@@ -1067,7 +1067,9 @@ type FetchSummary struct {
 	Bytes      int           `json:"bytes"`
 	DurationMs int           `json:"duration_ms"`
 	Fetches    []FetchRecord `json:"fetches"`
-	Pages      int           `json:"pages"`
+
+	// Pages The pages of the site the checks read (the homepage and the pages it links to that parsed as HTML); probes and text files are requests, not pages.
+	Pages int `json:"pages"`
 }
 
 // Gate defines model for Gate.
@@ -1294,7 +1296,7 @@ type ScanComparison struct {
 
 // ScanCreateRequest defines model for ScanCreateRequest.
 type ScanCreateRequest struct {
-	// BrandName The brand looked for in AI answers. Defaults to the name of the registrable domain (`example` for `www.example.co.uk`).
+	// BrandName The brand looked for in AI answers. Defaults to the registrable domain in its Unicode form (`example.co.uk` for `www.shop.example.co.uk`).
 	BrandName *string `json:"brand_name,omitempty"`
 
 	// CallbackURL Where to POST the completion callback: a public HTTPS URL of at most 2048
@@ -1405,7 +1407,7 @@ type ScheduleFrequency string
 
 // ScheduleCreateRequest defines model for ScheduleCreateRequest.
 type ScheduleCreateRequest struct {
-	// BrandName Defaults to the name of the registrable domain.
+	// BrandName Defaults to the registrable domain in its Unicode form (`example.co.uk` for `www.shop.example.co.uk`).
 	BrandName *string `json:"brand_name,omitempty"`
 
 	// Frequency Other values are `422 invalid_frequency`.

@@ -141,12 +141,28 @@ func (s *Server) GetScanPdf(ctx context.Context, req api.GetScanPdfRequestObject
 	if err != nil {
 		return nil, err
 	}
-	r, err := s.report(ctx, scan, audienceOf(req.Params.Audience))
+	audience := audienceOf(req.Params.Audience)
+	r, err := s.report(ctx, scan, audience)
 	if err != nil {
 		return nil, err
 	}
+	// The PDF has a Site Triage page; without a dossier (being recomputed)
+	// it says so rather than failing the download.
+	var dossier *api.TriageDossier
+	switch row, err := s.d.Store.GetTriage(ctx, scan.ID); {
+	case errors.Is(err, store.ErrNotFound):
+	case err != nil:
+		return nil, err
+	default:
+		var stored triage.Stored
+		if err := json.Unmarshal(row.Body, &stored); err != nil {
+			return nil, fmt.Errorf("decode triage %s: %w", scan.ID, err)
+		}
+		d := stored.For(string(audience))
+		dossier = &d
+	}
 	var buf bytes.Buffer
-	if err := report.RenderPDF(&buf, r); err != nil {
+	if err := report.RenderPDF(&buf, r, dossier); err != nil {
 		return nil, fmt.Errorf("render pdf of %s: %w", scan.ID, err)
 	}
 	name := fmt.Sprintf(`attachment; filename="geoscan-%s-%s.pdf"`, scan.Domain, s.now().Format("2006-01-02"))

@@ -37,7 +37,7 @@ func TestScanCreate(t *testing.T) {
 		require.Equal(t, client.ScanStatusPending, s.Status)
 		require.Equal(t, "https://www.example.com/pricing?plan=pro", s.URL)
 		require.Equal(t, "www.example.com", s.Domain)
-		require.Equal(t, "example", s.BrandName)
+		require.Equal(t, "example.com", s.BrandName)
 		require.Equal(t, "relaunch", *s.Project)
 		require.Equal(t, client.ScanSourceAPI, s.Source)
 		require.NotNil(t, s.WebhookSecret)
@@ -73,7 +73,7 @@ func TestScanCreate(t *testing.T) {
 		var s api.Scan
 		r.JSON(t, &s)
 		require.Equal(t, "https://xn--bcher-kva.example/", s.URL)
-		require.Equal(t, "bücher", s.BrandName)
+		require.Equal(t, "bücher.example", s.BrandName)
 	})
 
 	t.Run("CallbackURLAtLimit", func(t *testing.T) {

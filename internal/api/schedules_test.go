@@ -31,7 +31,7 @@ func TestScheduleCreate(t *testing.T) {
 		require.Equal(t, client.ScheduleFrequencyQuarterly, s.Frequency, "quarterly by default")
 		require.True(t, s.NotifyEmail, "notify_email defaults to true")
 		require.True(t, s.Active)
-		require.Equal(t, "example", s.BrandName)
+		require.Equal(t, "example.com", s.BrandName)
 		require.NotNil(t, s.NextRunAt)
 		require.WithinDuration(t, time.Now().AddDate(0, 3, 0), *s.NextRunAt, time.Minute)
 

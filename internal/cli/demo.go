@@ -24,8 +24,9 @@ import (
 func demo(ctx context.Context, e env, args []string) error {
 	fs := newFlagSet(e, "demo")
 	timeout := fs.Duration("timeout", 3*time.Minute, "give up waiting for the scans after this long")
+	pdfDir := fs.String("pdf-dir", "", "also save both editions of each fixture's PDF report in this directory")
 	fs.Usage = func() {
-		fmt.Fprint(e.stderr, "Usage: geoscan demo [--timeout 3m]\n\nScans the built-in fixture sites (served on loopback with a test CA) through the API and prints\nthe results. Needs no internet.\n")
+		fmt.Fprint(e.stderr, "Usage: geoscan demo [--timeout 3m] [--pdf-dir DIR]\n\nScans the built-in fixture sites (served on loopback with a test CA) through the API and prints\nthe results. Needs no internet.\n")
 	}
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -154,6 +155,12 @@ func demo(ctx context.Context, e env, args []string) error {
 	if err := printTriage(waitCtx, e, c, results); err != nil {
 		return err
 	}
+	if *pdfDir != "" {
+		if err := savePDFs(waitCtx, c, results, *pdfDir); err != nil {
+			return err
+		}
+		fmt.Fprintf(e.stdout, "\nPDF reports of both audiences saved in %s.\n", *pdfDir)
+	}
 	fmt.Fprintf(e.stdout, "\nThe scans belong to the development organization: run `make run` and read them with the key in %s,\nfor example: curl -s -H \"X-API-Key: $(cat %s)\" http://127.0.0.1:8080/api/v1/scans/%s/report\n",
 		relative(keyFile), relative(keyFile), results[0].ID)
 	return nil
@@ -199,6 +206,33 @@ func printTriage(ctx context.Context, e env, c *client.ClientWithResponses, resu
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d of %d actions\n", testsite.Realistic[i], platform, d.Platform.ComplexityBucket, risk, d.QuickWinCount, d.ActionCount)
 	}
 	return tw.Flush()
+}
+
+// savePDFs downloads both editions of each completed scan's PDF report as
+// DIR/<fixture>-<audience>.pdf (make docs/pdf-samples renders pages of them).
+func savePDFs(ctx context.Context, c *client.ClientWithResponses, results []client.Scan, dir string) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil { //nolint:gosec // documents meant to be read
+		return err
+	}
+	for i, s := range results {
+		if s.Status != client.ScanStatusCompleted {
+			continue
+		}
+		for _, a := range []client.GetScanPdfParamsAudience{client.GetScanPdfParamsAudienceMarketing, client.GetScanPdfParamsAudienceEngineering} {
+			resp, err := c.GetScanPdfWithResponse(ctx, s.ID, &client.GetScanPdfParams{Audience: &a})
+			if err != nil {
+				return fmt.Errorf("download the PDF of %s: %w", s.ID, err)
+			}
+			if resp.StatusCode() != http.StatusOK {
+				return fmt.Errorf("download the PDF of %s: HTTP %d: %s", s.ID, resp.StatusCode(), resp.Body)
+			}
+			path := filepath.Join(dir, fmt.Sprintf("%s-%s.pdf", testsite.Realistic[i], a))
+			if err := os.WriteFile(path, resp.Body, 0o644); err != nil { //nolint:gosec // documents meant to be read
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 func deref[T any](p *T) T {

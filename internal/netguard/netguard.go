@@ -399,21 +399,24 @@ func ASCIIHost(host string) (string, error) {
 	return strings.ToLower(h), nil
 }
 
-// RegistrableName is the default brand name of a host: the label of its
-// registrable domain before the public suffix, in Unicode
-// (www.shop.example.co.uk → example, xn--bcher-kva.example → bücher).
+// RegistrableName is the default brand name of a host: its registrable
+// domain (the public suffix and the label before it) in its Unicode display
+// form (www.shop.example.co.uk → example.co.uk, xn--bcher-kva.example →
+// bücher.example). The whole domain, not its first label, is what a reader
+// recognises as the site's name ("nimbus-app.com", not "nimbus-app"), and
+// the brand checks reduce a domain-shaped brand to its name themselves.
 // IP addresses are returned as they are.
 func RegistrableName(host string) string {
 	if _, err := netip.ParseAddr(host); err == nil {
 		return host
 	}
+	host = strings.ToLower(strings.TrimSuffix(host, "."))
 	domain, err := publicsuffix.EffectiveTLDPlusOne(host)
 	if err != nil {
 		domain = host
 	}
-	label, _, _ := strings.Cut(domain, ".")
-	if u, err := idna.ToUnicode(label); err == nil && u != "" {
+	if u, err := idna.ToUnicode(domain); err == nil && u != "" {
 		return u
 	}
-	return label
+	return domain
 }

@@ -116,8 +116,9 @@ func TestAllowPrivate(t *testing.T) {
 func TestHelpers(t *testing.T) {
 	t.Parallel()
 	for host, want := range map[string]string{
-		"www.shop.example.co.uk": "example", "example.com": "example", "xn--bcher-kva.example": "bücher",
-		"93.184.216.34": "93.184.216.34", "localhost": "localhost",
+		"www.shop.example.co.uk": "example.co.uk", "example.com": "example.com", "xn--bcher-kva.example": "bücher.example",
+		"WWW.Nimbus-App.com": "nimbus-app.com",
+		"93.184.216.34":      "93.184.216.34", "localhost": "localhost",
 	} {
 		require.Equal(t, want, RegistrableName(host), host)
 	}

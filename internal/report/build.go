@@ -6,7 +6,6 @@ package report
 
 import (
 	"fmt"
-	"net/http"
 	"sort"
 	"strings"
 	"time"
@@ -119,11 +118,19 @@ func ringResult(rr scoring.RingResult, audience string) api.RingResult {
 // CheckResult renders one outcome for an audience.
 func CheckResult(o checks.Outcome, impact float64, audience string) api.CheckResult {
 	t := o.Check.TextFor(audience)
+	// The finding is the same for both audiences (a tested invariant); ids
+	// in it are named by the PDF's marketing edition.
+	summary := tidyCounts(o.Result.Summary)
+	if o.Result.Status == checks.NA {
+		if s, ok := notMeasured(o.Result.Evidence); ok {
+			summary = s
+		}
+	}
 	out := api.CheckResult{
 		ID: o.Check.ID, Title: t.Title, Ring: api.Ring(o.Check.Ring), Pillar: o.Check.Pillar,
 		Status: api.CheckStatus(o.Result.Status), Weight: o.Check.Weight,
 		Impact: api.Level(scoring.ImpactLevel(impact)), Effort: api.Level(o.Check.Effort),
-		Summary: o.Result.Summary, Evidence: o.Result.Evidence, WhyItMatters: t.Why,
+		Summary: summary, Evidence: o.Result.Evidence, WhyItMatters: t.Why,
 	}
 	if v, ok := o.Result.Status.Score(); ok {
 		out.Score = &v
@@ -185,15 +192,27 @@ func FetchSummary(site *fetch.Site) api.FetchSummary {
 			rec.Error = &e
 		}
 		out.Bytes += r.Bytes
-		if r.Method != http.MethodHead && r.OK() && r.IsHTML() {
+		out.Fetches = append(out.Fetches, rec)
+	}
+	// Pages are those the checks read: the homepage and the extra pages
+	// (about, contact, articles …) that parsed as HTML. Probes of the
+	// homepage under other user agents, the not-found probe and text files
+	// are requests, not pages.
+	if site.HomePage != nil {
+		out.Pages++
+	}
+	for _, r := range site.Pages {
+		if site.Page(r) != nil {
 			out.Pages++
 		}
-		out.Fetches = append(out.Fetches, rec)
 	}
 	return out
 }
 
 // summaries writes the executive and ring summaries from the results.
+// Only gates that actually held a ring down are called caps: a gate whose
+// ring scores below its cap anyway is reported as a critical issue, so no
+// sentence contradicts a score.
 func summaries(in Input, audience string) api.Summaries {
 	eng := audience == "engineering"
 	s := api.Summaries{Source: api.Template}
@@ -208,16 +227,30 @@ func summaries(in Input, audience string) api.Summaries {
 			in.Scores.Overall, in.Scores.OverallGrade.Grade, in.Scores.Version,
 			in.Scores.Ring("search").Score, in.Scores.Ring("visibility").Score, in.Scores.Ring("trust").Score)
 	} else {
-		fmt.Fprintf(&b, "%s scores %.1f out of 100 (grade %s) for readiness for AI answer engines. %s is the strongest area (%d) and %s needs the most work (%d).",
-			in.BrandName, in.Scores.Overall, in.Scores.OverallGrade.Grade,
-			scoring.RingNames[best.Ring], best.Score, strings.ToLower(scoring.RingNames[worst.Ring]), worst.Score)
-	}
-	if len(in.Scores.Gates) > 0 {
-		g := in.Scores.Gates[0]
-		if eng {
-			fmt.Fprintf(&b, " Gate %s fired (%s failed): %s ring capped at %d.", g.Def.ID, g.Def.CheckID, g.Ring, g.Def.Cap)
+		fmt.Fprintf(&b, "%s scores %.1f out of 100 (grade %s) for readiness for AI answer engines.",
+			in.BrandName, in.Scores.Overall, in.Scores.OverallGrade.Grade)
+		if best.Score == worst.Score {
+			fmt.Fprintf(&b, " All three areas score %d.", best.Score)
 		} else {
-			fmt.Fprintf(&b, " A critical issue limits the score: %s", g.Def.Message)
+			fmt.Fprintf(&b, " %s is the strongest area (%d) and %s needs the most work (%d).",
+				scoring.RingNames[best.Ring], best.Score, scoring.RingNames[worst.Ring], worst.Score)
+		}
+	}
+	if eng {
+		for _, g := range in.Scores.Gates {
+			if in.Scores.Ring(g.Ring).CappedBy == g.Def.ID {
+				fmt.Fprintf(&b, " Gate %s (%s fails) caps %s at %d.", g.Def.ID, g.Def.CheckID, g.Ring, g.Def.Cap)
+			} else {
+				fmt.Fprintf(&b, " Gate %s (%s fails) also fired; %s already scores below its cap of %d.", g.Def.ID, g.Def.CheckID, g.Ring, g.Def.Cap)
+			}
+		}
+	} else {
+		for _, g := range distinctGates(in.Scores) {
+			if len(g.binds) > 0 {
+				fmt.Fprintf(&b, " A critical issue holds %s at %d: %s", joinAnd(g.binds), g.def.Cap, g.def.Message)
+			} else {
+				fmt.Fprintf(&b, " A critical issue was also found: %s", g.def.Message)
+			}
 		}
 	}
 	if len(top) > 0 {
@@ -225,7 +258,8 @@ func summaries(in Input, audience string) api.Summaries {
 		if eng {
 			fmt.Fprintf(&b, " Highest-impact finding: %s (%s) — %s", top[0].Check.ID, top[0].Result.Status, top[0].Result.Summary)
 		} else {
-			fmt.Fprintf(&b, " The biggest opportunity: %s. %s", strings.TrimSuffix(t.Title, "."), top[0].Result.Summary)
+			fmt.Fprintf(&b, " The fix that would gain the most: %s, which %s today. %s",
+				quoted(t.Title), statusVerb(top[0].Result.Status), Humanize(top[0].Result.Summary, audience, checkTitles(in.Outcomes, audience)))
 		}
 	}
 	s.Executive = b.String()
@@ -235,8 +269,33 @@ func summaries(in Input, audience string) api.Summaries {
 	return s
 }
 
+// gateIssue is one fired gate as a reader sees it: a gate that caps several
+// rings is one issue, holding down those rings it actually bound.
+type gateIssue struct {
+	def   scoring.GateDef
+	binds []string // ring names whose score the cap lowered
+}
+
+func distinctGates(res scoring.Result) []gateIssue {
+	var out []gateIssue
+	index := map[string]int{}
+	for _, g := range res.Gates {
+		i, ok := index[g.Def.ID]
+		if !ok {
+			i = len(out)
+			index[g.Def.ID] = i
+			out = append(out, gateIssue{def: g.Def})
+		}
+		if res.Ring(g.Ring).CappedBy == g.Def.ID {
+			out[i].binds = append(out[i].binds, scoring.RingNames[g.Ring])
+		}
+	}
+	return out
+}
+
 func ringNarrative(in Input, ring, audience string) string {
 	rr := in.Scores.Ring(ring)
+	eng := audience == "engineering"
 	var scored, passed int
 	for _, o := range in.Outcomes {
 		if o.Check.Ring != ring {
@@ -250,13 +309,26 @@ func ringNarrative(in Input, ring, audience string) string {
 		}
 	}
 	var b strings.Builder
-	if audience == "engineering" {
-		fmt.Fprintf(&b, "%s %d/100 (%s), coverage %.0f%%: %d of %d scored checks pass.", ring, rr.Score, rr.Grade.Grade, rr.Coverage*100, passed, scored)
+	if eng {
+		fmt.Fprintf(&b, "%s %d/100 (%s), coverage %.0f%%: %s.", scoring.RingNames[ring], rr.Score, rr.Grade.Grade, rr.Coverage*100, passCount(passed, scored))
 	} else {
-		fmt.Fprintf(&b, "%s scores %d (%s): %d of %d scored checks pass.", scoring.RingNames[ring], rr.Score, rr.Grade.Grade, passed, scored)
+		fmt.Fprintf(&b, "%s scores %d (grade %s): %s.", scoring.RingNames[ring], rr.Score, rr.Grade.Grade, passCount(passed, scored))
 	}
-	if rr.CappedBy != "" {
-		fmt.Fprintf(&b, " Capped by %s.", rr.CappedBy)
+	for _, g := range in.Scores.Gates {
+		if g.Ring != ring {
+			continue
+		}
+		binding := rr.CappedBy == g.Def.ID
+		switch {
+		case eng && binding:
+			fmt.Fprintf(&b, " Capped at %d by gate %s (%s fails).", g.Def.Cap, g.Def.ID, g.Def.CheckID)
+		case eng:
+			fmt.Fprintf(&b, " Gate %s fired (%s fails) but does not bind: the score is below its cap of %d.", g.Def.ID, g.Def.CheckID, g.Def.Cap)
+		case binding:
+			fmt.Fprintf(&b, " A critical issue holds the score at %d: %s", g.Def.Cap, g.Def.Message)
+		default:
+			fmt.Fprintf(&b, " A critical issue: %s", g.Def.Message)
+		}
 	}
 	issues := topIssues(in, ring, 2)
 	if len(issues) == 0 {
@@ -265,13 +337,17 @@ func ringNarrative(in Input, ring, audience string) string {
 	}
 	names := make([]string, 0, len(issues))
 	for _, o := range issues {
-		if audience == "engineering" {
+		if eng {
 			names = append(names, o.Check.ID)
 		} else {
-			names = append(names, strings.ToLower(strings.TrimSuffix(o.Check.TextFor(audience).Title, ".")))
+			names = append(names, quoted(o.Check.TextFor(audience).Title))
 		}
 	}
-	fmt.Fprintf(&b, " Fix first: %s.", strings.Join(names, "; "))
+	if eng {
+		fmt.Fprintf(&b, " Fix first: %s.", strings.Join(names, ", "))
+	} else {
+		fmt.Fprintf(&b, " Fix first: %s.", joinAnd(names))
+	}
 	return b.String()
 }
 

@@ -4,26 +4,49 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"sort"
 	"strings"
+	"sync"
 
-	"github.com/go-pdf/fpdf"
+	"github.com/signintech/gopdf"
+	"golang.org/x/image/font/sfnt"
+	"golang.org/x/image/math/fixed"
 
 	"github.com/geoscan/geoscan/gen/api"
 )
 
-type rgb struct{ r, g, b int }
+// The PDF is laid out here by hand on top of gopdf, which embeds TrueType
+// fonts as subsets with a Unicode map (so text can be searched and
+// extracted) but leaves flow to the caller: every text is measured with the
+// font it is drawn in, wrapped to its column and moved to the next page as a
+// whole block, so nothing overlaps and nothing runs off a page.
+
+// Page geometry, in millimetres (A4 portrait).
+const (
+	pageW    = 210.0
+	pageH    = 297.0
+	marginL  = 18.0
+	marginR  = 18.0
+	marginT  = 18.0
+	bodyTop  = 28.0 // below the running header
+	bodyEnd  = 275.0
+	contentW = pageW - marginL - marginR
+	ptToMM   = 25.4 / 72
+)
+
+type rgb struct{ r, g, b uint8 }
 
 var (
 	ink       = rgb{33, 37, 41}
 	muted     = rgb{108, 117, 125}
-	track     = rgb{222, 226, 230}
+	track     = rgb{226, 230, 234}
+	panel     = rgb{244, 246, 248}
+	accent    = rgb{13, 110, 253}
 	statusInk = map[api.CheckStatus]rgb{
-		api.CheckStatusPass: {25, 135, 84}, api.CheckStatusWarn: {204, 132, 0},
+		api.CheckStatusPass: {25, 135, 84}, api.CheckStatusWarn: {196, 124, 0},
 		api.CheckStatusFail: {200, 35, 51}, api.CheckStatusNa: {108, 117, 125}, api.CheckStatusInfo: {13, 110, 253},
 	}
-	statusOrder = map[api.CheckStatus]int{
-		api.CheckStatusFail: 0, api.CheckStatusWarn: 1, api.CheckStatusPass: 2, api.CheckStatusNa: 3, api.CheckStatusInfo: 4,
+	levelInk = map[string]rgb{
+		"low": {25, 135, 84}, "moderate": {230, 168, 23}, "medium": {230, 168, 23}, "high": {253, 126, 20}, "critical": {200, 35, 51},
 	}
 )
 
@@ -41,271 +64,392 @@ func gradeColor(g string) rgb {
 	return rgb{200, 35, 51}
 }
 
+// advances are, per font family, each drawable character's advance width
+// as a fraction of the font size, read once from the embedded fonts. gopdf
+// draws without kerning, so a line is exactly as wide as the sum.
+var advances = sync.OnceValue(func() map[string]map[rune]float64 {
+	out := map[string]map[rune]float64{}
+	var buf sfnt.Buffer
+	for _, f := range fontData {
+		font, err := sfnt.Parse(f.ttf)
+		if err != nil {
+			panic("report: parse embedded font " + f.family + ": " + err.Error())
+		}
+		upem := float64(font.UnitsPerEm())
+		m := map[rune]float64{}
+		for r := range covered() {
+			g, err := font.GlyphIndex(&buf, r)
+			if err != nil || g == 0 {
+				continue
+			}
+			adv, err := font.GlyphAdvance(&buf, g, fixed.Int26_6(font.UnitsPerEm())<<6, 0)
+			if err != nil {
+				continue
+			}
+			m[r] = float64(adv) / 64 / upem
+		}
+		out[f.family] = m
+	}
+	return out
+})
+
+// doc is one PDF being written.
+type doc struct {
+	pdf    *gopdf.GoPdf
+	r      api.Report
+	t      *api.TriageDossier
+	eng    bool
+	titles map[string]string // check id → title, for the marketing edition
+	family string
+	size   float64
+	ink    rgb // the current text colour
+	y      float64
+	err    error
+}
+
 // options are test seams.
 type options struct{ uncompressed bool }
 
-// RenderPDF writes the report as an A4 PDF document.
-func RenderPDF(w io.Writer, r api.Report) error { return render(w, r, options{}) }
+// RenderPDF writes the report as an A4 PDF document: cover, executive
+// summary, Site Triage (when t is not nil), one section per ring and the
+// list of what was fetched. r and t are of the same audience.
+func RenderPDF(w io.Writer, r api.Report, t *api.TriageDossier) error {
+	return render(w, r, t, options{})
+}
 
-func render(w io.Writer, r api.Report, o options) error {
-	pdf := fpdf.New("P", "mm", "A4", "")
-	pdf.SetCompression(!o.uncompressed)
-	pdf.SetTitle("GeoScan report: "+r.URL, true)
-	pdf.SetCreator("GeoScan", true)
-	pdf.SetMargins(15, 15, 15)
-	pdf.SetAutoPageBreak(true, 18)
-	pdf.AliasNbPages("{nb}")
-	// The core fonts cover cp1252 only; text is translated and anything
-	// outside it becomes "?", so no input can break rendering.
-	tr := pdf.UnicodeTranslatorFromDescriptor("")
-	text := func(s string) string { return tr(toCP1252Safe(s)) }
-	pdf.SetFooterFunc(func() {
-		pdf.SetY(-12)
-		pdf.SetFont("Helvetica", "", 8)
-		setText(pdf, muted)
-		pdf.CellFormat(0, 5, text(fmt.Sprintf("GeoScan · %s · page %d of {nb}", r.URL, pdf.PageNo())), "", 0, "C", false, 0, "")
+func render(w io.Writer, r api.Report, t *api.TriageDossier, o options) error {
+	d := &doc{pdf: &gopdf.GoPdf{}, r: r, t: t, eng: r.Audience == api.ReportAudienceEngineering, titles: map[string]string{}}
+	for _, c := range r.Checks {
+		d.titles[c.ID] = c.Title
+	}
+	d.pdf.Start(gopdf.Config{PageSize: *gopdf.PageSizeA4, Unit: gopdf.UnitMM})
+	if o.uncompressed {
+		d.pdf.SetNoCompression()
+	}
+	d.pdf.SetInfo(gopdf.PdfInfo{
+		Title:   drawable("GEO audit report: " + d.brand()),
+		Subject: drawable(r.URL),
+		Author:  "GeoScan", Creator: "GeoScan", Producer: "GeoScan",
+		CreationDate: r.GeneratedAt,
 	})
-
-	pdf.AddPage()
-	setText(pdf, ink)
-	pdf.SetFont("Helvetica", "B", 20)
-	pdf.CellFormat(0, 10, "GeoScan report", "", 1, "L", false, 0, "")
-	pdf.SetFont("Helvetica", "", 10)
-	setText(pdf, muted)
-	pdf.MultiCell(0, 5, text(fmt.Sprintf("%s · brand %s", r.URL, r.BrandName)), "", "L", false)
-	pdf.MultiCell(0, 5, text(fmt.Sprintf("Generated %s UTC · %s edition · scoring %s",
-		r.GeneratedAt.UTC().Format("2006-01-02 15:04"), r.Audience, r.ScoringVersion)), "", "L", false)
-	pdf.Ln(4)
-
-	// Overall score.
-	setText(pdf, ink)
-	pdf.SetFont("Helvetica", "B", 36)
-	c := gradeColor(string(r.OverallGrade))
-	setText(pdf, c)
-	pdf.CellFormat(45, 16, fmt.Sprintf("%.1f", r.OverallScore), "", 0, "L", false, 0, "")
-	pdf.SetFont("Helvetica", "B", 24)
-	pdf.CellFormat(20, 16, string(r.OverallGrade), "", 1, "L", false, 0, "")
-	setText(pdf, ink)
-	pdf.SetFont("Helvetica", "", 10)
-	pdf.MultiCell(0, 5, text(r.GradeDescriptor), "", "L", false)
-	pdf.Ln(4)
-
-	// The three rings as donuts.
-	rings := []api.RingResult{r.Rings.Search, r.Rings.Visibility, r.Rings.Trust}
-	top := pdf.GetY()
-	for i, ring := range rings {
-		cx := 15 + 30 + float64(i)*60
-		donut(pdf, cx, top+22, 18, float64(ring.Score), gradeColor(string(ring.Grade)))
-		setText(pdf, ink)
-		pdf.SetFont("Helvetica", "B", 16)
-		pdf.SetXY(cx-18, top+18)
-		pdf.CellFormat(36, 8, fmt.Sprintf("%d", ring.Score), "", 0, "C", false, 0, "")
-		pdf.SetFont("Helvetica", "", 9)
-		pdf.SetXY(cx-18, top+25)
-		pdf.CellFormat(36, 5, text("grade "+string(ring.Grade)), "", 0, "C", false, 0, "")
-		pdf.SetFont("Helvetica", "B", 11)
-		pdf.SetXY(cx-28, top+43)
-		pdf.CellFormat(56, 6, text(title(string(ring.Ring))), "", 0, "C", false, 0, "")
-		pdf.SetFont("Helvetica", "", 8)
-		setText(pdf, muted)
-		pdf.SetXY(cx-28, top+49)
-		pdf.MultiCell(56, 4, text(ring.GradeDescriptor), "", "C", false)
-	}
-	pdf.SetY(top + 70)
-
-	heading(pdf, "Summary")
-	pdf.SetFont("Helvetica", "", 10)
-	setText(pdf, ink)
-	pdf.MultiCell(0, 5, text(r.Summaries.Executive), "", "L", false)
-	if len(r.GatesFired) > 0 {
-		heading(pdf, "Gates that capped a ring")
-		pdf.SetFont("Helvetica", "", 10)
-		for _, g := range r.GatesFired {
-			pdf.MultiCell(0, 5, text(fmt.Sprintf("- %s ring capped at %d: %s", title(string(g.Ring)), g.Cap, g.Message)), "", "L", false)
+	for _, f := range fontData {
+		if err := d.pdf.AddTTFFontData(f.family, f.ttf); err != nil {
+			return fmt.Errorf("render pdf: embed font %s: %w", f.family, err)
 		}
 	}
 
-	for _, ring := range rings {
-		pdf.AddPage()
-		heading(pdf, title(string(ring.Ring))+" ring")
-		pdf.SetFont("Helvetica", "", 10)
-		setText(pdf, ink)
-		pdf.MultiCell(0, 5, text(ringSummary(r.Summaries, ring.Ring)), "", "L", false)
-		pdf.Ln(2)
-		pillarTable(pdf, ring.Pillars, text)
-		pdf.Ln(3)
-		checks := checksOf(r.Checks, ring.Ring)
-		if len(checks) == 0 {
-			continue
-		}
-		heading(pdf, "Checks")
-		for _, ch := range checks {
-			checkBlock(pdf, ch, text)
-		}
+	d.coverPage()
+	d.summaryPage()
+	d.triagePage()
+	for _, ring := range d.rings() {
+		d.ringSection(ring)
 	}
-
-	pdf.AddPage()
-	heading(pdf, "What was fetched")
-	pdf.SetFont("Helvetica", "", 10)
-	setText(pdf, ink)
-	pdf.MultiCell(0, 5, text(fmt.Sprintf("%d pages, %s, in %.1f s.", r.Fetch.Pages, bytesText(r.Fetch.Bytes), float64(r.Fetch.DurationMs)/1000)), "", "L", false)
-	pdf.Ln(2)
-	pdf.SetFont("Helvetica", "B", 9)
-	for _, h := range []struct {
-		w float64
-		s string
-	}{{95, "URL"}, {25, "Purpose"}, {15, "Status"}, {25, "Bytes"}, {20, "ms"}} {
-		pdf.CellFormat(h.w, 6, h.s, "B", 0, "L", false, 0, "")
+	d.fetchAppendix()
+	d.footers()
+	if d.err != nil {
+		return fmt.Errorf("render pdf: %w", d.err)
 	}
-	pdf.Ln(-1)
-	pdf.SetFont("Helvetica", "", 8)
-	for _, f := range r.Fetch.Fetches {
-		status := "-"
-		if f.StatusCode != nil {
-			status = fmt.Sprint(*f.StatusCode)
-		}
-		pdf.CellFormat(95, 5, text(clip(f.URL, 60)), "", 0, "L", false, 0, "")
-		pdf.CellFormat(25, 5, text(f.Purpose), "", 0, "L", false, 0, "")
-		pdf.CellFormat(15, 5, status, "", 0, "L", false, 0, "")
-		pdf.CellFormat(25, 5, bytesText(f.Bytes), "", 0, "L", false, 0, "")
-		pdf.CellFormat(20, 5, fmt.Sprint(f.DurationMs), "", 1, "L", false, 0, "")
+	if _, err := d.pdf.WriteTo(w); err != nil {
+		return fmt.Errorf("write pdf: %w", err)
 	}
-
-	if err := pdf.Error(); err != nil {
-		return fmt.Errorf("render pdf: %w", err)
-	}
-	return pdf.Output(w)
+	return nil
 }
 
-func setText(pdf *fpdf.Fpdf, c rgb) { pdf.SetTextColor(c.r, c.g, c.b) }
-
-func heading(pdf *fpdf.Fpdf, s string) {
-	pdf.Ln(2)
-	pdf.SetFont("Helvetica", "B", 13)
-	setText(pdf, ink)
-	pdf.CellFormat(0, 8, s, "", 1, "L", false, 0, "")
-}
-
-// donut draws a grey ring and, over it, an arc from the top clockwise over
-// score percent of the circle.
-func donut(pdf *fpdf.Fpdf, cx, cy, radius, score float64, c rgb) {
-	pdf.SetLineWidth(4)
-	pdf.SetDrawColor(track.r, track.g, track.b)
-	pdf.Circle(cx, cy, radius, "D")
-	score = math.Max(0, math.Min(100, score))
-	if score > 0 {
-		pdf.SetDrawColor(c.r, c.g, c.b)
-		// fpdf angles run counter-clockwise from 3 o'clock; start at 12.
-		pdf.Arc(cx, cy, radius, radius, 0, 90-score*3.6, 90, "D")
+func (d *doc) fail(err error) {
+	if err != nil && d.err == nil {
+		d.err = err
 	}
-	pdf.SetLineWidth(0.2)
-	pdf.SetDrawColor(0, 0, 0)
 }
 
-func pillarTable(pdf *fpdf.Fpdf, pillars []api.Pillar, text func(string) string) {
-	if len(pillars) == 0 {
+// brand is the brand as the report names it.
+func (d *doc) brand() string {
+	if b := strings.TrimSpace(d.r.BrandName); b != "" {
+		return b
+	}
+	return d.r.URL
+}
+
+// say is every sentence's last step: the marketing edition names checks,
+// never their ids, whatever text it was handed.
+func (d *doc) say(s string) string {
+	if d.eng {
+		return s
+	}
+	return Humanize(s, "marketing", d.titles)
+}
+
+// Pages and flow.
+
+func (d *doc) newPage() {
+	d.pdf.AddPage()
+	d.y = bodyTop
+	// Running header: who the report is about. The text being written
+	// continues in its own font and colour.
+	family, size, c := d.family, d.size, d.ink
+	d.font(fontRegular, 8)
+	d.color(muted)
+	d.text(marginL, marginT-6, d.clip(d.brand()+" · GEO audit report", contentW))
+	d.stroke(track, 0.3)
+	d.pdf.Line(marginL, marginT, pageW-marginR, marginT)
+	if family != "" {
+		d.font(family, size)
+	}
+	d.color(c)
+}
+
+// ensure starts a new page unless h more millimetres fit on this one.
+func (d *doc) ensure(h float64) {
+	if d.y+h > bodyEnd {
+		d.newPage()
+	}
+}
+
+// footers number every page once the page count is known.
+func (d *doc) footers() {
+	n := d.pdf.GetNumberOfPages()
+	for i := 1; i <= n; i++ {
+		d.fail(d.pdf.SetPage(i))
+		d.font(fontRegular, 8)
+		d.color(muted)
+		left := d.clip(d.r.URL, contentW-40)
+		d.text(marginL, pageH-14, left)
+		right := fmt.Sprintf("Page %d of %d", i, n)
+		d.text(pageW-marginR-d.width(right), pageH-14, right)
+	}
+}
+
+// Text.
+
+func (d *doc) font(family string, size float64) {
+	d.family, d.size = family, size
+	d.fail(d.pdf.SetFont(family, "", size))
+}
+
+func (d *doc) color(c rgb) {
+	d.ink = c
+	d.pdf.SetTextColor(c.r, c.g, c.b)
+}
+
+// lineH is the line height of the current font, in millimetres.
+func (d *doc) lineH() float64 { return d.size * ptToMM * 1.35 }
+
+// width measures drawable text in the current font, in millimetres.
+func (d *doc) width(s string) float64 {
+	adv := advances()[d.family]
+	var w float64
+	for _, r := range s {
+		w += adv[r]
+	}
+	return w * d.size * ptToMM
+}
+
+// text draws one line with its top-left corner at (x, y).
+func (d *doc) text(x, y float64, s string) {
+	s = drawable(s)
+	if strings.TrimSpace(s) == "" {
 		return
 	}
-	pdf.SetFont("Helvetica", "B", 9)
-	setText(pdf, ink)
-	pdf.CellFormat(50, 6, "Pillar", "B", 0, "L", false, 0, "")
-	pdf.CellFormat(18, 6, "Score", "B", 0, "L", false, 0, "")
-	pdf.CellFormat(22, 6, "Coverage", "B", 0, "L", false, 0, "")
-	pdf.CellFormat(0, 6, "What it measures", "B", 1, "L", false, 0, "")
-	pdf.SetFont("Helvetica", "", 9)
-	for _, p := range pillars {
-		score := "-"
-		if p.Score != nil {
-			score = fmt.Sprint(*p.Score)
-		}
-		y := pdf.GetY()
-		pdf.CellFormat(50, 5, text(p.Name), "", 0, "L", false, 0, "")
-		pdf.CellFormat(18, 5, score, "", 0, "L", false, 0, "")
-		pdf.CellFormat(22, 5, fmt.Sprintf("%.0f%%", p.Coverage*100), "", 0, "L", false, 0, "")
-		pdf.MultiCell(0, 5, text(p.Description), "", "L", false)
-		if pdf.GetY() < y+5 {
-			pdf.SetY(y + 5)
-		}
-	}
+	d.pdf.SetXY(x, y)
+	d.fail(d.pdf.Cell(nil, s))
 }
 
-func checksOf(all []api.CheckResult, ring api.Ring) []api.CheckResult {
-	var out []api.CheckResult
-	for _, c := range all {
-		if c.Ring == ring {
-			out = append(out, c)
-		}
-	}
-	sort.SliceStable(out, func(i, j int) bool { return statusOrder[out[i].Status] < statusOrder[out[j].Status] })
-	return out
-}
-
-func checkBlock(pdf *fpdf.Fpdf, c api.CheckResult, text func(string) string) {
-	pdf.SetFont("Helvetica", "B", 9)
-	setText(pdf, statusInk[c.Status])
-	pdf.CellFormat(14, 5, strings.ToUpper(string(c.Status)), "", 0, "L", false, 0, "")
-	setText(pdf, ink)
-	pdf.MultiCell(0, 5, text(c.Title), "", "L", false)
-	pdf.SetFont("Helvetica", "", 9)
-	pdf.SetX(29)
-	pdf.MultiCell(0, 4.5, text(c.Summary), "", "L", false)
-	if c.Recommendation != nil && c.Status != api.CheckStatusPass {
-		pdf.SetX(29)
-		setText(pdf, muted)
-		pdf.MultiCell(0, 4.5, text("Fix: "+*c.Recommendation), "", "L", false)
-	}
-	pdf.Ln(1.5)
-}
-
-func ringSummary(s api.Summaries, ring api.Ring) string {
-	switch ring {
-	case api.Search:
-		return s.Search
-	case api.Visibility:
-		return s.Visibility
-	default:
-		return s.Trust
-	}
-}
-
-func title(s string) string {
-	if s == "" {
+// clip shortens s with an ellipsis until it fits w.
+func (d *doc) clip(s string, w float64) string {
+	s = drawable(s)
+	if d.width(s) <= w {
 		return s
 	}
-	return strings.ToUpper(s[:1]) + s[1:]
+	rs := []rune(s)
+	for len(rs) > 0 && d.width(string(rs)+"…") > w {
+		rs = rs[:len(rs)-1]
+	}
+	return strings.TrimRight(string(rs), " ") + "…"
 }
 
-func clip(s string, n int) string {
-	if len([]rune(s)) <= n {
+// clipMiddle shortens s in the middle, keeping its start and end (for URLs).
+func (d *doc) clipMiddle(s string, w float64) string {
+	s = drawable(s)
+	if d.width(s) <= w {
 		return s
 	}
-	return string([]rune(s)[:n-1]) + "…"
-}
-
-func bytesText(n int) string {
-	switch {
-	case n >= 1<<20:
-		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
-	case n >= 1<<10:
-		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
-	}
-	return fmt.Sprintf("%d B", n)
-}
-
-// cp1252Extras are the non-Latin-1 characters cp1252 has.
-const cp1252Extras = "€‚ƒ„…†‡ˆ‰Š‹ŒŽ‘’“”•–—˜™š›œžŸ"
-
-// toCP1252Safe replaces every character the core fonts cannot show.
-func toCP1252Safe(s string) string {
-	return strings.Map(func(r rune) rune {
-		switch {
-		case r == '\t' || r == '\n':
-			return r
-		case r < 0x20:
-			return -1
-		case r <= 0xff, strings.ContainsRune(cp1252Extras, r):
-			return r
+	rs := []rune(s)
+	head, tail := len(rs)/2, len(rs)/2
+	for head > 0 && d.width(string(rs[:head])+"…"+string(rs[len(rs)-tail:])) > w {
+		if head >= tail {
+			head--
+		} else {
+			tail--
 		}
-		return '?'
-	}, s)
+	}
+	return string(rs[:head]) + "…" + string(rs[len(rs)-tail:])
+}
+
+// wrap breaks s into lines no wider than w in the current font; newlines
+// start new lines and a word wider than w is broken between characters.
+func (d *doc) wrap(s string, w float64) []string {
+	s = drawable(s)
+	var lines []string
+	space := d.width(" ")
+	for _, para := range strings.Split(s, "\n") {
+		var line strings.Builder
+		var lineW float64
+		flush := func() {
+			lines = append(lines, line.String())
+			line.Reset()
+			lineW = 0
+		}
+		for _, word := range strings.Fields(para) {
+			ww := d.width(word)
+			for ww > w {
+				// Break an over-long word (a URL) at the last character that fits.
+				if line.Len() > 0 {
+					flush()
+				}
+				rs := []rune(word)
+				n, acc := 0, 0.0
+				for n < len(rs) && acc+d.width(string(rs[n])) <= w {
+					acc += d.width(string(rs[n]))
+					n++
+				}
+				n = max(n, 1)
+				lines = append(lines, string(rs[:n]))
+				word = string(rs[n:])
+				ww = d.width(word)
+			}
+			if word == "" {
+				continue
+			}
+			switch {
+			case line.Len() == 0:
+				line.WriteString(word)
+				lineW = ww
+			case lineW+space+ww <= w:
+				line.WriteByte(' ')
+				line.WriteString(word)
+				lineW += space + ww
+			default:
+				flush()
+				line.WriteString(word)
+				lineW = ww
+			}
+		}
+		if line.Len() > 0 || len(lines) == 0 {
+			flush()
+		}
+	}
+	return lines
+}
+
+// para draws wrapped text at x in a column of width w from the current y,
+// breaking pages between lines, and leaves y below it.
+func (d *doc) para(x, w float64, s string) {
+	for _, line := range d.wrap(s, w) {
+		d.ensure(d.lineH())
+		d.text(x, d.y, line)
+		d.y += d.lineH()
+	}
+}
+
+// heightOf is the height para would take for s at the given font.
+func (d *doc) heightOf(family string, size, w float64, s string) float64 {
+	f, sz := d.family, d.size
+	d.font(family, size)
+	h := float64(len(d.wrap(s, w))) * d.lineH()
+	d.font(f, sz)
+	return h
+}
+
+// heading starts a section: a new page, a bookmark, the title.
+func (d *doc) heading(title string) {
+	d.newPage()
+	d.pdf.AddOutline(drawable(title))
+	d.font(fontBold, 18)
+	d.color(ink)
+	d.text(marginL, d.y, title)
+	d.y += d.lineH() + 2
+}
+
+func (d *doc) subheading(title string) {
+	d.ensure(22)
+	d.y += 3
+	d.font(fontBold, 12)
+	d.color(ink)
+	d.text(marginL, d.y, title)
+	d.y += d.lineH() + 1
+}
+
+// Shapes.
+
+func (d *doc) fill(c rgb) { d.pdf.SetFillColor(c.r, c.g, c.b) }
+
+func (d *doc) stroke(c rgb, width float64) {
+	d.pdf.SetStrokeColor(c.r, c.g, c.b)
+	d.pdf.SetLineWidth(width)
+}
+
+func (d *doc) rect(x, y, w, h float64, c rgb) {
+	if w <= 0 || h <= 0 {
+		return
+	}
+	d.fill(c)
+	d.pdf.RectFromUpperLeftWithStyle(x, y, w, h, "F")
+}
+
+// roundRect fills a rectangle with rounded corners.
+func (d *doc) roundRect(x, y, w, h, radius float64, c rgb) {
+	d.fill(c)
+	radius = math.Min(radius, math.Min(w, h)/2)
+	if err := d.pdf.Rectangle(x, y, x+w, y+h, "F", radius, 6); err != nil {
+		d.rect(x, y, w, h, c)
+	}
+}
+
+// arc fills the part of a ring of outer radius r and the given thickness
+// that runs clockwise from one angle to another, in degrees from 12 o'clock.
+func (d *doc) arc(cx, cy, r, thick, from, to float64, c rgb) {
+	if to <= from {
+		return
+	}
+	n := max(int((to-from)/3), 4)
+	pts := make([]gopdf.Point, 0, 2*(n+1))
+	at := func(radius, deg float64) gopdf.Point {
+		a := deg * math.Pi / 180
+		return gopdf.Point{X: cx + radius*math.Sin(a), Y: cy - radius*math.Cos(a)}
+	}
+	for i := 0; i <= n; i++ {
+		pts = append(pts, at(r, from+(to-from)*float64(i)/float64(n)))
+	}
+	for i := n; i >= 0; i-- {
+		pts = append(pts, at(r-thick, from+(to-from)*float64(i)/float64(n)))
+	}
+	d.fill(c)
+	d.pdf.Polygon(pts, "F")
+}
+
+// donut draws a grey ring with, over it, the share score/100 in colour.
+func (d *doc) donut(cx, cy, r, thick, score float64, c rgb) {
+	d.arc(cx, cy, r, thick, 0, 180, track)
+	d.arc(cx, cy, r, thick, 180, 360, track)
+	score = math.Max(0, math.Min(100, score))
+	d.arc(cx, cy, r, thick, 0, score*3.6, c)
+}
+
+// bar draws a horizontal score bar.
+func (d *doc) bar(x, y, w, h, score float64, c rgb) {
+	d.roundRect(x, y, w, h, h/2, track)
+	score = math.Max(0, math.Min(100, score))
+	if score > 0 {
+		d.roundRect(x, y, math.Max(w*score/100, h), h, h/2, c)
+	}
+}
+
+// pill draws a small coloured label with white text and returns its width.
+func (d *doc) pill(x, y float64, s string, size float64, c rgb) float64 {
+	d.font(fontBold, size)
+	w := d.width(s) + 3
+	h := size*ptToMM + 1.6
+	d.roundRect(x, y, w, h, 1.2, c)
+	d.color(rgb{255, 255, 255})
+	d.text(x+1.5, y+0.75, s)
+	return w
 }

@@ -1,72 +1,276 @@
-package report
+package report_test
 
 import (
 	"bytes"
-	"os"
+	"encoding/json"
+	"fmt"
+	"regexp"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/require"
 
 	"github.com/geoscan/geoscan/gen/api"
+	"github.com/geoscan/geoscan/internal/checks"
+	"github.com/geoscan/geoscan/internal/fetch"
+	"github.com/geoscan/geoscan/internal/report"
+	"github.com/geoscan/geoscan/internal/scoring"
+	"github.com/geoscan/geoscan/internal/testsite"
 )
 
-func sampleReport() api.Report {
-	score := func(v float64) *float64 { return &v }
-	pillarScore := func(v int) *int { return &v }
-	long := strings.Repeat("A long explanation of why this matters for answer engines. ", 8)
-	r := api.Report{
-		URL: "https://www.example.com/", BrandName: "Example 例子 🚀", Audience: api.ReportAudienceMarketing,
-		ScoringVersion: "2026.1", GeneratedAt: time.Date(2026, 11, 22, 5, 28, 42, 0, time.UTC),
-		OverallScore: 72.5, OverallGrade: api.GradeB, GradeDescriptor: "Solid foundations with clear gaps.",
-		GatesFired: []api.Gate{{ID: "ai_search_blocked", Ring: api.Search, CheckID: "robots_ai_search", Cap: 40, Message: "OAI-SearchBot is blocked."}},
-		Checks: []api.CheckResult{
-			{ID: "robots_txt_present", Title: "robots.txt is present", Ring: api.Search, Pillar: "crawl", Status: api.CheckStatusPass, Score: score(1), Summary: "Found at /robots.txt."},
-			{ID: "robots_ai_search", Title: "AI search bots may crawl", Ring: api.Search, Pillar: "crawl", Status: api.CheckStatusFail, Score: score(0), Summary: long, Recommendation: ptr("Allow OAI-SearchBot in robots.txt. " + long)},
-			{ID: "sitemap", Title: "Sitemap is listed", Ring: api.Search, Pillar: "crawl", Status: api.CheckStatusWarn, Score: score(0.5), Summary: "Listed but stale.", Recommendation: ptr("Regenerate it.")},
-			{ID: "llms_txt", Title: "llms.txt", Ring: api.Visibility, Pillar: "ai", Status: api.CheckStatusNa, Summary: "Not applicable."},
-			{ID: "faq", Title: "FAQ markup", Ring: api.Visibility, Pillar: "ai", Status: api.CheckStatusInfo, Summary: "FAQPage found — informational."},
-			{ID: "org", Title: "Organization schema ✓", Ring: api.Trust, Pillar: "identity", Status: api.CheckStatusWarn, Score: score(0.5), Summary: "名前 only.", Recommendation: ptr("Add sameAs links.")},
-		},
-		Fetch: api.FetchSummary{Pages: 2, Bytes: 123456, DurationMs: 812, Fetches: []api.FetchRecord{
-			{URL: "https://www.example.com/", Purpose: "homepage", StatusCode: ptr(200), Bytes: 120000, DurationMs: 500, Redirects: []string{}},
-			{URL: "https://www.example.com/robots.txt", Purpose: "robots", Bytes: 3456, DurationMs: 312, Redirects: []string{}, Error: ptr("timeout")},
-		}},
-		Summaries: api.Summaries{Source: api.Template, Executive: "The site is easy to crawl but hard to cite.", Search: "Search is fine.", Visibility: "Visibility lags.", Trust: "Trust is fair."},
+// internalIDs are the snake_case ids a reader of the marketing edition must
+// never see: checks, gates, pillars, triage lenses and fetch purposes.
+func internalIDs() []string {
+	var ids []string
+	add := func(id string) {
+		if strings.Contains(id, "_") {
+			ids = append(ids, id)
+		}
 	}
-	r.Rings.Search = api.RingResult{Ring: api.Search, Score: 81, Grade: api.GradeB, GradeDescriptor: "Mostly reachable.", Pillars: []api.Pillar{
-		{ID: "crawl", Name: "Crawl access", Score: pillarScore(81), Coverage: 1, Description: "Can AI crawlers reach the pages?"},
-		{ID: "index", Name: "Indexability", Score: nil, Coverage: 0, Description: "Nothing could be measured."},
-	}}
-	r.Rings.Visibility = api.RingResult{Ring: api.Visibility, Score: 38, Grade: api.GradeF, GradeDescriptor: "Hard to quote.", Pillars: []api.Pillar{{ID: "ai", Name: "AI readiness", Score: pillarScore(38), Coverage: 0.5, Description: "Machine-readable summaries."}}}
-	r.Rings.Trust = api.RingResult{Ring: api.Trust, Score: 96, Grade: api.GradeAPlus, GradeDescriptor: "Clear identity.", Pillars: []api.Pillar{{ID: "identity", Name: "Identity", Score: pillarScore(96), Coverage: 1, Description: "Who is behind the site."}}}
-	return r
+	for _, c := range checks.All() {
+		add(c.ID)
+	}
+	for _, g := range scoring.Gates {
+		add(g.ID)
+	}
+	for _, p := range scoring.Pillars {
+		add(p.ID)
+	}
+	for _, l := range []string{"crawl_access", "entity_trust", "platform_fixability"} {
+		add(l)
+	}
+	for _, p := range []fetch.Purpose{fetch.HomeSample, fetch.HTTPProbe, fetch.SitemapSample, fetch.LLMsTxt, fetch.LLMsFullTxt, fetch.LLMsLink, fetch.NotFoundProbe, fetch.BotProbe} {
+		add(string(p))
+	}
+	return ids
+}
+
+// holds matches the cap sentences: "holds Search at 50", "holds Search and
+// AI trust at 40".
+var holds = regexp.MustCompile(`holds ((?:Search|AI visibility|AI trust)(?:(?:, | and )(?:Search|AI visibility|AI trust))*) at (\d+)`)
+
+func TestRenderPDFFixtures(t *testing.T) {
+	t.Parallel()
+	forbidden := internalIDs()
+	for _, name := range testsite.Realistic {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			f := built(t, name, "")
+			for _, audience := range []api.Audience{api.AudienceMarketing, api.AudienceEngineering} {
+				r := f.report.For(audience)
+				text := pdfText(t, f.pdf(t, audience))
+
+				// Who and what: the site, its brand, every score.
+				require.Contains(t, text, r.URL)
+				require.Contains(t, text, r.BrandName)
+				require.NotEmpty(t, r.BrandName)
+				require.Contains(t, text, fmt.Sprintf("%.1f out of 100", r.OverallScore))
+				require.Contains(t, text, "grade "+string(r.OverallGrade))
+				for _, ring := range []api.RingResult{r.Rings.Search, r.Rings.Visibility, r.Rings.Trust} {
+					require.Contains(t, text, fmt.Sprintf("%d out of 100 · grade %s", ring.Score, ring.Grade), "ring %s", ring.Ring)
+				}
+				for _, section := range []string{"Executive summary", "Site Triage", "Search", "AI visibility", "AI trust", "What was fetched", "Page 1 of "} {
+					require.Contains(t, text, section)
+				}
+				dossier := f.dossier.For(string(audience))
+				require.Contains(t, text, "Risk by lens")
+				for _, l := range dossier.RiskLenses {
+					require.Contains(t, text, l.Label+" "+string(l.Bucket), "lens %s as a level", l.LensID)
+				}
+				if dossier.QuickWinCount > 0 {
+					require.Contains(t, text, "QUICK WIN")
+				}
+				for _, c := range r.Checks {
+					require.Contains(t, text, strings.Join(strings.Fields(c.Title), " "), "every check is listed")
+				}
+
+				// Numbers agree with the report: a ring is said to be held at
+				// a cap only when the cap bound it.
+				for _, m := range holds.FindAllStringSubmatch(text, -1) {
+					for _, name := range regexp.MustCompile(`, | and `).Split(m[1], -1) {
+						ring := ringNamed(r, name)
+						require.NotNil(t, ring.CappedBy, "%q while %s is not capped", m[0], name)
+						require.Equal(t, m[2], fmt.Sprint(ring.Score), "%q", m[0])
+					}
+				}
+				for _, wrong := range []string{"only 0 ", " ai visibility", " ai trust", " ai search", "Capped by"} {
+					requireAbsent(t, text, regexp.QuoteMeta(wrong))
+				}
+
+				if audience == api.AudienceMarketing {
+					for _, id := range forbidden {
+						requireAbsent(t, text, `\b`+id+`\b`)
+					}
+					requireAbsent(t, text, `\b0 words\b`)
+				} else {
+					require.Contains(t, text, r.Checks[0].ID, "the engineering edition names check ids")
+				}
+			}
+		})
+	}
+}
+
+// requireAbsent fails when the pattern occurs in text, quoting where.
+func requireAbsent(t *testing.T, text, pattern string) {
+	t.Helper()
+	if loc := regexp.MustCompile(pattern).FindStringIndex(text); loc != nil {
+		from, to := max(loc[0]-80, 0), min(loc[1]+80, len(text))
+		t.Fatalf("%q found in the PDF text: …%s…", pattern, text[from:to])
+	}
+}
+
+func ringNamed(r api.Report, name string) api.RingResult {
+	for _, ring := range []api.RingResult{r.Rings.Search, r.Rings.Visibility, r.Rings.Trust} {
+		if scoring.RingNames[string(ring.Ring)] == name {
+			return ring
+		}
+	}
+	return api.RingResult{}
+}
+
+// The brand comes from the site's owner and may be in any script: Latin,
+// Greek and Cyrillic are embedded and extract intact; scripts the fonts
+// lack become one visible replacement character per run, never an error.
+func TestRenderPDFBrandScripts(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct{ brand, want string }{
+		{"Καφενείο Αθηνά", "Καφενείο Αθηνά"},
+		{"Москва Кофе", "Москва Кофе"},
+		{"Crème Brûlée Ærø Łódź", "Crème Brûlée Ærø Łódź"},
+		{"Cafe\u0301 Decomposed", "Café Decomposed"},
+		{"東京 Sushi", "\uFFFD Sushi"},
+		{"Rocket 🚀 Labs", "Rocket \uFFFD Labs"},
+		{"مقهى Cairo", "\uFFFD Cairo"},
+		{"Zero\u200bWidth\x00Nul", "ZeroWidthNul"},
+	} {
+		t.Run(tc.want, func(t *testing.T) {
+			t.Parallel()
+			f := built(t, testsite.Docs, tc.brand)
+			for _, audience := range []api.Audience{api.AudienceMarketing, api.AudienceEngineering} {
+				text := pdfText(t, f.pdf(t, audience))
+				require.Contains(t, text, tc.want)
+			}
+		})
+	}
+}
+
+// The fetch appendix is a table whose cells are measured: no word crosses
+// from one column into the next, on any of its pages.
+func TestRenderPDFFetchTableColumns(t *testing.T) {
+	t.Parallel()
+	f := built(t, testsite.NextShell, "")
+	r := f.report.For(api.AudienceMarketing)
+	// Long URLs, labels and errors, and enough rows to need several pages.
+	for i := range 120 {
+		r.Fetch.Fetches = append(r.Fetch.Fetches, api.FetchRecord{
+			URL:     fmt.Sprintf("https://nimbus-app.test/a/very/long/path/segment-%d/%s?query=%s", i, strings.Repeat("deep/", 12), strings.Repeat("x", 80)),
+			Purpose: "bot_probe:Some-Very-Long-Crawler-Name-" + strings.Repeat("Z", 30), Bytes: 1 << 22, DurationMs: 123456,
+			Error: ptr("connection: " + strings.Repeat("reset by peer ", 20)), Redirects: []string{},
+		})
+	}
+	d := f.dossier.For("marketing")
+	var buf bytes.Buffer
+	require.NoError(t, report.RenderPDF(&buf, r, &d))
+	words := pdfWords(t, buf.Bytes())
+
+	mm := 72 / 25.4
+	bounds := []float64{18 + 80, 18 + 80 + 52, 18 + 80 + 52 + 14, 18 + 80 + 52 + 14 + 18}
+	tablePages := map[int]float64{} // page → y of the header row
+	for _, a := range words {
+		for _, p := range words {
+			if a.text == "Address" && p.text == "Purpose" && a.page == p.page && a.yMin == p.yMin && p.xMin > a.xMax {
+				tablePages[a.page] = a.yMax
+			}
+		}
+	}
+	require.GreaterOrEqual(t, len(tablePages), 3, "the table runs over several pages, its header repeated")
+	checked := 0
+	for _, w := range words {
+		top, ok := tablePages[w.page]
+		if !ok || w.yMin < top || w.yMin > 275*mm {
+			continue
+		}
+		checked++
+		for _, b := range bounds {
+			require.False(t, w.xMin < b*mm-0.5 && w.xMax > b*mm+0.5, "%q on page %d crosses the column edge at %.0f mm (%.1f–%.1f pt)", w.text, w.page, b, w.xMin, w.xMax)
+		}
+		require.LessOrEqual(t, w.xMax, (210-18)*mm+0.5, "%q runs past the right margin", w.text)
+	}
+	require.Greater(t, checked, 500)
+}
+
+// Whatever a site puts in its texts, rendering finishes with a document.
+func TestRenderPDFHostileInput(t *testing.T) {
+	t.Parallel()
+	f := built(t, testsite.Broken, "")
+	r := f.report.For(api.AudienceEngineering)
+	huge := strings.Repeat("W", 50_000)
+	r.BrandName = strings.Repeat("Brand\x00\r\n\t\u202e", 100)
+	r.URL = "https://" + strings.Repeat("a", 2000) + ".test/"
+	r.Summaries.Executive = huge + " " + strings.Repeat("word ", 20_000)
+	for i := range r.Checks {
+		r.Checks[i].Summary = "line one\r\nline two\rline three\x00" + strings.Repeat(" ×", 500)
+	}
+	var buf bytes.Buffer
+	require.NoError(t, report.RenderPDF(&buf, r, nil))
+	text := pdfText(t, buf.Bytes())
+	require.Contains(t, text, "not available yet", "without a dossier the triage page says so")
+	require.Greater(t, pdfPages(t, buf.Bytes()), 5)
+
+	buf.Reset()
+	require.NoError(t, report.RenderPDF(&buf, api.Report{}, nil), "an empty report renders")
+	require.True(t, bytes.HasPrefix(buf.Bytes(), []byte("%PDF-")))
+}
+
+// The AI mentions pillar is not measured without a language model: the PDF
+// says so and why, instead of a dash and 0 %.
+func TestRenderPDFNotMeasuredPillar(t *testing.T) {
+	t.Parallel()
+	f := built(t, testsite.WordPress, "")
+	for _, audience := range []api.Audience{api.AudienceMarketing, api.AudienceEngineering} {
+		text := pdfText(t, f.pdf(t, audience))
+		require.Regexp(t, `AI mentions not measured .{0,200}Not measured: [^.]*language-model`, text)
+		require.NotContains(t, text, "comes with the AI layer")
+	}
 }
 
 func ptr[T any](v T) *T { return &v }
 
-func TestRenderPDF(t *testing.T) {
-	t.Parallel()
-	var buf bytes.Buffer
-	require.NoError(t, render(&buf, sampleReport(), options{uncompressed: true}))
-	out := buf.String()
-	require.True(t, strings.HasPrefix(out, "%PDF-"))
-	require.True(t, strings.HasSuffix(strings.TrimSpace(out), "%%EOF"))
-	require.Equal(t, 5, strings.Count(out, "/Type /Page\n"), "a summary page, one per ring, and the fetch log")
-	for _, want := range []string{"https://www.example.com/", "GeoScan report", "AI search bots may crawl", "Allow OAI-SearchBot", "72.5", "OAI-SearchBot is blocked."} {
-		require.Contains(t, out, want)
-	}
-	require.Contains(t, out, "Example ?? ?", "characters the core fonts lack become ?")
-
-	if path := os.Getenv("GEOSCAN_PDF_SAMPLE"); path != "" {
-		require.NoError(t, os.WriteFile(path, buf.Bytes(), 0o600))
+// BenchmarkRenderPDF is the render time of one report per fixture and
+// audience (the report built once; the timer covers only the PDF), with
+// encoding the same report as JSON as the reference measured in the same
+// run.
+//
+//	go test -run '^$' -bench RenderPDF -benchmem ./internal/report/
+func BenchmarkRenderPDF(b *testing.B) {
+	for _, name := range testsite.Realistic {
+		f := built(b, name, "")
+		d := f.dossier.For("marketing")
+		r := f.report.For(api.AudienceMarketing)
+		b.Run(name, func(b *testing.B) {
+			var buf bytes.Buffer
+			for b.Loop() {
+				buf.Reset()
+				if err := report.RenderPDF(&buf, r, &d); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(buf.Len()), "pdf-bytes")
+		})
 	}
 }
 
-func TestRenderPDFEmptyReport(t *testing.T) {
-	t.Parallel()
-	var buf bytes.Buffer
-	require.NoError(t, RenderPDF(&buf, api.Report{}))
-	require.True(t, strings.HasPrefix(buf.String(), "%PDF-"))
+// BenchmarkReportJSON is the reference for BenchmarkRenderPDF: encoding the
+// same report as the JSON GET /scans/{id}/report returns.
+func BenchmarkReportJSON(b *testing.B) {
+	for _, name := range testsite.Realistic {
+		r := built(b, name, "").report.For(api.AudienceMarketing)
+		b.Run(name, func(b *testing.B) {
+			for b.Loop() {
+				if _, err := json.Marshal(r); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
 }
