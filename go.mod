@@ -33,6 +33,7 @@ require (
 	github.com/swaggest/swgui v1.8.5
 	golang.org/x/image v0.47.0
 	golang.org/x/net v0.62.0
+	golang.org/x/term v0.47.0
 	golang.org/x/text v0.43.0
 )
 

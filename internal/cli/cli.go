@@ -1,5 +1,7 @@
-// Package cli implements the geoscan subcommands: serve, migrate, dev, and
-// the organization and API-key administration commands.
+// Package cli implements the geoscan subcommands: serve, migrate, dev, the
+// organization and API-key administration commands, and the client
+// commands (scan, schedule, usage, webhook) that use a server's API
+// through the generated Go client.
 package cli
 
 import (
@@ -9,9 +11,11 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"os"
 
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	"github.com/geoscan/geoscan/gen/client"
 	"github.com/geoscan/geoscan/internal/config"
 	"github.com/geoscan/geoscan/internal/dbmigrate"
 	"github.com/geoscan/geoscan/internal/store"
@@ -20,8 +24,12 @@ import (
 // env is what every command gets.
 type env struct {
 	getenv func(string) string
+	stdin  io.Reader
 	stdout io.Writer
 	stderr io.Writer
+	// httpClient, when set, carries the client commands' requests (tests
+	// validate every response against the contract with it).
+	httpClient client.HttpRequestDoer
 }
 
 const usage = `geoscan — GEO audit service
@@ -39,6 +47,14 @@ Usage:
   geoscan key create --org ORG_ID [--name NAME]
   geoscan key list --org ORG_ID
   geoscan key revoke KEY_ID
+
+Client commands (GEOSCAN_API_URL, GEOSCAN_API_KEY; each takes --json):
+  geoscan scan create URL [--brand NAME] [--callback-url URL] [--wait] [--min-score N]
+  geoscan scan get|report|triage|checks|pdf|delete ID
+  geoscan scan list | export | compare BASE TARGET       (geoscan scan help)
+  geoscan schedule create URL | list | get ID | update ID | delete ID   (geoscan schedule help)
+  geoscan usage
+  geoscan webhook test URL | verify --secret S --signature SIG --payload-file F
 `
 
 // errUsage marks a mistake in the command line; it exits 2.
@@ -46,16 +62,30 @@ var errUsage = errors.New("usage")
 
 // Main runs the command in args and returns the process exit code.
 func Main(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) int {
-	e := env{getenv: getenv, stdout: stdout, stderr: stderr}
+	return mainWith(ctx, env{getenv: getenv, stdin: os.Stdin, stdout: stdout, stderr: stderr}, args)
+}
+
+func mainWith(ctx context.Context, e env, args []string) int {
 	err := dispatch(ctx, e, args)
+	var exit *exitError
 	switch {
 	case err == nil, errors.Is(err, flag.ErrHelp):
 		return 0
+	case errors.As(err, &exit):
+		if exit.msg != "" {
+			fmt.Fprintf(e.stderr, "geoscan: %s\n", exit.msg)
+		}
+		return exit.code
 	case errors.Is(err, errUsage):
-		fmt.Fprintf(stderr, "%v\n\n%s", err, usage)
+		if len(args) > 0 && oneOf(args[0], "scan", "schedule", "webhook", "usage") {
+			// The group's own usage is already part of the message.
+			fmt.Fprintf(e.stderr, "%v\n", err)
+		} else {
+			fmt.Fprintf(e.stderr, "%v\n\n%s", err, usage)
+		}
 		return 2
 	default:
-		fmt.Fprintf(stderr, "geoscan: %v\n", err)
+		fmt.Fprintf(e.stderr, "geoscan: %v\n", err)
 		return 1
 	}
 }
@@ -82,6 +112,14 @@ func dispatch(ctx context.Context, e env, args []string) error {
 		return org(ctx, e, rest)
 	case "key":
 		return key(ctx, e, rest)
+	case "scan":
+		return scanCmd(ctx, e, rest)
+	case "schedule":
+		return scheduleCmd(ctx, e, rest)
+	case "usage":
+		return usageCmd(ctx, e, rest)
+	case "webhook":
+		return webhookCmd(ctx, e, rest)
 	case "help", "-h", "--help":
 		fmt.Fprint(e.stdout, usage)
 		return nil

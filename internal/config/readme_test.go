@@ -38,3 +38,28 @@ func TestReadmeConfigTable(t *testing.T) {
 	}
 	require.Equal(t, want, text, "README configuration table is stale: go test ./internal/config -update")
 }
+
+// TestReadmeClientConfigTable does the same for the client commands' table.
+// It is not parallel, so that with -update the two tests never write the
+// README at the same time.
+func TestReadmeClientConfigTable(t *testing.T) {
+	const (
+		path  = "../../README.md"
+		start = "<!-- client-config-table:start -->\n"
+		end   = "<!-- client-config-table:end -->"
+	)
+	readme, err := os.ReadFile(path)
+	require.NoError(t, err)
+	text := string(readme)
+	i, j := strings.Index(text, start), strings.Index(text, end)
+	require.True(t, i >= 0 && j > i, "README.md lacks the client-config-table markers")
+
+	var table bytes.Buffer
+	require.NoError(t, WriteClientMarkdown(&table))
+	want := text[:i+len(start)] + table.String() + text[j:]
+	if *update {
+		require.NoError(t, os.WriteFile(path, []byte(want), 0o600))
+		return
+	}
+	require.Equal(t, want, text, "README client configuration table is stale: go test ./internal/config -update")
+}

@@ -1,0 +1,754 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"mime"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/google/uuid"
+
+	"github.com/geoscan/geoscan/gen/client"
+)
+
+const scanUsage = `Usage: geoscan scan COMMAND [flags]
+
+  create URL [--brand NAME] [--callback-url URL] [--project P] [--wait] [--min-score N] [--timeout 10m]
+                     create a scan; --wait shows its progress until it finishes, --min-score fails
+                     the command when the overall score is lower (implies --wait)
+  get ID             the scan with its status and scores
+  list               the organization's scans, newest first [--status S] [--project P] [--domain D] [--limit N] [--cursor C] [--all]
+  report ID          the full report [--audience marketing|engineering]
+  triage ID          the Site Triage dossier [--audience marketing|engineering]
+  checks ID          every check result [--ring R] [--status S] [--audience A]
+  compare BASE TARGET  score deltas between two completed scans
+  export             the scans as CSV [--status S] [--project P] [--domain D] [--limit N] [-o FILE]
+  pdf ID             download the PDF report [--audience A] [-o FILE, - for stdout]
+  delete ID          delete a scan and its results
+
+Every command takes --json to print the API's JSON instead of a table.
+Exit codes: 0 success, 1 error (the API's message and code are printed), 2 command-line mistake,
+3 the scan failed, 4 the score is below --min-score, 5 --wait timed out.
+`
+
+func scanCmd(ctx context.Context, e env, args []string) error {
+	if len(args) == 0 {
+		return fmt.Errorf("%w: scan needs a command\n\n%s", errUsage, scanUsage)
+	}
+	switch args[0] {
+	case "create":
+		return scanCreate(ctx, e, args[1:])
+	case "get":
+		return scanGet(ctx, e, args[1:])
+	case "list":
+		return scanList(ctx, e, args[1:])
+	case "report":
+		return scanReport(ctx, e, args[1:])
+	case "triage":
+		return scanTriage(ctx, e, args[1:])
+	case "checks":
+		return scanChecks(ctx, e, args[1:])
+	case "compare":
+		return scanCompare(ctx, e, args[1:])
+	case "export":
+		return scanExport(ctx, e, args[1:])
+	case "pdf":
+		return scanPDF(ctx, e, args[1:])
+	case "delete":
+		return scanDelete(ctx, e, args[1:])
+	case "help", "-h", "--help":
+		fmt.Fprint(e.stdout, scanUsage)
+		return nil
+	}
+	return fmt.Errorf("%w: unknown scan command %q\n\n%s", errUsage, args[0], scanUsage)
+}
+
+func parseID(s, what string) (uuid.UUID, error) {
+	id, err := uuid.Parse(s)
+	if err != nil {
+		return uuid.Nil, fmt.Errorf("%w: %s %q is not a UUID", errUsage, what, s)
+	}
+	return id, nil
+}
+
+func scanCreate(ctx context.Context, e env, args []string) error {
+	fs, f := newClientFlagSet(e, "scan create", "Usage: geoscan scan create URL [flags]\n\nQueues a scan of a public HTTPS URL. With --wait, shows its progress and ends when it finishes.\n")
+	brand := fs.String("brand", "", "brand name looked for in AI answers (default: the registrable domain)")
+	callback := fs.String("callback-url", "", "HTTPS URL to POST the finished scan to; the response shows its webhook_secret once")
+	project := fs.String("project", "", "label to group scans by")
+	idem := fs.String("idempotency-key", "", "makes retrying this command safe: the same key and URL return the first scan")
+	wait := fs.Bool("wait", false, "wait until the scan finishes, showing its progress on stderr")
+	minScore := fs.Float64("min-score", -1, "exit with code 4 when the overall score is below this (0-100; implies --wait)")
+	timeout := fs.Duration("timeout", 10*time.Minute, "with --wait, give up after this long (exit code 5)")
+	pos, err := parseArgs(fs, args, 1, 1)
+	if err != nil {
+		return err
+	}
+	if *minScore > 100 {
+		return fmt.Errorf("%w: --min-score must be between 0 and 100", errUsage)
+	}
+	if *minScore >= 0 {
+		*wait = true
+	}
+	a, err := newAPI(e, *f.json)
+	if err != nil {
+		return err
+	}
+	body := client.ScanCreateRequest{URL: pos[0]}
+	for dst, v := range map[**string]string{&body.BrandName: *brand, &body.CallbackURL: *callback, &body.Project: *project} {
+		if v != "" {
+			*dst = &v
+		}
+	}
+	var params *client.CreateScanParams
+	if *idem != "" {
+		params = &client.CreateScanParams{IdempotencyKey: idem}
+	}
+	resp, err := a.c.CreateScanWithResponse(ctx, params, body)
+	if err != nil {
+		return err
+	}
+	if err := expect(resp.HTTPResponse, resp.Body, http.StatusCreated); err != nil {
+		return err
+	}
+	s := resp.JSON201
+	if !*wait {
+		if a.json {
+			return a.printJSON(resp.Body)
+		}
+		return printScan(e, s)
+	}
+	if s.WebhookSecret != nil && !a.json {
+		// Shown once by the API; the final table comes from GET, which never shows it.
+		fmt.Fprintf(e.stderr, "webhook secret (shown only now): %s\n", *s.WebhookSecret)
+	}
+	final, raw, err := a.waitForScan(ctx, s.ID, s.URL, *timeout)
+	if err != nil {
+		return err
+	}
+	if a.json {
+		if err := a.printJSON(raw); err != nil {
+			return err
+		}
+	} else if err := printScan(e, final); err != nil {
+		return err
+	}
+	return verdict(final, *minScore)
+}
+
+// verdict turns a finished scan into the command's exit code.
+func verdict(s *client.Scan, minScore float64) error {
+	if !client.IsCompleted(string(s.Status)) {
+		return &exitError{code: exitScanFailed, msg: fmt.Sprintf("scan %s failed: %s (%s)", s.ID, orDash(s.ErrorMessage), orDash(s.ErrorCode))}
+	}
+	if minScore >= 0 && s.OverallScore != nil && *s.OverallScore < minScore {
+		return &exitError{code: exitBelowScore, msg: fmt.Sprintf("%s scores %.1f, below the minimum of %g", s.URL, *s.OverallScore, minScore)}
+	}
+	return nil
+}
+
+// waitForScan polls the scan until it is finished, backing off from half a
+// second to five, and honouring Retry-After when rate-limited. Progress goes
+// to stderr: redrawn in place on a terminal, one line per change elsewhere.
+func (a *api) waitForScan(ctx context.Context, id uuid.UUID, url string, timeout time.Duration) (*client.Scan, []byte, error) {
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	tty := isTerminal(a.env.stderr)
+	start := time.Now()
+	delay := 500 * time.Millisecond
+	last := ""
+	spinner := []string{"⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"}
+	for i := 0; ; i++ {
+		resp, err := a.c.GetScanWithResponse(ctx, id)
+		if err == nil {
+			err = expect(resp.HTTPResponse, resp.Body, http.StatusOK)
+		}
+		wait := delay
+		switch d, limited := retryAfter(err); {
+		case limited:
+			wait = d
+		case errors.Is(err, context.DeadlineExceeded) || ctx.Err() != nil:
+			if tty {
+				fmt.Fprintln(a.env.stderr)
+			}
+			return nil, nil, &exitError{code: exitWaitTimeout, msg: fmt.Sprintf("scan %s did not finish within %s; it keeps running: geoscan scan get %s", id, timeout, id)}
+		case err != nil:
+			return nil, nil, err
+		default:
+			s := resp.JSON200
+			status := string(s.Status)
+			if tty {
+				fmt.Fprintf(a.env.stderr, "\r\033[K%s %s %s (%s)", spinner[i%len(spinner)], url, status, time.Since(start).Round(time.Second))
+			} else if status != last {
+				fmt.Fprintf(a.env.stderr, "scan %s %s\n", id, status)
+			}
+			last = status
+			if client.IsFinished(status) {
+				if tty {
+					fmt.Fprintf(a.env.stderr, "\r\033[K%s %s after %s\n", url, status, time.Since(start).Round(100*time.Millisecond))
+				}
+				return s, resp.Body, nil
+			}
+		}
+		select {
+		case <-ctx.Done():
+			if tty {
+				fmt.Fprintln(a.env.stderr)
+			}
+			return nil, nil, &exitError{code: exitWaitTimeout, msg: fmt.Sprintf("scan %s did not finish within %s; it keeps running: geoscan scan get %s", id, timeout, id)}
+		case <-time.After(wait):
+		}
+		delay = min(delay*2, 5*time.Second)
+	}
+}
+
+func printScan(e env, s *client.Scan) error {
+	tw := newTable(e.stdout)
+	fmt.Fprintf(tw, "ID\t%s\n", s.ID)
+	fmt.Fprintf(tw, "URL\t%s\n", s.URL)
+	fmt.Fprintf(tw, "Brand\t%s\n", s.BrandName)
+	fmt.Fprintf(tw, "Status\t%s\n", s.Status)
+	if s.ErrorCode != nil {
+		fmt.Fprintf(tw, "Error\t%s: %s\n", *s.ErrorCode, orDash(s.ErrorMessage))
+	}
+	fmt.Fprintf(tw, "Overall\t%s\n", scoreText(s.OverallScore, s.OverallGrade))
+	fmt.Fprintf(tw, "Search\t%s\n", ringText(s.SearchScore, s.SearchGrade))
+	fmt.Fprintf(tw, "AI visibility\t%s\n", ringText(s.VisibilityScore, s.VisibilityGrade))
+	fmt.Fprintf(tw, "AI trust\t%s\n", ringText(s.TrustScore, s.TrustGrade))
+	if s.Project != nil {
+		fmt.Fprintf(tw, "Project\t%s\n", *s.Project)
+	}
+	if s.CallbackURL != nil {
+		fmt.Fprintf(tw, "Callback\t%s\n", *s.CallbackURL)
+	}
+	if s.WebhookSecret != nil {
+		fmt.Fprintf(tw, "Webhook secret\t%s (shown only now)\n", *s.WebhookSecret)
+	}
+	fmt.Fprintf(tw, "Created\t%s\n", timeText(&s.CreatedAt))
+	fmt.Fprintf(tw, "Completed\t%s\n", timeText(s.CompletedAt))
+	return tw.Flush()
+}
+
+func scanGet(ctx context.Context, e env, args []string) error {
+	fs, f := newClientFlagSet(e, "scan get", "Usage: geoscan scan get ID [--json]\n\nShows a scan with its status and, once completed, its scores.\n")
+	pos, err := parseArgs(fs, args, 1, 1)
+	if err != nil {
+		return err
+	}
+	id, err := parseID(pos[0], "scan id")
+	if err != nil {
+		return err
+	}
+	a, err := newAPI(e, *f.json)
+	if err != nil {
+		return err
+	}
+	resp, err := a.c.GetScanWithResponse(ctx, id)
+	if err != nil {
+		return err
+	}
+	if err := expect(resp.HTTPResponse, resp.Body, http.StatusOK); err != nil {
+		return err
+	}
+	if a.json {
+		return a.printJSON(resp.Body)
+	}
+	return printScan(e, resp.JSON200)
+}
+
+func scanList(ctx context.Context, e env, args []string) error {
+	fs, f := newClientFlagSet(e, "scan list", "Usage: geoscan scan list [flags]\n\nLists the organization's scans, newest first.\n")
+	status := fs.String("status", "", "only scans with this status: pending, running, completed or failed")
+	project := fs.String("project", "", "only scans with this project")
+	domain := fs.String("domain", "", "only scans of this domain or its subdomains")
+	limit := fs.Int("limit", 20, "page size (1-100)")
+	cursor := fs.String("cursor", "", "the next_cursor of the previous page")
+	all := fs.Bool("all", false, "follow the cursor through every page (tables only)")
+	if _, err := parseArgs(fs, args, 0, 0); err != nil {
+		return err
+	}
+	a, err := newAPI(e, *f.json)
+	if err != nil {
+		return err
+	}
+	params := &client.ListScansParams{Limit: limit}
+	if *status != "" {
+		st := client.StatusFilter(*status)
+		params.Status = &st
+	}
+	if *project != "" {
+		params.Project = project
+	}
+	if *domain != "" {
+		params.Domain = domain
+	}
+	if *cursor != "" {
+		params.Cursor = cursor
+	}
+	tw := newTable(e.stdout)
+	if !a.json {
+		fmt.Fprintln(tw, "ID\tSTATUS\tOVERALL\tSEARCH\tVISIBILITY\tTRUST\tCREATED\tURL")
+	}
+	for {
+		resp, err := a.c.ListScansWithResponse(ctx, params)
+		if err != nil {
+			return err
+		}
+		if err := expect(resp.HTTPResponse, resp.Body, http.StatusOK); err != nil {
+			return err
+		}
+		if a.json {
+			return a.printJSON(resp.Body)
+		}
+		page := resp.JSON200
+		for _, s := range page.Data {
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", s.ID, s.Status, scoreText(s.OverallScore, s.OverallGrade),
+				ringText(s.SearchScore, s.SearchGrade), ringText(s.VisibilityScore, s.VisibilityGrade), ringText(s.TrustScore, s.TrustGrade),
+				s.CreatedAt.UTC().Format(time.RFC3339), s.URL)
+		}
+		if !page.HasMore || page.NextCursor == nil {
+			break
+		}
+		if !*all {
+			if err := tw.Flush(); err != nil {
+				return err
+			}
+			fmt.Fprintf(e.stderr, "more scans: geoscan scan list --cursor %s\n", *page.NextCursor)
+			return nil
+		}
+		params.Cursor = page.NextCursor
+	}
+	return tw.Flush()
+}
+
+func audienceFlag(fs interface {
+	String(name, value, usage string) *string
+},
+) *string {
+	return fs.String("audience", "marketing", "who the texts are written for: marketing or engineering")
+}
+
+func checkAudience(a string) error {
+	if a != "marketing" && a != "engineering" {
+		return fmt.Errorf("%w: --audience must be marketing or engineering, not %q", errUsage, a)
+	}
+	return nil
+}
+
+func scanReport(ctx context.Context, e env, args []string) error {
+	fs, f := newClientFlagSet(e, "scan report", "Usage: geoscan scan report ID [--audience marketing|engineering] [--json]\n\nThe report of a completed scan: scores, rings and pillars, summaries and the open issues.\n")
+	audience := audienceFlag(fs)
+	pos, err := parseArgs(fs, args, 1, 1)
+	if err != nil {
+		return err
+	}
+	if err := checkAudience(*audience); err != nil {
+		return err
+	}
+	id, err := parseID(pos[0], "scan id")
+	if err != nil {
+		return err
+	}
+	a, err := newAPI(e, *f.json)
+	if err != nil {
+		return err
+	}
+	aud := client.GetScanReportParamsAudience(*audience)
+	resp, err := a.c.GetScanReportWithResponse(ctx, id, &client.GetScanReportParams{Audience: &aud})
+	if err != nil {
+		return err
+	}
+	if err := expect(resp.HTTPResponse, resp.Body, http.StatusOK); err != nil {
+		return err
+	}
+	if a.json {
+		return a.printJSON(resp.Body)
+	}
+	r := resp.JSON200
+	w := e.stdout
+	fmt.Fprintf(w, "%s (%s)\n", r.URL, r.BrandName)
+	fmt.Fprintf(w, "Overall %.1f, grade %s: %s\n\n", r.OverallScore, r.OverallGrade, r.GradeDescriptor)
+	fmt.Fprintln(w, wrapText(r.Summaries.Executive, 100))
+	fmt.Fprintln(w)
+	tw := newTable(w)
+	fmt.Fprintln(tw, "RING\tPILLAR\tSCORE\tGRADE")
+	for _, ring := range []client.RingResult{r.Rings.Search, r.Rings.Visibility, r.Rings.Trust} {
+		capped := ""
+		if ring.CappedBy != nil {
+			capped = " (capped)"
+		}
+		fmt.Fprintf(tw, "%s\t\t%d%s\t%s\n", ringLabel(ring.Ring), ring.Score, capped, ring.Grade)
+		for _, p := range ring.Pillars {
+			fmt.Fprintf(tw, "\t%s\t%s\t\n", p.Name, pillarScore(p.Score))
+		}
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "\nChecks: %d passed, %d partly, %d failed, %d not applicable, %d for information.\n",
+		r.Counts.Pass, r.Counts.Warn, r.Counts.Fail, r.Counts.Na, r.Counts.Info)
+	var open []client.CheckResult
+	for _, c := range r.Checks {
+		if c.Status == client.CheckStatusFail || c.Status == client.CheckStatusWarn {
+			open = append(open, c)
+		}
+	}
+	if len(open) > 0 {
+		fmt.Fprintln(w, "\nOpen issues:")
+		tw = newTable(w)
+		fmt.Fprintln(tw, "STATUS\tIMPACT\tCHECK\tTITLE")
+		for _, c := range open {
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", c.Status, c.Impact, c.ID, c.Title)
+		}
+		return tw.Flush()
+	}
+	return nil
+}
+
+func ringLabel(r client.Ring) string {
+	switch r {
+	case client.Search:
+		return "Search"
+	case client.Visibility:
+		return "AI visibility"
+	}
+	return "AI trust"
+}
+
+func pillarScore(p *int) string {
+	if p == nil {
+		return "not measured"
+	}
+	return fmt.Sprint(*p)
+}
+
+// wrapText breaks s into lines of at most width characters.
+func wrapText(s string, width int) string {
+	var b strings.Builder
+	n := 0
+	for _, w := range strings.Fields(s) {
+		if n > 0 && n+1+len([]rune(w)) > width {
+			b.WriteByte('\n')
+			n = 0
+		} else if n > 0 {
+			b.WriteByte(' ')
+			n++
+		}
+		b.WriteString(w)
+		n += len([]rune(w))
+	}
+	return b.String()
+}
+
+func scanTriage(ctx context.Context, e env, args []string) error {
+	fs, f := newClientFlagSet(e, "scan triage", "Usage: geoscan scan triage ID [--audience marketing|engineering] [--json]\n\nThe Site Triage dossier: platform, complexity, risk by lens and the priority actions.\n")
+	audience := audienceFlag(fs)
+	pos, err := parseArgs(fs, args, 1, 1)
+	if err != nil {
+		return err
+	}
+	if err := checkAudience(*audience); err != nil {
+		return err
+	}
+	id, err := parseID(pos[0], "scan id")
+	if err != nil {
+		return err
+	}
+	a, err := newAPI(e, *f.json)
+	if err != nil {
+		return err
+	}
+	aud := client.GetScanTriageParamsAudience(*audience)
+	resp, err := a.c.GetScanTriageWithResponse(ctx, id, &client.GetScanTriageParams{Audience: &aud})
+	if err != nil {
+		return err
+	}
+	if err := expect(resp.HTTPResponse, resp.Body, http.StatusOK); err != nil {
+		return err
+	}
+	if a.json {
+		return a.printJSON(resp.Body)
+	}
+	d := resp.JSON200
+	w := e.stdout
+	fmt.Fprintln(w, wrapText(d.SummaryParagraph, 100))
+	fmt.Fprintln(w)
+	tw := newTable(w)
+	fmt.Fprintf(tw, "CMS\t%s\n", orNone(d.Platform.Cms))
+	fmt.Fprintf(tw, "Page builder\t%s\n", orNone(d.Platform.PageBuilder))
+	fmt.Fprintf(tw, "JavaScript framework\t%s\n", orNone(d.Platform.JsFramework))
+	fmt.Fprintf(tw, "Complexity\t%s (confidence %s)\n", d.Platform.ComplexityBucket, d.Platform.Confidence)
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	fmt.Fprintln(w, "\nRisk by lens:")
+	tw = newTable(w)
+	for _, l := range d.RiskLenses {
+		fmt.Fprintf(tw, "  %s\t%s\n", l.Label, l.Bucket)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "\nPriority actions (%d, %d quick wins):\n", d.ActionCount, d.QuickWinCount)
+	tw = newTable(w)
+	fmt.Fprintln(tw, "#\tQUICK WIN\tIMPACT\tEFFORT\tACTION")
+	for i, act := range d.PriorityActions {
+		qw := ""
+		if act.QuickWin {
+			qw = "yes"
+		}
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\n", i+1, qw, act.Impact, act.Effort, act.Label)
+	}
+	return tw.Flush()
+}
+
+func orNone(p *string) string {
+	if p == nil || *p == "" {
+		return "-"
+	}
+	return *p
+}
+
+func scanChecks(ctx context.Context, e env, args []string) error {
+	fs, f := newClientFlagSet(e, "scan checks", "Usage: geoscan scan checks ID [--ring R] [--status S] [--audience A] [--json]\n\nEvery check result of a completed scan, in catalog order.\n")
+	audience := audienceFlag(fs)
+	ring := fs.String("ring", "", "only checks of this ring: search, visibility or trust")
+	status := fs.String("status", "", "only checks with this status: pass, warn, fail, na or info")
+	pos, err := parseArgs(fs, args, 1, 1)
+	if err != nil {
+		return err
+	}
+	if err := checkAudience(*audience); err != nil {
+		return err
+	}
+	id, err := parseID(pos[0], "scan id")
+	if err != nil {
+		return err
+	}
+	a, err := newAPI(e, *f.json)
+	if err != nil {
+		return err
+	}
+	aud := client.ListScanChecksParamsAudience(*audience)
+	params := &client.ListScanChecksParams{Audience: &aud}
+	if *ring != "" {
+		r := client.Ring(*ring)
+		params.Ring = &r
+	}
+	if *status != "" {
+		s := client.CheckStatus(*status)
+		params.Status = &s
+	}
+	resp, err := a.c.ListScanChecksWithResponse(ctx, id, params)
+	if err != nil {
+		return err
+	}
+	if err := expect(resp.HTTPResponse, resp.Body, http.StatusOK); err != nil {
+		return err
+	}
+	if a.json {
+		return a.printJSON(resp.Body)
+	}
+	tw := newTable(e.stdout)
+	fmt.Fprintln(tw, "STATUS\tRING\tPILLAR\tCHECK\tSUMMARY")
+	for _, c := range resp.JSON200.Data {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", c.Status, c.Ring, c.Pillar, c.ID, c.Summary)
+	}
+	return tw.Flush()
+}
+
+func scanCompare(ctx context.Context, e env, args []string) error {
+	fs, f := newClientFlagSet(e, "scan compare", "Usage: geoscan scan compare BASE_ID TARGET_ID [--json]\n\nCompares two completed scans: the deltas (target − base) of the overall score, rings and checks.\n")
+	pos, err := parseArgs(fs, args, 2, 2)
+	if err != nil {
+		return err
+	}
+	base, err := parseID(pos[0], "base scan id")
+	if err != nil {
+		return err
+	}
+	target, err := parseID(pos[1], "target scan id")
+	if err != nil {
+		return err
+	}
+	a, err := newAPI(e, *f.json)
+	if err != nil {
+		return err
+	}
+	resp, err := a.c.CompareScansWithResponse(ctx, &client.CompareScansParams{Base: base, Target: target})
+	if err != nil {
+		return err
+	}
+	if err := expect(resp.HTTPResponse, resp.Body, http.StatusOK); err != nil {
+		return err
+	}
+	if a.json {
+		return a.printJSON(resp.Body)
+	}
+	c := resp.JSON200
+	w := e.stdout
+	if !c.ScoringVersionsMatch {
+		fmt.Fprintln(w, "Note: the scans were scored with different rubric versions.")
+	}
+	tw := newTable(w)
+	fmt.Fprintln(tw, "\tBASE\tTARGET\tDELTA")
+	for _, row := range []struct {
+		name string
+		d    client.ScoreDelta
+	}{{"Overall", c.Overall}, {"Search", c.Rings.Search}, {"AI visibility", c.Rings.Visibility}, {"AI trust", c.Rings.Trust}} {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", row.name, num(row.d.Base), num(row.d.Target), signed(row.d.Delta))
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	s := c.Summary
+	fmt.Fprintf(w, "\nChecks: %d improved, %d regressed, %d unchanged, %d added, %d removed.\n", s.Improved, s.Regressed, s.Unchanged, s.Added, s.Removed)
+	tw = newTable(w)
+	header := false
+	for _, d := range c.Checks {
+		if d.Change == client.Unchanged {
+			continue
+		}
+		if !header {
+			fmt.Fprintln(tw, "CHANGE\tCHECK\tBASE\tTARGET")
+			header = true
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", d.Change, d.CheckID, orDash(d.BaseStatus), orDash(d.TargetStatus))
+	}
+	return tw.Flush()
+}
+
+func num(p *float64) string {
+	if p == nil {
+		return "-"
+	}
+	return fmt.Sprintf("%.1f", *p)
+}
+
+func signed(p *float64) string {
+	if p == nil {
+		return "-"
+	}
+	return fmt.Sprintf("%+.1f", *p)
+}
+
+// writeOut writes a downloaded document to path, or to stdout for "-".
+func writeOut(e env, path string, body []byte) error {
+	if path == "-" {
+		_, err := e.stdout.Write(body)
+		return err
+	}
+	if err := os.WriteFile(path, body, 0o644); err != nil { //nolint:gosec // a document the user asked for
+		return err
+	}
+	fmt.Fprintf(e.stdout, "%s (%d bytes)\n", path, len(body))
+	return nil
+}
+
+func scanExport(ctx context.Context, e env, args []string) error {
+	fs, _ := newClientFlagSet(e, "scan export", "Usage: geoscan scan export [flags]\n\nStreams the organization's scans as CSV, newest first (to stdout unless -o is given).\n")
+	status := fs.String("status", "", "only scans with this status")
+	project := fs.String("project", "", "only scans with this project")
+	domain := fs.String("domain", "", "only scans of this domain or its subdomains")
+	limit := fs.Int("limit", 1000, "the most rows to export (1-10000)")
+	out := fs.String("o", "-", "file to write, - for stdout")
+	if _, err := parseArgs(fs, args, 0, 0); err != nil {
+		return err
+	}
+	a, err := newAPI(e, false)
+	if err != nil {
+		return err
+	}
+	params := &client.ExportScansParams{Limit: limit}
+	if *status != "" {
+		st := client.StatusFilter(*status)
+		params.Status = &st
+	}
+	if *project != "" {
+		params.Project = project
+	}
+	if *domain != "" {
+		params.Domain = domain
+	}
+	resp, err := a.c.ExportScansWithResponse(ctx, params)
+	if err != nil {
+		return err
+	}
+	if err := expect(resp.HTTPResponse, resp.Body, http.StatusOK); err != nil {
+		return err
+	}
+	return writeOut(e, *out, resp.Body)
+}
+
+func scanPDF(ctx context.Context, e env, args []string) error {
+	fs, _ := newClientFlagSet(e, "scan pdf", "Usage: geoscan scan pdf ID [--audience marketing|engineering] [-o FILE]\n\nDownloads the PDF report of a completed scan; by default to the file name the server suggests.\n")
+	audience := audienceFlag(fs)
+	out := fs.String("o", "", "file to write, - for stdout (default: the server's file name, in the current directory)")
+	pos, err := parseArgs(fs, args, 1, 1)
+	if err != nil {
+		return err
+	}
+	if err := checkAudience(*audience); err != nil {
+		return err
+	}
+	id, err := parseID(pos[0], "scan id")
+	if err != nil {
+		return err
+	}
+	a, err := newAPI(e, false)
+	if err != nil {
+		return err
+	}
+	aud := client.GetScanPdfParamsAudience(*audience)
+	resp, err := a.c.GetScanPdfWithResponse(ctx, id, &client.GetScanPdfParams{Audience: &aud})
+	if err != nil {
+		return err
+	}
+	if err := expect(resp.HTTPResponse, resp.Body, http.StatusOK); err != nil {
+		return err
+	}
+	path := *out
+	if path == "" {
+		path = fmt.Sprintf("geoscan-%s-%s.pdf", id, *audience)
+		if _, p, err := mime.ParseMediaType(resp.HTTPResponse.Header.Get("Content-Disposition")); err == nil && p["filename"] != "" {
+			// Only a bare file name is taken from the server.
+			if name := filepath.Base(p["filename"]); name != "." && name != "/" && !strings.HasPrefix(name, ".") {
+				path = strings.TrimSuffix(name, ".pdf") + "-" + *audience + ".pdf"
+			}
+		}
+	}
+	return writeOut(e, path, resp.Body)
+}
+
+func scanDelete(ctx context.Context, e env, args []string) error {
+	fs, f := newClientFlagSet(e, "scan delete", "Usage: geoscan scan delete ID\n\nDeletes a scan and everything that belongs to it (a running scan is stopped).\n")
+	pos, err := parseArgs(fs, args, 1, 1)
+	if err != nil {
+		return err
+	}
+	id, err := parseID(pos[0], "scan id")
+	if err != nil {
+		return err
+	}
+	a, err := newAPI(e, *f.json)
+	if err != nil {
+		return err
+	}
+	resp, err := a.c.DeleteScanWithResponse(ctx, id)
+	if err != nil {
+		return err
+	}
+	if err := expect(resp.HTTPResponse, resp.Body, http.StatusNoContent); err != nil {
+		return err
+	}
+	if a.json {
+		return nil // 204: the API sends no JSON
+	}
+	fmt.Fprintf(e.stdout, "deleted scan %s\n", id)
+	return nil
+}

@@ -1,0 +1,266 @@
+package cli
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"net/http"
+	"time"
+
+	"github.com/geoscan/geoscan/gen/client"
+)
+
+const scheduleUsage = `Usage: geoscan schedule COMMAND [flags]
+
+  create URL      scan a homepage every month or quarter [--frequency monthly|quarterly] [--brand NAME] [--notify-email=false]
+  list            the organization's schedules [--active true|false] [--limit N] [--cursor C]
+  get ID          one schedule
+  update ID       change it [--frequency F] [--notify-email=BOOL] [--active=BOOL]
+  delete ID       deactivate it (it stops running and frees a slot)
+
+Every command takes --json to print the API's JSON instead of a table.
+`
+
+func scheduleCmd(ctx context.Context, e env, args []string) error {
+	if len(args) == 0 {
+		return fmt.Errorf("%w: schedule needs a command\n\n%s", errUsage, scheduleUsage)
+	}
+	switch args[0] {
+	case "create":
+		return scheduleCreate(ctx, e, args[1:])
+	case "list":
+		return scheduleList(ctx, e, args[1:])
+	case "get":
+		return scheduleGet(ctx, e, args[1:])
+	case "update":
+		return scheduleUpdate(ctx, e, args[1:])
+	case "delete":
+		return scheduleDelete(ctx, e, args[1:])
+	case "help", "-h", "--help":
+		fmt.Fprint(e.stdout, scheduleUsage)
+		return nil
+	}
+	return fmt.Errorf("%w: unknown schedule command %q\n\n%s", errUsage, args[0], scheduleUsage)
+}
+
+// setFlags names the flags given on the command line, so an update sends
+// only what the user asked to change.
+func setFlags(fs *flag.FlagSet) map[string]bool {
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	return set
+}
+
+func printSchedule(e env, s *client.Schedule) error {
+	tw := newTable(e.stdout)
+	fmt.Fprintf(tw, "ID\t%s\n", s.ID)
+	fmt.Fprintf(tw, "URL\t%s\n", s.URL)
+	fmt.Fprintf(tw, "Brand\t%s\n", s.BrandName)
+	fmt.Fprintf(tw, "Frequency\t%s\n", s.Frequency)
+	fmt.Fprintf(tw, "Active\t%t\n", s.Active)
+	fmt.Fprintf(tw, "Email notification\t%t\n", s.NotifyEmail)
+	fmt.Fprintf(tw, "Next run\t%s\n", timeText(s.NextRunAt))
+	fmt.Fprintf(tw, "Last run\t%s\n", timeText(s.LastRunAt))
+	fmt.Fprintf(tw, "Last scan\t%s\n", orDash(s.LastScanID))
+	fmt.Fprintf(tw, "Created\t%s\n", timeText(&s.CreatedAt))
+	return tw.Flush()
+}
+
+func scheduleCreate(ctx context.Context, e env, args []string) error {
+	fs, f := newClientFlagSet(e, "schedule create", "Usage: geoscan schedule create URL [flags]\n\nSchedules a recurring scan of a homepage. An existing schedule of the same URL is returned unchanged.\n")
+	frequency := fs.String("frequency", "", "monthly or quarterly (the server's default: quarterly)")
+	brand := fs.String("brand", "", "brand name (default: the registrable domain)")
+	notify := fs.Bool("notify-email", true, "email the organization after each scheduled scan")
+	idem := fs.String("idempotency-key", "", "makes retrying this command safe")
+	pos, err := parseArgs(fs, args, 1, 1)
+	if err != nil {
+		return err
+	}
+	set := setFlags(fs)
+	a, err := newAPI(e, *f.json)
+	if err != nil {
+		return err
+	}
+	body := client.ScheduleCreateRequest{URL: pos[0]}
+	if *frequency != "" {
+		fr := client.ScheduleCreateRequestFrequency(*frequency)
+		body.Frequency = &fr
+	}
+	if *brand != "" {
+		body.BrandName = brand
+	}
+	if set["notify-email"] {
+		body.NotifyEmail = notify
+	}
+	var params *client.CreateScheduleParams
+	if *idem != "" {
+		params = &client.CreateScheduleParams{IdempotencyKey: idem}
+	}
+	resp, err := a.c.CreateScheduleWithResponse(ctx, params, body)
+	if err != nil {
+		return err
+	}
+	if err := expect(resp.HTTPResponse, resp.Body, http.StatusCreated, http.StatusOK); err != nil {
+		return err
+	}
+	if a.json {
+		return a.printJSON(resp.Body)
+	}
+	s := resp.JSON201
+	if s == nil {
+		s = resp.JSON200
+		fmt.Fprintln(e.stderr, "a schedule of this URL already exists; it is unchanged (geoscan schedule update to change it)")
+	}
+	return printSchedule(e, s)
+}
+
+func scheduleList(ctx context.Context, e env, args []string) error {
+	fs, f := newClientFlagSet(e, "schedule list", "Usage: geoscan schedule list [flags]\n\nLists the organization's schedules, newest first.\n")
+	active := fs.String("active", "", "only active (true) or inactive (false) schedules")
+	limit := fs.Int("limit", 20, "page size (1-100)")
+	cursor := fs.String("cursor", "", "the next_cursor of the previous page")
+	if _, err := parseArgs(fs, args, 0, 0); err != nil {
+		return err
+	}
+	params := &client.ListSchedulesParams{Limit: limit}
+	switch *active {
+	case "":
+	case "true", "false":
+		b := *active == "true"
+		params.Active = &b
+	default:
+		return fmt.Errorf("%w: --active must be true or false", errUsage)
+	}
+	if *cursor != "" {
+		params.Cursor = cursor
+	}
+	a, err := newAPI(e, *f.json)
+	if err != nil {
+		return err
+	}
+	resp, err := a.c.ListSchedulesWithResponse(ctx, params)
+	if err != nil {
+		return err
+	}
+	if err := expect(resp.HTTPResponse, resp.Body, http.StatusOK); err != nil {
+		return err
+	}
+	if a.json {
+		return a.printJSON(resp.Body)
+	}
+	tw := newTable(e.stdout)
+	fmt.Fprintln(tw, "ID\tACTIVE\tFREQUENCY\tNEXT RUN\tURL")
+	for _, s := range resp.JSON200.Data {
+		next := "-"
+		if s.NextRunAt != nil {
+			next = s.NextRunAt.UTC().Format(time.RFC3339)
+		}
+		fmt.Fprintf(tw, "%s\t%t\t%s\t%s\t%s\n", s.ID, s.Active, s.Frequency, next, s.URL)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	if resp.JSON200.HasMore && resp.JSON200.NextCursor != nil {
+		fmt.Fprintf(e.stderr, "more schedules: geoscan schedule list --cursor %s\n", *resp.JSON200.NextCursor)
+	}
+	return nil
+}
+
+func scheduleGet(ctx context.Context, e env, args []string) error {
+	fs, f := newClientFlagSet(e, "schedule get", "Usage: geoscan schedule get ID [--json]\n")
+	pos, err := parseArgs(fs, args, 1, 1)
+	if err != nil {
+		return err
+	}
+	id, err := parseID(pos[0], "schedule id")
+	if err != nil {
+		return err
+	}
+	a, err := newAPI(e, *f.json)
+	if err != nil {
+		return err
+	}
+	resp, err := a.c.GetScheduleWithResponse(ctx, id)
+	if err != nil {
+		return err
+	}
+	if err := expect(resp.HTTPResponse, resp.Body, http.StatusOK); err != nil {
+		return err
+	}
+	if a.json {
+		return a.printJSON(resp.Body)
+	}
+	return printSchedule(e, resp.JSON200)
+}
+
+func scheduleUpdate(ctx context.Context, e env, args []string) error {
+	fs, f := newClientFlagSet(e, "schedule update", "Usage: geoscan schedule update ID [flags]\n\nChanges only the settings given.\n")
+	frequency := fs.String("frequency", "", "monthly or quarterly")
+	notify := fs.Bool("notify-email", true, "email the organization after each scheduled scan")
+	active := fs.Bool("active", true, "run the schedule (false pauses it)")
+	pos, err := parseArgs(fs, args, 1, 1)
+	if err != nil {
+		return err
+	}
+	id, err := parseID(pos[0], "schedule id")
+	if err != nil {
+		return err
+	}
+	set := setFlags(fs)
+	var body client.ScheduleUpdateRequest
+	if *frequency != "" {
+		fr := client.ScheduleUpdateRequestFrequency(*frequency)
+		body.Frequency = &fr
+	}
+	if set["notify-email"] {
+		body.NotifyEmail = notify
+	}
+	if set["active"] {
+		body.Active = active
+	}
+	if body.Frequency == nil && body.NotifyEmail == nil && body.Active == nil {
+		return fmt.Errorf("%w: schedule update needs at least one of --frequency, --notify-email, --active", errUsage)
+	}
+	a, err := newAPI(e, *f.json)
+	if err != nil {
+		return err
+	}
+	resp, err := a.c.UpdateScheduleWithResponse(ctx, id, body)
+	if err != nil {
+		return err
+	}
+	if err := expect(resp.HTTPResponse, resp.Body, http.StatusOK); err != nil {
+		return err
+	}
+	if a.json {
+		return a.printJSON(resp.Body)
+	}
+	return printSchedule(e, resp.JSON200)
+}
+
+func scheduleDelete(ctx context.Context, e env, args []string) error {
+	fs, f := newClientFlagSet(e, "schedule delete", "Usage: geoscan schedule delete ID [--json]\n\nDeactivates the schedule; it stops running and frees a slot under the plan's limit.\n")
+	pos, err := parseArgs(fs, args, 1, 1)
+	if err != nil {
+		return err
+	}
+	id, err := parseID(pos[0], "schedule id")
+	if err != nil {
+		return err
+	}
+	a, err := newAPI(e, *f.json)
+	if err != nil {
+		return err
+	}
+	resp, err := a.c.DeleteScheduleWithResponse(ctx, id)
+	if err != nil {
+		return err
+	}
+	if err := expect(resp.HTTPResponse, resp.Body, http.StatusOK); err != nil {
+		return err
+	}
+	if a.json {
+		return a.printJSON(resp.Body)
+	}
+	return printSchedule(e, resp.JSON200)
+}
