@@ -6,11 +6,14 @@ SHELL := bash
 GO        ?= go
 BIN       := bin/geoscan
 LINT      := $(GO) tool -modfile=tools/golangci-lint.mod golangci-lint
-REDOCLY   := npx --yes @redocly/cli@2.77.0
 GOTEST    := $(GO) test -count=1 -p 2
 # Fuzzing time per target: FUZZTIME for `make fuzz`, FUZZTIME_CI in `make test`.
 FUZZTIME    ?= 60s
 FUZZTIME_CI ?= 2s
+# Node tools (Redocly, Spectral, openapi-typescript, openapi-fetch, tsc,
+# Prism), pinned in tools/contract/package-lock.json.
+NODE_TOOLS := tools/contract
+REDOCLY    := $(NODE_TOOLS)/node_modules/.bin/redocly
 
 .PHONY: help
 help: ## Show this help.
@@ -25,7 +28,7 @@ run: build ## Start GeoScan with a private PostgreSQL under .data/ and print a d
 	./$(BIN) dev
 
 .PHONY: test
-test: verify vet lint test/go test/fuzz ## Everything CI runs: generated-code check, vet, lint, all tests on a real PostgreSQL, a short fuzz run.
+test: verify vet lint test/go test/fuzz contract ## Everything CI runs: generated-code check, vet, lint, all tests on a real PostgreSQL, a short fuzz run, the contract checks.
 
 .PHONY: test/go
 test/go: ## Run the Go tests (GEOSCAN_TEST_DATABASE_URL, or an ephemeral cluster).
@@ -70,8 +73,17 @@ lint: ## golangci-lint (pinned in tools/golangci-lint.mod) and the OpenAPI lint.
 	$(MAKE) -s lint/openapi
 
 .PHONY: lint/openapi
-lint/openapi: ## Lint openapi.yaml with Redocly's recommended rules (redocly.yaml).
+lint/openapi: $(NODE_TOOLS)/node_modules/.package-lock.json ## Lint openapi.yaml with Redocly's recommended rules (redocly.yaml).
 	REDOCLY_TELEMETRY=off REDOCLY_SUPPRESS_UPDATE_NOTICE=true $(REDOCLY) lint openapi.yaml
+
+.PHONY: contract
+contract: $(NODE_TOOLS)/node_modules/.package-lock.json ## Redocly and Spectral lint, a generated TypeScript client type-checked and run against a live server, directly and through Prism.
+	$(NODE_TOOLS)/run.sh
+
+# npm ci installs exactly the lockfile; install scripts are not run (none
+# of the tools needs one, and one is telemetry).
+$(NODE_TOOLS)/node_modules/.package-lock.json: $(NODE_TOOLS)/package-lock.json
+	npm ci --prefix $(NODE_TOOLS) --ignore-scripts --no-audit --no-fund --loglevel=error
 
 .PHONY: bench
 bench: ## Go benchmarks and the HTTP load benchmark (see docs/PERFORMANCE.md).

@@ -1415,9 +1415,11 @@ type ScheduleCreateRequest struct {
 	// BrandName Defaults to the registrable domain in its Unicode form (`example.co.uk` for `www.shop.example.co.uk`).
 	BrandName *string `json:"brand_name,omitempty"`
 
-	// Frequency Other values are `422 invalid_frequency`.
-	Frequency   *ScheduleCreateRequestFrequency `json:"frequency,omitempty"`
-	NotifyEmail *bool                           `json:"notify_email,omitempty"`
+	// Frequency How often the homepage is scanned; `quarterly` when left out. Other values are `422 invalid_frequency`.
+	Frequency *ScheduleCreateRequestFrequency `json:"frequency,omitempty"`
+
+	// NotifyEmail Whether the organization is emailed after each scheduled scan; `true` when left out.
+	NotifyEmail *bool `json:"notify_email,omitempty"`
 
 	// URL A homepage URL (path `/` or empty, no query) under the rules of a scan `url`.
 	//
@@ -1425,7 +1427,7 @@ type ScheduleCreateRequest struct {
 	URL string `json:"url"`
 }
 
-// ScheduleCreateRequestFrequency Other values are `422 invalid_frequency`.
+// ScheduleCreateRequestFrequency How often the homepage is scanned; `quarterly` when left out. Other values are `422 invalid_frequency`.
 type ScheduleCreateRequestFrequency string
 
 // ScheduleList defines model for ScheduleList.
@@ -3056,15 +3058,41 @@ type ListScansResponseObject interface {
 	VisitListScansResponse(w http.ResponseWriter) error
 }
 
-type ListScans200JSONResponse ScanList
+type ListScans200ResponseHeaders struct {
+	XRateLimitGroup     *string
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int64
+	XRequestID          *string
+}
+
+type ListScans200JSONResponse struct {
+	Body    ScanList
+	Headers ListScans200ResponseHeaders
+}
 
 func (response ListScans200JSONResponse) VisitListScansResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.XRateLimitGroup != nil {
+		w.Header().Set("X-RateLimit-Group", fmt.Sprint(*response.Headers.XRateLimitGroup))
+	}
+	if response.Headers.XRateLimitLimit != nil {
+		w.Header().Set("X-RateLimit-Limit", fmt.Sprint(*response.Headers.XRateLimitLimit))
+	}
+	if response.Headers.XRateLimitRemaining != nil {
+		w.Header().Set("X-RateLimit-Remaining", fmt.Sprint(*response.Headers.XRateLimitRemaining))
+	}
+	if response.Headers.XRateLimitReset != nil {
+		w.Header().Set("X-RateLimit-Reset", fmt.Sprint(*response.Headers.XRateLimitReset))
+	}
+	if response.Headers.XRequestID != nil {
+		w.Header().Set("X-Request-Id", fmt.Sprint(*response.Headers.XRequestID))
+	}
 	w.WriteHeader(200)
 	_, err := buf.WriteTo(w)
 	return err
@@ -3183,15 +3211,41 @@ type CreateScanResponseObject interface {
 	VisitCreateScanResponse(w http.ResponseWriter) error
 }
 
-type CreateScan201JSONResponse Scan
+type CreateScan201ResponseHeaders struct {
+	XRateLimitGroup     *string
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int64
+	XRequestID          *string
+}
+
+type CreateScan201JSONResponse struct {
+	Body    Scan
+	Headers CreateScan201ResponseHeaders
+}
 
 func (response CreateScan201JSONResponse) VisitCreateScanResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.XRateLimitGroup != nil {
+		w.Header().Set("X-RateLimit-Group", fmt.Sprint(*response.Headers.XRateLimitGroup))
+	}
+	if response.Headers.XRateLimitLimit != nil {
+		w.Header().Set("X-RateLimit-Limit", fmt.Sprint(*response.Headers.XRateLimitLimit))
+	}
+	if response.Headers.XRateLimitRemaining != nil {
+		w.Header().Set("X-RateLimit-Remaining", fmt.Sprint(*response.Headers.XRateLimitRemaining))
+	}
+	if response.Headers.XRateLimitReset != nil {
+		w.Header().Set("X-RateLimit-Reset", fmt.Sprint(*response.Headers.XRateLimitReset))
+	}
+	if response.Headers.XRequestID != nil {
+		w.Header().Set("X-Request-Id", fmt.Sprint(*response.Headers.XRequestID))
+	}
 	w.WriteHeader(201)
 	_, err := buf.WriteTo(w)
 	return err
@@ -3351,15 +3405,41 @@ type CompareScansResponseObject interface {
 	VisitCompareScansResponse(w http.ResponseWriter) error
 }
 
-type CompareScans200JSONResponse ScanComparison
+type CompareScans200ResponseHeaders struct {
+	XRateLimitGroup     *string
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int64
+	XRequestID          *string
+}
+
+type CompareScans200JSONResponse struct {
+	Body    ScanComparison
+	Headers CompareScans200ResponseHeaders
+}
 
 func (response CompareScans200JSONResponse) VisitCompareScansResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.XRateLimitGroup != nil {
+		w.Header().Set("X-RateLimit-Group", fmt.Sprint(*response.Headers.XRateLimitGroup))
+	}
+	if response.Headers.XRateLimitLimit != nil {
+		w.Header().Set("X-RateLimit-Limit", fmt.Sprint(*response.Headers.XRateLimitLimit))
+	}
+	if response.Headers.XRateLimitRemaining != nil {
+		w.Header().Set("X-RateLimit-Remaining", fmt.Sprint(*response.Headers.XRateLimitRemaining))
+	}
+	if response.Headers.XRateLimitReset != nil {
+		w.Header().Set("X-RateLimit-Reset", fmt.Sprint(*response.Headers.XRateLimitReset))
+	}
+	if response.Headers.XRequestID != nil {
+		w.Header().Set("X-Request-Id", fmt.Sprint(*response.Headers.XRequestID))
+	}
 	w.WriteHeader(200)
 	_, err := buf.WriteTo(w)
 	return err
@@ -3506,7 +3586,12 @@ type ExportScansResponseObject interface {
 }
 
 type ExportScans200ResponseHeaders struct {
-	ContentDisposition *string
+	ContentDisposition  *string
+	XRateLimitGroup     *string
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int64
+	XRequestID          *string
 }
 
 type ExportScans200TextCsvResponse struct {
@@ -3523,6 +3608,21 @@ func (response ExportScans200TextCsvResponse) VisitExportScansResponse(w http.Re
 	}
 	if response.Headers.ContentDisposition != nil {
 		w.Header().Set("Content-Disposition", fmt.Sprint(*response.Headers.ContentDisposition))
+	}
+	if response.Headers.XRateLimitGroup != nil {
+		w.Header().Set("X-RateLimit-Group", fmt.Sprint(*response.Headers.XRateLimitGroup))
+	}
+	if response.Headers.XRateLimitLimit != nil {
+		w.Header().Set("X-RateLimit-Limit", fmt.Sprint(*response.Headers.XRateLimitLimit))
+	}
+	if response.Headers.XRateLimitRemaining != nil {
+		w.Header().Set("X-RateLimit-Remaining", fmt.Sprint(*response.Headers.XRateLimitRemaining))
+	}
+	if response.Headers.XRateLimitReset != nil {
+		w.Header().Set("X-RateLimit-Reset", fmt.Sprint(*response.Headers.XRateLimitReset))
+	}
+	if response.Headers.XRequestID != nil {
+		w.Header().Set("X-Request-Id", fmt.Sprint(*response.Headers.XRequestID))
 	}
 	w.WriteHeader(200)
 
@@ -3645,15 +3745,41 @@ type GetScanPriceResponseObject interface {
 	VisitGetScanPriceResponse(w http.ResponseWriter) error
 }
 
-type GetScanPrice200JSONResponse ScanPrice
+type GetScanPrice200ResponseHeaders struct {
+	XRateLimitGroup     *string
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int64
+	XRequestID          *string
+}
+
+type GetScanPrice200JSONResponse struct {
+	Body    ScanPrice
+	Headers GetScanPrice200ResponseHeaders
+}
 
 func (response GetScanPrice200JSONResponse) VisitGetScanPriceResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.XRateLimitGroup != nil {
+		w.Header().Set("X-RateLimit-Group", fmt.Sprint(*response.Headers.XRateLimitGroup))
+	}
+	if response.Headers.XRateLimitLimit != nil {
+		w.Header().Set("X-RateLimit-Limit", fmt.Sprint(*response.Headers.XRateLimitLimit))
+	}
+	if response.Headers.XRateLimitRemaining != nil {
+		w.Header().Set("X-RateLimit-Remaining", fmt.Sprint(*response.Headers.XRateLimitRemaining))
+	}
+	if response.Headers.XRateLimitReset != nil {
+		w.Header().Set("X-RateLimit-Reset", fmt.Sprint(*response.Headers.XRateLimitReset))
+	}
+	if response.Headers.XRequestID != nil {
+		w.Header().Set("X-Request-Id", fmt.Sprint(*response.Headers.XRequestID))
+	}
 	w.WriteHeader(200)
 	_, err := buf.WriteTo(w)
 	return err
@@ -3771,10 +3897,34 @@ type DeleteScanResponseObject interface {
 	VisitDeleteScanResponse(w http.ResponseWriter) error
 }
 
+type DeleteScan204ResponseHeaders struct {
+	XRateLimitGroup     *string
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int64
+	XRequestID          *string
+}
+
 type DeleteScan204Response struct {
+	Headers DeleteScan204ResponseHeaders
 }
 
 func (response DeleteScan204Response) VisitDeleteScanResponse(w http.ResponseWriter) error {
+	if response.Headers.XRateLimitGroup != nil {
+		w.Header().Set("X-RateLimit-Group", fmt.Sprint(*response.Headers.XRateLimitGroup))
+	}
+	if response.Headers.XRateLimitLimit != nil {
+		w.Header().Set("X-RateLimit-Limit", fmt.Sprint(*response.Headers.XRateLimitLimit))
+	}
+	if response.Headers.XRateLimitRemaining != nil {
+		w.Header().Set("X-RateLimit-Remaining", fmt.Sprint(*response.Headers.XRateLimitRemaining))
+	}
+	if response.Headers.XRateLimitReset != nil {
+		w.Header().Set("X-RateLimit-Reset", fmt.Sprint(*response.Headers.XRateLimitReset))
+	}
+	if response.Headers.XRequestID != nil {
+		w.Header().Set("X-Request-Id", fmt.Sprint(*response.Headers.XRequestID))
+	}
 	w.WriteHeader(204)
 	return nil
 }
@@ -3905,15 +4055,41 @@ type GetScanResponseObject interface {
 	VisitGetScanResponse(w http.ResponseWriter) error
 }
 
-type GetScan200JSONResponse Scan
+type GetScan200ResponseHeaders struct {
+	XRateLimitGroup     *string
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int64
+	XRequestID          *string
+}
+
+type GetScan200JSONResponse struct {
+	Body    Scan
+	Headers GetScan200ResponseHeaders
+}
 
 func (response GetScan200JSONResponse) VisitGetScanResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.XRateLimitGroup != nil {
+		w.Header().Set("X-RateLimit-Group", fmt.Sprint(*response.Headers.XRateLimitGroup))
+	}
+	if response.Headers.XRateLimitLimit != nil {
+		w.Header().Set("X-RateLimit-Limit", fmt.Sprint(*response.Headers.XRateLimitLimit))
+	}
+	if response.Headers.XRateLimitRemaining != nil {
+		w.Header().Set("X-RateLimit-Remaining", fmt.Sprint(*response.Headers.XRateLimitRemaining))
+	}
+	if response.Headers.XRateLimitReset != nil {
+		w.Header().Set("X-RateLimit-Reset", fmt.Sprint(*response.Headers.XRateLimitReset))
+	}
+	if response.Headers.XRequestID != nil {
+		w.Header().Set("X-Request-Id", fmt.Sprint(*response.Headers.XRequestID))
+	}
 	w.WriteHeader(200)
 	_, err := buf.WriteTo(w)
 	return err
@@ -4046,15 +4222,41 @@ type UpdateScanResponseObject interface {
 	VisitUpdateScanResponse(w http.ResponseWriter) error
 }
 
-type UpdateScan200JSONResponse Scan
+type UpdateScan200ResponseHeaders struct {
+	XRateLimitGroup     *string
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int64
+	XRequestID          *string
+}
+
+type UpdateScan200JSONResponse struct {
+	Body    Scan
+	Headers UpdateScan200ResponseHeaders
+}
 
 func (response UpdateScan200JSONResponse) VisitUpdateScanResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.XRateLimitGroup != nil {
+		w.Header().Set("X-RateLimit-Group", fmt.Sprint(*response.Headers.XRateLimitGroup))
+	}
+	if response.Headers.XRateLimitLimit != nil {
+		w.Header().Set("X-RateLimit-Limit", fmt.Sprint(*response.Headers.XRateLimitLimit))
+	}
+	if response.Headers.XRateLimitRemaining != nil {
+		w.Header().Set("X-RateLimit-Remaining", fmt.Sprint(*response.Headers.XRateLimitRemaining))
+	}
+	if response.Headers.XRateLimitReset != nil {
+		w.Header().Set("X-RateLimit-Reset", fmt.Sprint(*response.Headers.XRateLimitReset))
+	}
+	if response.Headers.XRequestID != nil {
+		w.Header().Set("X-Request-Id", fmt.Sprint(*response.Headers.XRequestID))
+	}
 	w.WriteHeader(200)
 	_, err := buf.WriteTo(w)
 	return err
@@ -4215,15 +4417,41 @@ type ListScanChecksResponseObject interface {
 	VisitListScanChecksResponse(w http.ResponseWriter) error
 }
 
-type ListScanChecks200JSONResponse CheckList
+type ListScanChecks200ResponseHeaders struct {
+	XRateLimitGroup     *string
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int64
+	XRequestID          *string
+}
+
+type ListScanChecks200JSONResponse struct {
+	Body    CheckList
+	Headers ListScanChecks200ResponseHeaders
+}
 
 func (response ListScanChecks200JSONResponse) VisitListScanChecksResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.XRateLimitGroup != nil {
+		w.Header().Set("X-RateLimit-Group", fmt.Sprint(*response.Headers.XRateLimitGroup))
+	}
+	if response.Headers.XRateLimitLimit != nil {
+		w.Header().Set("X-RateLimit-Limit", fmt.Sprint(*response.Headers.XRateLimitLimit))
+	}
+	if response.Headers.XRateLimitRemaining != nil {
+		w.Header().Set("X-RateLimit-Remaining", fmt.Sprint(*response.Headers.XRateLimitRemaining))
+	}
+	if response.Headers.XRateLimitReset != nil {
+		w.Header().Set("X-RateLimit-Reset", fmt.Sprint(*response.Headers.XRateLimitReset))
+	}
+	if response.Headers.XRequestID != nil {
+		w.Header().Set("X-Request-Id", fmt.Sprint(*response.Headers.XRequestID))
+	}
 	w.WriteHeader(200)
 	_, err := buf.WriteTo(w)
 	return err
@@ -4371,15 +4599,41 @@ type GetScanCheckResponseObject interface {
 	VisitGetScanCheckResponse(w http.ResponseWriter) error
 }
 
-type GetScanCheck200JSONResponse CheckResult
+type GetScanCheck200ResponseHeaders struct {
+	XRateLimitGroup     *string
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int64
+	XRequestID          *string
+}
+
+type GetScanCheck200JSONResponse struct {
+	Body    CheckResult
+	Headers GetScanCheck200ResponseHeaders
+}
 
 func (response GetScanCheck200JSONResponse) VisitGetScanCheckResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.XRateLimitGroup != nil {
+		w.Header().Set("X-RateLimit-Group", fmt.Sprint(*response.Headers.XRateLimitGroup))
+	}
+	if response.Headers.XRateLimitLimit != nil {
+		w.Header().Set("X-RateLimit-Limit", fmt.Sprint(*response.Headers.XRateLimitLimit))
+	}
+	if response.Headers.XRateLimitRemaining != nil {
+		w.Header().Set("X-RateLimit-Remaining", fmt.Sprint(*response.Headers.XRateLimitRemaining))
+	}
+	if response.Headers.XRateLimitReset != nil {
+		w.Header().Set("X-RateLimit-Reset", fmt.Sprint(*response.Headers.XRateLimitReset))
+	}
+	if response.Headers.XRequestID != nil {
+		w.Header().Set("X-Request-Id", fmt.Sprint(*response.Headers.XRequestID))
+	}
 	w.WriteHeader(200)
 	_, err := buf.WriteTo(w)
 	return err
@@ -4526,15 +4780,41 @@ type ListScanDeliveriesResponseObject interface {
 	VisitListScanDeliveriesResponse(w http.ResponseWriter) error
 }
 
-type ListScanDeliveries200JSONResponse WebhookDeliveryList
+type ListScanDeliveries200ResponseHeaders struct {
+	XRateLimitGroup     *string
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int64
+	XRequestID          *string
+}
+
+type ListScanDeliveries200JSONResponse struct {
+	Body    WebhookDeliveryList
+	Headers ListScanDeliveries200ResponseHeaders
+}
 
 func (response ListScanDeliveries200JSONResponse) VisitListScanDeliveriesResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.XRateLimitGroup != nil {
+		w.Header().Set("X-RateLimit-Group", fmt.Sprint(*response.Headers.XRateLimitGroup))
+	}
+	if response.Headers.XRateLimitLimit != nil {
+		w.Header().Set("X-RateLimit-Limit", fmt.Sprint(*response.Headers.XRateLimitLimit))
+	}
+	if response.Headers.XRateLimitRemaining != nil {
+		w.Header().Set("X-RateLimit-Remaining", fmt.Sprint(*response.Headers.XRateLimitRemaining))
+	}
+	if response.Headers.XRateLimitReset != nil {
+		w.Header().Set("X-RateLimit-Reset", fmt.Sprint(*response.Headers.XRateLimitReset))
+	}
+	if response.Headers.XRequestID != nil {
+		w.Header().Set("X-Request-Id", fmt.Sprint(*response.Headers.XRequestID))
+	}
 	w.WriteHeader(200)
 	_, err := buf.WriteTo(w)
 	return err
@@ -4666,15 +4946,41 @@ type RedeliverScanWebhookResponseObject interface {
 	VisitRedeliverScanWebhookResponse(w http.ResponseWriter) error
 }
 
-type RedeliverScanWebhook202JSONResponse WebhookDelivery
+type RedeliverScanWebhook202ResponseHeaders struct {
+	XRateLimitGroup     *string
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int64
+	XRequestID          *string
+}
+
+type RedeliverScanWebhook202JSONResponse struct {
+	Body    WebhookDelivery
+	Headers RedeliverScanWebhook202ResponseHeaders
+}
 
 func (response RedeliverScanWebhook202JSONResponse) VisitRedeliverScanWebhookResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.XRateLimitGroup != nil {
+		w.Header().Set("X-RateLimit-Group", fmt.Sprint(*response.Headers.XRateLimitGroup))
+	}
+	if response.Headers.XRateLimitLimit != nil {
+		w.Header().Set("X-RateLimit-Limit", fmt.Sprint(*response.Headers.XRateLimitLimit))
+	}
+	if response.Headers.XRateLimitRemaining != nil {
+		w.Header().Set("X-RateLimit-Remaining", fmt.Sprint(*response.Headers.XRateLimitRemaining))
+	}
+	if response.Headers.XRateLimitReset != nil {
+		w.Header().Set("X-RateLimit-Reset", fmt.Sprint(*response.Headers.XRateLimitReset))
+	}
+	if response.Headers.XRequestID != nil {
+		w.Header().Set("X-Request-Id", fmt.Sprint(*response.Headers.XRequestID))
+	}
 	w.WriteHeader(202)
 	_, err := buf.WriteTo(w)
 	return err
@@ -4822,7 +5128,12 @@ type GetScanPdfResponseObject interface {
 }
 
 type GetScanPdf200ResponseHeaders struct {
-	ContentDisposition *string
+	ContentDisposition  *string
+	XRateLimitGroup     *string
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int64
+	XRequestID          *string
 }
 
 type GetScanPdf200ApplicationPdfResponse struct {
@@ -4839,6 +5150,21 @@ func (response GetScanPdf200ApplicationPdfResponse) VisitGetScanPdfResponse(w ht
 	}
 	if response.Headers.ContentDisposition != nil {
 		w.Header().Set("Content-Disposition", fmt.Sprint(*response.Headers.ContentDisposition))
+	}
+	if response.Headers.XRateLimitGroup != nil {
+		w.Header().Set("X-RateLimit-Group", fmt.Sprint(*response.Headers.XRateLimitGroup))
+	}
+	if response.Headers.XRateLimitLimit != nil {
+		w.Header().Set("X-RateLimit-Limit", fmt.Sprint(*response.Headers.XRateLimitLimit))
+	}
+	if response.Headers.XRateLimitRemaining != nil {
+		w.Header().Set("X-RateLimit-Remaining", fmt.Sprint(*response.Headers.XRateLimitRemaining))
+	}
+	if response.Headers.XRateLimitReset != nil {
+		w.Header().Set("X-RateLimit-Reset", fmt.Sprint(*response.Headers.XRateLimitReset))
+	}
+	if response.Headers.XRequestID != nil {
+		w.Header().Set("X-Request-Id", fmt.Sprint(*response.Headers.XRequestID))
 	}
 	w.WriteHeader(200)
 
@@ -4990,15 +5316,41 @@ type GetScanReportResponseObject interface {
 	VisitGetScanReportResponse(w http.ResponseWriter) error
 }
 
-type GetScanReport200JSONResponse Report
+type GetScanReport200ResponseHeaders struct {
+	XRateLimitGroup     *string
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int64
+	XRequestID          *string
+}
+
+type GetScanReport200JSONResponse struct {
+	Body    Report
+	Headers GetScanReport200ResponseHeaders
+}
 
 func (response GetScanReport200JSONResponse) VisitGetScanReportResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.XRateLimitGroup != nil {
+		w.Header().Set("X-RateLimit-Group", fmt.Sprint(*response.Headers.XRateLimitGroup))
+	}
+	if response.Headers.XRateLimitLimit != nil {
+		w.Header().Set("X-RateLimit-Limit", fmt.Sprint(*response.Headers.XRateLimitLimit))
+	}
+	if response.Headers.XRateLimitRemaining != nil {
+		w.Header().Set("X-RateLimit-Remaining", fmt.Sprint(*response.Headers.XRateLimitRemaining))
+	}
+	if response.Headers.XRateLimitReset != nil {
+		w.Header().Set("X-RateLimit-Reset", fmt.Sprint(*response.Headers.XRateLimitReset))
+	}
+	if response.Headers.XRequestID != nil {
+		w.Header().Set("X-Request-Id", fmt.Sprint(*response.Headers.XRequestID))
+	}
 	w.WriteHeader(200)
 	_, err := buf.WriteTo(w)
 	return err
@@ -5145,15 +5497,41 @@ type GetScanTriageResponseObject interface {
 	VisitGetScanTriageResponse(w http.ResponseWriter) error
 }
 
-type GetScanTriage200JSONResponse TriageDossier
+type GetScanTriage200ResponseHeaders struct {
+	XRateLimitGroup     *string
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int64
+	XRequestID          *string
+}
+
+type GetScanTriage200JSONResponse struct {
+	Body    TriageDossier
+	Headers GetScanTriage200ResponseHeaders
+}
 
 func (response GetScanTriage200JSONResponse) VisitGetScanTriageResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.XRateLimitGroup != nil {
+		w.Header().Set("X-RateLimit-Group", fmt.Sprint(*response.Headers.XRateLimitGroup))
+	}
+	if response.Headers.XRateLimitLimit != nil {
+		w.Header().Set("X-RateLimit-Limit", fmt.Sprint(*response.Headers.XRateLimitLimit))
+	}
+	if response.Headers.XRateLimitRemaining != nil {
+		w.Header().Set("X-RateLimit-Remaining", fmt.Sprint(*response.Headers.XRateLimitRemaining))
+	}
+	if response.Headers.XRateLimitReset != nil {
+		w.Header().Set("X-RateLimit-Reset", fmt.Sprint(*response.Headers.XRateLimitReset))
+	}
+	if response.Headers.XRequestID != nil {
+		w.Header().Set("X-Request-Id", fmt.Sprint(*response.Headers.XRequestID))
+	}
 	w.WriteHeader(200)
 	_, err := buf.WriteTo(w)
 	return err
@@ -5285,15 +5663,41 @@ type ListSchedulesResponseObject interface {
 	VisitListSchedulesResponse(w http.ResponseWriter) error
 }
 
-type ListSchedules200JSONResponse ScheduleList
+type ListSchedules200ResponseHeaders struct {
+	XRateLimitGroup     *string
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int64
+	XRequestID          *string
+}
+
+type ListSchedules200JSONResponse struct {
+	Body    ScheduleList
+	Headers ListSchedules200ResponseHeaders
+}
 
 func (response ListSchedules200JSONResponse) VisitListSchedulesResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.XRateLimitGroup != nil {
+		w.Header().Set("X-RateLimit-Group", fmt.Sprint(*response.Headers.XRateLimitGroup))
+	}
+	if response.Headers.XRateLimitLimit != nil {
+		w.Header().Set("X-RateLimit-Limit", fmt.Sprint(*response.Headers.XRateLimitLimit))
+	}
+	if response.Headers.XRateLimitRemaining != nil {
+		w.Header().Set("X-RateLimit-Remaining", fmt.Sprint(*response.Headers.XRateLimitRemaining))
+	}
+	if response.Headers.XRateLimitReset != nil {
+		w.Header().Set("X-RateLimit-Reset", fmt.Sprint(*response.Headers.XRateLimitReset))
+	}
+	if response.Headers.XRequestID != nil {
+		w.Header().Set("X-Request-Id", fmt.Sprint(*response.Headers.XRequestID))
+	}
 	w.WriteHeader(200)
 	_, err := buf.WriteTo(w)
 	return err
@@ -5412,29 +5816,81 @@ type CreateScheduleResponseObject interface {
 	VisitCreateScheduleResponse(w http.ResponseWriter) error
 }
 
-type CreateSchedule200JSONResponse Schedule
+type CreateSchedule200ResponseHeaders struct {
+	XRateLimitGroup     *string
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int64
+	XRequestID          *string
+}
+
+type CreateSchedule200JSONResponse struct {
+	Body    Schedule
+	Headers CreateSchedule200ResponseHeaders
+}
 
 func (response CreateSchedule200JSONResponse) VisitCreateScheduleResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.XRateLimitGroup != nil {
+		w.Header().Set("X-RateLimit-Group", fmt.Sprint(*response.Headers.XRateLimitGroup))
+	}
+	if response.Headers.XRateLimitLimit != nil {
+		w.Header().Set("X-RateLimit-Limit", fmt.Sprint(*response.Headers.XRateLimitLimit))
+	}
+	if response.Headers.XRateLimitRemaining != nil {
+		w.Header().Set("X-RateLimit-Remaining", fmt.Sprint(*response.Headers.XRateLimitRemaining))
+	}
+	if response.Headers.XRateLimitReset != nil {
+		w.Header().Set("X-RateLimit-Reset", fmt.Sprint(*response.Headers.XRateLimitReset))
+	}
+	if response.Headers.XRequestID != nil {
+		w.Header().Set("X-Request-Id", fmt.Sprint(*response.Headers.XRequestID))
+	}
 	w.WriteHeader(200)
 	_, err := buf.WriteTo(w)
 	return err
 }
 
-type CreateSchedule201JSONResponse Schedule
+type CreateSchedule201ResponseHeaders struct {
+	XRateLimitGroup     *string
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int64
+	XRequestID          *string
+}
+
+type CreateSchedule201JSONResponse struct {
+	Body    Schedule
+	Headers CreateSchedule201ResponseHeaders
+}
 
 func (response CreateSchedule201JSONResponse) VisitCreateScheduleResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.XRateLimitGroup != nil {
+		w.Header().Set("X-RateLimit-Group", fmt.Sprint(*response.Headers.XRateLimitGroup))
+	}
+	if response.Headers.XRateLimitLimit != nil {
+		w.Header().Set("X-RateLimit-Limit", fmt.Sprint(*response.Headers.XRateLimitLimit))
+	}
+	if response.Headers.XRateLimitRemaining != nil {
+		w.Header().Set("X-RateLimit-Remaining", fmt.Sprint(*response.Headers.XRateLimitRemaining))
+	}
+	if response.Headers.XRateLimitReset != nil {
+		w.Header().Set("X-RateLimit-Reset", fmt.Sprint(*response.Headers.XRateLimitReset))
+	}
+	if response.Headers.XRequestID != nil {
+		w.Header().Set("X-Request-Id", fmt.Sprint(*response.Headers.XRequestID))
+	}
 	w.WriteHeader(201)
 	_, err := buf.WriteTo(w)
 	return err
@@ -5580,15 +6036,41 @@ type DeleteScheduleResponseObject interface {
 	VisitDeleteScheduleResponse(w http.ResponseWriter) error
 }
 
-type DeleteSchedule200JSONResponse Schedule
+type DeleteSchedule200ResponseHeaders struct {
+	XRateLimitGroup     *string
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int64
+	XRequestID          *string
+}
+
+type DeleteSchedule200JSONResponse struct {
+	Body    Schedule
+	Headers DeleteSchedule200ResponseHeaders
+}
 
 func (response DeleteSchedule200JSONResponse) VisitDeleteScheduleResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.XRateLimitGroup != nil {
+		w.Header().Set("X-RateLimit-Group", fmt.Sprint(*response.Headers.XRateLimitGroup))
+	}
+	if response.Headers.XRateLimitLimit != nil {
+		w.Header().Set("X-RateLimit-Limit", fmt.Sprint(*response.Headers.XRateLimitLimit))
+	}
+	if response.Headers.XRateLimitRemaining != nil {
+		w.Header().Set("X-RateLimit-Remaining", fmt.Sprint(*response.Headers.XRateLimitRemaining))
+	}
+	if response.Headers.XRateLimitReset != nil {
+		w.Header().Set("X-RateLimit-Reset", fmt.Sprint(*response.Headers.XRateLimitReset))
+	}
+	if response.Headers.XRequestID != nil {
+		w.Header().Set("X-Request-Id", fmt.Sprint(*response.Headers.XRequestID))
+	}
 	w.WriteHeader(200)
 	_, err := buf.WriteTo(w)
 	return err
@@ -5720,15 +6202,41 @@ type GetScheduleResponseObject interface {
 	VisitGetScheduleResponse(w http.ResponseWriter) error
 }
 
-type GetSchedule200JSONResponse Schedule
+type GetSchedule200ResponseHeaders struct {
+	XRateLimitGroup     *string
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int64
+	XRequestID          *string
+}
+
+type GetSchedule200JSONResponse struct {
+	Body    Schedule
+	Headers GetSchedule200ResponseHeaders
+}
 
 func (response GetSchedule200JSONResponse) VisitGetScheduleResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.XRateLimitGroup != nil {
+		w.Header().Set("X-RateLimit-Group", fmt.Sprint(*response.Headers.XRateLimitGroup))
+	}
+	if response.Headers.XRateLimitLimit != nil {
+		w.Header().Set("X-RateLimit-Limit", fmt.Sprint(*response.Headers.XRateLimitLimit))
+	}
+	if response.Headers.XRateLimitRemaining != nil {
+		w.Header().Set("X-RateLimit-Remaining", fmt.Sprint(*response.Headers.XRateLimitRemaining))
+	}
+	if response.Headers.XRateLimitReset != nil {
+		w.Header().Set("X-RateLimit-Reset", fmt.Sprint(*response.Headers.XRateLimitReset))
+	}
+	if response.Headers.XRequestID != nil {
+		w.Header().Set("X-Request-Id", fmt.Sprint(*response.Headers.XRequestID))
+	}
 	w.WriteHeader(200)
 	_, err := buf.WriteTo(w)
 	return err
@@ -5861,15 +6369,41 @@ type UpdateScheduleResponseObject interface {
 	VisitUpdateScheduleResponse(w http.ResponseWriter) error
 }
 
-type UpdateSchedule200JSONResponse Schedule
+type UpdateSchedule200ResponseHeaders struct {
+	XRateLimitGroup     *string
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int64
+	XRequestID          *string
+}
+
+type UpdateSchedule200JSONResponse struct {
+	Body    Schedule
+	Headers UpdateSchedule200ResponseHeaders
+}
 
 func (response UpdateSchedule200JSONResponse) VisitUpdateScheduleResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.XRateLimitGroup != nil {
+		w.Header().Set("X-RateLimit-Group", fmt.Sprint(*response.Headers.XRateLimitGroup))
+	}
+	if response.Headers.XRateLimitLimit != nil {
+		w.Header().Set("X-RateLimit-Limit", fmt.Sprint(*response.Headers.XRateLimitLimit))
+	}
+	if response.Headers.XRateLimitRemaining != nil {
+		w.Header().Set("X-RateLimit-Remaining", fmt.Sprint(*response.Headers.XRateLimitRemaining))
+	}
+	if response.Headers.XRateLimitReset != nil {
+		w.Header().Set("X-RateLimit-Reset", fmt.Sprint(*response.Headers.XRateLimitReset))
+	}
+	if response.Headers.XRequestID != nil {
+		w.Header().Set("X-Request-Id", fmt.Sprint(*response.Headers.XRequestID))
+	}
 	w.WriteHeader(200)
 	_, err := buf.WriteTo(w)
 	return err
@@ -6028,15 +6562,41 @@ type GetUsageResponseObject interface {
 	VisitGetUsageResponse(w http.ResponseWriter) error
 }
 
-type GetUsage200JSONResponse Usage
+type GetUsage200ResponseHeaders struct {
+	XRateLimitGroup     *string
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int64
+	XRequestID          *string
+}
+
+type GetUsage200JSONResponse struct {
+	Body    Usage
+	Headers GetUsage200ResponseHeaders
+}
 
 func (response GetUsage200JSONResponse) VisitGetUsageResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.XRateLimitGroup != nil {
+		w.Header().Set("X-RateLimit-Group", fmt.Sprint(*response.Headers.XRateLimitGroup))
+	}
+	if response.Headers.XRateLimitLimit != nil {
+		w.Header().Set("X-RateLimit-Limit", fmt.Sprint(*response.Headers.XRateLimitLimit))
+	}
+	if response.Headers.XRateLimitRemaining != nil {
+		w.Header().Set("X-RateLimit-Remaining", fmt.Sprint(*response.Headers.XRateLimitRemaining))
+	}
+	if response.Headers.XRateLimitReset != nil {
+		w.Header().Set("X-RateLimit-Reset", fmt.Sprint(*response.Headers.XRateLimitReset))
+	}
+	if response.Headers.XRequestID != nil {
+		w.Header().Set("X-Request-Id", fmt.Sprint(*response.Headers.XRequestID))
+	}
 	w.WriteHeader(200)
 	_, err := buf.WriteTo(w)
 	return err
@@ -6138,15 +6698,41 @@ type TestWebhookResponseObject interface {
 	VisitTestWebhookResponse(w http.ResponseWriter) error
 }
 
-type TestWebhook200JSONResponse WebhookTestResult
+type TestWebhook200ResponseHeaders struct {
+	XRateLimitGroup     *string
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int64
+	XRequestID          *string
+}
+
+type TestWebhook200JSONResponse struct {
+	Body    WebhookTestResult
+	Headers TestWebhook200ResponseHeaders
+}
 
 func (response TestWebhook200JSONResponse) VisitTestWebhookResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.XRateLimitGroup != nil {
+		w.Header().Set("X-RateLimit-Group", fmt.Sprint(*response.Headers.XRateLimitGroup))
+	}
+	if response.Headers.XRateLimitLimit != nil {
+		w.Header().Set("X-RateLimit-Limit", fmt.Sprint(*response.Headers.XRateLimitLimit))
+	}
+	if response.Headers.XRateLimitRemaining != nil {
+		w.Header().Set("X-RateLimit-Remaining", fmt.Sprint(*response.Headers.XRateLimitRemaining))
+	}
+	if response.Headers.XRateLimitReset != nil {
+		w.Header().Set("X-RateLimit-Reset", fmt.Sprint(*response.Headers.XRateLimitReset))
+	}
+	if response.Headers.XRequestID != nil {
+		w.Header().Set("X-Request-Id", fmt.Sprint(*response.Headers.XRequestID))
+	}
 	w.WriteHeader(200)
 	_, err := buf.WriteTo(w)
 	return err
@@ -6292,15 +6878,41 @@ type VerifyWebhookResponseObject interface {
 	VisitVerifyWebhookResponse(w http.ResponseWriter) error
 }
 
-type VerifyWebhook200JSONResponse WebhookVerifyResult
+type VerifyWebhook200ResponseHeaders struct {
+	XRateLimitGroup     *string
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int64
+	XRequestID          *string
+}
+
+type VerifyWebhook200JSONResponse struct {
+	Body    WebhookVerifyResult
+	Headers VerifyWebhook200ResponseHeaders
+}
 
 func (response VerifyWebhook200JSONResponse) VisitVerifyWebhookResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
-	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
 		return err
 	}
 	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.XRateLimitGroup != nil {
+		w.Header().Set("X-RateLimit-Group", fmt.Sprint(*response.Headers.XRateLimitGroup))
+	}
+	if response.Headers.XRateLimitLimit != nil {
+		w.Header().Set("X-RateLimit-Limit", fmt.Sprint(*response.Headers.XRateLimitLimit))
+	}
+	if response.Headers.XRateLimitRemaining != nil {
+		w.Header().Set("X-RateLimit-Remaining", fmt.Sprint(*response.Headers.XRateLimitRemaining))
+	}
+	if response.Headers.XRateLimitReset != nil {
+		w.Header().Set("X-RateLimit-Reset", fmt.Sprint(*response.Headers.XRateLimitReset))
+	}
+	if response.Headers.XRequestID != nil {
+		w.Header().Set("X-Request-Id", fmt.Sprint(*response.Headers.XRequestID))
+	}
 	w.WriteHeader(200)
 	_, err := buf.WriteTo(w)
 	return err
@@ -7242,347 +7854,355 @@ func (sh *strictHandler) VerifyWebhook(ctx echo.Context) error {
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"7L19c9u2tjf6VTDaZ6bWKaVIfsmLPZ25jpO02TtNvG2n7W7VK0IkJKGmAJUALatNZp4/7/PvvZ/heT7Y",
-	"/iR3sBYAghRpy07S9pwnZ85uLIkEQWBhva/f+r2TyMVSCia06hz+3pkzmrIc/jxjOl8fTzXLzaeUqSTn",
-	"S82l6Bx2zlkiRaqIlmRFuSYTNpU5I7m5hYtZvxN1VDJnC2puXXDBF8WicziMOnq9ZJ3DDheazVjeef8+",
-	"6vxwRjV7xRdcf53LYrn5sIs5I5n5neg5U4zYORK8asKqT2PCPOqnDl3y8SrnmnUi+DtnNO1EHb7s/Oyn",
-	"oXTOxaw2C/jP5izO2K8FU1oRmmVyxVKyZDlZcFFoRrgwUyMzM38i6IKlZLIm8Q89P2gP3i2+58KcsQXl",
-	"wky1fVpyGsxBz6kmK1lkKZkwP+Ocz+aaCLlqmcbg1mko1rAybwW/JpovYB2UpYzJmqzmPJmXk/pCkdVc",
-	"ZnY6VCSMcEUmNLmsTmcq8wXVOImH+52GOb2POkua0wXTllSPi5QzkbDNuX0/lzADza7N1uWMGJrQTJCp",
-	"zPvkdbGYGFIS7IrlJJlTMWNkxTVOm9phzfy4Ge3XguXrTtQxW9w57LjfK9NP2ZQWmZn/guaXTJtdizxV",
-	"Vr+bccEYkGAjTZ7kjGqWtpzBNyJbE5VQoUiCFxKqicwJNdcTPecKdqVt9vamMVzevAMp1axnxujcML2n",
-	"cPa3mp9lE1tPDa+/19yKXMm8mZfEgl3rcQJXxO7cLHN2xWWhyJLO2ueFo1YOD71+xcRMzzuHu4NB01Se",
-	"SXN4X/Dstl1czaXhblJpczBgkVK4FzaVqGLiPk4J12QnoYr1uFBMKK75Feu2TRtva532wV5keID7PGx6",
-	"iZcpWyylZiJZ/4OtN1/jW3rJFPB/ziwv4uYzMCei6JQdEcUYCcYhdCKvyqVGrl5OOriyZx7ZOvuD+uyX",
-	"VGuWmzH/759Go+vdYW80un70/Ocv/6ORVFr4/SmdMaL4b63EACKp+ejvDiIzR8vcDVncwupPc/kLS/Q2",
-	"RGKYE7umic7WuMhLvLdtmvbntvVzs7tx988TKl4+az5NZlpfKMJTP4El1fPy+eb3MTei11ADz1naOdR5",
-	"wRoPdVHAlU0zmLO0yFj7LPD3m2eC13yE2WiqC7XtbsEuKbilbZPw18oe/UfOpp3Dzt8elAraA/xVPTD7",
-	"gXOA6bw9e7XFXNyhfHv2iuyYQWluRAYIC2FeOeO/UXNbKx8p8qyd9+0/3lyp92aZ1VIKxUBOP6Wp1VfM",
-	"p0QKzQT8SZfLjCfw9Ae/KDPz3zvsmi6WGQgWlufIzBOZepoSUo/Na2QMdLwFU4rOzK9mdcjBZMAeJUPW",
-	"e5zuT3v7ySPae0IPhr3BdC/ZTZ+wh5Ph0LDZvBBGsToiXBt+pYrM6gn0ivKMTjJGJKgqmsypIu6BQGOg",
-	"hFRI3B/tK5rxdGz5H2zSdjv7HN4UVm6TyB07TUCxE9Lo3cTotWQndo80qxd3jcTQ9nCatzTX+qmTNdNk",
-	"J95YxLjb7xjRKcU048nH2qIpF1zNWfqRtiihWWZ0RvODYkKT1ZwJtzvuWX/O5ihZ5KjUmuXmwshsTTVD",
-	"bRy0XgW74vYx2AM38zgisXtFuzliymdFzlK7Pd+AnLyQ8hXNZ+zDNslOZIyyd6ylHGcwarhXIeVlXDBC",
-	"ReptsEWhNLwuu04YS8nDg4O9h2Sy1kwFmyCKLPujDsfGFN3M9sk/+FOyE7e9tF3fl8IoDzR7Xq7VfZeX",
-	"26HG+EO4qMeCFIJdL1liDiT8TmSSFLnhyTvuXXhKBsO/P3t0/vifj77f++HJd/sXu2fD08Hrh98e/KPb",
-	"J6cZo8qa3W3LbWxfZhfugxe6adqG94TvGXePgMrty5KE5qAUhpRvZPT7qPNa6heyEOnHYjUwVrjMryWy",
-	"QJDDPN2K5dzIPMrHfGy2kUqm7EniCtjHWhY5kfmMCiuYKwzDTMJwC6/VVL5N5swyEP+Vzjmd4WVetlma",
-	"P6XrBRP6zKtEH7QdxcS/5NhrWXWOklJuNRPyayE1NerJgdVUuCKFYikplobnmyViRihrsjvYfdgbDnu7",
-	"exeDwSH8/49tdD/hWcbF7OPR/mtJaGLsLBK+YQSiVqZ0/YUKX6d8B7NrTUti194qRB+Xod/OyScyXW9w",
-	"7+Fg//HBoz+Hf8OEuCIwbaO9UEGG5NsKy67z6nOWX/GEvRWeoD+QdHG8cREMuEm4mk4M1zU7XF53hFwY",
-	"xf6UrZwj7A9hy5V5JVSUqqFhDpHTBt3epxy1R1Q6gDlyAdoVePHAsB2JnbhhOeJun4Bj2BoOMXzogYsq",
-	"du8cEWpdPqUvTdEFG4m4ZtXHKCrsg0jOEnllZPZkbabDsimqd7q27uA0HIlOtOGv7nlnWdNC2qsfBK5t",
-	"WM0LKb+lYu18qR9GRDKfjXOq2RjWcYxHq4EDegc1MVdbD7eckuHAbZSq+JiV28+A1B7eRmbhRD6aEhBO",
-	"uJzWIWxTKK++UCT2bxkbKoydJz5Gn7Chspb1Ko2YJONG0adpmjOljL6xbL6hT76nhnIbifKoyR8PznpU",
-	"TWCwj0VUUWfjWbfdXg+D1MbwXqrtxsDLa2NUwgjbjVPesjGWjQVsO465HIjpraCFnsuc//ahmoYhpku2",
-	"HluJtHHCjk9fkku2dhYZXNTKjws9Z0Lbp39c1hzMY8GV4mJGdmI3+VIdMPS+oNlU5gvDtAtxKeQKnL85",
-	"u5KXxjCIa69s5eBbscxlYt59krHnQnO9/lDLBWU8enzKVS3yDJWGQjEy13oZMh7rH/p0asIxmXKWpWZF",
-	"fPzHLKp91BGJzfRjouhakblcgRkYw6X2SwhJ9YO5wCE/McryiSxsDJSmKTdPpNlpLpcs15ypzuGUZopF",
-	"nWXw1e+dKeWZ+bfu0o06XExl8y+CNn+/pEo1/7KiuWj65X3oxfwJB7BXRzg1eJqdTBlikhPwCL+P8M2f",
-	"sUzTO764kcRjldjATxmUkQXqTOZsoT6G3lVnPkG8zTwZB0Af5obX8nWRZaXkB1uGrKj3q5gvQRUw+nY/",
-	"iK7dvgIt83Iey6iDMcDNKcV8sczlFUtRjuVsZoSR+ejnCctBFuaiiMSFwKHMDXrO8hVX7IjENE1xjJGI",
-	"c7bAEWuvCiRNpMjWRArmIlRgG6GAcu/r5gTubDuhTtTxj+5EHXge/A7Pagg0mnc2xiJPAxorf0wdddxj",
-	"k5c8y2jeOGx+gxhyjODMXquNyq8/iNzcEHcgOF6hNxzg41Nc7Qz7rbAr5NewemLqLxSFB7K2YG4LPW23",
-	"MoJXHB3zd+ADNIi83z3GHXUSz3VvIoSQQRuSpEiRXLPFdveegWMfCMGK+zyn6w6IAfTwbBX3CXeqdA0F",
-	"aQD2dewUWxfaTuduS82mU5nr2173FbtimXkQu+Kp25nmpyA9bqorU5po1ImvWJ7yBDwwWhEpyM7bs1cq",
-	"cq7ViLBrnVPwBV7RrGDKuv4u2VqRlC2ZSM1d/kz1Ow0rgotfyy/SEHlRgl6ycQJWLZ5J0N+84tLJ5URq",
-	"NVaM5sl8DH/bZJdOA7HxxZIm26/gTdyLJXKxYCKlOOH6/L+RK6IlmfJrwnVEps6SmUvFhM8rOSKige8Y",
-	"loIhjFuF1V2YqOee1ZkOIzLoHxiZNoBpmqdHxPAz0J4MR7PTNL/GgsaoVRn2BulMm8y4jHxHldyiW5l0",
-	"yZ1vPdAu+hl1VLFY0HzdlPpDNWgN4AGNUKQyCBqZxSc77oUispqvgw3wnlijNK+7/SZS0lyj5rzxy4rx",
-	"2Vw3R6lh/C8UwWtCxwvSWvN6bqzTar4ecz1eQJ6Danpzmxpgr4CtO35JqFArlhPkyaqVLPu38j5kj7AE",
-	"m3IqiGWj+LEr4s9f5FhZuXkBu9p4vY3T1spWz1uke2yIOiY7Q7KUXOhuRGJD4DHZGfQPzCdD5eZT9wgp",
-	"fKdKAlHpxsoZVVIQLkYitpOPu8GJIDs5W8pcGxUQk8pgFdIuxJQzNtVEFuDmge9r+tzWGnxJbicQyOdK",
-	"ivPyINxFgIN+2GzCOO2y8ddS4Wz5edF+b6mg3m7VfJCOWxKID+fduDabRxZjXExcsUwuQRc3u7omLq8B",
-	"SYPa/A7z+/5gAAlbLrupJsW3mkf1HjTKf9+whtWmlJQpM4JnklORzIkUmHWFCqy51mqzXOhcpkVihqpK",
-	"1Krlv0Fu3hWwOZt5saCilzOawpPY9TKjAk7sEVnQtc2ujEgq4WQtaa4Y4bqRvVqPwu9tcQLwA0QE8lMC",
-	"XwDILz0PvqGaQE4W+MCNANpKruIXjRw8owp2GfYxtATq/o6o2aUU1QJTUSeMXG64a6MgUPDzbWwZfo2Q",
-	"XMqtcqu5eSpqt9efUh6eF0wn8zOWyDy9q59grVmLVyMtclyYRcsF/qjcul/LIl9KxZolIbdagHkHw5ZZ",
-	"f9Yn8Vwu2JLOWByRGLVICKYak4IuzZ9ZtlBjfa3N336LxstcTuAemmueZPDnRGr7fSMt5yzlOUu0aqYo",
-	"o1ETdw1LiZ7nspjNUV/JUwZE5i2dFlIN7BngQ2PHMlqWLuTFedYwcI00kBu4Za4+JbKbXN3R8L2j20jr",
-	"fqLrQ2gLqUFtbUWGJ6Bh1Q0ltewv/OR9OFyzUtNUNnnLfOHoEXQJ7e/jkNByCZUWkEYEbDMlVJFvLr59",
-	"1T0iQHkKb2PXmkx5xjCDzUWRIstvZxjTvdWLOIPNbN5Ut25NW/k11eyuko221HvM+WwOmcMJJowzYugS",
-	"5MicXjGymvMMv59RzciU580vV3VuNfDznBsGnTknI6RgG8WryHHU1D+k8XDjuKX4dJZoJpNLlo6nMh9T",
-	"bu3TW+TpB1h3Teq5VcsDh5JZ7PKJjTuY00ZN40vy7//5v8iTg4gcw1+PDyLyFP56NIjICfx1cBCRZ/DX",
-	"/iAiL8iEZXJF9gehjDz+shN1jjtR52kn6px0os6zTtR5sSnYos51z9zTu6I5ROjMzTC549MMbAv84P54",
-	"6v44cX88c3+86Pz8PuqgTd+gtCQS1JDM/I4JG8YoQkMFzhSaKuFLZHIFy5jyYtGJOoZSGzXzU+8+uMuB",
-	"gO0CN1Iz44IAeaMGBmnQc3PwXUkDTOAL5WgbjU7gIokrDULrhOwYDmFMn+7dTPoN07QypUaLvJwZWTCq",
-	"itxYokFRzpYW6bZ+I/uouuMoyekqG9MkYWBxbQyOGc/hyT4xd5D2Oz6CL6b0QgtpN62ylfVt63daywza",
-	"3S1hXOkGV4UnHk9SkCBtmDA8fCtXRRNfgpX17GnDR+Dpu0pLUeVkNPEuPG73jWXdM6zwlwmO3GsOte1p",
-	"Cjj4YIIPIzSt/Rn4PP7g0IGxcdOxO6jNQS31scIE94pTgLK0lWbpFOD3UceoGmo8dXmYW00eNK+GWc+Y",
-	"YDkW+elti+eizszIzbE7fbKZROGYZtl45lSGG+cHFwV3tTDAN4KRlCV8QbPb5FCd220cLzPRu4bzrZ62",
-	"xckLKCUvlL7bLVdc8QnPbJbGtvfV409OpwxGc7NpOqPbB7qQK3MxG1+xXPFaskhnd7D7sD9svA2o2K7l",
-	"jfVL/sJtDdAy2oamaHD4o2odbnXmtTNQp8A6HTcQv6Ok6skMQn2W0bjjHi5DI69sLON+U8b59TxnXjGD",
-	"Z4fa53bbXu5JQEF3Ns2WLB1P1s36AU99xbkvccFbbOknFzPIiJY5iwifQuwl5dvFtUIl9wOU0bvxpia2",
-	"16K/wqVGfRX31F1Rxm4vnawt0cDi76V23spG25wDNa3thkMT6HElJZUv3nQyzhMq7qq63aIDuEoqy2O2",
-	"IDxbI2cFZn3/faYPFS7tlcT+JkwNmlKesbQWGw3k7e2TcIX5d5DZtsS7zcP4hYK6cnAqHp+fvHxJdpaF",
-	"WCcyZV1DuItGKgWv3bg5+vD9fE0owXfF9cC/I0IVhkOMIWbuPSRxKtTYOlWgEiVTtlTIfOALJgsdj0TV",
-	"DwbFfUKWgRZXz2WjpsMBAc+Wr2ushmS4GInhAVFmS4zlAmEDlcmVry3YfYx1Dg9UVCmXdPnEZUL8pEhn",
-	"TB+NRIwrYl0oG9nD3cgQgxAM4ipjSwhkh5KcTcG5ALmciumRKK+LsLzfZ36W76GKZI7L+frtK5gslhfg",
-	"SnSjkYidoyllSnOMtsToUARXI4zsHLHEbJWWhJJlzq8o/mymk1+xdCRsfrV5ibnWS7tDG95JtWJGMB1c",
-	"X5srtZTjBRXrsff2xhFktuErBBUbtYFwlRU5gBIPLCZImdlLMwkuBbweiH06oSKVApbSjLGS+aUhBFsX",
-	"SrgmSksQPTlbwtnJ1mZytbq0/kiAhV2IjClVHlQIwd56Kitbv0X8y0aKp7AFwTmx2RT1SWwzhTYnJlb5",
-	"pkcktmpSbOhkxSZzKS/Jkq4zSVPlPctYCEZSqRRn1ZyDNoVwQ9vfnATKRDklcUXFisnO8ZcROY7I04ic",
-	"ROSZIboXXb8KmmfVour6KgRoDjvHo9GX747fPX138u7Zuxfd/7hpqi0mxuDf/+P/Gw4GGLaVpb1RmVBY",
-	"Ol2ZnNeCH+32D+5moNzuD7BADdvIqRDK4EY8BKuYWfwV916gkFGxbtr7LZ69YRw0PR8uInkxyXlC7LVl",
-	"mqwiho3A4hZmZmY7tjoD1sG+FSHaa/8cOgwf3rJGcEXgU2ufzId4+bC+tFGb0XMWCL4VVQGlQBQSfjw+",
-	"fWkWa2IEvqOr0CShS94pSbLRClGa5reoNLfv/FbZYSE0hrGLKIjHbfU/sKO2Iy689M+hreDZzdOECz45",
-	"ZRXL9M6Kqt2JzSk7CBKWAkIJ8C2OJbUCp7oxVmkCb7dlwfV/zr7VJ9A84fKqT76DVkcYK5bkTdBu8Wqu",
-	"WDKOyZdQcPFw36zj3i4xZpdc2DphcmqUSKGxYsFmGHklNhBAitCRKOvxaQB1UeRZDMXe3IGxqblcCUJn",
-	"lAubJOc9UDipX/fW549fD4qHk1+/+XVXD0+fnF3ufbcrB68Giyf/HP46ff5QHej9Yu9q8NV2GY3oWvJo",
-	"WRUfk89qvM2BVOH7NXnVQAENVFw931Wm1OThCsy0uppaM4GjAA0qZI1eSEQ1kKTAFK0c9wpHr5nNbaZ9",
-	"mal4z/jMbWz/jE3v6/jHsFGDe8Xu7u2Plznzg9zPu9M6h0/nya5OeytPdvWW7T3Z4X0f6smmCzaueo0n",
-	"UmaMigb1VI0X1EZhGpw5uHYEIluKLPg10StZU1rRcFJzF3uFnB1gYAnNQ/deOIkyoelG2ttI3q0E9LYi",
-	"+Npi1oN2frFaV6Yk8tLV7Sg48G67V2o93sAqAnive7vxGnI+ze8kk1AECwkaosxnV33yDIH3bJaU2aIZ",
-	"VzoHO9xiJto8+7eCQ46sUVbITmxlSj+R/eIyxhKH1WrVV3O57Fd/7FpZW0F7vBE4b9P/uEGBOWTrnr45",
-	"v0DXMfJRYym5Ww8JJctikvGEfHNxcXoOypGcEqrJQipNdgf7j0cimVOow8lVRAqROq2eLhjJC8gHUyQ2",
-	"MrZP3rhiRBLv7+662tlxRRKjwN30WpcW6gYskFziXpOMTlhm3gqRaKFq8YhMAZ/OpSBnHIB0RUrY9VLm",
-	"WtXWdrjF2tZU+/YJlcuGQHyIVxhCvdmh7MpBXYjde5+JRyhJ6GJJ+UzYUkDVPSILpmlKNQXNxyX820TT",
-	"DXJpAMhrUYePb91xUm74IfhAc5YyoTnNVETMipL9/T1IeZaCRUbtAlhR0MVypmR2xRSqa1q6h1n/n1Ho",
-	"WmikJI1SF4Mi8MMHD8ypKQ/M4sGtGpd58zZeco9CxDvVBEKkoUHSzqkaL6xevsnUA9jYLYzJ2uvC/IIn",
-	"VIdrW4jTnCd3zal0BXCtBn8M/OYBnMw4gKg0dFZiRicJW2qWOrjozeXYjmmb38FvYLR+GNyipBItG426",
-	"RCrdEnqD8i0zkLlGQTAjLgTXsar45oZNlk4ZIGlI0KaqOV1tTYTUEaZkxXZdY2OiwMIfkhZgJwgDAcDV",
-	"GMCgxux6TgulrZ/Xh3JbgLIa79yqeN0sRkNSHIBqGUa3pDwl01wuLKLOJgQX8LusWuNsrmj06rTa8oaS",
-	"KCQve3pS2iUaOjO/ubCucO71m87vW7ioOUm92XwDqrILFHXKGlG79+65befQaFp3rdmpRhK3847cPz+j",
-	"bXO2NnsrE958RNvKtNfcMZFyMYvJzq8FK1jajUhsIzYAUNcYNMXy4YwaWbWSQLNTLmjWH4kLo1+W99ky",
-	"1GCYOhx2tjY06PUgh7CJmJx9cmxdES6KZHFElQ0vIbCRtXLNPWtVzh+ejcik6KHwh2ok4BYywYJSw+Pt",
-	"gEcQicNfraJAeaYsb6zVAeLaGfrEJ4b7YysDW7AczJ68BUN9W1V8wUX47bBOya1aH3jt2MoBUKPmd0Ri",
-	"w6ZigsV4ylZ43azc3czYos51byZ7PmCC1/Zf2z9+wst+Dq/r8YXLSAQM6MPOjOt5MQHVRNIl7xkrYMbE",
-	"A//o9+Ht6pIve06D7EHVKMtxdrepnm5VnFIJcMt0omRWaIYaXVRVHLu3rxlqj/+llul9I8OwMYI7ajQA",
-	"u9islN2WAfJBuRQbP02hpkYk60rSqhR6nq07UefXwrCLPFs3Hs0tmbvhfuO8EB8ULIFBgpS/TRoFWyJn",
-	"CROIauKsIxs3tAt3rwghaLblG7Qk0QBvdFHWtCjREDgYibjp98+iEVLz6XrMFhai6abgl8eOlyuBrB9u",
-	"YylKBUaTub8qdSoosmPVrBx/qtCIz594e/aq/+Fe7ZKeawsWuUNX3c0qddbIrN1d/PMNvOBT+Y3+qj6h",
-	"Cgspm8WUrKNehQ7GuMVXAY2oYpP74SqmxbYsafOQ2PlUDlVI183+ipAsyQ7UYMcPQLNji6VeQ54WFGt3",
-	"A/cUeqbk1JmH6KD61N4FpLpP72Gwku6v72XAiX5cnfEmif1BMrROsPXhm7UOH3r44wuDalaRhRH79//z",
-	"/0JANQ4hgBiHk654ik0ELFrBvdHOPkZN0PY1QOdh8v9dYK2uWVLUqKWeRdP80xZ5Ldj2C1KNfJo2WGps",
-	"scwgIu0SWzIqZoXhYAuZsizkpe5aI+6yRSNV+sjZDRH/LWocXAy2XJLozsGxC0juO05cBeada09bK6Ub",
-	"CqRBZaTwLDLl1xVlKMicvBtwWQsO4R3Bu8AYbRwoY0K1vmXO1SUxVwD5TPk1gZRhFfk+IxOWSTEDtUIK",
-	"tlXO2q8FTy7Hq6b87G/4bO7KjY2mkclVUHK8yTw3gce20ACDGnBclo1xylVpQmkq599Occ8wm/Qelp0U",
-	"Zb1zg+4LfMloCcucy5zrtSW4lnL/DwYkpFeMNmF1nEgxRYgqYq8BL5CRuL1fCwrpOkJag2B7vA6HezXO",
-	"WDpr6uD0HOCGphw8QoQmuVTQg5IkVLOZNBw3IoZBgfo65bnSkSFe4TAmuDCX0kzOGvBEbjpLuLEv8MmN",
-	"qBf2qdsNdOquhkgi7uXY7uXma78w7MRs+4rmgqUejI6l9r0iklNxiZ02wfOgHHw8qPjgllPar0yPpr+A",
-	"Iz04XndYBctQGxbBH477UTHGX2I/SkwME2mmbcOcxuagNmGNxGFJO6DaMKNpW3erBWqkKEHgG4CJHoMk",
-	"iW2y/Cy3P7pVG0/5dXkPpHZBj8m7k9EZV5evmFAfhsHpYJubKxOH/UGn2v5v0Hvy85ejUR//aM7T1TlY",
-	"ay3wLXgs3flzTRot2hdXJHb34/rYyz/yQbO5F+Mlzeksp8uGdJbTzFi0TouJiKALwy9sPAc2M0LgZD6b",
-	"MUgOVZe+JADYBgEiJCsu+ndAP61tSKUa0zOIpldo4ALhblTJfZNRlqx68wxGVcHSLrXcmt+1NBI47/om",
-	"5AS0a1Fpcsx7Z+OMcpGy4IAZYioSXeQsHRvBEkfk3//jf3ehQsifSXRJrFwtItT5cEUmBc+0z6O/QQm7",
-	"CQLFmiPsOmFLVEhWjF4KSAsAFShnNknTs1NX9uimtwVUyr0LXRwILDy0srbqKGBa//4f/xujSuikuzaL",
-	"e69FK3XOLRbNPECwQuc0g3Pl8PvdDD/GwrRrtW3I1iV/gkwiwJa1S2drdrE7l0WH2bH//vt//i+y1z0i",
-	"sdt/uN3KYpmPRCiLbQWbV0J0TrkDmqGFglQTdkRiuzrxoZvHggu3kSoaCauwwI0WJdDibyIkMZ3IQleI",
-	"7YjEdpnjQ7jeQsqkKKu4skG+jZwexyh7YO45Vclhr6CSiNU/rv1etxqic8sK2CW4ROBtgTeESDNMq1HH",
-	"3MRv3UaJd0ynVOJ9TvKmyl57RDsHPA10uLuwwEWLvLQ9J8iCCjpjC4gurJVmi4iwHtgceVLunyEc8xY8",
-	"wSNpi/UtsqIX7N/LPD3N7RJvV8NrDv14UiSXTWntL3K5IKlMCjM/lhLFZ4Jm6pBolsyFzORsTUB0GJHJ",
-	"87S3pLleExwCKmlV5D7hgRkJp3CCnZ6h6yGyvWt64NPxClmEKWWG+aSIWjlnNIV6wJNvz6ORcNRpnoKI",
-	"hNCJGDPmUnOrrKzwjmLMvI96cHH28vjr5/3FBrlyWMqoY+g9R2+GXSi4SrN8mXPFWkDanelzo1lkM//j",
-	"ZKFiDx2+Yyxad678tq8oauszwZXNBLkrvNYvajzN6YKtZH7ZTIp/p1f0HDfJX+lS4ASUEgPW3RGhEI/t",
-	"lRftvGbXuv+Lisjr4lp3jUqkiDEtbK3vJKf52nqyuSY7Z4wmOiLfFdiD+3a8SjpjY7v9VRX2eQY7isCg",
-	"t1YrOWrlTQYBGo4BRZcLHhGlcylAD3R6FeqAd9RZL/zom2prvbMB4AdW3ry2iU1Ht0J8tTduZ2re2Liz",
-	"v5erGzQPdArhzCBoyXJ+xTCj6m5Wf8mYamRfnk4g/KjjAAobz8BWTi73hBrkmedGwGlD6xAZgjcOAX3a",
-	"2oaBTh+Yhrcj05beJSe7/P7iorfvZUBi99LSvZvZHrGfOufP33SiUqaQZVbMuIA5bL+DVZ54V+a1CS/3",
-	"L0mVJji1TS/yTaW2ldpaEKL8iilCV3Rdei1TiY6pu4WTXPJcuZLlXCpL0LR9b10m351ibDxbIwByWx5j",
-	"vckcYktjt8Ely8nbixOS0nWzByW1EKUNB7zIcyNKg9srUfvGfPgMAUvc7k9zxrDGqnHTS3DnuzIm1zVv",
-	"c+pnDZ0CbRpnvdce2Ym/fn4Re1jYblSmgpo3cSAYtQ5+RuzlPG1xSfn2fnefmu0K6OZ2+ub8wpjAp8cX",
-	"J9/Y7L5nz189v3j+Uadco/By/lG5yk3UnIe982omVkC1ENkrFDTyxiw/xEEdtHj0oLVtY57MhUuRgTa3",
-	"hi5bc2Fa4QHUvROtavau7Xvrhm1+mZZj65ONaG0UYtNwt9kml4yCz2isCguzqUtr2BepuxFcZlFzRrNq",
-	"SpxHxuNL42VK12QnZdhM37YsFklWpNWk5raXsewEuEfzvKMKI7TTCmkwpJxwu6tMpmmZvseK32cs40Y/",
-	"vGNHhDeCEXYFRp35D4DJ2IKasIDINszg0LVZs8USK3xqxIa/3AR2625uU27t7xGRWWp02bupsLWlOMbB",
-	"moX9rbBQXBNVJBY5SOYuVjGVOZlJmVaS22x67x+LEAXbFp4ISDsOs4rhixtSi9u8cvEPva+ZNIek59Yy",
-	"JjvAwG19eY+ncdfCFpUtNOzubQVAA4lm2zcEwLy0u0LhQ66MI8vbcxftlTZ9MbKbGyS+50yDb81oKJj4",
-	"XSzNmTlwPWlJRjXLu/cnhDtFTm7N1McXcIeOILs5IrEn7NgCNVGye3195LP27bc+dd/SvlsfC0KFCFgB",
-	"UFW/MePdP+zmPPfWZEnHh2zFX/A+K2RZW6ZNlhEOPDkukdKz6Cr/2qSeBiqs0HEtXbJWf+FZ3xZM3HGu",
-	"Owr78q46DPViAhhfNtiM2ZNIyuZU5yzFB/OysYH9BvRmD0HRXIi1dduPm1o0Otry1HJUdtkk1LZp2WmE",
-	"Rwsw5xCqDIHLYod7hhtmceriCqSb+ZQKFXehw7nMpIhgRShRc5lri/m1JaDYFpg4LWe4BZIP2/snzGzE",
-	"F8rFKM21vvtNaQ/aFvBYQn2DZdiqkVnqqSFBVLtFVGm/vQlIjZ4/dXJmXQf6q+do2vmeIpDbBxaiVWnm",
-	"5fkb8vjhYEi4ANPX6G2y0ISS36DasphO+XXVGb872H3YGw57u7sXg4PD3SeH+7Wo+2iU/r7/vmf+2XX/",
-	"XOA/h5V/GuPxVd3mY8/28eH+7sec7QYq4O04gnfSw+wnzVrgfTfQ7u6RLXpjmYjFFiQ7lLx9+/KZjUWb",
-	"+WCYFdLj/RybOyC1aR6v5IrlCVXsiOjbqvtoxi8rqGNb1sNtVQbpJHwdZboV9GcDZadVkt9wni+Y0ver",
-	"e2hVfhz7j5rS7KtoS1siQdw7077ykvfAn57ItCXBgl3TRJOcrhDUFUCoMK4Dib6Kz1zCmDFSGynSqitN",
-	"xv5FXrBSz3ALWgKf7l5fhxC0qMg3J2s6pWh8J8vJmknatS91L3Grgl/TrDY70mbSZgT5t9JSXoIVj51B",
-	"d1CF10wka6fZWUHfbfb5tChr39uGqm4FPDgwn1rt4/C/iJbWzK5b+fGylNFbaCBOokOiezMCmyETKVhP",
-	"TqdEQ0csuBAjUYb8gUSQ5FvzWCC+rYs2wLmADM/dle102MTeRUrzdHzLY87tdcS+vSr9A+rmx5Kd0JMA",
-	"aXfB2TL77X42NKM0XSzxqvJjt7+FPn27i8APeOtKXpQzufVEc6Ef7nfu3Z0v5DNOdHmRhnRVUmaEnDUk",
-	"isYtDN81ZJh1rb6q8d+q43/Hcj5d30/sBYerQfQ5eQBd8EBGIAKAZXbpZhm6+b9G5Nb2o2idnXEVODE2",
-	"BAqghEYn6kZkNZeIkVovDrzr0fQ/Gy5tk63iq+FXRvFC7zmZrMnDfTJn1yTlM64VcvHmM+3WwiOeG7V5",
-	"LYscO8c6ON7uFlPfaBvoyKtCV7iUW9DDfRriXy+hZeZ46zW0K+LeU9nkRa4cSLbVGsykG/nFnDdleAfd",
-	"3nVFCXPWNsdm0qBfbdfY/QZImtp4hw45bCEFWXCl6aUF3YQOvNyGTFM+nbKciYSNxE4MqO8ca4rHvyiU",
-	"mfje42XOpvx6bCazXEIgy/2CEKDjlBliSUEuF8slqvDjObs2ly64UlzM7CixtRf8FowXXAHsXOySggTD",
-	"4HQtXal+vQ15VCbtCaw+5/KH6pShKjmYMDirwvlulYQJy36T4hgH4owrz4sA/x5FgSNExUS6LRWGNY7h",
-	"ycPpRE3HIcC3AcptbAGsWFLkXK/PjW6CJ+t4yf/B1seFnjdDq4Xh9+PTl+SSrSMSz5gcV/nS3mOEjd0N",
-	"8MogPGMGwqVwHeEOOz/0jk9f9v7B1uUrU5hH572ZJnRAB3+G0DYp197oF7NYLjH7EaSmLx6eMQlKW8qu",
-	"Hrhr6q0K/SC0SKEfP2KirdhEcccovsbkRH7FyHNMEH2z1HzhFmLn6+dvuodkLldkxbKsBCgcCdtxn/i2",
-	"IRGgSForDYRvRBKubfdXAG+mkMzRJ/+ShUtvcDBaCJ779uzVkYWcsTg2ilC1Fsk8l0IWykg/kZIlNPoG",
-	"CylnLEAUVmQHiwujAHE4wqd34SEjAaCzKnI57XhfRLhI+RVPC9831aLpRcT3PrIa97l5qYtqw4GRGIm/",
-	"/Y0cV9pjjwSG9OIHdMkfXA190N9nKFNPaz7T0JOM07H65B9srWywBStrgCqjkajQZYlgXCdPO++HPf+V",
-	"zf0qFn1yDE+vVgCORHgcjmxsy1wHBhSUywTHRTEWgBJh8BiOu4+t4ytghvRI2FfFTufIgwAEAJMLHEqb",
-	"mZrlZI7FGPV3fzAkdMnHl2xdopMdEToSvttI5PPUoRnIFUBswhrX7rfuAQ8YZ98AVC5uMTIMX3XbCw33",
-	"ldvW7drlkzkgNnFs13I4EvHvI1QpR51D8vsI+IL5c9Tp9/ujTkRG0O289pX1y9S+hS7owXfkHbjE37+P",
-	"+yPx1DXMJ9jjpW+GjY9IDHeFnV7kdIqxKsLFstBkh97Skn4kqj3pu9CSRlnMnz6JzUuBoJDYBCyutZKP",
-	"yc7+YBCR/cGB+c+TiOwP9yKyv7sbjcT+3rAbkbip1zzcB79WWs7D17vdsK05fLUPHVfqHejNT7tPuuiP",
-	"873oY7JzYKZ0MNjrwoa/A2Qj8g71yHcoB9+NxLter+f/Zy4z2/2ufEXQPcg74jv7h6oN+fv5m9eR+4oK",
-	"glILVIq5xfZa5VLMfNa5Wco+CR/kCb1cTXyaYy+VB5qXeDDsD8mOkCT+RprL8TxFtRY9eHNmpIDN32Z5",
-	"t0+wr0NeeowsPXOtWDaNyIRNZc5ILgvNxeyIUKJzKtSUgQZuqEra4nUqSJzMC3HJ0pjMmA64BqwxHKSD",
-	"wbD6uuDBNPtaelLfkWOSQ4POyFkQp89emFknHn7YJmTDSxkWibP0nSFKvHn3sKF52AZrIe/Ia9nIlptu",
-	"8xwFN8QynRs5kx9oF162GX0RJuGSjYJL0OiRKV1/oULYQ66w83Ox9MPvV9bSnhEYt5TA2KEAKk3AggrZ",
-	"fHUgrL+ujORd64aOfbffcNzqENizB8agV5SDgurGqfbzsSNqMmFMlA1WpkGLq/prWsT3zVe1WFB3fF1D",
-	"3A2jFcmcMJFCra6/4QDOKNNzmeLLOZBNfDV3PWHXABk8KTS8Wwlaivf68Z5UN85i/uEh8JkBPoC93pbu",
-	"y4ye6pO8rxyPnKsV2vZ52BwKH2Wzy1xIq+6sx6cO92CBcYCwuVaVg8KXrs8Z+ZY/dffv7obM14xsPsO/",
-	"jstWsYctKHDz/ZUpVpbj9hFvQDRuflgJdGS+DT7Zx8QWQgYr/zyKTFwdzeyTAyvCXfJU/vbsFZwdSkBe",
-	"h3wYoYwoCvfqgP70oMy0TQHdhlRUP5oZpX+NDzGMTqwbciJBVmB2KxyG2nJ4e9WpE47BI/dDNcTMtlRB",
-	"uCJ0Aj7HxoWtjdQwQFXWGhkbEfRdmusAmao6tGXc1aE9geIi43PgDPtTnkpmaQb02tp8U7ZYSohNWKkD",
-	"ebZm0oLEL8tfUfLgSQPGbnVO5wLRXnyb6fiHwIGW+WwcqkDXLvFpcz+/UMRcia3/EC4U9v7I6PgkPmM6",
-	"X/eOp+btq8/gy9ZHSIlk4RKeXbozFNzCubEyvMqsLtm68alYkIdwQhO2lrbaWy1ZwqdWV4S8tWRuNVzw",
-	"x3h/REbXpfDeG4a8BwX7JguqaEZGaXRtG7WcIS4PvjB5uE/+4RnTgdMKKw37cGsL4TwbBL5GjFir43vr",
-	"UIcqXdonsBBGnypUQbNsTeYsWyr/OOCjRlHjCRsXYkOmplRTYxsakx2Fqe/3aQWpe5jLpEFZ40KDvnck",
-	"bLKdjs2Tq2ySiyAe2d6FhDprv2pnbRA4vMpIXLBrX2rrZmqxloEkp+UJqER5g6MZQAW4w29sFvv7IaHk",
-	"7ZeDwWBQsmiyE49Ghfku7kJLSuFtUxs1NCcLo272XmjaAI8eibcXL3qP3X1oMAG/Ca0kY9Ea9R9ZxoKu",
-	"iTCr7UTG3i7WXqPxPJdZSqgeCfhtOCDmiYiYd+QI36Jr4VGNjbpcsUH6JMYMnJgsCgXLSEkcZObEIwFn",
-	"4vj0JcmZLnKBKmoyp2LGUrLTsryRtyHdA7rm3Wp24kjM+BUTRK94wmw9tc8E882wzP6evTghe3t7TyJ8",
-	"jxu3lGswzmomeOBQiX/o2VBM72XqtPUj0Iuh0B/MuLUsiPW6OR+bM/LR7wa2/MhCQVtCQKjCzGV4oFsE",
-	"AAQAJ8NNBvevoVvlYZlIC2ZpE3J0VLbPJG+glHZBNbiIfam43TA1lysVppfInIAnuGcmNxJGmqktslB2",
-	"NkGmuzehTI/EqcwyEn/93AHuP/jdJpm8t54Udo3BYTNrozvJ6RT9V+Dp0WWycISHREEXrbp6+K0hfPQm",
-	"VRmRXklbfKPcpvnIpBqJM4aoY9a0BkvIkxjxEUAVZlyZg/Fj7LKtXDS37DNamBXdKlWL7MQN+Vlx1830",
-	"lM5sPsAIekIo6/pa+WR/2CE8V70lXs1SxBcgMfDemOwMsedn5FsP7A66DvpkJCqH3GPg5+yKy0LZ5h/K",
-	"H17Dyj3p5gxdVEZajDqH5Kd+v/9zREY+uc98OZEyM98FjzFfW35pnVBxn5zAT/iKckl/Lbwr7TRzXkIs",
-	"7DAiDBTEd3bLlywnUJTy9uKkS95tapXvKiVXQUHWu7BMLPy+5roJXTjTnJkbD+z/hkZ0D3cHKFqXuSTv",
-	"yC7I8wPzn4f25wHKq3r4wHD2Ob1iIDHB2LfFW2ghCJeHoljfCmaera3hjjUwwPh9kdSRYZxBaU6pUxoG",
-	"C0/Bm83hcQt85vU4NRIXK4mKj7KqnVPGjtDJ6fw68f7uE3uGqxJ9B6K/5bGlmmSMGsHUHQkPM19XG/vk",
-	"qbEVzfEPWEK2Nkqmt0Ryp9VAN4wEKaRH/vM/T1lusQZKRdEqiFXX4H/+J9lp00C7h9Z7bd94JIjNI0Ov",
-	"fGzremQeHGd0nEEECDLhlYfeguwha+1xbYxphgrtkRn44WAQEpzthwwe1iViQATgG4QKtMesOvXy9Oqh",
-	"fV88MPBolpqBzaAPHu4jufjnKxsmdUlCX5hTY2Rd/EPvhcxXNE9Zav6K7Z6k2B9nwuZcpIblEkPb1+v2",
-	"KSqMnbC0X+5JSOuRq57Y3JA2s6N7SGqFkWYejbWRuASVxcfSyvDk74BuiSGgjchDBPu9TPECALczB8nq",
-	"hovINY6xolo9gIzPza+vIKQPwtOMGJYLdCNSLUL18y3Z0NGmjWIbRpkNMSNWG9hYCi3fEnfeCHdLW3iy",
-	"sdWTrRz9QpEdbFEPgYeu1erN6C3FpIATgcoeoNIAaA7KWC+i+9YSN+LJSkp/PMzQ9oAwo+kFuQGA1udU",
-	"daqcQoej4bduVOsuZNMpSzRA3sy5mJmxeVmhCH13ZNW7CZziqTRzylmrMWgjazy3iHUW45BpyjN1iPwP",
-	"GRf6JrBhhmF3IxEsOPxIRcIcn7J1I1OeZcALzApk6xJSw963A/gvPCEJyzKwrkeCZjOZcz1fdCOipC9A",
-	"mhRG+supET+2+B3kEpYFC0aM+K3QfuDwt17GkUB297DcvxPgI1YKqznNMWCI17kY8TKXiXNhkZQtM7le",
-	"gHvl5RSJCLlRjobYpgkZBeSfMzebGqO31GB3yVrRI4HlxKBbs6kmsghV/ICzAM3UFH7Ybk2xDhvkbSiJ",
-	"gVugzYavCxx3JPwwFVFgQ5vTkMsfYiTIBiDfoQVWUSXMz8bmoJq9MmTUe4Uq2jviq8XdagSywWI54Qyt",
-	"CV8Z5cwVxlZGwnw739DKrTLgWwm5ah5IMZjOW8Gv0YDfsbTRNXSArhLwhYGMLwmdK9QoGgb92kw7rupg",
-	"Uah3yZzEfOks+r/9jQS2/khUuR3wfveNZdyx9ZeBRbfhCLPbAVrw7sEBWeZcIOs7Pj95+TJsHtg12u3S",
-	"SghaZWXexLlka0+WZQjYssLdfTKXRa6siayM0ezgBT0hYcucHYyAo9FoBjTjdL1m4SUVFWtgcmCzQYQb",
-	"GFt/JC7CKW04+ZwzHG3kZuchZh1lPGECob5tSslpLpc5Z5oC3lZ7Oolm+QIhLbnOwlyU49OXAVYGQFP2",
-	"B1CwsWSCLnnnsLPXH/T3sBYFwSdxi81fs6b0QzSAGuAO4LaoYhY5Rc31QMT2i6pPXuAfRhmbcMFGAq47",
-	"fv0MVwL1Gi7Fy9Q+EWrfYZbWuaA6hz81JzeXlzwAwu+8j269EI2eba5E7wLOf5vrT7Er0fY3vD17tf3F",
-	"z6CDxPbXY5eLFCyEO1z/FFT4zvufIfsNzU5DGbuDgcuFsunpoJKgEH/wi80dxGzzbZohQsUdpFltdKI0",
-	"9q+cIpH1DQXvD4ZtQ/o5PngrjCySOf+NQXr7/u7uNjdZyWq403OAIMJ7n9x+74WU31LhEovhTO7vbTHR",
-	"b4A7Xkj5iuYzaNdwgGt7820vracaslzwrr3b7zpHh/Pb0t+MGXiuWzCcOFxqAN2fKcArgs8/v486S9sb",
-	"0Tl/sNVzQsUL63Yyn3//D8u3+4YD/u1B6Cl6D2nUjR0Wz7GDexKEP1FdUVUPWFytV4u7Yf+2kbC/288u",
-	"I8Jn4Bp+vJG+DFUn3lM4Z9cj8c23xye982+Odw8eOiWjqewnMqzf+bfNRehaxpIge59VTzdStq0DBrOl",
-	"XZ97TAMN4Dwwwu78YNYJOxJYcWH0xcWS5sEbIt62FEpToeHGPrrplSZXLNEyP3QlHPah6dff/ZaeDH/7",
-	"8fvX6x9/+Kf+cfFk/er7NJvsvf7lX9/v6x+/fvJLsvrqqziCF7dJUVdM6FHncFTWo4w60chVsMEvUKQ3",
-	"GHXex5FVAkbCLP7+w4RN9p6kw8lwuHvw6Mn08d7D/UfJ4BFLdofJo+TRLp3QycHwSfL4YTJ8nB482tuf",
-	"DKaTRw/Zo+lkaCw0TFcoE8edFccxOQc8gC1mISyHq3Y6JBS7H1vp7SuqYOV6Rg/YsTZ7RC5enUc+nOQU",
-	"hpFwgaVun7wxRgWAE7iKJueSUMRXMGAjPiwnitDDhH03QMBEI0EDN4F5m4tX5xh5cqEfPzfs4BdUSRn9",
-	"CUdWZZZemXto65BsDAMjYF6Hxgk754PVsARJuUrAOdEnL+BQjYRHNDCPwMr81BpGB0RFZPeA4AIN4a+d",
-	"/RIDgUNUuYs2tvkRPErGYlkwZeEphgSBKbyWBygVxqhSJYAFfNknx5vID0XOUOvzSQ8cwR7NS4Ar1Td7",
-	"hJBlk2/8QekysH6EUAtuvO6B9zNYB8AvcmKejN0nXcqoURdHAnKubN8KsBKs21553oe2pm/YKHOS5FTN",
-	"bdplJhV26SPHwm8HSQptK8ygo4i718ZtrIcKk5lwMY5KHdqt1UigWtxYGbgJqcJtfRRq1JtNJ5H3hKgY",
-	"0Acae1vK7MpsCPavlHkVleUIHRTWAQuOUd8gGlJMpFyaASNjT1xRzSKScXHZy2RCs4gsisyYoUYTLYR1",
-	"MRj6P/n69fEFhLdGIslkkZatEJ2rLoR3CEKYzWWCXevs0MZOhYPgXxnWEcGKFnRNjA18Zd0CYGIbWXdI",
-	"UpYWqDkxs36xpawYG8OMRNNGuJA5dgX1e2jhMtqgMvojcYxnfHcwQKz1MkUb/AnV7G14kWNINeYpQx+4",
-	"Z3/VAoLNyjrvL6hUzjUWykVNZXhd/47Q8XxuDo0XglpKSADxlS7O1qaQW7HM6Nq8k0YWetg0/kigJhDF",
-	"5EtMwt4nNZkfTLy/MWvQbeJQ/CPPwaF6tt6DLOHwIoO1UtfG4K3Ax3Mu1ptLOBIO5xUEF2fYz9gpGhvq",
-	"BDXHok9eOBlRCnx0MVpTq1LIGO9O9tPhdMB6D5M92tufPma9J/TRpHeQ7iZDNpg+oY8ntXNfbtxIxMNH",
-	"Tw6GB7sHu7uxi2xfDaNXJ/NH/3qwenT6Zv5t8eLi1++ffX1y8PhfT7+Ty8vf/r73z/wf6XdvX73+8dm/",
-	"Vl8ZeXxMvpZlTbAhq0IxEn9X+nHdB7dKZZyMJpd0ZqR90DnUWsj+Xzt1a23XLMkaGBEoh19W1UHSoA06",
-	"PbCK9vARtJv28pSNerpOWIiDxUKlyRVATFwNv/pp0HtCe9Off3+43wQkYSzC6kKAA8rBRNlydO7h1Moy",
-	"UvJaalv/W12KkjRuf6OLoNJzqzdq7aex+SKQxglc2Dw2CtilIjH8EDvh7Pbzltk+t6Wt7TP9CNAamy/y",
-	"MmVCIyMItZujFjHA9Q2i4PaX9OA0N73nLZAAm+9wnK2gkbV7imV2D4b9Qdw6qbeK5b3j2baL3jD2Vuu7",
-	"KcRcjhcPNSV0KhviaZDMre9Qct2Pu6Cbk/b8OSKVMwx8qzzBR8GhvXHG+hOezc3Zewkd3SadedqvSeM6",
-	"K76THLptGdTdmW7003HvR9r7bdB78uWDn3/f33v/VdOq/IwDMqWfWsiRj+JWq0M8VMs2bSfxJqdevdxy",
-	"Dfas85Mnl0KuoAVOnQ3pIAGcz4TMDXG9jzp7P/zQ1MHEmcDOPnE26pFRJDYMW5LxSxYYy0KKXmlmo1+w",
-	"8Tl18zowvgGUzGOPbGCqbE7iiLiMCTR5Hei1y+AGPQvmctA0lxf3Ha/iogO126d5ObvK7O+G9/SfxvRU",
-	"hJKvn79BjxpEDCvp8G/PXlnxAPESmNFiwVJONctsVMPuvU+Is6EPcytsnu8ObTM+8K1sFugOqFI91KWk",
-	"MchcFtTSmKrQVy2nswUTYEMt5BVL0aoyEgzMRUiItAYjZkVo6d7CG4VgrgBA5mYZAOQ2RjZttp6FeAuY",
-	"Qp+8NK8D9l2B7WfMDFxM0I13aIOtHFBp0ddE2oEQpIvU2qn2yYmPN+FWub41fuMaIi9BMlJT/ASd+ObR",
-	"dw6gBFE8qIC+M5PyjLjaJbvz3H4fdcJdCsJbIAcqzZatGo8AvlA2DmxZcc16OctoIaA8vzrMRsfm99Ed",
-	"4hHVpuBb8c7hn7UoVYA9UWRZFcSuCYLux7Ij+2GntlQeXgxRaXDAGs4cfskNkR1MBuxRMmS9x+n+tLef",
-	"PKK9J/Rg2BtM95Ld9Al7OBkOAwQzqOh2A9TQ4/DLGzfZl7uYZ+P15mYuZmVLPvs11JZXn2e/qzzOtfHt",
-	"0CWvokm6Cyx6XIARq3MKniDYJLwKUq+qT8OvKg8L2/K37cstdBx24q0+L/i+8tAqezPrCtzt1731+ePX",
-	"g+Lh5Ndvft3Vw9MnZ5d73+3KwavB4sk/h79Onz9UB3q/2LsafHW309MUyfMFh8ZyDBOF0D9qI3tbRL6e",
-	"0tSfy/sGAwdbBANPKSTVnLljb+4bbhFjs5MLI3qfg49bBR9PQpSJhvjj+8imKDzAwmHWmqpgo2IKss/L",
-	"IkrMOWwQpRUNyGq1moL3st4wvevvR96FmBQRpqZhcy340yJWQDYTQBPMmZHy53YKI1Emirw9e4UY3RNm",
-	"S6KNFhwbaxM1GGVs5lXZVnyNOdrT0ih9e/aqUQHA0VpyKBr8JDTPOMvJTs4sWE8XC3addQRVI6VxZLuz",
-	"f0R79sKHezAK4tajzNOEXWibkO8Tf/8pfepUhxNf9N7GJsuy+D+YK+7fftNrqV/IQnzOqbgDW7MhesOL",
-	"6qkViDtWZW7semk7pTbytnOdM7poT8QiAFdVFtRhvhVV5OT8O7Jz9uKE7A8fDyLMVCgD87lcYepWt57J",
-	"5cLFrpwlh5rgE5kVC6EOfcQqItB4A7XKaCRKBTciVqWLvBFeUfzKj6DORCRU0/wn/G0k6lpOiB7kBgg0",
-	"L/fBDV1VFqORKFXliISqdEQqOm/cJ88XS72G1GBA+BFYP290rD45gW8hCkVHQi1zRlM1Z8wlgOaFIFh2",
-	"LPNFkVGy42usMCzzVRyR+Evzn575z/8Vd4HJYz4IS1305ou4ic8/B5LZms3DdpptNKYqklsbQ3UdYEr+",
-	"Zq13BDAElD4Lto9ohjeB73/OsvvQLDvNrvWDRF1Ve7e5E2gOoD1/welzh8+everRq568ysGrnLuNU7dx",
-	"6MIzFx65+okLzlvluFVO20hsY1ZGbUZSVPsisgZ2VD4yerTbP4ieRo8H0dPo4X50Ej3aj55GxibrD6Mm",
-	"0yxqAJ7/MYLTWJ6OujbRKOANJ55yBOi0gXJz7wnuc+8ZV0upuG7suBdTrWkyN6bJEQxi9virUcf6A3og",
-	"A3qjYjDYS4ytCX+xfqKuRh1Qm26Y6+fkyk+qCCCXdpVPIJBvUQWWOU/arZxjIx160wwKCmw3cplXq5MO",
-	"sQCIauuuf3v2KsSmTWpORxBW0UhYi8N1K/c/kcSIjp26WzLwQ6LrNjBWKkrKSJRYM4TbMojXWES0RQXR",
-	"huD7moHUO4V12kLymddfy4IYkSRSI/6ceVNy0xs8L00SEuGO2+2NP9q+wLVo4TxAUJUdcvA/VID5adff",
-	"7MvnXOtPyw5OcS9w/W3kxJ9HULraHSA+ARG5gpFom/zhGXxf5hSWpVXa2gdUh2CSXB/W4TQdbhtCfI2E",
-	"w/gCCrJ190FaAcAZUeHxIpTmWUYsdoKNCS2XLMUESUirgyMO2ViuRlq40uiN044vZOMZtUO0f1P7EEVm",
-	"UrD+Z9P4L3YEcEPbPX5Rs+A7Czx1JR4e1yqo5oqwlqDU9/B3BJ415IvQsv02kdL5xGz6Jh/5Z0L9qxHq",
-	"10zfRKV3i62a+14+A3NvCdDim/5rKPMuCfwLRWJrxtl0yCACFfsU5j55wVmWKl+aSy4ZW2JB9UhA4tKR",
-	"hX0lScZoDgHmfgkGiSihZOft2avICYGuzTnH0nPVxJffQlTLn5p7honLuN+v+z2Awa5H2lpVM6PWBK2H",
-	"tzuBOOs7xXj/GBZgg4QhK/ireoA/B8Q+JddBCsWj6c74dmrhA8QMbzUdsVw/VPYwNagaK4NSMqppJmdE",
-	"5gBC7Cp6s7V1LWMFXQ4gEIDmARIYeYrDdHLAFy7tlrveVuB5JE9bUE/V4UgAUNomqPBN1cIn+Op35crH",
-	"RcqZMKbTRlAKyrpwRX0aZW4bKDeZhLntJLsVJzhriYSFDy3hZu3ytjzY94vb7tGwUuhx/cSGKTyprcgX",
-	"Yl6h3fE57PXfpZS4sq2Nzq57K0/tXO/B7wh4bc3jRgb4RrBb2d+9ONMRwX6V/h6P/zWnV+yQxPuDfVIH",
-	"5L7BtQUn5wOY2Sc/1bZ10hbn+vOx/m9iCcna4fmoB7sxJUQhYIwS9JKNIZWYp/bIYkcB1p/1SZzLidRq",
-	"bCNX8LcDdPcic0n1vJSYjlNsXdyA+fzjn38fRi2lVI2cqXSStbKkSplstcM5tdkw1cA85BUhhmdYOUsW",
-	"NGWHDt9rJGxGYwSdgaAFJ+Qoy8uo0i2s2rHblZpjMxLn17PYOHX4T6i5N0RR4hCzlKyZjixemDEyY9sx",
-	"E4oEW1r+QwI4YPPEtW72ZRKUKGuMzSO5ImnBuhEWq8e+H3sMKMIlPutri78bVGIKmZfgPpW2pFDTDPuw",
-	"g0DCNkrXhURwm9gO9aeYEm4kRTOg2U2K6rOSJj45vs2nFANN3dNvxHIJC9E+8/e/otq2yYYCHu+KtT62",
-	"9taEpYDs977etUagGV8VM82ZmpcoES6fEv1tUy5oZgtHNzBniG867nBmbH5OicwGuBa+lKdfaY8xWWsE",
-	"uYc/XBtMZDoWMxUgJ5owGKrFnlA+XlbBh2ACXB95sBCLoQx4wYKt+gTqZGjju5dxG8ukI4fyaMRPgGiB",
-	"6BxUj0QVaMOxxDAW5HrCeOGAGOhPyGarlCMr7XxmVktLEj9EWw8UC6ZYwYOtNkv7QlUBGj0K7934+Zkj",
-	"VrNV9nBshg92PxW/bVO93a6Y/Vu5zTyCMIiHY8Giuz+SCw+24KQnUkwzjm1aP7Ptrdi2p0Gb9WmYl68N",
-	"bGTdTRx4mU5vVE/RY9foKoTkxtNnL0gqk2JhWJnr+JTMpWLY2NKYpKFVbVtHlmY1uYO/z+V+pNM/zDy2",
-	"69OQTD7hArEat0oAC9fpUySB2fQvSAXEBLDNjLBlOt0yI+yzwf5fOsYuVwKa+mpLeHiIP70zzj7nJn4y",
-	"LbLsBqZyWC2yKcP2aLmWDWWVReDBohsVWYM49FFEZGaT4KBVzXJpNBhbsEPJlOlkbpvHIiaSbyTbH4nY",
-	"8a7YRUFtFTLg7FxrRXZimNfYvaLMY9+0NnhtFY1EvJqvx1yPF+BUUHFE4pwlcrFgIkVMqaCLbdf1c0U4",
-	"bAcjj60+jAIpzWu76ambPJb3YK1njlL+is5HO7kWDmtjS589jv89PI66yiw+PfPChLdblKFECkG5UgDA",
-	"fcXZqomJYattZ9j9WkjX0AAg8g6DLFuuGSTCTQqeWaSvnWVGtVEyInSemJ8gDvt3ekXPYUJkat7IjBV5",
-	"wETbO5AlcyEzOeMMcLDLlvxGQUyBb0JXTKrI+fM3ZJkVMy5URE6evX7w/fELi3GpyYIKOmNG24gAWhQh",
-	"7cx3ucKoLxU0W2ueqC66GXEJrhEJAlOvcq4uyWRNMmYeAb7FK54aPkEATiQ3i4fMzs4uwrGxHQ6XOdfY",
-	"r1AKRXIqLkvwVujep7A00mwLtL8NGlGw6dSIGPhd00tjBlr4Bre+gB4BIddJkVxCVxeR+hZfCHNpW25h",
-	"OkxOV4YpQ7cAzCo7tJZ8tvbNC7iFrvNpkzkjMSDvjVdcjAGS0Sb04IvZr/qkQeRYkkkh1L4TZ3TCMgDP",
-	"25An9uxAQ65ZTpfzOCJVGaO67j3s60b2XY2BbLO2U9wSKtbQ/sLjGrqX4ars7ur9slWhYx0N3IO8+DOO",
-	"sLfW3zASCFAZpOrZbqeR80O7hyaQhW7bGfjHA1qIIhNmjha8KXzfxTDdPmnuXosVVa45mgNevEEeYh/5",
-	"P1weBjlSIZVAiZUjk85hZ0HzS+iWAjASV4xqYJCnlsJJyiwgIjAkpKdvLr59Ve2SWPaPBmjHowoXIUaR",
-	"dAgok3XIhQBtVmqiGBP9zs9Rx53uMZ5uWKiEajaTwNWTnK6yMU2MaOtEHTyhncNOJlcdiyxBeVMkx/y6",
-	"WFJIFJvz2bwTdeAodA47xy9tsaDhWop4CGnPXjsBmsOK0UuBD6+eoM5h5ykifTpoICZmXDDlGmkkXDOy",
-	"lkUfnYx2fWEjF+bu72WenuY4tGWEXK/HeNLMRsnUEBfAfUgxxWUq3+YXNfYs3WNiGPK1zL9z2HmeATeW",
-	"uRGEwf6Ei4wfOyffnnci80IzZXal6YE2FBZOu2wc8LB/AHGG6qingTC6bdxwshWMjs1hz5+/uWWwf0mq",
-	"tJFWtw928uz1LYOdZLJIpxkFUK/qaKBOWKEztkIHV9cFDG+gzz+MmI0sxbnUjpOXMS6YWWX/gMSXyRV5",
-	"c/yydw5PeSp1RE4yWqSs/AZYwynLLQmbb7ggGGXt62uNJ6Am0IAvGWk/NtOzRDmhisOutK4D5eNCsXwM",
-	"phjLK+uZGuqXtrsxxbLDTtSx4V59rfEuUB4rX6u10PS6E3UWTNOx/YGLlF3DtT9HHX8qa8t/YhaU+AVt",
-	"WWnz+lZwdA47e9OHyZA+Yb3dyaO0t58MWe8JPTjoDdL9yWO2O31EhwPvbxlXmnMAZ8qZmEEvjp9+9gpw",
-	"KcQ7h50JNI9ZUj136a8kL4SxRok/vSVErD94Fd3xyBOQEZlyShw7IiWvsuEKPpsxpVFzg+KscknIjlmv",
-	"7iGpkSk0d0LuiYNg6xUgEbLi4hBb1tRvq1PVthlsKJGfoXLQ6gjHnz/HGv+qlt25IUbcSrdZn8LCs92K",
-	"7tPgxnWoc50tsWksfqimZfRbwv3u4X9EJ5uGRFI7753YiAPsmWFh7PwvU5oBvo1/27YsU7yjyXE8kTJj",
-	"kNj+aasccYLbNI3xr/K5mPGPaBxTUnmZpO6+CxvI1CBNfJ9Yaqy3Is9dh0h0qMzlgsGW7kCP7vgBBODZ",
-	"YqkhuIm9rKGrtWArPwuEeN8dDGPXGK+G+ZQZO2gNsWlagm66sBX4WANsy7dnr6KROy2AHKoj9Cb7W4Pw",
-	"d9CYG83M3cEgJjtGgdHQrsCBuY+EbazZtcbyxjwBsxfDtvDwnn8exKrBxt3d9bOwLTxtq784lMLYVAcV",
-	"BmhQyaXr24GFp83xbQcjieP/qVCSU7hTJGswo4SeZ+uPivyIr3gP9MePz92aOVuNTLlCAFdLyuyaK20h",
-	"dBuJEfjgdliVHz7bixDLNoD9+2O98p9LlP4gzD7PHppYf0UDe/B7AON5Ywn7uZzqXlqpY8cbDw2JTxi2",
-	"DSo1MaXlUvmCc8QWZiBXVCa17SAKLtlGXton1dJiR7vAwfGOQ4J6Up88c82JoVAKfx2JUBi4lp/QI956",
-	"cW0u1U3l7X4h/xQeg6lDTkyV7Zk/m09/vep5r0zcev5uqaRHQBdLuQ0AmS1l8n8+pX6mzr96yfwtZHlX",
-	"ix7v3a583muLEWELyjPDfMtW4zJ3VjH0pD4i09uK5/sERjY8P/Zjx2Qhr6x0gqqEvBBES6yHYKuqmu0b",
-	"1eWFGIkdM4WK+g0NkO2pdrBM9lQmG8mszfbASOzcZA8gPpNiujbjwCKY5nIBCEA3lPoHJ/+eqrz1Ilj/",
-	"dKjY/1rQXLM8W99dc/+Ta/pv5lVlXX+FZ32u7f8/uLZ/K8W5UDflonwjV2RBxdoCyzX4L5cZFaiMKmhr",
-	"//bihKR0jakacOuK5SX4l5YpXWPuhb8A67KioBW7b1LiW9ADiLbPoQen/lTmCWuJqL9VGEz/ZOcRH9B0",
-	"GM0LfqEIrOuHuAb/z/LUh6sWUCsuM1Kqb7YLXc1u6vWcWqUTo1ixb4UWl8VHWpIYKj0g6kXoypAsdq1y",
-	"/XqxhAe6Dwus6ot8uYi3Am0aFmK8L2WuLbSh62FHHKVXagAx9s/SQ2zs6EYvO0FDNQ+mStuucr7LtM2m",
-	"uKXAEgeGCsuo0utWJDYCF3QD9WDvZrmgpNNG+mJos2z9fG/PXrluv0GmaI6+VVWvoEFFgQuAiBxXf4MU",
-	"shVXrOumNhIw2KygeUrgVDJbkOnaFYvZIXhrfbceyHSThEK7pmrDnqC1qtFYYBXi6os19lvF9wz6swqp",
-	"yx7E2IvVokm6Sk3o4NOgPm1ZCnRR3UNs+hzmzPhGy2XxUwPHu2BKh8VB91Sbtu0Ls7XqZOdkpvcn6U2V",
-	"GdwIJuA4gzm5lgSgVYLvrb3ZKyE40EnCzPWE688eyP8+osnIEkKx3+3tFU+1bvDtIuoEcwhVjbO7vseI",
-	"hquYBYGPl9hmzyUV+qa8xtYKKHIk4rIHMSL120beLlHSwYVAWQBVUsTQtxTnkcjFQgqy4ErTS2arL21O",
-	"r4Lm93wKYtWMgjIlnnPhqudBxkky5deA9UlJznqK5dxGuP5+/ua1ZW+GRzKaVprdrs1q7MQ5K28Zm4Me",
-	"Y/G9b2lsMetBNEKZBdiT5opLtja8HhdnjJeN3WVumFoHZVurD1ihVDUMg9eP7fVmlGK59A3n2DXZieEL",
-	"83k8Z9fmCgm4t35TS1gD6P67Ey+4UlzM7BTj7lEpDkm5geMFV7CFcZ8cl3sOMUGP+gISzfdedk2fYQIh",
-	"KTjEVHPLw32Yd8pn3MlCKjzyFoFJjgTOLcIy2ECMe29JLcFV0AUCy1YAly2WQSnicbntTFgylyxtxWPF",
-	"nswfQajZ09M57Pw+6kDN9ahzOCr744460cjlWcEvoPMMRp33nahTa2uVfv3db+nJ8Lcfv3+9/vGHf+of",
-	"F0/Wr75Ps8ne61/+9f2+/vHrJ78kq6++Mnf6np4fp3PzXWUurt+fK3XdHG6Su1csT3nyWWr+d4rbQWlc",
-	"yAQxaR7TQ5vF53s4a0VuVuvwp987x0v+D7Y+LvS8c/jTz5AKCZnjzeDrhtnAz30fsX9Al/zB1RBcufaB",
-	"G2IYfBIRVCBgJU1k/WjAszA0iJ6PfpmhhMiIm6lQWDOmojrMta7knqkoaMGEhSDYJAXSJWvtxIKnukS1",
-	"pue6pBabtGAEgHdzln3JylSXyss4b9DmwP8EgHwzQ/DxcIEFyVwKn8dSD+P4ptrgHNkY8RuWLY1RA9WF",
-	"Bc9SF0hN2aSYge/bq+EeeCIY1xPM+5/f//8BAAD//w==",
+	"7L37chs3tjf6KijOroq406RI3WxTlaojy3biGcfWSHKSSejDBrtBElEToBtoUUzsqv3n+f495xm+78Hm",
+	"SU5hLQB9YbdIyXYye4927Ykpsi+4LKz7+q3fW5GcL6RgQqvW4PfWjNGYpfDxnOl0dTLRLDV/xUxFKV9o",
+	"LkVr0LpgkRSxIlqSJeWajNlEpoyk5hYupt1W0FLRjM2puXXOBZ9n89agH7T0asFagxYXmk1Z2vr4MWj9",
+	"dE41e8XnXH+bymyx/rLLGSOJ+Z3oGVOM2DESvGrMuuSCCU2kIOyapSuSMrWQQjGSiZilJNylC74bkkwk",
+	"TCnzDJJSzTr4yEhmQpunRVQIaWZCUkajGYvLk2DCzOCXFl3w0TLlmrUC+JwyGreCFl+03vnZKZ1yMa1M",
+	"Dv6zPrlz9j5jSitCk0QuWUwWLCVzLjLNCBcw2qlZFiLonMVkvCLhTx3/0A4sWfiHrMDW23jO5pQLswLN",
+	"s5WTwtT0jGqylFkSm5e7hUj5dKaJkMs/dna9jbNTrGYf3wp+QzSfw64pezzGK7Kc8WiWz/UrRZYzmdhZ",
+	"UhExwhUZ0+jqD5nlRKZzqnFuRwethqniJr2M12f5MmZC8wlndgR45XF1yBFNU3MN113y90waUtZkOWOC",
+	"rGRGIik0jTRR2WIhU10eYfUIfQxaC5rSOdOWLZ1kMWciYuuD+3EmYVSa3ZjzlDJiDqpmgkxk2iWvs/nY",
+	"LJEwgyXRjIopI0uucXeofawZDTdPe5+xdNUKWubctQYt93tpsDGb0Cwx6zmn6RXTZsiBZxXl76ZcMAaT",
+	"qmUUpymjmsUN/PaNSFZERVQoEuGFhGoiU0LN9UTPuALiaxq9vWkEl9dTRGyoyTyjdcvwngKf32p8ViRs",
+	"PTS8/l5jy1Il03q5EQp2o0cRXBE6rrNI2TWXmSILOm0eFz61xCPozSsmpnrWGuz1enVDeSYN63vBk027",
+	"uJxJI8mk0ub8wyLFcC9sKlHZ2P05MWdnJ6KKdbhQTCiu+TVrNw0bb2sc9uF+YFid+7tfN4mXMZsvpGYi",
+	"Wv2Nrdan8T29YgpkvTnjsKZcOV5AFJ2wY6IYI4XnEDqW1/lSowTPB124smNe2Tj6w+roF1Rrlppn/t+/",
+	"DIc3e/3OcHjz6Pm7r/+jllQahPAZnTKi+G+NxABctv7o7/UCM0YrGg1ZbBCUZ6n8lUV6GyIxzInd0Egn",
+	"K1zkBd7bNEz7c9P6udHduvsXERUvn9WfJjOsrxThsR/AgupZ/n7z+4gbfchQA09Z3BroNGO1hzrL4Mq6",
+	"EcxYnCWseRT4++0jwWs+w2g01ZnadrdglxTc0rRJ+Gtpj/4jZZPWoPWX3VwZ38Vf1a7ZDxwDDOft+ast",
+	"xuIO5dvzV2THPJSmRmSAsBBmygn/jZrbGvlIlibNvO/gcVAnqJ38Bzn9lMZWkTB/GZnPBHyki0XCI3j7",
+	"7q/KjPz3Fruh80UCgoWlKTLzSMaepoTUIzONhIHiPWdK0an51awOORz32KOozzqP44NJ5yB6RDtP6GG/",
+	"05vsR3vxE3Y07vcNm00zYdTSY8K14VcqS6yeQK8pT+g4YUSCRqbJjCriXgg0BkpIicT90b6mCY9Hlv/B",
+	"Jm23s89hprBy60Tu2GkEanGu08VkJ3SvNKsXto3E0PZwmlmaa/3QyYppshOuLWLY7raM6JRikvDoc23R",
+	"hAuuZiz+TFsU0SQxqrH5QRnlGFRIuzvuXX/O5iiZpai7m+XmwshsTTVDWwaU+5KKXNwDN/IwIKGbot0c",
+	"MeHTLGWx3Z7vQE5eSvmKplP2aZtkBzJC2TvSUo4SeGpxr4qUl3DBCBWxt7fnmdIwXXYTMRaTo8PD/SMy",
+	"XmmmCpsgsiT5ow7H2hDdyA7I3/hTshM2Tdqu70tjNAmaPM/X6r7Ly+2jRvhDcVFPBMkEu1mwyBxI+J3I",
+	"KMpSw5N33Fx4THr9vz57dPH4749+3P/pyQ8Hl3vn/bPe66PvD//W7pKzhFFlXSxNy00X3L7/Myx03bAN",
+	"7ynOM2wfA5XbyXrDr0j5RkZ/DFqvpX4hMxF/LlYDzyou82uJLBDkMI+3Yjm3Mo/8NZ+bbcSSKXuSuAL2",
+	"sZJZSmQ6pcIK5hLDMIMw3MJrNaVvoxmzDMR/pVNOp3iZl22W5s/oas6EPvcq0SdtRzb2kxx5LavKUWLK",
+	"rWZC3mdSU6OeHFpNhSuSKRaTbGF4vlkiZoSyJnu9vaNOv9/Z27/s9Qbw/z830f2YJwkX089H+68loZGx",
+	"s0hxhgGIWhnT1VeqOJ18DmbX6pbErr1ViD4vQ9/MyccyXq1x737v4PHhoz+Hf8OAuCIwbKO9UEH65PsS",
+	"y67y6guWXvOIvRWeoD+RdPF5o6zwwHXC1XRsuK7Z4fy6Y+TCKPYnbOn8fX8IWy6Na83dFzht0O19zFF7",
+	"RKUDmCMXoF2BsxIM26HYCWuWI2x3CQQBrOEQwh8dcFGFbs4Bodblk/vSFJ2zoQgrVn2IosK+iKQsktdG",
+	"Zo9XZjgsmaB6pyvrDr7RoWgFa7GJjneW1S2kvXq3EMaA1byU8nsqVs4T/WlEJNPpKKWajWAdR3i0ajig",
+	"jxqA09ZGM+SE9Htuo1TJ8a/cfhZI7WgTmRUH8tmUgOKA82ENYJuK8uorRUI/y9BQYejCIyG6vg2VNaxX",
+	"bsRECTeKPo3jlCll9I1F/Q1d8iM1lFtLlMd1QRKIoKBqAg/7XEQVtNbeten2asir8gzvpdruGXh55Rml",
+	"IMx2z8lvWXuWDXls+xxzORDTW0EzPZMp/+1TNQ1DTFdsNbISae2EnZy9JFds5SwyuKiRH2d6xoS2b/+8",
+	"rLkwjjlXiosp2Qnd4HN1wND7nCYTmc4N087ElZBLcP6m7FpeGcMgrEzZysG3YpHKyMx9nLDnQnO9+lTL",
+	"BWU8enzyVc3SBJWGTDEy03pRZDzWP/Tl1IQTMuEsic2K+PiPWVT7qmMSmuGHRNGVIjO5BDMwhEvtlxB5",
+	"6xbGAof81CjLpzKz8W4ax9y8kSZnqVywVHOmWoMJTRQLWovCV7+3JpQnhQiVd+kGLS4msv4XQeu/X1Cl",
+	"6n9Z0lTU/fKx6MX8BR9grw5waPA2O5g8xCTH4BH+GODMn7FE0ztO3EjikYps4CcPysgMdSZztlAfQ++q",
+	"M58g3mbejA9AH+aa1/J1liS55Adbhiyp96uYL0EVMPp2txBd27wCDeNyHsughTHA9SGFfL5I5TWLUY6l",
+	"bGqEkfnTjxOWg8zNRQEJM4GPMjfoGUuXXLFjEtI4xmcMRZiyOT6xMlUgaSJFsiJSMBehAtsIBZSbrxsT",
+	"uLPtgFpBy7+6FbTgffA7vKsm0GjmbIxFHtfEWs0RtNRxj01e8CShae1j01vEkGME5/ZabVR+/Unk5h5x",
+	"B4LjJXrDB3x+iqucYb8VdoX8GpZPTHVCQfFAVhbMbaGn7UZG8IqjY/4OfIAWIu93j3EHrchz3dsIocig",
+	"DUlSpEiu2Xy7e8/BsQ+EYMV9mtJVC8QAeni2ivsUdyp3DRXSAOx07BAbF9oO525LzSYTmepN033Frlli",
+	"XsSueex2pv4tSI/r6sqERhp14muWxjwCD4xWRAqy8/b8lQqcazUg7EanFHyB1zTJmLKuvyu2UiRmCyZi",
+	"c5c/U91WzYrwmpySCw2RFyXoFRtFYNXimQT9zSsurVSOpVYjxWgazUbw2aYKtWqIjc8XNNp+BW/jXiyS",
+	"8zkTMcUBV8f/nVwSLcmE3xCuAzJxlsxMKiZ8XskxETV8x7AUDGFsFFZ3YaKee5ZH2g9Ir3toZFoPhmne",
+	"HhDDz0B7MhzNDtP8GgoaolZl2FtoBrnOjPPId1BKodrIpHPuvPFAu+hn0FLZfE7TVV3qD9WgNYAHNECR",
+	"yiBoZBaf7LgJBWQ5WxU2wHtijdK8anfrSElzjZrz2i9LxqczXR+lhud/pQheU3S8IK3Vr+faOi1nqxHX",
+	"oznkOai6mdvUAHsFbN3JS0KFWrKUIE9WjWTZ3cj7kD3CEqzLqUIsG8WPXRF//gLHyvLNK7CrtemtnbZG",
+	"tnrRIN1DQ9Qh2emTheRCtwMSGgIPyU6ve2j+MlRu/mofI4XvlEkgyN1YKaNKCsLFUIR28GG7cCLITsoW",
+	"MtVGBcSkMliFuA0x5YRNNJEZuHng+4o+t7UGn5PbKQTyuZLiIj8IdxHgoB/WmzBOu6z9NVc4G36eN9+b",
+	"K6ibrZpP0nFzAvHhvFvXZv3IYoyLiWuWyAXo4pW8RiANavM7zO8HvR4kbLnspooU32oc5XvQKP99zRpW",
+	"61JSxswInnFKRTQjUmDWFSqw5lqrzXKhUxlnkXlUWaKWLf81cvOugPXRzLI5FZ2U0RjexG4WCRVwYo/J",
+	"nK5sdmVAYgkna0FTxQjXtezVehR+b4oTgB8gIJCfUvAFgPzSs8I3VBPIyQIfuBFAW8lV/KKWgydUwS7D",
+	"PhYtgaq/I6h3KQWVwFTQKkYu19y1QSFQ8G4TW4ZfAySXfKvcaq6fisrt1bfkh+cF09HsnEUyje/qJ1hp",
+	"1uDViLMUF2becIE/Khv3a5GlC6lYvSTkVgswczBsmXWnXRLO5Jwt6JSFAQlRi4RgqjEp6MJ8TJK5Gukb",
+	"bT77LRotUjmGe2iqeZTAx7HU9vtaWk5ZzFMWaVVPUUajJu4aFhM9S2U2naG+ksYMiMxbOg2kWrBngA+N",
+	"HMtoWLoiL06TuhzrMmkgN3DLXH5LYDe5vKPFeQebSOt+outTaAupQW1tRRZPQM2qG0pq2F/4yftwuGa5",
+	"pqls8pb5wtEj6BLa38choeUKqmogjQjYZkyoIt9dfv+qfUyA8hTexm40mfCEYQabiyIFlt9OMaa70Ys4",
+	"hc2s31S3bnVb+S3V7K6SjTbU9sz4dAaZwxEmjDNi6BLkyIxeM7Kc8QS/n1LNyISn9ZMrO7dq+HnKDYNO",
+	"nJMRUrCN4pWl+NTYv6T2cONzc/HpLNFERlcsHk1kOqLc2qcb5OknWHd16rlVywsOJbPY+RtrdzCltZrG",
+	"1+Sf/+t/kyeHATmBT48PA/IUPj3qBeQUPh0eBuQZfDroBeQFGbNELslBrygjT75uBa2TVtB62gpap62g",
+	"9awVtF6sC7agddMx93SuaQoROnMzDO7kLAHbAv9wH566D6fuwzP34UXr3ceghTZ9jdISSVBDEvM7JmwY",
+	"owgNFThTaKoUJ5HIJSxjzLN5K2gZSq3VzM+8++AuBwK2C9xI9YwLAuS1GhikQc/MwXclDTCAr5SjbTQ6",
+	"gYtErrAKrROyYziEMX3adzPp10zT0pBqLfJ8ZGTOqMpSY4kWinK2tEi39RvZV1UdR1FKl8mIRhEDi2vt",
+	"4ZjxXDzZp+YO0nzHZ/DF5F5oIe2mlbayum3dVmOZQbO7pRhXusVV4YnHkxQkSBsmDC/fylVRx5dgZT17",
+	"WvMRePou01JQOhl1vAuP231jWfcMK/zLBEfuNYbK9tQFHHwwwYcR6tb+HHwef3DowNi48cgd1Pqglvpc",
+	"YYJ7xSlAWdpKs3QK8MegZVQNNZq4PMytBg+aV82op0ywFIv89LbFc0FrauTmyJ0+WU+icEyTZDR1KsOt",
+	"44OLCnc1MMA3gpGYRXxOk01yqMrt1o6XGehdw/lWT9vi5BUoJc2Uvtst11zxMU9slsa291XjT06nLDzN",
+	"jabujG4f6EKuzMV0dM1SxSvJIq293t5Rt197G1CxXctb65f8hdsaoHm0DU3RwuEPynW45ZFXzkCVAqt0",
+	"XEP8jpLKJ7MQ6rOMxh334jLU8sraIvg3eZxfz1LmFTN4d1H73G7b8z0pUNCdTbMFi0fjVb1+wGNfr+9L",
+	"XPAWW/rJxRQyomXKAsInEHuJ+XZxraKS+wnK6N14Ux3ba9Bf4VKjvop76q4oY7eXTtaWqGHx91I7N7LR",
+	"JudARWu75dAU9LickvKJ152Mi4iKu6puG3QAV0llecwWhGdr5KzArO6/z/ShwqW9ktDfhKlBE8oTFldi",
+	"owV5u3kQrjD/DjLblng3eRi/UlBXDk7Fk4vTly/JziITq0jGrG0Id15LpeC1G9VHH36crQglOFdcD/wc",
+	"EKowHGIMMXPvgISxUCPrVIFKlETZUiHzB58zmelwKMp+MCjuEzIPtLh6Lhs17fcIeLZ8XWM5JMPFUPQP",
+	"iTJbYiwXCBuoRC59bcHeY6xz2FVBqVzS5RPnCfHjLJ4yfTwUIa6IdaGsZQ+3A0MMQjCIq4wsIZAdSlI2",
+	"AecC5HIqpocivy7A8n6f+ZnPQ2XRDJfz9dtXMFgsL8CVaAdDETpHU8yU5hhtCdGhCK5GeLJzxBKzVVoS",
+	"ShYpv6b4sxlOes3iobD51WYSM60XdofWvJNqyYxgOry5MVdqKUdzKlYj7+0NA8hswykUKjYqD8JVVuQQ",
+	"SjywmCBmZi/NILgUMD0Q+3RMRSwFLKV5xlKmV4YQbF0o4ZooLUH0pGwBZydZmcFV6tK6QwEWtoVL8QcV",
+	"QrAbT2Vp67eIf9lI8QS2oHBObDZFdRDbDKHJiYlVvvExCa2aFBo6WbLxTMorsqCrRNJYec8yFoKRWCrF",
+	"WTnnoEkhXNP21weBMlFOSFhSsUKyc/J1QE4C8jQgpwF5ZojuRduvguZJuai6ugoFNIedk+Hw6w8nH55+",
+	"OP3w7MOL9n/cNtQGE6P3z//6//q9HoZtZW5vlAZULJ0uDc5rwY/2uod3M1A2+wMsUMM2cqoIZXArHoJV",
+	"zCz+ipsXKGRUrOr2fot3rxkHde+Hi0iajVMeEXttniariGEjsLiZGZnZjq3OgHWwb0WI9to/hw6LL29Y",
+	"I7ii4FNrHsynePmwvrRWm9EzVhB8S6oKlAJRSPjx5OylWayxEfiOroomCV3wVk6StVaI0jTdoNJs3vmt",
+	"ssOK0BjGLqIgHrfV/8CO2o648NI/h7YK764fJlzwxSkrW8R3VlTtTqwP2UGQsBgQSoBvcSypFTjUtWfl",
+	"JvB2W1a4/s/Zt+oA6gecX/XFd9DqCCPForQOwS5czhSLRiH5Ggoujg7MOu7vEWN2ybmtEyZnRokEnLpk",
+	"5TKMvBJbEECK0KHI6/FpAeoiS5MQir25A2NTM7kUhE4pFzZJznugcFDv91cXj1/3sqPx++/e7+n+2ZPz",
+	"q/0f9mTvVW/+5O/995PnR+pQH2T7171vtstoRNeSR8sq+Zh8VuMmB1KJ71fkVQ0F1FBx+XyXmVKdh6tg",
+	"plXV1IoJHBTQoIqs0QuJoAKSVDBFS8e9xNErZnOTaZ9nKt4zPrOJ7Z+zyX0d/xg2qnGv2N3d/HqZMv+Q",
+	"+3l3Gsfw5TzZ5WFv5cku37K9J7t436d6sumcjcpe47GUCaOiRj1Vozm1UZgaZw6uHYHIliJzfkP0UlaU",
+	"VjSc1MzFXiFnBxhYRNOie684iDyh6VbaW0veLQX0tiL4ymJWg3Z+sRpXJify3NXtKLjg3XZTajzewCoK",
+	"8F73duPV5Hya30kioQgWEjREns+uuuQZAu/ZLCmzRVOudAp2uMVMtHn2bwWHHFmjrJCd0MqUbiS72VWI",
+	"JQ7L5bKrZnLRLf/YtrK2hPZ4K3Deuv9xjQJTyNY9e3Nxia5j5KPGUnK3Dggli2yc8Ih8d3l5dgHKkZwQ",
+	"qslcKk32egePhyKaUajDSVVgsWEd5gJJM8gHUyQ0MrZL3rhiRBIe7O252tlRSRKjwF33WucW6hoskFzg",
+	"XpOEjlliZoU4vlC1eEwmgE/nUpATDujGIibsZiFTrSpr299ibSuqffOA8mVDID7EKyxCvdlH2ZWDuhC7",
+	"9z4Tj1AS0fmC8qmwpYCqfUzmTNOYagqaj0v4t4mma+RSA5DXoA6fbNxxkm/4AHygKQMUXpqogJgVJQcH",
+	"+5DyLAULjNoFsKKgi6VMyeSaKVTXtHQvs/4/o9A10EhOGrkuBkXgg91dc2ryAzPf3ahxmZk38ZJ7FCLe",
+	"qSYQIg01knZG1Whu9fJ1pl6Ajd3CmKxMF8ZXeEP5cU0LcZby6K45la4ArtHgD4Hf7MLJDAsQlYbOcsTt",
+	"KGILzWIA266VcdsxbfM7+A2M1g8PtyipRMtaoy6SSjeE3qB8yzzIXKMgmBFmgutQlXxz/TpLJw+Q1CRo",
+	"U1WfrrYiQuoAU7JCu66hMVFg4QekAdgJwkAAcDUCMKgRu5nRTGnr5/Wh3AagrNo7typeN4tRkxQHoFqG",
+	"0S0oj8kklXOLqLMOwQX8LinXOJsrar06jba8oSQKycuenpR2iYbOzK8vrMuce/228/sWLqpPUq8334Cq",
+	"7AIFrbxG1O69e2/TOTSa1l1rdsqRxO28I/fPz2janK3N3tKA11/RtDLNNXdMxFxMQ7LzPmMZi9sBCW3E",
+	"BgDqaoOmWD6cUCOrlhJodsIFTbpDcWn0y/w+W4ZaeEwVDjtZGRr0epBD2ERMzi45sa4IF0WyOKLKhpcQ",
+	"2MhaueaelcrHD+9GZFL0UPhDNRRwCxljQanh8faBxxCJw1+tokB5oixvrNQB4toZ+sQ3FvfHVgY2YDmY",
+	"PXkLhvq2qvici+K3/SolN2p94LVjSwdAjZrfMQkNmwoJFuMpW+F1u3J3O2MLWjedqez4gAle231tP/yC",
+	"l70rXtfhc5eRCBjQg9aU61k2BtVE0gXvGCtgysSuf/XH4u3qii86ToPsQNUoS3F0m1RPtypOqQS4ZTpW",
+	"Msk0Q40uKCuO7c1rhtrjf6tl+ljLMGyM4I4aDcAu1itlmzJAPimXYu2nCdTUiGhVSlqVQs+SVStovc8M",
+	"u0iTVe3R3JK5G+43SjPxScESeEgh5W+dRsGWSFnEBKKaOOvIxg3twt0rQgiabT6DhiQa4I0uyhpnORoC",
+	"ByMRN/3+WTRCaj5ZjdjcQjTdFvzy2PFyKZD1w20sRqnAaDTzV8VOBUV2rOqV4y8VGvH5E2/PX3U/3aud",
+	"03NlwQJ36Mq7WabOCpk1u4vf3cILvpTf6F/VJ1RiIeuoIXKi7fnwW51HwY5J6FmMRY1ykALWaLc4LKA5",
+	"lWx3/9qSCbIt69r+MJXwigsHCTN8ak7SMYRSWXU69aeq3ltSPBRkByrAw13QK9l8oVeQJQal4u2Ccwz9",
+	"YnLijFN0j31p3wbO/Mv7N6yc/df3ceBAP6/Gepu+8EkSvHoMqo+v13l84OOPL0uq2GQWxOyf/8//C+Hc",
+	"sAhAxDicYcVjbGFgsRLujbX2OSqStq9AuiiWHtwFVOuGRVmFWqo5PPU/bZFVg03HINHJJ4mDncjmiwTi",
+	"4S6tJqFimhkONpcxS4oc2l1rhG0yr6VKH7e7Jd9giwoLFwHOlyS4c2juElILTyJX/3nnytfGOu2a8mxQ",
+	"WCm8i0z4TUkVK+Rt3g02rQEF8Y7QYWAK1z4oYUI1zjLl6oqYK4B8JvyGQMKyCnyXkzFLpJiCUiMF2ypj",
+	"7n3Go6vRsi47/Ds+nbliZ6PnJHJZKHheZ57rsGdb6J+FCnRclrXn5KtShxGVj7+Z4p5hLus97Eop8mrr",
+	"Gs0b+JLREhYplynXK0twDWADnwyHSK8ZrUMKOZViggBZxF4DPigjcTvvMwrJQkJac2R7tBCHujVKWDyt",
+	"6x/1HMCOJhz8UYRGqVTQlpREVLOpNBw3IIZBgfI84anSgSFe4RAuuDCX0kROa9BMbjtLuLEv8M21mBv2",
+	"rds96MxdDXFM3MuR3cv1ab8w7MRs+5KmwmivFgqPxXZeAUmpuMLmq+D3UA68HgwMcAoq7VemQ+NfwY1f",
+	"OF53WAXLUGsWwR+O+1ExRn9C/5SQGCZST9uGOY3MQa1DOgmLBfWAqcOMpm2dvRYmkqIEgW8ApHoEkiS0",
+	"qfrT1P7oVm004Tf5PZBYBh0u705G51xdvWJCfRoCqAONrq+L7Hd7rXLzwV7nybuvh8MufqjPEtYp2IoN",
+	"4DF4LN35cy0iLdYYVyR09+P62Ms/80GzmR+jBU3pNKWLmmSas8TY006LCYigc8MvbDQJNjNA2GY+nTJI",
+	"TVVXviAB2AYBIiRLLrp3wF6tbEipFtQziLop1HCB4m6UyX2dUeasev0MBmXB0iy13JrftTATOO/qNtwG",
+	"tGtRaXLMe2ftjHIRs8IBM8SURTpLWTwygiUMyD//6/+0oT7Jn0l0iCxdJSRUGXFFxhlPtM/iv0UJuw2A",
+	"xZoj7CZiC1RIloxeCUhKABUoZTZF1LNTV3TphrcFUMu9y2wcBC28tLS26rjAtP75X/8HY1roIrwxi3uv",
+	"Rct1zi0WzbxAsEynNIFz5boHuBF+joVp1mqbcLVz/gR5TIBsa5fOVgxjbzCLTbNj//3n//rfZL99TEK3",
+	"/3C7lcUyHYqiLLb1c14J0SnlDuaGZgoSXdgxCe3qhAM3jjkXbiNVMBRWYYEbLUahRf9EQGQ6lpkuEdsx",
+	"Ce0yhwO43gLaxCiruLIhxrWMIscoO2DuOVXJIb+gkoi1R675X7scIHTLCsgpuETgbYEZQpwbhlWrY66j",
+	"x26jxDumkyvxPiN6XWWvvKKZA54VdLi7sMB5g7y0HS/InAo6ZXOIbayUZvOAsA7YHGmU758hHDMLHuGR",
+	"tFABFtfRC/YfZRqfpXaJt6sgNod+NM6iq7qk+hepnJNYRpkZH4uJ4lNBEzUgmkUzIRM5XWHzdiMyeRp3",
+	"FjTVK4KPgDpeFbi/8MAMhVM4wU5P0PUQ2M45HfDpeIUswIQ2w3xixMycMRpDNeLp9xfBUDjqNG9BPETo",
+	"g4z5erG5VZZWeEcxZuajdi/PX558+7w7XyNXDksZtAy9p+jNsAsFV2mWLlKuWANEvDN9bjWLbN1BGM1V",
+	"6IHLd4xF686V3/YlRW19KriyeSh3Bff6VY0mKZ2zpUyv6knxr/SaXuAm+StdAp6AQmZA2jsmFKLBnfyi",
+	"ndfsRnd/VQF5nd3otlGJFDGmha00Hqc0XVlPNtdk55zRSAfkhww7gG9Gy6RTNrLbX1ZhnyewowhLurFW",
+	"ylErrzMI0HAsUHS+4AFROpUC9ECnV6EOeEed9dI/fV1trfZVAPTC0swrm1h3dEvEV5lxM1Pzxsad/b1c",
+	"3aJ5oFMIRwYhU5bya4b5XHez+nPGVCH7/HQC4QctB49Yewa2cnK5N1QA1zw3Ak5btA6RIXjjELCvrW1Y",
+	"0OkLpuFmXNzcu+Rkl99fXPTmvSyQ2L20dO9mtkfsl9bF8zetIJcpZJFkUy5gDNvvYJkn3pV5rYPb/UNS",
+	"pQkObd2LfFuhb6myF4Qov2aK0CVd5V7LWKJj6m7hJJe6l69kPpbSEtRt31uXR3inGBtPVgi/3JRFuRbi",
+	"BGRr7HW4YCl5e3lKYrqq96DEFiC15oBnaWpEaeH2Us5AbTZ+gnApbvcnKWNY4VW76Tm09F0Zk+vZtz70",
+	"85o+hTaJtNrpj+yE3z6/DD0obTvIE1HNTBwER6V/oBF7KY8bXFK+ueDdh2Z7Erqxnb25uDQm8NnJ5el3",
+	"Nrfw2fNXzy+ff9YhVyg8H3+Qr3IdNafFzn0VE6tAtRDZyxS0EcccQ0Rh7TV49KCxbm2WzqVL0IEmu4Yu",
+	"GzNxGsEJ1L3TvCr2ru266x5bP5mGY+tTnWjlKcQmAW+zTS4VBt9RW5NWzOXOrWFfIu+e4PKa6vOpVV3a",
+	"PjIeX5gvY7oiOzHDVv62YbKIkiwup1Q3TcayE+Ae9eMOSozQDqtIg0XKKW53mcnULdOPWG/8jCXc6Id3",
+	"7MfwRjDCrsGoM/8BKBtbzlMsX7LtOjj0jNZsvsD6ogqx4S+3Qe26m5uUW/t7QGQSG132bipsZSlO8GH1",
+	"wn4jKBXXRGWRxS2SqYtVTGRKplLGpdQ6m1z8x+JTwbYVTwQkPRdzmuGLWxKbm7xy4U+db5k0h6Tj1jIk",
+	"O8DAbXV7h8dh24Im5Q087O5tBX8DaW7btyPArLi7AvFDrowjy82Zk/ZKmzwZ2M0tpN2nTINvzWgomHae",
+	"LcyZOXQdcUlCNUvb9yeEO0VONtYJ4ATcoSPIbo5J6Ak7tElklOzd3Bz7mgH7rS8csLTv1sdCYCH+VgEm",
+	"q1ubb+9fdnuWfWOqpuNDtt6wMJ8lsqwtkzbzCAeeHJfG6Vl0mX+tU08NFZbouJKsWan+8KxvCybuONcd",
+	"hX1+VxUEez4GhDEbbMbcTSRlc6pTFuOLed5WwX4DerMHwKgvA9u66chtDSIdbXlqOc57fBJqm8Ts1IKz",
+	"FRDvECgNYdNCh7qGG2ZR8sISoJz5KxYqbEN/dZlIEcCKUKJmMtUWcWxLOLMtEHkaznADICDkr7CImY34",
+	"SrkYpbnW997J7UHbgB4LuG+xDBs1Mks9FRyKcq+KMu03tyCp0POXTs6s6kD/6jmadrxnCCP3iWVwZZp5",
+	"efGGPD7q9QkXYPoavU1mmlDyG9R6ZpMJvyk74/d6e0edfr+zt3fZOxzsPRkcVKLuw2H8+8HHjvlnz/1z",
+	"if8MSv/UxuPLus3nHu3jwcHe5xztGibhZhTDO+lh9i/NGsCF17D27pEtemuRikU2JDuUvH378pmNRZvx",
+	"YJgVkvP9GOv7LzVpHq/kkqURVeyY6E21hTThVyXMsy2r8bYqwnQSvopx3Qg5tIbx0yjJbznPl0zp+1Vd",
+	"NCo/jv0HdWn2ZaynLXEo7p1pX5rkPdCvxzJuSLBgNzTSJKVLhJQFCCyM60Cir+JTlzBmjNRairTqSp2x",
+	"f5lmLNcz3ILmsKt7NzdFAFxU5OuTNZ1SNLqT5WTNJO2ap7pJbFTwK5rVemVLIm1GkJ+VlvIKrHjsS7qD",
+	"KrxmIlo5zc4K+na9z6dBWfvRtnN1K+ChifnEah+D/yZaWj27buTHi1xGb6GBOIkOie71+G+GTKRgHTmZ",
+	"EA39uOBCjEQZ8gcSQZJvzGOB+LbOmuDuCmR44a5spsM69i5imsajDa+5sNcRO3uV+wfU7a8lO0VPAqTd",
+	"Fc6W2W/3s6EZpel8gVflf7a7W+jTm10E/oEbV/IyH8nGE82FPjpo3bs3YJHPONHlRRrSVU6ZAXLWIlHU",
+	"bmFxrkWGWdXqyxr/Rh3/B5byyep+Yq9wuGpEn5MH0IMPZATiD1hmF68XwZv/q8WNbT6K1tkZlmEbQ0Og",
+	"AIlodKJ2QJYziQit1dLEux5N/7Ph0jbZKrzuf2MUL/Sek/GKHB2QGbshMZ9yrZCL159ptxYeb92ozSuZ",
+	"pdi31oEBt7cY+lrTQkdeJbrCpdyCHu7Tjv9mAQ07R1uvoV0RN09lkxe5chDdVmswg67lFzNel+Fd6DWv",
+	"S0qYs7Y5trIG/Wq7tvK3AOJUnjdwuGVzKcicK02vLOQn9P/lNmQa88mEpUxEbCh2QsCc51jRPPpVoczE",
+	"eY8WKZvwm5EZzGIBgSz3CwKQjmJmiCUGuZwtFqjCj2bsxlw650pxMbVPCa294LdgNOcKQO9ClxQkGAan",
+	"K+lK1ettyKM0aE9g1THnP5SHDDXRhQGDs6o43q2SMGHZb1Mcw4I448rzIigpRlHgCFExEW9LhcUax+LJ",
+	"w+EEdcehgK4DlFvbgFixKEu5Xl0Y3QRP1smC/42tTjI9qwd2K4bfT85ekiu2Ckg4ZXJU5kv7jxG0dq+A",
+	"lgbhGfMgXArXj27Q+qlzcvay8ze2yqdMYRytj2aY0H8d/BlC26Rce6NfzGyxwOxHkJq+eHjKJChtMbve",
+	"dddUGyX6h9AsNjzUIrIt2Vhxxyi+xeREfs3Ic0wQfbPQfO4WYufb52/aAzKTS7JkSZLDIw6F7fdPfNOS",
+	"ADAsrZUGwjcgEde29yxAR1NI5uiSf8jMpTc4EC+E7n17/urYAt5YFB1FqFqJaJZKITNlpJ+IyQLajIOF",
+	"lDJWwDNWZAeLC4MC3nGAb2/DS4YCIG9V4HLa8b6AcBHzax5nvmurxfILiO+8ZDXuCzOpy3K7g6EYir/8",
+	"hZyUmnMPBYb0wl264LvXfR/09xnK1NOazzT0JON0rC75G1spG2zByhqgymAoSnSZ4ydXydOO+6jjv7K5",
+	"X9m8S07g7eUKwKEoHodjG9sy14EBBeUyheOiGCtAImHwGI67j63jFDBDeijsVLHPOvIggBbA5AKHEWeG",
+	"ZjmZYzFG/T3o9Qld8NEVW+XYaMeEDoXvdRL4PHVoRXINAJ+wxpX7rXvAw9XZGYDKxS1Ch+Grbnuh3b9y",
+	"27pds34yA7wojs1iBkMR/j5ElXLYGpDfh8AXzMdhq9vtDlsBGUKv9cpX1i9T+RZ6sBe+Ix/AJf7xY9gd",
+	"iqeuXT/BDjNd89jwmIRwV7HPjJxMMFZFuFhkmuzQDQ3xh6LcEb8NDXGURRzqktBMCgSFxBZkYaWRfUh2",
+	"Dnq9gBz0Ds1/ngTkoL8fkIO9vWAoDvb77YCEdZ3u4T74tdTwHr7eaxebqsNXB9Dvpdr/3vy096SN/jjf",
+	"CT8kO4dmSIe9/TZs+AfAVSIfUI/8gHLww1B86HQ6/n/mMrPdH/Ipgu5BPpBLZ84WVRvy14s3rwP3FRUE",
+	"pRaoFDOLLLZMpZj6rHOzlF1SfJEn9Hw18W2OvZReaCax2+/2yY6QJPxOmsvxPAWVBkF4c2KkgM3fZmm7",
+	"S7CrRJp7jCw9c61YMgnImE1kykgqM83F9JhQolMq1ISBBm6oStridSpIGM0yccXikEyZLnANWGM4SIe9",
+	"fnm64ME0+5p7Uj+QE5JCe9DAWRBnz16YUUce/NgmZMOkDIvEUfq+FDnavXtZ37xsjbWQD+S1rGXLdbd5",
+	"joIbYpnOrZzJP2gPJluP/QiDcMlGhUvQ6JExXX2liqCLXGHf6WzhH39QWkt7RuC5uQTG/ghQaQIWVJHN",
+	"lx+E9delJ3nXuqFj32u4+NzyI7BjEDyDXlMOCqp7TrmbkH2iJmPGRN7eZVJosFWdpsWbX5+qRaK643QN",
+	"cdc8LYtmhIkYanX9DYdwRpmeyRgn5yA+cWruesJuALB4nGmYWw6Zivf65z0pb5xFHMRD4DMDfAB7tS3d",
+	"5xk95Td5XzkeOVcrtO37sDUVvspml7mQVtVZj2/t78MC4wOKrb3KHBS+dF3WyPf8qbt/b6/IfM2Tzd/w",
+	"r+OyZeRjC0lcf39piKXl2PzEW/CU61+WwyeZbwt/2deEFkIGK/9ykKby08w+ObAi3CVP5W/PX8HZoQTk",
+	"dZEPI5QRReFefqA/PSgzbUtCtyEl1Y8mRulf4UsMoxOrmpxIkBWY3QqHobIc3l516oRj8Mj9UA0xo81V",
+	"EK4IHYPPsXZhK0+qeUBZ1hoZGxD0XZrrAO+q/GjLuMuP9gSKi4zvgTPsT3ksmaUZ0Gsr443ZfCEhNmGl",
+	"DuTZmkELEr7Mf0XJgycNGLvVOZ0LRHvxbYbjXwIHWqbTUVEFunGJT+v7+ZUi5kpsPIhgpbD3x0bHJ+E5",
+	"0+mqczIxsy+/gy8aXyElkoVLeHbpzlBwC+fGyvAys7piq9q3YkEewgmN2Uraam+1YBGfWF0R8taimdVw",
+	"wR/j/REJXeXCe79f5D0o2NdZUEkzMkqjaxqp5RRxeXDC5OiA/M0zpkOnFZbaBeLWZsJ5Ngh8jQi1Vsf3",
+	"1qEuqnRxl8BCGH0qUxlNkhWZsWSh/OuAjxpFjUdslIk1mRpTTY1taEx2FKa+26gVpO5lLpMGZY0LDfrO",
+	"lbDJdjg2T660SS6CeGw7JxLqrP2ynbVG4DCVobhkN77U1o3UIj0DSU7yE1CK8haOZgEqwB1+Y7PY3weE",
+	"krdf93q9Xs6iyU44HGbmu7ANDTGFt01t1NCcLIy62XuhZQS8eijeXr7oPHb3ocEE/KZoJRmL1qj/yDLm",
+	"dEWEWW0nMvb3sPYajeeZTGJC9VDAb/0eMW9EHL5jR/gWXQuPamjU5ZIN0iUhZuCEZJ4pWEZKwkJmTjgU",
+	"cCZOzl6SlOksFaiiRjMqpiwmOw3LG3gb0r2gbeZWsROHYsqvmSB6ySNm66l9JphvxWX29/zFKdnf338S",
+	"4Dxu3VKuwTirmOAFh0r4U8eGYjovY6etH4NeDIX+YMatZEas18352JyRj343sOWHFojaEgICICYuwwPd",
+	"IgAgADgZbjC4fzW9Mgd5Ii2YpXW41UHevJO8gVLaOdXgIval4nbD1EwuVTG9RKYEPMEdM7ihMNJMbZGF",
+	"srMOcd2+DeN6KM5kkpDw2+cO7n/3d5tk8tF6UtgNBofNqI3uJCcT9F+Bp0fnycIBHhIFPbyq6uH3hvDR",
+	"m1RmRHopbfGNcpvmI5NqKM4Zoo5Z0xosIU9ixEcAVTHjyhyMn0OXbeWiuXmX08ys6FapWmQnrMnPCttu",
+	"pGd0avMBhtCRQlnX19In+8MO4bnqLPBqFiO+AAmB94Zkp48dRwPf+GCv13bQJ0NROuQegT9l11xmyrYe",
+	"Uf7wGlbuSTdl6KIy0mLYGpBfut3uu4AMfXKf+XIsZWK+K7zGfG35pXVChV1yCj/hFOWCvs+8K+0scV5C",
+	"LOwwIgwUxA92yxcsJVCU8vbytE0+rGuVH0olV4WCrA/FMrHi9xXXTdGFM0mZufHQ/q9vRHd/r4eidZFK",
+	"8oHsgTw/NP85sj/3UF5VwweGs8/oNQOJCca+Ld5CC0G4PBTFulYw82RlDXesgQHG74ukjg3jLJTm5Dql",
+	"YbDwFrzZHB63wOdej1NDcbmUqPgoq9o5ZewYnZzOrxMe7D2xZ7gs0Xcg+psfW6pJwqgRTO2h8CD3VbWx",
+	"S54aW9Ec/wJLSFZGyfSWSOq0GujFESGFdMh//ucZSy3WQK4oWgWx7Br8z/8kO00aaHtgvdd2xkNBbB4Z",
+	"euVDW9cj08JxRscZRIAgE1556C3IHrLWHtfGmGao0B6bBx/1ekWCs92YwcO6QAyIAvgGoQLtMatOvTy7",
+	"PrLzxQMDr2axebB56O7RAZKLf7+yYVKXJPSVOTVG1oU/dV7IdEnTmMXmU2j3JMbuPGM24yI2LJcY2r5Z",
+	"NQ9RYeyExd18T4q0HrjqifUNaTI72gNSKYw046itjcQlKC0+llYWT/4O6JYYAlqLPASw34sYLwBwO3OQ",
+	"rG44D1zbGiuq1S5kfK5/fQ0hfRCe5onFcoF2QMpFqH68ORs6XrdRbLsqsyHmieX2OZZC81nizhvhbmkL",
+	"TzY2mrKVo18psoMN8iHw0LZavXl6QzEp4ESgsgeoNACagzLWi+iutcSNeLKS0h8P82h7QJjR9Aq5AYDW",
+	"51R1qpxCh0/Db91TrbuQTSYs0gB5M+Niap7N8wpF6Pojy95N4BRPpRlTyhqNQRtZ46lFrLMYh0xTnqgB",
+	"8j9kXOibwHYdht0NRWHB4UcqIub4lK0bmfAkAV5gViBZ5ZAa9r4dwH/hEYlYkoB1PRQ0mcqU69m8HRAl",
+	"fQHSODPSX06M+LHF7yCXsCxYMGLEb4n2Cw5/62UcCmR3R/n+nQIfsVJYzWiKAUO8zsWIF6mMnAuLxGyR",
+	"yNUc3CsvJ0hEyI1SNMTWTcigQP4pc6OpMHpLDXaXrBU9FFhODLq1A+rOVfwCZwGaqSj8sN1GLzUjB3lb",
+	"lMTALdBmw+kCxx0K/5iSKLChzUmRyw8wEmQDkB/QAiupEuZnY3NQzV4ZMuq8QhXtA/HV4m41CrLBYjnh",
+	"CK0JX3rKuSuMLT0J8+18Oy23yoBvJeSy/kGKwXDeCn6DBvyOpY22oQN0lYAvDGR8TuhcoUZR89BvzbDD",
+	"sg4WFPUumZKQL5xF/5e/kIKtPxRlbge8331jGXdo/WVg0a05wux2gBa8d3hIFikXyPpOLk5fviy2Lmwb",
+	"7XZhJQQtszJv4lyxlSfLPARsWeHeAZnJLFXWRFbGaHbwgp6QsGHPDkbA0Wg0DzTPaXvNwksqKlbA5MBm",
+	"gwg3MLbuUFwWh7Tm5HPOcLSR652HmHWU8IgJhPq2KSVnqVyknGkKeFvN6SSapXOEtOQ6KeainJy9LGBl",
+	"ADRltwcFGwsm6IK3Bq39bq+7j7UoCD6JW2w+TevSD9EAqoE7gNuCklnkFDXXgRGbP6oueYEfjDI25oIN",
+	"BVx38voZrgTqNVyKl7F9I9S+wyitc0G1Br/UJzfnl+wC4bc+BhsvRKNnmyvRu4Dj3+b6M+yJtP0Nb89f",
+	"bX/xM+hfsf312GMjBgvhDtc/BRW+9fEdZL+h2WkoY6/Xc7lQNj0dVBIU4ru/2txBzDbfphUjVNxBmtVa",
+	"H0xj/8oJElm3Fdi0LRjFGpNrepW9Z/cnfz1e/jForQmD7Z/hiKxVKwq2f05+y9qzFNN3eY65HJ/hnWqb",
+	"b8dLX8a4/ge9ftMtngJ23woj6WXKf2NQPHCwt7fNTVZvMbz/OQA84b1PNt97KeX3VLi0beB4B/tbDPQ7",
+	"mOWllK9oOoVmGIdIubff9tLGASCHCO/a33zXBbrz3+befMxvdJ2ggZ8hIUNLg6kCNCj4+93HoLWwfS+d",
+	"aw3beEdUvLBOPfP37/9hpWLXyJe/7Bb9cB8hSb22e+YFduePCsFlVAZV2b8YlqsBw3axN99Q2N/t3y7f",
+	"xOc3G2m3lhwONT3eDztjN0Px3fcnp52L7072Do+cCldXVBUYweqiB+YidNxjwZW9zyr/awnx1r2FueiY",
+	"Gx8STLItgKVg/oLzMloX91BgPYvRxucLmhZmiGjmUihNhYYbuxgEUZpcs0jLdOAKZOxL429/+C0+7f/2",
+	"84+vVz//9Hf98/zJ6tWPcTLef/3rP3480D9/++TXaPnNN2EAE7cpZ9dM6GFrMMyrfYatYOjqA+EXKIHs",
+	"DVsfw8CqWENhFv/gKGLj/Sdxf9zv7x0+ejJ5vH908CjqPWLRXj96FD3ao2M6Puw/iR4fRf3H8eGj/YNx",
+	"bzJ+dMQeTcZ9Y/9iMkielu9sZI6pT+BfbTC6YTlcLdmAUOxsbXUjX68GK9cxWtaO9YgE5PLVReCDdU4d",
+	"GwoXtmt3yRtjsgH0g6sXcw4fRXx9CDZZxGKtAP132NUExHcwFLTghDGzuXx1gXE9F1jzY8PujIUaNKOd",
+	"4pNVngOZZ3baKi8bIcL4ordQcMDOtWP1V0FiriJw/XTJCzhUQ+HxIswrEPfANU86JCoge4cEF6gPn3YO",
+	"coQJDjH7NnowzI/grzP24JwpC/7RJwj74XVowAAxJqvK4UHgyy45WcfVyFKGOrVPKeEIpWkmAY5q38gT",
+	"AsJ1kYfd3CFjvTRFG6P2ul3vxbHulV/l2LwZO4u6hFyjjA8FZLTZriBgg9mgiPK8Dy1534xTpiRKqZrZ",
+	"pNZEKuzASE6E3w4SZdrW70G/FnevjYpZ/x+miuFiHOcWiluroUCjo7buch2whtvqM7RX1huKIu8pYo5A",
+	"j2/sWyqTa7Mh2JtUpmXMm2N0/1j3NridffNvSOCRcmEeGBhr7ZpqFpCEi6tOIiOaBGSeJcbIN3p+JqwD",
+	"x9D/6bevTy4heDgUUSKzOG9z6RyhRfCMQoC4vgizbV1JeijsQfBThnVEKKg5XRGapvzaOl3AgWFk3YDE",
+	"LM5QL2Vm/UJLWSG23RmKuo1wCQnY8dXvoQUjaQIi6Q7FCZ7xvV4PkezzBHjw1pRz42EiJ5DIzWOGEQbP",
+	"/srlGet1i94bU6pLrC1DDOqKHNt+jtDNfmYOjReCWkpIr/F1RM6TQSFzZZHQlZmTRhY6qHv+UKAmEITk",
+	"a0xxPyAVmV8YeHdt1KDbhEXxjzwHH9Wx1TRkAYcXGayVujbDwQp8POditb6EQ+FQdEFwcYa9qp2isaZO",
+	"UHMsuuSFkxG5wEcHrjVkS2Wi4d74IO5PeqxzFO3TzsHkMes8oY/GncN4L+qz3uQJfTyunPt844Yi7D96",
+	"ctg/3Dvc2wtd3sB1P3h1Onv0j93lo7M3s++zF5fvf3z27enh4388/UEurn776/7f07/FP7x99frnZ/9Y",
+	"fmPk8Qn5VuYV14asMsVI+EPuJXd/uFXKo5A0uqJTI+0LXWGt/8H/a4dufRkVO70C9QTK4ddldZDUaINO",
+	"DyxjaXwG7aa5+GetWrFVLHPCUqzcoC0AeFz3v/ml13lCO5N3vx8d1MF0GHu7vBDg3nMgXLbYn3uwurxI",
+	"l7yW2lZXl5ciJ43NM7os1NFuNaPGbiXrE4EkWeDC5rVBgV0qEsIPoRPObj83jPa5LRxuHulnAC5Zn8jL",
+	"mAmNjKCo3Rw3iAGubxEFmyfpoX9um+cGwIX1OZwkS2hS7t5imd1uv9sLGwf1VrG0czLddtFrnr3V+q4L",
+	"MZdBx4uaErrsDfHUSObGOeRc9/Mu6PqgPX8OSOkMA9/KT/Bx4dDeOmL9Bc/m+ui9hA42SWcedyvSuMqK",
+	"7ySHNi2DujvTDX456fxMO7/1Ok++3n33+8H+x2/qVuUdPpAp/dQCunwWp2UVQKNcFGu7xNe5TKvFrCuw",
+	"Z10UIroScgkNhqpsSBfS6/lUyNQQ18egtf/TT3X9YZwJ7OwTZ6MeG0VizbAlCb9iBWNZSNHJzWx4z0Ht",
+	"e6rmdcH4Bsg3j+yyhlizPohj4vJR0OR1kOIuPx70LBjLYd1YXtz3eSUXHajdPonO2VVmf9d80383pqci",
+	"lHz7/A161CAeWyo2eHv+yooHiEbBiOZzFnOqWWJjRnbvfbqhDSyZW2HzfOdvm0+Ds7I5tjugSnVQl5LG",
+	"IHM5ZgtjqkLXupRO50yADTWX1yxGq8pIMDAXId3UGoyYc6Klm4U3CsFcAfjR9SILyBwNbFJyNcdzA1RF",
+	"l7w00wH7LsPmPmYELuLqnjewoWwOmL/oayLNMBPSxcHtULvk1EfzcKtcVyC/cTVxrUKqV110CkMk5tV3",
+	"Dk8VYqRQX35nJuUZcbkDeuu5/T5oFXepEDwEOVBqZW3VeIRHhqJ8YMuKa9ZJWUIzAeAH5ces9cP+GNwh",
+	"2lNu+L4V7+z/WYtShi8UWZKUIQLrAP5+zrvtD1qVpfLgbYj5gw+soPjhl9wQ2eG4xx5FfdZ5HB9MOgfR",
+	"I9p5Qg/7nd5kP9qLn7Cjcb9fwIeDenn3gAo2H3556yb7YiLzbrze3MzFNG94aL+Gyv3y++x3pde5Jskt",
+	"uuBlrE53gcXmKyDw6pSCJwg2Ca+CxLby2/Cr0ssgd2zDvmyg42Kf4/L7Ct+XXlpmb2Zdgbu9319dPH7d",
+	"y47G7797v6f7Z0/Or/Z/2JO9V735k7/330+eH6lDfZDtX/e+udvpqYuT+nJOYzkW07DQP/oQN/0D4qZb",
+	"xBWf0thzvfuGWntbhFrPKCSEnTumau7rbxHBtIMrxksfQrtbhXZPiwgpNdHdj4FNr9nFonfWmGZjY44K",
+	"KifyAmDMl61RVEr6pbUZNAXfcLXZf9vfj5IB8VQCTKvExnDw0aKtQCYewGrMmNGhLuwQhiJPcnp7/grx",
+	"5cfMlvMbGyM0tjzqh4quwMPlWuKvsL5gkpv8b89f1apX+LSG/J8aLxRNE85SspMyCzTVxmJzZ3tCxVNu",
+	"epoV+bzegksfTMMYk1uPPMcYdqFpQLhbnzSkL52mc+oBG5qEUA7p8CBz/gfJnIPNN72W+oXMxEM+0B2E",
+	"hk0vMZy+mhaEiIRl0cFuFraHcq3kuNApo/PmFE0CQHZ5qS1mYlJFTi9+IDvnL07JQf9xL8AsmzypJJVL",
+	"TOpsV3M8XaqDK3RLAS3gVCbZXKiBj7YGBFryoEUUDEVunAXEmiOBdyCVjJb8T1DFA1I0Mfxf+NtQVDX0",
+	"Iq6Ye0DBanB/uEeXDZ1gKHIzLyBFMzAgJXst7JLn84VeQdEAYH8JRNYw9kGXnMK3EEGlQ6EWKaOxmjHm",
+	"UsPTTBAEJJDpPEso2fHVlxhS/CYMSPi1+U/H/Of/CtsgQjGXicUu8vhVWCdFnwPJbC1EYTvNNhItCZJb",
+	"k7hyvaFy6WE9TwhtCvidtg0H4pze1pbjIf/2U/NvNbvRu5G6Lnd1dCfQHEB7/gqnzx0+e/bKR6988koH",
+	"r3Tu1k7d2qErnrnikaueuMJ5Kx230mkbim1cIkGTgR9UvgiscyjIXxk82useBk+Dx73gaXB0EJwGjw6C",
+	"p8Feb++o2w/q3ApBTUuKnwM4jfnpqOpqteqT4cQTjtC9BeXpFPe584yrhVRc1/biDKnWNJoZw+8YHmL2",
+	"+Jthy/qyOiADOsOs19uPYqoZfGLdSF0PW6CUNo81eFDfHlKt/1upVij3XJUpqDgblKtFyqNmq/zEyNvO",
+	"JIHiLcyPhc4jxdqoARZbUm2Dd2/PXxVxwKNKCALEfzAU1kKmOk/NRs0gMsJ4pxqkKEQlMJBTMK5Lat9Q",
+	"5LhehNuSs9dYsLlFteaaKvEtAz3iDNZpC13CTH8lM2KEvIiNQuHM8Vw+3eKHrdM5EFq+2T7+o+1hXIsG",
+	"Xg4EVdohB7VGBbhL7PqbfXmwlR+Y7X9fZnuGlI7UbaPUntuBkdDsDvXJ3shzjQa2zn2fwfd5/nZeJKyt",
+	"PUt1ERaZ60EVGNohkCJY5VA4tEo4nxZBppDCBcB8VHjkI6V5khCLAmTj74sFizEZHVKYgYFC5qtD+xAO",
+	"5GONl+KEbOy4wqIObmuEpchUCvbAL/5F+cWDo+yLMBg8Ls3RlaBeaTsvREVy3FyuVaHqO8CquNz6w98R",
+	"oN4wB4Sg7zapQ60vrGLcFu19YAMPbODfiQ18y/RtPOBuOVjmvpfPwLW2gAYv65FYANvJ2cdXioTWZWbL",
+	"JgqZKqEvdeqSF5wlsfIAKeSKsQXC2gwFJDgfW/B9EiWMppCI1s0huRGrney8PX8VOAWmbWvTEABI1ekU",
+	"byH7xfOke6aT5flB7w860IykmpHTaLQZg8f3Bd+Wv+Go75QL9scwWJtM9MBo/91jmQ+JM1+Sp+P5R8bn",
+	"OOh2BuMu9sVpdNkhJFXRDMQE7XJODRT0U00TOSUyhUYbDrUmWdkgKeIYpAB0Boh1oD0ix3a4pQ7czRU/",
+	"cde/FWJo5GkDsr8aDAWAAa83zrgNEecUp35XmXeSxZyJiLXWk1eguB5X1BezmBk3hf9SzNXcjs+eN2TM",
+	"FF+at1Swy9vwYt8TebtXw0ph7PALOwThTU1ANpAbU/RIPIiUh/SYB9GwGS6ndGhqQzj3VvybZcru79gy",
+	"x7ola8XLG8E2Cpd78f1jgh3v/T0eQXhGr9mAhAe9A1Jt6XNLwAb40ieIii/OM23z1S245gPTfGCaD0xz",
+	"o49EVljTZ2WbtWnPCgE9laBXbATFiDy2DBE7vrHutEvCVI6lViObPwSfXcMtr+4tqJ7l2p7jw1uXR2NF",
+	"8Ojd7/2gAYyhlu/noZ9Ghl8C2smvx2lixnc5PRJy57HHQhF7h8xpzAYOf3kobE1UAJ1bEwkhM6KlvApK",
+	"3Zy/8l5rwOSyQCTYLNJFqyx2abU9A6B2GaLI+8SwmKyYDiyes2BdEuLTsW+9q0UlyxlPfEUtlGnOATsV",
+	"mxbY70dU54n+IkcpMq/kisQZawcIdxWqLHLthmQ6FHn/jNe2P0oBy0XINAdfLS4FoiLBPuxgoxfLzdpQ",
+	"SmpLYwHBBotKjRyuB5y+zch6ltPEF8cf/ZJC1taqOxiFzVibZSiLB4H7EGH49zI51pl8QYI6MI3PbXnU",
+	"Yd2hcLtvVKMWCNSjFkxSpmY5ip+ryMI4x4QLmlhgnzVMUOyoX8QBtTnoOS454A56qIVuqTnkeKWxxRt8",
+	"gKw1wSxLtx1DABKwDiOvDMYD8F45SlkR7I3rYw/maDsIQbccwZZdAjgGtHbuea6HFYGB63FghHsBcRDR",
+	"E6keijIQohM4xfwR1xHVi17sAPaErDcKPba6hK8+aGjI6R/R1AHUthIodUMptwr/SpXbE/geNHeTlueO",
+	"WM1W2cOxHhTf+1LSrMlsdLti9m/pNvMYgvseLhNBUR5k3P8UGdfbQk6dSjFJeKQfhOLWQtGfcFs3ZkSD",
+	"R8apFYx18m0RT241rTBSUhuigfKos2cvSCyjbG4EhesmHc2kMrzcOquK/rahqDjcyB3iLC7XOZ78YY4z",
+	"uz41xb5jLrAPxFYlJMV1+hJlJLaABIqJsIRkvaZkEU8eakoe3HcPBsjdMx3lUiSSou5ljjKyxS8f+LDv",
+	"uY1DT7IkuYVND8qwEnnyJPqx9CxljGBrVkT0RZgJFVj3WNFjGZCpLaOBxsKLhdG4LUQFJROmoxmxi4Y9",
+	"5OAzwjCHThqELlvKopoBbu+NVmQnhHGN3BRlGgYO9KIwbRUMRbicrUZcj+bgYlRhQMKURXI+ZyJGjOog",
+	"f3n72E4Fm5e5pn/YmNUYPNJM2w1P3RYduoewOneU8q8Y6LGDa5BZNkviQRF/EA8P4mFTdEeXWfGXFw1Y",
+	"MrNBeY+kEJQrBc3orjlb1omIALtfWDfP+0y65p7Q0GBQqILkmkEpzTjjicVl31kkVBulOEBHtfkJ8rX+",
+	"Sq/pBQyITMyMzLMC394C8Uk1i2ZCJnLKGfSEo5qwm0UCzRE4+AYUUVk0M7bGxfM3ZJFkUy5UQE6fvd79",
+	"8eSF7UiiyZwKOmVGOw6gEQw2IDDfpQqzw6igyUrzSLUxpINLcIO4nVhekHJ1RcYrkjDzCojjXPPYcGEC",
+	"4K+pWTwUJXZ0AT4bW0NzmXK9ItjiQpGUiqu81c5CcoF92lawLcZuKzZlZZOJEeDwu6ZXbCikBdt06wtY",
+	"n5CaNc6iK+hwLGLf7h6bktj285iUnNKlEXnQORMrJwbWr5esfCNPbhsN+MKrlJEQ+iSMllyMoIGGTavG",
+	"idmvuqRGoFuSiSElbydM6Jgl0OpgTVrbswPN6acpXczCgJQluGq7edjpBnauQyFdVW2MW0LFClrB+i4U",
+	"bjIcOtotMnDYuRhYWaRbtyP3kLz+jGOTIut9HApsJ1IoRyHoZg1czM+9NIIqYdva078esF0VGTNztGCm",
+	"8H0bE04ObAEcaBV+BK6NNHCEMG+TcYu2cYlM4Y/WNgqZ6kUqAVARRyatQWtO0yvoHAygn9eMamCQZ5bC",
+	"Scxs+wpgSEhP311+j2C9rgsHhiJTG3CM1XGJixCjpju82vGqyIWgN5DURDEmuq13Qcud7hGeblioiGo2",
+	"lcDVo5QukxGNjGhrBS08oa1BK5HLlsUBpbwuam5+nS8opOvP+HTWClpwFFqD1slLC49juJYivuGXZ6+t",
+	"AvbmktErgS8vn6DWoPUU+7I4IGcmplww5ZrKRlwzspJZF0MOdn1hI+fm7h9lGp+l+GjLCLlejfCkmY2S",
+	"sSEuAGeVYoLLlM/mVzXyLN0jmBrytcy/NWg9T4Aby9QIwsL+FBcZ/2ydfn/RCsyEpsrsSt0LbdpBcdh5",
+	"E82j7iHEdMtPPSsIo03PLQ62hKi6/tiL5282POwfkiptpNXmh50+e73hYaeJzOJJQgGCvfw0UCes0BlZ",
+	"oYOr65IzbqHPP4yYjSzFsVSOk5cxLnGkzP6hb0Iil+TNycvOBbzlqdQBOU1oFrP8G2ANZyy1JGy+4YJg",
+	"RktX32g8ARWBBnzJSPuRGZ4lyjFVHHalcR0oH2WKpSMwdFlaWs/YUL/UI1gAikA7raBlU2v0jca7QHks",
+	"fa1WQtObVtCaM01H9gcuYnYD174LWv5UVpb/1Cwo8QvasNJm+lZwtAat/clR1KdPWGdv/CjuHER91nlC",
+	"Dw87vfhg/JjtTR7Rfs/7B0elRrXAmVImptCX9pd3XgHOhXhr0BpDI+UF1TNXhETSTBhbn/jTmzf08Qev",
+	"pDseewIyIlNOiGNHJOdVNnjJp1OmNGpuAJ6RLwnZMevVHpAKmUKjc+Se+BBsQwwkQpZcDLB9c/W2KlVt",
+	"m+mOEvkZKgeNYTH8+cHUfsjr+He0my/MUceD4o7Cl7CfbV/0+7TStrcGYN1doxeVC/yjnGDYbUhccy//",
+	"I3pm15Tz2HHvhEbYYv9Y29LB/zKhCaAR+9k21frgHXVhpLGUCYPizS+L8YMD3KY9dWEqD5z1Acrnv3eL",
+	"6pyH5IWY7rtiq+oKAK27BtoARVkKLZjz1jgzOWdwYHaM2kbCXUglY/OFhjQdAqe/3SUnkGvlRoHNJPd6",
+	"/bBLXtbhnyfGhl9BlhXN2/u4FAGIvhS66Lw9fxUMHS+CHkU6wDiTv7WQyEUygT4n24U63Ov1QrJjlG8N",
+	"jVFd28ihCM9OLk+/C9vW0bM2TugOhglI8PKOfx9kXYF/Zm/Pj2IE36KaD/lcuQaJ7btR2WVkwVIuXYdg",
+	"hF2qz9RyDWvw+X9q05oJ3CmiFbgAhJ4lq8/aYwaneI8+M59fdtTLjQqZcoWtoiwpsxuutG3WVUuMD1Lm",
+	"i0uZ7XoOfTotXBZ7khXatzxs8f+caOgDhMQf1HvFi7Y6taVkm+3+Xmh2dSv44IWc6E5cQiDEGweGPY8Z",
+	"NtfPbTSl5UJ5qEDswMdAJ1KJ1CQTMWZSOiWkogd0SRm2zHEG0D7wjgFBC6pLABgNX+NHMBRFRcZ6DmEc",
+	"LnpmM9pvAyb0C/mnyEdM4HYqVpwXEjzwxAe31b8V7qE3MzZytw0YiAgjbflCTRupBoDDP58PPJz9h7P/",
+	"7wx2uOHQ39VPjfduB3zorfSAGDJNjOLga8GITJ2vV2mq2TGZbII97BJ4stFXQv/skMzltdWsoGo8zQTR",
+	"EuvV2bLs3tDQYk3BRUOxY4ZQcnu0jfZkeaaD2rc8L1orh6v3wwzFzm1+GMTcV0xXRlzwxExSOQdU91tA",
+	"Ggt89Z4uFOsbtzHtokPlfUZTzdJkdXePyZ+Mxni7JMgRGR8kwgMq44NJ/eVRGbcyqTN1W3bwd3JJ5lSs",
+	"bCuWmpjnIqECzVRlOCh5e3lKYrrC5Fm4dcnSvF2GljFdYTasvwBRSYI83SNv8m+eCznJ0CbV1zhDmsVE",
+	"phFryHF8qzC98YtxO3xBHaszE/xKEVjXBx73rxpO/PfKnSjSZIEXIBEjH7BdNNSuZhgcbAgSMhFbcxSz",
+	"thBKwtwU5tAbWpIQcA4gy4vQpWEIik+FC8Q5AAtz31AgYlDgwRK8982WHWCP5IVMtW21tKQKISccHynh",
+	"C2GuK4sHQ5HjEdlE/RsaacSywFLWwOaQTQXVWcpc9vAG8CZ8MKA35aUKCYXoGob6fBJ2oVmyWS6Ai7KZ",
+	"baGZ/cjGBt+evxoKhDQo1J2lGI9VVfwIVHK5gJZVo/JvUDKx5Iq13dCGAh42zWgaE+B5zII9RVIIFhll",
+	"ewARXqObMyWTa6jskIQSIUVnkY0THhEax5CWBzGtSaZYbLRtWIWwPDGbNzeKmdJcYKVdG+fpYLRsGn3K",
+	"dMp9GyvX3cqhQHXJS12n+m8JhHFZ3kOz7Vb02BxxSPXGIggH/VEjTy6Z0kVojHuq/OX4KBy2UoTUlmhv",
+	"r/bbMZnh/Uk6f2kEt8JAOs5gTq4lAWg1brEJWLzea7xwoKOImesJf6gyfIirPRgBWwl+I6kJBQm7Bd6H",
+	"F//XLOWTVbMCcIoVSaoiNy3Yk+19qJhtohwu6CqRNHYlSiiLsVCseN6HIvTPCrHTNVPmuPuyKwejCyXc",
+	"VEkREkHndhyRnM+lIHOuNL1iFtnJVgiaxwSET0BpMU9BiR3OuHC4h6BBSDLhN9B7jJKUdRRLuc05+uvF",
+	"m9dWeBgJxGjshHpKl4CDpchOmLL8lpFhoyHCJpJwOVMsGoW25zMoHlASD54mc8UVWxlJioszwstG7jL3",
+	"mDFV7OigEzOjg8QOZRF6l1FV8xi8fmSvN0/JFguWdgDfc8ZuyE4IX5i/RzN2Y66Q0OXQb2oOSHnd/8Yo",
+	"HXOuFBdTO8SwfZwrGyTfwNGcK9jCsEtO8j2HLC2Phgz6gut+bVfIDqBICq6Dm7nl6ADGHfMpd5oGFR7v",
+	"n8AghwLHFiDEVkFJ8n7USrmcoHNsdFdqr2lRKHMFCpfbjoRFM8nixv5wP8AZ+gwqgz09rUHr92EL8NyG",
+	"rcGw5VXuYSsYuqoN+AU0yt6w9bEVtHDIrUELVzf+9off4tP+bz//+Hr1809/1z/Pn6xe/Rgn4/3Xv/7j",
+	"xwP987dPfo2W33xj7nTr3xq0rvvfHBxFbLz/JO6P+/29w0dPJo/3jw4eRb1HLNrrR4+iR3t0TMeH/SfR",
+	"46Oo/zg+fLR/MO5Nxo+O2KPJuB/fWaPB9ftzdRo3htu0mmuWxjx60EkedJIHnWS7XB8AiSmKGCxwxlK+",
+	"euXkI3CyLDWrNfjl99bJgv+NrU4yPWsNfnkHZWtQ5VvfyNiwcvi56zNUd+mC7173IYRmX7im5IC3MoBq",
+	"cUQ9CGz8AiQCphOhT7Sb1ztgt5v1wgpET1FBtampLlWymN/lfEFTrqTAon12gz4POakgMRTf6spe6t7r",
+	"krhtkq4Rrz68ZF26pdTu0mScn3j9wX+HZtNmhOD95QLBzrgUPm+7mpxgn2rdpmtP/I4lC2OQA85OxpPY",
+	"JV/FbJxNIeboTUgPGVp4rieYj+8+/v8BAAD//w==",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,

@@ -1410,9 +1410,11 @@ type ScheduleCreateRequest struct {
 	// BrandName Defaults to the registrable domain in its Unicode form (`example.co.uk` for `www.shop.example.co.uk`).
 	BrandName *string `json:"brand_name,omitempty"`
 
-	// Frequency Other values are `422 invalid_frequency`.
-	Frequency   *ScheduleCreateRequestFrequency `json:"frequency,omitempty"`
-	NotifyEmail *bool                           `json:"notify_email,omitempty"`
+	// Frequency How often the homepage is scanned; `quarterly` when left out. Other values are `422 invalid_frequency`.
+	Frequency *ScheduleCreateRequestFrequency `json:"frequency,omitempty"`
+
+	// NotifyEmail Whether the organization is emailed after each scheduled scan; `true` when left out.
+	NotifyEmail *bool `json:"notify_email,omitempty"`
 
 	// URL A homepage URL (path `/` or empty, no query) under the rules of a scan `url`.
 	//
@@ -1420,7 +1422,7 @@ type ScheduleCreateRequest struct {
 	URL string `json:"url"`
 }
 
-// ScheduleCreateRequestFrequency Other values are `422 invalid_frequency`.
+// ScheduleCreateRequestFrequency How often the homepage is scanned; `quarterly` when left out. Other values are `422 invalid_frequency`.
 type ScheduleCreateRequestFrequency string
 
 // ScheduleList defines model for ScheduleList.
@@ -4896,6 +4898,15 @@ type ClientWithResponsesInterface interface {
 	VerifyWebhookWithResponse(ctx context.Context, body VerifyWebhookJSONRequestBody, reqEditors ...RequestEditorFn) (*VerifyWebhookResponse, error)
 }
 
+// ListScansResponse200Headers the declared response headers of an HTTP 200 response for ListScans
+type ListScansResponse200Headers struct {
+	XRateLimitGroup     *string
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int64
+	XRequestID          *string
+}
+
 // ListScansResponse429Headers the declared response headers of an HTTP 429 response for ListScans
 type ListScansResponse429Headers struct {
 	RetryAfter          *int
@@ -4927,6 +4938,8 @@ type ListScansResponse struct {
 	JSON500 *InternalError
 	// JSON503 the response for an HTTP 503 `application/json` response
 	JSON503 *ServiceUnavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *ListScansResponse200Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *ListScansResponse429Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
@@ -4997,6 +5010,15 @@ func (r ListScansResponse) ContentType() string {
 	return ""
 }
 
+// CreateScanResponse201Headers the declared response headers of an HTTP 201 response for CreateScan
+type CreateScanResponse201Headers struct {
+	XRateLimitGroup     *string
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int64
+	XRequestID          *string
+}
+
 // CreateScanResponse429Headers the declared response headers of an HTTP 429 response for CreateScan
 type CreateScanResponse429Headers struct {
 	RetryAfter          *int
@@ -5034,6 +5056,8 @@ type CreateScanResponse struct {
 	JSON500 *InternalError
 	// JSON503 the response for an HTTP 503 `application/json` response
 	JSON503 *ServiceUnavailable
+	// Headers201 the parsed response headers for an HTTP 201 response
+	Headers201 *CreateScanResponse201Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *CreateScanResponse429Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
@@ -5119,6 +5143,15 @@ func (r CreateScanResponse) ContentType() string {
 	return ""
 }
 
+// CompareScansResponse200Headers the declared response headers of an HTTP 200 response for CompareScans
+type CompareScansResponse200Headers struct {
+	XRateLimitGroup     *string
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int64
+	XRequestID          *string
+}
+
 // CompareScansResponse429Headers the declared response headers of an HTTP 429 response for CompareScans
 type CompareScansResponse429Headers struct {
 	RetryAfter          *int
@@ -5154,6 +5187,8 @@ type CompareScansResponse struct {
 	JSON500 *InternalError
 	// JSON503 the response for an HTTP 503 `application/json` response
 	JSON503 *ServiceUnavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *CompareScansResponse200Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *CompareScansResponse429Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
@@ -5236,7 +5271,12 @@ func (r CompareScansResponse) ContentType() string {
 
 // ExportScansResponse200Headers the declared response headers of an HTTP 200 response for ExportScans
 type ExportScansResponse200Headers struct {
-	ContentDisposition *string
+	ContentDisposition  *string
+	XRateLimitGroup     *string
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int64
+	XRequestID          *string
 }
 
 // ExportScansResponse429Headers the declared response headers of an HTTP 429 response for ExportScans
@@ -5335,6 +5375,15 @@ func (r ExportScansResponse) ContentType() string {
 	return ""
 }
 
+// GetScanPriceResponse200Headers the declared response headers of an HTTP 200 response for GetScanPrice
+type GetScanPriceResponse200Headers struct {
+	XRateLimitGroup     *string
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int64
+	XRequestID          *string
+}
+
 // GetScanPriceResponse429Headers the declared response headers of an HTTP 429 response for GetScanPrice
 type GetScanPriceResponse429Headers struct {
 	RetryAfter          *int
@@ -5366,6 +5415,8 @@ type GetScanPriceResponse struct {
 	JSON500 *InternalError
 	// JSON503 the response for an HTTP 503 `application/json` response
 	JSON503 *ServiceUnavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *GetScanPriceResponse200Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *GetScanPriceResponse429Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
@@ -5436,6 +5487,15 @@ func (r GetScanPriceResponse) ContentType() string {
 	return ""
 }
 
+// DeleteScanResponse204Headers the declared response headers of an HTTP 204 response for DeleteScan
+type DeleteScanResponse204Headers struct {
+	XRateLimitGroup     *string
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int64
+	XRequestID          *string
+}
+
 // DeleteScanResponse429Headers the declared response headers of an HTTP 429 response for DeleteScan
 type DeleteScanResponse429Headers struct {
 	RetryAfter          *int
@@ -5467,6 +5527,8 @@ type DeleteScanResponse struct {
 	JSON500 *InternalError
 	// JSON503 the response for an HTTP 503 `application/json` response
 	JSON503 *ServiceUnavailable
+	// Headers204 the parsed response headers for an HTTP 204 response
+	Headers204 *DeleteScanResponse204Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *DeleteScanResponse429Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
@@ -5537,6 +5599,15 @@ func (r DeleteScanResponse) ContentType() string {
 	return ""
 }
 
+// GetScanResponse200Headers the declared response headers of an HTTP 200 response for GetScan
+type GetScanResponse200Headers struct {
+	XRateLimitGroup     *string
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int64
+	XRequestID          *string
+}
+
 // GetScanResponse429Headers the declared response headers of an HTTP 429 response for GetScan
 type GetScanResponse429Headers struct {
 	RetryAfter          *int
@@ -5570,6 +5641,8 @@ type GetScanResponse struct {
 	JSON500 *InternalError
 	// JSON503 the response for an HTTP 503 `application/json` response
 	JSON503 *ServiceUnavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *GetScanResponse200Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *GetScanResponse429Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
@@ -5645,6 +5718,15 @@ func (r GetScanResponse) ContentType() string {
 	return ""
 }
 
+// UpdateScanResponse200Headers the declared response headers of an HTTP 200 response for UpdateScan
+type UpdateScanResponse200Headers struct {
+	XRateLimitGroup     *string
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int64
+	XRequestID          *string
+}
+
 // UpdateScanResponse429Headers the declared response headers of an HTTP 429 response for UpdateScan
 type UpdateScanResponse429Headers struct {
 	RetryAfter          *int
@@ -5682,6 +5764,8 @@ type UpdateScanResponse struct {
 	JSON500 *InternalError
 	// JSON503 the response for an HTTP 503 `application/json` response
 	JSON503 *ServiceUnavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *UpdateScanResponse200Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *UpdateScanResponse429Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
@@ -5767,6 +5851,15 @@ func (r UpdateScanResponse) ContentType() string {
 	return ""
 }
 
+// ListScanChecksResponse200Headers the declared response headers of an HTTP 200 response for ListScanChecks
+type ListScanChecksResponse200Headers struct {
+	XRateLimitGroup     *string
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int64
+	XRequestID          *string
+}
+
 // ListScanChecksResponse429Headers the declared response headers of an HTTP 429 response for ListScanChecks
 type ListScanChecksResponse429Headers struct {
 	RetryAfter          *int
@@ -5802,6 +5895,8 @@ type ListScanChecksResponse struct {
 	JSON500 *InternalError
 	// JSON503 the response for an HTTP 503 `application/json` response
 	JSON503 *ServiceUnavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *ListScanChecksResponse200Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *ListScanChecksResponse429Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
@@ -5882,6 +5977,15 @@ func (r ListScanChecksResponse) ContentType() string {
 	return ""
 }
 
+// GetScanCheckResponse200Headers the declared response headers of an HTTP 200 response for GetScanCheck
+type GetScanCheckResponse200Headers struct {
+	XRateLimitGroup     *string
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int64
+	XRequestID          *string
+}
+
 // GetScanCheckResponse429Headers the declared response headers of an HTTP 429 response for GetScanCheck
 type GetScanCheckResponse429Headers struct {
 	RetryAfter          *int
@@ -5917,6 +6021,8 @@ type GetScanCheckResponse struct {
 	JSON500 *InternalError
 	// JSON503 the response for an HTTP 503 `application/json` response
 	JSON503 *ServiceUnavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *GetScanCheckResponse200Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *GetScanCheckResponse429Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
@@ -5997,6 +6103,15 @@ func (r GetScanCheckResponse) ContentType() string {
 	return ""
 }
 
+// ListScanDeliveriesResponse200Headers the declared response headers of an HTTP 200 response for ListScanDeliveries
+type ListScanDeliveriesResponse200Headers struct {
+	XRateLimitGroup     *string
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int64
+	XRequestID          *string
+}
+
 // ListScanDeliveriesResponse429Headers the declared response headers of an HTTP 429 response for ListScanDeliveries
 type ListScanDeliveriesResponse429Headers struct {
 	RetryAfter          *int
@@ -6030,6 +6145,8 @@ type ListScanDeliveriesResponse struct {
 	JSON500 *InternalError
 	// JSON503 the response for an HTTP 503 `application/json` response
 	JSON503 *ServiceUnavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *ListScanDeliveriesResponse200Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *ListScanDeliveriesResponse429Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
@@ -6105,6 +6222,15 @@ func (r ListScanDeliveriesResponse) ContentType() string {
 	return ""
 }
 
+// RedeliverScanWebhookResponse202Headers the declared response headers of an HTTP 202 response for RedeliverScanWebhook
+type RedeliverScanWebhookResponse202Headers struct {
+	XRateLimitGroup     *string
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int64
+	XRequestID          *string
+}
+
 // RedeliverScanWebhookResponse429Headers the declared response headers of an HTTP 429 response for RedeliverScanWebhook
 type RedeliverScanWebhookResponse429Headers struct {
 	RetryAfter          *int
@@ -6140,6 +6266,8 @@ type RedeliverScanWebhookResponse struct {
 	JSON500 *InternalError
 	// JSON503 the response for an HTTP 503 `application/json` response
 	JSON503 *ServiceUnavailable
+	// Headers202 the parsed response headers for an HTTP 202 response
+	Headers202 *RedeliverScanWebhookResponse202Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *RedeliverScanWebhookResponse429Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
@@ -6222,7 +6350,12 @@ func (r RedeliverScanWebhookResponse) ContentType() string {
 
 // GetScanPdfResponse200Headers the declared response headers of an HTTP 200 response for GetScanPdf
 type GetScanPdfResponse200Headers struct {
-	ContentDisposition *string
+	ContentDisposition  *string
+	XRateLimitGroup     *string
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int64
+	XRequestID          *string
 }
 
 // GetScanPdfResponse429Headers the declared response headers of an HTTP 429 response for GetScanPdf
@@ -6335,6 +6468,15 @@ func (r GetScanPdfResponse) ContentType() string {
 	return ""
 }
 
+// GetScanReportResponse200Headers the declared response headers of an HTTP 200 response for GetScanReport
+type GetScanReportResponse200Headers struct {
+	XRateLimitGroup     *string
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int64
+	XRequestID          *string
+}
+
 // GetScanReportResponse429Headers the declared response headers of an HTTP 429 response for GetScanReport
 type GetScanReportResponse429Headers struct {
 	RetryAfter          *int
@@ -6370,6 +6512,8 @@ type GetScanReportResponse struct {
 	JSON500 *InternalError
 	// JSON503 the response for an HTTP 503 `application/json` response
 	JSON503 *ServiceUnavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *GetScanReportResponse200Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *GetScanReportResponse429Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
@@ -6450,6 +6594,15 @@ func (r GetScanReportResponse) ContentType() string {
 	return ""
 }
 
+// GetScanTriageResponse200Headers the declared response headers of an HTTP 200 response for GetScanTriage
+type GetScanTriageResponse200Headers struct {
+	XRateLimitGroup     *string
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int64
+	XRequestID          *string
+}
+
 // GetScanTriageResponse429Headers the declared response headers of an HTTP 429 response for GetScanTriage
 type GetScanTriageResponse429Headers struct {
 	RetryAfter          *int
@@ -6483,6 +6636,8 @@ type GetScanTriageResponse struct {
 	JSON500 *InternalError
 	// JSON503 the response for an HTTP 503 `application/json` response
 	JSON503 *ServiceUnavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *GetScanTriageResponse200Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *GetScanTriageResponse429Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
@@ -6558,6 +6713,15 @@ func (r GetScanTriageResponse) ContentType() string {
 	return ""
 }
 
+// ListSchedulesResponse200Headers the declared response headers of an HTTP 200 response for ListSchedules
+type ListSchedulesResponse200Headers struct {
+	XRateLimitGroup     *string
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int64
+	XRequestID          *string
+}
+
 // ListSchedulesResponse429Headers the declared response headers of an HTTP 429 response for ListSchedules
 type ListSchedulesResponse429Headers struct {
 	RetryAfter          *int
@@ -6589,6 +6753,8 @@ type ListSchedulesResponse struct {
 	JSON500 *InternalError
 	// JSON503 the response for an HTTP 503 `application/json` response
 	JSON503 *ServiceUnavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *ListSchedulesResponse200Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *ListSchedulesResponse429Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
@@ -6659,6 +6825,24 @@ func (r ListSchedulesResponse) ContentType() string {
 	return ""
 }
 
+// CreateScheduleResponse200Headers the declared response headers of an HTTP 200 response for CreateSchedule
+type CreateScheduleResponse200Headers struct {
+	XRateLimitGroup     *string
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int64
+	XRequestID          *string
+}
+
+// CreateScheduleResponse201Headers the declared response headers of an HTTP 201 response for CreateSchedule
+type CreateScheduleResponse201Headers struct {
+	XRateLimitGroup     *string
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int64
+	XRequestID          *string
+}
+
 // CreateScheduleResponse429Headers the declared response headers of an HTTP 429 response for CreateSchedule
 type CreateScheduleResponse429Headers struct {
 	RetryAfter          *int
@@ -6696,6 +6880,10 @@ type CreateScheduleResponse struct {
 	JSON500 *InternalError
 	// JSON503 the response for an HTTP 503 `application/json` response
 	JSON503 *ServiceUnavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *CreateScheduleResponse200Headers
+	// Headers201 the parsed response headers for an HTTP 201 response
+	Headers201 *CreateScheduleResponse201Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *CreateScheduleResponse429Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
@@ -6781,6 +6969,15 @@ func (r CreateScheduleResponse) ContentType() string {
 	return ""
 }
 
+// DeleteScheduleResponse200Headers the declared response headers of an HTTP 200 response for DeleteSchedule
+type DeleteScheduleResponse200Headers struct {
+	XRateLimitGroup     *string
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int64
+	XRequestID          *string
+}
+
 // DeleteScheduleResponse429Headers the declared response headers of an HTTP 429 response for DeleteSchedule
 type DeleteScheduleResponse429Headers struct {
 	RetryAfter          *int
@@ -6814,6 +7011,8 @@ type DeleteScheduleResponse struct {
 	JSON500 *InternalError
 	// JSON503 the response for an HTTP 503 `application/json` response
 	JSON503 *ServiceUnavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *DeleteScheduleResponse200Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *DeleteScheduleResponse429Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
@@ -6889,6 +7088,15 @@ func (r DeleteScheduleResponse) ContentType() string {
 	return ""
 }
 
+// GetScheduleResponse200Headers the declared response headers of an HTTP 200 response for GetSchedule
+type GetScheduleResponse200Headers struct {
+	XRateLimitGroup     *string
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int64
+	XRequestID          *string
+}
+
 // GetScheduleResponse429Headers the declared response headers of an HTTP 429 response for GetSchedule
 type GetScheduleResponse429Headers struct {
 	RetryAfter          *int
@@ -6922,6 +7130,8 @@ type GetScheduleResponse struct {
 	JSON500 *InternalError
 	// JSON503 the response for an HTTP 503 `application/json` response
 	JSON503 *ServiceUnavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *GetScheduleResponse200Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *GetScheduleResponse429Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
@@ -6997,6 +7207,15 @@ func (r GetScheduleResponse) ContentType() string {
 	return ""
 }
 
+// UpdateScheduleResponse200Headers the declared response headers of an HTTP 200 response for UpdateSchedule
+type UpdateScheduleResponse200Headers struct {
+	XRateLimitGroup     *string
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int64
+	XRequestID          *string
+}
+
 // UpdateScheduleResponse429Headers the declared response headers of an HTTP 429 response for UpdateSchedule
 type UpdateScheduleResponse429Headers struct {
 	RetryAfter          *int
@@ -7034,6 +7253,8 @@ type UpdateScheduleResponse struct {
 	JSON500 *InternalError
 	// JSON503 the response for an HTTP 503 `application/json` response
 	JSON503 *ServiceUnavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *UpdateScheduleResponse200Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *UpdateScheduleResponse429Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
@@ -7119,6 +7340,15 @@ func (r UpdateScheduleResponse) ContentType() string {
 	return ""
 }
 
+// GetUsageResponse200Headers the declared response headers of an HTTP 200 response for GetUsage
+type GetUsageResponse200Headers struct {
+	XRateLimitGroup     *string
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int64
+	XRequestID          *string
+}
+
 // GetUsageResponse429Headers the declared response headers of an HTTP 429 response for GetUsage
 type GetUsageResponse429Headers struct {
 	RetryAfter          *int
@@ -7148,6 +7378,8 @@ type GetUsageResponse struct {
 	JSON500 *InternalError
 	// JSON503 the response for an HTTP 503 `application/json` response
 	JSON503 *ServiceUnavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *GetUsageResponse200Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *GetUsageResponse429Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
@@ -7213,6 +7445,15 @@ func (r GetUsageResponse) ContentType() string {
 	return ""
 }
 
+// TestWebhookResponse200Headers the declared response headers of an HTTP 200 response for TestWebhook
+type TestWebhookResponse200Headers struct {
+	XRateLimitGroup     *string
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int64
+	XRequestID          *string
+}
+
 // TestWebhookResponse429Headers the declared response headers of an HTTP 429 response for TestWebhook
 type TestWebhookResponse429Headers struct {
 	RetryAfter          *int
@@ -7248,6 +7489,8 @@ type TestWebhookResponse struct {
 	JSON500 *InternalError
 	// JSON503 the response for an HTTP 503 `application/json` response
 	JSON503 *ServiceUnavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *TestWebhookResponse200Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *TestWebhookResponse429Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
@@ -7328,6 +7571,15 @@ func (r TestWebhookResponse) ContentType() string {
 	return ""
 }
 
+// VerifyWebhookResponse200Headers the declared response headers of an HTTP 200 response for VerifyWebhook
+type VerifyWebhookResponse200Headers struct {
+	XRateLimitGroup     *string
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int64
+	XRequestID          *string
+}
+
 // VerifyWebhookResponse429Headers the declared response headers of an HTTP 429 response for VerifyWebhook
 type VerifyWebhookResponse429Headers struct {
 	RetryAfter          *int
@@ -7363,6 +7615,8 @@ type VerifyWebhookResponse struct {
 	JSON500 *InternalError
 	// JSON503 the response for an HTTP 503 `application/json` response
 	JSON503 *ServiceUnavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *VerifyWebhookResponse200Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *VerifyWebhookResponse429Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
@@ -8055,6 +8309,44 @@ func ParseListScansResponse(rsp *http.Response) (*ListScansResponse, error) {
 	}
 
 	switch {
+	case rsp.StatusCode == 200:
+		var headers ListScansResponse200Headers
+		if values := rsp.Header.Values("X-RateLimit-Group"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Group", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitGroup = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int64
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers200 = &headers
 	case rsp.StatusCode == 429:
 		var headers ListScansResponse429Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -8195,6 +8487,44 @@ func ParseCreateScanResponse(rsp *http.Response) (*CreateScanResponse, error) {
 	}
 
 	switch {
+	case rsp.StatusCode == 201:
+		var headers CreateScanResponse201Headers
+		if values := rsp.Header.Values("X-RateLimit-Group"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Group", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitGroup = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int64
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers201 = &headers
 	case rsp.StatusCode == 429:
 		var headers CreateScanResponse429Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -8328,6 +8658,44 @@ func ParseCompareScansResponse(rsp *http.Response) (*CompareScansResponse, error
 	}
 
 	switch {
+	case rsp.StatusCode == 200:
+		var headers CompareScansResponse200Headers
+		if values := rsp.Header.Values("X-RateLimit-Group"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Group", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitGroup = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int64
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers200 = &headers
 	case rsp.StatusCode == 429:
 		var headers CompareScansResponse429Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -8449,6 +8817,41 @@ func ParseExportScansResponse(rsp *http.Response) (*ExportScansResponse, error) 
 			}
 			headers.ContentDisposition = &value
 		}
+		if values := rsp.Header.Values("X-RateLimit-Group"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Group", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitGroup = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int64
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
 		response.Headers200 = &headers
 	case rsp.StatusCode == 429:
 		var headers ExportScansResponse429Headers
@@ -8569,6 +8972,44 @@ func ParseGetScanPriceResponse(rsp *http.Response) (*GetScanPriceResponse, error
 	}
 
 	switch {
+	case rsp.StatusCode == 200:
+		var headers GetScanPriceResponse200Headers
+		if values := rsp.Header.Values("X-RateLimit-Group"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Group", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitGroup = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int64
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers200 = &headers
 	case rsp.StatusCode == 429:
 		var headers GetScanPriceResponse429Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -8691,6 +9132,44 @@ func ParseDeleteScanResponse(rsp *http.Response) (*DeleteScanResponse, error) {
 	}
 
 	switch {
+	case rsp.StatusCode == 204:
+		var headers DeleteScanResponse204Headers
+		if values := rsp.Header.Values("X-RateLimit-Group"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Group", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitGroup = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int64
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers204 = &headers
 	case rsp.StatusCode == 429:
 		var headers DeleteScanResponse429Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -8817,6 +9296,44 @@ func ParseGetScanResponse(rsp *http.Response) (*GetScanResponse, error) {
 	}
 
 	switch {
+	case rsp.StatusCode == 200:
+		var headers GetScanResponse200Headers
+		if values := rsp.Header.Values("X-RateLimit-Group"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Group", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitGroup = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int64
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers200 = &headers
 	case rsp.StatusCode == 429:
 		var headers GetScanResponse429Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -8957,6 +9474,44 @@ func ParseUpdateScanResponse(rsp *http.Response) (*UpdateScanResponse, error) {
 	}
 
 	switch {
+	case rsp.StatusCode == 200:
+		var headers UpdateScanResponse200Headers
+		if values := rsp.Header.Values("X-RateLimit-Group"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Group", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitGroup = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int64
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers200 = &headers
 	case rsp.StatusCode == 429:
 		var headers UpdateScanResponse429Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -9090,6 +9645,44 @@ func ParseListScanChecksResponse(rsp *http.Response) (*ListScanChecksResponse, e
 	}
 
 	switch {
+	case rsp.StatusCode == 200:
+		var headers ListScanChecksResponse200Headers
+		if values := rsp.Header.Values("X-RateLimit-Group"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Group", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitGroup = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int64
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers200 = &headers
 	case rsp.StatusCode == 429:
 		var headers ListScanChecksResponse429Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -9223,6 +9816,44 @@ func ParseGetScanCheckResponse(rsp *http.Response) (*GetScanCheckResponse, error
 	}
 
 	switch {
+	case rsp.StatusCode == 200:
+		var headers GetScanCheckResponse200Headers
+		if values := rsp.Header.Values("X-RateLimit-Group"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Group", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitGroup = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int64
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers200 = &headers
 	case rsp.StatusCode == 429:
 		var headers GetScanCheckResponse429Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -9349,6 +9980,44 @@ func ParseListScanDeliveriesResponse(rsp *http.Response) (*ListScanDeliveriesRes
 	}
 
 	switch {
+	case rsp.StatusCode == 200:
+		var headers ListScanDeliveriesResponse200Headers
+		if values := rsp.Header.Values("X-RateLimit-Group"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Group", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitGroup = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int64
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers200 = &headers
 	case rsp.StatusCode == 429:
 		var headers ListScanDeliveriesResponse429Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -9482,6 +10151,44 @@ func ParseRedeliverScanWebhookResponse(rsp *http.Response) (*RedeliverScanWebhoo
 	}
 
 	switch {
+	case rsp.StatusCode == 202:
+		var headers RedeliverScanWebhookResponse202Headers
+		if values := rsp.Header.Values("X-RateLimit-Group"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Group", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitGroup = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int64
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers202 = &headers
 	case rsp.StatusCode == 429:
 		var headers RedeliverScanWebhookResponse429Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -9617,6 +10324,41 @@ func ParseGetScanPdfResponse(rsp *http.Response) (*GetScanPdfResponse, error) {
 			}
 			headers.ContentDisposition = &value
 		}
+		if values := rsp.Header.Values("X-RateLimit-Group"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Group", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitGroup = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int64
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
 		response.Headers200 = &headers
 	case rsp.StatusCode == 429:
 		var headers GetScanPdfResponse429Headers
@@ -9751,6 +10493,44 @@ func ParseGetScanReportResponse(rsp *http.Response) (*GetScanReportResponse, err
 	}
 
 	switch {
+	case rsp.StatusCode == 200:
+		var headers GetScanReportResponse200Headers
+		if values := rsp.Header.Values("X-RateLimit-Group"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Group", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitGroup = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int64
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers200 = &headers
 	case rsp.StatusCode == 429:
 		var headers GetScanReportResponse429Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -9877,6 +10657,44 @@ func ParseGetScanTriageResponse(rsp *http.Response) (*GetScanTriageResponse, err
 	}
 
 	switch {
+	case rsp.StatusCode == 200:
+		var headers GetScanTriageResponse200Headers
+		if values := rsp.Header.Values("X-RateLimit-Group"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Group", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitGroup = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int64
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers200 = &headers
 	case rsp.StatusCode == 429:
 		var headers GetScanTriageResponse429Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -9996,6 +10814,44 @@ func ParseListSchedulesResponse(rsp *http.Response) (*ListSchedulesResponse, err
 	}
 
 	switch {
+	case rsp.StatusCode == 200:
+		var headers ListSchedulesResponse200Headers
+		if values := rsp.Header.Values("X-RateLimit-Group"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Group", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitGroup = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int64
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers200 = &headers
 	case rsp.StatusCode == 429:
 		var headers ListSchedulesResponse429Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -10136,6 +10992,82 @@ func ParseCreateScheduleResponse(rsp *http.Response) (*CreateScheduleResponse, e
 	}
 
 	switch {
+	case rsp.StatusCode == 200:
+		var headers CreateScheduleResponse200Headers
+		if values := rsp.Header.Values("X-RateLimit-Group"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Group", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitGroup = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int64
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 201:
+		var headers CreateScheduleResponse201Headers
+		if values := rsp.Header.Values("X-RateLimit-Group"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Group", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitGroup = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int64
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers201 = &headers
 	case rsp.StatusCode == 429:
 		var headers CreateScheduleResponse429Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -10262,6 +11194,44 @@ func ParseDeleteScheduleResponse(rsp *http.Response) (*DeleteScheduleResponse, e
 	}
 
 	switch {
+	case rsp.StatusCode == 200:
+		var headers DeleteScheduleResponse200Headers
+		if values := rsp.Header.Values("X-RateLimit-Group"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Group", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitGroup = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int64
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers200 = &headers
 	case rsp.StatusCode == 429:
 		var headers DeleteScheduleResponse429Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -10388,6 +11358,44 @@ func ParseGetScheduleResponse(rsp *http.Response) (*GetScheduleResponse, error) 
 	}
 
 	switch {
+	case rsp.StatusCode == 200:
+		var headers GetScheduleResponse200Headers
+		if values := rsp.Header.Values("X-RateLimit-Group"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Group", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitGroup = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int64
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers200 = &headers
 	case rsp.StatusCode == 429:
 		var headers GetScheduleResponse429Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -10528,6 +11536,44 @@ func ParseUpdateScheduleResponse(rsp *http.Response) (*UpdateScheduleResponse, e
 	}
 
 	switch {
+	case rsp.StatusCode == 200:
+		var headers UpdateScheduleResponse200Headers
+		if values := rsp.Header.Values("X-RateLimit-Group"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Group", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitGroup = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int64
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers200 = &headers
 	case rsp.StatusCode == 429:
 		var headers UpdateScheduleResponse429Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -10640,6 +11686,44 @@ func ParseGetUsageResponse(rsp *http.Response) (*GetUsageResponse, error) {
 	}
 
 	switch {
+	case rsp.StatusCode == 200:
+		var headers GetUsageResponse200Headers
+		if values := rsp.Header.Values("X-RateLimit-Group"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Group", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitGroup = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int64
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers200 = &headers
 	case rsp.StatusCode == 429:
 		var headers GetUsageResponse429Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -10773,6 +11857,44 @@ func ParseTestWebhookResponse(rsp *http.Response) (*TestWebhookResponse, error) 
 	}
 
 	switch {
+	case rsp.StatusCode == 200:
+		var headers TestWebhookResponse200Headers
+		if values := rsp.Header.Values("X-RateLimit-Group"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Group", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitGroup = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int64
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers200 = &headers
 	case rsp.StatusCode == 429:
 		var headers TestWebhookResponse429Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -10906,6 +12028,44 @@ func ParseVerifyWebhookResponse(rsp *http.Response) (*VerifyWebhookResponse, err
 	}
 
 	switch {
+	case rsp.StatusCode == 200:
+		var headers VerifyWebhookResponse200Headers
+		if values := rsp.Header.Values("X-RateLimit-Group"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Group", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitGroup = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int64
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers200 = &headers
 	case rsp.StatusCode == 429:
 		var headers VerifyWebhookResponse429Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {

@@ -27,7 +27,7 @@ func (s *Server) CompareScans(ctx context.Context, req api.CompareScansRequestOb
 	if err != nil {
 		return nil, err
 	}
-	return api.CompareScans200JSONResponse(compareReports(br, tr, base.CompletedAt, target.CompletedAt)), nil
+	return api.CompareScans200JSONResponse{Body: compareReports(br, tr, base.CompletedAt, target.CompletedAt)}, nil
 }
 
 func compareReports(b, t api.Report, bDone, tDone *time.Time) api.ScanComparison {

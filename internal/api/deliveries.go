@@ -36,7 +36,7 @@ func (s *Server) ListScanDeliveries(ctx context.Context, req api.ListScanDeliver
 	for _, r := range rows {
 		out.Data = append(out.Data, toAPIDelivery(r))
 	}
-	return api.ListScanDeliveries200JSONResponse(out), nil
+	return api.ListScanDeliveries200JSONResponse{Body: out}, nil
 }
 
 // RedeliverScanWebhook queues the final event of a finished scan again.
@@ -58,7 +58,7 @@ func (s *Server) RedeliverScanWebhook(ctx context.Context, req api.RedeliverScan
 	case err != nil:
 		return nil, err
 	}
-	return api.RedeliverScanWebhook202JSONResponse(toAPIDelivery(store.DeliveryWithAttempts{WebhookDelivery: d})), nil
+	return api.RedeliverScanWebhook202JSONResponse{Body: toAPIDelivery(store.DeliveryWithAttempts{WebhookDelivery: d})}, nil
 }
 
 // toAPIDelivery maps a delivery; its payload and the scan's secret stay out.

@@ -64,7 +64,7 @@ func (s *Server) GetScanReport(ctx context.Context, req api.GetScanReportRequest
 	if err != nil {
 		return nil, err
 	}
-	return api.GetScanReport200JSONResponse(r), nil
+	return api.GetScanReport200JSONResponse{Body: r}, nil
 }
 
 // ListScanChecks returns the check results of a completed scan.
@@ -89,7 +89,7 @@ func (s *Server) ListScanChecks(ctx context.Context, req api.ListScanChecksReque
 		out.Data = append(out.Data, c)
 	}
 	out.Counts = report.Counts(out.Data)
-	return api.ListScanChecks200JSONResponse(out), nil
+	return api.ListScanChecks200JSONResponse{Body: out}, nil
 }
 
 // GetScanCheck returns one check result of a completed scan.
@@ -104,7 +104,7 @@ func (s *Server) GetScanCheck(ctx context.Context, req api.GetScanCheckRequestOb
 	}
 	for _, c := range r.Checks {
 		if c.ID == req.CheckID {
-			return api.GetScanCheck200JSONResponse(c), nil
+			return api.GetScanCheck200JSONResponse{Body: c}, nil
 		}
 	}
 	return nil, apierror.New(apierror.CodeCheckNotFound, "check_id", "Scan %s has no check %q.", scan.ID, req.CheckID)
@@ -132,7 +132,7 @@ func (s *Server) GetScanTriage(ctx context.Context, req api.GetScanTriageRequest
 	if err := json.Unmarshal(row.Body, &stored); err != nil {
 		return nil, fmt.Errorf("decode triage %s: %w", scan.ID, err)
 	}
-	return api.GetScanTriage200JSONResponse(stored.For(string(audienceOf(req.Params.Audience)))), nil
+	return api.GetScanTriage200JSONResponse{Body: stored.For(string(audienceOf(req.Params.Audience)))}, nil
 }
 
 // GetScanPdf renders the report of a completed scan as a PDF.

@@ -94,7 +94,7 @@ func (s *Server) CreateScan(ctx context.Context, req api.CreateScanRequestObject
 	if err := json.Unmarshal(resp.Body, &out); err != nil {
 		return nil, fmt.Errorf("decode stored response: %w", err)
 	}
-	return api.CreateScan201JSONResponse(out), nil
+	return api.CreateScan201JSONResponse{Body: out}, nil
 }
 
 func scanCreateError(err error) error {
@@ -147,7 +147,7 @@ func (s *Server) GetScan(ctx context.Context, req api.GetScanRequestObject) (api
 	if err != nil {
 		return nil, err
 	}
-	return api.GetScan200JSONResponse(toAPIScan(scan)), nil
+	return api.GetScan200JSONResponse{Body: toAPIScan(scan)}, nil
 }
 
 func (s *Server) loadScan(ctx context.Context, id uuid.UUID) (store.Scan, error) {
@@ -197,7 +197,7 @@ func (s *Server) ListScans(ctx context.Context, req api.ListScansRequestObject) 
 	for _, r := range rows {
 		out.Data = append(out.Data, toAPIScan(r))
 	}
-	return api.ListScans200JSONResponse(out), nil
+	return api.ListScans200JSONResponse{Body: out}, nil
 }
 
 func (s *Server) scanFilter(status *api.ScanStatus, project, rawURL, domain *string, after, before *time.Time) (store.ScanFilter, error) {
@@ -257,7 +257,7 @@ func (s *Server) UpdateScan(ctx context.Context, req api.UpdateScanRequestObject
 	if err != nil {
 		return nil, err
 	}
-	return api.UpdateScan200JSONResponse(toAPIScan(scan)), nil
+	return api.UpdateScan200JSONResponse{Body: toAPIScan(scan)}, nil
 }
 
 // DeleteScan removes a scan and everything that belongs to it.

@@ -83,9 +83,9 @@ func (s *Server) CreateSchedule(ctx context.Context, req api.CreateScheduleReque
 		return nil, fmt.Errorf("decode stored response: %w", err)
 	}
 	if resp.Status == http.StatusCreated {
-		return api.CreateSchedule201JSONResponse(out), nil
+		return api.CreateSchedule201JSONResponse{Body: out}, nil
 	}
-	return api.CreateSchedule200JSONResponse(out), nil
+	return api.CreateSchedule200JSONResponse{Body: out}, nil
 }
 
 func scheduleLimitError() error {
@@ -122,7 +122,7 @@ func (s *Server) ListSchedules(ctx context.Context, req api.ListSchedulesRequest
 	for _, r := range rows {
 		out.Data = append(out.Data, toAPISchedule(r))
 	}
-	return api.ListSchedules200JSONResponse(out), nil
+	return api.ListSchedules200JSONResponse{Body: out}, nil
 }
 
 // GetSchedule returns one schedule.
@@ -138,7 +138,7 @@ func (s *Server) GetSchedule(ctx context.Context, req api.GetScheduleRequestObje
 	if err != nil {
 		return nil, err
 	}
-	return api.GetSchedule200JSONResponse(toAPISchedule(sc)), nil
+	return api.GetSchedule200JSONResponse{Body: toAPISchedule(sc)}, nil
 }
 
 // UpdateSchedule changes frequency, notification or active state.
@@ -161,7 +161,7 @@ func (s *Server) UpdateSchedule(ctx context.Context, req api.UpdateScheduleReque
 	case err != nil:
 		return nil, err
 	}
-	return api.UpdateSchedule200JSONResponse(toAPISchedule(sc)), nil
+	return api.UpdateSchedule200JSONResponse{Body: toAPISchedule(sc)}, nil
 }
 
 // DeleteSchedule deactivates a schedule.
@@ -177,7 +177,7 @@ func (s *Server) DeleteSchedule(ctx context.Context, req api.DeleteScheduleReque
 	if err != nil {
 		return nil, err
 	}
-	return api.DeleteSchedule200JSONResponse(toAPISchedule(sc)), nil
+	return api.DeleteSchedule200JSONResponse{Body: toAPISchedule(sc)}, nil
 }
 
 func toAPISchedule(r store.Schedule) api.Schedule {

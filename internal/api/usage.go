@@ -23,7 +23,7 @@ func (s *Server) GetUsage(ctx context.Context, _ api.GetUsageRequestObject) (api
 	if err != nil {
 		return nil, err
 	}
-	return api.GetUsage200JSONResponse(u), nil
+	return api.GetUsage200JSONResponse{Body: u}, nil
 }
 
 func (s *Server) usage(ctx context.Context, orgID uuid.UUID) (api.Usage, error) {
@@ -83,5 +83,5 @@ func (s *Server) GetScanPrice(ctx context.Context, req api.GetScanPriceRequestOb
 		r := api.DailyQuotaExhausted
 		out.Allowed, out.Reason = false, &r
 	}
-	return api.GetScanPrice200JSONResponse(out), nil
+	return api.GetScanPrice200JSONResponse{Body: out}, nil
 }

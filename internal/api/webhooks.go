@@ -65,7 +65,7 @@ func (s *Server) TestWebhook(ctx context.Context, req api.TestWebhookRequestObje
 		msg := res.ErrorText()
 		out.Error = &msg
 	}
-	return api.TestWebhook200JSONResponse(out), nil
+	return api.TestWebhook200JSONResponse{Body: out}, nil
 }
 
 // signatureForm is how a submitted signature was written.
@@ -143,11 +143,11 @@ func (s *Server) VerifyWebhook(_ context.Context, req api.VerifyWebhookRequestOb
 		reason = api.UppercaseHex
 	default:
 		out.Valid = true
-		return api.VerifyWebhook200JSONResponse(out), nil
+		return api.VerifyWebhook200JSONResponse{Body: out}, nil
 	}
 	hint := verifyHints[reason]
 	out.Reason, out.Hint = &reason, &hint
-	return api.VerifyWebhook200JSONResponse(out), nil
+	return api.VerifyWebhook200JSONResponse{Body: out}, nil
 }
 
 func hmacOf(key, body []byte) []byte {

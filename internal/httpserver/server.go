@@ -20,6 +20,7 @@ import (
 	"github.com/labstack/echo/v4/middleware"
 	oapimw "github.com/oapi-codegen/echo-middleware"
 
+	"github.com/geoscan/geoscan"
 	"github.com/geoscan/geoscan/gen/api"
 	"github.com/geoscan/geoscan/internal/apidocs"
 	"github.com/geoscan/geoscan/internal/auth"
@@ -52,7 +53,9 @@ func New(d Deps) (*echo.Echo, error) {
 	if err != nil {
 		return nil, err
 	}
-	specJSON, err := spec.MarshalJSON()
+	// The JSON is the YAML file converted, not the parsed model marshalled
+	// again, so both documents say the same in every field.
+	specJSON, err := apidocs.JSONFromYAML(geoscan.OpenAPIYAML)
 	if err != nil {
 		return nil, err
 	}
