@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"time"
 
@@ -183,7 +184,7 @@ func (a *api) waitForScan(ctx context.Context, id uuid.UUID, url string, timeout
 			s := resp.JSON200
 			status := string(s.Status)
 			if tty {
-				fmt.Fprintf(a.env.stderr, "\r\033[K%s %s %s (%s)", spinner[i%len(spinner)], url, status, time.Since(start).Round(time.Second))
+				fmt.Fprintf(a.env.stderr, "\r\033[K%s %s %s (%s)", spinner[i%len(spinner)], url, status, time.Since(start).Round(100*time.Millisecond))
 			} else if status != last {
 				fmt.Fprintf(a.env.stderr, "scan %s %s\n", id, status)
 			}
@@ -398,8 +399,10 @@ func scanReport(ctx context.Context, e env, args []string) error {
 			open = append(open, c)
 		}
 	}
+	rank := map[client.Level]int{client.LevelHigh: 0, client.LevelMedium: 1, client.LevelLow: 2}
+	sort.SliceStable(open, func(i, j int) bool { return rank[open[i].Impact] < rank[open[j].Impact] })
 	if len(open) > 0 {
-		fmt.Fprintln(w, "\nOpen issues:")
+		fmt.Fprintln(w, "\nOpen issues, highest impact first:")
 		tw = newTable(w)
 		fmt.Fprintln(tw, "STATUS\tIMPACT\tCHECK\tTITLE")
 		for _, c := range open {
