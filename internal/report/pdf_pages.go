@@ -744,7 +744,15 @@ func (d *doc) fetchAppendix() {
 	cols := []struct {
 		title string
 		w     float64
-	}{{"Address", 80}, {"Purpose", 52}, {"Status", 14}, {"Size", 18}, {"Time", 14}}
+	}{{"Address", 78}, {"Purpose", 50}, {"Status", 14}, {"Size", 18}, {"Time", 14}}
+	var total float64
+	for _, c := range cols {
+		total += c.w
+	}
+	if math.Abs(total-contentW) > 0.01 {
+		d.fail(fmt.Errorf("fetch table columns are %.1f mm wide, the page text %.1f mm", total, contentW))
+		return
+	}
 	header := func() {
 		d.font(fontBold, 8.5)
 		d.color(ink)

@@ -174,7 +174,7 @@ func TestRenderPDFFetchTableColumns(t *testing.T) {
 	words := pdfWords(t, buf.Bytes())
 
 	mm := 72 / 25.4
-	bounds := []float64{18 + 80, 18 + 80 + 52, 18 + 80 + 52 + 14, 18 + 80 + 52 + 14 + 18}
+	bounds := []float64{18 + 78, 18 + 78 + 50, 18 + 78 + 50 + 14, 18 + 78 + 50 + 14 + 18}
 	tablePages := map[int]float64{} // page → y of the header row
 	for _, a := range words {
 		for _, p := range words {
