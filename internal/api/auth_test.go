@@ -5,11 +5,13 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 
 	"github.com/geoscan/geoscan/gen/api"
 	"github.com/geoscan/geoscan/internal/auth"
+	"github.com/geoscan/geoscan/internal/wait"
 )
 
 func TestAuthentication(t *testing.T) {
@@ -65,10 +67,10 @@ func TestAuthentication(t *testing.T) {
 		t.Parallel()
 		r := h.Do(t, "GET", "/api/v1/usage", org.Key, nil)
 		require.Equal(t, http.StatusOK, r.Status)
-		require.Eventually(t, func() bool {
+		wait.Until(t, 5*time.Second, "the key's last use to be recorded", func() bool {
 			k, err := h.Store.GetAPIKey(context.Background(), org.KeyID)
 			return err == nil && k.LastUsedAt != nil
-		}, testWait, testPoll)
+		})
 	})
 
 	t.Run("RevocationTakesEffectAtOnce", func(t *testing.T) {

@@ -4,14 +4,8 @@ import (
 	"net/http"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/require"
-)
-
-const (
-	testWait = 5 * time.Second
-	testPoll = 20 * time.Millisecond
 )
 
 func TestFrameworkErrorsUseTheEnvelope(t *testing.T) {

@@ -19,6 +19,7 @@ import (
 	"github.com/geoscan/geoscan/internal/auth"
 	"github.com/geoscan/geoscan/internal/pgcluster"
 	"github.com/geoscan/geoscan/internal/pgtest"
+	"github.com/geoscan/geoscan/internal/wait"
 )
 
 func TestMain(m *testing.M) { os.Exit(pgtest.Main(m)) }
@@ -141,18 +142,19 @@ func startDev(t *testing.T, dataDir string) (api, key string, stop func() (int, 
 	done := make(chan int, 1)
 	vars := map[string]string{"GEOSCAN_DATA_DIR": dataDir, "GEOSCAN_HTTP_ADDR": "127.0.0.1:0", "GEOSCAN_LOG_LEVEL": "warn"}
 	go func() { done <- Main(ctx, []string{"dev"}, func(k string) string { return vars[k] }, out, errOut) }()
-	deadline := time.Now().Add(90 * time.Second)
-	for !printedKey.MatchString(out.String()) {
+	printed, _ := wait.For(t, 90*time.Second, func() (bool, bool) {
 		select {
 		case code := <-done:
 			cancel()
 			t.Fatalf("dev exited with %d before printing a key; stdout: %s\nstderr: %s", code, out.String(), errOut.String())
-		case <-time.After(50 * time.Millisecond):
+		default:
 		}
-		if time.Now().After(deadline) {
-			cancel()
-			t.Fatalf("dev printed no key within 90 s; stdout: %s\nstderr: %s", out.String(), errOut.String())
-		}
+		printed := printedKey.MatchString(out.String())
+		return printed, printed
+	})
+	if !printed {
+		cancel()
+		t.Fatalf("dev printed no key within 90 s; stdout: %s\nstderr: %s", out.String(), errOut.String())
 	}
 	key = printedKey.FindStringSubmatch(out.String())[1]
 	api = printedAPI.FindStringSubmatch(out.String())[1]

@@ -27,6 +27,7 @@ import (
 	"github.com/geoscan/geoscan/internal/dbmigrate"
 	"github.com/geoscan/geoscan/internal/pgtest"
 	"github.com/geoscan/geoscan/internal/store"
+	"github.com/geoscan/geoscan/internal/wait"
 )
 
 func TestMain(m *testing.M) { os.Exit(pgtest.Main(m)) }
@@ -166,10 +167,7 @@ func TestClientDisconnectIsNotAFailure(t *testing.T) {
 	cancel() // the client goes away while the handler works
 	require.ErrorIs(t, <-done, context.Canceled)
 
-	deadline := time.Now().Add(10 * time.Second)
-	for !strings.Contains(logs.String(), `"status":499`) && time.Now().Before(deadline) {
-		time.Sleep(10 * time.Millisecond)
-	}
+	wait.For(t, 10*time.Second, func() (string, bool) { return logs.String(), strings.Contains(logs.String(), `"status":499`) })
 	require.Contains(t, logs.String(), "client disconnected before the response")
 	require.Contains(t, logs.String(), `"status":499`, "the request log records the disconnect")
 	require.NotContains(t, logs.String(), `"level":"ERROR"`)

@@ -12,6 +12,8 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/stretchr/testify/require"
+
+	"github.com/geoscan/geoscan/internal/wait"
 )
 
 func TestEphemeralClusterRestartsWithItsData(t *testing.T) {
@@ -85,7 +87,7 @@ func TestStartAfterServerWasKilled(t *testing.T) {
 	pid, ok := readPID(pidFile)
 	require.True(t, ok)
 	require.NoError(t, syscall.Kill(pid, syscall.SIGKILL))
-	waitFor(t, "the killed server's port to close", func() bool {
+	wait.Until(t, 30*time.Second, "the killed server's port to close", func() bool {
 		conn, err := pgx.Connect(ctx, old.URL("postgres"))
 		if err == nil {
 			_ = conn.Close(ctx)
@@ -203,16 +205,4 @@ func queryInt(t *testing.T, url, sql string) int {
 	var v int
 	require.NoError(t, conn.QueryRow(ctx, sql).Scan(&v))
 	return v
-}
-
-// waitFor polls cond until it holds or a deadline passes.
-func waitFor(t *testing.T, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			require.FailNow(t, "timed out waiting for "+what)
-		}
-		<-time.After(20 * time.Millisecond)
-	}
 }

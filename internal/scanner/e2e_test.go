@@ -20,6 +20,7 @@ import (
 	"github.com/geoscan/geoscan/internal/apitest"
 	"github.com/geoscan/geoscan/internal/pgtest"
 	"github.com/geoscan/geoscan/internal/testsite"
+	"github.com/geoscan/geoscan/internal/wait"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files")
@@ -86,18 +87,16 @@ func scan(ctx context.Context, t *testing.T, org apitest.Org, url string) client
 	created, err := org.Client.CreateScanWithResponse(ctx, nil, client.ScanCreateRequest{URL: url})
 	require.NoError(t, err)
 	require.Equal(t, http.StatusCreated, created.StatusCode(), "body: %s", created.Body)
-	deadline := time.Now().Add(90 * time.Second)
-	for time.Now().Before(deadline) {
+	got, ok := wait.For(t, 90*time.Second, func() (client.Scan, bool) {
 		got, err := org.Client.GetScanWithResponse(ctx, created.JSON201.ID)
 		require.NoError(t, err)
 		require.Equal(t, http.StatusOK, got.StatusCode())
-		if client.IsFinished(string(got.JSON200.Status)) {
-			return *got.JSON200
-		}
-		time.Sleep(100 * time.Millisecond)
+		return *got.JSON200, client.IsFinished(string(got.JSON200.Status))
+	})
+	if !ok {
+		t.Fatalf("scan of %s did not finish", url)
 	}
-	t.Fatalf("scan of %s did not finish", url)
-	return client.Scan{}
+	return got
 }
 
 // golden is what a fixture's scan is expected to produce; a scoring or

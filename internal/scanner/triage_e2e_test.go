@@ -13,8 +13,10 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/geoscan/geoscan/gen/client"
+	"github.com/geoscan/geoscan/internal/apitest"
 	"github.com/geoscan/geoscan/internal/cli"
 	"github.com/geoscan/geoscan/internal/testsite"
+	"github.com/geoscan/geoscan/internal/wait"
 )
 
 // TestTriageThroughTheAPI scans fixtures through the service and reads
@@ -120,18 +122,14 @@ func TestTriageRecompute(t *testing.T) {
 	t.Run("queued job", func(t *testing.T) {
 		forget(false)
 		require.Equal(t, id+" queued\n", geoscan("triage", "recompute", "--queue", id))
-		deadline := time.Now().Add(60 * time.Second)
-		for {
+		r, ok := wait.For(t, 60*time.Second, func() (apitest.Response, bool) {
 			r := h.Do(t, "GET", "/api/v1/scans/"+id+"/triage", org.Key, nil)
-			if r.Status == http.StatusOK {
-				var d client.TriageDossier
-				require.NoError(t, json.Unmarshal(r.Body, &d))
-				require.Equal(t, "WordPress", str(d.Platform.Cms))
-				break
-			}
-			require.True(t, time.Now().Before(deadline), "the queued recompute did not run")
-			time.Sleep(100 * time.Millisecond)
-		}
+			return r, r.Status == http.StatusOK
+		})
+		require.True(t, ok, "the queued recompute did not run")
+		var d client.TriageDossier
+		require.NoError(t, json.Unmarshal(r.Body, &d))
+		require.Equal(t, "WordPress", str(d.Platform.Cms))
 	})
 
 	t.Run("bad input", func(t *testing.T) {

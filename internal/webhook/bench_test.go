@@ -20,6 +20,7 @@ import (
 	"github.com/geoscan/geoscan/internal/pgtest"
 	"github.com/geoscan/geoscan/internal/plan"
 	"github.com/geoscan/geoscan/internal/store"
+	"github.com/geoscan/geoscan/internal/wait"
 	"github.com/geoscan/geoscan/internal/webhook"
 )
 
@@ -73,17 +74,12 @@ func BenchmarkCallbackLatency(b *testing.B) {
 			require.Equal(b, http.StatusCreated, created.StatusCode(), "body: %s", created.Body)
 			ids = append(ids, created.JSON201.ID)
 		}
-		deadline := time.Now().Add(5 * time.Minute)
-		for {
+		n, ok := wait.For(b, 5*time.Minute, func() (int, bool) {
 			mu.Lock()
-			n := len(arrived)
-			mu.Unlock()
-			if n == scans {
-				break
-			}
-			require.True(b, time.Now().Before(deadline), "only %d of %d callbacks arrived", n, scans)
-			time.Sleep(50 * time.Millisecond)
-		}
+			defer mu.Unlock()
+			return len(arrived), len(arrived) == scans
+		})
+		require.True(b, ok, "only %d of %d callbacks arrived", n, scans)
 		b.StopTimer()
 
 		lat := make([]time.Duration, 0, scans)
@@ -150,11 +146,8 @@ func BenchmarkDeliveryThroughput(b *testing.B) {
 			}
 			return nil
 		}))
-		deadline := time.Now().Add(5 * time.Minute)
-		for got.Load() < deliveries {
-			require.True(b, time.Now().Before(deadline), "only %d of %d deliveries arrived", got.Load(), deliveries)
-			time.Sleep(10 * time.Millisecond)
-		}
+		arrived, ok := wait.For(b, 5*time.Minute, func() (int64, bool) { return got.Load(), got.Load() >= deliveries })
+		require.True(b, ok, "only %d of %d deliveries arrived", arrived, deliveries)
 		elapsed := time.Since(start)
 		b.StopTimer()
 		b.ReportMetric(float64(deliveries)/elapsed.Seconds(), "deliveries/s")

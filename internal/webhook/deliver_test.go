@@ -28,6 +28,7 @@ import (
 	"github.com/geoscan/geoscan/gen/client"
 	"github.com/geoscan/geoscan/internal/apitest"
 	"github.com/geoscan/geoscan/internal/pgtest"
+	"github.com/geoscan/geoscan/internal/wait"
 )
 
 func TestMain(m *testing.M) { os.Exit(pgtest.Main(m)) }
@@ -160,15 +161,14 @@ func deliveries(t *testing.T, org apitest.Org, scanID uuid.UUID) []client.Webhoo
 // waitSettled waits until the scan's only delivery is no longer pending.
 func waitSettled(t *testing.T, org apitest.Org, scanID uuid.UUID, limit time.Duration) client.WebhookDelivery {
 	t.Helper()
-	deadline := time.Now().Add(limit)
-	for time.Now().Before(deadline) {
-		if ds := deliveries(t, org, scanID); len(ds) == 1 && ds[0].Status != client.WebhookDeliveryStatusPending {
-			return ds[0]
-		}
-		time.Sleep(50 * time.Millisecond)
+	ds, ok := wait.For(t, limit, func() ([]client.WebhookDelivery, bool) {
+		ds := deliveries(t, org, scanID)
+		return ds, len(ds) == 1 && ds[0].Status != client.WebhookDeliveryStatusPending
+	})
+	if !ok {
+		t.Fatalf("the delivery of scan %s did not settle within %s: %+v", scanID, limit, ds)
 	}
-	t.Fatalf("the delivery of scan %s did not settle within %s: %+v", scanID, limit, deliveries(t, org, scanID))
-	return client.WebhookDelivery{}
+	return ds[0]
 }
 
 func getScan(t *testing.T, org apitest.Org, id uuid.UUID) client.Scan {
@@ -458,11 +458,7 @@ func TestDeletedScanEndsItsDelivery(t *testing.T) {
 	ctx := context.Background()
 
 	scan, _ := createScan(t, org, rc, "/down/")
-	deadline := time.Now().Add(60 * time.Second)
-	for len(rc.callbacks()) == 0 && time.Now().Before(deadline) {
-		time.Sleep(20 * time.Millisecond)
-	}
-	cbs := rc.callbacks()
+	cbs, _ := wait.For(t, 60*time.Second, func() ([]callback, bool) { cbs := rc.callbacks(); return cbs, len(cbs) > 0 })
 	require.NotEmpty(t, cbs, "the first attempt arrives")
 	id := cbs[0].Header.Get("X-GeoScan-Delivery")
 
@@ -482,15 +478,11 @@ func TestDeletedScanEndsItsDelivery(t *testing.T) {
 // want (or a minute passes) and returns the last state seen.
 func jobState(t *testing.T, h *apitest.Harness, deliveryID, want string) string {
 	t.Helper()
-	var state string
-	deadline := time.Now().Add(time.Minute)
-	for time.Now().Before(deadline) {
+	state, _ := wait.For(t, time.Minute, func() (string, bool) {
+		var state string
 		require.NoError(t, h.Store.Pool().QueryRow(context.Background(),
 			"SELECT state FROM river_job WHERE args->>'delivery_id' = $1 ORDER BY id DESC LIMIT 1", deliveryID).Scan(&state))
-		if state == want {
-			break
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+		return state, state == want
+	})
 	return state
 }

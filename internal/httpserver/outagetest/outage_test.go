@@ -18,6 +18,7 @@ import (
 	"github.com/geoscan/geoscan/internal/auth"
 	"github.com/geoscan/geoscan/internal/pgcluster"
 	"github.com/geoscan/geoscan/internal/testsite"
+	"github.com/geoscan/geoscan/internal/wait"
 )
 
 // TestDatabaseOutage runs the application (API and scan workers) on a
@@ -64,7 +65,7 @@ func TestDatabaseOutage(t *testing.T) {
 	defer release()
 	held := createScan(ctx, t, org, sites.URL(testsite.Docs))
 	other := createScan(ctx, t, org, sites.URL(testsite.WordPress))
-	waitFor(t, 60*time.Second, "the held scan to start fetching", func() bool {
+	wait.Until(t, 60*time.Second, "the held scan to start fetching", func() bool {
 		return getScan(ctx, t, org, held).Status == client.ScanStatusRunning && sites.Hits(testsite.Docs)["/"] > 0
 	})
 
@@ -106,7 +107,7 @@ func TestDatabaseOutage(t *testing.T) {
 	require.NoError(t, err)
 
 	// The same process recovers: reads and creates succeed again.
-	waitFor(t, 30*time.Second, "reads to succeed again", func() bool {
+	wait.Until(t, 30*time.Second, "reads to succeed again", func() bool {
 		return h.Do(t, "GET", "/api/v1/scans/"+held.String(), org.Key, nil).Status == http.StatusOK
 	})
 	require.Equal(t, http.StatusOK, h.Do(t, "GET", "/readyz", "", nil).Status)
@@ -117,7 +118,7 @@ func TestDatabaseOutage(t *testing.T) {
 
 	// No scan was lost or left running: each one completes.
 	for _, id := range []client.ScanID{held, other, after} {
-		waitFor(t, 120*time.Second, "scan "+id.String()+" to finish", func() bool {
+		wait.Until(t, 120*time.Second, "scan "+id.String()+" to finish", func() bool {
 			return client.IsFinished(string(getScan(ctx, t, org, id).Status))
 		})
 		got := getScan(ctx, t, org, id)
@@ -142,18 +143,6 @@ func getScan(ctx context.Context, t *testing.T, org apitest.Org, id client.ScanI
 	require.NoError(t, err)
 	require.Equal(t, http.StatusOK, got.StatusCode(), "body: %s", got.Body)
 	return *got.JSON200
-}
-
-func waitFor(t *testing.T, limit time.Duration, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(limit)
-	for time.Now().Before(deadline) {
-		if cond() {
-			return
-		}
-		time.Sleep(200 * time.Millisecond)
-	}
-	t.Fatalf("timed out waiting for %s", what)
 }
 
 func TestMain(m *testing.M) { os.Exit(m.Run()) }

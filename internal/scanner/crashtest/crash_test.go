@@ -21,6 +21,7 @@ import (
 	"github.com/geoscan/geoscan/internal/apitest"
 	"github.com/geoscan/geoscan/internal/pgtest"
 	"github.com/geoscan/geoscan/internal/testsite"
+	"github.com/geoscan/geoscan/internal/wait"
 )
 
 // TestWorkerKilledMidScan runs the real binary as a worker, kills it with
@@ -70,7 +71,7 @@ func TestWorkerKilledMidScan(t *testing.T) {
 	}
 
 	first, _ := worker()
-	waitFor(t, 30*time.Second, "the first worker to start the scan", func() bool {
+	wait.Until(t, 30*time.Second, "the first worker to start the scan", func() bool {
 		return scanStatus(ctx, t, org, id).Status == client.ScanStatusRunning && s.Hits(testsite.Docs)["/"] > 0
 	})
 	require.NoError(t, first.Process.Signal(syscall.SIGKILL))
@@ -79,7 +80,7 @@ func TestWorkerKilledMidScan(t *testing.T) {
 	require.Equal(t, client.ScanStatusRunning, scanStatus(ctx, t, org, id).Status, "a killed worker leaves its scan running")
 
 	_, logs := worker()
-	waitFor(t, 150*time.Second, "the second worker to finish the rescued scan", func() bool {
+	wait.Until(t, 150*time.Second, "the second worker to finish the rescued scan", func() bool {
 		return client.IsFinished(string(scanStatus(ctx, t, org, id).Status))
 	})
 	done := scanStatus(ctx, t, org, id)
@@ -126,16 +127,4 @@ func scanStatus(ctx context.Context, t *testing.T, org apitest.Org, id client.Sc
 	require.NoError(t, err)
 	require.Equal(t, http.StatusOK, got.StatusCode())
 	return *got.JSON200
-}
-
-func waitFor(t *testing.T, limit time.Duration, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(limit)
-	for time.Now().Before(deadline) {
-		if cond() {
-			return
-		}
-		time.Sleep(200 * time.Millisecond)
-	}
-	t.Fatalf("timed out waiting for %s", what)
 }

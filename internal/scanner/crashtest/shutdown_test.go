@@ -23,6 +23,7 @@ import (
 	"github.com/geoscan/geoscan/internal/apitest"
 	"github.com/geoscan/geoscan/internal/pgtest"
 	"github.com/geoscan/geoscan/internal/testsite"
+	"github.com/geoscan/geoscan/internal/wait"
 )
 
 // callbacks records the events a receiver was sent.
@@ -98,7 +99,7 @@ func TestWorkerStoppedMidScan(t *testing.T) {
 		"GEOSCAN_SHUTDOWN_TIMEOUT=2s", "GEOSCAN_SCAN_BUDGET=60s",
 	}
 	first, firstLogs := startWorker(t, bin, env)
-	waitFor(t, 30*time.Second, "the first worker to start the scan", func() bool {
+	wait.Until(t, 30*time.Second, "the first worker to start the scan", func() bool {
 		return scanStatus(ctx, t, org, id).Status == client.ScanStatusRunning && s.Hits(testsite.Docs)["/"] > 0
 	})
 	require.NoError(t, first.Process.Signal(syscall.SIGTERM))
@@ -128,7 +129,7 @@ func TestWorkerStoppedMidScan(t *testing.T) {
 	release()
 	released := time.Now()
 	_, logs := startWorker(t, bin, env)
-	waitFor(t, 120*time.Second, "the next worker to complete the scan, call back and complete the job", func() bool {
+	wait.Until(t, 120*time.Second, "the next worker to complete the scan, call back and complete the job", func() bool {
 		state, _, _ := job(ctx, t, h, id)
 		return client.IsFinished(string(scanStatus(ctx, t, org, id).Status)) && len(rc.got()) > 0 && state != "running"
 	})

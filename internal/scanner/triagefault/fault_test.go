@@ -20,6 +20,7 @@ import (
 	"github.com/geoscan/geoscan/internal/pgtest"
 	"github.com/geoscan/geoscan/internal/testsite"
 	"github.com/geoscan/geoscan/internal/triage"
+	"github.com/geoscan/geoscan/internal/wait"
 )
 
 func TestMain(m *testing.M) { os.Exit(pgtest.Main(m)) }
@@ -55,17 +56,13 @@ func TestTriageFailureIsFilledInLater(t *testing.T) {
 	require.Equal(t, http.StatusCreated, created.StatusCode(), "body: %s", created.Body)
 	id := created.JSON201.ID
 
-	deadline := time.Now().Add(60 * time.Second)
-	for {
+	_, finished := wait.For(t, 60*time.Second, func() (client.ScanStatus, bool) {
 		got, err := org.Client.GetScanWithResponse(ctx, id)
 		require.NoError(t, err)
-		if got.JSON200.Status == client.ScanStatusCompleted {
-			break
-		}
 		require.NotEqual(t, client.ScanStatusFailed, got.JSON200.Status, "the scan must not fail because triage did")
-		require.True(t, time.Now().Before(deadline), "scan did not finish")
-		time.Sleep(50 * time.Millisecond)
-	}
+		return got.JSON200.Status, got.JSON200.Status == client.ScanStatusCompleted
+	})
+	require.True(t, finished, "scan did not finish")
 	require.Len(t, failures, 1, "the injected builder ran once")
 	rep, err := org.Client.GetScanReportWithResponse(ctx, id, nil)
 	require.NoError(t, err)
@@ -75,16 +72,15 @@ func TestTriageFailureIsFilledInLater(t *testing.T) {
 		`SELECT count(*) FROM river_job WHERE kind = 'triage' AND args->>'scan_id' = $1`, id.String()).Scan(&jobs))
 	require.Equal(t, 1, jobs, "the recompute job is queued with the completion")
 
-	for {
+	r, filled := wait.For(t, 60*time.Second, func() (*client.GetScanTriageResponse, bool) {
 		r, err := org.Client.GetScanTriageWithResponse(ctx, id, nil)
 		require.NoError(t, err)
-		if r.StatusCode() == http.StatusOK {
-			require.NotNil(t, r.JSON200.Platform.Cms)
-			require.Equal(t, "Hugo", *r.JSON200.Platform.Cms)
-			return
+		if r.StatusCode() != http.StatusOK {
+			require.Equal(t, http.StatusNotFound, r.StatusCode())
 		}
-		require.Equal(t, http.StatusNotFound, r.StatusCode())
-		require.True(t, time.Now().Before(deadline), "the recompute job did not fill the dossier in")
-		time.Sleep(100 * time.Millisecond)
-	}
+		return r, r.StatusCode() == http.StatusOK
+	})
+	require.True(t, filled, "the recompute job did not fill the dossier in")
+	require.NotNil(t, r.JSON200.Platform.Cms)
+	require.Equal(t, "Hugo", *r.JSON200.Platform.Cms)
 }

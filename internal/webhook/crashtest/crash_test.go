@@ -29,6 +29,7 @@ import (
 	"github.com/geoscan/geoscan/gen/client"
 	"github.com/geoscan/geoscan/internal/apitest"
 	"github.com/geoscan/geoscan/internal/pgtest"
+	"github.com/geoscan/geoscan/internal/wait"
 )
 
 func TestMain(m *testing.M) { os.Exit(pgtest.Main(m)) }
@@ -134,7 +135,7 @@ func TestWorkerKilledBeforeCallbackSucceeded(t *testing.T) {
 	first, firstLogs := worker()
 	hangScan, hangSecret := create("/hang")
 	failScan, failSecret := create("/fail")
-	waitFor(t, 60*time.Second, "both first attempts", func() bool { return rc.count("/hang") == 1 && rc.count("/fail") == 1 })
+	wait.Until(t, 60*time.Second, "both first attempts", func() bool { return rc.count("/hang") == 1 && rc.count("/fail") == 1 })
 	for _, id := range []client.ScanID{hangScan, failScan} {
 		require.Equal(t, client.ScanStatusCompleted, scanStatus(ctx, t, org, id), "worker logs:\n%s", firstLogs)
 	}
@@ -145,7 +146,7 @@ func TestWorkerKilledBeforeCallbackSucceeded(t *testing.T) {
 	}
 
 	_, logs := worker()
-	waitFor(t, 150*time.Second, "both callbacks to arrive through the second worker", func() bool {
+	wait.Until(t, 150*time.Second, "both callbacks to arrive through the second worker", func() bool {
 		return rc.count("/hang") >= 2 && rc.count("/fail") >= 2 &&
 			delivery(ctx, t, org, hangScan).Status == client.WebhookDeliveryStatusSucceeded &&
 			delivery(ctx, t, org, failScan).Status == client.WebhookDeliveryStatusSucceeded
@@ -200,16 +201,4 @@ func (w *lockedWriter) String() string {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	return w.b.String()
-}
-
-func waitFor(t *testing.T, limit time.Duration, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(limit)
-	for time.Now().Before(deadline) {
-		if cond() {
-			return
-		}
-		time.Sleep(200 * time.Millisecond)
-	}
-	t.Fatalf("timed out waiting for %s", what)
 }

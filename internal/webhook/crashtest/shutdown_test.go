@@ -19,6 +19,7 @@ import (
 	"github.com/geoscan/geoscan/gen/client"
 	"github.com/geoscan/geoscan/internal/apitest"
 	"github.com/geoscan/geoscan/internal/pgtest"
+	"github.com/geoscan/geoscan/internal/wait"
 )
 
 // TestWorkerStoppedMidCallback is a deploy while a callback is being sent:
@@ -76,7 +77,7 @@ func TestWorkerStoppedMidCallback(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, http.StatusCreated, created.StatusCode(), "body: %s", created.Body)
 	id := created.JSON201.ID
-	waitFor(t, 60*time.Second, "the first attempt to reach the receiver", func() bool { return rc.count("/hold") == 1 })
+	wait.Until(t, 60*time.Second, "the first attempt to reach the receiver", func() bool { return rc.count("/hold") == 1 })
 	require.NoError(t, first.Process.Signal(syscall.SIGTERM))
 	signalled := time.Now()
 	exited := make(chan error, 1)
@@ -105,7 +106,7 @@ func TestWorkerStoppedMidCallback(t *testing.T) {
 	require.Zero(t, errs)
 
 	_, logs := worker()
-	waitFor(t, 60*time.Second, "the callback to arrive through the next worker and its job to complete", func() bool {
+	wait.Until(t, 60*time.Second, "the callback to arrive through the next worker and its job to complete", func() bool {
 		readJob()
 		return delivery(ctx, t, org, id).Status == client.WebhookDeliveryStatusSucceeded && state == "completed"
 	})
