@@ -34,6 +34,10 @@ test: verify vet lint test/go test/fuzz contract ## Everything CI runs: generate
 test/go: ## Run the Go tests (GEOSCAN_TEST_DATABASE_URL, or an ephemeral cluster).
 	$(GO) run ./cmd/testdb -- $(GOTEST) ./...
 
+.PHONY: test/short
+test/short: ## Quick local run: the Go tests with -short (no worker-crash tests, no waiting out time-outs).
+	$(GO) run ./cmd/testdb -- $(GOTEST) -short ./...
+
 .PHONY: test/fuzz
 test/fuzz: ## Run every Fuzz* target for FUZZTIME_CI (2s) each, as CI does.
 	$(GO) run ./cmd/testdb -- env FUZZTIME=$(FUZZTIME_CI) .ci/fuzz
