@@ -683,9 +683,6 @@ func (c *Cluster) Dir() string { return c.dir }
 // Port is the TCP port the server listens on at 127.0.0.1.
 func (c *Cluster) Port() int { return c.port }
 
-// LogPath is the server's log file.
-func (c *Cluster) LogPath() string { return c.logPath }
-
 // EnsureDatabase creates database name unless it exists.
 func (c *Cluster) EnsureDatabase(ctx context.Context, name string) error {
 	conn, err := pgx.Connect(ctx, c.URL("postgres"))

@@ -191,11 +191,9 @@ type group struct {
 // File is a parsed robots.txt with the semantics of its fetch outcome.
 type File struct {
 	state       State
-	status      int
 	reason      string
 	html        bool
 	oversize    bool
-	size        int
 	lines       int
 	known       int
 	groups      []*group
@@ -220,8 +218,6 @@ func Parse(resp *fetch.Response) *File {
 		f.state, f.reason = Unreachable, "robots.txt was not fetched, so RFC 9309 requires assuming that everything is disallowed"
 		return f
 	}
-	f.status = resp.Status
-	f.size = resp.Bytes
 	success := resp.Status >= 200 && resp.Status < 300
 	switch {
 	case resp.Err != nil && success && errors.Is(resp.Err, fetch.ErrTooLarge):
@@ -260,7 +256,7 @@ func Parse(resp *fetch.Response) *File {
 
 // ParseBody parses robots.txt text as if it had been fetched with 200.
 func ParseBody(body string) *File {
-	f := &File{state: Rules, status: 200, size: len(body), signals: map[string]string{}}
+	f := &File{state: Rules, signals: map[string]string{}}
 	f.html = looksLikeHTML([]byte(body))
 	f.parse([]byte(body))
 	return f
@@ -300,9 +296,6 @@ func (f *File) ruleAt(line int) *rule {
 // State is the fetch-outcome state.
 func (f *File) State() State { return f.state }
 
-// Status is the HTTP status robots.txt answered, 0 when it failed.
-func (f *File) Status() int { return f.status }
-
 // StateReason explains an Unavailable or Unreachable state; "" for Rules.
 func (f *File) StateReason() string { return f.reason }
 
@@ -311,9 +304,6 @@ func (f *File) HTML() bool { return f.html }
 
 // Oversize reports a file larger than MaxParseBytes.
 func (f *File) Oversize() bool { return f.oversize }
-
-// Size is the body size in bytes.
-func (f *File) Size() int { return f.size }
 
 // Lines counts the lines with content (comments and blanks excluded).
 func (f *File) Lines() int { return f.lines }

@@ -2,7 +2,6 @@ package scoring
 
 import (
 	"math"
-	"sort"
 )
 
 // CheckScore is what scoring needs of one check result.
@@ -190,21 +189,6 @@ func ImpactLevel(points float64) string {
 		return "medium"
 	}
 	return "low"
-}
-
-// RankByImpact orders check ids by impact, highest first, id as tie-break.
-func RankByImpact(impact map[string]float64) []string {
-	ids := make([]string, 0, len(impact))
-	for id := range impact {
-		ids = append(ids, id)
-	}
-	sort.Slice(ids, func(i, j int) bool {
-		if impact[ids[i]] != impact[ids[j]] {
-			return impact[ids[i]] > impact[ids[j]]
-		}
-		return ids[i] < ids[j]
-	})
-	return ids
 }
 
 func round(x float64, places int) float64 {

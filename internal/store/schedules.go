@@ -13,8 +13,8 @@ import (
 )
 
 // NextRun is when a schedule of frequency runs next after from: one or three
-// calendar months later (Go normalises 31 Jan + 1 month to 3 Mar; the
-// schedule package owns finer rules when schedules run).
+// calendar months later, as Go's AddDate counts them (31 January + 1 month
+// is 3 March).
 func NextRun(frequency string, from time.Time) time.Time {
 	months := 3
 	if frequency == "monthly" {

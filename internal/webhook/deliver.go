@@ -21,8 +21,9 @@ import (
 // backlog of one never delays the other.
 const Queue = "webhooks"
 
-// DefaultSchedule is the retry schedule of decisions.md: attempts at once,
-// then 5 s, 25 s and 125 s after each failure.
+// DefaultSchedule is the retry schedule the API promises (openapi.yaml,
+// docs/WEBHOOKS.md): an attempt at once, then 5 s, 25 s and 125 s after
+// each failure.
 var DefaultSchedule = Schedule{5 * time.Second, 25 * time.Second, 125 * time.Second}
 
 // Schedule is the delays between attempts: the first attempt is at once,
