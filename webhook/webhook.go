@@ -3,6 +3,12 @@
 // it, and receivers written in Go can import it (it depends only on the
 // standard library).
 //
+// It is also the public home of the hand-written helpers for API clients
+// (IsFinished, IsCompleted): it is the one package of this module that is
+// importable, written by hand and free of dependencies, while gen/client
+// holds only what make generate writes. A receiver reads a scan's status
+// from a callback as a poller reads it from the API, so both share them.
+//
 // Every callback carries two independent signatures over the same raw body:
 //
 //   - X-GeoScan-Signature: "v1=" + lowercase hex HMAC-SHA256 of the body,

@@ -15,6 +15,7 @@ import (
 	"github.com/geoscan/geoscan/internal/app"
 	"github.com/geoscan/geoscan/internal/config"
 	"github.com/geoscan/geoscan/internal/testsite"
+	"github.com/geoscan/geoscan/webhook"
 )
 
 // demo shows the whole job offline: it starts the local fixture sites and a
@@ -125,7 +126,7 @@ func demo(ctx context.Context, e env, args []string) error {
 			if err != nil {
 				return fmt.Errorf("waiting for the scans: %w", err)
 			}
-			if resp.JSON200 != nil && client.IsFinished(string(resp.JSON200.Status)) {
+			if resp.JSON200 != nil && webhook.IsFinished(string(resp.JSON200.Status)) {
 				results[i] = *resp.JSON200
 				break
 			}

@@ -15,6 +15,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/geoscan/geoscan/gen/client"
+	"github.com/geoscan/geoscan/webhook"
 )
 
 const scanUsage = `Usage: geoscan scan COMMAND [flags]
@@ -144,7 +145,7 @@ func scanCreate(ctx context.Context, e env, args []string) error {
 
 // verdict turns a finished scan into the command's exit code.
 func verdict(s *client.Scan, minScore float64) error {
-	if !client.IsCompleted(string(s.Status)) {
+	if !webhook.IsCompleted(string(s.Status)) {
 		return &exitError{code: exitScanFailed, msg: fmt.Sprintf("scan %s failed: %s (%s)", s.ID, orDash(s.ErrorMessage), orDash(s.ErrorCode))}
 	}
 	if minScore >= 0 && s.OverallScore != nil && *s.OverallScore < minScore {
@@ -189,7 +190,7 @@ func (a *api) waitForScan(ctx context.Context, id uuid.UUID, url string, timeout
 				fmt.Fprintf(a.env.stderr, "scan %s %s\n", id, status)
 			}
 			last = status
-			if client.IsFinished(status) {
+			if webhook.IsFinished(status) {
 				if tty {
 					fmt.Fprintf(a.env.stderr, "\r\033[K%s %s after %s\n", url, status, time.Since(start).Round(100*time.Millisecond))
 				}

@@ -21,6 +21,7 @@ import (
 	"github.com/geoscan/geoscan/internal/pgtest"
 	"github.com/geoscan/geoscan/internal/testsite"
 	"github.com/geoscan/geoscan/internal/wait"
+	"github.com/geoscan/geoscan/webhook"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files")
@@ -91,7 +92,7 @@ func scan(ctx context.Context, t *testing.T, org apitest.Org, url string) client
 		got, err := org.Client.GetScanWithResponse(ctx, created.JSON201.ID)
 		require.NoError(t, err)
 		require.Equal(t, http.StatusOK, got.StatusCode())
-		return *got.JSON200, client.IsFinished(string(got.JSON200.Status))
+		return *got.JSON200, webhook.IsFinished(string(got.JSON200.Status))
 	})
 	if !ok {
 		t.Fatalf("scan of %s did not finish", url)

@@ -19,6 +19,7 @@ import (
 	"github.com/geoscan/geoscan/internal/pgcluster"
 	"github.com/geoscan/geoscan/internal/testsite"
 	"github.com/geoscan/geoscan/internal/wait"
+	"github.com/geoscan/geoscan/webhook"
 )
 
 // TestDatabaseOutage runs the application (API and scan workers) on a
@@ -119,7 +120,7 @@ func TestDatabaseOutage(t *testing.T) {
 	// No scan was lost or left running: each one completes.
 	for _, id := range []client.ScanID{held, other, after} {
 		wait.Until(t, 120*time.Second, "scan "+id.String()+" to finish", func() bool {
-			return client.IsFinished(string(getScan(ctx, t, org, id).Status))
+			return webhook.IsFinished(string(getScan(ctx, t, org, id).Status))
 		})
 		got := getScan(ctx, t, org, id)
 		require.Equal(t, client.ScanStatusCompleted, got.Status, "scan %s: %v %v", id, got.ErrorCode, got.ErrorMessage)

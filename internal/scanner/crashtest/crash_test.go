@@ -22,6 +22,7 @@ import (
 	"github.com/geoscan/geoscan/internal/pgtest"
 	"github.com/geoscan/geoscan/internal/testsite"
 	"github.com/geoscan/geoscan/internal/wait"
+	"github.com/geoscan/geoscan/webhook"
 )
 
 // TestWorkerKilledMidScan runs the real binary as a worker, kills it with
@@ -81,7 +82,7 @@ func TestWorkerKilledMidScan(t *testing.T) {
 
 	_, logs := worker()
 	wait.Until(t, 150*time.Second, "the second worker to finish the rescued scan", func() bool {
-		return client.IsFinished(string(scanStatus(ctx, t, org, id).Status))
+		return webhook.IsFinished(string(scanStatus(ctx, t, org, id).Status))
 	})
 	done := scanStatus(ctx, t, org, id)
 	require.Equal(t, client.ScanStatusCompleted, done.Status, "error: %v; worker logs:\n%s", done.ErrorMessage, logs)

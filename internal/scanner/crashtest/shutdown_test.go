@@ -24,6 +24,7 @@ import (
 	"github.com/geoscan/geoscan/internal/pgtest"
 	"github.com/geoscan/geoscan/internal/testsite"
 	"github.com/geoscan/geoscan/internal/wait"
+	"github.com/geoscan/geoscan/webhook"
 )
 
 // callbacks records the events a receiver was sent.
@@ -131,7 +132,7 @@ func TestWorkerStoppedMidScan(t *testing.T) {
 	_, logs := startWorker(t, bin, env)
 	wait.Until(t, 120*time.Second, "the next worker to complete the scan, call back and complete the job", func() bool {
 		state, _, _ := job(ctx, t, h, id)
-		return client.IsFinished(string(scanStatus(ctx, t, org, id).Status)) && len(rc.got()) > 0 && state != "running"
+		return webhook.IsFinished(string(scanStatus(ctx, t, org, id).Status)) && len(rc.got()) > 0 && state != "running"
 	})
 	done := scanStatus(ctx, t, org, id)
 	require.Equal(t, client.ScanStatusCompleted, done.Status, "error: %v; logs:\n%s", done.ErrorMessage, logs)

@@ -1,11 +1,9 @@
-package client
-
-// This file is written by hand beside the generated code: it is support for
-// clients, not part of the contract.
+package webhook
 
 import "strings"
 
-// IsFinished reports whether a scan status is final. Material about this API
+// IsFinished reports whether a scan status is final: the status field of a
+// callback's payload, or of a scan read with GET /scans/{scan_id}. Material about this API
 // has shown the finished state as "completed", "complete" and upper-case
 // forms; they are all the same state, and so are "failed" and "FAILED".
 func IsFinished(status string) bool {

@@ -1,4 +1,4 @@
-package client
+package webhook
 
 import "testing"
 
