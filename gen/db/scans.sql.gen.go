@@ -7,7 +7,6 @@ package db
 
 import (
 	"context"
-	"encoding/json"
 	"time"
 
 	"github.com/google/uuid"
@@ -86,6 +85,33 @@ func (q *Queries) CompleteScan(ctx context.Context, db DBTX, arg CompleteScanPar
 	return i, err
 }
 
+const completedScansWithoutTriage = `-- name: CompletedScansWithoutTriage :many
+SELECT s.id FROM scans s
+WHERE s.status = 'completed' AND NOT EXISTS (SELECT 1 FROM triage_dossiers t WHERE t.scan_id = s.id)
+ORDER BY s.completed_at
+LIMIT $1
+`
+
+func (q *Queries) CompletedScansWithoutTriage(ctx context.Context, db DBTX, maxRows int32) ([]uuid.UUID, error) {
+	rows, err := db.Query(ctx, completedScansWithoutTriage, maxRows)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []uuid.UUID{}
+	for rows.Next() {
+		var id uuid.UUID
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		items = append(items, id)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
 const createScan = `-- name: CreateScan :one
 INSERT INTO scans (org_id, api_key_id, schedule_id, source, url, domain, brand_name,
                    callback_url, webhook_secret, project, tracked_url)
@@ -158,15 +184,6 @@ func (q *Queries) CreateScan(ctx context.Context, db DBTX, arg CreateScanParams)
 	return i, err
 }
 
-const deleteCheckResults = `-- name: DeleteCheckResults :exec
-DELETE FROM check_results WHERE scan_id = $1
-`
-
-func (q *Queries) DeleteCheckResults(ctx context.Context, db DBTX, scanID uuid.UUID) error {
-	_, err := db.Exec(ctx, deleteCheckResults, scanID)
-	return err
-}
-
 const deleteScanForOrg = `-- name: DeleteScanForOrg :one
 DELETE FROM scans WHERE id = $1 AND org_id = $2
 RETURNING id, job_id
@@ -236,51 +253,6 @@ func (q *Queries) FailScan(ctx context.Context, db DBTX, arg FailScanParams) (Sc
 		&i.UpdatedAt,
 		&i.StartedAt,
 		&i.CompletedAt,
-	)
-	return i, err
-}
-
-const getCheckResult = `-- name: GetCheckResult :one
-SELECT scan_id, check_id, ring, pillar, status, score, weight, impact, effort, summary, evidence, position FROM check_results WHERE scan_id = $1 AND check_id = $2
-`
-
-type GetCheckResultParams struct {
-	ScanID  uuid.UUID
-	CheckID string
-}
-
-func (q *Queries) GetCheckResult(ctx context.Context, db DBTX, arg GetCheckResultParams) (CheckResult, error) {
-	row := db.QueryRow(ctx, getCheckResult, arg.ScanID, arg.CheckID)
-	var i CheckResult
-	err := row.Scan(
-		&i.ScanID,
-		&i.CheckID,
-		&i.Ring,
-		&i.Pillar,
-		&i.Status,
-		&i.Score,
-		&i.Weight,
-		&i.Impact,
-		&i.Effort,
-		&i.Summary,
-		&i.Evidence,
-		&i.Position,
-	)
-	return i, err
-}
-
-const getReport = `-- name: GetReport :one
-SELECT scan_id, scoring_version, body, created_at FROM reports WHERE scan_id = $1
-`
-
-func (q *Queries) GetReport(ctx context.Context, db DBTX, scanID uuid.UUID) (Report, error) {
-	row := db.QueryRow(ctx, getReport, scanID)
-	var i Report
-	err := row.Scan(
-		&i.ScanID,
-		&i.ScoringVersion,
-		&i.Body,
-		&i.CreatedAt,
 	)
 	return i, err
 }
@@ -375,74 +347,6 @@ func (q *Queries) GetScanForOrg(ctx context.Context, db DBTX, arg GetScanForOrgP
 	return i, err
 }
 
-const getTriage = `-- name: GetTriage :one
-SELECT scan_id, schema_version, body, created_at FROM triage_dossiers WHERE scan_id = $1
-`
-
-func (q *Queries) GetTriage(ctx context.Context, db DBTX, scanID uuid.UUID) (TriageDossier, error) {
-	row := db.QueryRow(ctx, getTriage, scanID)
-	var i TriageDossier
-	err := row.Scan(
-		&i.ScanID,
-		&i.SchemaVersion,
-		&i.Body,
-		&i.CreatedAt,
-	)
-	return i, err
-}
-
-type InsertCheckResultsParams struct {
-	ScanID   uuid.UUID
-	CheckID  string
-	Ring     string
-	Pillar   string
-	Status   string
-	Score    *float32
-	Weight   float32
-	Impact   string
-	Effort   string
-	Summary  string
-	Evidence json.RawMessage
-	Position int32
-}
-
-const listCheckResults = `-- name: ListCheckResults :many
-SELECT scan_id, check_id, ring, pillar, status, score, weight, impact, effort, summary, evidence, position FROM check_results WHERE scan_id = $1 ORDER BY position
-`
-
-func (q *Queries) ListCheckResults(ctx context.Context, db DBTX, scanID uuid.UUID) ([]CheckResult, error) {
-	rows, err := db.Query(ctx, listCheckResults, scanID)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	items := []CheckResult{}
-	for rows.Next() {
-		var i CheckResult
-		if err := rows.Scan(
-			&i.ScanID,
-			&i.CheckID,
-			&i.Ring,
-			&i.Pillar,
-			&i.Status,
-			&i.Score,
-			&i.Weight,
-			&i.Impact,
-			&i.Effort,
-			&i.Summary,
-			&i.Evidence,
-			&i.Position,
-		); err != nil {
-			return nil, err
-		}
-		items = append(items, i)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, err
-	}
-	return items, nil
-}
-
 const listScansForOrg = `-- name: ListScansForOrg :many
 SELECT id, org_id, api_key_id, schedule_id, source, url, domain, brand_name, callback_url, webhook_secret, project, tracked_url, status, error_code, error_message, overall_score, overall_grade, search_score, search_grade, visibility_score, visibility_grade, trust_score, trust_grade, scoring_version, job_id, attempts, created_at, updated_at, started_at, completed_at FROM scans
 WHERE org_id = $1
@@ -533,6 +437,53 @@ func (q *Queries) ListScansForOrg(ctx context.Context, db DBTX, arg ListScansFor
 		return nil, err
 	}
 	return items, nil
+}
+
+const lockScanForOrg = `-- name: LockScanForOrg :one
+SELECT id, org_id, api_key_id, schedule_id, source, url, domain, brand_name, callback_url, webhook_secret, project, tracked_url, status, error_code, error_message, overall_score, overall_grade, search_score, search_grade, visibility_score, visibility_grade, trust_score, trust_grade, scoring_version, job_id, attempts, created_at, updated_at, started_at, completed_at FROM scans WHERE id = $1 AND org_id = $2 FOR UPDATE
+`
+
+type LockScanForOrgParams struct {
+	ID    uuid.UUID
+	OrgID uuid.UUID
+}
+
+func (q *Queries) LockScanForOrg(ctx context.Context, db DBTX, arg LockScanForOrgParams) (Scan, error) {
+	row := db.QueryRow(ctx, lockScanForOrg, arg.ID, arg.OrgID)
+	var i Scan
+	err := row.Scan(
+		&i.ID,
+		&i.OrgID,
+		&i.APIKeyID,
+		&i.ScheduleID,
+		&i.Source,
+		&i.URL,
+		&i.Domain,
+		&i.BrandName,
+		&i.CallbackURL,
+		&i.WebhookSecret,
+		&i.Project,
+		&i.TrackedURL,
+		&i.Status,
+		&i.ErrorCode,
+		&i.ErrorMessage,
+		&i.OverallScore,
+		&i.OverallGrade,
+		&i.SearchScore,
+		&i.SearchGrade,
+		&i.VisibilityScore,
+		&i.VisibilityGrade,
+		&i.TrustScore,
+		&i.TrustGrade,
+		&i.ScoringVersion,
+		&i.JobID,
+		&i.Attempts,
+		&i.CreatedAt,
+		&i.UpdatedAt,
+		&i.StartedAt,
+		&i.CompletedAt,
+	)
+	return i, err
 }
 
 const setScanJob = `-- name: SetScanJob :exec
@@ -656,20 +607,4 @@ func (q *Queries) UpdateScanMetadata(ctx context.Context, db DBTX, arg UpdateSca
 		&i.CompletedAt,
 	)
 	return i, err
-}
-
-const upsertReport = `-- name: UpsertReport :exec
-INSERT INTO reports (scan_id, scoring_version, body) VALUES ($1, $2, $3)
-ON CONFLICT (scan_id) DO UPDATE SET scoring_version = EXCLUDED.scoring_version, body = EXCLUDED.body, created_at = now()
-`
-
-type UpsertReportParams struct {
-	ScanID         uuid.UUID
-	ScoringVersion string
-	Body           json.RawMessage
-}
-
-func (q *Queries) UpsertReport(ctx context.Context, db DBTX, arg UpsertReportParams) error {
-	_, err := db.Exec(ctx, upsertReport, arg.ScanID, arg.ScoringVersion, arg.Body)
-	return err
 }

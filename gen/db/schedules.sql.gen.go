@@ -231,18 +231,6 @@ func (q *Queries) ListSchedulesForOrg(ctx context.Context, db DBTX, arg ListSche
 	return items, nil
 }
 
-const lockOrganization = `-- name: LockOrganization :one
-SELECT id FROM organizations WHERE id = $1 FOR UPDATE
-`
-
-// Serialises limit checks (active schedules) of one organization.
-func (q *Queries) LockOrganization(ctx context.Context, db DBTX, id uuid.UUID) (uuid.UUID, error) {
-	row := db.QueryRow(ctx, lockOrganization, id)
-	var id_2 uuid.UUID
-	err := row.Scan(&id_2)
-	return id_2, err
-}
-
 const updateSchedule = `-- name: UpdateSchedule :one
 UPDATE schedules SET
     frequency = $1,

@@ -7,10 +7,14 @@ import (
 	"time"
 
 	"github.com/google/uuid"
+
 	"github.com/jackc/pgx/v5"
 
 	"github.com/geoscan/geoscan/gen/db"
 )
+
+// Schedule is a row of schedules.
+type Schedule = db.Schedule
 
 // NextRun is when a schedule of frequency runs next after from: one or three
 // calendar months later, as Go's AddDate counts them (31 January + 1 month
@@ -98,6 +102,12 @@ func (s *Store) ListSchedules(ctx context.Context, orgID uuid.UUID, active *bool
 		p.CursorCreatedAt, p.CursorID = &after.CreatedAt, &after.ID
 	}
 	return s.q.ListSchedulesForOrg(ctx, s.conn, p)
+}
+
+// CountActiveSchedules counts an organization's active schedules.
+func (s *Store) CountActiveSchedules(ctx context.Context, orgID uuid.UUID) (int, error) {
+	n, err := s.q.CountActiveSchedules(ctx, s.conn, orgID)
+	return int(n), err
 }
 
 // ScheduleChange is a PATCH of a schedule; nil fields keep their value.

@@ -1,6 +1,8 @@
 // Package store owns SQL and transactions: it is the only importer of the
 // sqlc-generated gen/db, scopes every organization-owned query by org id, and
-// translates pgx errors into the sentinels below.
+// translates pgx errors into the sentinels below. Each table has one file
+// here and one query file in sql/queries, both named after it; a method that
+// writes several tables lives with the table whose state it changes.
 package store
 
 import (
@@ -25,18 +27,6 @@ var (
 	ErrQuotaExhausted    = errors.New("daily scan quota exhausted")
 	ErrScheduleLimit     = errors.New("active schedule limit reached")
 	ErrIdempotencyReused = errors.New("idempotency key reused with a different request")
-)
-
-// Row types of the store, shared with callers so each is defined once.
-type (
-	Organization = db.Organization
-	APIKey       = db.APIKey
-	Scan         = db.Scan
-	Schedule     = db.Schedule
-	CheckResult  = db.CheckResult
-	Report       = db.Report
-	Triage       = db.TriageDossier
-	Principal    = db.GetAPIKeyPrincipalRow
 )
 
 // Store runs queries on a pool, or on one transaction inside InTx.

@@ -11,6 +11,9 @@ UPDATE scans SET job_id = @job_id WHERE id = @id;
 -- name: GetScanForOrg :one
 SELECT * FROM scans WHERE id = @id AND org_id = @org_id;
 
+-- name: LockScanForOrg :one
+SELECT * FROM scans WHERE id = @id AND org_id = @org_id FOR UPDATE;
+
 -- name: ListScansForOrg :many
 -- Keyset pagination over (created_at, id) descending; every filter is optional.
 SELECT * FROM scans
@@ -39,18 +42,6 @@ RETURNING *;
 DELETE FROM scans WHERE id = @id AND org_id = @org_id
 RETURNING id, job_id;
 
--- name: GetReport :one
-SELECT * FROM reports WHERE scan_id = @scan_id;
-
--- name: GetTriage :one
-SELECT * FROM triage_dossiers WHERE scan_id = @scan_id;
-
--- name: ListCheckResults :many
-SELECT * FROM check_results WHERE scan_id = @scan_id ORDER BY position;
-
--- name: GetCheckResult :one
-SELECT * FROM check_results WHERE scan_id = @scan_id AND check_id = @check_id;
-
 -- name: GetScan :one
 -- Unscoped: only the scan runner reads scans by id alone.
 SELECT * FROM scans WHERE id = @id;
@@ -78,13 +69,8 @@ UPDATE scans SET status = 'failed', completed_at = now(), updated_at = now(),
 WHERE id = @id AND status IN ('pending', 'running')
 RETURNING *;
 
--- name: DeleteCheckResults :exec
-DELETE FROM check_results WHERE scan_id = @scan_id;
-
--- name: InsertCheckResults :copyfrom
-INSERT INTO check_results (scan_id, check_id, ring, pillar, status, score, weight, impact, effort, summary, evidence, position)
-VALUES (@scan_id, @check_id, @ring, @pillar, @status, @score, @weight, @impact, @effort, @summary, @evidence, @position);
-
--- name: UpsertReport :exec
-INSERT INTO reports (scan_id, scoring_version, body) VALUES (@scan_id, @scoring_version, @body)
-ON CONFLICT (scan_id) DO UPDATE SET scoring_version = EXCLUDED.scoring_version, body = EXCLUDED.body, created_at = now();
+-- name: CompletedScansWithoutTriage :many
+SELECT s.id FROM scans s
+WHERE s.status = 'completed' AND NOT EXISTS (SELECT 1 FROM triage_dossiers t WHERE t.scan_id = s.id)
+ORDER BY s.completed_at
+LIMIT @max_rows;

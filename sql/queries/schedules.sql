@@ -18,10 +18,6 @@ SELECT * FROM schedules WHERE id = @id AND org_id = @org_id FOR UPDATE;
 -- name: CountActiveSchedules :one
 SELECT count(*)::integer FROM schedules WHERE org_id = @org_id AND active;
 
--- name: LockOrganization :one
--- Serialises limit checks (active schedules) of one organization.
-SELECT id FROM organizations WHERE id = @id FOR UPDATE;
-
 -- name: ListSchedulesForOrg :many
 SELECT * FROM schedules
 WHERE org_id = @org_id

@@ -6,6 +6,9 @@ RETURNING *;
 -- name: GetOrganization :one
 SELECT * FROM organizations WHERE id = @id;
 
+-- name: GetOrganizationByName :one
+SELECT * FROM organizations WHERE name = @name ORDER BY created_at LIMIT 1;
+
 -- name: SetSubscriptionStatus :one
 UPDATE organizations SET subscription_status = @subscription_status, updated_at = now()
 WHERE id = @id
@@ -26,10 +29,6 @@ UPDATE organizations SET
 WHERE id = @id
 RETURNING *;
 
--- name: GetOrganizationByName :one
-SELECT * FROM organizations WHERE name = @name ORDER BY created_at LIMIT 1;
-
--- name: CreateMember :one
-INSERT INTO members (org_id, email, name, role)
-VALUES (@org_id, @email, @name, @role)
-RETURNING *;
+-- name: LockOrganization :one
+-- Serialises limit checks (active schedules) of one organization.
+SELECT id FROM organizations WHERE id = @id FOR UPDATE;

@@ -23,10 +23,6 @@ UPDATE webhook_deliveries SET
 WHERE id = @id AND status = 'pending'
 RETURNING attempt_count;
 
--- name: InsertWebhookAttempt :exec
-INSERT INTO webhook_delivery_attempts (delivery_id, attempt, started_at, duration_ms, status_code, error)
-VALUES (@delivery_id, @attempt, @started_at, @duration_ms, sqlc.narg(status_code), sqlc.narg(error));
-
 -- name: ListWebhookDeliveriesForScan :many
 -- Keyset pagination over (created_at, id) descending.
 SELECT * FROM webhook_deliveries
@@ -35,11 +31,6 @@ WHERE scan_id = @scan_id
        OR (created_at, id) < (sqlc.narg(cursor_created_at)::timestamptz, sqlc.narg(cursor_id)::uuid))
 ORDER BY created_at DESC, id DESC
 LIMIT @row_limit;
-
--- name: ListWebhookAttempts :many
-SELECT * FROM webhook_delivery_attempts
-WHERE delivery_id = ANY(@delivery_ids::uuid[])
-ORDER BY delivery_id, attempt;
 
 -- name: LockLatestWebhookDelivery :one
 -- The delivery of a scan's final event, locked so two redeliveries at once
@@ -54,6 +45,3 @@ FOR UPDATE;
 UPDATE webhook_deliveries SET status = 'pending', next_attempt_at = now(), completed_at = NULL
 WHERE id = @id
 RETURNING *;
-
--- name: LockScanForOrg :one
-SELECT * FROM scans WHERE id = @id AND org_id = @org_id FOR UPDATE;

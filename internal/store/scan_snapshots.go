@@ -1,0 +1,28 @@
+package store
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/google/uuid"
+
+	"github.com/geoscan/geoscan/gen/db"
+)
+
+// Snapshot is what a scan fetched, compressed (fetch.Snapshot).
+type Snapshot = db.ScanSnapshot
+
+// PutSnapshot stores what a scan fetched.
+func (s *Store) PutSnapshot(ctx context.Context, scanID uuid.UUID, format int, body []byte) error {
+	if err := s.q.UpsertSnapshot(ctx, s.conn, db.UpsertSnapshotParams{ScanID: scanID, Format: int32(format), Body: body}); err != nil {
+		return fmt.Errorf("store snapshot: %w", err)
+	}
+	return nil
+}
+
+// GetSnapshot returns what a scan fetched; ErrNotFound for scans stored
+// without one.
+func (s *Store) GetSnapshot(ctx context.Context, scanID uuid.UUID) (Snapshot, error) {
+	snap, err := s.q.GetSnapshot(ctx, s.conn, scanID)
+	return snap, notFound(err)
+}
