@@ -45,14 +45,18 @@ func (s *Server) RedeliverScanWebhook(ctx context.Context, req api.RedeliverScan
 	if err != nil {
 		return nil, err
 	}
-	d, _, err := s.d.Store.Redeliver(ctx, p.OrgID, req.ScanID, webhook.NewDelivery, s.d.Deliveries.Enqueue)
+	var d store.WebhookDelivery
+	err = s.d.Store.InTx(ctx, func(tx *store.Store) error {
+		d, err = s.d.Deliveries.Redeliver(ctx, tx, p.OrgID, req.ScanID)
+		return err
+	})
 	switch {
 	case errors.Is(err, store.ErrNotFound):
 		return nil, scanNotFound(req.ScanID)
-	case errors.Is(err, store.ErrScanNotFinished):
+	case errors.Is(err, webhook.ErrScanNotFinished):
 		return nil, apierror.New(apierror.CodeScanNotFinished, "scan_id",
 			"Scan %s has not finished; its callback is sent when it completes or fails.", req.ScanID)
-	case errors.Is(err, store.ErrNoCallback):
+	case errors.Is(err, webhook.ErrNoCallback):
 		return nil, apierror.New(apierror.CodeCallbackNotSet, "scan_id",
 			"Scan %s was created without a callback_url, so there is nothing to redeliver.", req.ScanID)
 	case err != nil:

@@ -2,10 +2,9 @@ package api
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/json"
 	"errors"
 	"fmt"
+	"net/http"
 	"net/url"
 	"strings"
 	"time"
@@ -64,35 +63,21 @@ func (s *Server) CreateScan(ctx context.Context, req api.CreateScanRequestObject
 		n.TrackedURL = &tracked
 	}
 
-	create := func(ctx context.Context, tx *store.Store) (store.StoredResponse, error) {
-		scan, err := tx.CreateScan(ctx, n, s.now(), s.d.EnqueueScan)
-		if err != nil {
-			return store.StoredResponse{}, scanCreateError(err)
-		}
-		out := toAPIScan(scan)
-		out.WebhookSecret = scan.WebhookSecret
-		b, err := json.Marshal(out)
-		if err != nil {
-			return store.StoredResponse{}, err
-		}
-		return store.StoredResponse{Status: 201, Body: b}, nil
-	}
-
-	var resp store.StoredResponse
-	if req.Params.IdempotencyKey != nil {
-		resp, _, err = s.d.Store.Idempotent(ctx, p.OrgID, "createScan", *req.Params.IdempotencyKey, requestHash(body), create)
-		if errors.Is(err, store.ErrIdempotencyReused) {
-			return nil, apierror.New(apierror.CodeIdempotencyKeyReused, "Idempotency-Key", "This Idempotency-Key was used with a different request body in the last 24 hours.")
-		}
-	} else {
-		resp, err = create(ctx, s.d.Store)
-	}
+	_, out, err := createOnce(ctx, s.d.Store, p.OrgID, "createScan", req.Params.IdempotencyKey, body,
+		func(ctx context.Context, tx *store.Store) (int, api.Scan, error) {
+			scan, err := tx.CreateScan(ctx, n, s.now())
+			if err != nil {
+				return 0, api.Scan{}, scanCreateError(err)
+			}
+			if err := s.d.Scans.Enqueue(ctx, tx, scan.ID); err != nil {
+				return 0, api.Scan{}, err
+			}
+			out := toAPIScan(scan)
+			out.WebhookSecret = scan.WebhookSecret
+			return http.StatusCreated, out, nil
+		})
 	if err != nil {
 		return nil, err
-	}
-	var out api.Scan
-	if err := json.Unmarshal(resp.Body, &out); err != nil {
-		return nil, fmt.Errorf("decode stored response: %w", err)
 	}
 	return api.CreateScan201JSONResponse{Body: out}, nil
 }
@@ -105,14 +90,6 @@ func scanCreateError(err error) error {
 		return apierror.New(apierror.CodeSubscriptionRequired, "", "Today's scan quota is used up; it resets at 00:00 UTC.")
 	}
 	return err
-}
-
-// requestHash identifies a request body for idempotency: the canonical JSON
-// of the decoded body, so formatting differences do not count as changes.
-func requestHash(body any) []byte {
-	b, _ := json.Marshal(body)
-	sum := sha256.Sum256(b)
-	return sum[:]
 }
 
 // normalizeTrackedURL accepts an absolute https URL without credentials. It

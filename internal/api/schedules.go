@@ -2,9 +2,7 @@ package api
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
-	"fmt"
 	"net/http"
 	"strings"
 
@@ -48,41 +46,24 @@ func (s *Server) CreateSchedule(ctx context.Context, req api.CreateScheduleReque
 		}
 	}
 
-	create := func(ctx context.Context, tx *store.Store) (store.StoredResponse, error) {
-		sc, created, err := tx.CreateSchedule(ctx, n, s.now())
-		if err != nil {
+	status, out, err := createOnce(ctx, s.d.Store, p.OrgID, "createSchedule", req.Params.IdempotencyKey, body,
+		func(ctx context.Context, tx *store.Store) (int, api.Schedule, error) {
+			sc, created, err := tx.CreateSchedule(ctx, n, s.now())
 			if errors.Is(err, store.ErrScheduleLimit) {
-				return store.StoredResponse{}, scheduleLimitError()
+				return 0, api.Schedule{}, scheduleLimitError()
 			}
-			return store.StoredResponse{}, err
-		}
-		b, err := json.Marshal(toAPISchedule(sc))
-		if err != nil {
-			return store.StoredResponse{}, err
-		}
-		status := http.StatusOK
-		if created {
-			status = http.StatusCreated
-		}
-		return store.StoredResponse{Status: status, Body: b}, nil
-	}
-	var resp store.StoredResponse
-	if req.Params.IdempotencyKey != nil {
-		resp, _, err = s.d.Store.Idempotent(ctx, p.OrgID, "createSchedule", *req.Params.IdempotencyKey, requestHash(body), create)
-		if errors.Is(err, store.ErrIdempotencyReused) {
-			return nil, apierror.New(apierror.CodeIdempotencyKeyReused, "Idempotency-Key", "This Idempotency-Key was used with a different request body in the last 24 hours.")
-		}
-	} else {
-		resp, err = create(ctx, s.d.Store)
-	}
+			if err != nil {
+				return 0, api.Schedule{}, err
+			}
+			if created {
+				return http.StatusCreated, toAPISchedule(sc), nil
+			}
+			return http.StatusOK, toAPISchedule(sc), nil
+		})
 	if err != nil {
 		return nil, err
 	}
-	var out api.Schedule
-	if err := json.Unmarshal(resp.Body, &out); err != nil {
-		return nil, fmt.Errorf("decode stored response: %w", err)
-	}
-	if resp.Status == http.StatusCreated {
+	if status == http.StatusCreated {
 		return api.CreateSchedule201JSONResponse{Body: out}, nil
 	}
 	return api.CreateSchedule200JSONResponse{Body: out}, nil

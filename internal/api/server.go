@@ -19,13 +19,10 @@ import (
 	"github.com/geoscan/geoscan/internal/apierror"
 	"github.com/geoscan/geoscan/internal/auth"
 	"github.com/geoscan/geoscan/internal/netguard"
+	"github.com/geoscan/geoscan/internal/scanner"
 	"github.com/geoscan/geoscan/internal/store"
 	"github.com/geoscan/geoscan/internal/webhook"
 )
-
-// EnqueueScanFunc queues the run of a new scan inside the transaction that
-// created it (tx.Tx() is that transaction).
-type EnqueueScanFunc func(ctx context.Context, tx *store.Store, scan store.Scan) error
 
 // Deps are the handlers' dependencies.
 type Deps struct {
@@ -35,8 +32,8 @@ type Deps struct {
 	Targets netguard.Policy
 	// Webhooks sends test callbacks; built with the outbound TLS settings.
 	Webhooks *http.Client
-	// EnqueueScan is nil while no scan engine is wired: scans then stay pending.
-	EnqueueScan EnqueueScanFunc
+	// Scans queues the run of each new scan.
+	Scans *scanner.Queuer
 	// Deliveries queues callback redeliveries.
 	Deliveries *webhook.Queuer
 	NowFunc    func() time.Time

@@ -125,11 +125,9 @@ func New(ctx context.Context, cfg config.Config, logger *slog.Logger, opts Optio
 
 	// HTTP.
 	handlers := api.NewServer(api.Deps{
-		Store: st, Logger: logger, Webhooks: webhooks, Deliveries: a.queuer, NowFunc: opts.NowFunc,
+		Store: st, Logger: logger, Webhooks: webhooks, NowFunc: opts.NowFunc,
 		Targets: netguard.Policy{AllowPrivate: cfg.AllowPrivateTargets, Resolver: resolver},
-		EnqueueScan: func(ctx context.Context, tx *store.Store, scan store.Scan) error {
-			return scanner.Enqueue(ctx, a.river, tx, scan)
-		},
+		Scans:   &scanner.Queuer{Client: a.river}, Deliveries: a.queuer,
 	})
 	limits, err := a.rateLimits(ctx, cfg, logger)
 	if err != nil {
@@ -213,7 +211,7 @@ func (a *App) setUpQueue(cfg config.Config, logger *slog.Logger, resolver netgua
 		}
 		a.runner = &scanner.Runner{
 			Store: a.store, Fetcher: fetcher, Logger: logger, Budget: cfg.ScanBudget, Now: opts.NowFunc,
-			OnFinish: a.queuer.OnFinish,
+			Callbacks: a.queuer,
 		}
 		deliverer := &webhook.Worker{
 			Store: a.store, Client: webhooks, Schedule: a.queuer.Schedule, Logger: logger, NowFunc: opts.NowFunc,

@@ -27,6 +27,7 @@ import (
 	"github.com/geoscan/geoscan/internal/scoring"
 	"github.com/geoscan/geoscan/internal/store"
 	"github.com/geoscan/geoscan/internal/triage"
+	"github.com/geoscan/geoscan/internal/webhook"
 )
 
 // Queue is the River queue of scan jobs.
@@ -49,18 +50,21 @@ func (Args) InsertOpts() river.InsertOpts {
 	return river.InsertOpts{Queue: Queue, MaxAttempts: MaxAttempts, UniqueOpts: river.UniqueOpts{ByArgs: true}}
 }
 
-// Enqueue inserts the job of a scan inside the caller's transaction.
-func Enqueue(ctx context.Context, client *river.Client[pgx.Tx], tx *store.Store, scan store.Scan) error {
-	res, err := client.InsertTx(ctx, tx.Tx(), Args{ScanID: scan.ID}, nil)
-	if err != nil {
-		return fmt.Errorf("enqueue scan %s: %w", scan.ID, err)
-	}
-	return tx.SetScanJob(ctx, scan.ID, res.Job.ID)
+// Queuer inserts scan jobs inside the caller's transaction.
+type Queuer struct {
+	Client *river.Client[pgx.Tx]
 }
 
-// FinishHook runs inside the transaction that moves a scan to its final
-// state (webhook deliveries are queued there).
-type FinishHook func(ctx context.Context, tx *store.Store, scan store.Scan) error
+// Enqueue inserts the job of a new scan in tx, the transaction that created
+// the scan, so the job exists exactly when the scan does, and records the
+// job on the scan.
+func (q *Queuer) Enqueue(ctx context.Context, tx *store.Store, scanID uuid.UUID) error {
+	res, err := q.Client.InsertTx(ctx, tx.Tx(), Args{ScanID: scanID}, nil)
+	if err != nil {
+		return fmt.Errorf("enqueue scan %s: %w", scanID, err)
+	}
+	return tx.SetScanJob(ctx, scanID, res.Job.ID)
+}
 
 // Runner runs scans.
 type Runner struct {
@@ -68,9 +72,11 @@ type Runner struct {
 	Fetcher *fetch.Fetcher
 	Logger  *slog.Logger
 	// Budget bounds one scan end to end.
-	Budget   time.Duration
-	Now      func() time.Time
-	OnFinish FinishHook
+	Budget time.Duration
+	Now    func() time.Time
+	// Callbacks queues the callback of a finished scan in the transaction
+	// that finishes it; nil queues none.
+	Callbacks *webhook.Queuer
 
 	triageBuilder atomic.Pointer[TriageBuilder]
 }
@@ -201,21 +207,21 @@ func (r *Runner) Run(ctx context.Context, scanID uuid.UUID, lastAttempt bool) (T
 	}
 	t.Checks = time.Since(start)
 
-	// In the completing transaction: a missing dossier is queued for
-	// recomputation, then the finish hook (callbacks) runs.
-	after := func(ctx context.Context, tx *store.Store, done store.Scan) error {
+	// One transaction completes the scan, queues the recomputation of a
+	// dossier that could not be built, and queues the callback.
+	start = time.Now()
+	err = r.Store.InTx(ctx, func(tx *store.Store) error {
+		done, err := tx.CompleteScan(ctx, completion)
+		if err != nil {
+			return err
+		}
 		if completion.Triage == nil {
 			if err := queueTriage(ctx, tx, done.ID); err != nil {
 				return err
 			}
 		}
-		if r.OnFinish != nil {
-			return r.OnFinish(ctx, tx, done)
-		}
-		return nil
-	}
-	start = time.Now()
-	_, err = r.Store.CompleteScan(ctx, completion, after)
+		return r.finished(ctx, tx, done)
+	})
 	t.Store = time.Since(start)
 	if errors.Is(err, store.ErrNotFound) {
 		return t, nil // deleted while running
@@ -241,21 +247,29 @@ func (r *Runner) now() time.Time {
 	return time.Now()
 }
 
-func (r *Runner) hook() func(ctx context.Context, tx *store.Store, scan store.Scan) error {
-	if r.OnFinish == nil {
+// finished queues, in the transaction that gives a scan its final state,
+// what follows it: the callback.
+func (r *Runner) finished(ctx context.Context, tx *store.Store, scan store.Scan) error {
+	if r.Callbacks == nil {
 		return nil
 	}
-	return r.OnFinish
+	return r.Callbacks.QueueCallback(ctx, tx, scan)
 }
 
-// fail ends a scan as failed. The write uses a fresh context: a scan that
-// ran out of budget must still be recorded as failed. The message may quote
-// what a site sent (a certificate name, an error text), so it is made
-// storable.
+// fail ends a scan as failed and queues its callback, in one transaction.
+// The write uses a fresh context: a scan that ran out of budget must still
+// be recorded as failed. The message may quote what a site sent (a
+// certificate name, an error text), so it is made storable.
 func (r *Runner) fail(ctx context.Context, id uuid.UUID, code, message string) error {
 	wctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
 	defer cancel()
-	_, err := r.Store.FailScan(wctx, id, code, pgsafe.Text(message), r.hook())
+	err := r.Store.InTx(wctx, func(tx *store.Store) error {
+		failed, err := tx.FailScan(wctx, id, code, pgsafe.Text(message))
+		if err != nil {
+			return err
+		}
+		return r.finished(wctx, tx, failed)
+	})
 	if errors.Is(err, store.ErrNotFound) {
 		return nil
 	}

@@ -2,6 +2,8 @@ package store
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
 
 	"github.com/google/uuid"
 
@@ -29,4 +31,32 @@ func (s *Store) ListCheckResults(ctx context.Context, scanID uuid.UUID) ([]Check
 func (s *Store) GetCheckResult(ctx context.Context, scanID uuid.UUID, checkID string) (CheckResult, error) {
 	r, err := s.q.GetCheckResult(ctx, s.conn, db.GetCheckResultParams{ScanID: scanID, CheckID: checkID})
 	return r, notFound(err)
+}
+
+// putCheckResults replaces the check results of a scan, in catalog order.
+func (s *Store) putCheckResults(ctx context.Context, scanID uuid.UUID, checks []CheckRow) error {
+	rows := make([]db.InsertCheckResultsParams, 0, len(checks))
+	for i, r := range checks {
+		evidence, err := json.Marshal(r.Evidence)
+		if err != nil {
+			return fmt.Errorf("encode evidence of %s: %w", r.CheckID, err)
+		}
+		row := db.InsertCheckResultsParams{
+			ScanID: scanID, CheckID: r.CheckID, Ring: r.Ring, Pillar: r.Pillar, Status: r.Status,
+			Weight: float32(r.Weight), Impact: r.Impact, Effort: r.Effort, Summary: r.Summary,
+			Evidence: evidence, Position: int32(i),
+		}
+		if r.Score != nil {
+			v := float32(*r.Score)
+			row.Score = &v
+		}
+		rows = append(rows, row)
+	}
+	if err := s.q.DeleteCheckResults(ctx, s.conn, scanID); err != nil {
+		return fmt.Errorf("clear check results: %w", err)
+	}
+	if _, err := s.q.InsertCheckResults(ctx, s.conn, rows); err != nil {
+		return fmt.Errorf("insert check results: %w", err)
+	}
+	return nil
 }

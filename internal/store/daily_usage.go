@@ -2,9 +2,12 @@ package store
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"time"
 
 	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
 
 	"github.com/geoscan/geoscan/gen/db"
 )
@@ -19,4 +22,17 @@ func UTCDay(t time.Time) time.Time {
 func (s *Store) DailyUsage(ctx context.Context, orgID uuid.UUID, now time.Time) (int, error) {
 	n, err := s.q.GetDailyUsage(ctx, s.conn, db.GetDailyUsageParams{OrgID: orgID, Day: UTCDay(now)})
 	return int(n), err
+}
+
+// consumeDailyScan takes one scan of the organization's quota for the UTC
+// day of now, or returns ErrQuotaExhausted.
+func (s *Store) consumeDailyScan(ctx context.Context, orgID uuid.UUID, now time.Time, limit int) error {
+	_, err := s.q.ConsumeDailyScan(ctx, s.conn, db.ConsumeDailyScanParams{OrgID: orgID, Day: UTCDay(now), DailyLimit: int32(limit)})
+	switch {
+	case errors.Is(err, pgx.ErrNoRows):
+		return ErrQuotaExhausted
+	case err != nil:
+		return fmt.Errorf("consume quota: %w", err)
+	}
+	return nil
 }

@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/google/uuid"
-
 	"github.com/jackc/pgx/v5"
 
 	"github.com/geoscan/geoscan/gen/db"
@@ -24,38 +23,45 @@ type StoredResponse struct {
 	Body   json.RawMessage
 }
 
-// Idempotent runs fn at most once per (org, operation, key) within the TTL.
-// A repeat with the same request hash gets the stored response (replayed =
-// true); a different hash gets ErrIdempotencyReused. fn runs inside the
-// transaction that saves its response, so a failure saves nothing.
-func (s *Store) Idempotent(ctx context.Context, orgID uuid.UUID, operation, key string, requestHash []byte,
-	fn func(ctx context.Context, tx *Store) (StoredResponse, error),
-) (resp StoredResponse, replayed bool, err error) {
-	err = s.InTx(ctx, func(tx *Store) error {
-		lock := orgID.String() + "/" + operation + "/" + key
-		if err := tx.q.LockIdempotencyKey(ctx, tx.conn, lock); err != nil {
-			return fmt.Errorf("lock idempotency key: %w", err)
-		}
-		prev, err := tx.q.GetIdempotentResponse(ctx, tx.conn, db.GetIdempotentResponseParams{OrgID: orgID, Operation: operation, Key: key})
-		switch {
-		case err == nil:
-			if !bytes.Equal(prev.RequestHash, requestHash) {
-				return ErrIdempotencyReused
-			}
-			resp, replayed = StoredResponse{Status: int(prev.ResponseStatus), Body: prev.ResponseBody}, true
-			return nil
-		case !errors.Is(err, pgx.ErrNoRows):
-			return fmt.Errorf("read idempotency key: %w", err)
-		}
-		resp, err = fn(ctx, tx)
-		if err != nil {
-			return err
-		}
-		return tx.q.SaveIdempotentResponse(ctx, tx.conn, db.SaveIdempotentResponseParams{
-			OrgID: orgID, Operation: operation, Key: key, RequestHash: requestHash,
-			ResponseStatus: int32(resp.Status), ResponseBody: resp.Body,
-			ExpiresAt: time.Now().Add(IdempotencyTTL),
-		})
+// IdempotencyKey names one Idempotency-Key of one operation of an
+// organization.
+type IdempotencyKey struct {
+	OrgID     uuid.UUID
+	Operation string
+	Key       string
+}
+
+// ClaimIdempotencyKey locks k until the end of the caller's transaction, so
+// concurrent requests with one key run one after the other, and returns the
+// response saved under it within the TTL (found = true). A response saved
+// for a different request hash is ErrIdempotencyReused. Without one, the
+// caller does the work and saves its response (SaveIdempotentResponse) in
+// the same transaction, so a failure saves nothing.
+func (s *Store) ClaimIdempotencyKey(ctx context.Context, k IdempotencyKey, requestHash []byte) (resp StoredResponse, found bool, err error) {
+	if err := s.requireTx("ClaimIdempotencyKey"); err != nil {
+		return StoredResponse{}, false, err
+	}
+	lock := k.OrgID.String() + "/" + k.Operation + "/" + k.Key
+	if err := s.q.LockIdempotencyKey(ctx, s.conn, lock); err != nil {
+		return StoredResponse{}, false, fmt.Errorf("lock idempotency key: %w", err)
+	}
+	prev, err := s.q.GetIdempotentResponse(ctx, s.conn, db.GetIdempotentResponseParams{OrgID: k.OrgID, Operation: k.Operation, Key: k.Key})
+	switch {
+	case errors.Is(err, pgx.ErrNoRows):
+		return StoredResponse{}, false, nil
+	case err != nil:
+		return StoredResponse{}, false, fmt.Errorf("read idempotency key: %w", err)
+	case !bytes.Equal(prev.RequestHash, requestHash):
+		return StoredResponse{}, false, ErrIdempotencyReused
+	}
+	return StoredResponse{Status: int(prev.ResponseStatus), Body: prev.ResponseBody}, true, nil
+}
+
+// SaveIdempotentResponse keeps the first response to k for the TTL.
+func (s *Store) SaveIdempotentResponse(ctx context.Context, k IdempotencyKey, requestHash []byte, resp StoredResponse) error {
+	return s.q.SaveIdempotentResponse(ctx, s.conn, db.SaveIdempotentResponseParams{
+		OrgID: k.OrgID, Operation: k.Operation, Key: k.Key, RequestHash: requestHash,
+		ResponseStatus: int32(resp.Status), ResponseBody: resp.Body,
+		ExpiresAt: time.Now().Add(IdempotencyTTL),
 	})
-	return resp, replayed, err
 }

@@ -2,14 +2,10 @@ package store
 
 import (
 	"context"
-	"encoding/json"
-	"errors"
 	"fmt"
 	"time"
 
 	"github.com/google/uuid"
-
-	"github.com/jackc/pgx/v5"
 
 	"github.com/geoscan/geoscan/gen/db"
 )
@@ -33,11 +29,12 @@ type NewScan struct {
 }
 
 // CreateScan checks the subscription, takes one scan of today's quota and
-// inserts the scan, all in one transaction; then runs enqueue inside that
-// transaction so the job exists exactly when the scan does.
-func (s *Store) CreateScan(ctx context.Context, n NewScan, now time.Time, enqueue func(ctx context.Context, tx *Store, scan Scan) error) (Scan, error) {
+// inserts the scan, all in one transaction. The caller queues the scan's
+// job in the same transaction (InTx), so the job exists exactly when the
+// scan does.
+func (s *Store) CreateScan(ctx context.Context, n NewScan, now time.Time) (Scan, error) {
 	var created Scan
-	err := s.InTx(ctx, func(tx *Store) error {
+	err := s.atomically(ctx, func(tx *Store) error {
 		org, err := tx.q.GetOrganization(ctx, tx.conn, n.OrgID)
 		if err != nil {
 			return fmt.Errorf("read organization: %w", notFound(err))
@@ -45,13 +42,8 @@ func (s *Store) CreateScan(ctx context.Context, n NewScan, now time.Time, enqueu
 		if org.SubscriptionStatus != "active" {
 			return ErrNoSubscription
 		}
-		if _, err := tx.q.ConsumeDailyScan(ctx, tx.conn, db.ConsumeDailyScanParams{
-			OrgID: n.OrgID, Day: UTCDay(now), DailyLimit: int32(Limits(org).DailyScans),
-		}); err != nil {
-			if errors.Is(err, pgx.ErrNoRows) {
-				return ErrQuotaExhausted
-			}
-			return fmt.Errorf("consume quota: %w", err)
+		if err := tx.consumeDailyScan(ctx, n.OrgID, now, Limits(org).DailyScans); err != nil {
+			return err
 		}
 		created, err = tx.q.CreateScan(ctx, tx.conn, db.CreateScanParams{
 			OrgID: n.OrgID, APIKeyID: n.APIKeyID, ScheduleID: n.ScheduleID, Source: n.Source,
@@ -62,9 +54,6 @@ func (s *Store) CreateScan(ctx context.Context, n NewScan, now time.Time, enqueu
 		if err != nil {
 			return fmt.Errorf("insert scan: %w", err)
 		}
-		if enqueue != nil {
-			return enqueue(ctx, tx, created)
-		}
 		return nil
 	})
 	return created, err
@@ -73,6 +62,13 @@ func (s *Store) CreateScan(ctx context.Context, n NewScan, now time.Time, enqueu
 // SetScanJob records the queue job that runs a scan.
 func (s *Store) SetScanJob(ctx context.Context, scanID uuid.UUID, jobID int64) error {
 	return s.q.SetScanJob(ctx, s.conn, db.SetScanJobParams{ID: scanID, JobID: &jobID})
+}
+
+// LockScan returns a scan of the organization, locked until the end of the
+// caller's transaction.
+func (s *Store) LockScan(ctx context.Context, orgID, id uuid.UUID) (Scan, error) {
+	scan, err := s.q.LockScanForOrg(ctx, s.conn, db.LockScanForOrgParams{ID: id, OrgID: orgID})
+	return scan, notFound(err)
 }
 
 // GetScan returns a scan of the organization.
@@ -175,42 +171,19 @@ type Completion struct {
 	SnapshotFormat int
 }
 
-// CompleteScan stores the check results, report, triage and snapshot and marks the scan
-// completed, in one transaction; then runs after inside that transaction
-// (webhook jobs go in with the state change, so neither exists without the
-// other). It returns ErrNotFound when the scan is no longer running.
-func (s *Store) CompleteScan(ctx context.Context, c Completion, after func(ctx context.Context, tx *Store, scan Scan) error) (Scan, error) {
-	body, err := json.Marshal(c.Report)
-	if err != nil {
-		return Scan{}, fmt.Errorf("encode report: %w", err)
-	}
-	rows := make([]db.InsertCheckResultsParams, 0, len(c.Checks))
-	for i, r := range c.Checks {
-		evidence, err := json.Marshal(r.Evidence)
-		if err != nil {
-			return Scan{}, fmt.Errorf("encode evidence of %s: %w", r.CheckID, err)
-		}
-		row := db.InsertCheckResultsParams{
-			ScanID: c.ScanID, CheckID: r.CheckID, Ring: r.Ring, Pillar: r.Pillar, Status: r.Status,
-			Weight: float32(r.Weight), Impact: r.Impact, Effort: r.Effort, Summary: r.Summary,
-			Evidence: evidence, Position: int32(i),
-		}
-		if r.Score != nil {
-			v := float32(*r.Score)
-			row.Score = &v
-		}
-		rows = append(rows, row)
-	}
+// CompleteScan stores the check results, report, triage and snapshot and
+// marks the scan completed, all in one transaction: the caller's, where it
+// also queues what follows completion (callbacks, a triage recompute), so
+// nothing exists without the state change. It returns ErrNotFound when the
+// scan is no longer running.
+func (s *Store) CompleteScan(ctx context.Context, c Completion) (Scan, error) {
 	var done Scan
-	err = s.InTx(ctx, func(tx *Store) error {
-		if err := tx.q.DeleteCheckResults(ctx, tx.conn, c.ScanID); err != nil {
-			return fmt.Errorf("clear check results: %w", err)
+	err := s.atomically(ctx, func(tx *Store) error {
+		if err := tx.putCheckResults(ctx, c.ScanID, c.Checks); err != nil {
+			return err
 		}
-		if _, err := tx.q.InsertCheckResults(ctx, tx.conn, rows); err != nil {
-			return fmt.Errorf("insert check results: %w", err)
-		}
-		if err := tx.q.UpsertReport(ctx, tx.conn, db.UpsertReportParams{ScanID: c.ScanID, ScoringVersion: c.ScoringVersion, Body: body}); err != nil {
-			return fmt.Errorf("store report: %w", err)
+		if err := tx.putReport(ctx, c.ScanID, c.ScoringVersion, c.Report); err != nil {
+			return err
 		}
 		i32 := func(v int) *int32 { x := int32(v); return &x }
 		var err error
@@ -234,31 +207,17 @@ func (s *Store) CompleteScan(ctx context.Context, c Completion, after func(ctx c
 				return err
 			}
 		}
-		if after != nil {
-			return after(ctx, tx, done)
-		}
 		return nil
 	})
 	return done, err
 }
 
-// FailScan marks a scan failed with a code and a sentence for the client,
-// running after in the same transaction. ErrNotFound means it had already
-// finished.
-func (s *Store) FailScan(ctx context.Context, id uuid.UUID, code, message string, after func(ctx context.Context, tx *Store, scan Scan) error) (Scan, error) {
-	var failed Scan
-	err := s.InTx(ctx, func(tx *Store) error {
-		var err error
-		failed, err = tx.q.FailScan(ctx, tx.conn, db.FailScanParams{ID: id, ErrorCode: &code, ErrorMessage: &message})
-		if err != nil {
-			return notFound(err)
-		}
-		if after != nil {
-			return after(ctx, tx, failed)
-		}
-		return nil
-	})
-	return failed, err
+// FailScan marks a scan failed with a code and a sentence for the client;
+// the caller queues its callback in the same transaction. ErrNotFound means
+// it had already finished.
+func (s *Store) FailScan(ctx context.Context, id uuid.UUID, code, message string) (Scan, error) {
+	failed, err := s.q.FailScan(ctx, s.conn, db.FailScanParams{ID: id, ErrorCode: &code, ErrorMessage: &message})
+	return failed, notFound(err)
 }
 
 // AbandonedScans lists unfinished scans whose queue job no longer exists

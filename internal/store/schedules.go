@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/google/uuid"
-
 	"github.com/jackc/pgx/v5"
 
 	"github.com/geoscan/geoscan/gen/db"
@@ -46,7 +45,7 @@ func (s *Store) CreateSchedule(ctx context.Context, n NewSchedule, now time.Time
 		out     Schedule
 		created bool
 	)
-	err := s.InTx(ctx, func(tx *Store) error {
+	err := s.atomically(ctx, func(tx *Store) error {
 		if _, err := tx.q.LockOrganization(ctx, tx.conn, n.OrgID); err != nil {
 			return fmt.Errorf("lock organization: %w", notFound(err))
 		}
@@ -122,7 +121,7 @@ type ScheduleChange struct {
 // from the last run (or creation).
 func (s *Store) UpdateSchedule(ctx context.Context, orgID, id uuid.UUID, c ScheduleChange, now time.Time) (Schedule, error) {
 	var out Schedule
-	err := s.InTx(ctx, func(tx *Store) error {
+	err := s.atomically(ctx, func(tx *Store) error {
 		if _, err := tx.q.LockOrganization(ctx, tx.conn, orgID); err != nil {
 			return fmt.Errorf("lock organization: %w", notFound(err))
 		}

@@ -45,12 +45,21 @@ func New(pool *pgxpool.Pool) *Store {
 // Pool is the underlying pool (for River and health checks).
 func (s *Store) Pool() *pgxpool.Pool { return s.pool }
 
-// Tx is the transaction of a store handed out by InTx, nil otherwise. Jobs
-// that must be enqueued atomically with a write use it.
+// Tx is the transaction of a store handed out by InTx or WithTx, nil
+// otherwise. Jobs that must be enqueued atomically with a write are inserted
+// in it (River's InsertTx).
 func (s *Store) Tx() pgx.Tx { return s.tx }
 
+// WithTx returns a store bound to tx, a transaction the caller commits or
+// rolls back.
+func (s *Store) WithTx(tx pgx.Tx) *Store {
+	return &Store{pool: s.pool, conn: tx, tx: tx, q: s.q}
+}
+
 // InTx runs fn with a store bound to one transaction, committed when fn
-// returns nil and rolled back otherwise. Nested calls use savepoints.
+// returns nil and rolled back otherwise. Nested calls use savepoints. The
+// caller owns the transaction: it calls the store and queues jobs in it in
+// plain sequence, and the store never calls back.
 func (s *Store) InTx(ctx context.Context, fn func(tx *Store) error) error {
 	var (
 		tx  pgx.Tx
@@ -65,11 +74,30 @@ func (s *Store) InTx(ctx context.Context, fn func(tx *Store) error) error {
 		return fmt.Errorf("begin: %w", err)
 	}
 	defer func() { _ = tx.Rollback(context.WithoutCancel(ctx)) }()
-	if err := fn(&Store{pool: s.pool, conn: tx, tx: tx, q: s.q}); err != nil {
+	if err := fn(s.WithTx(tx)); err != nil {
 		return err
 	}
 	if err := tx.Commit(ctx); err != nil {
 		return fmt.Errorf("commit: %w", err)
+	}
+	return nil
+}
+
+// atomically runs fn in the caller's transaction, or in one of its own when
+// there is none: a method that writes several rows never leaves half of
+// them, and inside InTx it costs no savepoint.
+func (s *Store) atomically(ctx context.Context, fn func(tx *Store) error) error {
+	if s.tx != nil {
+		return fn(s)
+	}
+	return s.InTx(ctx, fn)
+}
+
+// requireTx refuses to run what only holds inside a transaction (an
+// advisory lock released at its end).
+func (s *Store) requireTx(what string) error {
+	if s.tx == nil {
+		return fmt.Errorf("store: %s must run inside InTx", what)
 	}
 	return nil
 }

@@ -2,13 +2,10 @@ package store
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"time"
 
 	"github.com/google/uuid"
-
-	"github.com/jackc/pgx/v5"
 
 	"github.com/geoscan/geoscan/gen/db"
 )
@@ -89,7 +86,7 @@ func (s *Store) RecordAttempt(ctx context.Context, a Attempt) (int, error) {
 		errText = &a.Error
 	}
 	var n int32
-	err := s.InTx(ctx, func(tx *Store) error {
+	err := s.atomically(ctx, func(tx *Store) error {
 		var err error
 		n, err = tx.q.RecordWebhookAttempt(ctx, tx.conn, db.RecordWebhookAttemptParams{
 			ID: a.DeliveryID, Status: a.Status, StatusCode: code, Error: errText, NextAttemptAt: a.NextAttemptAt,
@@ -145,54 +142,16 @@ func (s *Store) ListDeliveries(ctx context.Context, scanID uuid.UUID, after *Cur
 	return out, nil
 }
 
-// Redelivery outcomes besides ErrNotFound.
-var (
-	ErrScanNotFinished = errors.New("scan not finished")
-	ErrNoCallback      = errors.New("scan has no callback_url")
-)
+// LockLatestDelivery returns the delivery of a scan's final event, locked
+// until the end of the caller's transaction so two redeliveries at once
+// queue one job.
+func (s *Store) LockLatestDelivery(ctx context.Context, scanID uuid.UUID) (WebhookDelivery, error) {
+	d, err := s.q.LockLatestWebhookDelivery(ctx, s.conn, &scanID)
+	return d, notFound(err)
+}
 
-// Redeliver makes the delivery of a finished scan's final event pending
-// again and runs enqueue for it in the same transaction. queued is false
-// when the delivery was already pending (its job is still going; nothing
-// new is queued). A finished scan whose event was never recorded (it
-// finished before callbacks were delivered) gets its delivery created from
-// build.
-func (s *Store) Redeliver(ctx context.Context, orgID, scanID uuid.UUID,
-	build func(Scan) (NewDelivery, error),
-	enqueue func(ctx context.Context, tx *Store, d WebhookDelivery) error,
-) (d WebhookDelivery, queued bool, err error) {
-	err = s.InTx(ctx, func(tx *Store) error {
-		scan, err := tx.q.LockScanForOrg(ctx, tx.conn, db.LockScanForOrgParams{ID: scanID, OrgID: orgID})
-		if err != nil {
-			return notFound(err)
-		}
-		if scan.CallbackURL == nil {
-			return ErrNoCallback
-		}
-		if scan.Status != "completed" && scan.Status != "failed" {
-			return ErrScanNotFinished
-		}
-		d, err = tx.q.LockLatestWebhookDelivery(ctx, tx.conn, &scanID)
-		switch {
-		case err == nil && d.Status == DeliveryPending:
-			return nil
-		case err == nil:
-			if d, err = tx.q.RequeueWebhookDelivery(ctx, tx.conn, d.ID); err != nil {
-				return err
-			}
-		case errors.Is(err, pgx.ErrNoRows):
-			n, berr := build(scan)
-			if berr != nil {
-				return berr
-			}
-			if d, err = tx.CreateDelivery(ctx, n); err != nil {
-				return err
-			}
-		default:
-			return err
-		}
-		queued = true
-		return enqueue(ctx, tx, d)
-	})
-	return d, queued, err
+// RequeueDelivery makes a settled delivery pending again, due now.
+func (s *Store) RequeueDelivery(ctx context.Context, id uuid.UUID) (WebhookDelivery, error) {
+	d, err := s.q.RequeueWebhookDelivery(ctx, s.conn, id)
+	return d, notFound(err)
 }

@@ -72,11 +72,11 @@ func (q *Queuer) Enqueue(ctx context.Context, tx *store.Store, d store.WebhookDe
 	return nil
 }
 
-// OnFinish is the scan runner's finish hook: inside the transaction that
-// moves a scan to completed or failed, it stores the callback of a scan
-// that has a callback_url and queues its job, so the callback exists
-// exactly when the final state does.
-func (q *Queuer) OnFinish(ctx context.Context, tx *store.Store, scan store.Scan) error {
+// QueueCallback stores the callback of a finished scan that has a
+// callback_url and queues its job in tx, the transaction that moves the scan
+// to completed or failed, so the callback exists exactly when the final
+// state does.
+func (q *Queuer) QueueCallback(ctx context.Context, tx *store.Store, scan store.Scan) error {
 	if scan.CallbackURL == nil {
 		return nil
 	}
@@ -89,6 +89,46 @@ func (q *Queuer) OnFinish(ctx context.Context, tx *store.Store, scan store.Scan)
 		return fmt.Errorf("store delivery of scan %s: %w", scan.ID, err)
 	}
 	return q.Enqueue(ctx, tx, d)
+}
+
+// Redelivery outcomes besides store.ErrNotFound.
+var (
+	ErrScanNotFinished = errors.New("scan not finished")
+	ErrNoCallback      = errors.New("scan has no callback_url")
+)
+
+// Redeliver makes the delivery of a finished scan's final event pending
+// again and queues its job, in tx. A delivery still pending is returned as
+// it is: its job is still going and nothing new is queued. A finished scan
+// whose event was never recorded (it finished before callbacks were
+// delivered) gets its delivery created now.
+func (q *Queuer) Redeliver(ctx context.Context, tx *store.Store, orgID, scanID uuid.UUID) (store.WebhookDelivery, error) {
+	scan, err := tx.LockScan(ctx, orgID, scanID)
+	if err != nil {
+		return store.WebhookDelivery{}, err
+	}
+	if scan.CallbackURL == nil {
+		return store.WebhookDelivery{}, ErrNoCallback
+	}
+	if scan.Status != "completed" && scan.Status != "failed" {
+		return store.WebhookDelivery{}, ErrScanNotFinished
+	}
+	d, err := tx.LockLatestDelivery(ctx, scanID)
+	switch {
+	case err == nil && d.Status == store.DeliveryPending:
+		return d, nil
+	case err == nil:
+		d, err = tx.RequeueDelivery(ctx, d.ID)
+	case errors.Is(err, store.ErrNotFound):
+		var n store.NewDelivery
+		if n, err = NewDelivery(scan); err == nil {
+			d, err = tx.CreateDelivery(ctx, n)
+		}
+	}
+	if err != nil {
+		return store.WebhookDelivery{}, err
+	}
+	return d, q.Enqueue(ctx, tx, d)
 }
 
 // NewDelivery builds the callback of a finished scan: its event and the
