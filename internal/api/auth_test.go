@@ -33,8 +33,7 @@ func TestAuthentication(t *testing.T) {
 
 	unknown, err := auth.NewKey()
 	require.NoError(t, err)
-	revokedKey, revokedRow, err := h.Store.CreateAPIKey(context.Background(), org.ID, "to revoke")
-	require.NoError(t, err)
+	revokedKey, revokedRow := h.NewKey(t, org.ID, "to revoke")
 	_, err = h.Store.RevokeAPIKey(context.Background(), revokedRow.ID)
 	require.NoError(t, err)
 
@@ -75,10 +74,9 @@ func TestAuthentication(t *testing.T) {
 
 	t.Run("RevocationTakesEffectAtOnce", func(t *testing.T) {
 		t.Parallel()
-		key, row, err := h.Store.CreateAPIKey(context.Background(), org.ID, "short-lived")
-		require.NoError(t, err)
+		key, row := h.NewKey(t, org.ID, "short-lived")
 		require.Equal(t, http.StatusOK, h.Do(t, "GET", "/api/v1/usage", key, nil).Status)
-		_, err = h.Store.RevokeAPIKey(context.Background(), row.ID)
+		_, err := h.Store.RevokeAPIKey(context.Background(), row.ID)
 		require.NoError(t, err)
 		h.Do(t, "GET", "/api/v1/usage", key, nil).RequireError(t, 401, "api_key_invalid", "")
 	})

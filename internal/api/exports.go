@@ -107,7 +107,7 @@ func csvRow(r store.Scan) []string {
 		overall = strconv.FormatFloat(*r.OverallScore, 'f', 1, 64)
 	}
 	row := []string{
-		r.ID.String(), r.URL, r.Domain, r.BrandName, str(r.Project), r.Status,
+		r.ID.String(), r.URL, r.Domain, r.BrandName, str(r.Project), string(r.Status),
 		overall, str(r.OverallGrade), num(r.SearchScore), str(r.SearchGrade),
 		num(r.VisibilityScore), str(r.VisibilityGrade), num(r.TrustScore), str(r.TrustGrade),
 		str(r.ScoringVersion), ts(&r.CreatedAt), ts(r.CompletedAt), str(r.ErrorMessage),

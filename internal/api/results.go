@@ -35,7 +35,7 @@ func (s *Server) completedScan(ctx context.Context, id uuid.UUID, param string) 
 		}
 		return scan, err
 	}
-	if scan.Status != "completed" {
+	if scan.Status != store.ScanCompleted {
 		return scan, apierror.New(apierror.CodeScanNotComplete, param,
 			"Scan %s is %s; its results are available once it has completed.", id, scan.Status)
 	}
@@ -118,7 +118,7 @@ func (s *Server) GetScanTriage(ctx context.Context, req api.GetScanTriageRequest
 	}
 	notAvailable := apierror.New(apierror.CodeTriageNotAvailable, "scan_id",
 		"The triage dossier of scan %s has not been computed (the scan is %s).", scan.ID, scan.Status)
-	if scan.Status != "completed" {
+	if scan.Status != store.ScanCompleted {
 		return nil, notAvailable
 	}
 	row, err := s.d.Store.GetTriage(ctx, scan.ID)

@@ -33,7 +33,7 @@ func (s *Server) CreateScan(ctx context.Context, req api.CreateScanRequestObject
 		return nil, err
 	}
 	n := store.NewScan{
-		OrgID: p.OrgID, APIKeyID: &p.KeyID, Source: "api",
+		OrgID: p.OrgID, APIKeyID: &p.KeyID, Source: store.SourceAPI,
 		URL: target.String(), Domain: target.Host, BrandName: netguard.RegistrableName(target.Host),
 		Project: body.Project,
 	}
@@ -180,7 +180,7 @@ func (s *Server) ListScans(ctx context.Context, req api.ListScansRequestObject) 
 func (s *Server) scanFilter(status *api.ScanStatus, project, rawURL, domain *string, after, before *time.Time) (store.ScanFilter, error) {
 	f := store.ScanFilter{Project: project, CreatedAfter: after, CreatedBefore: before}
 	if status != nil {
-		st := string(*status)
+		st := store.ScanStatus(*status)
 		f.Status = &st
 	}
 	if rawURL != nil {

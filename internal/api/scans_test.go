@@ -299,8 +299,7 @@ func TestScanReadIsolation(t *testing.T) {
 	id := created.JSON201.ID
 
 	// A second key of the same organization sees the scan.
-	key2, _, err := h.Store.CreateAPIKey(ctx, a.ID, "second")
-	require.NoError(t, err)
+	key2, _ := h.NewKey(t, a.ID, "second")
 	r := h.Do(t, "GET", "/api/v1/scans/"+id.String(), key2, nil)
 	require.Equal(t, http.StatusOK, r.Status)
 

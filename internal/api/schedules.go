@@ -31,10 +31,10 @@ func (s *Server) CreateSchedule(ctx context.Context, req api.CreateScheduleReque
 	}
 	n := store.NewSchedule{
 		OrgID: p.OrgID, URL: target.String(), Domain: target.Host,
-		BrandName: netguard.RegistrableName(target.Host), Frequency: "quarterly", NotifyEmail: true,
+		BrandName: netguard.RegistrableName(target.Host), Frequency: store.Quarterly, NotifyEmail: true,
 	}
 	if body.Frequency != nil {
-		n.Frequency = string(*body.Frequency)
+		n.Frequency = store.Frequency(*body.Frequency)
 	}
 	if body.NotifyEmail != nil {
 		n.NotifyEmail = *body.NotifyEmail
@@ -130,7 +130,7 @@ func (s *Server) UpdateSchedule(ctx context.Context, req api.UpdateScheduleReque
 	}
 	c := store.ScheduleChange{NotifyEmail: req.Body.NotifyEmail, Active: req.Body.Active}
 	if req.Body.Frequency != nil {
-		f := string(*req.Body.Frequency)
+		f := store.Frequency(*req.Body.Frequency)
 		c.Frequency = &f
 	}
 	sc, err := s.d.Store.UpdateSchedule(ctx, p.OrgID, req.ScheduleID, c, s.now())

@@ -40,7 +40,7 @@ func (s *Server) TestWebhook(ctx context.Context, req api.TestWebhookRequestObje
 	score := 72.5
 	payload := webhook.Payload{
 		Event: webhook.EventTest, ScanID: "test_" + hex.EncodeToString(suffix), URL: "https://www.example.com/",
-		Status: "completed", OverallScore: &score,
+		Status: string(api.WebhookPayloadStatusCompleted), OverallScore: &score,
 		CreatedAt: now.Add(-90 * time.Second).Format(webhook.PayloadTimeFormat), CompletedAt: now.Format(webhook.PayloadTimeFormat),
 	}
 	body, err := payload.Encode()

@@ -30,6 +30,7 @@ import (
 	"github.com/geoscan/geoscan/gen/api"
 	"github.com/geoscan/geoscan/gen/client"
 	"github.com/geoscan/geoscan/internal/app"
+	"github.com/geoscan/geoscan/internal/auth"
 	"github.com/geoscan/geoscan/internal/config"
 	"github.com/geoscan/geoscan/internal/store"
 )
@@ -160,8 +161,7 @@ func (h *Harness) NewOrg(t testing.TB, plan string, active bool) Org {
 	ctx := context.Background()
 	o, err := h.Store.CreateOrganization(ctx, "org-"+uuid.NewString()[:8], plan, active)
 	require.NoError(t, err)
-	key, row, err := h.Store.CreateAPIKey(ctx, o.ID, "test")
-	require.NoError(t, err)
+	key, row := h.NewKey(t, o.ID, "test")
 	c, err := client.NewClientWithResponses(h.APIURL, client.WithHTTPClient(h.HTTP),
 		client.WithRequestEditorFn(func(_ context.Context, r *http.Request) error {
 			r.Header.Set("X-API-Key", key)
@@ -169,6 +169,17 @@ func (h *Harness) NewOrg(t testing.TB, plan string, active bool) Org {
 		}))
 	require.NoError(t, err)
 	return Org{ID: o.ID, Key: key, KeyID: row.ID, Client: c}
+}
+
+// NewKey issues a key for an organization and stores it, as
+// `geoscan key create` does; it returns the key and its stored row.
+func (h *Harness) NewKey(t testing.TB, orgID uuid.UUID, name string) (string, store.APIKey) {
+	t.Helper()
+	k, err := auth.Issue()
+	require.NoError(t, err)
+	row, err := h.Store.CreateAPIKey(context.Background(), store.NewAPIKey{OrgID: orgID, Name: name, Hash: k.Hash, DisplayPrefix: k.Display})
+	require.NoError(t, err)
+	return k.Key, row
 }
 
 // Response is a raw response, already validated against the contract.

@@ -1,12 +1,14 @@
 // Package auth owns API keys: their format (geo_ + 32 random base62
-// characters + a 6-character CRC32 checksum), generation, SHA-256 hashing,
-// and the request principal that authentication puts into the context.
+// characters + a 6-character CRC32 checksum), generation (Issue), SHA-256
+// hashing, and the request principal that authentication puts into the
+// context. The store keeps only what Issue says to keep.
 package auth
 
 import (
 	"crypto/rand"
 	"crypto/sha256"
 	"errors"
+	"fmt"
 	"hash/crc32"
 	"math/big"
 	"strings"
@@ -45,6 +47,23 @@ func NewKey() (string, error) {
 	b.Write(random)
 	b.WriteString(checksum(random))
 	return b.String(), nil
+}
+
+// Issued is a new key: Key goes to its owner once and is never stored;
+// Hash and Display are what is kept of it.
+type Issued struct {
+	Key     string
+	Hash    []byte
+	Display string
+}
+
+// Issue generates a key and what is stored of it.
+func Issue() (Issued, error) {
+	key, err := NewKey()
+	if err != nil {
+		return Issued{}, fmt.Errorf("generate key: %w", err)
+	}
+	return Issued{Key: key, Hash: HashKey(key), Display: DisplayPrefix(key)}, nil
 }
 
 // checksum encodes the CRC32 of the random part as 6 base62 characters, so a

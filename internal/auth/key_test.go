@@ -91,3 +91,14 @@ func FuzzParseKey(f *testing.F) {
 		}
 	})
 }
+
+func TestIssueKeepsOnlyWhatIsStored(t *testing.T) {
+	t.Parallel()
+
+	k, err := Issue()
+	require.NoError(t, err)
+	require.NoError(t, ParseKey(k.Key))
+	require.Equal(t, HashKey(k.Key), k.Hash)
+	require.Equal(t, DisplayPrefix(k.Key), k.Display)
+	require.NotContains(t, k.Display, k.Key[8:len(k.Key)-4], "the display form cannot be used as the key")
+}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/google/uuid"
 
+	"github.com/geoscan/geoscan/internal/auth"
 	"github.com/geoscan/geoscan/internal/store"
 )
 
@@ -56,7 +57,7 @@ func org(ctx context.Context, e env, args []string) error {
 			return err
 		}
 		defer closeFn()
-		o, err := st.SetSubscription(ctx, id, args[2] == "active")
+		o, err := st.SetSubscription(ctx, id, store.SubscriptionStatus(args[2]) == store.SubscriptionActive)
 		if errors.Is(err, store.ErrNotFound) {
 			return fmt.Errorf("no organization with id %s", id)
 		}
@@ -97,7 +98,7 @@ func key(ctx context.Context, e env, args []string) error {
 			return err
 		}
 		if args[0] == "create" {
-			k, _, err := st.CreateAPIKey(ctx, id, *name)
+			k, err := createKey(ctx, st, id, *name)
 			if err != nil {
 				return err
 			}
@@ -139,6 +140,19 @@ func key(ctx context.Context, e env, args []string) error {
 		return nil
 	}
 	return fmt.Errorf("%w: unknown key subcommand %q", errUsage, args[0])
+}
+
+// createKey issues a key for an organization and stores what is kept of
+// it; the key itself is returned, the only time it exists.
+func createKey(ctx context.Context, st *store.Store, orgID uuid.UUID, name string) (string, error) {
+	k, err := auth.Issue()
+	if err != nil {
+		return "", err
+	}
+	if _, err := st.CreateAPIKey(ctx, store.NewAPIKey{OrgID: orgID, Name: name, Hash: k.Hash, DisplayPrefix: k.Display}); err != nil {
+		return "", err
+	}
+	return k.Key, nil
 }
 
 func fmtTime(t *time.Time) string {

@@ -24,6 +24,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/geoscan/geoscan/gen/api"
+	"github.com/geoscan/geoscan/internal/auth"
 	"github.com/geoscan/geoscan/internal/dbmigrate"
 	"github.com/geoscan/geoscan/internal/pgtest"
 	"github.com/geoscan/geoscan/internal/store"
@@ -54,8 +55,11 @@ func TestUnexpectedFailuresBecomeInternalErrors(t *testing.T) {
 	st := store.New(pool)
 	org, err := st.CreateOrganization(ctx, "failing", "free", true)
 	require.NoError(t, err)
-	key, _, err := st.CreateAPIKey(ctx, org.ID, "")
+	k, err := auth.Issue()
 	require.NoError(t, err)
+	_, err = st.CreateAPIKey(ctx, store.NewAPIKey{OrgID: org.ID, Hash: k.Hash, DisplayPrefix: k.Display})
+	require.NoError(t, err)
+	key := k.Key
 
 	var logs strings.Builder
 	logger := slog.New(slog.NewJSONHandler(&logs, nil))
@@ -119,8 +123,11 @@ func newTestServer(t *testing.T, handlers api.StrictServerInterface) (url, key s
 	st := store.New(pool)
 	org, err := st.CreateOrganization(ctx, "edge", "free", true)
 	require.NoError(t, err)
-	key, _, err = st.CreateAPIKey(ctx, org.ID, "")
+	k, err := auth.Issue()
 	require.NoError(t, err)
+	_, err = st.CreateAPIKey(ctx, store.NewAPIKey{OrgID: org.ID, Hash: k.Hash, DisplayPrefix: k.Display})
+	require.NoError(t, err)
+	key = k.Key
 	logs = &syncLog{}
 	e, err := New(Deps{Logger: slog.New(slog.NewJSONHandler(logs, nil)), Store: st, Handler: handlers, RequestTimeout: 30 * time.Second})
 	require.NoError(t, err)

@@ -130,7 +130,7 @@ func (r *Runner) RecomputeTriage(ctx context.Context, scanID uuid.UUID) (Source,
 	if err != nil {
 		return "", err
 	}
-	if scan.Status != "completed" {
+	if scan.Status != store.ScanCompleted {
 		return "", fmt.Errorf("%w: scan %s is %s", ErrNotCompleted, scan.ID, scan.Status)
 	}
 	rows, err := r.Store.ListCheckResults(ctx, scan.ID)

@@ -3,56 +3,94 @@ package store
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/google/uuid"
 
 	"github.com/geoscan/geoscan/gen/db"
-	"github.com/geoscan/geoscan/internal/auth"
 )
 
-// APIKey is a row of api_keys.
-type APIKey = db.APIKey
+// APIKey is an organization's key, as listings show it: its hash stays in
+// the database.
+type APIKey struct {
+	ID            uuid.UUID
+	OrgID         uuid.UUID
+	MemberID      *uuid.UUID
+	Name          string
+	DisplayPrefix string
+	CreatedAt     time.Time
+	LastUsedAt    *time.Time
+	RevokedAt     *time.Time
+}
 
-// Principal is what authenticating a key reads: the key and its organization.
-type Principal = db.GetAPIKeyPrincipalRow
-
-// CreateAPIKey makes a new key for org and returns it in full, the only time
-// it exists outside the caller's hands; only its hash is stored.
-func (s *Store) CreateAPIKey(ctx context.Context, orgID uuid.UUID, name string) (string, APIKey, error) {
-	key, err := auth.NewKey()
-	if err != nil {
-		return "", APIKey{}, fmt.Errorf("generate key: %w", err)
+func apiKeyOf(r db.APIKey) APIKey {
+	return APIKey{
+		ID: r.ID, OrgID: r.OrgID, MemberID: r.MemberID, Name: r.Name, DisplayPrefix: r.DisplayPrefix,
+		CreatedAt: r.CreatedAt, LastUsedAt: r.LastUsedAt, RevokedAt: r.RevokedAt,
 	}
+}
+
+// Principal is what authenticating a key reads: the key and its
+// organization's plan and subscription.
+type Principal struct {
+	KeyID              uuid.UUID
+	OrgID              uuid.UUID
+	MemberID           *uuid.UUID
+	RevokedAt          *time.Time
+	LastUsedAt         *time.Time
+	Plan               string
+	SubscriptionStatus SubscriptionStatus
+}
+
+func principalOf(r db.GetAPIKeyPrincipalRow) Principal {
+	return Principal{
+		KeyID: r.KeyID, OrgID: r.OrgID, MemberID: r.MemberID, RevokedAt: r.RevokedAt, LastUsedAt: r.LastUsedAt,
+		Plan: r.Plan, SubscriptionStatus: SubscriptionStatus(r.SubscriptionStatus),
+	}
+}
+
+// NewAPIKey is what creating a key stores: never the key itself (package
+// auth generates it), only its hash and its display prefix.
+type NewAPIKey struct {
+	OrgID         uuid.UUID
+	Name          string
+	Hash          []byte
+	DisplayPrefix string
+}
+
+// CreateAPIKey stores a new key of an organization.
+func (s *Store) CreateAPIKey(ctx context.Context, n NewAPIKey) (APIKey, error) {
 	row, err := s.q.CreateAPIKey(ctx, s.conn, db.CreateAPIKeyParams{
-		OrgID: orgID, Name: name, KeyHash: auth.HashKey(key), DisplayPrefix: auth.DisplayPrefix(key),
+		OrgID: n.OrgID, Name: n.Name, KeyHash: n.Hash, DisplayPrefix: n.DisplayPrefix,
 	})
 	if err != nil {
-		return "", APIKey{}, fmt.Errorf("insert api key: %w", notFound(err))
+		return APIKey{}, fmt.Errorf("insert api key: %w", notFound(err))
 	}
-	return key, row, nil
+	return apiKeyOf(row), nil
 }
 
 // ListAPIKeys lists an organization's keys, newest first.
 func (s *Store) ListAPIKeys(ctx context.Context, orgID uuid.UUID) ([]APIKey, error) {
-	return s.q.ListAPIKeys(ctx, s.conn, orgID)
+	rows, err := s.q.ListAPIKeys(ctx, s.conn, orgID)
+	return all(rows, err, apiKeyOf)
 }
 
-// GetAPIKey returns one key row.
+// GetAPIKey returns one key.
 func (s *Store) GetAPIKey(ctx context.Context, id uuid.UUID) (APIKey, error) {
 	k, err := s.q.GetAPIKey(ctx, s.conn, id)
-	return k, notFound(err)
+	return one(k, err, apiKeyOf)
 }
 
 // RevokeAPIKey revokes a key; revoking twice keeps the first time.
 func (s *Store) RevokeAPIKey(ctx context.Context, id uuid.UUID) (APIKey, error) {
 	k, err := s.q.RevokeAPIKey(ctx, s.conn, id)
-	return k, notFound(err)
+	return one(k, err, apiKeyOf)
 }
 
 // LookupKey finds the principal of a key hash.
 func (s *Store) LookupKey(ctx context.Context, hash []byte) (Principal, error) {
 	p, err := s.q.GetAPIKeyPrincipal(ctx, s.conn, hash)
-	return p, notFound(err)
+	return one(p, err, principalOf)
 }
 
 // TouchAPIKey records that a key was used (at most once a minute in SQL).

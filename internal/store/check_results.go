@@ -10,8 +10,24 @@ import (
 	"github.com/geoscan/geoscan/gen/db"
 )
 
-// CheckResult is a row of check_results.
-type CheckResult = db.CheckResult
+// CheckResult is one check's verdict in a scan, in the words of the
+// catalog (ring, pillar and status as the checks name them).
+type CheckResult struct {
+	ScanID   uuid.UUID
+	CheckID  string
+	Ring     string
+	Pillar   string
+	Status   string
+	Score    *float32
+	Weight   float32
+	Impact   string
+	Effort   string
+	Summary  string
+	Evidence json.RawMessage
+	Position int32
+}
+
+func checkResultOf(r db.CheckResult) CheckResult { return CheckResult(r) }
 
 // CheckRow is one check result to store.
 type CheckRow struct {
@@ -24,13 +40,14 @@ type CheckRow struct {
 
 // ListCheckResults returns a scan's check results in catalog order.
 func (s *Store) ListCheckResults(ctx context.Context, scanID uuid.UUID) ([]CheckResult, error) {
-	return s.q.ListCheckResults(ctx, s.conn, scanID)
+	rows, err := s.q.ListCheckResults(ctx, s.conn, scanID)
+	return all(rows, err, checkResultOf)
 }
 
 // GetCheckResult returns one check result of a scan.
 func (s *Store) GetCheckResult(ctx context.Context, scanID uuid.UUID, checkID string) (CheckResult, error) {
 	r, err := s.q.GetCheckResult(ctx, s.conn, db.GetCheckResultParams{ScanID: scanID, CheckID: checkID})
-	return r, notFound(err)
+	return one(r, err, checkResultOf)
 }
 
 // putCheckResults replaces the check results of a scan, in catalog order.

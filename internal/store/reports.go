@@ -4,19 +4,28 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"time"
 
 	"github.com/google/uuid"
 
 	"github.com/geoscan/geoscan/gen/db"
 )
 
-// Report is a row of reports.
-type Report = db.Report
+// Report is the stored report of a completed scan: one JSON document
+// (report.Stored) read whole.
+type Report struct {
+	ScanID         uuid.UUID
+	ScoringVersion string
+	Body           json.RawMessage
+	CreatedAt      time.Time
+}
+
+func reportOf(r db.Report) Report { return Report(r) }
 
 // GetReport returns the report of a scan.
 func (s *Store) GetReport(ctx context.Context, scanID uuid.UUID) (Report, error) {
 	r, err := s.q.GetReport(ctx, s.conn, scanID)
-	return r, notFound(err)
+	return one(r, err, reportOf)
 }
 
 // putReport stores (or replaces) the report of a scan.

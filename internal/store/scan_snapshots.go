@@ -3,14 +3,25 @@ package store
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/google/uuid"
 
 	"github.com/geoscan/geoscan/gen/db"
 )
 
-// Snapshot is what a scan fetched, compressed (fetch.Snapshot).
-type Snapshot = db.ScanSnapshot
+// Snapshot is what a scan fetched, compressed (fetch.Snapshot), in the
+// snapshot format Format.
+type Snapshot struct {
+	ScanID    uuid.UUID
+	Format    int
+	Body      []byte
+	CreatedAt time.Time
+}
+
+func snapshotOf(r db.ScanSnapshot) Snapshot {
+	return Snapshot{ScanID: r.ScanID, Format: int(r.Format), Body: r.Body, CreatedAt: r.CreatedAt}
+}
 
 // PutSnapshot stores what a scan fetched.
 func (s *Store) PutSnapshot(ctx context.Context, scanID uuid.UUID, format int, body []byte) error {
@@ -24,5 +35,5 @@ func (s *Store) PutSnapshot(ctx context.Context, scanID uuid.UUID, format int, b
 // without one.
 func (s *Store) GetSnapshot(ctx context.Context, scanID uuid.UUID) (Snapshot, error) {
 	snap, err := s.q.GetSnapshot(ctx, s.conn, scanID)
-	return snap, notFound(err)
+	return one(snap, err, snapshotOf)
 }

@@ -10,15 +10,89 @@ import (
 	"github.com/geoscan/geoscan/gen/db"
 )
 
-// Scan is a row of scans.
-type Scan = db.Scan
+// ScanStatus is where a scan is in its life: pending, running, then
+// completed or failed.
+type ScanStatus string
+
+// The scan states.
+const (
+	ScanPending   ScanStatus = "pending"
+	ScanRunning   ScanStatus = "running"
+	ScanCompleted ScanStatus = "completed"
+	ScanFailed    ScanStatus = "failed"
+)
+
+// Finished reports a final state.
+func (s ScanStatus) Finished() bool { return s == ScanCompleted || s == ScanFailed }
+
+// ScanSource says what created a scan.
+type ScanSource string
+
+// The sources.
+const (
+	SourceAPI      ScanSource = "api"
+	SourceSchedule ScanSource = "schedule"
+)
+
+// Scan is one audit of a URL, with the scores of its report once completed
+// (kept here too, so lists, exports and comparisons read no report).
+type Scan struct {
+	ID              uuid.UUID
+	OrgID           uuid.UUID
+	APIKeyID        *uuid.UUID
+	ScheduleID      *uuid.UUID
+	Source          ScanSource
+	URL             string
+	Domain          string
+	BrandName       string
+	CallbackURL     *string
+	WebhookSecret   *string
+	Project         *string
+	TrackedURL      *string
+	Status          ScanStatus
+	ErrorCode       *string
+	ErrorMessage    *string
+	OverallScore    *float64
+	OverallGrade    *string
+	SearchScore     *int32
+	SearchGrade     *string
+	VisibilityScore *int32
+	VisibilityGrade *string
+	TrustScore      *int32
+	TrustGrade      *string
+	ScoringVersion  *string
+	JobID           *int64
+	Attempts        int32
+	CreatedAt       time.Time
+	UpdatedAt       time.Time
+	StartedAt       *time.Time
+	CompletedAt     *time.Time
+}
+
+func scanOf(r db.Scan) Scan {
+	return Scan{
+		ID: r.ID, OrgID: r.OrgID, APIKeyID: r.APIKeyID, ScheduleID: r.ScheduleID, Source: ScanSource(r.Source),
+		URL: r.URL, Domain: r.Domain, BrandName: r.BrandName,
+		CallbackURL: r.CallbackURL, WebhookSecret: r.WebhookSecret, Project: r.Project, TrackedURL: r.TrackedURL,
+		Status: ScanStatus(r.Status), ErrorCode: r.ErrorCode, ErrorMessage: r.ErrorMessage,
+		OverallScore: r.OverallScore, OverallGrade: r.OverallGrade,
+		SearchScore: r.SearchScore, SearchGrade: r.SearchGrade,
+		VisibilityScore: r.VisibilityScore, VisibilityGrade: r.VisibilityGrade,
+		TrustScore: r.TrustScore, TrustGrade: r.TrustGrade, ScoringVersion: r.ScoringVersion,
+		JobID: r.JobID, Attempts: r.Attempts,
+		CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt, StartedAt: r.StartedAt, CompletedAt: r.CompletedAt,
+	}
+}
+
+// Cursor is the scan's place in a list.
+func (s Scan) Cursor() Cursor { return Cursor{CreatedAt: s.CreatedAt, ID: s.ID} }
 
 // NewScan is what creating a scan stores.
 type NewScan struct {
 	OrgID         uuid.UUID
 	APIKeyID      *uuid.UUID
 	ScheduleID    *uuid.UUID
-	Source        string
+	Source        ScanSource
 	URL           string
 	Domain        string
 	BrandName     string
@@ -35,18 +109,18 @@ type NewScan struct {
 func (s *Store) CreateScan(ctx context.Context, n NewScan, now time.Time) (Scan, error) {
 	var created Scan
 	err := s.atomically(ctx, func(tx *Store) error {
-		org, err := tx.q.GetOrganization(ctx, tx.conn, n.OrgID)
+		org, err := tx.GetOrganization(ctx, n.OrgID)
 		if err != nil {
-			return fmt.Errorf("read organization: %w", notFound(err))
+			return fmt.Errorf("read organization: %w", err)
 		}
-		if org.SubscriptionStatus != "active" {
+		if org.SubscriptionStatus != SubscriptionActive {
 			return ErrNoSubscription
 		}
 		if err := tx.consumeDailyScan(ctx, n.OrgID, now, Limits(org).DailyScans); err != nil {
 			return err
 		}
-		created, err = tx.q.CreateScan(ctx, tx.conn, db.CreateScanParams{
-			OrgID: n.OrgID, APIKeyID: n.APIKeyID, ScheduleID: n.ScheduleID, Source: n.Source,
+		row, err := tx.q.CreateScan(ctx, tx.conn, db.CreateScanParams{
+			OrgID: n.OrgID, APIKeyID: n.APIKeyID, ScheduleID: n.ScheduleID, Source: string(n.Source),
 			URL: n.URL, Domain: n.Domain, BrandName: n.BrandName,
 			CallbackURL: n.CallbackURL, WebhookSecret: n.WebhookSecret,
 			Project: n.Project, TrackedURL: n.TrackedURL,
@@ -54,6 +128,7 @@ func (s *Store) CreateScan(ctx context.Context, n NewScan, now time.Time) (Scan,
 		if err != nil {
 			return fmt.Errorf("insert scan: %w", err)
 		}
+		created = scanOf(row)
 		return nil
 	})
 	return created, err
@@ -68,24 +143,24 @@ func (s *Store) SetScanJob(ctx context.Context, scanID uuid.UUID, jobID int64) e
 // caller's transaction.
 func (s *Store) LockScan(ctx context.Context, orgID, id uuid.UUID) (Scan, error) {
 	scan, err := s.q.LockScanForOrg(ctx, s.conn, db.LockScanForOrgParams{ID: id, OrgID: orgID})
-	return scan, notFound(err)
+	return one(scan, err, scanOf)
 }
 
 // GetScan returns a scan of the organization.
 func (s *Store) GetScan(ctx context.Context, orgID, id uuid.UUID) (Scan, error) {
 	scan, err := s.q.GetScanForOrg(ctx, s.conn, db.GetScanForOrgParams{ID: id, OrgID: orgID})
-	return scan, notFound(err)
+	return one(scan, err, scanOf)
 }
 
 // GetScanByID reads a scan without an organization scope (the runner).
 func (s *Store) GetScanByID(ctx context.Context, id uuid.UUID) (Scan, error) {
 	scan, err := s.q.GetScan(ctx, s.conn, id)
-	return scan, notFound(err)
+	return one(scan, err, scanOf)
 }
 
 // ScanFilter selects scans in lists and exports; nil fields do not filter.
 type ScanFilter struct {
-	Status        *string
+	Status        *ScanStatus
 	Project       *string
 	URL           *string
 	Domain        *string
@@ -102,13 +177,14 @@ type Cursor struct {
 // ListScans returns up to limit scans after cursor, newest first.
 func (s *Store) ListScans(ctx context.Context, orgID uuid.UUID, f ScanFilter, after *Cursor, limit int) ([]Scan, error) {
 	p := db.ListScansForOrgParams{
-		OrgID: orgID, Status: f.Status, Project: f.Project, URL: f.URL, Domain: f.Domain,
+		OrgID: orgID, Status: (*string)(f.Status), Project: f.Project, URL: f.URL, Domain: f.Domain,
 		CreatedAfter: f.CreatedAfter, CreatedBefore: f.CreatedBefore, RowLimit: int32(limit),
 	}
 	if after != nil {
 		p.CursorCreatedAt, p.CursorID = &after.CreatedAt, &after.ID
 	}
-	return s.q.ListScansForOrg(ctx, s.conn, p)
+	rows, err := s.q.ListScansForOrg(ctx, s.conn, p)
+	return all(rows, err, scanOf)
 }
 
 // ScanMetadata is a PATCH of a scan: Set* says whether a field was sent.
@@ -125,7 +201,7 @@ func (s *Store) UpdateScanMetadata(ctx context.Context, orgID, id uuid.UUID, m S
 		ID: id, OrgID: orgID, SetProject: m.SetProject, Project: m.Project,
 		SetTrackedURL: m.SetTrackedURL, TrackedURL: m.TrackedURL,
 	})
-	return scan, notFound(err)
+	return one(scan, err, scanOf)
 }
 
 // DeleteScan deletes a scan and, by cascade, everything that belongs to it.
@@ -143,7 +219,7 @@ func (s *Store) DeleteScan(ctx context.Context, orgID, id uuid.UUID) (*int64, er
 // then has nothing left to do.
 func (s *Store) StartScan(ctx context.Context, id uuid.UUID) (Scan, error) {
 	scan, err := s.q.StartScan(ctx, s.conn, id)
-	return scan, notFound(err)
+	return one(scan, err, scanOf)
 }
 
 // RingScore is one ring's score and grade.
@@ -186,16 +262,15 @@ func (s *Store) CompleteScan(ctx context.Context, c Completion) (Scan, error) {
 			return err
 		}
 		i32 := func(v int) *int32 { x := int32(v); return &x }
-		var err error
-		done, err = tx.q.CompleteScan(ctx, tx.conn, db.CompleteScanParams{
+		row, err := tx.q.CompleteScan(ctx, tx.conn, db.CompleteScanParams{
 			ID: c.ScanID, OverallScore: &c.Overall, OverallGrade: &c.OverallGrade,
 			SearchScore: i32(c.Search.Score), SearchGrade: &c.Search.Grade,
 			VisibilityScore: i32(c.Visibility.Score), VisibilityGrade: &c.Visibility.Grade,
 			TrustScore: i32(c.Trust.Score), TrustGrade: &c.Trust.Grade,
 			ScoringVersion: &c.ScoringVersion,
 		})
-		if err != nil {
-			return notFound(err)
+		if done, err = one(row, err, scanOf); err != nil {
+			return err
 		}
 		if c.Triage != nil {
 			if err := tx.PutTriage(ctx, c.ScanID, *c.Triage); err != nil {
@@ -217,7 +292,7 @@ func (s *Store) CompleteScan(ctx context.Context, c Completion) (Scan, error) {
 // it had already finished.
 func (s *Store) FailScan(ctx context.Context, id uuid.UUID, code, message string) (Scan, error) {
 	failed, err := s.q.FailScan(ctx, s.conn, db.FailScanParams{ID: id, ErrorCode: &code, ErrorMessage: &message})
-	return failed, notFound(err)
+	return one(failed, err, scanOf)
 }
 
 // AbandonedScans lists unfinished scans whose queue job no longer exists

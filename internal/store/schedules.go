@@ -12,15 +12,53 @@ import (
 	"github.com/geoscan/geoscan/gen/db"
 )
 
-// Schedule is a row of schedules.
-type Schedule = db.Schedule
+// Frequency is how often a schedule runs.
+type Frequency string
+
+// The frequencies.
+const (
+	Monthly   Frequency = "monthly"
+	Quarterly Frequency = "quarterly"
+)
+
+// Schedule re-runs a homepage scan monthly or quarterly; an inactive one is
+// soft-deleted.
+type Schedule struct {
+	ID            uuid.UUID
+	OrgID         uuid.UUID
+	OwnerMemberID *uuid.UUID
+	URL           string
+	Domain        string
+	BrandName     string
+	Frequency     Frequency
+	NotifyEmail   bool
+	Active        bool
+	NextRunAt     time.Time
+	LastRunAt     *time.Time
+	LastScanID    *uuid.UUID
+	CreatedAt     time.Time
+	UpdatedAt     time.Time
+	DeactivatedAt *time.Time
+}
+
+func scheduleOf(r db.Schedule) Schedule {
+	return Schedule{
+		ID: r.ID, OrgID: r.OrgID, OwnerMemberID: r.OwnerMemberID, URL: r.URL, Domain: r.Domain, BrandName: r.BrandName,
+		Frequency: Frequency(r.Frequency), NotifyEmail: r.NotifyEmail, Active: r.Active,
+		NextRunAt: r.NextRunAt, LastRunAt: r.LastRunAt, LastScanID: r.LastScanID,
+		CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt, DeactivatedAt: r.DeactivatedAt,
+	}
+}
+
+// Cursor is the schedule's place in a list.
+func (s Schedule) Cursor() Cursor { return Cursor{CreatedAt: s.CreatedAt, ID: s.ID} }
 
 // NextRun is when a schedule of frequency runs next after from: one or three
 // calendar months later, as Go's AddDate counts them (31 January + 1 month
 // is 3 March).
-func NextRun(frequency string, from time.Time) time.Time {
+func NextRun(frequency Frequency, from time.Time) time.Time {
 	months := 3
-	if frequency == "monthly" {
+	if frequency == Monthly {
 		months = 1
 	}
 	return from.UTC().AddDate(0, months, 0)
@@ -32,7 +70,7 @@ type NewSchedule struct {
 	URL         string
 	Domain      string
 	BrandName   string
-	Frequency   string
+	Frequency   Frequency
 	NotifyEmail bool
 }
 
@@ -46,12 +84,12 @@ func (s *Store) CreateSchedule(ctx context.Context, n NewSchedule, now time.Time
 		created bool
 	)
 	err := s.atomically(ctx, func(tx *Store) error {
-		if _, err := tx.q.LockOrganization(ctx, tx.conn, n.OrgID); err != nil {
-			return fmt.Errorf("lock organization: %w", notFound(err))
+		if err := tx.lockOrganization(ctx, n.OrgID); err != nil {
+			return err
 		}
 		existing, err := tx.q.GetScheduleByURL(ctx, tx.conn, db.GetScheduleByURLParams{OrgID: n.OrgID, URL: n.URL})
 		if err == nil {
-			out = existing
+			out = scheduleOf(existing)
 			return nil
 		}
 		if !errors.Is(err, pgx.ErrNoRows) {
@@ -60,23 +98,23 @@ func (s *Store) CreateSchedule(ctx context.Context, n NewSchedule, now time.Time
 		if err := tx.checkScheduleLimit(ctx, n.OrgID); err != nil {
 			return err
 		}
-		out, err = tx.q.CreateSchedule(ctx, tx.conn, db.CreateScheduleParams{
+		row, err := tx.q.CreateSchedule(ctx, tx.conn, db.CreateScheduleParams{
 			OrgID: n.OrgID, URL: n.URL, Domain: n.Domain, BrandName: n.BrandName,
-			Frequency: n.Frequency, NotifyEmail: n.NotifyEmail, NextRunAt: NextRun(n.Frequency, now),
+			Frequency: string(n.Frequency), NotifyEmail: n.NotifyEmail, NextRunAt: NextRun(n.Frequency, now),
 		})
 		if err != nil {
 			return fmt.Errorf("insert schedule: %w", err)
 		}
-		created = true
+		out, created = scheduleOf(row), true
 		return nil
 	})
 	return out, created, err
 }
 
 func (s *Store) checkScheduleLimit(ctx context.Context, orgID uuid.UUID) error {
-	org, err := s.q.GetOrganization(ctx, s.conn, orgID)
+	org, err := s.GetOrganization(ctx, orgID)
 	if err != nil {
-		return fmt.Errorf("read organization: %w", notFound(err))
+		return fmt.Errorf("read organization: %w", err)
 	}
 	active, err := s.q.CountActiveSchedules(ctx, s.conn, orgID)
 	if err != nil {
@@ -91,7 +129,7 @@ func (s *Store) checkScheduleLimit(ctx context.Context, orgID uuid.UUID) error {
 // GetSchedule returns a schedule of the organization.
 func (s *Store) GetSchedule(ctx context.Context, orgID, id uuid.UUID) (Schedule, error) {
 	sc, err := s.q.GetScheduleForOrg(ctx, s.conn, db.GetScheduleForOrgParams{ID: id, OrgID: orgID})
-	return sc, notFound(err)
+	return one(sc, err, scheduleOf)
 }
 
 // ListSchedules returns up to limit schedules after cursor, newest first.
@@ -100,7 +138,8 @@ func (s *Store) ListSchedules(ctx context.Context, orgID uuid.UUID, active *bool
 	if after != nil {
 		p.CursorCreatedAt, p.CursorID = &after.CreatedAt, &after.ID
 	}
-	return s.q.ListSchedulesForOrg(ctx, s.conn, p)
+	rows, err := s.q.ListSchedulesForOrg(ctx, s.conn, p)
+	return all(rows, err, scheduleOf)
 }
 
 // CountActiveSchedules counts an organization's active schedules.
@@ -111,7 +150,7 @@ func (s *Store) CountActiveSchedules(ctx context.Context, orgID uuid.UUID) (int,
 
 // ScheduleChange is a PATCH of a schedule; nil fields keep their value.
 type ScheduleChange struct {
-	Frequency   *string
+	Frequency   *Frequency
 	NotifyEmail *bool
 	Active      *bool
 }
@@ -122,8 +161,8 @@ type ScheduleChange struct {
 func (s *Store) UpdateSchedule(ctx context.Context, orgID, id uuid.UUID, c ScheduleChange, now time.Time) (Schedule, error) {
 	var out Schedule
 	err := s.atomically(ctx, func(tx *Store) error {
-		if _, err := tx.q.LockOrganization(ctx, tx.conn, orgID); err != nil {
-			return fmt.Errorf("lock organization: %w", notFound(err))
+		if err := tx.lockOrganization(ctx, orgID); err != nil {
+			return err
 		}
 		cur, err := tx.q.GetScheduleForOrgForUpdate(ctx, tx.conn, db.GetScheduleForOrgForUpdateParams{ID: id, OrgID: orgID})
 		if err != nil {
@@ -136,13 +175,13 @@ func (s *Store) UpdateSchedule(ctx context.Context, orgID, id uuid.UUID, c Sched
 		if c.NotifyEmail != nil {
 			p.NotifyEmail = *c.NotifyEmail
 		}
-		if c.Frequency != nil && *c.Frequency != cur.Frequency {
-			p.Frequency = *c.Frequency
+		if c.Frequency != nil && string(*c.Frequency) != cur.Frequency {
+			p.Frequency = string(*c.Frequency)
 			from := cur.CreatedAt
 			if cur.LastRunAt != nil {
 				from = *cur.LastRunAt
 			}
-			p.NextRunAt = NextRun(p.Frequency, from)
+			p.NextRunAt = NextRun(*c.Frequency, from)
 			if p.NextRunAt.Before(now) {
 				p.NextRunAt = now
 			}
@@ -153,11 +192,12 @@ func (s *Store) UpdateSchedule(ctx context.Context, orgID, id uuid.UUID, c Sched
 				if err := tx.checkScheduleLimit(ctx, orgID); err != nil {
 					return err
 				}
-				p.NextRunAt = NextRun(p.Frequency, now)
+				p.NextRunAt = NextRun(Frequency(p.Frequency), now)
 			}
 		}
-		out, err = tx.q.UpdateSchedule(ctx, tx.conn, p)
-		return notFound(err)
+		row, err := tx.q.UpdateSchedule(ctx, tx.conn, p)
+		out, err = one(row, err, scheduleOf)
+		return err
 	})
 	return out, err
 }

@@ -112,6 +112,28 @@ func notFound(err error) error {
 	return err
 }
 
+// one maps the row a query read to the store's own type, the store's
+// callers never seeing gen/db; no row is ErrNotFound.
+func one[R, T any](row R, err error, of func(R) T) (T, error) {
+	if err != nil {
+		var zero T
+		return zero, notFound(err)
+	}
+	return of(row), nil
+}
+
+// all maps the rows of a list query to the store's own type.
+func all[R, T any](rows []R, err error, of func(R) T) ([]T, error) {
+	if err != nil {
+		return nil, err
+	}
+	out := make([]T, len(rows))
+	for i, r := range rows {
+		out[i] = of(r)
+	}
+	return out, nil
+}
+
 // Unavailable reports whether err means the database could not be reached
 // or went away: a failed connection attempt, a closed pool or connection, a
 // network error on an open connection, or a server that is shutting down,

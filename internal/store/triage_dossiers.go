@@ -4,14 +4,23 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"time"
 
 	"github.com/google/uuid"
 
 	"github.com/geoscan/geoscan/gen/db"
 )
 
-// Triage is a row of triage_dossiers.
-type Triage = db.TriageDossier
+// Triage is the stored triage dossier of a scan: one JSON document
+// (triage.Stored) read whole.
+type Triage struct {
+	ScanID        uuid.UUID
+	SchemaVersion string
+	Body          json.RawMessage
+	CreatedAt     time.Time
+}
+
+func triageOf(r db.TriageDossier) Triage { return Triage(r) }
 
 // TriageDoc is a triage dossier to store.
 type TriageDoc struct {
@@ -34,5 +43,5 @@ func (s *Store) PutTriage(ctx context.Context, scanID uuid.UUID, t TriageDoc) er
 // GetTriage returns the triage dossier of a scan.
 func (s *Store) GetTriage(ctx context.Context, scanID uuid.UUID) (Triage, error) {
 	t, err := s.q.GetTriage(ctx, s.conn, scanID)
-	return t, notFound(err)
+	return one(t, err, triageOf)
 }

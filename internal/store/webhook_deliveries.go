@@ -10,18 +10,46 @@ import (
 	"github.com/geoscan/geoscan/gen/db"
 )
 
-// Webhook rows, shared with callers.
-type (
-	WebhookDelivery = db.WebhookDelivery
-	WebhookAttempt  = db.WebhookDeliveryAttempt
+// DeliveryStatus is where a callback delivery stands: pending while
+// attempts remain, then succeeded or failed.
+type DeliveryStatus string
+
+// The delivery states.
+const (
+	DeliveryPending   DeliveryStatus = "pending"
+	DeliverySucceeded DeliveryStatus = "succeeded"
+	DeliveryFailed    DeliveryStatus = "failed"
 )
 
-// Delivery states.
-const (
-	DeliveryPending   = "pending"
-	DeliverySucceeded = "succeeded"
-	DeliveryFailed    = "failed"
-)
+// WebhookDelivery is one callback (its id is X-GeoScan-Delivery) and where
+// its attempts stand. Test deliveries have no scan.
+type WebhookDelivery struct {
+	ID             uuid.UUID
+	OrgID          uuid.UUID
+	ScanID         *uuid.UUID
+	Event          string
+	URL            string
+	Payload        []byte
+	Status         DeliveryStatus
+	AttemptCount   int32
+	LastStatusCode *int32
+	LastError      *string
+	NextAttemptAt  *time.Time
+	CreatedAt      time.Time
+	CompletedAt    *time.Time
+}
+
+func deliveryOf(r db.WebhookDelivery) WebhookDelivery {
+	return WebhookDelivery{
+		ID: r.ID, OrgID: r.OrgID, ScanID: r.ScanID, Event: r.Event, URL: r.URL, Payload: r.Payload,
+		Status: DeliveryStatus(r.Status), AttemptCount: r.AttemptCount,
+		LastStatusCode: r.LastStatusCode, LastError: r.LastError, NextAttemptAt: r.NextAttemptAt,
+		CreatedAt: r.CreatedAt, CompletedAt: r.CompletedAt,
+	}
+}
+
+// Cursor is the delivery's place in a list.
+func (d WebhookDelivery) Cursor() Cursor { return Cursor{CreatedAt: d.CreatedAt, ID: d.ID} }
 
 // NewDelivery is a callback to queue for a finished scan.
 type NewDelivery struct {
@@ -35,9 +63,10 @@ type NewDelivery struct {
 // CreateDelivery stores a pending delivery; the caller queues its job in
 // the same transaction.
 func (s *Store) CreateDelivery(ctx context.Context, n NewDelivery) (WebhookDelivery, error) {
-	return s.q.CreateWebhookDelivery(ctx, s.conn, db.CreateWebhookDeliveryParams{
+	d, err := s.q.CreateWebhookDelivery(ctx, s.conn, db.CreateWebhookDeliveryParams{
 		OrgID: n.OrgID, ScanID: &n.ScanID, Event: n.Event, URL: n.URL, Payload: n.Payload,
 	})
+	return one(d, err, deliveryOf)
 }
 
 // DeliveryToSend is a delivery with the secret of its scan.
@@ -56,7 +85,7 @@ func (s *Store) DeliveryForSend(ctx context.Context, id uuid.UUID) (DeliveryToSe
 	if row.WebhookSecret == nil {
 		return DeliveryToSend{}, fmt.Errorf("delivery %s: its scan has no webhook secret", id)
 	}
-	return DeliveryToSend{WebhookDelivery: row.WebhookDelivery, Secret: *row.WebhookSecret}, nil
+	return DeliveryToSend{WebhookDelivery: deliveryOf(row.WebhookDelivery), Secret: *row.WebhookSecret}, nil
 }
 
 // Attempt is one recorded delivery attempt.
@@ -68,7 +97,7 @@ type Attempt struct {
 	Error      string
 	// Status is the delivery's state after this attempt; NextAttemptAt is
 	// set while it stays pending.
-	Status        string
+	Status        DeliveryStatus
 	NextAttemptAt *time.Time
 }
 
@@ -89,12 +118,12 @@ func (s *Store) RecordAttempt(ctx context.Context, a Attempt) (int, error) {
 	err := s.atomically(ctx, func(tx *Store) error {
 		var err error
 		n, err = tx.q.RecordWebhookAttempt(ctx, tx.conn, db.RecordWebhookAttemptParams{
-			ID: a.DeliveryID, Status: a.Status, StatusCode: code, Error: errText, NextAttemptAt: a.NextAttemptAt,
+			ID: a.DeliveryID, Status: string(a.Status), StatusCode: code, Error: errText, NextAttemptAt: a.NextAttemptAt,
 		})
 		if err != nil {
 			return notFound(err)
 		}
-		return tx.q.InsertWebhookAttempt(ctx, tx.conn, db.InsertWebhookAttemptParams{
+		return tx.insertAttempt(ctx, db.InsertWebhookAttemptParams{
 			DeliveryID: a.DeliveryID, Attempt: n, StartedAt: a.StartedAt,
 			DurationMs: int32(a.Duration.Milliseconds()), StatusCode: code, Error: errText,
 		})
@@ -124,14 +153,14 @@ func (s *Store) ListDeliveries(ctx context.Context, scanID uuid.UUID, after *Cur
 	ids := make([]uuid.UUID, len(rows))
 	index := make(map[uuid.UUID]int, len(rows))
 	for i, r := range rows {
-		out[i] = DeliveryWithAttempts{WebhookDelivery: r, Attempts: []WebhookAttempt{}}
+		out[i] = DeliveryWithAttempts{WebhookDelivery: deliveryOf(r), Attempts: []WebhookAttempt{}}
 		ids[i] = r.ID
 		index[r.ID] = i
 	}
 	if len(ids) == 0 {
 		return out, nil
 	}
-	attempts, err := s.q.ListWebhookAttempts(ctx, s.conn, ids)
+	attempts, err := s.listAttempts(ctx, ids)
 	if err != nil {
 		return nil, err
 	}
@@ -147,11 +176,11 @@ func (s *Store) ListDeliveries(ctx context.Context, scanID uuid.UUID, after *Cur
 // queue one job.
 func (s *Store) LockLatestDelivery(ctx context.Context, scanID uuid.UUID) (WebhookDelivery, error) {
 	d, err := s.q.LockLatestWebhookDelivery(ctx, s.conn, &scanID)
-	return d, notFound(err)
+	return one(d, err, deliveryOf)
 }
 
 // RequeueDelivery makes a settled delivery pending again, due now.
 func (s *Store) RequeueDelivery(ctx context.Context, id uuid.UUID) (WebhookDelivery, error) {
 	d, err := s.q.RequeueWebhookDelivery(ctx, s.conn, id)
-	return d, notFound(err)
+	return one(d, err, deliveryOf)
 }

@@ -110,7 +110,7 @@ func (q *Queuer) Redeliver(ctx context.Context, tx *store.Store, orgID, scanID u
 	if scan.CallbackURL == nil {
 		return store.WebhookDelivery{}, ErrNoCallback
 	}
-	if scan.Status != "completed" && scan.Status != "failed" {
+	if !scan.Status.Finished() {
 		return store.WebhookDelivery{}, ErrScanNotFinished
 	}
 	d, err := tx.LockLatestDelivery(ctx, scanID)
@@ -138,13 +138,13 @@ func NewDelivery(scan store.Scan) (store.NewDelivery, error) {
 		return store.NewDelivery{}, fmt.Errorf("scan %s has no callback_url", scan.ID)
 	}
 	p := Payload{
-		ScanID: scan.ID.String(), URL: scan.URL, Status: scan.Status,
+		ScanID: scan.ID.String(), URL: scan.URL, Status: string(scan.Status),
 		CreatedAt: scan.CreatedAt.UTC().Format(PayloadTimeFormat),
 	}
 	switch scan.Status {
-	case "completed":
+	case store.ScanCompleted:
 		p.Event, p.OverallScore = EventCompleted, scan.OverallScore
-	case "failed":
+	case store.ScanFailed:
 		p.Event, p.ErrorMessage = EventFailed, scan.ErrorMessage
 	default:
 		return store.NewDelivery{}, fmt.Errorf("scan %s is %s, not finished", scan.ID, scan.Status)
@@ -237,7 +237,7 @@ func (w *Worker) Work(ctx context.Context, job *river.Job[DeliverArgs]) error {
 	}
 	attrs := []any{
 		slog.String("delivery_id", d.ID.String()), slog.String("event", d.Event),
-		slog.Int("attempt", n), slog.String("status", a.Status), slog.String("host", hostOf(d.URL)),
+		slog.Int("attempt", n), slog.String("status", string(a.Status)), slog.String("host", hostOf(d.URL)),
 		slog.Int64("duration_ms", res.Duration.Milliseconds()),
 	}
 	if d.ScanID != nil {
