@@ -16,27 +16,13 @@ func (s *Server) ListScanDeliveries(ctx context.Context, req api.ListScanDeliver
 	if err != nil {
 		return nil, err
 	}
-	after, err := decodeCursor(req.Params.Cursor)
+	pg, err := keysetPage(req.Params.Cursor, req.Params.Limit, func(after *store.Cursor, limit int) ([]store.DeliveryWithAttempts, error) {
+		return s.d.Store.ListDeliveries(ctx, scan.ID, after, limit)
+	}, toAPIDelivery)
 	if err != nil {
 		return nil, err
 	}
-	limit := pageLimit(req.Params.Limit)
-	rows, err := s.d.Store.ListDeliveries(ctx, scan.ID, after, limit+1)
-	if err != nil {
-		return nil, err
-	}
-	out := api.WebhookDeliveryList{Data: make([]api.WebhookDelivery, 0, min(len(rows), limit))}
-	if len(rows) > limit {
-		rows = rows[:limit]
-		out.HasMore = true
-		last := rows[len(rows)-1]
-		c := encodeCursor(store.Cursor{CreatedAt: last.CreatedAt, ID: last.ID})
-		out.NextCursor = &c
-	}
-	for _, r := range rows {
-		out.Data = append(out.Data, toAPIDelivery(r))
-	}
-	return api.ListScanDeliveries200JSONResponse{Body: out}, nil
+	return api.ListScanDeliveries200JSONResponse{Body: api.WebhookDeliveryList{Data: pg.Data, HasMore: pg.HasMore, NextCursor: pg.NextCursor}}, nil
 }
 
 // RedeliverScanWebhook queues the final event of a finished scan again.

@@ -74,9 +74,9 @@ func (s *Server) writeCSV(ctx context.Context, w io.Writer, orgID uuid.UUID, f s
 		if len(batch) < exportBatch || written >= limit {
 			return nil
 		}
-		last := batch[len(batch)-1]
+		after := batch[len(batch)-1].Cursor()
 		var err error
-		batch, err = s.d.Store.ListScans(ctx, orgID, f, &store.Cursor{CreatedAt: last.CreatedAt, ID: last.ID}, min(limit-written, exportBatch))
+		batch, err = s.d.Store.ListScans(ctx, orgID, f, &after, min(limit-written, exportBatch))
 		if err != nil {
 			return err
 		}

@@ -154,27 +154,13 @@ func (s *Server) ListScans(ctx context.Context, req api.ListScansRequestObject) 
 	if err != nil {
 		return nil, err
 	}
-	after, err := decodeCursor(prm.Cursor)
+	pg, err := keysetPage(prm.Cursor, prm.Limit, func(after *store.Cursor, limit int) ([]store.Scan, error) {
+		return s.d.Store.ListScans(ctx, p.OrgID, filter, after, limit)
+	}, toAPIScan)
 	if err != nil {
 		return nil, err
 	}
-	limit := pageLimit(prm.Limit)
-	rows, err := s.d.Store.ListScans(ctx, p.OrgID, filter, after, limit+1)
-	if err != nil {
-		return nil, err
-	}
-	out := api.ScanList{Data: make([]api.Scan, 0, min(len(rows), limit))}
-	if len(rows) > limit {
-		rows = rows[:limit]
-		out.HasMore = true
-		last := rows[len(rows)-1]
-		c := encodeCursor(store.Cursor{CreatedAt: last.CreatedAt, ID: last.ID})
-		out.NextCursor = &c
-	}
-	for _, r := range rows {
-		out.Data = append(out.Data, toAPIScan(r))
-	}
-	return api.ListScans200JSONResponse{Body: out}, nil
+	return api.ListScans200JSONResponse{Body: api.ScanList{Data: pg.Data, HasMore: pg.HasMore, NextCursor: pg.NextCursor}}, nil
 }
 
 func (s *Server) scanFilter(status *api.ScanStatus, project, rawURL, domain *string, after, before *time.Time) (store.ScanFilter, error) {

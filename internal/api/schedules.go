@@ -83,27 +83,13 @@ func (s *Server) ListSchedules(ctx context.Context, req api.ListSchedulesRequest
 	if err != nil {
 		return nil, err
 	}
-	after, err := decodeCursor(req.Params.Cursor)
+	pg, err := keysetPage(req.Params.Cursor, req.Params.Limit, func(after *store.Cursor, limit int) ([]store.Schedule, error) {
+		return s.d.Store.ListSchedules(ctx, p.OrgID, req.Params.Active, after, limit)
+	}, toAPISchedule)
 	if err != nil {
 		return nil, err
 	}
-	limit := pageLimit(req.Params.Limit)
-	rows, err := s.d.Store.ListSchedules(ctx, p.OrgID, req.Params.Active, after, limit+1)
-	if err != nil {
-		return nil, err
-	}
-	out := api.ScheduleList{Data: make([]api.Schedule, 0, min(len(rows), limit))}
-	if len(rows) > limit {
-		rows = rows[:limit]
-		out.HasMore = true
-		last := rows[len(rows)-1]
-		c := encodeCursor(store.Cursor{CreatedAt: last.CreatedAt, ID: last.ID})
-		out.NextCursor = &c
-	}
-	for _, r := range rows {
-		out.Data = append(out.Data, toAPISchedule(r))
-	}
-	return api.ListSchedules200JSONResponse{Body: out}, nil
+	return api.ListSchedules200JSONResponse{Body: api.ScheduleList{Data: pg.Data, HasMore: pg.HasMore, NextCursor: pg.NextCursor}}, nil
 }
 
 // GetSchedule returns one schedule.
