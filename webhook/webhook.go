@@ -3,21 +3,23 @@
 // it, and receivers written in Go can import it (it depends only on the
 // standard library).
 //
+// Every callback carries two independent signatures over the same raw body:
+//
+//   - X-GeoScan-Signature: "v1=" + lowercase hex HMAC-SHA256 of the body,
+//     keyed with the UTF-8 bytes of the whole webhook_secret, "whsec_"
+//     included. Check it with Verify; when a signature a receiver computed
+//     does not match, Diagnose names the usual mistake behind it (POST
+//     /webhooks/verify answers with it).
+//   - webhook-signature (Standard Webhooks): "v1," + base64 HMAC-SHA256 of
+//     "webhook-id.webhook-timestamp.body", keyed with the base64-decoded
+//     part of the secret after "whsec_". It signs the timestamp too, so a
+//     receiver can refuse replays. Check it with VerifyStandard.
+//
 // It is also the public home of the hand-written helpers for API clients
 // (IsFinished, IsCompleted): it is the one package of this module that is
 // importable, written by hand and free of dependencies, while gen/client
 // holds only what make generate writes. A receiver reads a scan's status
 // from a callback as a poller reads it from the API, so both share them.
-//
-// Every callback carries two independent signatures over the same raw body:
-//
-//   - X-GeoScan-Signature: "v1=" + lowercase hex HMAC-SHA256 of the body,
-//     keyed with the UTF-8 bytes of the whole webhook_secret, "whsec_"
-//     included. Check it with Verify.
-//   - webhook-signature (Standard Webhooks): "v1," + base64 HMAC-SHA256 of
-//     "webhook-id.webhook-timestamp.body", keyed with the base64-decoded
-//     part of the secret after "whsec_". It signs the timestamp too, so a
-//     receiver can refuse replays. Check it with VerifyStandard.
 package webhook
 
 import (
@@ -64,13 +66,14 @@ var (
 
 // Sign returns the X-GeoScan-Signature value of body under secret.
 func Sign(secret string, body []byte) string {
-	return SignaturePrefix + hex.EncodeToString(geoscanMAC(secret, body))
+	return SignaturePrefix + hex.EncodeToString(geoscanMAC([]byte(secret), body))
 }
 
-// geoscanMAC is HMAC-SHA256 of body keyed with the UTF-8 bytes of the whole
-// secret, whsec_ included.
-func geoscanMAC(secret string, body []byte) []byte {
-	mac := hmac.New(sha256.New, []byte(secret))
+// geoscanMAC is the MAC of X-GeoScan-Signature: HMAC-SHA256 of body. Its
+// key is the UTF-8 bytes of the whole secret, whsec_ included; Diagnose
+// also tries the keys receivers use by mistake.
+func geoscanMAC(key, body []byte) []byte {
+	mac := hmac.New(sha256.New, key)
 	mac.Write(body)
 	return mac.Sum(nil)
 }
@@ -90,7 +93,7 @@ func Verify(secret string, body []byte, signature string) error {
 	if err != nil {
 		return ErrMalformedSignature
 	}
-	if !hmac.Equal(geoscanMAC(secret, body), got) {
+	if !hmac.Equal(geoscanMAC([]byte(secret), body), got) {
 		return ErrSignatureMismatch
 	}
 	return nil

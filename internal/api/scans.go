@@ -118,6 +118,36 @@ func normalizeTrackedURL(raw string) (string, error) {
 	return u.String(), nil
 }
 
+// GetScanPrice validates a URL as creating a scan would and says what the
+// scan would cost and whether it can be created now.
+func (s *Server) GetScanPrice(ctx context.Context, req api.GetScanPriceRequestObject) (api.GetScanPriceResponseObject, error) {
+	p, err := principal(ctx)
+	if err != nil {
+		return nil, err
+	}
+	target, err := s.checkTarget(ctx, req.Params.URL, apierror.CodeInvalidURL, "url")
+	if err != nil {
+		return nil, err
+	}
+	u, err := s.usage(ctx, p.OrgID)
+	if err != nil {
+		return nil, err
+	}
+	out := api.ScanPrice{
+		URL: target.String(), Domain: target.Host, BrandName: netguard.RegistrableName(target.Host),
+		Cost: 1, Unit: api.ScanPriceUnitScan, Allowed: true, Usage: u,
+	}
+	switch {
+	case u.SubscriptionStatus != api.Active:
+		r := api.SubscriptionRequired
+		out.Allowed, out.Reason = false, &r
+	case u.Remaining <= 0:
+		r := api.DailyQuotaExhausted
+		out.Allowed, out.Reason = false, &r
+	}
+	return api.GetScanPrice200JSONResponse{Body: out}, nil
+}
+
 // GetScan returns a scan of the caller's organization.
 func (s *Server) GetScan(ctx context.Context, req api.GetScanRequestObject) (api.GetScanResponseObject, error) {
 	scan, err := s.loadScan(ctx, req.ScanID)

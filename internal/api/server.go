@@ -1,5 +1,7 @@
 // Package api implements the generated strict-server interface: one file per
-// resource, with the mappers from store rows to API types beside them.
+// OpenAPI tag (scans, results, schedules, usage, webhooks), with the mappers
+// from store types to API types beside them; what they share (keyset pages,
+// idempotent creates) has a file of its own.
 package api
 
 import (

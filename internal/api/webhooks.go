@@ -1,21 +1,17 @@
 package api
 
 import (
-	"bytes"
 	"context"
-	"crypto/hmac"
 	"crypto/rand"
-	"crypto/sha256"
-	"encoding/base64"
 	"encoding/hex"
-	"encoding/json"
-	"strings"
+	"errors"
 	"time"
 
 	"github.com/google/uuid"
 
 	"github.com/geoscan/geoscan/gen/api"
 	"github.com/geoscan/geoscan/internal/apierror"
+	"github.com/geoscan/geoscan/internal/store"
 	"github.com/geoscan/geoscan/internal/webhook"
 	pubwebhook "github.com/geoscan/geoscan/webhook"
 )
@@ -68,41 +64,6 @@ func (s *Server) TestWebhook(ctx context.Context, req api.TestWebhookRequestObje
 	return api.TestWebhook200JSONResponse{Body: out}, nil
 }
 
-// signatureForm is how a submitted signature was written.
-type signatureForm int
-
-const (
-	formV1          signatureForm = iota // v1=<hex>, as sent
-	formBare                             // <hex> without a prefix
-	formOtherPrefix                      // sha256=<hex> and the like
-)
-
-// parseSignature reads the MAC out of a submitted signature, accepting the
-// near-misses the hints explain; anything else is malformed input.
-func parseSignature(sig string) (mac []byte, form signatureForm, upper bool, err error) {
-	sig = strings.TrimSpace(sig)
-	if strings.HasPrefix(sig, "v1,") {
-		return nil, 0, false, apierror.New(apierror.CodeInvalidParameter, "signature",
-			"signature is a Standard Webhooks webhook-signature value (v1,<base64>); this endpoint checks X-GeoScan-Signature (v1=<hex>). Verify webhook-signature with a Standard Webhooks library.")
-	}
-	hexPart, ok := strings.CutPrefix(sig, pubwebhook.SignaturePrefix)
-	switch {
-	case ok:
-		form = formV1
-	case strings.Contains(sig, "="):
-		_, hexPart, _ = strings.Cut(sig, "=")
-		form = formOtherPrefix
-	default:
-		form = formBare
-	}
-	mac, herr := hex.DecodeString(hexPart)
-	if herr != nil || len(mac) != sha256.Size {
-		return nil, 0, false, apierror.New(apierror.CodeInvalidParameter, "signature",
-			"signature must be v1= followed by 64 hexadecimal digits (an HMAC-SHA256).")
-	}
-	return mac, form, hexPart != strings.ToLower(hexPart), nil
-}
-
 // Hints for each verdict; they name the fix, not just the symptom.
 var verifyHints = map[api.WebhookVerifyResultReason]string{
 	api.UppercaseHex: "The HMAC is right but written in upper-case hex; X-GeoScan-Signature is lower-case. " +
@@ -120,110 +81,97 @@ var verifyHints = map[api.WebhookVerifyResultReason]string{
 }
 
 // VerifyWebhook recomputes a signature, compares it in constant time and,
-// when it differs, looks for the mistake that explains the difference.
+// when it differs, names the mistake that explains the difference (the
+// public webhook package's Diagnose) with a hint.
 func (s *Server) VerifyWebhook(_ context.Context, req api.VerifyWebhookRequestObject) (api.VerifyWebhookResponseObject, error) {
 	b := req.Body
-	if !strings.HasPrefix(b.Secret, pubwebhook.SecretPrefix) || len(b.Secret) == len(pubwebhook.SecretPrefix) {
+	body := []byte(b.Payload)
+	mistake, err := pubwebhook.Diagnose(b.Secret, body, b.Signature)
+	switch {
+	case errors.Is(err, pubwebhook.ErrMalformedSecret):
 		return nil, apierror.New(apierror.CodeInvalidParameter, "secret",
 			"secret must be the scan's whole webhook_secret, starting with whsec_.")
-	}
-	got, form, upper, err := parseSignature(b.Signature)
-	if err != nil {
+	case errors.Is(err, pubwebhook.ErrStandardSignature):
+		return nil, apierror.New(apierror.CodeInvalidParameter, "signature",
+			"signature is a Standard Webhooks webhook-signature value (v1,<base64>); this endpoint checks X-GeoScan-Signature (v1=<hex>). Verify webhook-signature with a Standard Webhooks library.")
+	case errors.Is(err, pubwebhook.ErrMalformedSignature):
+		return nil, apierror.New(apierror.CodeInvalidParameter, "signature",
+			"signature must be v1= followed by 64 hexadecimal digits (an HMAC-SHA256).")
+	case err != nil:
 		return nil, err
 	}
-	body := []byte(b.Payload)
 	out := api.WebhookVerifyResult{ExpectedSignature: pubwebhook.Sign(b.Secret, body)}
-	var reason api.WebhookVerifyResultReason
-	switch {
-	case !hmac.Equal(hmacOf([]byte(b.Secret), body), got):
-		reason = diagnose(b.Secret, body, got)
-	case form != formV1:
-		reason = api.MissingPrefix
-	case upper:
-		reason = api.UppercaseHex
-	default:
+	if mistake == "" {
 		out.Valid = true
 		return api.VerifyWebhook200JSONResponse{Body: out}, nil
 	}
+	reason := api.WebhookVerifyResultReason(mistake)
 	hint := verifyHints[reason]
 	out.Reason, out.Hint = &reason, &hint
 	return api.VerifyWebhook200JSONResponse{Body: out}, nil
 }
 
-func hmacOf(key, body []byte) []byte {
-	m := hmac.New(sha256.New, key)
-	m.Write(body)
-	return m.Sum(nil)
+// ListScanDeliveries lists a scan's callback deliveries with their attempts.
+func (s *Server) ListScanDeliveries(ctx context.Context, req api.ListScanDeliveriesRequestObject) (api.ListScanDeliveriesResponseObject, error) {
+	scan, err := s.loadScan(ctx, req.ScanID)
+	if err != nil {
+		return nil, err
+	}
+	pg, err := keysetPage(req.Params.Cursor, req.Params.Limit, func(after *store.Cursor, limit int) ([]store.DeliveryWithAttempts, error) {
+		return s.d.Store.ListDeliveries(ctx, scan.ID, after, limit)
+	}, toAPIDelivery)
+	if err != nil {
+		return nil, err
+	}
+	return api.ListScanDeliveries200JSONResponse{Body: api.WebhookDeliveryList{Data: pg.Data, HasMore: pg.HasMore, NextCursor: pg.NextCursor}}, nil
 }
 
-// diagnose tries the usual wrong keys and wrong bodies; the first that
-// reproduces the submitted MAC names the mistake.
-func diagnose(secret string, body, got []byte) api.WebhookVerifyResultReason {
-	stripped := strings.TrimPrefix(secret, pubwebhook.SecretPrefix)
-	if hmac.Equal(hmacOf([]byte(stripped), body), got) {
-		return api.SecretPrefixStripped
+// RedeliverScanWebhook queues the final event of a finished scan again.
+func (s *Server) RedeliverScanWebhook(ctx context.Context, req api.RedeliverScanWebhookRequestObject) (api.RedeliverScanWebhookResponseObject, error) {
+	p, err := principal(ctx)
+	if err != nil {
+		return nil, err
 	}
-	if key, err := base64.StdEncoding.DecodeString(stripped); err == nil && hmac.Equal(hmacOf(key, body), got) {
-		return api.SecretBase64Decoded
+	var d store.WebhookDelivery
+	err = s.d.Store.InTx(ctx, func(tx *store.Store) error {
+		d, err = s.d.Deliveries.Redeliver(ctx, tx, p.OrgID, req.ScanID)
+		return err
+	})
+	switch {
+	case errors.Is(err, store.ErrNotFound):
+		return nil, scanNotFound(req.ScanID)
+	case errors.Is(err, webhook.ErrScanNotFinished):
+		return nil, apierror.New(apierror.CodeScanNotFinished, "scan_id",
+			"Scan %s has not finished; its callback is sent when it completes or fails.", req.ScanID)
+	case errors.Is(err, webhook.ErrNoCallback):
+		return nil, apierror.New(apierror.CodeCallbackNotSet, "scan_id",
+			"Scan %s was created without a callback_url, so there is nothing to redeliver.", req.ScanID)
+	case err != nil:
+		return nil, err
 	}
-	for _, alt := range reserialized(body) {
-		if hmac.Equal(hmacOf([]byte(secret), alt), got) {
-			return api.ReserializedJSON
-		}
-	}
-	return api.SignatureMismatch
+	return api.RedeliverScanWebhook202JSONResponse{Body: toAPIDelivery(store.DeliveryWithAttempts{WebhookDelivery: d})}, nil
 }
 
-// reserialized lists what common JSON libraries make of body when a
-// receiver parses it and serializes it again, plus line-ending slips.
-func reserialized(body []byte) [][]byte {
-	out := [][]byte{append(bytes.Clone(body), '\n'), bytes.TrimSpace(body)}
-	var compact bytes.Buffer
-	if json.Compact(&compact, body) != nil {
-		return out // not JSON: only the whitespace slips apply
+// toAPIDelivery maps a delivery; its payload and the scan's secret stay out.
+func toAPIDelivery(d store.DeliveryWithAttempts) api.WebhookDelivery {
+	out := api.WebhookDelivery{
+		ID: d.ID, Event: api.WebhookDeliveryEvent(d.Event), URL: d.URL,
+		Status: api.WebhookDeliveryStatus(d.Status), AttemptCount: int(d.AttemptCount),
+		NextAttemptAt: utcPtr(d.NextAttemptAt), LastError: d.LastError, LastStatusCode: intPtr(d.LastStatusCode),
+		CreatedAt: d.CreatedAt.UTC(), CompletedAt: utcPtr(d.CompletedAt),
+		Attempts: make([]api.WebhookDeliveryAttempt, 0, len(d.Attempts)),
 	}
-	c := compact.Bytes()
-	out = append(out, c, spaced(c))
-	for _, indent := range []string{"  ", "    ", "\t"} {
-		var b bytes.Buffer
-		if json.Indent(&b, c, "", indent) == nil {
-			out = append(out, b.Bytes())
-		}
+	if d.Status != store.DeliveryPending {
+		out.NextAttemptAt = nil
 	}
-	// Decoding into a map sorts the keys on the way out (Go, and Python's
-	// sort_keys=True); numbers keep their text.
-	dec := json.NewDecoder(bytes.NewReader(c))
-	dec.UseNumber()
-	var v any
-	if dec.Decode(&v) == nil {
-		var b bytes.Buffer
-		enc := json.NewEncoder(&b)
-		enc.SetEscapeHTML(false)
-		if enc.Encode(v) == nil {
-			sorted := bytes.TrimSuffix(b.Bytes(), []byte{'\n'})
-			out = append(out, sorted, spaced(sorted))
-		}
+	if d.ScanID != nil {
+		out.ScanID = *d.ScanID
+	}
+	for _, a := range d.Attempts {
+		out.Attempts = append(out.Attempts, api.WebhookDeliveryAttempt{
+			Attempt: int(a.Attempt), StartedAt: a.StartedAt.UTC(), DurationMs: int(a.DurationMs),
+			StatusCode: intPtr(a.StatusCode), Error: a.Error,
+		})
 	}
 	return out
-}
-
-// spaced turns compact JSON into Python's default json.dumps layout:
-// ", " between items and ": " after keys.
-func spaced(compact []byte) []byte {
-	var b bytes.Buffer
-	inString, escaped := false, false
-	for _, c := range compact {
-		b.WriteByte(c)
-		switch {
-		case inString && escaped:
-			escaped = false
-		case inString && c == '\\':
-			escaped = true
-		case c == '"':
-			inString = !inString
-		case !inString && (c == ',' || c == ':'):
-			b.WriteByte(' ')
-		}
-	}
-	return b.Bytes()
 }
