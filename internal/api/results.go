@@ -18,17 +18,18 @@ import (
 	"github.com/geoscan/geoscan/gen/api"
 	"github.com/geoscan/geoscan/internal/apierror"
 	"github.com/geoscan/geoscan/internal/report"
+	"github.com/geoscan/geoscan/internal/scoring"
 	"github.com/geoscan/geoscan/internal/store"
 	"github.com/geoscan/geoscan/internal/triage"
 )
 
 // audienceOf reads the audience parameter; each operation has its own
 // generated type for it, all strings underneath.
-func audienceOf[T ~string](a *T) api.Audience {
+func audienceOf[T ~string](a *T) scoring.Audience {
 	if a == nil || *a == "" {
-		return api.AudienceMarketing
+		return scoring.Marketing
 	}
-	return api.Audience(*a)
+	return scoring.Audience(*a)
 }
 
 // completedScan loads a scan of the caller and insists it is completed.
@@ -48,7 +49,7 @@ func (s *Server) completedScan(ctx context.Context, id uuid.UUID, param string) 
 	return scan, nil
 }
 
-func (s *Server) report(ctx context.Context, scan store.Scan, audience api.Audience) (api.Report, error) {
+func (s *Server) report(ctx context.Context, scan store.Scan, audience scoring.Audience) (api.Report, error) {
 	row, err := s.d.Store.GetReport(ctx, scan.ID)
 	if err != nil {
 		return api.Report{}, fmt.Errorf("report of completed scan %s: %w", scan.ID, err)
@@ -138,7 +139,7 @@ func (s *Server) GetScanTriage(ctx context.Context, req api.GetScanTriageRequest
 	if err := json.Unmarshal(row.Body, &stored); err != nil {
 		return nil, fmt.Errorf("decode triage %s: %w", scan.ID, err)
 	}
-	return api.GetScanTriage200JSONResponse{Body: stored.For(string(audienceOf(req.Params.Audience)))}, nil
+	return api.GetScanTriage200JSONResponse{Body: stored.For(audienceOf(req.Params.Audience))}, nil
 }
 
 // GetScanPdf renders the report of a completed scan as a PDF.
@@ -164,7 +165,7 @@ func (s *Server) GetScanPdf(ctx context.Context, req api.GetScanPdfRequestObject
 		if err := json.Unmarshal(row.Body, &stored); err != nil {
 			return nil, fmt.Errorf("decode triage %s: %w", scan.ID, err)
 		}
-		d := stored.For(string(audience))
+		d := stored.For(audience)
 		dossier = &d
 	}
 	var buf bytes.Buffer
@@ -189,11 +190,11 @@ func (s *Server) CompareScans(ctx context.Context, req api.CompareScansRequestOb
 	if err != nil {
 		return nil, err
 	}
-	br, err := s.report(ctx, base, api.AudienceMarketing)
+	br, err := s.report(ctx, base, scoring.Marketing)
 	if err != nil {
 		return nil, err
 	}
-	tr, err := s.report(ctx, target, api.AudienceMarketing)
+	tr, err := s.report(ctx, target, scoring.Marketing)
 	if err != nil {
 		return nil, err
 	}

@@ -336,7 +336,7 @@ func audienceFlag(fs interface {
 }
 
 func checkAudience(a string) error {
-	if a != "marketing" && a != "engineering" {
+	if !client.Audience(a).Valid() {
 		return fmt.Errorf("%w: --audience must be marketing or engineering, not %q", errUsage, a)
 	}
 	return nil

@@ -27,8 +27,8 @@ type Stored struct {
 }
 
 // For returns the report of an audience.
-func (s Stored) For(audience api.Audience) api.Report {
-	if audience == api.AudienceEngineering {
+func (s Stored) For(audience scoring.Audience) api.Report {
+	if audience == scoring.Engineering {
 		return s.Engineering
 	}
 	return s.Marketing
@@ -49,28 +49,28 @@ type Input struct {
 func Build(in Input) Stored {
 	fetches := FetchSummary(in.Site)
 	return Stored{
-		Marketing:   build(in, "marketing", fetches),
-		Engineering: build(in, "engineering", fetches),
+		Marketing:   build(in, scoring.Marketing, fetches),
+		Engineering: build(in, scoring.Engineering, fetches),
 	}
 }
 
-func build(in Input, audience string, fetches api.FetchSummary) api.Report {
+func build(in Input, audience scoring.Audience, fetches api.FetchSummary) api.Report {
 	r := api.Report{
 		ScanID: in.ScanID, URL: in.URL, BrandName: in.BrandName, Audience: api.ReportAudience(audience),
 		ScoringVersion: in.Scores.Version, GeneratedAt: in.GeneratedAt.UTC(),
 		OverallScore: in.Scores.Overall, OverallGrade: api.Grade(in.Scores.OverallGrade.Grade),
-		GradeDescriptor: descriptor(in.Scores.OverallGrade, audience),
+		GradeDescriptor: in.Scores.OverallGrade.Descriptor(audience),
 		GatesFired:      []api.Gate{},
 		Fetch:           fetches,
 	}
 	for _, ring := range scoring.Rings {
 		rr := ringResult(in.Scores.Ring(ring), audience)
 		switch ring {
-		case "search":
+		case scoring.RingSearch:
 			r.Rings.Search = rr
-		case "visibility":
+		case scoring.RingVisibility:
 			r.Rings.Visibility = rr
-		case "trust":
+		case scoring.RingTrust:
 			r.Rings.Trust = rr
 		}
 	}
@@ -86,38 +86,27 @@ func build(in Input, audience string, fetches api.FetchSummary) api.Report {
 	return r
 }
 
-func descriptor(g scoring.GradeBand, audience string) string {
-	if audience == "engineering" {
-		return g.Engineering
-	}
-	return g.Marketing
-}
-
-func ringResult(rr scoring.RingResult, audience string) api.RingResult {
+func ringResult(rr scoring.RingResult, audience scoring.Audience) api.RingResult {
 	out := api.RingResult{
 		Ring: api.Ring(rr.Ring), Score: rr.Score, Grade: api.Grade(rr.Grade.Grade),
-		GradeDescriptor: descriptor(rr.Grade, audience), Coverage: rr.Coverage, Pillars: []api.Pillar{},
+		GradeDescriptor: rr.Grade.Descriptor(audience), Coverage: rr.Coverage, Pillars: []api.Pillar{},
 	}
 	if rr.CappedBy != "" {
 		c := rr.CappedBy
 		out.CappedBy = &c
 	}
 	for _, p := range rr.Pillars {
-		desc := p.Def.Marketing
-		if audience == "engineering" {
-			desc = p.Def.Engineering
-		}
 		out.Pillars = append(out.Pillars, api.Pillar{
 			ID: p.Def.ID, Name: p.Def.Name, Ring: api.Ring(p.Def.Ring), Score: p.Score,
-			Weight: p.Def.Weight, Coverage: p.Coverage, Description: desc, CheckCount: p.CheckCount,
+			Weight: p.Def.Weight, Coverage: p.Coverage, Description: p.Def.Description(audience), CheckCount: p.CheckCount,
 		})
 	}
 	return out
 }
 
 // CheckResult renders one outcome for an audience.
-func CheckResult(o checks.Outcome, impact float64, audience string) api.CheckResult {
-	t := o.Check.TextFor(audience)
+func CheckResult(o checks.Outcome, impact float64, audience scoring.Audience) api.CheckResult {
+	t := o.Check.TextFor(string(audience))
 	// The finding is the same for both audiences (a tested invariant); ids
 	// in it are named by the PDF's marketing edition.
 	summary := tidyCounts(o.Result.Summary)
@@ -213,8 +202,8 @@ func FetchSummary(site *fetch.Site) api.FetchSummary {
 // Only gates that actually held a ring down are called caps: a gate whose
 // ring scores below its cap anyway is reported as a critical issue, so no
 // sentence contradicts a score.
-func summaries(in Input, audience string) api.Summaries {
-	eng := audience == "engineering"
+func summaries(in Input, audience scoring.Audience) api.Summaries {
+	eng := audience == scoring.Engineering
 	s := api.Summaries{Source: api.Template}
 	rings := append([]scoring.RingResult(nil), in.Scores.Rings...)
 	sort.SliceStable(rings, func(i, j int) bool { return rings[i].Score > rings[j].Score })
@@ -225,7 +214,7 @@ func summaries(in Input, audience string) api.Summaries {
 	if eng {
 		fmt.Fprintf(&b, "Overall %.1f/100 (%s, rubric %s). Rings: search %d, visibility %d, trust %d.",
 			in.Scores.Overall, in.Scores.OverallGrade.Grade, in.Scores.Version,
-			in.Scores.Ring("search").Score, in.Scores.Ring("visibility").Score, in.Scores.Ring("trust").Score)
+			in.Scores.Ring(scoring.RingSearch).Score, in.Scores.Ring(scoring.RingVisibility).Score, in.Scores.Ring(scoring.RingTrust).Score)
 	} else {
 		fmt.Fprintf(&b, "%s scores %.1f out of 100 (grade %s) for readiness for AI answer engines.",
 			in.BrandName, in.Scores.Overall, in.Scores.OverallGrade.Grade)
@@ -254,7 +243,7 @@ func summaries(in Input, audience string) api.Summaries {
 		}
 	}
 	if len(top) > 0 {
-		t := top[0].Check.TextFor(audience)
+		t := top[0].Check.TextFor(string(audience))
 		if eng {
 			fmt.Fprintf(&b, " Highest-impact finding: %s (%s) — %s", top[0].Check.ID, top[0].Result.Status, top[0].Result.Summary)
 		} else {
@@ -263,9 +252,9 @@ func summaries(in Input, audience string) api.Summaries {
 		}
 	}
 	s.Executive = b.String()
-	s.Search = ringNarrative(in, "search", audience)
-	s.Visibility = ringNarrative(in, "visibility", audience)
-	s.Trust = ringNarrative(in, "trust", audience)
+	s.Search = ringNarrative(in, scoring.RingSearch, audience)
+	s.Visibility = ringNarrative(in, scoring.RingVisibility, audience)
+	s.Trust = ringNarrative(in, scoring.RingTrust, audience)
 	return s
 }
 
@@ -293,12 +282,12 @@ func distinctGates(res scoring.Result) []gateIssue {
 	return out
 }
 
-func ringNarrative(in Input, ring, audience string) string {
+func ringNarrative(in Input, ring scoring.Ring, audience scoring.Audience) string {
 	rr := in.Scores.Ring(ring)
-	eng := audience == "engineering"
+	eng := audience == scoring.Engineering
 	var scored, passed int
 	for _, o := range in.Outcomes {
-		if o.Check.Ring != ring {
+		if scoring.Ring(o.Check.Ring) != ring {
 			continue
 		}
 		if _, ok := o.Result.Status.Score(); ok && o.Check.Weight > 0 {
@@ -340,7 +329,7 @@ func ringNarrative(in Input, ring, audience string) string {
 		if eng {
 			names = append(names, o.Check.ID)
 		} else {
-			names = append(names, quoted(o.Check.TextFor(audience).Title))
+			names = append(names, quoted(o.Check.TextFor(string(audience)).Title))
 		}
 	}
 	if eng {
@@ -353,10 +342,10 @@ func ringNarrative(in Input, ring, audience string) string {
 
 // topIssues are the warn/fail outcomes (of one ring, or all when ring is
 // empty) with the most impact.
-func topIssues(in Input, ring string, n int) []checks.Outcome {
+func topIssues(in Input, ring scoring.Ring, n int) []checks.Outcome {
 	var list []checks.Outcome
 	for _, o := range in.Outcomes {
-		if (ring == "" || o.Check.Ring == ring) && (o.Result.Status == checks.Warn || o.Result.Status == checks.Fail) {
+		if (ring == "" || scoring.Ring(o.Check.Ring) == ring) && (o.Result.Status == checks.Warn || o.Result.Status == checks.Fail) {
 			list = append(list, o)
 		}
 	}

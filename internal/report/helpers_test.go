@@ -92,7 +92,7 @@ func built(t testing.TB, name, brand string) fixture {
 	outcomes := checks.Run(&checks.Input{Site: site, Home: site.HomePage, BrandName: brand, Now: now})
 	scored := make([]scoring.CheckScore, 0, len(outcomes))
 	for _, o := range outcomes {
-		scored = append(scored, scoring.CheckScore{ID: o.Check.ID, Ring: o.Check.Ring, Pillar: o.Check.Pillar, Weight: o.Check.Weight, Status: string(o.Result.Status)})
+		scored = append(scored, scoring.CheckScore{ID: o.Check.ID, Ring: scoring.Ring(o.Check.Ring), Pillar: o.Check.Pillar, Weight: o.Check.Weight, Status: string(o.Result.Status)})
 	}
 	scores := scoring.Score(scored)
 	id := uuid.New()
@@ -105,9 +105,9 @@ func built(t testing.TB, name, brand string) fixture {
 // pdf renders one edition of a fixture.
 func (f fixture) pdf(t testing.TB, audience api.Audience) []byte {
 	t.Helper()
-	d := f.dossier.For(string(audience))
+	d := f.dossier.For(scoring.Audience(audience))
 	var buf bytes.Buffer
-	require.NoError(t, report.RenderPDF(&buf, f.report.For(audience), &d))
+	require.NoError(t, report.RenderPDF(&buf, f.report.For(scoring.Audience(audience)), &d))
 	return buf.Bytes()
 }
 

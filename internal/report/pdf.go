@@ -12,6 +12,7 @@ import (
 	"golang.org/x/image/math/fixed"
 
 	"github.com/geoscan/geoscan/gen/api"
+	"github.com/geoscan/geoscan/internal/scoring"
 )
 
 // The PDF is laid out here by hand on top of gopdf, which embeds TrueType
@@ -175,7 +176,7 @@ func (d *doc) say(s string) string {
 	if d.eng {
 		return s
 	}
-	return Humanize(s, "marketing", d.titles)
+	return Humanize(s, scoring.Marketing, d.titles)
 }
 
 // Pages and flow.

@@ -19,7 +19,7 @@ func (d *doc) rings() []api.RingResult {
 }
 
 func ringName(r api.Ring) string {
-	if n, ok := scoring.RingNames[string(r)]; ok {
+	if n, ok := scoring.RingNames[scoring.Ring(r)]; ok {
 		return n
 	}
 	return title(string(r))
@@ -147,7 +147,7 @@ func (d *doc) coverPage() {
 	c := d.r.Counts
 	total := c.Pass + c.Warn + c.Fail + c.Na + c.Info
 	read := fmt.Sprintf("Each ring scores 0 to 100 from the checks in it; the overall score weighs Search %.0f%%, AI visibility %.0f%% and AI trust %.0f%%. Grades: %s.",
-		scoring.RingWeights["search"]*100, scoring.RingWeights["visibility"]*100, scoring.RingWeights["trust"]*100, joinAnd(grades))
+		scoring.RingWeights[scoring.RingSearch]*100, scoring.RingWeights[scoring.RingVisibility]*100, scoring.RingWeights[scoring.RingTrust]*100, joinAnd(grades))
 	counts := fmt.Sprintf("%s: %d passed, %d partly passed and %d failed; %d did not apply to this site and %d are for information only.",
 		plural(total, "check was run", "checks were run"), c.Pass, c.Warn, c.Fail, c.Na, c.Info)
 	d.font(fontRegular, 9)

@@ -57,7 +57,7 @@ func TestRenderPDFFixtures(t *testing.T) {
 			t.Parallel()
 			f := built(t, name, "")
 			for _, audience := range []api.Audience{api.AudienceMarketing, api.AudienceEngineering} {
-				r := f.report.For(audience)
+				r := f.report.For(scoring.Audience(audience))
 				text := pdfText(t, f.pdf(t, audience))
 
 				// Who and what: the site, its brand, every score.
@@ -72,7 +72,7 @@ func TestRenderPDFFixtures(t *testing.T) {
 				for _, section := range []string{"Executive summary", "Site Triage", "Search", "AI visibility", "AI trust", "What was fetched", "Page 1 of "} {
 					require.Contains(t, text, section)
 				}
-				dossier := f.dossier.For(string(audience))
+				dossier := f.dossier.For(scoring.Audience(audience))
 				require.Contains(t, text, "Risk by lens")
 				for _, l := range dossier.RiskLenses {
 					require.Contains(t, text, l.Label+" "+string(l.Bucket), "lens %s as a level", l.LensID)
@@ -121,7 +121,7 @@ func requireAbsent(t *testing.T, text, pattern string) {
 
 func ringNamed(r api.Report, name string) api.RingResult {
 	for _, ring := range []api.RingResult{r.Rings.Search, r.Rings.Visibility, r.Rings.Trust} {
-		if scoring.RingNames[string(ring.Ring)] == name {
+		if scoring.RingNames[scoring.Ring(ring.Ring)] == name {
 			return ring
 		}
 	}
@@ -159,7 +159,7 @@ func TestRenderPDFBrandScripts(t *testing.T) {
 func TestRenderPDFFetchTableColumns(t *testing.T) {
 	t.Parallel()
 	f := built(t, testsite.NextShell, "")
-	r := f.report.For(api.AudienceMarketing)
+	r := f.report.For(scoring.Marketing)
 	// Long URLs, labels and errors, and enough rows to need several pages.
 	for i := range 120 {
 		r.Fetch.Fetches = append(r.Fetch.Fetches, api.FetchRecord{
@@ -203,7 +203,7 @@ func TestRenderPDFFetchTableColumns(t *testing.T) {
 func TestRenderPDFHostileInput(t *testing.T) {
 	t.Parallel()
 	f := built(t, testsite.Broken, "")
-	r := f.report.For(api.AudienceEngineering)
+	r := f.report.For(scoring.Engineering)
 	huge := strings.Repeat("W", 50_000)
 	r.BrandName = strings.Repeat("Brand\x00\r\n\t\u202e", 100)
 	r.URL = "https://" + strings.Repeat("a", 2000) + ".test/"
@@ -246,7 +246,7 @@ func BenchmarkRenderPDF(b *testing.B) {
 	for _, name := range testsite.Realistic {
 		f := built(b, name, "")
 		d := f.dossier.For("marketing")
-		r := f.report.For(api.AudienceMarketing)
+		r := f.report.For(scoring.Marketing)
 		b.Run(name, func(b *testing.B) {
 			var buf bytes.Buffer
 			for b.Loop() {
@@ -264,7 +264,7 @@ func BenchmarkRenderPDF(b *testing.B) {
 // same report as the JSON GET /scans/{id}/report returns.
 func BenchmarkReportJSON(b *testing.B) {
 	for _, name := range testsite.Realistic {
-		r := built(b, name, "").report.For(api.AudienceMarketing)
+		r := built(b, name, "").report.For(scoring.Marketing)
 		b.Run(name, func(b *testing.B) {
 			for b.Loop() {
 				if _, err := json.Marshal(r); err != nil {

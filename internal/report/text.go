@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/geoscan/geoscan/internal/checks"
+	"github.com/geoscan/geoscan/internal/scoring"
 )
 
 // Texts written for people: the report's sentences are generated, so the
@@ -70,10 +71,10 @@ func joinAnd(items []string) string {
 }
 
 // checkTitles maps check ids to their titles for an audience.
-func checkTitles(outcomes []checks.Outcome, audience string) map[string]string {
+func checkTitles(outcomes []checks.Outcome, audience scoring.Audience) map[string]string {
 	m := make(map[string]string, len(outcomes))
 	for _, o := range outcomes {
-		m[o.Check.ID] = o.Check.TextFor(audience).Title
+		m[o.Check.ID] = o.Check.TextFor(string(audience)).Title
 	}
 	return m
 }
@@ -105,9 +106,9 @@ func tidyCounts(s string) string {
 
 // Humanize rewrites a finding for people: zero counts as words and, for the
 // marketing audience, every check id as the check's quoted title.
-func Humanize(s, audience string, titles map[string]string) string {
+func Humanize(s string, audience scoring.Audience, titles map[string]string) string {
 	s = tidyCounts(s)
-	if audience == "engineering" {
+	if audience == scoring.Engineering {
 		return s
 	}
 	return snakeID.ReplaceAllStringFunc(s, func(id string) string {

@@ -174,7 +174,7 @@ func (r *Runner) Run(ctx context.Context, scanID uuid.UUID, lastAttempt bool) (T
 	outcomes := checks.Run(in)
 	scored := make([]scoring.CheckScore, 0, len(outcomes))
 	for _, o := range outcomes {
-		scored = append(scored, scoring.CheckScore{ID: o.Check.ID, Ring: o.Check.Ring, Pillar: o.Check.Pillar, Weight: o.Check.Weight, Status: string(o.Result.Status)})
+		scored = append(scored, scoring.CheckScore{ID: o.Check.ID, Ring: scoring.Ring(o.Check.Ring), Pillar: o.Check.Pillar, Weight: o.Check.Weight, Status: string(o.Result.Status)})
 	}
 	scores := scoring.Score(scored)
 	doc := report.Build(report.Input{
@@ -183,9 +183,9 @@ func (r *Runner) Run(ctx context.Context, scanID uuid.UUID, lastAttempt bool) (T
 	})
 	completion := store.Completion{
 		ScanID: scan.ID, ScoringVersion: scores.Version, Overall: scores.Overall, OverallGrade: scores.OverallGrade.Grade,
-		Search:     ringScore(scores, "search"),
-		Visibility: ringScore(scores, "visibility"),
-		Trust:      ringScore(scores, "trust"),
+		Search:     ringScore(scores, scoring.RingSearch),
+		Visibility: ringScore(scores, scoring.RingVisibility),
+		Trust:      ringScore(scores, scoring.RingTrust),
 		Report:     doc,
 	}
 	for _, c := range doc.Engineering.Checks {
@@ -235,7 +235,7 @@ func (r *Runner) Run(ctx context.Context, scanID uuid.UUID, lastAttempt bool) (T
 	return t, nil
 }
 
-func ringScore(s scoring.Result, ring string) store.RingScore {
+func ringScore(s scoring.Result, ring scoring.Ring) store.RingScore {
 	rr := s.Ring(ring)
 	return store.RingScore{Score: rr.Score, Grade: rr.Grade.Grade}
 }

@@ -14,7 +14,7 @@ func WriteMarkdown(w io.Writer, checks []CheckDef) error {
 	for _, ring := range Rings {
 		var ps []string
 		for _, p := range Pillars {
-			if p.Ring == ring {
+			if Ring(p.Ring) == ring {
 				ps = append(ps, fmt.Sprintf("`%s` %.2f", p.ID, p.Weight))
 			}
 		}
@@ -22,7 +22,11 @@ func WriteMarkdown(w io.Writer, checks []CheckDef) error {
 	}
 	b.WriteString("\n### Gates\n\n| Gate | Fires when this check fails | Caps | At |\n|---|---|---|---|\n")
 	for _, g := range Gates {
-		fmt.Fprintf(&b, "| `%s` | `%s` | %s | %d |\n", g.ID, g.CheckID, strings.Join(g.Rings, ", "), g.Cap)
+		rings := make([]string, len(g.Rings))
+		for i, r := range g.Rings {
+			rings[i] = string(r)
+		}
+		fmt.Fprintf(&b, "| `%s` | `%s` | %s | %d |\n", g.ID, g.CheckID, strings.Join(rings, ", "), g.Cap)
 	}
 	b.WriteString("\n### Grades\n\n| Grade | Lowest score |\n|---|---|\n")
 	for _, g := range Grades {

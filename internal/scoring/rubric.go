@@ -1,5 +1,7 @@
-// Package scoring owns the rubric — pillar and ring weights, gates, grade
-// bands — and rolls check results up into pillar, ring and overall scores.
+// Package scoring owns the rubric — the rings, pillar and ring weights,
+// gates, grade bands, and the two audiences its texts (and every other text
+// of a scan) are written for — and rolls check results up into pillar, ring
+// and overall scores.
 // The rubric is data (this file) and versioned: a scan's report names the
 // version it was scored with, and comparisons are only exact within one.
 // docs/SCORING.md shows the same table; a test keeps the two in step.
@@ -8,10 +10,34 @@ package scoring
 // Version identifies this rubric in every report.
 const Version = "2026.1"
 
+// Ring is one of the three scores a scan gets.
+type Ring string
+
+// The rings, in report order.
+const (
+	RingSearch     Ring = "search"
+	RingVisibility Ring = "visibility"
+	RingTrust      Ring = "trust"
+)
+
+// Audience is who a text is written for. Every text of a scan — the
+// rubric's descriptions here, the check catalog's, the report's and the
+// triage dossier's — has one wording per audience; facts and numbers are
+// the same for both.
+type Audience string
+
+// The audiences; Marketing is the default.
+const (
+	Marketing   Audience = "marketing"
+	Engineering Audience = "engineering"
+)
+
 // PillarDef is a pillar of a ring.
 type PillarDef struct {
-	ID     string
-	Name   string
+	ID   string
+	Name string
+	// Ring is a plain string while the check catalog, whose checks name
+	// their ring the same way, does.
 	Ring   string
 	Weight float64 // share of the ring score
 	// Descriptions per audience.
@@ -19,11 +45,19 @@ type PillarDef struct {
 	Engineering string
 }
 
+// Description is the pillar's description for audience a.
+func (p PillarDef) Description(a Audience) string {
+	if a == Engineering {
+		return p.Engineering
+	}
+	return p.Marketing
+}
+
 // GateDef caps rings while a critical check fails.
 type GateDef struct {
 	ID      string
 	CheckID string
-	Rings   []string
+	Rings   []Ring
 	Cap     int
 	Message string
 }
@@ -38,78 +72,78 @@ type GradeBand struct {
 
 // Rings in report order, and their share of the overall score.
 var (
-	Rings        = []string{"search", "visibility", "trust"}
-	RingWeights  = map[string]float64{"search": 0.35, "visibility": 0.35, "trust": 0.30}
-	RingNames    = map[string]string{"search": "Search", "visibility": "AI visibility", "trust": "AI trust"}
-	allRingsGate = []string{"search", "visibility", "trust"}
+	Rings        = []Ring{RingSearch, RingVisibility, RingTrust}
+	RingWeights  = map[Ring]float64{RingSearch: 0.35, RingVisibility: 0.35, RingTrust: 0.30}
+	RingNames    = map[Ring]string{RingSearch: "Search", RingVisibility: "AI visibility", RingTrust: "AI trust"}
+	allRingsGate = []Ring{RingSearch, RingVisibility, RingTrust}
 )
 
 // Pillars of every ring.
 var Pillars = []PillarDef{
 	{
-		"crawl_access", "Crawl access", "search", 0.40,
+		"crawl_access", "Crawl access", string(RingSearch), 0.40,
 		"Whether AI search engines and assistants are allowed in and actually get through to your pages.",
 		"robots.txt rules per crawler role (RFC 9309) and what the edge answers to AI user agents.",
 	},
 	{
-		"indexability", "Indexability", "search", 0.30,
+		"indexability", "Indexability", string(RingSearch), 0.30,
 		"Whether your pages can be kept in the indexes AI answers are built from, and quoted.",
 		"Status codes, redirects, robots meta and X-Robots-Tag, snippet controls, canonical and hreflang.",
 	},
 	{
-		"discovery", "Discovery", "search", 0.15,
+		"discovery", "Discovery", string(RingSearch), 0.15,
 		"How easily crawlers find all of your important pages.",
 		"XML sitemaps, llms.txt, feeds and internal links from the homepage.",
 	},
 	{
-		"delivery", "Delivery", "search", 0.15,
+		"delivery", "Delivery", string(RingSearch), 0.15,
 		"How quickly and lightly your pages reach a crawler.",
 		"TTFB, HTML weight, compression, render-blocking resources and image sizing.",
 	},
 
 	{
-		"extractability", "Extractability", "visibility", 0.35,
+		"extractability", "Extractability", string(RingVisibility), 0.35,
 		"Whether your words are in the page itself, where AI crawlers (which run no JavaScript) can read them.",
 		"Server-rendered text, dependence on client-side rendering, text-to-HTML ratio, landmarks and alt text.",
 	},
 	{
-		"answer_structure", "Answer structure", "visibility", 0.25,
+		"answer_structure", "Answer structure", string(RingVisibility), 0.25,
 		"Whether your content is shaped the way answer engines quote it: clear headings, direct answers, facts.",
 		"Heading outline, answer-first paragraphs, passage length, lists and tables, cited facts.",
 	},
 	{
-		"structured_data", "Structured data", "visibility", 0.25,
+		"structured_data", "Structured data", string(RingVisibility), 0.25,
 		"Whether your pages tell machines, in schema.org terms, who you are and what each page is.",
 		"JSON-LD validity, site entities, page-type schema, required properties, @id graph, match with visible text.",
 	},
 	{
-		"machine_metadata", "Machine-readable metadata", "visibility", 0.15,
+		"machine_metadata", "Machine-readable metadata", string(RingVisibility), 0.15,
 		"The labels machines read first: titles, descriptions, previews, language and AI-specific files.",
 		"<title>, meta description, Open Graph, html lang, llms.txt structure and markdown alternates.",
 	},
 
 	{
-		"entity_identity", "Entity identity", "trust", 0.35,
+		"entity_identity", "Entity identity", string(RingTrust), 0.35,
 		"Whether AI systems can tell exactly who is behind the site and connect it to your other profiles.",
 		"Organization schema, sameAs profiles, consistent brand name, about and contact pages, NAP.",
 	},
 	{
-		"authorship_freshness", "Authorship and freshness", "trust", 0.20,
+		"authorship_freshness", "Authorship and freshness", string(RingTrust), 0.20,
 		"Whether content shows who wrote it and when, signals AI systems use to judge expertise.",
 		"Author bylines and Person schema, published/modified dates, recency of updates.",
 	},
 	{
-		"site_security", "Site security", "trust", 0.15,
+		"site_security", "Site security", string(RingTrust), 0.15,
 		"The basic security and legal signals a trustworthy business site shows.",
 		"TLS validity, HSTS, security headers, mixed content, privacy and terms pages.",
 	},
 	{
-		"content_integrity", "Content integrity", "trust", 0.15,
+		"content_integrity", "Content integrity", string(RingTrust), 0.15,
 		"Whether the site is free of hidden instructions aimed at AI systems and of spam patterns.",
 		"Prompt injection in hidden DOM, comments and invisible Unicode; keyword stuffing and similar signals.",
 	},
 	{
-		"ai_mentions", "AI mentions", "trust", 0.15,
+		"ai_mentions", "AI mentions", string(RingTrust), 0.15,
 		"What AI assistants already say about your brand.",
 		"Language-model probes of brand recognition, accuracy, category mentions and search citations.",
 	},
@@ -127,7 +161,7 @@ var Gates = []GateDef{
 	},
 	{
 		"search_blocked_for_ai_search", "ai_search_bots_allowed",
-		[]string{"search"},
+		[]Ring{RingSearch},
 		50,
 		"robots.txt blocks at least one major AI search crawler.",
 	},
@@ -135,19 +169,19 @@ var Gates = []GateDef{
 	// robots.txt does, whatever robots.txt says.
 	{
 		"edge_blocks_ai_search", "edge_bot_reachability",
-		[]string{"search"},
+		[]Ring{RingSearch},
 		50,
 		"The CDN or firewall in front of the site blocks or challenges AI search crawlers.",
 	},
 	{
 		"content_not_server_rendered", "ssr_text_content",
-		[]string{"visibility"},
+		[]Ring{RingVisibility},
 		50,
 		"The homepage's text is not in its HTML, so crawlers that run no JavaScript see almost nothing.",
 	},
 	{
 		"prompt_injection_found", "hidden_prompt_injection",
-		[]string{"trust"},
+		[]Ring{RingTrust},
 		50,
 		"Hidden instructions aimed at AI systems were found in the pages.",
 	},
@@ -179,6 +213,14 @@ var Grades = []GradeBand{
 		0, "F", "Critical: AI engines largely cannot reach, read or trust the site.",
 		"Gating checks fail; start with access, indexability and server-rendered content.",
 	},
+}
+
+// Descriptor says what the grade means to audience a.
+func (g GradeBand) Descriptor(a Audience) string {
+	if a == Engineering {
+		return g.Engineering
+	}
+	return g.Marketing
 }
 
 // GradeFor maps a 0–100 score to its band.

@@ -7,7 +7,7 @@ import (
 // CheckScore is what scoring needs of one check result.
 type CheckScore struct {
 	ID     string
-	Ring   string
+	Ring   Ring
 	Pillar string
 	Weight float64
 	Status string // pass, warn, fail, na, info
@@ -37,7 +37,7 @@ type PillarResult struct {
 
 // RingResult is a scored ring.
 type RingResult struct {
-	Ring     string
+	Ring     Ring
 	Score    int
 	Raw      float64 // before rounding, after the cap
 	Grade    GradeBand
@@ -49,7 +49,7 @@ type RingResult struct {
 // FiredGate is a gate whose check failed, once per ring it caps.
 type FiredGate struct {
 	Def  GateDef
-	Ring string
+	Ring Ring
 }
 
 // Result is the scored scan.
@@ -66,7 +66,7 @@ type Result struct {
 }
 
 // Ring returns one ring's result.
-func (r Result) Ring(id string) RingResult {
+func (r Result) Ring(id Ring) RingResult {
 	for _, x := range r.Rings {
 		if x.Ring == id {
 			return x
@@ -87,12 +87,12 @@ func Score(results []CheckScore) Result {
 
 	// Pillars and rings.
 	pillarApplicable := map[string]float64{} // Σ applicable check weight per pillar
-	ringApplicable := map[string]float64{}   // Σ weight of scored pillars per ring
+	ringApplicable := map[Ring]float64{}     // Σ weight of scored pillars per ring
 	for _, ring := range Rings {
 		rr := RingResult{Ring: ring}
 		var num, den, totalW, coveredW float64
 		for _, def := range Pillars {
-			if def.Ring != ring {
+			if Ring(def.Ring) != ring {
 				continue
 			}
 			pr := PillarResult{Def: def, CheckCount: len(byPillar[def.ID])}
@@ -131,7 +131,7 @@ func Score(results []CheckScore) Result {
 
 	// Gates: the lowest cap that applies wins, and is named only when it
 	// actually lowered the score.
-	uncapped := map[string]float64{}
+	uncapped := map[Ring]float64{}
 	for i := range out.Rings {
 		uncapped[out.Rings[i].Ring] = out.Rings[i].Raw
 	}

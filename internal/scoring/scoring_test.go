@@ -6,7 +6,7 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-func cs(id, ring, pillar string, w float64, status string) CheckScore {
+func cs(id string, ring Ring, pillar string, w float64, status string) CheckScore {
 	return CheckScore{ID: id, Ring: ring, Pillar: pillar, Weight: w, Status: status}
 }
 
@@ -49,7 +49,7 @@ func TestGatesCapAndAreNamed(t *testing.T) {
 	require.Equal(t, 50, search.Score)
 	require.Equal(t, "search_blocked_for_ai_search", search.CappedBy)
 	require.Len(t, r.Gates, 1)
-	require.Equal(t, "search", r.Gates[0].Ring)
+	require.Equal(t, RingSearch, r.Gates[0].Ring)
 	require.Empty(t, r.Ring("visibility").CappedBy)
 	require.Greater(t, r.Impact["ai_search_bots_allowed"], r.Impact["robots"])
 

@@ -9,13 +9,14 @@ import (
 	"github.com/geoscan/geoscan/gen/api"
 	"github.com/geoscan/geoscan/internal/checks"
 	"github.com/geoscan/geoscan/internal/fetch"
+	"github.com/geoscan/geoscan/internal/scoring"
 )
 
 // text is one wording per audience.
 type text struct{ marketing, engineering string }
 
-func (t text) For(audience string) string {
-	if audience == "engineering" {
+func (t text) For(audience scoring.Audience) string {
+	if audience == scoring.Engineering {
 		return t.engineering
 	}
 	return t.marketing
@@ -269,7 +270,7 @@ func edgeChallenged(site *fetch.Site) bool {
 }
 
 // render writes the dossier for one audience from the facts.
-func (f facts) render(in Input, audience string) api.TriageDossier {
+func (f facts) render(in Input, audience scoring.Audience) api.TriageDossier {
 	d := api.TriageDossier{
 		ScanID: in.ScanID, SchemaVersion: SchemaVersion, Audience: api.TriageDossierAudience(audience),
 		Platform: api.TriagePlatform{
@@ -315,7 +316,7 @@ func (f facts) render(in Input, audience string) api.TriageDossier {
 		if fd.platform != nil {
 			row.Label, row.WhyItMatters = fd.platform.label.For(audience), fd.platform.why.For(audience)
 		} else {
-			t := fd.outcome.Check.TextFor(audience)
+			t := fd.outcome.Check.TextFor(string(audience))
 			row.Label, row.WhyItMatters = t.Title, t.Why
 		}
 		if fd.impact != "" {
@@ -332,7 +333,7 @@ func (f facts) render(in Input, audience string) api.TriageDossier {
 		}
 	}
 	for _, a := range f.actions {
-		t := a.outcome.Check.TextFor(audience)
+		t := a.outcome.Check.TextFor(string(audience))
 		act := api.TriageAction{
 			ID: a.outcome.Check.ID, CheckID: a.outcome.Check.ID, Label: t.Title, Recommendation: t.Fix,
 			Impact: api.Level(a.impact), Effort: api.Level(a.effort), QuickWin: a.quickWin,
@@ -352,7 +353,7 @@ func (f facts) render(in Input, audience string) api.TriageDossier {
 }
 
 // summary names the platform, the biggest risk and the first quick win.
-func (f facts) summary(in Input, audience string) string {
+func (f facts) summary(in Input, audience scoring.Audience) string {
 	var b strings.Builder
 	host := in.URL
 	if u, err := url.Parse(in.URL); err == nil && u.Hostname() != "" {
@@ -401,9 +402,9 @@ func (f facts) summary(in Input, audience string) string {
 	return b.String()
 }
 
-func quoteTitle(c *checks.Check, audience string) string {
-	t := "“" + c.TextFor(audience).Title + "”"
-	if audience == "engineering" {
+func quoteTitle(c *checks.Check, audience scoring.Audience) string {
+	t := "“" + c.TextFor(string(audience)).Title + "”"
+	if audience == scoring.Engineering {
 		t += " (" + c.ID + ")"
 	}
 	return t

@@ -44,8 +44,8 @@ type Stored struct {
 }
 
 // For returns the dossier of an audience.
-func (s Stored) For(audience string) api.TriageDossier {
-	if audience == "engineering" {
+func (s Stored) For(audience scoring.Audience) api.TriageDossier {
+	if audience == scoring.Engineering {
 		return s.Engineering
 	}
 	return s.Marketing
@@ -60,7 +60,7 @@ func Build(in Input) (out Stored, err error) {
 		}
 	}()
 	f := analyse(in)
-	return Stored{Marketing: f.render(in, "marketing"), Engineering: f.render(in, "engineering")}, nil
+	return Stored{Marketing: f.render(in, scoring.Marketing), Engineering: f.render(in, scoring.Engineering)}, nil
 }
 
 // facts are everything audience-independent: buckets, levels and order.
