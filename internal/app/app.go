@@ -28,6 +28,7 @@ import (
 	"github.com/geoscan/geoscan/internal/httpserver"
 	"github.com/geoscan/geoscan/internal/netguard"
 	"github.com/geoscan/geoscan/internal/ratelimit"
+	"github.com/geoscan/geoscan/internal/retention"
 	"github.com/geoscan/geoscan/internal/scanner"
 	"github.com/geoscan/geoscan/internal/store"
 	"github.com/geoscan/geoscan/internal/triage"
@@ -193,7 +194,8 @@ func (a *App) closeRateLimiter() {
 }
 
 // setUpQueue builds the River client: insert-only for the api role, with
-// the scan workers, the sweeper and the callback workers otherwise.
+// the scan workers, the sweeper, the callback workers and the retention
+// sweeps otherwise.
 func (a *App) setUpQueue(cfg config.Config, logger *slog.Logger, resolver netguard.Resolver, webhooks *http.Client, opts Options) error {
 	riverCfg := &river.Config{Logger: logger.With(slog.String("component", "queue"))}
 	if cfg.Role != config.RoleAPI {
@@ -222,13 +224,15 @@ func (a *App) setUpQueue(cfg config.Config, logger *slog.Logger, resolver netgua
 		river.AddWorker(workers, &scanner.Sweeper{Runner: a.runner, Grace: cfg.ScanBudget})
 		river.AddWorker(workers, &scanner.TriageWorker{Runner: a.runner})
 		river.AddWorker(workers, deliverer)
+		river.AddWorker(workers, &retention.Worker{Store: a.store, Logger: logger})
 		riverCfg.Workers = workers
 		riverCfg.Queues = map[string]river.QueueConfig{
 			scanner.Queue: {MaxWorkers: cfg.ScanWorkers},
 			// Callbacks are due the moment a scan ends: poll often, so a job
 			// whose insert notification was coalesced with another's still
 			// starts within a fraction of a second.
-			webhook.Queue: {MaxWorkers: cfg.WebhookWorkers, FetchCooldown: 20 * time.Millisecond, FetchPollInterval: 100 * time.Millisecond},
+			webhook.Queue:   {MaxWorkers: cfg.WebhookWorkers, FetchCooldown: 20 * time.Millisecond, FetchPollInterval: 100 * time.Millisecond},
+			retention.Queue: {MaxWorkers: 1},
 		}
 		riverCfg.JobTimeout = cfg.ScanBudget + 5*time.Second
 		// A job running this long belongs to a dead worker: run it again.
@@ -239,6 +243,7 @@ func (a *App) setUpQueue(cfg config.Config, logger *slog.Logger, resolver netgua
 			river.NewPeriodicJob(river.PeriodicInterval(time.Minute),
 				func() (river.JobArgs, *river.InsertOpts) { return scanner.SweepArgs{}, nil },
 				&river.PeriodicJobOpts{RunOnStart: true}),
+			retention.PeriodicJob(),
 		}
 	}
 	client, err := river.NewClient(riverpgxv5.New(a.pool), riverCfg)

@@ -65,3 +65,9 @@ func (s *Store) SaveIdempotentResponse(ctx context.Context, k IdempotencyKey, re
 		ExpiresAt: time.Now().Add(IdempotencyTTL),
 	})
 }
+
+// DeleteExpiredIdempotencyKeys removes the keys whose TTL has passed: they
+// are never replayed again.
+func (s *Store) DeleteExpiredIdempotencyKeys(ctx context.Context) (int64, error) {
+	return s.q.DeleteExpiredIdempotencyKeys(ctx, s.conn)
+}
