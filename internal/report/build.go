@@ -2,6 +2,13 @@
 // results and scores for both audiences (texts from templates until a
 // language model writes the summaries), the stored document, and its
 // downloadable renderings (PDF).
+//
+// The stored document is the contract's shape: Stored holds gen/api's
+// Report once per audience, and the API serves it as stored. So
+// openapi.yaml's Report is also the format of reports.body;
+// testdata/stored.shape.golden pins it, and changing it means migrating the
+// reports already stored. Besides the handlers, only this package and
+// internal/triage may import gen/api (.golangci.yaml).
 package report
 
 import (

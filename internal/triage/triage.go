@@ -4,6 +4,13 @@
 // ledger of every finding, and the priority actions ranked by the points
 // they recover against the effort they take on that platform. It reads the
 // fetched site and the check outcomes; it never fetches and never scores.
+//
+// The stored dossier is the contract's shape: Stored holds gen/api's
+// TriageDossier once per audience, and the API serves it as stored. So
+// openapi.yaml's TriageDossier is also the format of triage_dossiers.body;
+// testdata/stored.shape.golden pins it, and changing it means recomputing
+// or migrating the dossiers already stored. Besides the handlers, only this
+// package and internal/report may import gen/api (.golangci.yaml).
 package triage
 
 import (
