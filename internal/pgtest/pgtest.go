@@ -54,6 +54,18 @@ func Pool(t testing.TB) *pgxpool.Pool {
 	return pool
 }
 
+// Tx begins a transaction on the package database that is rolled back when
+// the test ends (River's TestTx idea): a test sees only its own rows, even
+// beside parallel tests, and leaves none behind. The code under test must
+// not commit it; savepoints (a nested InTx) are fine.
+func Tx(t testing.TB) pgx.Tx {
+	t.Helper()
+	tx, err := Pool(t).Begin(context.Background())
+	require.NoError(t, err, "begin a test transaction")
+	t.Cleanup(func() { _ = tx.Rollback(context.Background()) })
+	return tx
+}
+
 // Main prepares the package database, runs the tests and drops it. Use it
 // as `func TestMain(m *testing.M) { os.Exit(pgtest.Main(m)) }`. Without a
 // database the tests fail (exit code 1) rather than skip.
