@@ -69,3 +69,25 @@ func TestDiagnoseRefusesWhatIsNoSignature(t *testing.T) {
 		require.ErrorIs(t, err, ErrMalformedSecret, "%q", secret)
 	}
 }
+
+// Whatever a client submits to POST /webhooks/verify, Diagnose answers
+// without panicking, and agrees with Verify: a signature it calls valid
+// verifies, and one that verifies is valid or written in upper case.
+func FuzzDiagnose(f *testing.F) {
+	f.Add(vectorSecret, vectorBody, vectorSignature)
+	f.Add(vectorSecret, vectorBody, strings.ToUpper(vectorSignature[3:]))
+	f.Add(vectorSecret, vectorBody+"\r\n", "sha256="+vectorSignature[3:])
+	f.Add("whsec_", "", vectorStandardSignature)
+	f.Add(vectorSecret, "\x00{}", "v1=\x00")
+	f.Fuzz(func(t *testing.T, secret, body, signature string) {
+		mistake, err := Diagnose(secret, []byte(body), signature)
+		verified := Verify(secret, []byte(body), signature) == nil
+		if err == nil && mistake == "" {
+			require.True(t, verified, "Diagnose called %q valid; Verify refuses it", signature)
+		}
+		if verified {
+			require.NoError(t, err)
+			require.Contains(t, []Mistake{"", UppercaseHex}, mistake)
+		}
+	})
+}
