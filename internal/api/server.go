@@ -6,16 +6,12 @@ package api
 
 import (
 	"context"
-	"encoding/base64"
 	"errors"
 	"fmt"
 	"log/slog"
 	"net/http"
-	"strconv"
 	"strings"
 	"time"
-
-	"github.com/google/uuid"
 
 	"github.com/geoscan/geoscan/gen/api"
 	"github.com/geoscan/geoscan/internal/apierror"
@@ -65,57 +61,6 @@ func principal(ctx context.Context) (auth.Principal, error) {
 		return auth.Principal{}, errors.New("no principal in request context")
 	}
 	return p, nil
-}
-
-func encodeCursor(c store.Cursor) string {
-	raw := strconv.FormatInt(c.CreatedAt.UnixMicro(), 10) + "." + c.ID.String()
-	return base64.RawURLEncoding.EncodeToString([]byte(raw))
-}
-
-// Cursors carry a row's creation time; no row of this service was created
-// outside these bounds, and a time outside them must not reach PostgreSQL,
-// whose timestamps end at 4713 BC and 294276 AD.
-var (
-	minCursorTime = time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC)
-	maxCursorTime = time.Date(9999, 12, 31, 0, 0, 0, 0, time.UTC)
-)
-
-// decodeCursor accepts exactly what encodeCursor produces: the canonical
-// encoding of a time within the bounds above and a UUID; anything else is
-// 422 invalid_parameter naming cursor.
-func decodeCursor(s *string) (*store.Cursor, error) {
-	if s == nil || *s == "" {
-		return nil, nil
-	}
-	bad := apierror.New(apierror.CodeInvalidParameter, "cursor", "cursor is not a cursor this API returned.")
-	raw, err := base64.RawURLEncoding.DecodeString(*s)
-	if err != nil {
-		return nil, bad
-	}
-	micros, id, ok := strings.Cut(string(raw), ".")
-	if !ok {
-		return nil, bad
-	}
-	n, err := strconv.ParseInt(micros, 10, 64)
-	if err != nil {
-		return nil, bad
-	}
-	u, err := uuid.Parse(id)
-	if err != nil {
-		return nil, bad
-	}
-	c := store.Cursor{CreatedAt: time.UnixMicro(n).UTC(), ID: u}
-	if c.CreatedAt.Before(minCursorTime) || c.CreatedAt.After(maxCursorTime) || encodeCursor(c) != *s {
-		return nil, bad
-	}
-	return &c, nil
-}
-
-func pageLimit(l *int) int {
-	if l == nil {
-		return 20
-	}
-	return *l
 }
 
 // checkTarget validates a user-supplied URL under the target policy and
