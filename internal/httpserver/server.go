@@ -105,7 +105,7 @@ func New(d Deps) (*echo.Echo, error) {
 	})
 	g := e.Group("/api/v1",
 		middleware.BodyLimit("1M"),
-		strictJSON,
+		newBodyGuard().strictJSON,
 		middleware.ContextTimeout(d.RequestTimeout),
 		keepRawQuery,
 		validator,

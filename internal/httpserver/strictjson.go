@@ -42,7 +42,7 @@ const nulFieldKey = "geoscan.nulfield"
 // deeper than maxJSONDepth and more than maxJSONTokens values. The body
 // limit runs before it, so reading the whole body is bounded; the check
 // itself is iterative and allocates only for object keys.
-func strictJSON(next echo.HandlerFunc) echo.HandlerFunc {
+func (g *bodyGuard) strictJSON(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		r := c.Request()
 		if r.Body == nil || r.Body == http.NoBody || r.ContentLength == 0 {
@@ -50,15 +50,15 @@ func strictJSON(next echo.HandlerFunc) echo.HandlerFunc {
 		}
 		var buf *[]byte
 		if r.ContentLength < 0 || r.ContentLength > smallBodyBytes {
-			release, err := largeBodies.acquire(r.Context())
+			release, err := g.large.acquire(r.Context())
 			if err != nil {
 				return err
 			}
 			defer release()
 			// The buffer goes back when the request is done: nothing
 			// downstream keeps the body's bytes (decoders copy).
-			buf = bodyBuffers.Get().(*[]byte)
-			defer bodyBuffers.Put(buf)
+			buf = g.buffers.Get().(*[]byte)
+			defer g.buffers.Put(buf)
 		}
 		body, err := readBody(r, buf)
 		if err != nil {
@@ -103,12 +103,21 @@ const (
 	largeBodyMaxWait = 10 * time.Second
 )
 
-var (
-	largeBodies = newGate(maxLargeBodies)
-	// bodyBuffers hold large bodies; one more byte than the limit lets a
-	// body that fills the buffer be told from one that ends there.
-	bodyBuffers = sync.Pool{New: func() any { b := make([]byte, 0, maxBodyBytes+1); return &b }}
-)
+// bodyGuard holds what strictJSON shares between the requests of one
+// server: the gate of large bodies and their buffers.
+type bodyGuard struct {
+	large gate
+	// buffers hold large bodies; one more byte than the limit lets a body
+	// that fills the buffer be told from one that ends there.
+	buffers sync.Pool
+}
+
+func newBodyGuard() *bodyGuard {
+	return &bodyGuard{
+		large:   newGate(maxLargeBodies),
+		buffers: sync.Pool{New: func() any { b := make([]byte, 0, maxBodyBytes+1); return &b }},
+	}
+}
 
 // gate is a counting semaphore with a bounded wait.
 type gate chan struct{}

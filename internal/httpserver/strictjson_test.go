@@ -168,7 +168,7 @@ func TestHostileBodiesThroughTheGuard(t *testing.T) {
 	e := echo.New()
 	e.HTTPErrorHandler = errorHandler(slog.New(slog.NewTextHandler(io.Discard, nil)))
 	reached := false
-	e.POST("/x", func(c echo.Context) error { reached = true; return c.NoContent(http.StatusNoContent) }, strictJSON)
+	e.POST("/x", func(c echo.Context) error { reached = true; return c.NoContent(http.StatusNoContent) }, newBodyGuard().strictJSON)
 
 	bodies := hostileBodies()
 	body := bodies["open brackets"]
