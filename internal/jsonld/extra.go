@@ -1,6 +1,9 @@
 package jsonld
 
-import "strings"
+import (
+	"sort"
+	"strings"
+)
 
 // TopLevel returns the entities declared at the top level of a block or
 // an @graph, in order of appearance.
@@ -19,7 +22,8 @@ func (g *Graph) TopLevel() []*Entity {
 
 // References returns every @id an entity's properties mention, however
 // deeply nested: pure references ({"@id": …}) and inline nodes that carry
-// an @id alike, each once.
+// an @id alike, each once, in the order the properties were written
+// (keys of nested objects in lexical order).
 func (e *Entity) References() []string {
 	if e == nil {
 		return nil
@@ -38,15 +42,33 @@ func (e *Entity) References() []string {
 				seen[id] = true
 				out = append(out, id)
 			}
-			for _, x := range t {
-				walk(x)
+			for _, k := range sortedKeys(t) {
+				walk(t[k])
 			}
 		}
 	}
-	for _, v := range e.Props {
-		walk(v)
+	for _, k := range e.propKeys() {
+		walk(e.Props[k])
 	}
 	return out
+}
+
+// propKeys are the keys of Props in the order the site wrote them; an
+// entity built by hand has them in lexical order.
+func (e *Entity) propKeys() []string {
+	if len(e.keys) == len(e.Props) {
+		return e.keys
+	}
+	return sortedKeys(e.Props)
+}
+
+func sortedKeys(m map[string]any) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
 }
 
 // Islands groups the top-level entities into sets joined by @id: two
@@ -118,11 +140,14 @@ func (e *Entity) Object(prop string) map[string]any {
 }
 
 // Field reads a text field of a raw JSON-LD object, with or without a
-// schema.org prefix on the key.
+// schema.org prefix on the key; the bare key wins over prefixed ones.
 func Field(m map[string]any, key string) string {
-	for k, v := range m {
+	if v, ok := m[key]; ok {
+		return text(v)
+	}
+	for _, k := range sortedKeys(m) {
 		if shortName(k) == key {
-			return text(v)
+			return text(m[k])
 		}
 	}
 	return ""

@@ -1,8 +1,11 @@
 // Package jsonld reads the schema.org JSON-LD of a page into a flat set of
 // entities. It understands what real sites publish rather than the whole
-// JSON-LD algorithm: several script blocks, top-level arrays, @graph
-// containers (Yoast, Rank Math), nested entities, @id references between
-// them, and types written as "Article", "schema:Article" or a full IRI.
+// JSON-LD algorithm: several script blocks (wrapped in comments or CDATA
+// markers, with a byte-order mark or a trailing semicolon, or empty, as
+// browsers and Google tolerate), top-level arrays, @graph containers
+// (Yoast, Rank Math), nested entities, @id references between them, and
+// types written as "Article", "schema:Article" or a full IRI. Entities
+// come out in order of appearance, the same on every run.
 package jsonld
 
 import (
@@ -19,35 +22,49 @@ type Entity struct {
 	// Nested is true for a node found inside another node's property
 	// rather than at the top level of a block or @graph.
 	Nested bool
+	// keys are the property names of Props in the order the site wrote
+	// them.
+	keys []string
 }
 
-// Graph is every entity of a page.
+// Graph is every entity of a page, in order of appearance: a node comes
+// before the nodes nested in its properties, and those follow in the
+// order the site wrote them, so every reading of a page is the same.
 type Graph struct {
-	Blocks   int      // script blocks seen
-	Valid    int      // blocks that parsed
-	Errors   []string // one per block that did not parse
+	Blocks int // script blocks seen
+	// Valid counts the blocks that parsed; Empty those with no JSON at
+	// all (nothing, whitespace or only a comment), which consumers skip
+	// and which are neither valid nor broken.
+	Valid  int
+	Empty  int
+	Errors []string // one per block that did not parse
+	// Quirks say what was unusual about blocks that were read anyway
+	// ("block 2: wrapped in CDATA markers", "block 3: empty"): browsers
+	// and search engines read past these, strict validators may not.
+	Quirks   []string
 	Entities []*Entity
 	byID     map[string]*Entity
 }
 
 // Parse reads the text of every application/ld+json script of a page.
+// Blocks are read as Google reads them: a byte-order mark, HTML comment
+// or CDATA markers around the JSON and a trailing semicolon are skipped.
 func Parse(blocks []string) *Graph {
 	g := &Graph{byID: map[string]*Entity{}}
 	for i, b := range blocks {
 		g.Blocks++
-		b = strings.TrimSpace(b)
-		// CMSs sometimes wrap JSON-LD in HTML comments or CDATA markers.
-		b = strings.TrimPrefix(strings.TrimSuffix(b, "-->"), "<!--")
-		b = strings.TrimPrefix(strings.TrimSuffix(strings.TrimSpace(b), "]]>"), "<![CDATA[")
-		var v any
-		dec := json.NewDecoder(strings.NewReader(b))
-		dec.UseNumber()
-		if err := dec.Decode(&v); err != nil {
-			g.Errors = append(g.Errors, fmt.Sprintf("block %d: %v", i+1, err))
+		b, quirks := unwrap(b)
+		for _, q := range quirks {
+			g.Quirks = append(g.Quirks, fmt.Sprintf("block %d: %s", i+1, q))
+		}
+		if b == "" {
+			g.Empty++
+			g.Quirks = append(g.Quirks, fmt.Sprintf("block %d: empty", i+1))
 			continue
 		}
-		if dec.More() {
-			g.Errors = append(g.Errors, fmt.Sprintf("block %d: trailing data after the JSON value", i+1))
+		v, err := decodeOrdered(b)
+		if err != nil {
+			g.Errors = append(g.Errors, fmt.Sprintf("block %d: %v", i+1, err))
 			continue
 		}
 		g.Valid++
@@ -62,42 +79,59 @@ func (g *Graph) walkTop(v any) {
 		for _, x := range t {
 			g.walkTop(x)
 		}
-	case map[string]any:
-		if graph, ok := t["@graph"]; ok {
-			g.walkTop(graph)
-			// A block may carry both @graph and its own node properties.
-			if _, typed := t["@type"]; !typed {
-				return
+	case *object:
+		if graph, ok := t.vals["@graph"]; ok {
+			// A block may carry both @graph and its own node properties;
+			// the node comes first, as it opens first.
+			if _, typed := t.vals["@type"]; typed {
+				g.add(t, false)
 			}
+			g.walkTop(graph)
+			return
 		}
 		g.add(t, false)
 	}
 }
 
-// add records a node and the typed nodes nested in its properties.
-func (g *Graph) add(m map[string]any, nested bool) {
+// add records a node, then the typed nodes nested in its properties.
+func (g *Graph) add(o *object, nested bool) {
 	e := &Entity{Props: map[string]any{}, Nested: nested}
-	if id, ok := m["@id"].(string); ok {
+	if id, ok := o.vals["@id"].(string); ok {
 		e.ID = id
 	}
-	e.Types = typeNames(m["@type"])
-	for k, v := range m {
+	e.Types = typeNames(plain(o.vals["@type"]))
+	var walk []any
+	for _, k := range o.keys {
 		if k == "@context" || k == "@type" || k == "@id" || k == "@graph" {
 			continue
 		}
-		e.Props[shortName(k)] = v
+		name := shortName(k)
+		if _, dup := e.Props[name]; !dup {
+			e.keys = append(e.keys, name)
+		}
+		e.Props[name] = plain(o.vals[k])
+		walk = append(walk, o.vals[k])
+	}
+	g.record(e, nested)
+	for _, v := range walk {
 		g.walkNested(v)
 	}
-	// A node with only an @id is a reference, not a declaration.
+}
+
+// record adds a node to the graph, or merges it into the node declared
+// with the same @id. A node with only an @id is a reference, not a
+// declaration.
+func (g *Graph) record(e *Entity, nested bool) {
 	if len(e.Types) == 0 && len(e.Props) == 0 {
 		return
 	}
 	if e.ID != "" {
 		if prev, ok := g.byID[e.ID]; ok {
 			// The same @id declared twice: merge, as a JSON-LD processor would.
-			for k, v := range e.Props {
+			for _, k := range e.keys {
 				if _, has := prev.Props[k]; !has {
-					prev.Props[k] = v
+					prev.Props[k] = e.Props[k]
+					prev.keys = append(prev.keys, k)
 				}
 			}
 			prev.Types = appendNew(prev.Types, e.Types...)
@@ -115,13 +149,13 @@ func (g *Graph) walkNested(v any) {
 		for _, x := range t {
 			g.walkNested(x)
 		}
-	case map[string]any:
-		if _, typed := t["@type"]; typed {
+	case *object:
+		if _, typed := t.vals["@type"]; typed {
 			g.add(t, true)
 			return
 		}
-		for _, x := range t {
-			g.walkNested(x)
+		for _, k := range t.keys {
+			g.walkNested(t.vals[k])
 		}
 	}
 }

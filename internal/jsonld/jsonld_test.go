@@ -20,7 +20,7 @@ func labels(es []*jsonld.Entity) []string {
 }
 
 func nested(g *jsonld.Graph) []*jsonld.Entity {
-	var out []*jsonld.Entity
+	out := []*jsonld.Entity{}
 	for _, e := range g.Entities {
 		if e.Nested {
 			out = append(out, e)
@@ -45,7 +45,9 @@ func TestParse(t *testing.T) {
 		valid  int
 		errors []string // substrings, one per broken block, in order
 		top    []string // labels of the top-level entities, in order
-		nested []string // labels of the nested entities, in any order
+		nested []string // labels of the nested entities, in order
+		empty  int
+		quirks []string
 	}{
 		{
 			name:   "one object",
@@ -70,9 +72,9 @@ func TestParse(t *testing.T) {
 			valid:  1, top: []string{"Article Hi"},
 		},
 		{
-			name:   "@graph beside the block's own node",
+			name:   "@graph beside the block's own node, which opens first",
 			blocks: []string{`{"@type":"WebPage","name":"Page","@graph":[{"@type":"Thing","name":"Inner"}]}`},
-			valid:  1, top: []string{"Thing Inner", "WebPage Page"},
+			valid:  1, top: []string{"WebPage Page", "Thing Inner"},
 		},
 		{
 			name:   "several blocks, one per plugin",
@@ -106,6 +108,29 @@ func TestParse(t *testing.T) {
 			name:   "HTML comment and CDATA wrappers",
 			blocks: []string{"<!--\n{\"@type\":\"Thing\",\"name\":\"C\"}\n-->", "<![CDATA[{\"@type\":\"Thing\",\"name\":\"D\"}]]>"},
 			valid:  2, top: []string{"Thing C", "Thing D"},
+			quirks: []string{"block 1: wrapped in an HTML comment", "block 2: wrapped in CDATA markers"},
+		},
+		{
+			name: "XHTML-era CDATA behind script comments",
+			blocks: []string{
+				"//<![CDATA[\n{\"@type\":\"Thing\",\"name\":\"E\"}\n//]]>",
+				"/*<![CDATA[*/{\"@type\":\"Thing\",\"name\":\"F\"}/*]]>*/",
+				"<!--\n{\"@type\":\"Thing\",\"name\":\"G\"}\n//-->",
+			},
+			valid: 3, top: []string{"Thing E", "Thing F", "Thing G"},
+			quirks: []string{"block 1: wrapped in CDATA markers", "block 2: wrapped in CDATA markers", "block 3: wrapped in an HTML comment"},
+		},
+		{
+			name:   "a byte-order mark and a trailing semicolon",
+			blocks: []string{"\uFEFF{\"@type\":\"Thing\",\"name\":\"H\"}", "{\"@type\":\"Thing\",\"name\":\"I\"};\n", "\uFEFF //<![CDATA[\n[{\"@type\":\"Thing\",\"name\":\"J\"}];\n//]]>"},
+			valid:  3, top: []string{"Thing H", "Thing I", "Thing J"},
+			quirks: []string{"block 1: starts with a byte-order mark", "block 2: ends with a semicolon", "block 3: starts with a byte-order mark", "block 3: wrapped in CDATA markers", "block 3: ends with a semicolon"},
+		},
+		{
+			name:   "empty blocks are neither valid nor broken",
+			blocks: []string{"", " \n\t", "<!-- -->", `{"@type":"Thing","name":"K"}`},
+			valid:  1, empty: 3, top: []string{"Thing K"},
+			quirks: []string{"block 1: empty", "block 2: empty", "block 3: wrapped in an HTML comment", "block 3: empty"},
 		},
 		{
 			name:   "a value that is no node",
@@ -153,12 +178,14 @@ func TestParse(t *testing.T) {
 			g := jsonld.Parse(tc.blocks)
 			require.Equal(t, len(tc.blocks), g.Blocks)
 			require.Equal(t, tc.valid, g.Valid)
+			require.Equal(t, tc.empty, g.Empty)
+			require.Equal(t, tc.quirks, g.Quirks)
 			require.Len(t, g.Errors, len(tc.errors), "errors: %v", g.Errors)
 			for i, want := range tc.errors {
 				require.Contains(t, g.Errors[i], want)
 			}
 			require.Equal(t, tc.top, labels(g.TopLevel()))
-			require.ElementsMatch(t, tc.nested, labels(nested(g)))
+			require.Equal(t, append([]string{}, tc.nested...), labels(nested(g)))
 		})
 	}
 }
@@ -200,6 +227,44 @@ func TestTypesInOrderOfAppearance(t *testing.T) {
 	require.True(t, g.Has("organization"), "type names compare case-insensitively")
 	require.False(t, g.Has("Article"))
 	require.Equal(t, []string{"WebSite", "Organization/WebSite"}, labels(g.OfType("WebSite")))
+}
+
+// TestNestedOrderIsStable reads a node with many nested nodes again and
+// again: a node comes before the nodes in its properties, which follow in
+// the order they were written, on every run (Go's map order changes from
+// run to run, so a walk over map keys fails here).
+func TestNestedOrderIsStable(t *testing.T) {
+	t.Parallel()
+	block := `{"@context":"https://schema.org","@type":"NewsArticle","headline":"H",
+		"publisher":{"@type":"NewsMediaOrganization","name":"Daily","logo":{"@type":"ImageObject","url":"https://example.com/l.png"}},
+		"author":[{"@type":"Person","name":"Ann"},{"@type":"Person","name":"Bo"}],
+		"about":{"@type":"Thing","name":"Zinc"},"mainEntityOfPage":{"@type":"WebPage","@id":"https://example.com/a"},
+		"image":{"@type":"ImageObject","url":"https://example.com/a.png"},"isPartOf":{"@type":["CreativeWork","Product"],"name":"Paper"},
+		"mentions":{"wrapper":{"@type":"Place","name":"Oslo"},"another":{"@type":"Event","name":"Fair"}}}`
+	wantLabels := []string{
+		"NewsArticle", "NewsMediaOrganization Daily", "ImageObject", "Person Ann", "Person Bo", "Thing Zinc",
+		"WebPage https://example.com/a", "ImageObject", "CreativeWork/Product Paper", "Place Oslo", "Event Fair",
+	}
+	wantTypes := []string{"NewsArticle", "NewsMediaOrganization", "ImageObject", "Person", "Thing", "WebPage", "CreativeWork", "Product", "Place", "Event"}
+	for range 50 {
+		g := jsonld.Parse([]string{block})
+		require.Equal(t, wantLabels, labels(g.Entities))
+		require.Equal(t, wantTypes, g.Types())
+		require.Equal(t, "Person Ann", g.OfType("Person")[0].Label())
+		require.Equal(t, "https://example.com/l.png", g.OfType("ImageObject")[0].String("url"))
+		require.Equal(t, []string{"https://example.com/a"}, g.OfType("NewsArticle")[0].References())
+	}
+}
+
+// TestFieldPrefersTheBareKey reads an object that has a property both
+// with and without the schema.org prefix.
+func TestFieldPrefersTheBareKey(t *testing.T) {
+	t.Parallel()
+	m := map[string]any{"schema:name": "Prefixed", "name": "Bare", "https://schema.org/url": "https://a.example/", "schema:url": "https://b.example/"}
+	for range 20 {
+		require.Equal(t, "Bare", jsonld.Field(m, "name"))
+		require.Equal(t, "https://a.example/", jsonld.Field(m, "url"), "prefixed spellings in lexical order")
+	}
 }
 
 func TestEntityValues(t *testing.T) {
