@@ -72,14 +72,15 @@ func (p *Page) Sections() []Section {
 }
 
 // IntroParagraph returns the first substantial paragraph (eight words or
-// more, outside navigation and footers) after the first h1, or after the
-// start of the body when the page has no h1. Shorter paragraphs right
-// under a heading are usually bylines or kickers, not the answer.
+// more, outside navigation and footers) after the first h1 with text, or
+// after the start of the body when no h1 has text (a logo image as the
+// only h1, say). Shorter paragraphs right under a heading are usually
+// bylines or kickers, not the answer.
 func (p *Page) IntroParagraph() string {
 	if p == nil || p.Doc == nil {
 		return ""
 	}
-	hasH1 := p.Doc.Find("h1").Length() > 0
+	hasH1 := p.Doc.Find("h1").FilterFunction(func(_ int, s *goquery.Selection) bool { return clean(s.Text()) != "" }).Length() > 0
 	seenH1 := !hasH1
 	intro := ""
 	p.Doc.Find("h1, p").EachWithBreak(func(_ int, s *goquery.Selection) bool {

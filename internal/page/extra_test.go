@@ -69,6 +69,8 @@ func TestIntroParagraph(t *testing.T) {
 		{"navigation and footers are skipped", `<h1>T</h1><nav><p>` + long + ` nav</p></nav><footer><p>` + long + ` foot</p></footer><p>` + long + `</p>`, long},
 		{"hidden paragraphs are skipped", `<h1>T</h1><div hidden><p>` + long + ` hidden</p></div><p>` + long + `</p>`, long},
 		{"nothing long enough", `<h1>T</h1><p>Too short.</p>`, ""},
+		{"a logo image as the only h1", `<header><h1><a href="/"><img src="/logo.svg" alt="Acme"></a></h1></header><main><p>` + long + `</p></main>`, long},
+		{"an empty h1 before the real one", `<h1> </h1><p>` + long + ` Early.</p><h1>Title</h1><p>` + long + `</p>`, long},
 	} {
 		require.Equal(t, tc.want, parse(t, tc.html).IntroParagraph(), tc.name)
 	}

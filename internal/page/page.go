@@ -5,7 +5,6 @@
 package page
 
 import (
-	"bytes"
 	"net/url"
 	"strings"
 	"unicode"
@@ -114,12 +113,14 @@ type Script struct {
 }
 
 // Parse reads an HTML document. It never fails on bad markup (the HTML5
-// parser recovers as browsers do); an error means the input was unreadable.
+// parser recovers as browsers do, and a document nested too deep for it is
+// read flattened, see parseHTML); an error means the input was unreadable.
 func Parse(body []byte, pageURL *url.URL) (*Page, error) {
-	doc, err := goquery.NewDocumentFromReader(bytes.NewReader(body))
+	root, err := parseHTML(body)
 	if err != nil {
 		return nil, err
 	}
+	doc := goquery.NewDocumentFromNode(root)
 	p := &Page{URL: pageURL, Base: pageURL, Doc: doc, HTMLBytes: len(body), Meta: map[string][]string{}, Properties: map[string][]string{}}
 	// Browsers resolve every relative URL of the document against the
 	// first <base href>; only http(s) bases are taken.
@@ -225,7 +226,7 @@ func Parse(body []byte, pageURL *url.URL) (*Page, error) {
 	})
 	doc.Find("script").Each(func(_ int, s *goquery.Selection) {
 		typ := strings.ToLower(strings.TrimSpace(s.AttrOr("type", "")))
-		if typ == "application/ld+json" {
+		if IsJSONLD(typ) {
 			p.JSONLDTexts = append(p.JSONLDTexts, s.Text())
 			return
 		}
@@ -261,7 +262,10 @@ func Parse(body []byte, pageURL *url.URL) (*Page, error) {
 		p.MainWords = CountWords(visibleText(main.First(), false))
 	}
 	doc.Find("[data-nosnippet]").Each(func(_ int, s *goquery.Selection) {
-		p.NoSnippetWords += CountWords(visibleText(s, false))
+		// A data-nosnippet element inside another is counted with it.
+		if s.ParentsFiltered("[data-nosnippet]").Length() == 0 {
+			p.NoSnippetWords += CountWords(visibleText(s, false))
+		}
 	})
 	return p, nil
 }
@@ -468,10 +472,27 @@ func collectComments(n *html.Node, out *[]string) {
 // clean collapses whitespace runs to single spaces and trims.
 func clean(s string) string { return strings.Join(strings.Fields(s), " ") }
 
-// CountWords counts runs of letters or digits.
+// IsJSONLD reports a script type that is JSON-LD: application/ld+json,
+// in any case and with parameters ("application/ld+json; charset=utf-8").
+func IsJSONLD(typ string) bool {
+	media, _, _ := strings.Cut(typ, ";")
+	return strings.EqualFold(strings.TrimSpace(media), "application/ld+json")
+}
+
+// CountWords counts the words of a text: runs of letters or digits, and
+// every Chinese or Japanese character (Han, Hiragana, Katakana, Bopomofo)
+// on its own. Those scripts put no spaces between words, so a run of them
+// is a sentence, not a word; counting each character is the convention
+// of word processors for East Asian text. Korean separates its words
+// with spaces and is counted by runs like Latin script.
 func CountWords(s string) int {
 	n, in := 0, false
 	for _, r := range s {
+		if ideographic(r) {
+			n++
+			in = false
+			continue
+		}
 		w := unicode.IsLetter(r) || unicode.IsDigit(r)
 		if w && !in {
 			n++
@@ -479,4 +500,10 @@ func CountWords(s string) int {
 		in = w
 	}
 	return n
+}
+
+// ideographic reports a character of a script written without spaces
+// between words that CountWords counts one by one.
+func ideographic(r rune) bool {
+	return r >= 0x2E80 && (unicode.Is(unicode.Han, r) || unicode.Is(unicode.Hiragana, r) || unicode.Is(unicode.Katakana, r) || unicode.Is(unicode.Bopomofo, r))
 }

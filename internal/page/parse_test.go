@@ -1,11 +1,13 @@
 package page_test
 
 import (
+	"fmt"
 	"net/url"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
+	"golang.org/x/net/html"
 
 	"github.com/geoscan/geoscan/internal/page"
 )
@@ -102,19 +104,92 @@ func TestParseDocumentShapes(t *testing.T) {
 	}
 }
 
-// TestParseRefusesAbsurdNesting: golang.org/x/net/html stops at 512 open
-// elements, and Parse passes that on as an error, so such a document
-// counts as unparsable rather than costing unbounded work.
-func TestParseRefusesAbsurdNesting(t *testing.T) {
+// TestParseReadsAbsurdNesting: golang.org/x/net/html stops at 512 open
+// elements, where browsers read on. Parse reads such a page flattened: its
+// text, links and headings are all there, and the tree it builds stays
+// under the parser's limit however deep the input nests.
+func TestParseReadsAbsurdNesting(t *testing.T) {
 	t.Parallel()
-	for _, html := range []string{
-		strings.Repeat("<div>", 100000) + "deep" + strings.Repeat("</div>", 100000),
-		strings.Repeat("<b><i>", 5000) + "never closed",
-	} {
-		p, err := page.Parse([]byte(html), base)
-		require.Error(t, err)
-		require.Nil(t, p)
+	const million = 1000000
+	var distinct strings.Builder
+	for i := range 5000 {
+		fmt.Fprintf(&distinct, `<div><b class="c%d">w%d</div>`, i, i)
 	}
+	for _, tc := range []struct {
+		name, html string
+		title      string
+		words      int
+		links      int
+		headings   int
+		contains   []string
+	}{
+		{
+			name: "a body nested a million deep",
+			html: `<html><head><title>Deep</title><meta name="description" content="d"></head><body><header><a href="/">Home</a></header>` +
+				strings.Repeat("<div>", million) + `<h1>Deep title</h1><p>deep words <a href="/deep">here</a></p>` + strings.Repeat("</div>", million) +
+				`<footer><a href="/about">About</a></footer></body></html>`,
+			title: "Deep", words: 7, links: 3, headings: 1, contains: []string{"Home Deep title deep words here About"},
+		},
+		{
+			name:  "a million unclosed divs",
+			html:  "<p>start</p>" + strings.Repeat("<div class=x>", million) + "<p>end of the page</p>",
+			words: 5, contains: []string{"start end of the page"},
+		},
+		{
+			name:  "thousands of unclosed <b><i>",
+			html:  "<main><p>intro</p>" + strings.Repeat("<b><i>", 5000) + "never closed</main><p>after</p>",
+			words: 4, contains: []string{"intro never closed after"},
+		},
+		{
+			name:  "distinct formatting elements the parser keeps reopening",
+			html:  distinct.String(),
+			words: 5000, contains: []string{"w0 w1 w2", "w4998 w4999"},
+		},
+		{
+			name:  "nested tables",
+			html:  strings.Repeat("<table><tr><td>", 20000) + "cell text" + strings.Repeat("</td></tr></table>", 20000),
+			words: 2, contains: []string{"cell text"},
+		},
+		{
+			name:  "scripts deep down stay scripts",
+			html:  strings.Repeat("<span>", 3000) + `<script>var hidden = "code";</script><style>p{color:red}</style>visible`,
+			words: 1, contains: []string{"visible"},
+		},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			p := parse(t, tc.html)
+			require.Equal(t, tc.words, page.CountWords(p.Text), p.Text)
+			for _, c := range tc.contains {
+				require.Contains(t, p.Text, c)
+			}
+			require.NotContains(t, p.Text, "hidden")
+			require.Len(t, p.Links, tc.links)
+			require.Len(t, p.Headings, tc.headings)
+			require.Equal(t, tc.title, p.Title)
+			require.LessOrEqual(t, treeDepth(p.Doc.Nodes[0]), 512)
+		})
+	}
+}
+
+// treeDepth is the deepest nesting of a parsed tree, counted without
+// recursion.
+func treeDepth(root *html.Node) int {
+	deepest := 0
+	type item struct {
+		n     *html.Node
+		depth int
+	}
+	stack := []item{{root, 0}}
+	for len(stack) > 0 {
+		it := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		deepest = max(deepest, it.depth)
+		for c := it.n.FirstChild; c != nil; c = c.NextSibling {
+			stack = append(stack, item{c, it.depth + 1})
+		}
+	}
+	return deepest
 }
 
 func TestParseHugeDocument(t *testing.T) {
@@ -236,6 +311,7 @@ func TestParseElements(t *testing.T) {
 <script>var code = 1;</script><script type="application/json" id="data">{"a":1}</script>
 <script type="application/ld+json">{"@type":"Organization","name":"Example"}</script>
 <script type=" Application/LD+JSON ">{"@type":"WebSite","name":"Example"}</script>
+<script type="application/ld+json; charset=utf-8">{"@type":"Person","name":"Jane"}</script>
 </head><body>
 <!-- a comment --><h1> Title </h1><h2>Section <span>one</span></h2><h6>Small</h6>
 <p>First.</p><p>   </p><p>Second.</p>
@@ -260,8 +336,8 @@ func TestParseElements(t *testing.T) {
 		{Src: "https://www.example.com/late.js", Defer: true},
 	}, p.Scripts)
 	require.Equal(t, len("var code = 1;"), p.InlineJSBytes, "JSON data is not JavaScript")
-	require.Len(t, p.JSONLDTexts, 2)
-	require.Equal(t, []string{"Organization", "WebSite"}, p.Graph.Types())
+	require.Len(t, p.JSONLDTexts, 3)
+	require.Equal(t, []string{"Organization", "WebSite", "Person"}, p.Graph.Types())
 	require.Equal(t, []string{" a comment "}, p.Comments)
 	require.Equal(t, []string{"2026-01-02"}, p.TimeValues)
 }
@@ -274,6 +350,9 @@ func TestParseWordCounts(t *testing.T) {
 	require.Equal(t, 12, p.Words)
 	require.Equal(t, 7, p.MainWords)
 	require.Equal(t, 5, p.NoSnippetWords)
+
+	nested := parse(t, `<div data-nosnippet>outer words <p data-nosnippet>inner <span data-nosnippet>innermost</span></p></div><p>shown</p>`)
+	require.Equal(t, 4, nested.NoSnippetWords, "nested data-nosnippet elements count once")
 
 	noMain := parse(t, `<p>Just a paragraph.</p>`)
 	require.Zero(t, noMain.MainWords)
@@ -295,6 +374,14 @@ func TestCountWords(t *testing.T) {
 		"hello \xff world":   2,
 		"line\rbreak\r\nend": 3,
 		"Ünïcödé ÄÖÜ ß":      3,
+		// Chinese and Japanese have no spaces between words: each
+		// character counts; Korean is written with spaces.
+		"东京是日本的首都":        8,
+		"東京は日本の首都です。":     10,
+		"カタカナ":            4,
+		"iPhone15を買った":    5,
+		"서울은 한국의 수도입니다":   3,
+		"Tokyo (東京) 2026": 4,
 	} {
 		require.Equal(t, want, page.CountWords(s), "%q", s)
 	}

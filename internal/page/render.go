@@ -267,7 +267,7 @@ func (p *Page) Rendering() Rendering {
 	longest := ""
 	p.Doc.Find("script:not([src])").Each(func(_ int, s *goquery.Selection) {
 		typ := strings.ToLower(strings.TrimSpace(s.AttrOr("type", "")))
-		if typ == "application/ld+json" || scanned >= maxScriptScan {
+		if IsJSONLD(typ) || scanned >= maxScriptScan {
 			return
 		}
 		src := s.Text()
