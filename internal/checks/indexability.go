@@ -585,12 +585,19 @@ func evalCrawlableAnchors(in *Input) Result {
 	if p == nil {
 		return na("The homepage is not HTML, so it has no links to check.", ev())
 	}
-	total, good := 0, 0
+	total, good, inPage := 0, 0, 0
 	var samples []string
 	for _, l := range p.Links {
 		raw := strings.ToLower(strings.TrimSpace(l.RawHref))
 		// Contact links are not navigation; they neither help nor hurt.
 		if strings.HasPrefix(raw, "mailto:") || strings.HasPrefix(raw, "tel:") || strings.HasPrefix(raw, "sms:") {
+			continue
+		}
+		// A jump to an element of the same page (a footnote, "skip to
+		// content") leads to no other page and needs no script; an <a>
+		// without href or text is a jump target, not a link.
+		if l.InPage || (raw == "" && l.Text == "") {
+			inPage++
 			continue
 		}
 		total++
@@ -607,14 +614,24 @@ func evalCrawlableAnchors(in *Input) Result {
 		}
 	}
 	pct := percent(good, total)
-	e := ev("anchors", total, "crawlable", good, "crawlable_pct", pct, "samples", nonNil(samples))
+	e := ev("anchors", total, "crawlable", good, "crawlable_pct", pct, "in_page_anchors", inPage, "samples", nonNil(samples))
+	jumps := ""
+	if inPage > 0 {
+		jumps = fmt.Sprintf(" (%s within the page left out)", plural(inPage, "jump", "jumps"))
+	}
 	switch {
+	case total == 0 && inPage > 0:
+		jumpsOnly := fmt.Sprintf("all %d anchors are jumps", inPage)
+		if inPage == 1 {
+			jumpsOnly = "its only anchor is a jump"
+		}
+		return fail(fmt.Sprintf("The homepage HTML links to no other page; %s within the page.", jumpsOnly), e)
 	case total == 0:
 		return fail("The homepage HTML contains no <a> links, so crawlers cannot follow anything from it.", e)
 	case pct >= 90:
-		return pass(fmt.Sprintf("%d of %d links on the homepage (%.0f%%) have a crawlable href.", good, total, pct), e)
+		return pass(fmt.Sprintf("%d of %d links on the homepage (%.0f%%) have a crawlable href%s.", good, total, pct, jumps), e)
 	case pct >= 70:
-		return warn(fmt.Sprintf("Only %d of %d links on the homepage (%.0f%%) have a crawlable href; the rest use #, javascript: or no href.", good, total, pct), e)
+		return warn(fmt.Sprintf("Only %d of %d links on the homepage (%.0f%%) have a crawlable href%s; the rest use #, javascript: or no href.", good, total, pct, jumps), e)
 	}
-	return fail(fmt.Sprintf("Only %d of %d links on the homepage (%.0f%%) have a crawlable href; the rest use #, javascript: or no href.", good, total, pct), e)
+	return fail(fmt.Sprintf("Only %d of %d links on the homepage (%.0f%%) have a crawlable href%s; the rest use #, javascript: or no href.", good, total, pct, jumps), e)
 }

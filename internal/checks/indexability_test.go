@@ -95,6 +95,14 @@ func TestIndexability(t *testing.T) {
 			{"all real", withSite(htmlPage("", linksTo("/a", "/b", "mailto:x@example.com", "https://other.example/"))), Pass, "3 of 3 links", ev("crawlable", 3)},
 			{"some placeholders", withSite(htmlPage("", linksTo("/a", "/b", "/c", "#"))), Warn, "3 of 4", ev("crawlable_pct", 75)},
 			{"mostly javascript", withSite(htmlPage("", linksTo("/a", "javascript:void(0)", "#")+`<a onclick="go()">Go</a>`)), Fail, "1 of 4", nil},
+			{
+				"wiki footnotes jump within the page", withSite(htmlPage("", `<a href="#bodyContent">Jump to content</a>`+linksTo("/wiki/A", "/wiki/B", "/wiki/C")+
+					`<div id="bodyContent"><p>Fact.<sup id="cite_ref-1"><a href="#cite_note-1">[1]</a></sup> More.<sup><a href="#cite_note-2">[2]</a></sup></p>`+
+					`<ol><li id="cite_note-1"><a href="#cite_ref-1">^</a> Source</li><li id="cite_note-2">Source</li></ol><a name="end"></a><a href="#top">Top</a></div>`)),
+				Pass, "3 of 3 links on the homepage (100%) have a crawlable href (6 jumps within the page left out)", ev("in_page_anchors", 6),
+			},
+			{"a hash route is no jump", withSite(htmlPage("", linksTo("/a", "/b", "#/pricing", "#/about"))), Fail, "2 of 4", nil},
+			{"only jumps", withSite(htmlPage("", `<a href="#main">Skip</a><main id="main">hi</main>`)), Fail, "links to no other page; its only anchor is a jump within the page", ev("anchors", 0, "in_page_anchors", 1)},
 			{"no links", withSite(htmlPage("", "<p>hi</p>")), Fail, "no <a> links", ev("anchors", 0)},
 			{"not html", withEdit("", func(s *fetch.Site) { s.HomePage = nil }), NA, "not HTML", nil},
 		}},

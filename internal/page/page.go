@@ -81,8 +81,8 @@ type Link struct {
 	Rel      string
 	Internal bool // same host as the page
 	// InPage marks a fragment-only href ("#cite_note-1") that names an
-	// element of this page: an in-page jump, not a link that needs
-	// JavaScript (Href stays "" for every fragment-only href).
+	// element of this page, or "#top": an in-page jump, not a link that
+	// needs JavaScript (Href stays "" for every fragment-only href).
 	InPage bool
 }
 
@@ -195,7 +195,9 @@ func Parse(body []byte, pageURL *url.URL) (*Page, error) {
 			if f, err := url.PathUnescape(frag); err == nil {
 				frag = f
 			}
-			l.InPage = anchors[frag]
+			// "#top" scrolls to the top of any document (HTML's
+			// fragment navigation), with or without such an element.
+			l.InPage = anchors[frag] || strings.EqualFold(frag, "top")
 		}
 		if navigable(raw) {
 			l.Href = p.Resolve(raw)

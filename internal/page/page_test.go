@@ -156,7 +156,7 @@ func TestStringLiterals(t *testing.T) {
 func TestInPageAnchorsAndForeignRDFa(t *testing.T) {
 	p := parse(t, "https://wiki.example/wiki/Main_Page", `<html><body>
 		<a href="#bodyContent">Jump to content</a><a href="#cite_note-1">[1]</a><a href="#">Menu</a><a href="#missing">x</a>
-		<a name="top"></a><a href="#top">Top</a>
+		<a name="top"></a><a href="#top">Top</a><a href="#TOP">Back to top</a>
 		<div id="bodyContent"><figure typeof="mw:File/Thumb"><img src="a.jpg" alt=""></figure>
 		<ol><li id="cite_note-1">Source</li></ol>
 		<div vocab="https://schema.org/" typeof="Person"><span property="name">Ada</span></div>
@@ -167,7 +167,7 @@ func TestInPageAnchorsAndForeignRDFa(t *testing.T) {
 		inPage = append(inPage, l.InPage)
 		require.Empty(t, l.Href)
 	}
-	require.Equal(t, []bool{true, true, false, false, false, true}, inPage, "the named anchor itself is a link without href")
+	require.Equal(t, []bool{true, true, false, false, false, true, true}, inPage, "the named anchor itself is a link without href; #top needs no target")
 	microdata, rdfa := p.StructuredMarkup()
 	require.Equal(t, 1, microdata)
 	require.Equal(t, 2, rdfa, "MediaWiki's mw:File is not schema markup")
