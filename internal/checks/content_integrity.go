@@ -5,8 +5,10 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"unicode"
 
 	"github.com/PuerkitoBio/goquery"
+	"golang.org/x/net/publicsuffix"
 
 	"github.com/geoscan/geoscan/internal/fetch"
 	"github.com/geoscan/geoscan/internal/page"
@@ -219,7 +221,7 @@ func negativeSignalsCheck() *Check {
 		},
 		Engineering: Text{
 			Title: "Spam and low-quality signals",
-			Why:   "Keyword stuffing (one term over 4% of words), interstitial markup, call-to-action overload and boilerplate-dominated pages match spam-policy heuristics.",
+			Why:   "Keyword stuffing (one term over 4% of the words; web addresses, units and tax labels beside numbers and legal boilerplate are not terms), interstitial markup, call-to-action overload and boilerplate-dominated pages match spam-policy heuristics.",
 			Fix:   "Rewrite stuffed copy, remove interstitial/popup overlays on landing, cap repeated CTAs, and move boilerplate out of the main content.",
 		},
 		Eval: evalNegativeSignals,
@@ -250,17 +252,11 @@ func evalNegativeSignals(in *Input) Result {
 		brand[k] = true
 	}
 	var stuffed []map[string]any
+	left := stuffingLeftOut{}
 	for _, p := range pages {
-		words := tokens(p.MainText)
-		if len(words) < 200 {
+		words, counts := stuffingTerms(p.TextBlocks(), brand, &left)
+		if words < 200 {
 			continue
-		}
-		counts := map[string]int{}
-		for _, w := range words {
-			if len([]rune(w)) < 3 || brand[w] || isStopword(w) || strings.Trim(w, "0123456789") == "" {
-				continue
-			}
-			counts[w]++
 		}
 		top, n := "", 0
 		for _, w := range sortedKeys(counts) {
@@ -268,13 +264,15 @@ func evalNegativeSignals(in *Input) Result {
 				top, n = w, counts[w]
 			}
 		}
-		share := percent(n, len(words))
+		share := percent(n, words)
 		if share > 4 {
-			stuffed = append(stuffed, map[string]any{"url": addressOf(p), "term": top, "count": n, "words": len(words), "share_pct": share})
+			stuffed = append(stuffed, map[string]any{"url": addressOf(p), "term": top, "count": n, "words": words, "share_pct": share})
 		}
 	}
 	var others []string
-	e := ev("keyword_stuffing", nonNilRows(stuffed))
+	e := ev("keyword_stuffing", nonNilRows(stuffed), "not_counted_as_terms", map[string]any{
+		"repeated_blocks": left.repeats, "domain_names": left.domains, "legal_sentences": left.legal, "quantity_labels": left.labels,
+	})
 	if h := in.Home; h != nil {
 		ctas := 0
 		for _, l := range h.Links {
@@ -320,6 +318,111 @@ func evalNegativeSignals(in *Input) Result {
 		return pass(fmt.Sprintf("No keyword stuffing; one minor signal on its own (%s).", others[0]), e)
 	}
 	return pass(fmt.Sprintf("There is no keyword stuffing, pop-up markup, call-to-action overload or boilerplate-heavy page among %s checked.", theN(len(pages), "page", "pages")), e)
+}
+
+// What keyword stuffing is not. A domain name written out ("Photo:
+// LifeDaily.com" under every picture) repeats "com"; a shop repeats the
+// units and tax labels around its prices ("4,99 € inkl. MwSt."); legal
+// lines repeat their own vocabulary. None of that is a term pushed for
+// ranking, so none of it is counted.
+var (
+	// webAddressRE finds URLs, e-mail addresses and names shaped like
+	// domains; a name counts as one when it ends in a public suffix.
+	webAddressRE = regexp.MustCompile(`(?i)\bhttps?://\S+|[\p{L}\p{N}._%+-]+@[\p{L}\p{N}-]+(?:\.[\p{L}\p{N}-]+)+|\b(?:[\p{L}\p{N}](?:[\p{L}\p{N}-]*[\p{L}\p{N}])?\.)+\p{L}{2,}\b`)
+	// sentenceEndRE splits text into sentences.
+	sentenceEndRE = regexp.MustCompile(`[.!?。！？]+(?:\s+|$)`)
+	// legalRE marks the sentences of legal boilerplate: copyright and
+	// trademark lines, cookie, privacy and liability notices, affiliate
+	// disclosures, in the languages of the stopword lists.
+	legalRE = regexp.MustCompile(`(?i)©|\(c\)\s*\d{4}|\bcopyright\b|all rights reserved|alle rechte vorbehalten|tous droits réservés|todos los derechos reservados|tutti i diritti riservati|todos os direitos reservados|alle rechten voorbehouden|registered trademarks?|trademarks? of\b|terms (?:of (?:use|service)|and conditions|& conditions)|privacy (?:policy|notice|statement)|\b(?:we|this (?:site|website)) uses? cookies|cookie (?:policy|settings|preferences|consent)|datenschutz|impressum|haftungsausschluss|disclaimer|not (?:be )?(?:held )?(?:liable|responsible)\b|affiliate links?|earn (?:a|an affiliate) commission`)
+	// labelTerms are units, currencies and tax labels: they stand beside
+	// numbers and are never the term a page is stuffed with, and the
+	// parts of web addresses that survive being split into words.
+	labelTerms = map[string]bool{
+		"mwst": true, "ust": true, "vat": true, "gst": true, "hst": true, "tva": true, "iva": true, "btw": true, "moms": true,
+		"inkl": true, "incl": true, "zzgl": true, "excl": true, "exkl": true,
+		"eur": true, "usd": true, "gbp": true, "chf": true, "jpy": true, "aud": true, "cad": true, "sek": true, "nok": true, "dkk": true, "pln": true,
+		"kcal": true, "kwh": true, "mph": true, "lbs": true, "pcs": true, "stk": true, "sqft": true,
+		"com": true, "net": true, "org": true, "www": true, "http": true, "https": true, "html": true, "php": true,
+	}
+)
+
+// stuffingLeftOut counts what stuffingTerms left out, for the evidence.
+type stuffingLeftOut struct{ repeats, domains, legal, labels int }
+
+// stuffingTerms reads a page's main text, as blocks (see TextBlocks), the
+// way keyword stuffing is judged: a block repeated word for word counts
+// once (a template wrote it, not an author), web addresses and the
+// sentences of legal boilerplate are removed, then every word counts
+// towards the total and the candidate terms are counted apart. A term is three letters or longer and none of the
+// brand's words, a stopword, a number, a unit or label, or a word right
+// beside a number (one before it or two after: "EUR 12", "12 kg", "4,99
+// € inkl. MwSt."). Chinese and Japanese characters are no terms: without
+// spaces between words there is no term to count.
+func stuffingTerms(blocks []string, brand map[string]bool, left *stuffingLeftOut) (words int, counts map[string]int) {
+	seen := map[string]bool{}
+	var once []string
+	for _, b := range blocks {
+		if seen[b] {
+			left.repeats++
+			continue
+		}
+		seen[b] = true
+		once = append(once, b)
+	}
+	text := webAddressRE.ReplaceAllStringFunc(strings.Join(once, "\n"), func(m string) string {
+		if strings.Contains(m, "://") || strings.Contains(m, "@") || domainName(m) {
+			left.domains++
+			return " "
+		}
+		return m
+	})
+	var kept []string
+	for _, sentence := range sentenceEndRE.Split(strings.ReplaceAll(text, "\n", ". "), -1) {
+		if legalRE.MatchString(sentence) {
+			left.legal++
+			continue
+		}
+		kept = append(kept, sentence)
+	}
+	ws := tokens(strings.Join(kept, " "))
+	numeric := func(i int) bool { return i >= 0 && i < len(ws) && strings.Trim(ws[i], "0123456789") == "" }
+	counts = map[string]int{}
+	// reach is how many words after the last number still label it: two,
+	// and one more for every known label on the way ("12,90 € inkl.
+	// MwSt. zzgl. Versand").
+	reach := 0
+	for i, w := range ws {
+		if numeric(i) {
+			reach = 2
+			continue
+		}
+		label := labelTerms[w] || reach > 0 || numeric(i+1)
+		if reach > 0 && !labelTerms[w] {
+			reach--
+		}
+		switch {
+		case len([]rune(w)) < 3, brand[w], isStopword(w), strings.IndexFunc(w, ideographicRune) >= 0:
+		case label:
+			left.labels++
+		default:
+			counts[w]++
+		}
+	}
+	return len(ws), counts
+}
+
+// domainName reports a dotted name whose last labels are a public suffix
+// ("LifeDaily.com", "www.example.co.uk"), not "etc.Then".
+func domainName(s string) bool {
+	host := strings.ToLower(strings.Trim(s, "."))
+	suffix, icann := publicsuffix.PublicSuffix(host)
+	return icann && suffix != host
+}
+
+// ideographicRune reports a Han, Hiragana or Katakana character.
+func ideographicRune(r rune) bool {
+	return unicode.Is(unicode.Han, r) || unicode.Is(unicode.Hiragana, r) || unicode.Is(unicode.Katakana, r)
 }
 
 func isStopword(w string) bool {

@@ -24,6 +24,27 @@ func TestContentIntegrity(t *testing.T) {
 	}
 	scotland := "\U0001F3F4" + tagText("gbsct") + "\U000E007F"
 	stuffed := simplePage("x", "<main><p>"+strings.Repeat("Cheap accounting software. ", 40)+fixtureProse(150, "s")+"</p></main>")
+	// Real pages repeat things that are no keyword: a domain name under
+	// every photo, units and tax labels beside prices, legal lines, a
+	// template's label on every item.
+	repeated := func(n int, item func(w string) string) string {
+		var b strings.Builder
+		for i := range n {
+			b.WriteString(item(fixtureIndex(i)))
+		}
+		return b.String()
+	}
+	credited := simplePage("x", "<main><p>"+fixtureProse(200, "n")+"</p>"+repeated(20, func(w string) string {
+		return `<figure><img src="/p.jpg" alt=""><figcaption>Zz` + w + ` yy` + w + ` / LifeDaily.com</figcaption></figure>`
+	})+"</main>")
+	priced := simplePage("x", "<main><p>"+fixtureProse(200, "w")+"</p><ul>"+repeated(15, func(w string) string {
+		return `<li>Zz` + w + ` 12,90 € inkl. MwSt. zzgl. Versand</li>`
+	})+"</ul></main>")
+	disclosed := simplePage("x", "<main><p>"+fixtureProse(200, "d")+"</p>"+repeated(20, func(w string) string {
+		return `<p>Zz` + w + `. This post contains affiliate links and we may earn a commission.</p>`
+	})+"</main>")
+	verbatim := simplePage("x", "<main><p>"+fixtureProse(200, "v")+"</p>"+strings.Repeat(`<figure><img src="/p.jpg" alt=""><figcaption>Photo courtesy of the Riverside Tourist Board</figcaption></figure>`, 20)+"</main>")
+	stuffedAmidLabels := simplePage("x", "<main><p>"+strings.Repeat("Cheap flights to Rome with cheap flights deals. ", 15)+fixtureProse(150, "f")+"</p><p>"+strings.Repeat("Source: CheapFlights.example.com, 49 € inkl. MwSt. ", 10)+"</p></main>")
 	pushy := simplePage("x", `<div class="newsletter-popup">Subscribe</div><main><p>`+fixtureProse(200, "c")+`</p>`+strings.Repeat(`<a href="/buy">Buy now</a><button>Get started</button>`, 9)+`</main>`)
 	testPillar(t, pillarContentIntegrity, []pillarCheck{
 		{id: "hidden_prompt_injection", cases: []checkCase{
@@ -49,6 +70,11 @@ func TestContentIntegrity(t *testing.T) {
 		{id: "negative_signals", never: []Status{Fail}, cases: []checkCase{
 			{"natural copy", func(t *testing.T) *Input { return inputOf(t, fixtureYoastHome()) }, Pass, "no keyword stuffing", nil},
 			{"keyword stuffing", func(t *testing.T) *Input { return inputOf(t, stuffed) }, Warn, `"accounting"`, nil},
+			{"a domain name under every photo", func(t *testing.T) *Input { return inputOf(t, credited) }, Pass, "no keyword stuffing", ev("keyword_stuffing", "[]")},
+			{"units and tax labels beside prices", func(t *testing.T) *Input { return inputOf(t, priced) }, Pass, "no keyword stuffing", ev("keyword_stuffing", "[]")},
+			{"legal boilerplate", func(t *testing.T) *Input { return inputOf(t, disclosed) }, Pass, "no keyword stuffing", ev("keyword_stuffing", "[]")},
+			{"a caption repeated word for word", func(t *testing.T) *Input { return inputOf(t, verbatim) }, Pass, "no keyword stuffing", ev("keyword_stuffing", "[]")},
+			{"stuffing among domain names and prices", func(t *testing.T) *Input { return inputOf(t, stuffedAmidLabels) }, Warn, `Keyword stuffing: "cheap"`, nil},
 			{"pop-up and call-to-action overload", func(t *testing.T) *Input { return inputOf(t, pushy) }, Warn, "18 calls to action", ev("overlay_elements", 1)},
 			{"nothing fetched", noHomeInput, NA, "", nil},
 		}},

@@ -486,6 +486,56 @@ func (p *Page) StructuredMarkup() (microdata, rdfa int) {
 	return p.Doc.Find("[itemscope]").Length(), rdfa
 }
 
+// TextBlocks splits the main text (MainText: chrome, scripts and hidden
+// elements left out) at block boundaries: each paragraph, list item,
+// caption or cell is one block, in document order, empty ones dropped. A
+// block repeated word for word (a photo credit under every picture, a
+// price label on every product) is a template's doing, which readings of
+// the copy can tell apart from what was written once.
+func (p *Page) TextBlocks() []string {
+	body := p.body()
+	if body == nil {
+		return nil
+	}
+	var out []string
+	var b strings.Builder
+	flush := func() {
+		if t := clean(b.String()); t != "" {
+			out = append(out, t)
+		}
+		b.Reset()
+	}
+	var walk func(n *html.Node)
+	walk = func(n *html.Node) {
+		switch n.Type {
+		case html.TextNode:
+			b.WriteString(n.Data)
+			return
+		case html.ElementNode:
+			if skipAlways[n.Data] || IsChrome(n) {
+				return
+			}
+			if _, hidden := attr(n, "hidden"); hidden {
+				return
+			}
+			if blockLevel[n.Data] {
+				flush()
+			}
+		}
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			walk(c)
+		}
+		if n.Type == html.ElementNode && blockLevel[n.Data] {
+			flush()
+		}
+	}
+	for _, n := range body.Nodes {
+		walk(n)
+	}
+	flush()
+	return out
+}
+
 func (p *Page) body() *goquery.Selection {
 	if p == nil || p.Doc == nil {
 		return nil

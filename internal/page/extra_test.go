@@ -20,6 +20,7 @@ func TestReadingsOfNoDocument(t *testing.T) {
 	t.Parallel()
 	for name, p := range map[string]*page.Page{"nil page": nil, "no document": {}} {
 		require.Empty(t, p.Sections(), name)
+		require.Empty(t, p.TextBlocks(), name)
 		require.Empty(t, p.IntroParagraph(), name)
 		landmark, n := p.Landmark()
 		require.Empty(t, landmark, name)
@@ -58,6 +59,21 @@ func TestSections(t *testing.T) {
 		{Level: 3, Heading: "Under empty", Words: 5},
 	}, p.Sections())
 	require.Empty(t, parse(t, `<p>No headings at all.</p>`).Sections())
+}
+
+func TestTextBlocks(t *testing.T) {
+	t.Parallel()
+	p := parse(t, `<body><header><nav><a href="/">Home</a></nav></header>
+<main><h1>Wines</h1><p>Our <b>Rieslings</b> come from<br>steep slopes.</p>
+<ul><li>Riesling <span>12,90 €</span></li><li>Silvaner 9,90 €</li></ul>
+<figure><img src="a.jpg" alt=""><figcaption>Photo: LifeDaily.com</figcaption></figure>
+<div>loose text<p>inner</p>tail</div><p hidden>secret</p><script>x()</script><p> </p></main>
+<footer>© 2026</footer></body>`)
+	require.Equal(t, []string{
+		"Wines", "Our Rieslings come from", "steep slopes.", "Riesling 12,90 €", "Silvaner 9,90 €",
+		"Photo: LifeDaily.com", "loose text", "inner", "tail",
+	}, p.TextBlocks())
+	require.Empty(t, parse(t, "").TextBlocks())
 }
 
 func TestIntroParagraph(t *testing.T) {
