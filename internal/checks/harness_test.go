@@ -26,7 +26,8 @@ var testNow = time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC)
 
 const testOrigin = "https://example.com/"
 
-// resp builds a fetched response; headers come as name/value pairs.
+// resp builds a fetched response; headers come as name/value pairs. The
+// body is decoded as a fetch decodes it, and Charset says how.
 func resp(purpose fetch.Purpose, rawURL string, status int, body string, headers ...string) *fetch.Response {
 	h := http.Header{}
 	for i := 0; i+1 < len(headers); i += 2 {
@@ -42,9 +43,10 @@ func resp(purpose fetch.Purpose, rawURL string, status int, body string, headers
 			h.Set("Content-Type", "text/html; charset=utf-8")
 		}
 	}
+	decoded, cs := fetch.Decode([]byte(body), h.Get("Content-Type"), purpose)
 	return &fetch.Response{
 		Purpose: purpose, URL: rawURL, FinalURL: rawURL, Method: http.MethodGet,
-		Status: status, Header: h, Body: []byte(body), Bytes: len(body), Duration: 50 * time.Millisecond, TTFB: 40 * time.Millisecond,
+		Status: status, Header: h, Body: decoded, Bytes: len(body), Charset: cs, Duration: 50 * time.Millisecond, TTFB: 40 * time.Millisecond,
 	}
 }
 

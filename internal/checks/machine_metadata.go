@@ -8,11 +8,14 @@ import (
 	"sort"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/geoscan/geoscan/internal/fetch"
 )
 
 // The machine_metadata pillar: the labels machines read first. The
-// title, meta description, link previews, html lang, and the AI-specific
-// files llms.txt and Markdown alternates.
+// title, meta description, link previews, html lang, the declared
+// character encoding, and the AI-specific files llms.txt and Markdown
+// alternates.
 const pillarMachineMetadata = "machine_metadata"
 
 // machineMetadataChecks returns the pillar's checks in report order.
@@ -22,6 +25,7 @@ func machineMetadataChecks() []*Check {
 		metaDescriptionCheck(),
 		openGraphCheck(),
 		htmlLangCheck(),
+		charsetDeclaredCheck(),
 		llmsTxtValidCheck(),
 		markdownAlternatesCheck(),
 	}
@@ -238,6 +242,144 @@ func evalHTMLLang(in *Input) Result {
 		return pass(fmt.Sprintf("The homepage declares lang=%q, matching the language of its text.", lang), e)
 	}
 	return pass(fmt.Sprintf("The homepage declares a valid lang=%q.", lang), e)
+}
+
+func charsetDeclaredCheck() *Check {
+	return &Check{
+		ID: "charset_declared", Ring: RingVisibility, Pillar: pillarMachineMetadata, Weight: 1, Effort: Low,
+		Marketing: Text{
+			Title: "Text encoding is declared",
+			Why:   "A page should say which character set it is written in. Without that, browsers and AI crawlers have to guess, and a wrong guess turns accents, currency signs and quotation marks into gibberish such as \"Ã¼\" in the text they read and quote.",
+			Fix:   "Ask your web team or host to send \"charset=utf-8\" with every page, or to put <meta charset=\"utf-8\"> at the very top of the page template.",
+		},
+		Engineering: Text{
+			Title: "Charset in Content-Type or the first 1,024 bytes",
+			Why:   "The WHATWG encoding sniffing algorithm reads a byte-order mark, the charset parameter of Content-Type, then a <meta charset> or http-equiv Content-Type within the first 1,024 bytes; after that, browsers guess and re-decode when a late declaration turns up, and many crawlers and HTTP libraries fall back to windows-1252 and garble undeclared UTF-8.",
+			Fix:   "Send `Content-Type: text/html; charset=utf-8` from the origin or CDN and make `<meta charset=\"utf-8\">` the first element of <head>, before scripts, styles and long comments, so it lies within the first 1,024 bytes; keep header and meta in agreement.",
+		},
+		Eval: evalCharsetDeclared,
+	}
+}
+
+// charsetPage is how one page declares its encoding.
+type charsetPage struct {
+	url     string
+	cs      fetch.Charset
+	verdict string // "declared", "conflict", "late", "ascii", "none"
+}
+
+// charsetOf reads the declarations of a fetched HTML page.
+func charsetOf(r *fetch.Response) charsetPage {
+	cs := r.Charset
+	p := charsetPage{url: r.FinalURL, cs: cs}
+	switch {
+	case cs.BOM == "" && cs.Header != "" && cs.Prescan != "" && cs.Header != cs.Prescan:
+		p.verdict = "conflict"
+	case cs.Declared():
+		p.verdict = "declared"
+	case cs.InHead != "":
+		p.verdict = "late"
+	case asciiOnly(r.Body):
+		p.verdict = "ascii"
+	default:
+		p.verdict = "none"
+	}
+	return p
+}
+
+// where names the place a page declares its encoding.
+func (p charsetPage) where() string {
+	switch {
+	case p.cs.BOM != "":
+		return "a byte-order mark"
+	case p.cs.Header != "":
+		return "the Content-Type header"
+	}
+	return "a <meta> in the first 1,024 bytes"
+}
+
+func asciiOnly(b []byte) bool {
+	for _, c := range b {
+		if c >= 0x80 {
+			return false
+		}
+	}
+	return true
+}
+
+func evalCharsetDeclared(in *Input) Result {
+	s := siteOf(in)
+	var docs []*fetch.Response
+	if h := s.Home; h != nil && h.OK() && h.IsHTML() && in.Home != nil {
+		docs = append(docs, h)
+	}
+	for _, r := range s.Pages {
+		if r != nil && r.OK() && r.IsHTML() && s.Page(r) != nil {
+			docs = append(docs, r)
+		}
+	}
+	if len(docs) == 0 {
+		return na("No fetched page is an HTML document, so there is no encoding declaration to look for.", ev())
+	}
+	var rows []map[string]any
+	by := map[string][]charsetPage{}
+	for _, r := range docs {
+		p := charsetOf(r)
+		by[p.verdict] = append(by[p.verdict], p)
+		rows = append(rows, map[string]any{
+			"url": p.url, "verdict": p.verdict, "decoded_as": p.cs.Encoding, "decided_by": string(p.cs.Source),
+			"bom": p.cs.BOM, "header_charset": p.cs.HeaderLabel, "meta_first_1024_bytes": p.cs.Prescan, "meta_later_in_head": p.cs.InHead,
+		})
+	}
+	e := ev("pages", rows)
+	urls := func(ps []charsetPage) string {
+		var out []string
+		for _, p := range firstN(ps, 3) {
+			out = append(out, p.url)
+		}
+		if len(ps) > 3 {
+			out = append(out, fmt.Sprintf("%d more", len(ps)-3))
+		}
+		return andList(out)
+	}
+	// pages names the pages of a verdict as the subject of a sentence,
+	// with the verb in agreement.
+	pages := func(ps []charsetPage, one, many string) string {
+		if len(ps) == 1 {
+			return ps[0].url + " " + one
+		}
+		return fmt.Sprintf("%d of %d pages (%s) %s", len(ps), len(docs), urls(ps), many)
+	}
+	switch {
+	case len(by["none"]) > 0:
+		ps := by["none"]
+		return fail(fmt.Sprintf("%s no encoding in the Content-Type header or the first 1,024 bytes, so browsers and crawlers have to guess (GeoScan read %s as %s, as browsers do).",
+			pages(ps, "declares", "declare"), map[bool]string{true: "it", false: "them"}[len(ps) == 1], ps[0].cs.Encoding), e)
+	case len(by["conflict"]) > 0:
+		p := by["conflict"][0]
+		return warn(fmt.Sprintf("The Content-Type header of %s says %s but its <meta> says %s; browsers follow the header.", p.url, p.cs.Header, p.cs.Prescan), e)
+	case len(by["late"]) > 0:
+		ps := by["late"]
+		return warn(fmt.Sprintf("%s the encoding (%s) only after the first 1,024 bytes, so browsers start with a guess and decode the page again when they reach it.", pages(ps, "declares", "declare"), ps[0].cs.InHead), e)
+	case len(by["ascii"]) > 0:
+		ps := by["ascii"]
+		return warn(fmt.Sprintf("%s no encoding; %s plain ASCII, which every guess reads right, but the first accented letter or currency sign will depend on the guess.",
+			pages(ps, "declares", "declare"), map[bool]string{true: "its bytes are", false: "their bytes are"}[len(ps) == 1]), e)
+	}
+	encodings, places := []string{}, []string{}
+	for _, p := range by["declared"] {
+		if !slices.Contains(encodings, p.cs.Encoding) {
+			encodings = append(encodings, p.cs.Encoding)
+		}
+		if w := p.where(); !slices.Contains(places, w) {
+			places = append(places, w)
+		}
+	}
+	subject := docs[0].FinalURL + " declares"
+	if len(docs) > 1 {
+		subject = fmt.Sprintf("All %d fetched HTML pages declare", len(docs))
+	}
+	return pass(fmt.Sprintf("%s the encoding (%s) in %s.", subject, andList(encodings), andList(places)), e)
 }
 
 func llmsTxtValidCheck() *Check {

@@ -68,6 +68,13 @@ const prescanBytes = 1024
 // headScanBytes bounds the search for a <meta> later in <head>.
 const headScanBytes = 1 << 20
 
+// Decode converts a body fetched for a purpose with a Content-Type to
+// UTF-8 as the fetcher does, and says how it did: tests and tools that
+// build a Response by hand get the Charset a fetch would record.
+func Decode(body []byte, contentType string, p Purpose) ([]byte, Charset) {
+	return decodeBody(body, contentType, p)
+}
+
 // decodeBody converts a text body to UTF-8 and says how it did.
 func decodeBody(body []byte, contentType string, p Purpose) ([]byte, Charset) {
 	var cs Charset
