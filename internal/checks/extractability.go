@@ -3,6 +3,8 @@ package checks
 import (
 	"fmt"
 	"strings"
+
+	"github.com/geoscan/geoscan/internal/page"
 )
 
 // The extractability pillar: are the words in the page itself, where AI
@@ -39,19 +41,89 @@ func ssrTextContentCheck() *Check {
 	}
 }
 
+// Why a page's HTML carries little text. Either the page simply has
+// little text, or its text waits for JavaScript; only the page can tell,
+// and a finding names the cause it shows.
+
+// scriptSigns lists what in a page shows that its text needs JavaScript:
+// an empty mount point while scripts are there to fill it, a page-wide
+// <noscript> wall, or prose that sits only in the page's scripts. None
+// means the HTML simply has little text. A widget's <noscript> ("enable
+// JavaScript to view the comments") and inline-script weight alone are
+// no such sign.
+func scriptSigns(h *page.Page, r page.Rendering) []string {
+	var signs []string
+	scripts := len(r.ClientRender) > 0 || r.ScriptOnlyWords > 0
+	for _, s := range h.Scripts {
+		if s.Src != "" {
+			scripts = true
+		}
+	}
+	var empty []string
+	for _, m := range r.Mounts {
+		if m.Empty() {
+			empty = append(empty, m.Selector)
+		}
+	}
+	if len(empty) > 0 && scripts {
+		sign := "an empty " + andList(empty) + " for scripts to fill"
+		if len(r.ClientRender) > 0 {
+			sign += " (" + andList(r.ClientRender) + ")"
+		}
+		signs = append(signs, sign)
+	}
+	if wall := h.JavaScriptWall(); wall != "" {
+		signs = append(signs, fmt.Sprintf("a <noscript> notice %q", excerpt(wall, 60)))
+	}
+	if r.ScriptOnlyWords >= minScriptOnlyWords {
+		signs = append(signs, fmt.Sprintf("%d words of text that sit only in its scripts", r.ScriptOnlyWords))
+	}
+	return signs
+}
+
+// minScriptOnlyWords is the prose in scripts, not in the HTML, that
+// shows a page shipping its text for scripts to render.
+const minScriptOnlyWords = 50
+
+// renderingEvidence is what scriptSigns read, for the evidence.
+func renderingEvidence(e map[string]any, r page.Rendering, signs []string) {
+	cause := "little_text"
+	if len(signs) > 0 {
+		cause = "needs_javascript"
+	}
+	e["cause"] = cause
+	e["script_signs"] = nonNil(signs)
+	e["script_only_words"] = r.ScriptOnlyWords
+	e["script_only_sample"] = r.ScriptOnlySample
+	e["client_render_calls"] = nonNil(r.ClientRender)
+}
+
 func evalSSRText(in *Input) Result {
 	h := in.Home
 	if h == nil {
 		return na(naNoHome, ev())
 	}
 	e := ev("words", h.Words, "html_bytes", h.HTMLBytes, "text_sample", excerpt(h.MainText, 300))
-	switch {
-	case h.Words >= minSSRWords:
-		return pass(fmt.Sprintf("The homepage HTML carries %d visible words of main content before any script runs.", h.Words), e)
-	case h.Words >= sparseSSRWords:
-		return warn(fmt.Sprintf("The homepage HTML carries only %d visible words of main content (300 or more is the target).", h.Words), e)
+	if h.Words >= minSSRWords {
+		return pass(fmt.Sprintf("The homepage HTML carries %s of main content before any script runs.", visibleWords(h.Words)), e)
 	}
-	return fail(fmt.Sprintf("The homepage HTML carries only %d visible words of main content; crawlers that run no JavaScript see an almost empty page.", h.Words), e)
+	r := h.Rendering()
+	signs := scriptSigns(h, r)
+	renderingEvidence(e, r, signs)
+	if len(signs) > 0 {
+		if h.Words >= sparseSSRWords {
+			return warn(fmt.Sprintf("The homepage HTML carries only %s of main content before any script runs; it has %s, so more of its text appears only with JavaScript.", visibleWords(h.Words), andList(signs)), e)
+		}
+		return fail(fmt.Sprintf("The homepage HTML carries only %s of main content; it has %s, so crawlers that run no JavaScript see an almost empty page.", visibleWords(h.Words), andList(signs)), e)
+	}
+	if h.Words >= sparseSSRWords {
+		return warn(fmt.Sprintf("The homepage HTML carries only %s of main content (300 or more is the target); the page itself has little text, nothing in it waits for JavaScript.", visibleWords(h.Words)), e)
+	}
+	return fail(fmt.Sprintf("The homepage HTML carries only %s of main content, and nothing in it waits for JavaScript: the page itself has almost no text to read.", visibleWords(h.Words)), e)
+}
+
+// visibleWords phrases a word count: "1 visible word", "12 visible words".
+func visibleWords(n int) string { return plural(n, "visible word", "visible words")
 }
 
 func jsRenderingDependenceCheck() *Check {
@@ -64,24 +136,22 @@ func jsRenderingDependenceCheck() *Check {
 		},
 		Engineering: Text{
 			Title: "Client-side rendering dependence",
-			Why:   "An empty mount node (#root, #app, #__next) or a <noscript> JavaScript wall means non-rendering crawlers get no content; heavy inline JavaScript relative to text is a strong sign of client-side rendering.",
+			Why:   "An empty mount node (#root, #app, #__next) that scripts fill, a page-wide <noscript> JavaScript wall, or text shipped in inline scripts instead of the HTML means non-rendering crawlers get no content; a comment widget's <noscript> and inline-script weight alone are not such signs.",
 			Fix:   "Switch the routes to SSR or SSG (Next.js app router or getStaticProps, Nuxt ssr: true, Angular SSR, Astro), keep hydration state in JSON script tags, and replace JavaScript-only <noscript> walls with real fallback content.",
 		},
 		Eval: evalJSDependence,
 	}
 }
 
-// maxJSToTextRatio bounds inline JavaScript bytes per visible text byte.
-const maxJSToTextRatio = 30
-
 func evalJSDependence(in *Input) Result {
 	h := in.Home
 	if h == nil {
 		return na(naNoHome, ev())
 	}
+	r := h.Rendering()
+	signs := scriptSigns(h, r)
 	mounts := h.Mounts()
 	wall := h.JavaScriptWall()
-	frameworks := h.Frameworks()
 	code, state := h.InlineScriptBytes()
 	external := 0
 	for _, s := range h.Scripts {
@@ -90,32 +160,39 @@ func evalJSDependence(in *Input) Result {
 		}
 	}
 	textBytes := len(h.Text)
-	ratio := roundTenth(float64(code) / float64(max(textBytes, 1)))
-	e := ev("words", h.Words, "empty_mounts", nonNil(mounts), "noscript_wall", excerpt(wall, 200), "frameworks", nonNil(frameworks),
+	var widgets []string
+	for _, n := range r.Noscripts {
+		if n.Scope == page.NoscriptWidget && n.Wall {
+			widgets = append(widgets, n.Widget)
+		}
+	}
+	e := ev("words", h.Words, "empty_mounts", nonNil(mounts), "noscript_wall", excerpt(wall, 200), "widget_noscript_notices", nonNil(widgets),
+		"frameworks", nonNil(r.Frameworks), "hydrate_calls", nonNil(r.Hydrate),
 		"inline_js_bytes", code, "hydration_state_bytes", state, "inline_script_bytes_total", h.InlineJSBytes,
 		"external_scripts", external, "text_bytes", textBytes,
-		"inline_js_to_text_ratio", ratio,
-		"measured", "inline script bytes against visible text bytes; external scripts are counted, not downloaded, and hydration state payloads are excluded")
+		"inline_js_to_text_ratio", roundTenth(float64(code)/float64(max(textBytes, 1))),
+		"measured", "mount points, page-wide <noscript> notices and prose in inline scripts that the HTML does not show; inline script weight is reported, not judged")
+	renderingEvidence(e, r, signs)
 	sparse := h.Words < sparseSSRWords
 	switch {
-	case sparse && len(mounts) > 0:
-		return fail(fmt.Sprintf("The homepage is an empty app shell: %s holds no content and the HTML has only %d words.", strings.Join(mounts, ", "), h.Words), e)
-	case sparse && wall != "":
-		return fail(fmt.Sprintf("The homepage shows a JavaScript wall (%q) and only %d words without scripts.", excerpt(wall, 60), h.Words), e)
-	case h.Words < 20 && external > 0 && len(h.Headings) == 0 && len(h.Paragraphs) == 0:
-		// No mount point we know, but nothing besides scripts either: an
-		// app shell under another id.
-		return fail(fmt.Sprintf("The homepage HTML has %d words, no headings or paragraphs, and loads %s, so its content comes from JavaScript.", h.Words, plural(external, "script", "scripts")), e)
+	case sparse && len(signs) > 0:
+		return fail(fmt.Sprintf("The homepage's text needs JavaScript: its HTML has only %s, with %s.", plural(h.Words, "word", "words"), andList(signs)), e)
 	case wall != "":
-		return warn(fmt.Sprintf("The homepage has %d words in its HTML but also a <noscript> notice asking to enable JavaScript (%q).", h.Words, excerpt(wall, 60)), e)
-	case ratio > maxJSToTextRatio:
-		return warn(fmt.Sprintf("Inline JavaScript (%d bytes) outweighs the visible text (%d bytes) %.0f to 1.", code, textBytes, ratio), e)
+		return warn(fmt.Sprintf("The homepage has %d words in its HTML but also a page-wide <noscript> notice asking to enable JavaScript (%q).", h.Words, excerpt(wall, 60)), e)
+	case r.ScriptOnlyWords >= 300 && r.ScriptOnlyWords >= 2*h.Words:
+		return warn(fmt.Sprintf("The homepage HTML shows %d words, but %d more words of text sit only in its scripts (%q), so crawlers that run no JavaScript miss them.", h.Words, r.ScriptOnlyWords, excerpt(r.ScriptOnlySample, 60)), e)
+	case sparse:
+		return pass(fmt.Sprintf("The homepage does not wait for JavaScript: its HTML has only %s, and no empty app root, <noscript> wall or text in scripts suggests scripts add more (ssr_text_content reports the little text).", plural(h.Words, "word", "words")), e)
 	}
 	how := "no framework markers"
-	if len(frameworks) > 0 {
-		how = "server-rendered " + strings.Join(frameworks, ", ") + " markup"
+	if len(r.Frameworks) > 0 {
+		how = "server-rendered " + strings.Join(r.Frameworks, ", ") + " markup"
 	}
-	return pass(fmt.Sprintf("The homepage content is in the HTML (%d words, %s), with no empty app shell or JavaScript wall.", h.Words, how), e)
+	msg := fmt.Sprintf("The homepage content is in the HTML (%d words, %s), with no empty app shell or JavaScript wall", h.Words, how)
+	if len(widgets) > 0 {
+		msg += fmt.Sprintf("; the <noscript> %s of %s only stand%s in for %s", map[bool]string{true: "notice", false: "notices"}[len(widgets) == 1], andList(widgets), map[bool]string{true: "s", false: ""}[len(widgets) == 1], map[bool]string{true: "that widget", false: "those widgets"}[len(widgets) == 1])
+	}
+	return pass(msg+".", e)
 }
 
 func textHTMLRatioCheck() *Check {

@@ -177,7 +177,7 @@ var Gates = []GateDef{
 		"content_not_server_rendered", "ssr_text_content",
 		[]Ring{RingVisibility},
 		50,
-		"The homepage's text is not in its HTML, so crawlers that run no JavaScript see almost nothing.",
+		"The homepage's HTML carries almost no readable text, so AI crawlers find almost nothing there to quote.",
 	},
 	{
 		"prompt_injection_found", "hidden_prompt_injection",
