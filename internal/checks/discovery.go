@@ -1,7 +1,6 @@
 package checks
 
 import (
-	"encoding/xml"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -52,128 +51,187 @@ const (
 	sitemapLimitBytes = 50 << 20
 )
 
-// sitemapKind classifies a fetched sitemap file and counts its entries.
-func sitemapKind(r *fetch.Response) (kind string, entries int) {
-	if r == nil || !r.OK() {
-		return "error", 0
+// sitemapFiles are the sitemap files a scan requested, each with where
+// its location came from; a site built without that record gets it read
+// from the responses, with no source.
+func sitemapFiles(s *fetch.Site) []fetch.SitemapFetch {
+	if len(s.SitemapFetches) > 0 {
+		return s.SitemapFetches
 	}
-	b := r.Body
-	if len(b) >= 2 && b[0] == 0x1f && b[1] == 0x8b {
-		// A .xml.gz file served without Content-Encoding; crawlers
-		// decompress it themselves.
-		return "gzip", 0
-	}
-	var doc struct {
-		XMLName  xml.Name
-		URLs     []struct{} `xml:"url"`
-		Sitemaps []struct{} `xml:"sitemap"`
-	}
-	if err := xml.Unmarshal(b, &doc); err == nil {
-		switch doc.XMLName.Local {
-		case "urlset":
-			return "urlset", len(doc.URLs)
-		case "sitemapindex":
-			return "sitemapindex", len(doc.Sitemaps)
-		}
-		return "invalid", 0
-	}
-	// The protocol also allows a plain list of URLs, one per line.
-	if !r.IsHTML() {
-		n := 0
-		for _, line := range strings.Split(string(b), "\n") {
-			line = strings.TrimSpace(line)
-			if line == "" {
-				continue
-			}
-			if !strings.HasPrefix(line, "http://") && !strings.HasPrefix(line, "https://") {
-				return "invalid", 0
-			}
-			n++
-		}
-		if n > 0 {
-			return "text", n
+	var out []fetch.SitemapFetch
+	for _, r := range s.Sitemaps {
+		if r != nil {
+			out = append(out, fetch.ReadSitemap(r, "", r.URL, ""))
 		}
 	}
-	return "invalid", 0
+	return out
+}
+
+// sitemapSourceText says where a location came from, to finish "found
+// …": "in robots.txt", "at the default location".
+var sitemapSourceText = map[fetch.SitemapSource]string{
+	fetch.SitemapFromRobots:  "listed in robots.txt",
+	fetch.SitemapFromDefault: "at a default location",
+	fetch.SitemapFromLink:    "named by the homepage's <link rel=\"sitemap\">",
+	fetch.SitemapFromIndex:   "named by a sitemap index",
+}
+
+// fileState says how a requested sitemap file ended: "not a sitemap" or
+// how its fetch ended.
+func fileState(f fetch.SitemapFetch) string {
+	if f.Response.OK() {
+		return "not a sitemap"
+	}
+	return statusText(f.Response)
 }
 
 func evalSitemapPresent(in *Input) Result {
 	s := siteOf(in)
 	var listed []string
+	robotsState := ""
 	if s.Robots != nil {
-		if f := robots.Parse(s.Robots); f.State() == robots.Rules {
-			listed = f.Sitemaps()
+		f := robots.Parse(s.Robots)
+		robotsState = string(f.State())
+		if f.State() == robots.Rules {
+			listed = f.AllSitemaps()
 		}
 	}
-	isListed := func(u string) bool {
-		for _, l := range listed {
-			if sameURL(l, u) {
-				return true
-			}
-		}
-		return false
-	}
+	files := sitemapFiles(s)
 	var rows []map[string]any
-	var valid, broken, oversized []string
-	firstEntries, listedURLs, indexes, indexEntries := 0, 0, 0, 0
-	validListed, listedFetched := 0, 0
-	for _, r := range s.Sitemaps {
-		if r == nil {
+	var readable, broken []fetch.SitemapFetch
+	var oversized []string
+	bySource := map[fetch.SitemapSource][]fetch.SitemapFetch{}
+	urlsInFiles, indexes, indexEntries := 0, 0, 0
+	for _, f := range files {
+		r := f.Response
+		rows = append(rows, map[string]any{"url": r.URL, "listed_as": f.Listed, "source": string(f.Source), "parent": f.Parent, "status": r.Status,
+			"kind": f.Kind, "entries": f.Entries, "gzip": f.Gzip, "bytes": r.Bytes})
+		if f.Kind == "" {
+			broken = append(broken, f)
 			continue
 		}
-		kind, n := sitemapKind(r)
-		rows = append(rows, map[string]any{"url": r.URL, "status": r.Status, "kind": kind, "entries": n, "bytes": r.Bytes, "listed_in_robots": isListed(r.URL)})
-		if isListed(r.URL) {
-			listedFetched++
+		readable = append(readable, f)
+		bySource[f.Source] = append(bySource[f.Source], f)
+		if f.Kind == "sitemapindex" {
+			indexes++
+			indexEntries += f.Entries
+		} else {
+			urlsInFiles += f.Entries
 		}
-		switch kind {
-		case "error", "invalid":
-			broken = append(broken, fmt.Sprintf("%s (%s)", r.URL, map[bool]string{true: "not a sitemap", false: statusText(r)}[kind == "invalid"]))
-		default:
-			if len(valid) == 0 {
-				firstEntries = n
-			}
-			valid = append(valid, r.URL)
-			if kind == "sitemapindex" {
-				indexes++
-				indexEntries += n
-			} else {
-				listedURLs += n
-			}
-			if isListed(r.URL) {
-				validListed++
-			}
-			if (kind == "urlset" || kind == "text") && n > sitemapLimitURLs || r.Bytes > sitemapLimitBytes {
-				oversized = append(oversized, fmt.Sprintf("%s (%d URLs, %d bytes)", r.URL, n, r.Bytes))
-			}
+		if (f.Kind != "sitemapindex" && f.Entries > sitemapLimitURLs) || r.Bytes > sitemapLimitBytes {
+			oversized = append(oversized, fmt.Sprintf("%s (%d URLs, %d bytes)", r.URL, f.Entries, r.Bytes))
 		}
 	}
-	e := ev("listed_in_robots", nonNil(listed), "sitemaps", nonNilRows(rows), "total_urls", s.SitemapTotal, "urls_in_files", listedURLs)
+	var skipped []map[string]any
+	var offSite []string
+	for _, sk := range s.SitemapSkipped {
+		skipped = append(skipped, map[string]any{"listed_as": sk.Listed, "url": sk.URL, "source": string(sk.Source), "reason": sk.Reason})
+		if sk.Source == fetch.SitemapFromRobots && sk.Reason == "other_site" {
+			offSite = append(offSite, sk.URL)
+		}
+	}
+	e := ev("listed_in_robots", nonNil(listed), "robots_state", robotsState, "sitemaps", nonNilRows(rows), "skipped", nonNilRows(skipped),
+		"default_locations_tried", nonNil(s.SitemapDefaultsTried), "link_rel_sitemaps_tried", nonNil(s.SitemapLinksTried),
+		"total_urls", s.SitemapTotal, "urls_in_files", urlsInFiles)
+
+	// states says how files ended and where their locations came from.
+	states := func(fs []fetch.SitemapFetch) string {
+		var out []string
+		for _, f := range fs {
+			where := ""
+			if t := sitemapSourceText[f.Source]; t != "" {
+				where = " (" + t + ")"
+			}
+			out = append(out, fmt.Sprintf("%s%s %s", f.Response.URL, where, fileState(f)))
+		}
+		return andList(out)
+	}
+	// tried says what was requested and how it ended, in the order
+	// crawlers look: robots.txt's lines, the default locations, the
+	// homepage's <link rel="sitemap">.
+	tried := func() string {
+		var parts []string
+		switch {
+		case s.Robots == nil || robotsState == "":
+			parts = append(parts, "robots.txt was not read")
+		case robotsState != string(robots.Rules):
+			parts = append(parts, "robots.txt "+statusText(s.Robots)+", so it lists none")
+		case len(listed) == 0:
+			parts = append(parts, "robots.txt lists none")
+		}
+		if len(broken) > 0 {
+			parts = append(parts, states(broken))
+		}
+		if len(offSite) > 0 {
+			parts = append(parts, fmt.Sprintf("robots.txt lists %s on another site, which GeoScan does not read", andList(offSite)))
+		}
+		return strings.Join(parts, "; ")
+	}
 	switch {
-	case len(rows) == 0 && len(listed) > 0:
-		return warn(fmt.Sprintf("robots.txt lists %s (%s), but none is on this site's host, so none was checked.", plural(len(listed), "sitemap", "sitemaps"), andList(listed)), e)
-	case len(rows) == 0:
-		return fail("No sitemap was found: robots.txt lists none and none was fetched from the default locations.", e)
-	case len(valid) == 0:
-		return fail(fmt.Sprintf("No readable sitemap was found: %s.", andList(broken)), e)
+	case len(files) == 0 && len(offSite) > 0:
+		return warn(fmt.Sprintf("robots.txt lists %s on another site, which GeoScan does not read, so no sitemap could be checked.", andList(offSite)), e)
+	case len(files) == 0:
+		return na("No sitemap location was requested in this scan, so whether the site has one is unknown.", e)
+	case len(readable) == 0 && len(offSite) > 0:
+		// The protocol lets robots.txt list a sitemap on another host;
+		// it is not read here, so the site may well have one.
+		return warn(fmt.Sprintf("No sitemap on this site could be read, and the one robots.txt lists could not be checked: %s.", tried()), e)
+	case len(readable) == 0:
+		return fail(fmt.Sprintf("No readable sitemap was found: %s.", tried()), e)
 	case len(oversized) > 0:
 		return warn(fmt.Sprintf("A sitemap exceeds the protocol's limit of 50,000 URLs or 50 MiB: %s.", andList(oversized)), e)
-	case len(listed) == 0:
-		return warn(fmt.Sprintf("A sitemap was found at %s with %s, but robots.txt does not list it, so crawlers that do not guess the path miss it.", valid[0], plural(firstEntries, "entry", "entries")), e)
-	case validListed == 0 && listedFetched > 0:
-		return fail(fmt.Sprintf("robots.txt lists %s, but none could be read: %s.", plural(len(listed), "sitemap", "sitemaps"), andList(broken)), e)
-	case len(broken) > 0:
-		return warn(fmt.Sprintf("%d of %d sitemap files could not be read: %s.", len(broken), len(rows), andList(broken)), e)
 	}
-	var contents []string
-	if listedURLs > 0 || indexes == 0 {
-		contents = append(contents, plural(listedURLs, "URL", "URLs"))
+	first := readable[0]
+	contents := func() string {
+		var c []string
+		if urlsInFiles > 0 || indexes == 0 {
+			c = append(c, plural(urlsInFiles, "URL", "URLs"))
+		}
+		if indexes > 0 {
+			c = append(c, fmt.Sprintf("%s naming %s", plural(indexes, "sitemap index", "sitemap indexes"), plural(indexEntries, "sitemap", "sitemaps")))
+		}
+		return andList(c)
 	}
-	if indexes > 0 {
-		contents = append(contents, fmt.Sprintf("%s naming %s", plural(indexes, "sitemap index", "sitemap indexes"), plural(indexEntries, "sitemap", "sitemaps")))
+	fromRobots := len(bySource[fetch.SitemapFromRobots]) > 0
+	if !fromRobots && first.Source != "" && len(offSite) == 0 {
+		// Found only where crawlers have to guess or look twice.
+		where := "at " + first.Response.URL
+		missed := "robots.txt does not list it, so crawlers that do not guess the path miss it"
+		if first.Source == fetch.SitemapFromLink {
+			where = "only through the homepage's <link rel=\"sitemap\"> at " + first.Response.URL
+			missed = "robots.txt does not list it and few crawlers follow such a link"
+		}
+		var listedBroken []fetch.SitemapFetch
+		for _, f := range broken {
+			if f.Source == fetch.SitemapFromRobots {
+				listedBroken = append(listedBroken, f)
+			}
+		}
+		if len(listedBroken) > 0 {
+			missed = "robots.txt lists only sitemaps that could not be read: " + states(listedBroken)
+		}
+		return warn(fmt.Sprintf("A sitemap with %s was found %s, but %s.", plural(first.Entries, "entry", "entries"), where, missed), e)
+	}
+	// Default locations tried before one was found, or after robots.txt
+	// led nowhere, are guesses, not broken files of the site.
+	var brokenFiles []fetch.SitemapFetch
+	for _, f := range broken {
+		if f.Source != fetch.SitemapFromDefault {
+			brokenFiles = append(brokenFiles, f)
+		}
+	}
+	if len(brokenFiles) > 0 {
+		return warn(fmt.Sprintf("%d of %d sitemap files could not be read: %s.", len(brokenFiles), len(files), states(brokenFiles)), e)
+	}
+	if !fromRobots && len(offSite) > 0 {
+		return pass(fmt.Sprintf("robots.txt lists %s on another site, which was not read; %s read at the default location, with %s.",
+			andList(offSite), plural(len(readable), "valid file was", "valid files were"), contents()), e)
+	}
+	if first.Source == "" {
+		return pass(fmt.Sprintf("%s read, with %s.", plural(len(readable), "valid sitemap file was", "valid sitemap files were"), contents()), e)
 	}
 	return pass(fmt.Sprintf("robots.txt lists %s; %s read, with %s.", plural(len(listed), "sitemap", "sitemaps"),
-		plural(len(valid), "valid file was", "valid files were"), andList(contents)), e)
+		plural(len(readable), "valid file was", "valid files were"), contents()), e)
 }
 
 func sitemapQualityCheck() *Check {
@@ -218,8 +276,21 @@ func evalSitemapQuality(in *Input) Result {
 			urls = append(urls, u)
 		}
 	}
+	// The files the URLs were read from, and where their locations came
+	// from.
+	var from []string
+	for _, f := range sitemapFiles(s) {
+		if f.Kind == "urlset" || f.Kind == "text" {
+			src := ""
+			if t := sitemapSourceText[f.Source]; t != "" {
+				src = " (" + t + ")"
+			}
+			from = append(from, f.Response.URL+src)
+		}
+	}
 	if len(urls) == 0 {
-		return na("No sitemap URLs were read, so their quality cannot be judged.", ev("total_urls", s.SitemapTotal, "entries_without_loc", len(s.SitemapURLs)))
+		return na("No sitemap URLs were read (sitemap_present says what was looked for), so their quality cannot be judged.",
+			ev("total_urls", s.SitemapTotal, "entries_without_loc", len(s.SitemapURLs), "read_from", nonNil(from)))
 	}
 	host := siteHost(in)
 	sameHost, withLastmod, future := 0, 0, 0
@@ -269,7 +340,7 @@ func evalSitemapQuality(in *Input) Result {
 	}
 	n := len(urls)
 	hostPct, lastmodPct, samplePct := percent(sameHost, n), percent(withLastmod, n), percent(ok, checked)
-	e := ev("urls_checked", n, "total_urls", s.SitemapTotal, "same_host_pct", hostPct, "off_host", nonNil(offHost),
+	e := ev("urls_checked", n, "total_urls", s.SitemapTotal, "read_from", nonNil(from), "same_host_pct", hostPct, "off_host", nonNil(offHost),
 		"lastmod_pct", lastmodPct, "distinct_lastmod", len(distinct), "future_lastmod", future,
 		"samples", nonNilRows(samples), "sampled", checked, "sample_ok", ok)
 	var problems []string

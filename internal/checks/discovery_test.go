@@ -45,12 +45,12 @@ func TestDiscovery(t *testing.T) {
 	t.Parallel()
 	allowAll := robotsTxt(200, "User-agent: *\nAllow: /\n")
 	testPillar(t, pillarDiscovery, []pillarCheck{
-		{id: "sitemap_present", never: []Status{NA}, cases: []checkCase{
+		{id: "sitemap_present", cases: []checkCase{
 			{
 				"listed and valid", withEdit("", func(s *fetch.Site) { s.SitemapTotal = 2 },
 					robotsTxt(200, "User-agent: *\nAllow: /\nSitemap: https://example.com/sitemap.xml\n"),
 					resp(fetch.Sitemap, "https://example.com/sitemap.xml", 200, sitemapXML("https://example.com/a", "https://example.com/b"))),
-				Pass, "robots.txt lists 1 sitemap; 1 valid file was read, with 2 URLs.", ev("urls_in_files", 2),
+				Pass, "robots.txt lists 1 sitemap; 1 valid file was read, with 2 URLs.", ev("urls_in_files", 2, "default_locations_tried", "[]"),
 			},
 			{
 				"index", withSite("", robotsTxt(200, "Sitemap: https://example.com/index.xml\n"),
@@ -58,14 +58,57 @@ func TestDiscovery(t *testing.T) {
 					resp(fetch.Sitemap, "https://example.com/a.xml", 200, "https://example.com/a\nhttps://example.com/b\n", "Content-Type", "text/plain")),
 				Pass, "2 valid files were read, with 2 URLs and 1 sitemap index naming 1 sitemap.", nil,
 			},
-			{"default location only", withSite("", allowAll, resp(fetch.Sitemap, "https://example.com/sitemap.xml", 200, sitemapXML("https://example.com/a"))), Warn, "with 1 entry, but robots.txt does not list it", nil},
-			{"listed off-host", withSite("", robotsTxt(200, "Sitemap: https://cdn.example.net/sitemap.xml\n")), Warn, "none is on this site's host", nil},
+			{
+				"a relative Sitemap: line", withSite("", robotsTxt(200, "User-agent: *\nDisallow:\nSitemap: /sitemap-pages.xml\n"),
+					resp(fetch.Sitemap, "https://example.com/sitemap-pages.xml", 200, sitemapXML("https://example.com/a"))),
+				Pass, "robots.txt lists 1 sitemap; 1 valid file was read, with 1 URL.", ev("listed_in_robots", []string{"/sitemap-pages.xml"}),
+			},
+			{
+				"an ISO-8859-1 sitemap", withSite("", robotsTxt(200, "Sitemap: https://example.com/sitemap.xml\n"),
+					resp(fetch.Sitemap, "https://example.com/sitemap.xml", 200, `<?xml version="1.0" encoding="ISO-8859-1"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>https://example.com/caf`+"\xe9"+`/</loc></url></urlset>`)),
+				Pass, "1 valid file was read, with 1 URL.", nil,
+			},
+			{
+				"listed off-site, found at the default location", withEdit("", func(s *fetch.Site) {
+					s.SitemapSkipped = []fetch.SitemapSkip{{Source: fetch.SitemapFromRobots, Listed: "https://cdn.example.net/sitemap.xml", URL: "https://cdn.example.net/sitemap.xml", Reason: "other_site"}}
+				}, robotsTxt(200, "Sitemap: https://cdn.example.net/sitemap.xml\n"), resp(fetch.Sitemap, "https://example.com/sitemap.xml", 200, sitemapXML("https://example.com/a"))),
+				Pass, "robots.txt lists https://cdn.example.net/sitemap.xml on another site, which was not read; 1 valid file was read at the default location", nil,
+			},
+			{
+				"default location only", withSite("", allowAll, resp(fetch.Sitemap, "https://example.com/sitemap.xml", 200, sitemapXML("https://example.com/a"))),
+				Warn, "A sitemap with 1 entry was found at https://example.com/sitemap.xml, but robots.txt does not list it", ev("default_locations_tried", []string{"https://example.com/sitemap.xml"}),
+			},
+			{
+				"robots lists a dead one, the default path has one", withSite("", robotsTxt(200, "Sitemap: https://example.com/old-sitemap.xml\n"),
+					resp(fetch.Sitemap, "https://example.com/old-sitemap.xml", 404, "gone"), resp(fetch.Sitemap, "https://example.com/sitemap.xml", 200, sitemapXML("https://example.com/a"))),
+				Warn, "but robots.txt lists only sitemaps that could not be read: https://example.com/old-sitemap.xml (listed in robots.txt) answered HTTP 404.", nil,
+			},
+			{
+				"only a link rel=sitemap", withSite(htmlPage(`<link rel="sitemap" type="application/xml" href="/feeds/map.xml">`, "hi"), allowAll,
+					resp(fetch.Sitemap, "https://example.com/sitemap.xml", 404, ""), resp(fetch.Sitemap, "https://example.com/sitemap_index.xml", 404, ""),
+					resp(fetch.Sitemap, "https://example.com/feeds/map.xml", 200, sitemapXML("https://example.com/a", "https://example.com/b"))),
+				Warn, `A sitemap with 2 entries was found only through the homepage's <link rel="sitemap"> at https://example.com/feeds/map.xml, but robots.txt does not list it and few crawlers follow such a link.`, nil,
+			},
 			{"one of two broken", withSite("", robotsTxt(200, "Sitemap: https://example.com/a.xml\nSitemap: https://example.com/b.xml\n"),
 				resp(fetch.Sitemap, "https://example.com/a.xml", 200, sitemapXML("https://example.com/a")),
-				resp(fetch.Sitemap, "https://example.com/b.xml", 404, "")), Warn, "1 of 2 sitemap files", nil},
-			{"missing", withSite("", allowAll), Fail, "No sitemap was found", nil},
-			{"404", withSite("", allowAll, resp(fetch.Sitemap, "https://example.com/sitemap.xml", 404, "nope")), Fail, "No readable sitemap", nil},
-			{"html instead of xml", withSite("", allowAll, resp(fetch.Sitemap, "https://example.com/sitemap.xml", 200, "<!doctype html><html><body>x</body></html>", "Content-Type", "text/html")), Fail, "not a sitemap", nil},
+				resp(fetch.Sitemap, "https://example.com/b.xml", 404, "")), Warn, "1 of 2 sitemap files could not be read: https://example.com/b.xml (listed in robots.txt) answered HTTP 404.", nil},
+			{
+				"listed off-site, nothing on the site", withEdit("", func(s *fetch.Site) {
+					s.SitemapSkipped = []fetch.SitemapSkip{{Source: fetch.SitemapFromRobots, Listed: "https://cdn.example.net/sitemap.xml", URL: "https://cdn.example.net/sitemap.xml", Reason: "other_site"}}
+				}, robotsTxt(200, "Sitemap: https://cdn.example.net/sitemap.xml\n"),
+					resp(fetch.Sitemap, "https://example.com/sitemap.xml", 404, ""), resp(fetch.Sitemap, "https://example.com/sitemap_index.xml", 404, "")),
+				Warn, "the one robots.txt lists could not be checked", nil,
+			},
+			{
+				"missing: says what was tried", withSite("", allowAll, resp(fetch.Sitemap, "https://example.com/sitemap.xml", 404, "nope"), resp(fetch.Sitemap, "https://example.com/sitemap_index.xml", 404, "nope")),
+				Fail, "No readable sitemap was found: robots.txt lists none; https://example.com/sitemap.xml (at a default location) answered HTTP 404 and https://example.com/sitemap_index.xml (at a default location) answered HTTP 404.", nil,
+			},
+			{
+				"no robots.txt either", withSite("", robotsTxt(404, "Not found"), resp(fetch.Sitemap, "https://example.com/sitemap.xml", 404, ""), resp(fetch.Sitemap, "https://example.com/sitemap_index.xml", 404, "")),
+				Fail, "robots.txt answered HTTP 404, so it lists none; https://example.com/sitemap.xml", nil,
+			},
+			{"html instead of xml", withSite("", allowAll, resp(fetch.Sitemap, "https://example.com/sitemap.xml", 200, "<!doctype html><html><body>x</body></html>", "Content-Type", "text/html")), Fail, "(at a default location) not a sitemap", nil},
+			{"nothing requested", withSite("", allowAll), NA, "No sitemap location was requested", nil},
 		}},
 		{id: "sitemap_quality", cases: []checkCase{
 			{"good", withEdit("", func(s *fetch.Site) {
@@ -88,6 +131,10 @@ func TestDiscovery(t *testing.T) {
 				s.SitemapURLs = []fetch.SitemapURL{{Loc: "https://other.example/a", LastMod: "2026-11-01"}, {Loc: "https://other.example/b", LastMod: "2026-11-02"}}
 			}), Fail, "0% of URLs are on example.com", ev("same_host_pct", 0)},
 			{"no urls", withSite(""), NA, "No sitemap URLs", nil},
+			{"read from the default location", withEdit("", func(s *fetch.Site) {
+				s.SitemapURLs = sitemapURLs("2026-11-20", "2026-11-19")
+			}, allowAll, resp(fetch.Sitemap, "https://example.com/sitemap.xml", 200, sitemapXML("https://example.com/p0", "https://example.com/p1"))),
+				Pass, "All 2 sitemap URLs", ev("read_from", []string{"https://example.com/sitemap.xml (at a default location)"})},
 			{"entries without loc", withEdit("", func(s *fetch.Site) { s.SitemapURLs = []fetch.SitemapURL{{}, {LastMod: "2026-11-01"}} }), NA, "No sitemap URLs", ev("entries_without_loc", 2)},
 		}},
 		{id: "llms_txt_present", cases: []checkCase{

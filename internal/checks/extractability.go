@@ -123,7 +123,8 @@ func evalSSRText(in *Input) Result {
 }
 
 // visibleWords phrases a word count: "1 visible word", "12 visible words".
-func visibleWords(n int) string { return plural(n, "visible word", "visible words")
+func visibleWords(n int) string {
+	return plural(n, "visible word", "visible words")
 }
 
 func jsRenderingDependenceCheck() *Check {

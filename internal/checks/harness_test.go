@@ -19,6 +19,7 @@ import (
 
 	"github.com/geoscan/geoscan/internal/fetch"
 	"github.com/geoscan/geoscan/internal/page"
+	"github.com/geoscan/geoscan/internal/robots"
 )
 
 // testNow is the fixed clock of the check tests.
@@ -101,7 +102,52 @@ func site(t testing.TB, homeHTML string, extra ...*fetch.Response) *fetch.Site {
 		}
 		s.All = append(s.All, r)
 	}
+	attributeSitemaps(s)
 	return s
+}
+
+// attributeSitemaps records where each sitemap file's location came from,
+// as a crawl does: a Sitemap: line of robots.txt, a default location, the
+// homepage's <link rel="sitemap">, or else an index fetched before it.
+func attributeSitemaps(s *fetch.Site) {
+	var listed []string
+	if s.Robots != nil {
+		if f := robots.Parse(s.Robots); f.State() == robots.Rules {
+			listed = f.AllSitemaps()
+		}
+	}
+	robotsURL, _ := url.Parse(testOrigin + "robots.txt")
+	index := ""
+	for _, r := range s.Sitemaps {
+		if r == nil {
+			continue
+		}
+		u, _ := url.Parse(r.URL)
+		source, as, parent := fetch.SitemapFromIndex, r.URL, index
+		switch {
+		case slices.ContainsFunc(listed, func(l string) bool {
+			ref, err := url.Parse(l)
+			return err == nil && robotsURL.ResolveReference(ref).String() == r.URL
+		}):
+			source, parent = fetch.SitemapFromRobots, ""
+			for _, l := range listed {
+				if ref, _ := url.Parse(l); robotsURL.ResolveReference(ref).String() == r.URL {
+					as = l
+				}
+			}
+		case u != nil && (u.Path == "/sitemap.xml" || u.Path == "/sitemap_index.xml"):
+			source, as, parent = fetch.SitemapFromDefault, u.Path, ""
+			s.SitemapDefaultsTried = append(s.SitemapDefaultsTried, r.URL)
+		case s.HomePage != nil && slices.Contains(s.HomePage.SitemapLinks, r.URL):
+			source, parent = fetch.SitemapFromLink, ""
+			s.SitemapLinksTried = append(s.SitemapLinksTried, r.URL)
+		}
+		f := fetch.ReadSitemap(r, source, as, parent)
+		if f.Kind == "sitemapindex" {
+			index = r.URL
+		}
+		s.SitemapFetches = append(s.SitemapFetches, f)
+	}
 }
 
 func botByToken(token string) fetch.Bot {

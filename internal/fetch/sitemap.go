@@ -43,6 +43,9 @@ type SitemapFetch struct {
 	// Kind is what the file turned out to be: "urlset", "sitemapindex",
 	// "text" (a list of URLs), or "" when it was not a readable sitemap.
 	Kind string
+	// Entries counts the <url> entries of a urlset, the <sitemap> entries
+	// of an index, or the lines of a text sitemap.
+	Entries int
 	// Gzip is set when the file was gzip data served without
 	// Content-Encoding (a .xml.gz); it was decompressed to be read.
 	Gzip bool
@@ -166,14 +169,7 @@ func (c *crawl) drain(ctx context.Context, origin *url.URL, items []sitemapItem,
 		seen[it.url] = true
 		r := c.do(ctx, Request{Purpose: Sitemap, URL: it.url, Accept: "application/xml,text/xml,*/*;q=0.5"})
 		fetched := SitemapFetch{Response: r, Source: it.source, Listed: it.listed, Parent: it.parent}
-		var doc sitemapDoc
-		if r.OK() {
-			body := r.Body
-			if plain, ok := gunzipped(body, c.f.opts.MaxBodyBytes); ok {
-				body, fetched.Gzip = plain, true
-			}
-			fetched.Kind, doc = readSitemap(body, r.IsHTML())
-		}
+		doc := fetched.read(c.f.opts.MaxBodyBytes)
 		site.Sitemaps = append(site.Sitemaps, r)
 		site.SitemapFetches = append(site.SitemapFetches, fetched)
 		if fetched.Kind == "" {
@@ -201,6 +197,32 @@ func (c *crawl) drain(ctx context.Context, origin *url.URL, items []sitemapItem,
 		}
 	}
 	return readable
+}
+
+// ReadSitemap reads a fetched sitemap file as a crawl does (its Kind,
+// Entries and Gzip), for a location found at source: tests and tools that
+// build a Site by hand get what a fetch would record.
+func ReadSitemap(r *Response, source SitemapSource, listed, parent string) SitemapFetch {
+	f := SitemapFetch{Response: r, Source: source, Listed: listed, Parent: parent}
+	f.read(Options{}.withDefaults().MaxBodyBytes)
+	return f
+}
+
+// read sets Kind, Entries and Gzip from the response and returns the
+// parsed document.
+func (f *SitemapFetch) read(limit int64) sitemapDoc {
+	r := f.Response
+	if !r.OK() {
+		return sitemapDoc{}
+	}
+	body := r.Body
+	if plain, ok := gunzipped(body, limit); ok {
+		body, f.Gzip = plain, true
+	}
+	var doc sitemapDoc
+	f.Kind, doc = readSitemap(body, r.IsHTML())
+	f.Entries = len(doc.URLs) + len(doc.Sitemaps)
+	return doc
 }
 
 // readSitemap parses a sitemap file: XML urlset or sitemapindex, or the

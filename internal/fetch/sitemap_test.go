@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"context"
+	"fmt"
 	"net/http"
 	"net/url"
 	"strings"
@@ -55,11 +56,16 @@ func urlset(locs ...string) string {
 	return b.String()
 }
 
-// sources lists "source url-path kind" for each sitemap fetched.
+// sources lists "source url-path kind" for each sitemap fetched, with
+// the entry count of a readable one.
 func sources(site *Site, base string) []string {
 	var out []string
 	for _, f := range site.SitemapFetches {
-		out = append(out, string(f.Source)+" "+strings.TrimPrefix(f.Response.URL, base)+" "+f.Kind)
+		s := string(f.Source) + " " + strings.TrimPrefix(f.Response.URL, base) + " " + f.Kind
+		if f.Kind != "" {
+			s += fmt.Sprintf(" %d", f.Entries)
+		}
+		out = append(out, s)
 	}
 	return out
 }
@@ -71,7 +77,7 @@ func TestSitemapOnlyAtTheDefaultPath(t *testing.T) {
 		"/robots.txt":  {"text/plain", "User-agent: *\nDisallow: /admin/\n"},
 		"/sitemap.xml": {"application/xml", urlset("{base}/a/", "{base}/b/")},
 	})
-	require.Equal(t, []string{"default_location /sitemap.xml urlset"}, sources(site, base))
+	require.Equal(t, []string{"default_location /sitemap.xml urlset 2"}, sources(site, base))
 	require.Equal(t, []string{base + "/sitemap.xml"}, site.SitemapDefaultsTried, "the index location is not needed once /sitemap.xml reads")
 	require.Len(t, site.Sitemaps, 1)
 	require.Equal(t, 2, site.SitemapTotal)
@@ -97,7 +103,7 @@ func TestSitemapLocationsInOrder(t *testing.T) {
 				"/maps/posts.xml": {"application/xml", urlset("{base}/blog/x/", "{base}/blog/y/")},
 				"/sitemap.xml":    {"application/xml", urlset("{base}/never-read/")},
 			},
-			want:       []string{"robots_txt /maps/pages.xml urlset", "robots_txt /maps/posts.xml urlset"},
+			want:       []string{"robots_txt /maps/pages.xml urlset 1", "robots_txt /maps/posts.xml urlset 2"},
 			skippedWhy: []string{"other_site"},
 			total:      3,
 		},
@@ -107,7 +113,7 @@ func TestSitemapLocationsInOrder(t *testing.T) {
 				"/robots.txt":  {"text/plain", "Sitemap: {base}/old-sitemap.xml\n"},
 				"/sitemap.xml": {"text/xml", urlset("{base}/a/")},
 			},
-			want:     []string{"robots_txt /old-sitemap.xml ", "default_location /sitemap.xml urlset"},
+			want:     []string{"robots_txt /old-sitemap.xml ", "default_location /sitemap.xml urlset 1"},
 			defaults: []string{"/sitemap.xml"},
 			total:    1,
 		},
@@ -119,7 +125,7 @@ func TestSitemapLocationsInOrder(t *testing.T) {
 				"/part-1.xml.gz":     {"application/octet-stream", gz(urlset("{base}/one/"))},
 				"/part-2.txt":        {"text/plain", "{base}/two/\n{base}/three/\n"},
 			},
-			want:     []string{"default_location /sitemap.xml ", "default_location /sitemap_index.xml sitemapindex", "sitemap_index /part-1.xml.gz urlset", "sitemap_index /part-2.txt text"},
+			want:     []string{"default_location /sitemap.xml ", "default_location /sitemap_index.xml sitemapindex 2", "sitemap_index /part-1.xml.gz urlset 1", "sitemap_index /part-2.txt text 2"},
 			defaults: []string{"/sitemap.xml", "/sitemap_index.xml"},
 			total:    3,
 		},
@@ -129,7 +135,7 @@ func TestSitemapLocationsInOrder(t *testing.T) {
 				"/":              {"text/html", `<html><head><link rel="sitemap" type="application/xml" href="/feeds/map.xml"></head><body></body></html>`},
 				"/feeds/map.xml": {"application/xml", `<?xml version="1.0" encoding="ISO-8859-1"?><urlset><url><loc>{base}/caf` + "\xe9" + `/</loc></url></urlset>`},
 			},
-			want:     []string{"default_location /sitemap.xml ", "default_location /sitemap_index.xml ", "link_rel_sitemap /feeds/map.xml urlset"},
+			want:     []string{"default_location /sitemap.xml ", "default_location /sitemap_index.xml ", "link_rel_sitemap /feeds/map.xml urlset 1"},
 			defaults: []string{"/sitemap.xml", "/sitemap_index.xml"},
 			links:    []string{"/feeds/map.xml"},
 			total:    1,
@@ -169,6 +175,15 @@ func TestSitemapLocationsInOrder(t *testing.T) {
 			}
 		})
 	}
+}
+
+func TestReadSitemapAsACrawlDoes(t *testing.T) {
+	t.Parallel()
+	r := &Response{Purpose: Sitemap, URL: "https://example.com/s.xml.gz", FinalURL: "https://example.com/s.xml.gz", Status: 200, Header: http.Header{}, Body: []byte(gz(urlset("https://example.com/a", "https://example.com/b")))}
+	f := ReadSitemap(r, SitemapFromRobots, "/s.xml.gz", "")
+	require.Equal(t, SitemapFetch{Response: r, Source: SitemapFromRobots, Listed: "/s.xml.gz", Kind: "urlset", Entries: 2, Gzip: true}, f)
+	missing := &Response{Purpose: Sitemap, URL: "https://example.com/x.xml", Status: 404, Header: http.Header{}}
+	require.Equal(t, "", ReadSitemap(missing, SitemapFromDefault, "/x.xml", "").Kind)
 }
 
 func gz(s string) string {
