@@ -59,10 +59,21 @@ func evalRobotsTxtFetchable(in *Input) Result {
 	if r.Err != nil {
 		e["error"] = r.ErrorText()
 	}
+	who := "GeoScan"
+	if r.Agent != "" {
+		who = "a browser"
+	}
+	e["fetched_as"] = who
 	switch f.State() {
 	case robots.Unreachable:
 		return fail(f.StateReason()+".", e)
 	case robots.Unavailable:
+		if why := fetch.Refusal(r); why != "" {
+			// A refusal of this request is no statement about the file:
+			// the site may serve it to others.
+			e["refusal"] = why
+			return warn(fmt.Sprintf("robots.txt refused the request made as %s (%s), so its rules could not be read; crawlers refused the same way may treat the site as open to all (RFC 9309 reads a 4xx so).", who, why), e)
+		}
 		return warn(f.StateReason()+", but the site states no crawler policy and lists no sitemap there.", e)
 	}
 	if f.Oversize() {
@@ -398,72 +409,59 @@ func edgeBotReachabilityCheck() *Check {
 		},
 		Engineering: Text{
 			Title: "Edge answers AI user agents like a browser",
-			Why:   "The homepage is fetched with each AI crawler's user agent and compared with a browser baseline: 401/403/429/503, `cf-mitigated: challenge` or challenge markup (`Just a moment`, `_cf_chl`, captcha) for a search bot means WAF or bot management blocks it regardless of robots.txt. Probes come from GeoScan's IPs, so allow lists that verify vendor IPs may answer real crawlers differently.",
+			Why:   "The homepage is fetched with each AI crawler's user agent and compared with a browser's answer: a 4xx (401/403/429 above all), `cf-mitigated: challenge` or a bot manager's challenge page for a search bot while the browser is served means WAF or bot management blocks it regardless of robots.txt. A refusal of GeoScan's own user agent, or of every requester, is reported as such, not as a block of AI crawlers. Probes come from GeoScan's IPs, so allow lists that verify vendor IPs may answer real crawlers differently.",
 			Fix:   "In the WAF or bot-management rules, allow AI search and user-fetch agents verified by reverse DNS or the published IP lists (openai.com/searchbot.json, perplexity.ai/perplexitybot.json, Google's ipranges); exempt them from JS challenges and rate limits and serve them the same HTML as browsers.",
 		},
 		Eval: evalEdgeBotReachability,
 	}
 }
 
-// challengeMarkers lists the signs of a bot challenge in a response.
-func challengeMarkers(r *fetch.Response) []string {
-	var out []string
-	if r == nil {
-		return out
+// Who was turned away. The homepage is requested by GeoScan's own user
+// agent, by a browser (a probe, and a retry when GeoScan was refused) and
+// by AI crawler user agents, all from GeoScan's network. An edge that
+// refuses GeoScan but serves browsers and AI crawlers blocks the auditor,
+// not AI; one that serves browsers but refuses AI crawlers blocks AI; one
+// that refuses everybody blocks GeoScan's network and says nothing about
+// AI crawlers in particular. Findings name which it is, and the evidence
+// lists what every requester got.
+
+// auditorNote says, to end a sentence, that GeoScan's own user agent was
+// refused while a browser was served; "" when it was not refused.
+func auditorNote(s *fetch.Site) string {
+	if s.AuditorHome == nil {
+		return ""
 	}
-	if v := r.Header.Get("Cf-Mitigated"); v != "" {
-		out = append(out, "cf-mitigated: "+v)
-	}
-	body := r.Body
-	if len(body) > 256<<10 {
-		body = body[:256<<10]
-	}
-	lower := strings.ToLower(string(body))
-	for _, m := range []struct{ label, needle string }{
-		{"Just a moment", "just a moment"}, {"_cf_chl", "_cf_chl"}, {"captcha", "captcha"},
-	} {
-		if strings.Contains(lower, m.needle) {
-			out = append(out, m.label)
-		}
-	}
-	return out
+	return fmt.Sprintf("; only GeoScan's own user agent was refused (%s), so the audit read the pages a browser gets", refusalText(s.AuditorHome))
 }
 
 func evalEdgeBotReachability(in *Input) Result {
-	bots := siteOf(in).Bots
+	s := siteOf(in)
+	bots := s.Bots
 	if len(bots) == 0 {
 		return na("The homepage was not fetched under AI crawler user agents in this scan.", ev())
 	}
-	var base *fetch.Response
+	var probe *fetch.Response
 	for _, b := range bots {
 		if b.Bot.Role == "browser" || b.Bot.Token == "Browser" {
-			base = b.Response
+			probe = b.Response
 		}
 	}
-	if base == nil {
-		return na("No browser baseline was fetched, so the answers to AI user agents cannot be compared.", ev())
+	// The baseline is a browser's answer: the probe, or the retry made
+	// when GeoScan was refused, or else GeoScan's own.
+	base, baseWho := probe, "a browser"
+	switch {
+	case served(probe):
+	case served(s.BrowserHome):
+		base = s.BrowserHome
+	case s.AuditorHome == nil && served(s.Home):
+		base, baseWho = s.Home, "GeoScan's own user agent"
+	default:
+		base = nil
 	}
-	baseMarkers := challengeMarkers(base)
-	baseEv := map[string]any{"status": base.Status, "bytes": base.Bytes, "markers": nonNil(baseMarkers)}
-	baseChallenged := false
-	for _, m := range baseMarkers {
-		if m != "captcha" {
-			baseChallenged = true
-		}
-	}
-	if fetchFailed(base) || base.Status >= 400 || baseChallenged {
-		what := statusText(base)
-		if baseChallenged {
-			what = "got a challenge page (" + andList(baseMarkers) + ")"
-		}
-		return na("The browser baseline itself "+what+", so bot answers cannot be compared.", ev("baseline", baseEv))
-	}
-	inBase := map[string]bool{}
-	for _, m := range baseMarkers {
-		inBase[m] = true
-	}
+	e := ev("access", accessRows(s), "audited_as", s.AuditedAs,
+		"note", "Every request comes from GeoScan's network; edges that verify vendor IP addresses may treat the real crawlers differently.")
 	var rows []map[string]any
-	var searchBlocked, otherBlocked, trainingBlocked, differing, failed []string
+	var searchRefused, otherRefused, trainingRefused, servedBots, differing, failed []string
 	for _, b := range bots {
 		r := b.Response
 		if b.Bot.Role == "browser" || b.Bot.Token == "Browser" || r == nil {
@@ -475,80 +473,99 @@ func evalEdgeBotReachability(in *Input) Result {
 				role = string(a.Role)
 			}
 		}
-		var markers []string
-		for _, m := range challengeMarkers(r) {
-			if !inBase[m] {
-				markers = append(markers, m)
-			}
-		}
 		ratio := 0.0
-		if base.Bytes > 0 {
+		if base != nil && base.Bytes > 0 {
 			ratio = math.Round(100*math.Abs(float64(r.Bytes-base.Bytes))/float64(base.Bytes)) / 100
 		}
+		why := refusalText(r)
 		verdict := "same"
 		switch {
-		case fetchFailed(r):
-			verdict = "error"
-		case r.Status >= 400:
-			verdict = "blocked"
-		case len(markers) > 0:
-			verdict = "challenged"
-		case ratio > 0.5:
+		case why != "":
+			verdict = "refused"
+		case fetchFailed(r) || r.Status >= 500:
+			verdict = "failed"
+		case base != nil && ratio > 0.5:
 			verdict = "different"
 		}
 		row := map[string]any{
 			"token": b.Bot.Token, "role": role, "status": r.Status, "bytes": r.Bytes, "size_diff": ratio,
-			"server": r.Header.Get("Server"), "cf_mitigated": r.Header.Get("Cf-Mitigated"), "markers": nonNil(markers), "verdict": verdict,
+			"server": r.Header.Get("Server"), "cf_mitigated": r.Header.Get("Cf-Mitigated"), "refusal": why, "verdict": verdict,
 		}
 		if r.Err != nil {
 			row["error"] = r.ErrorText()
 		}
 		rows = append(rows, row)
-		label := fmt.Sprintf("%s (HTTP %d)", b.Bot.Token, r.Status)
-		if verdict == "challenged" {
-			label = fmt.Sprintf("%s (challenge page: %s)", b.Bot.Token, strings.Join(markers, ", "))
-		}
 		switch verdict {
-		case "blocked", "challenged":
+		case "refused":
+			label := fmt.Sprintf("%s (%s)", b.Bot.Token, why)
 			switch role {
 			case "search":
-				searchBlocked = append(searchBlocked, label)
+				searchRefused = append(searchRefused, label)
 			case "training":
-				trainingBlocked = append(trainingBlocked, label)
+				trainingRefused = append(trainingRefused, label)
 			default:
-				otherBlocked = append(otherBlocked, label)
+				otherRefused = append(otherRefused, label)
 			}
-		case "error":
+		case "failed":
 			if role != "training" {
-				failed = append(failed, b.Bot.Token)
+				failed = append(failed, fmt.Sprintf("%s (%s)", b.Bot.Token, statusText(r)))
 			}
 		case "different":
 			if role != "training" {
 				differing = append(differing, fmt.Sprintf("%s (%d vs %d bytes)", b.Bot.Token, r.Bytes, base.Bytes))
 			}
+			servedBots = append(servedBots, b.Bot.Token)
+		default:
+			servedBots = append(servedBots, b.Bot.Token)
 		}
 	}
+	e["probes"] = nonNilRows(rows)
 	if len(rows) == 0 {
-		return na("No AI user agent probe of the homepage was recorded, so there is nothing to compare with the browser baseline.", ev("baseline", baseEv))
+		return na("No AI user agent probe of the homepage was recorded, so there is nothing to compare with a browser's answer.", e)
 	}
-	e := ev("baseline", baseEv, "probes", nonNilRows(rows),
-		"note", "Probes come from GeoScan's IP addresses; edges that verify vendor IPs may treat the real crawlers differently.")
-	baseline := fmt.Sprintf("a browser got HTTP %d", base.Status)
+	if base == nil {
+		// Nobody from GeoScan's network got in as a browser.
+		who := "a browser's"
+		if probe != nil {
+			who = fmt.Sprintf("a browser's (%s)", nonEmpty(refusalText(probe), statusText(probe)))
+		}
+		if len(servedBots) > 0 {
+			return pass(fmt.Sprintf("AI crawler user agents %s were served although GeoScan's requests as itself and as a browser were turned away, so the edge does not keep AI crawlers out.",
+				andList(servedBots)), e)
+		}
+		return na(fmt.Sprintf("Every request from GeoScan was turned away (its own user agent, %s and every AI crawler probe), so the edge blocks GeoScan's network and whether it treats AI crawlers differently cannot be told.", who), e)
+	}
+	baseline := fmt.Sprintf("%s got HTTP %d", baseWho, base.Status)
+	note := auditorNote(s)
 	switch {
-	case len(searchBlocked) > 0:
-		return fail(fmt.Sprintf("The edge blocked or challenged AI search crawler user agents %s while %s.", andList(searchBlocked), baseline), e)
-	case len(otherBlocked) > 0:
-		return warn(fmt.Sprintf("The edge blocked or challenged assistant user agents %s while %s.", andList(otherBlocked), baseline), e)
+	case len(searchRefused) > 0:
+		also := ""
+		if s.AuditorHome != nil {
+			also = fmt.Sprintf(" (GeoScan's own user agent was refused too: %s)", refusalText(s.AuditorHome))
+		}
+		return fail(fmt.Sprintf("The edge refused AI search crawler user agents %s while %s%s, so it blocks AI search crawlers whatever robots.txt says.", andList(searchRefused), baseline, also), e)
+	case len(otherRefused) > 0:
+		return warn(fmt.Sprintf("The edge refused assistant user agents %s while %s.", andList(otherRefused), baseline), e)
 	case len(failed) > 0:
-		return warn(fmt.Sprintf("Requests as %s got no answer while %s.", andList(failed), baseline), e)
+		return warn(fmt.Sprintf("Requests as %s got no usable answer while %s.", andList(failed), baseline), e)
 	case len(differing) > 0:
 		return warn(fmt.Sprintf("The homepage served to %s differs in size by more than half from what %s.", andList(differing), strings.Replace(baseline, "got HTTP", "got with HTTP", 1)), e)
 	}
-	msg := fmt.Sprintf("All %d AI user agents got the same answer as a browser (HTTP %d, about %d bytes).", len(rows), base.Status, base.Bytes)
-	if len(trainingBlocked) > 0 {
-		msg = fmt.Sprintf("AI search and assistant user agents got the same answer as a browser (HTTP %d); only the training crawler %s was blocked, which is a policy choice.", base.Status, andList(trainingBlocked))
+	msg := fmt.Sprintf("All %d AI user agents got the same answer as %s (HTTP %d, about %d bytes)", len(rows), baseWho, base.Status, base.Bytes)
+	if len(trainingRefused) > 0 {
+		msg = fmt.Sprintf("AI search and assistant user agents got the same answer as %s (HTTP %d); only the training crawler %s was refused, which is a policy choice", baseWho, base.Status, andList(trainingRefused))
 	}
-	return pass(msg, e)
+	return pass(msg+note+".", e)
+}
+
+// nonEmpty returns the first non-empty string.
+func nonEmpty(ss ...string) string {
+	for _, s := range ss {
+		if s != "" {
+			return s
+		}
+	}
+	return ""
 }
 
 func contentSignalsCheck() *Check {

@@ -31,6 +31,21 @@ func allBots(override map[string]*fetch.Response) []*fetch.Response {
 	return out
 }
 
+// auditorRefused is a site whose edge refused GeoScan's own user agent
+// with a challenge; browser says what the retry as a browser got.
+func auditorRefused(browser *fetch.Response) func(s *fetch.Site) {
+	return func(s *fetch.Site) {
+		s.AuditorHome = resp(fetch.Homepage, testOrigin, 403, "<title>Just a moment...</title>", "Cf-Mitigated", "challenge")
+		browser.Agent, browser.UserAgent = "Browser", fetch.ProbeBots[0].UserAgent
+		s.BrowserHome = browser
+		if fetch.Refusal(browser) == "" {
+			s.Home, s.AuditedAs = browser, "Browser"
+		} else {
+			s.Home, s.AuditorHome = s.AuditorHome, nil
+		}
+	}
+}
+
 // TestCrawlAccess covers the crawl_access pillar.
 func TestCrawlAccess(t *testing.T) {
 	t.Parallel()
@@ -39,6 +54,8 @@ func TestCrawlAccess(t *testing.T) {
 		{id: "robots_txt_fetchable", cases: []checkCase{
 			{"200", withSite("", allowAll), Pass, "HTTP 200", ev("state", "rules")},
 			{"404 allows all", withSite("", robotsTxt(404, "")), Warn, "unavailable", ev("status", 404)},
+			{"a challenge instead of the file", withSite("", resp(fetch.Robots, robotsURL, 403, "<title>Just a moment...</title>", "Content-Type", "text/html", "Cf-Mitigated", "challenge")),
+				Warn, "robots.txt refused the request made as GeoScan (cf-mitigated: challenge), so its rules could not be read", ev("fetched_as", "GeoScan")},
 			{"oversize", withSite("", robotsTxt(200, "User-agent: *\nAllow: /\n"+strings.Repeat("#\n", 300<<10))), Warn, "KiB", nil},
 			{"503 disallows all", withSite("", robotsTxt(503, "")), Fail, "unreachable", ev("state", "unreachable")},
 			{"network error", withSite("", failedFetch(fetch.Robots, robotsURL, errRefused)), Fail, "could not be fetched", ev("error", "the connection to the site was refused or reset")},
@@ -88,20 +105,43 @@ func TestCrawlAccess(t *testing.T) {
 			{"404", withSite("", robotsTxt(404, "")), NA, "HTTP 404", nil},
 		}},
 		{id: "edge_bot_reachability", cases: []checkCase{
-			{"all alike", withSite("", allBots(nil)...), Pass, "All 5 AI user agents got the same answer", nil},
-			{"training blocked only", withSite("", allBots(map[string]*fetch.Response{"GPTBot": botProbe("GPTBot", 403, "Forbidden")})...), Pass, "only the training crawler GPTBot (HTTP 403)", nil},
+			{"all alike", withSite("", allBots(nil)...), Pass, "All 5 AI user agents got the same answer as a browser", nil},
+			{"training refused only", withSite("", allBots(map[string]*fetch.Response{"GPTBot": botProbe("GPTBot", 403, "Forbidden")})...), Pass, "only the training crawler GPTBot (HTTP 403)", nil},
 			{"captcha in both", withSite("", allBots(map[string]*fetch.Response{
 				"Browser":       botProbe("Browser", 200, botBody+"<div class=g-recaptcha>captcha</div>"),
 				"OAI-SearchBot": botProbe("OAI-SearchBot", 200, botBody+"<div class=g-recaptcha>captcha</div>"),
 			})...), Pass, "same answer", nil},
-			{"search bot 403", withSite("", allBots(map[string]*fetch.Response{"OAI-SearchBot": botProbe("OAI-SearchBot", 403, "Forbidden", "Server", "cloudflare")})...), Fail, "OAI-SearchBot (HTTP 403)", nil},
+			{
+				"only GeoScan refused", withEdit("", auditorRefused(resp(fetch.Homepage, testOrigin, 200, botBody)), allBots(nil)...),
+				Pass, "only GeoScan's own user agent was refused (cf-mitigated: challenge), so the audit read the pages a browser gets",
+				ev("audited_as", "Browser"),
+			},
+			{
+				"GeoScan and everybody else refused", withEdit("", auditorRefused(resp(fetch.Homepage, testOrigin, 403, "denied")), allBots(map[string]*fetch.Response{
+					"Browser": botProbe("Browser", 403, "denied"), "OAI-SearchBot": botProbe("OAI-SearchBot", 403, "denied"), "ChatGPT-User": botProbe("ChatGPT-User", 403, "denied"),
+					"Claude-SearchBot": botProbe("Claude-SearchBot", 403, "denied"), "PerplexityBot": botProbe("PerplexityBot", 403, "denied"), "GPTBot": botProbe("GPTBot", 403, "denied"),
+				})...),
+				NA, "Every request from GeoScan was turned away (its own user agent, a browser's (HTTP 403) and every AI crawler probe), so the edge blocks GeoScan's network", nil,
+			},
+			{
+				"GeoScan and browsers refused, AI crawlers served", withEdit("", auditorRefused(resp(fetch.Homepage, testOrigin, 403, "denied")), allBots(map[string]*fetch.Response{"Browser": botProbe("Browser", 403, "denied")})...),
+				Pass, "were served although GeoScan's requests as itself and as a browser were turned away", nil,
+			},
+			{"browser probe refused, GeoScan served", withSite("", allBots(map[string]*fetch.Response{"Browser": botProbe("Browser", 403, "denied")})...), Pass, "the same answer as GeoScan's own user agent", nil},
+			{"search bot 403", withSite("", allBots(map[string]*fetch.Response{"OAI-SearchBot": botProbe("OAI-SearchBot", 403, "Forbidden", "Server", "cloudflare")})...), Fail, "OAI-SearchBot (HTTP 403) while a browser got HTTP 200", nil},
 			{"search bot challenged", withSite("", allBots(map[string]*fetch.Response{
 				"Claude-SearchBot": botProbe("Claude-SearchBot", 200, "<title>Just a moment...</title><script src=/cdn-cgi/challenge-platform/_cf_chl_opt></script>", "Cf-Mitigated", "challenge"),
-			})...), Fail, "Claude-SearchBot (challenge page: cf-mitigated: challenge, Just a moment, _cf_chl)", nil},
+			})...), Fail, "Claude-SearchBot (cf-mitigated: challenge)", nil},
+			{
+				"GeoScan and AI search crawlers refused, browsers served", withEdit("", auditorRefused(resp(fetch.Homepage, testOrigin, 200, botBody)), allBots(map[string]*fetch.Response{
+					"OAI-SearchBot": botProbe("OAI-SearchBot", 403, "<title>Just a moment...</title>", "Cf-Mitigated", "challenge"),
+				})...),
+				Fail, "OAI-SearchBot (cf-mitigated: challenge) while a browser got HTTP 200 (GeoScan's own user agent was refused too: cf-mitigated: challenge)", nil,
+			},
 			{"user fetcher rate limited", withSite("", allBots(map[string]*fetch.Response{"ChatGPT-User": botProbe("ChatGPT-User", 429, "slow down")})...), Warn, "ChatGPT-User (HTTP 429)", nil},
+			{"a server error only for a bot", withSite("", allBots(map[string]*fetch.Response{"PerplexityBot": botProbe("PerplexityBot", 503, "busy")})...), Warn, "PerplexityBot (answered HTTP 503) got no usable answer", nil},
 			{"size differs", withSite("", allBots(map[string]*fetch.Response{"PerplexityBot": botProbe("PerplexityBot", 200, "<p>hi</p>")})...), Warn, "differs in size", nil},
 			{"no probes", withSite(""), NA, "not fetched under AI crawler user agents", nil},
-			{"baseline blocked", withSite("", allBots(map[string]*fetch.Response{"Browser": botProbe("Browser", 403, "denied")})...), NA, "browser baseline itself answered HTTP 403", nil},
 		}},
 		{id: "content_signals", never: []Status{Pass, Warn, Fail}, cases: []checkCase{
 			{"declared", withSite("", robotsTxt(200, "User-agent: *\nContent-Signal: search=yes, ai-input=yes, ai-train=no\nAllow: /\n")), Info, "search=yes", ev("ai_train", "no")},

@@ -52,12 +52,14 @@ func homepageHTTPOKCheck() *Check {
 }
 
 func evalHomepageHTTPOK(in *Input) Result {
-	h := siteOf(in).Home
+	s := siteOf(in)
+	h := s.Home
 	if h == nil {
 		return na("The homepage was not fetched.", ev())
 	}
 	hops := len(h.Redirects)
-	e := ev("url", h.URL, "final_url", h.FinalURL, "status", h.Status, "hops", hops, "chain", chainRows(h.Redirects))
+	e := ev("url", h.URL, "final_url", h.FinalURL, "status", h.Status, "hops", hops, "chain", chainRows(h.Redirects),
+		"access", accessRows(s), "audited_as", s.AuditedAs)
 	if fetchFailed(h) {
 		e["error"] = h.ErrorText()
 		return fail("The homepage could not be fetched: "+h.ErrorText()+".", e)
@@ -65,6 +67,26 @@ func evalHomepageHTTPOK(in *Input) Result {
 	after := ""
 	if hops > 0 {
 		after = " after " + plural(hops, "redirect", "redirects")
+	}
+	if why := refusalText(h); why != "" && s.AuditorRefused() {
+		// GeoScan was refused and so was the browser retry: who else was?
+		var servedBots, refusedBots []string
+		for _, b := range s.Bots {
+			if b.Bot.Role == "browser" || b.Response == nil {
+				continue
+			}
+			if served(b.Response) {
+				servedBots = append(servedBots, b.Bot.Token)
+			} else if refusalText(b.Response) != "" {
+				refusedBots = append(refusedBots, b.Bot.Token)
+			}
+		}
+		if len(servedBots) > 0 {
+			return na(fmt.Sprintf("The homepage refused GeoScan's requests, as itself and as a browser (%s), while AI crawler user agents %s were served, so the site could not be audited from here; this is no finding against the site.", why, andList(servedBots)), e)
+		}
+		if len(refusedBots) > 0 {
+			return fail(fmt.Sprintf("The homepage refused every request GeoScan made (%s): as itself, as a browser and as the AI crawlers %s, so crawlers reaching it from networks like GeoScan's are turned away.", why, andList(refusedBots)), e)
+		}
 	}
 	switch {
 	case h.Status >= 400 || h.Status < 200:
@@ -87,10 +109,15 @@ func evalHomepageHTTPOK(in *Input) Result {
 			return warn(fmt.Sprintf("The homepage reaches HTTP 200 through a temporary %d redirect from %s, so engines may keep the old URL.", r.Status, r.URL), e)
 		}
 	}
-	if hops == 0 {
-		return pass(fmt.Sprintf("The homepage answered HTTP 200 directly at %s.", h.FinalURL), e)
+	// A homepage read as a browser because GeoScan was refused says so.
+	as := ""
+	if s.AuditedAs != "" {
+		as = fmt.Sprintf(" to a browser (GeoScan's own user agent was refused: %s)", refusalText(s.AuditorHome))
 	}
-	return pass(fmt.Sprintf("The homepage answered HTTP 200 at %s after %s.", h.FinalURL, plural(hops, "permanent redirect", "permanent redirects")), e)
+	if hops == 0 {
+		return pass(fmt.Sprintf("The homepage answered HTTP 200 directly at %s%s.", h.FinalURL, as), e)
+	}
+	return pass(fmt.Sprintf("The homepage answered HTTP 200 at %s after %s%s.", h.FinalURL, plural(hops, "permanent redirect", "permanent redirects"), as), e)
 }
 
 func httpsRedirectCheck() *Check {

@@ -289,6 +289,38 @@ func siteHost(in *Input) string {
 	return ""
 }
 
+// Who was turned away at the homepage (see fetch.HomeAccess): GeoScan's
+// own user agent, a browser, the AI crawler probes.
+
+// accessRows is fetch.HomeAccess as evidence rows.
+func accessRows(s *fetch.Site) []map[string]any {
+	var rows []map[string]any
+	for _, a := range s.HomeAccess() {
+		rows = append(rows, map[string]any{
+			"requester": a.Requester, "role": a.Role, "retry": a.Retry, "status": a.Status,
+			"refused": a.Refusal != "", "refusal": a.Refusal, "error": a.Error,
+		})
+	}
+	return nonNilRows(rows)
+}
+
+// served reports an answer that let its requester in.
+func served(r *fetch.Response) bool {
+	return r != nil && !fetchFailed(r) && r.Status > 0 && r.Status < 400 && fetch.Refusal(r) == ""
+}
+
+// refusalText says why a response turned its requester away: the
+// refusal fetch.Refusal names, or a client error status.
+func refusalText(r *fetch.Response) string {
+	if why := fetch.Refusal(r); why != "" {
+		return why
+	}
+	if r != nil && r.Err == nil && r.Status >= 400 && r.Status < 500 {
+		return fmt.Sprintf("HTTP %d", r.Status)
+	}
+	return ""
+}
+
 // The homepage's robots directives, from its meta tags and headers.
 
 // robotsDirective is one directive of a robots meta tag or X-Robots-Tag.
