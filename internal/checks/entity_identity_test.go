@@ -63,6 +63,13 @@ func TestEntityIdentity(t *testing.T) {
 				in.BrandName = "Example Software"
 				return in
 			}, Pass, "", nil},
+			{"& and \"and\" read alike", func(t *testing.T) *Input {
+				in := inputOf(t, `<!doctype html><html lang="en"><head><title>Crumb &amp; Kettle – Sourdough bakery in Leeds</title><meta property="og:site_name" content="Crumb + Kettle">`+
+					ldBlock(`{"@context":"https://schema.org","@type":"Bakery","name":"Crumb and Kettle Ltd"}`)+`</head><body><header><img src="/logo.svg" alt="Crumb 'n' Kettle logo"></header>`+
+					`<footer>© 2026 Crumb &amp; Kettle Ltd. All rights reserved.</footer></body></html>`)
+				in.BrandName = "crumb-and-kettle"
+				return in
+			}, Pass, `All 5 brand mentions on the homepage use "crumb-and-kettle"`, nil},
 			{"one outlier", func(t *testing.T) *Input { return inputOf(t, brandPage("Exemplar", "Example Inc.")) }, Warn, `og:site_name "Exemplar" differs`, nil},
 			{"conflicting", func(t *testing.T) *Input { return inputOf(t, brandPage("Exemplar", "Samples Ltd")) }, Fail, "2 of 4", nil},
 			{"too few mentions", func(t *testing.T) *Input { return inputOf(t, simplePage("Example", "<p>x</p>")) }, NA, "too few", nil},

@@ -47,6 +47,16 @@ func TestMachineMetadata(t *testing.T) {
 				in.BrandName = "example.com"
 				return in
 			}, Pass, "", nil},
+			{"& in the title, \"and\" in the domain", func(t *testing.T) *Input {
+				in := inputOf(t, withTitle("Crumb &amp; Kettle – Sourdough bakery in Leeds"))
+				in.BrandName = "crumb-and-kettle"
+				return in
+			}, Pass, "names the brand", ev("includes_brand", true)},
+			{"and in the title, & in the brand", func(t *testing.T) *Input {
+				in := inputOf(t, withTitle("Crumb and Kettle | Sourdough bakery"))
+				in.BrandName = "Crumb & Kettle"
+				return in
+			}, Pass, "names the brand", nil},
 			{"missing", func(t *testing.T) *Input { return inputOf(t, "<html><body><p>x</p></body></html>") }, Fail, "no <title>", nil},
 			{"no homepage", noHomeInput, NA, "", nil},
 		}},

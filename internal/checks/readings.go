@@ -504,13 +504,36 @@ func tokens(s string) []string {
 	return strings.FieldsFunc(strings.ToLower(s), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
 }
 
-// compact is s lower-cased with everything but letters and digits removed:
-// "Acme, Inc." and "ACME inc" compare equal as "acmeinc".
-func compact(s string) string { return strings.Join(tokens(s), "") }
+// connectors are the words for "and" that names write in place of "&" or
+// "+": "Crumb & Kettle" is "crumb-and-kettle" as a domain.
+var connectors = map[string]bool{"and": true, "und": true, "et": true, "y": true, "e": true, "en": true, "og": true, "och": true, "n": true}
 
-// tokenCoverage is the share of want's tokens present in have.
+// nameTokens are the tokens of a name with the connectors between two
+// other words left out, so "Crumb & Kettle", "Crumb and Kettle", "Crumb
+// 'n' Kettle" and "crumb-and-kettle" read alike; a leading or trailing
+// "and" stays.
+func nameTokens(s string) []string {
+	ts := tokens(s)
+	out := ts[:0:0]
+	for i, t := range ts {
+		if connectors[t] && i > 0 && i < len(ts)-1 {
+			continue
+		}
+		out = append(out, t)
+	}
+	return out
+}
+
+// compact is s lower-cased with everything but letters and digits (and
+// the connectors of nameTokens) removed: "Acme, Inc." and "ACME inc"
+// compare equal as "acmeinc", "Crumb & Kettle" and "Crumb and Kettle" as
+// "crumbkettle".
+func compact(s string) string { return strings.Join(nameTokens(s), "") }
+
+// tokenCoverage is the share of want's tokens (connectors between words
+// left out) present in have.
 func tokenCoverage(want string, have map[string]bool) float64 {
-	ts := tokens(want)
+	ts := nameTokens(want)
 	if len(ts) == 0 {
 		return 0
 	}
@@ -550,7 +573,8 @@ var stopwords = map[string][]string{
 // Brands and schema.org types.
 
 // brandKey reduces a brand to the form titles and names are compared in:
-// letters and digits only, without legal suffixes, and for a domain-like
+// letters and digits only, without "and" between words (see nameTokens)
+// or legal suffixes, and for a domain-like
 // brand ("example.com", or the default "copperkettle-shop" taken from the
 // domain) without the domain and the generic words sites add to names.
 func brandKey(brand string) string {
@@ -569,7 +593,7 @@ func brandKey(brand string) string {
 			b = host[:i]
 		}
 	}
-	ts := tokens(b)
+	ts := nameTokens(b)
 	for len(ts) > 1 && (legalSuffixes[ts[len(ts)-1]] || (domainLike && domainAffixes[ts[len(ts)-1]])) {
 		ts = ts[:len(ts)-1]
 	}
