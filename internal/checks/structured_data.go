@@ -52,8 +52,8 @@ func evalJSONLDValid(in *Input) Result {
 	if len(pages) == 0 {
 		return na(naNoHome, ev())
 	}
-	blocks, valid, micro, rdfa := 0, 0, 0, 0
-	var errs, types []string
+	blocks, valid, empty, micro, rdfa := 0, 0, 0, 0, 0
+	var errs, types, quirks, kinds []string
 	for _, p := range pages {
 		m, r := p.StructuredMarkup()
 		micro += m
@@ -64,8 +64,15 @@ func evalJSONLDValid(in *Input) Result {
 		}
 		blocks += g.Blocks
 		valid += g.Valid
+		empty += g.Empty
 		for _, err := range g.Errors {
 			errs = append(errs, addressOf(p)+": "+err)
+		}
+		for _, q := range g.Quirks {
+			quirks = append(quirks, addressOf(p)+": "+q)
+			if _, kind, ok := strings.Cut(q, ": "); ok && !slices.Contains(kinds, kind) {
+				kinds = append(kinds, kind)
+			}
 		}
 		for _, t := range g.Types() {
 			if !slices.Contains(types, t) {
@@ -73,19 +80,27 @@ func evalJSONLDValid(in *Input) Result {
 			}
 		}
 	}
-	e := ev("pages", len(pages), "blocks", blocks, "valid_blocks", valid, "errors", nonNil(firstN(errs, 10)), "types", nonNil(types),
-		"microdata_items", micro, "rdfa_nodes", rdfa)
+	e := ev("pages", len(pages), "blocks", blocks, "valid_blocks", valid, "empty_blocks", empty, "errors", nonNil(firstN(errs, 10)),
+		"quirks", nonNil(firstN(quirks, 10)), "types", nonNil(types), "microdata_items", micro, "rdfa_nodes", rdfa)
+	// Empty blocks are skipped by every consumer: neither valid nor broken.
+	filled := blocks - empty
+	unusual := ""
+	if len(kinds) > 0 {
+		unusual = fmt.Sprintf("; read past as search engines do, though strict validators may not: %s", strings.Join(kinds, ", "))
+	}
 	switch {
-	case blocks == 0 && micro+rdfa > 0:
+	case filled == 0 && micro+rdfa > 0:
 		return warn(fmt.Sprintf("There is no JSON-LD on %s, only microdata or RDFa (%d items), which fewer consumers read reliably.", theN(len(pages), "page", "pages"), micro+rdfa), e)
-	case blocks == 0:
+	case filled == 0 && empty > 0:
+		return fail(fmt.Sprintf("The only JSON-LD on %s is %s, and there is no microdata or RDFa.", theN(len(pages), "page", "pages"), plural(empty, "empty script block", "empty script blocks")), e)
+	case filled == 0:
 		return fail(fmt.Sprintf("There is no JSON-LD, microdata or RDFa on %s.", theN(len(pages), "page", "pages")), e)
 	case valid == 0:
-		return fail(fmt.Sprintf("No JSON-LD block parses (%d found).", blocks), e)
+		return fail(fmt.Sprintf("No JSON-LD block parses (%d found).", filled), e)
 	case len(errs) > 0:
-		return warn(fmt.Sprintf("%d of %d JSON-LD blocks parse; %d are broken.", valid, blocks, blocks-valid), e)
+		return warn(fmt.Sprintf("%d of %d JSON-LD blocks parse; %d %s broken%s.", valid, filled, filled-valid, map[bool]string{true: "is", false: "are"}[filled-valid == 1], unusual), e)
 	}
-	return pass(fmt.Sprintf("JSON-LD parses without errors in %s, declaring %s.", plural(blocks, "block", "blocks"), strings.Join(firstN(types, 8), ", ")), e)
+	return pass(fmt.Sprintf("JSON-LD parses without errors in %s, declaring %s%s.", plural(valid, "block", "blocks"), strings.Join(firstN(types, 8), ", "), unusual), e)
 }
 
 func schemaSiteEntitiesCheck() *Check {

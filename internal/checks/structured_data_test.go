@@ -1,8 +1,11 @@
 package checks
 
 import (
+	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/stretchr/testify/require"
 
 	"github.com/geoscan/geoscan/internal/fetch"
 )
@@ -23,7 +26,14 @@ func TestStructuredData(t *testing.T) {
 			{"one broken block", func(t *testing.T) *Input {
 				return inputOf(t, withHead(ldBlock(`{"@context":"https://schema.org","@type":"WebSite","name":"Example","url":"https://example.com/"}`)+ldBlock(`{"@type":"Organization",}`)))
 			}, Warn, "1 of 2", nil},
+			{"what browsers and Google read past", func(t *testing.T) *Input {
+				return inputOf(t, withHead(`<script type="application/ld+json; charset=utf-8">`+"\ufeff"+`{"@context":"https://schema.org","@type":"WebSite","name":"Example"};</script>`+
+					`<script type="application/ld+json">//<![CDATA[`+"\n"+`{"@context":"https://schema.org","@type":"Organization","name":"Example"}`+"\n"+`//]]></script>`+
+					`<script type="application/ld+json"></script>`))
+			}, Pass, "JSON-LD parses without errors in 2 blocks, declaring WebSite, Organization; read past as search engines do, though strict validators may not: starts with a byte-order mark, ends with a semicolon, wrapped in CDATA markers, empty.",
+				ev("blocks", 3, "valid_blocks", 2, "empty_blocks", 1)},
 			{"all broken", func(t *testing.T) *Input { return inputOf(t, withHead(ldBlock(`{"@type": "Organization"`))) }, Fail, "No JSON-LD block parses", nil},
+			{"only an empty block", func(t *testing.T) *Input { return inputOf(t, withHead(ldBlock("\n  "))) }, Fail, "The only JSON-LD on the page is 1 empty script block", nil},
 			{"none", func(t *testing.T) *Input { return inputOf(t, withHead("")) }, Fail, "no JSON-LD, microdata or RDFa on the page", nil},
 			{"microdata only", func(t *testing.T) *Input {
 				return inputOf(t, simplePage("x", `<div itemscope itemtype="https://schema.org/Organization"><span itemprop="name">Example</span></div>`))
@@ -86,4 +96,30 @@ func TestStructuredData(t *testing.T) {
 			{"nothing to compare", func(t *testing.T) *Input { return inputOf(t, fixtureYoastHome()) }, NA, "No headline", nil},
 		}},
 	})
+}
+
+// TestStructuredDataIsStable runs the pillar's checks again and again on
+// an article whose JSON-LD nests many typed nodes: the summaries and the
+// evidence must not change from run to run.
+func TestStructuredDataIsStable(t *testing.T) {
+	t.Parallel()
+	graph := ldBlock(`{"@context":"https://schema.org","@type":"NewsArticle","headline":"How to close your books in three days",
+		"author":[{"@type":"Person","name":"Jane Doe"},{"@type":"Person","name":"Max Roe"}],
+		"publisher":{"@type":"NewsMediaOrganization","name":"Example","logo":{"@type":"ImageObject","url":"https://example.com/l.png"}},
+		"about":{"@type":"Thing","name":"Bookkeeping"},"mentions":[{"@type":"Organization","name":"Other"},{"@type":"Place","name":"Leeds"}],
+		"image":{"@type":"ImageObject","url":"https://example.com/a.png"},"isPartOf":{"@type":"WebPage","@id":"https://example.com/blog/close-books/"}}`)
+	first := map[string]string{}
+	for run := range 30 {
+		// Parsed again every run: the order of nested nodes is the parser's.
+		in := inputOf(t, fixtureYoastHome(), resp(fetch.Article, articleURL, 200, fixtureArticle(graph)))
+		for _, c := range structuredDataChecks() {
+			r := c.Eval(in)
+			got := r.Summary + " " + fmt.Sprint(r.Evidence)
+			if run == 0 {
+				first[c.ID] = got
+				continue
+			}
+			require.Equal(t, first[c.ID], got, "%s changed on run %d", c.ID, run)
+		}
+	}
 }
