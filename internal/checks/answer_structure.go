@@ -325,7 +325,7 @@ func factsAndCitationsCheck() *Check {
 		},
 		Engineering: Text{
 			Title: "Fact density and outbound citations",
-			Why:   "Passages with numbers and outbound links to primary sources (.gov, .edu, Wikipedia, DOI) score higher as grounded evidence in generative answers.",
+			Why:   "Passages with numbers and outbound links to primary sources (.gov, .edu, Wikipedia, DOI, archived copies in web archives) score higher as grounded evidence in generative answers.",
 			Fix:   "Include quantitative statements (at least one number per 100 words) and <a href> citations to primary sources in the body copy of articles.",
 		},
 		Eval: evalFactsCitations,
@@ -343,7 +343,10 @@ func sourceHost(host string) bool {
 	if strings.Contains(host, ".ac.") || strings.Contains(host, ".gouv.") || strings.Contains(host, ".gob.") {
 		return true
 	}
-	for _, d := range []string{"wikipedia.org", "doi.org", "arxiv.org", "pubmed.ncbi.nlm.nih.gov", "nature.com", "sciencedirect.com", "europa.eu", "who.int", "oecd.org", "worldbank.org", "iso.org", "w3.org", "ietf.org", "rfc-editor.org"} {
+	// Web archives hold the copies writers cite when a source may move
+	// or vanish: a link there is a citation whatever it archives.
+	for _, d := range []string{"wikipedia.org", "doi.org", "arxiv.org", "pubmed.ncbi.nlm.nih.gov", "nature.com", "sciencedirect.com", "europa.eu", "who.int", "oecd.org", "worldbank.org", "iso.org", "w3.org", "ietf.org", "rfc-editor.org",
+		"web.archive.org", "archive.org", "archive.today", "archive.ph", "archive.is", "archive.li", "webcitation.org", "perma.cc"} {
 		if host == d || strings.HasSuffix(host, "."+d) {
 			return true
 		}

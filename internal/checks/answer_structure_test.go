@@ -66,6 +66,10 @@ func TestAnswerStructure(t *testing.T) {
 		}},
 		{id: "facts_and_citations", cases: []checkCase{
 			{"numbers and sources", func(t *testing.T) *Input { return inputOf(t, fixtureYoastHome()) }, Pass, "1 link", ev("source_links", []string{"https://en.wikipedia.org/wiki/Accounting"})},
+			{"an archived source", func(t *testing.T) *Input {
+				return inputOf(t, simplePage("x", "<main><p>We grew 40% in 2024 and 35% in 2025 with 12 people. "+fixtureProse(150, "n")+
+					` Sources: <a href="https://web.archive.org/web/20190101000000/https://example.org/report.pdf">the 2018 report (archived)</a>, <a href="https://archive.ph/AbCdE">the trade note</a>.</p></main>`))
+			}, Pass, "2 links to primary or reference sources", nil},
 			{"numbers without sources", func(t *testing.T) *Input {
 				return inputOf(t, simplePage("x", "<main><p>We grew 40% in 2024 and 35% in 2025 with 12 people. "+fixtureProse(150, "n")+"</p></main>"))
 			}, Warn, "0 links", nil},
