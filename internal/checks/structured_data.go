@@ -216,7 +216,12 @@ func evalPageTypeMatch(in *Input) Result {
 	if matched == judged {
 		return pass(fmt.Sprintf("The markup declares the expected schema type and breadcrumbs on %s.", allOf(judged, "article or product page", "article and product pages")), e)
 	}
-	return warn(fmt.Sprintf("%d of %d article and product pages declare the expected schema types; the evidence lists what is missing.", matched, judged), e)
+	i := slices.IndexFunc(rows, func(r map[string]any) bool { return len(r["missing"].([]string)) > 0 })
+	first := fmt.Sprintf("%s lacks %s", rows[i]["url"], andList(rows[i]["missing"].([]string)))
+	if judged-matched > 1 {
+		first = "e.g. " + first
+	}
+	return warn(fmt.Sprintf("%d of %d article and product pages declare the expected schema type and breadcrumbs; %s.", matched, judged, first), e)
 }
 
 func hasOffer(g *jsonld.Graph) bool {
