@@ -317,7 +317,7 @@ func evalNegativeSignals(in *Input) Result {
 	if len(others) == 1 {
 		return pass(fmt.Sprintf("No keyword stuffing; one minor signal on its own (%s).", others[0]), e)
 	}
-	return pass(fmt.Sprintf("There is no keyword stuffing, pop-up markup, call-to-action overload or boilerplate-heavy page among %s checked.", theN(len(pages), "page", "pages")), e)
+	return pass(fmt.Sprintf("There is no keyword stuffing, pop-up markup, call-to-action overload or boilerplate-heavy page: %s checked.", allOf(len(pages), "page was", "pages were")), e)
 }
 
 // What keyword stuffing is not. A domain name written out ("Photo:

@@ -529,8 +529,16 @@ var linkHubs = []struct {
 }{
 	{"about", regexp.MustCompile(`(?i)\b(about|about-us|company|who-we-are|our-story|team)\b`)},
 	{"contact", regexp.MustCompile(`(?i)\b(contact|contact-us|get-in-touch|kontakt)\b`)},
-	{"offer", regexp.MustCompile(`(?i)\b(products?|services?|solutions?|pricing|plans|shop|store|features?|catalog|menu)\b`)},
-	{"content", regexp.MustCompile(`(?i)\b(blog|news|articles?|insights|resources|guides?|learn|journal|posts?|docs|documentation)\b`)},
+	{"offer", regexp.MustCompile(`(?i)\b(products?|services?|solutions?|pricing|prices|plans|shop|store|features?|catalog|catalogue|menu|collections?|angebote?|produkte|leistungen|sortiment|boutique|tienda|productos|servicios|prodotti|servizi|produits)\b`)},
+	// Categories, topics and archives are the content hubs of blogs and
+	// wikis alike.
+	{"content", regexp.MustCompile(`(?i)\b(blog|news|articles?|insights|resources|guides?|learn|journal|posts?|docs|documentation|categor(?:y|ies)|topics?|archives?|magazine|stories|ratgeber|aktuelles)\b`)},
+}
+
+// hubWords names a hub and what its address or link text says.
+var hubWords = map[string]string{
+	"about": "an about page (about, company, team…)", "contact": "a contact page (contact, get in touch…)",
+	"offer": "an offer hub (products, services, pricing, shop…)", "content": "a content hub (blog, news, guides, categories…)",
 }
 
 // minHubLinks is the number of distinct internal links a homepage should
@@ -558,7 +566,8 @@ func evalInternalLinkHubs(in *Input) Result {
 			}
 			path := ""
 			if u, err := url.Parse(l.Href); err == nil {
-				path = strings.ReplaceAll(u.Path, "/", " ")
+				// Wikis write spaces in page names as underscores.
+				path = strings.NewReplacer("/", " ", "_", " ").Replace(u.Path)
 			}
 			if hub.re.MatchString(path) || hub.re.MatchString(l.Text) {
 				found[hub.name] = l.Href
@@ -592,7 +601,11 @@ func evalInternalLinkHubs(in *Input) Result {
 	}
 	msg += " with the " + andList(names) + " " + map[bool]string{true: "hub", false: "hubs"}[len(names) == 1]
 	if len(missing) > 0 {
-		msg += " but none for " + andList(missing)
+		var hubs []string
+		for _, m := range missing {
+			hubs = append(hubs, hubWords[m])
+		}
+		msg += " but no link whose address or text names " + strings.Join(hubs, " or ")
 	}
 	return warn(msg+".", e)
 }
