@@ -23,12 +23,10 @@ func robotsTxt(status int, body string) *fetch.Response {
 }
 
 // withSite builds an input around a homepage and extra responses.
-// withSite builds an input around a homepage and extra responses.
 func withSite(html string, extra ...*fetch.Response) func(t *testing.T) *Input {
 	return func(t *testing.T) *Input { return input(site(t, html, extra...)) }
 }
 
-// withEdit builds an input and lets the case adjust the site.
 // withEdit builds an input and lets the case adjust the site.
 func withEdit(html string, edit func(s *fetch.Site), extra ...*fetch.Response) func(t *testing.T) *Input {
 	return func(t *testing.T) *Input {
