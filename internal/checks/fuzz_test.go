@@ -1,19 +1,21 @@
 package checks
 
 import (
-	"net/http"
 	"strings"
 	"testing"
 
 	"github.com/geoscan/geoscan/internal/fetch"
 )
 
-// FuzzSitemapKind: any body served as a sitemap is classified without
-// panicking, as one of the known kinds, with a count that fits the kind.
-func FuzzSitemapKind(f *testing.F) {
+// FuzzSitemapPresent: any body served at the sitemap robots.txt lists is
+// judged without panicking, by a result that keeps the evidence rule; a
+// sitemap that is no readable file never passes, and a non-2xx answer is
+// no readable file.
+func FuzzSitemapPresent(f *testing.F) {
 	for _, s := range []string{
 		`<?xml version="1.0" encoding="UTF-8"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>https://example.com/</loc><lastmod>2026-11-01T09:00:00+00:00</lastmod></url><url><loc>https://example.com/about/</loc></url></urlset>`,
 		`<?xml version="1.0" encoding="UTF-8"?><?xml-stylesheet type="text/xsl" href="//example.com/wp-content/plugins/wordpress-seo/css/main-sitemap.xsl"?><sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><sitemap><loc>https://example.com/post-sitemap.xml</loc><lastmod>2026-10-30T11:12:13+00:00</lastmod></sitemap></sitemapindex>`,
+		`<?xml version="1.0" encoding="ISO-8859-1"?><urlset><url><loc>https://example.com/caf` + "\xe9" + `/</loc></url></urlset>`,
 		"https://example.com/\nhttps://example.com/pricing\r\n\nhttps://example.com/blog/\n",
 		"\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\x03",
 		`<!DOCTYPE html><html><head><title>Not found</title></head><body>404</body></html>`,
@@ -28,28 +30,21 @@ func FuzzSitemapKind(f *testing.F) {
 	f.Add([]byte("https://example.com/\n"), "text/plain", 200)
 	f.Add([]byte("<urlset></urlset>"), "text/html; charset=utf-8", 404)
 	f.Fuzz(func(t *testing.T, body []byte, contentType string, status int) {
-		h := http.Header{}
-		h.Set("Content-Type", contentType)
-		kind, n := sitemapKind(&fetch.Response{Purpose: fetch.Sitemap, Status: status, Header: h, Body: body, Bytes: len(body)})
-		switch kind {
-		case "urlset", "sitemapindex":
-			if n < 0 {
-				t.Fatalf("%s with %d entries", kind, n)
-			}
-		case "text":
-			if n <= 0 || n > strings.Count(string(body), "\n")+1 {
-				t.Fatalf("text sitemap with %d entries", n)
-			}
-		case "error", "gzip", "invalid":
-			if n != 0 {
-				t.Fatalf("%s with %d entries", kind, n)
-			}
-		default:
-			t.Fatalf("unknown kind %q", kind)
+		if status < 100 || status > 599 {
+			return
 		}
-		if (status < 200 || status > 299) && kind != "error" {
-			t.Fatalf("HTTP %d classified as %s", status, kind)
+		s := site(t, "", robotsTxt(200, "User-agent: *\nAllow: /\nSitemap: https://example.com/sitemap.xml\n"),
+			resp(fetch.Sitemap, "https://example.com/sitemap.xml", status, string(body), "Content-Type", contentType))
+		readable := s.SitemapFetches[0].Kind != ""
+		if readable && (status < 200 || status > 299) {
+			t.Fatalf("HTTP %d read as a %s sitemap", status, s.SitemapFetches[0].Kind)
 		}
+		r := evalSitemapPresent(input(s))
+		requireResult(t, r)
+		if r.Status == Pass && !readable {
+			t.Fatalf("passed without a readable sitemap: %s", r.Summary)
+		}
+		requireResult(t, evalSitemapQuality(input(s)))
 	})
 }
 
