@@ -345,8 +345,10 @@ func sourceHost(host string) bool {
 	}
 	// Web archives hold the copies writers cite when a source may move
 	// or vanish: a link there is a citation whatever it archives.
-	for _, d := range []string{"wikipedia.org", "doi.org", "arxiv.org", "pubmed.ncbi.nlm.nih.gov", "nature.com", "sciencedirect.com", "europa.eu", "who.int", "oecd.org", "worldbank.org", "iso.org", "w3.org", "ietf.org", "rfc-editor.org",
-		"web.archive.org", "archive.org", "archive.today", "archive.ph", "archive.is", "archive.li", "webcitation.org", "perma.cc"} {
+	for _, d := range []string{
+		"wikipedia.org", "doi.org", "arxiv.org", "pubmed.ncbi.nlm.nih.gov", "nature.com", "sciencedirect.com", "europa.eu", "who.int", "oecd.org", "worldbank.org", "iso.org", "w3.org", "ietf.org", "rfc-editor.org",
+		"web.archive.org", "archive.org", "archive.today", "archive.ph", "archive.is", "archive.li", "webcitation.org", "perma.cc",
+	} {
 		if host == d || strings.HasSuffix(host, "."+d) {
 			return true
 		}

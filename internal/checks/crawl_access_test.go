@@ -54,8 +54,10 @@ func TestCrawlAccess(t *testing.T) {
 		{id: "robots_txt_fetchable", cases: []checkCase{
 			{"200", withSite("", allowAll), Pass, "HTTP 200", ev("state", "rules")},
 			{"404 allows all", withSite("", robotsTxt(404, "")), Warn, "unavailable", ev("status", 404)},
-			{"a challenge instead of the file", withSite("", resp(fetch.Robots, robotsURL, 403, "<title>Just a moment...</title>", "Content-Type", "text/html", "Cf-Mitigated", "challenge")),
-				Warn, "robots.txt refused the request made as GeoScan (cf-mitigated: challenge), so its rules could not be read", ev("fetched_as", "GeoScan")},
+			{
+				"a challenge instead of the file", withSite("", resp(fetch.Robots, robotsURL, 403, "<title>Just a moment...</title>", "Content-Type", "text/html", "Cf-Mitigated", "challenge")),
+				Warn, "robots.txt refused the request made as GeoScan (cf-mitigated: challenge), so its rules could not be read", ev("fetched_as", "GeoScan"),
+			},
 			{"oversize", withSite("", robotsTxt(200, "User-agent: *\nAllow: /\n"+strings.Repeat("#\n", 300<<10))), Warn, "KiB", nil},
 			{"503 disallows all", withSite("", robotsTxt(503, "")), Fail, "unreachable", ev("state", "unreachable")},
 			{"network error", withSite("", failedFetch(fetch.Robots, robotsURL, errRefused)), Fail, "could not be fetched", ev("error", "the connection to the site was refused or reset")},

@@ -104,8 +104,10 @@ func evalSitemapPresent(in *Input) Result {
 	urlsInFiles, indexes, indexEntries := 0, 0, 0
 	for _, f := range files {
 		r := f.Response
-		rows = append(rows, map[string]any{"url": r.URL, "listed_as": f.Listed, "source": string(f.Source), "parent": f.Parent, "status": r.Status,
-			"kind": f.Kind, "entries": f.Entries, "gzip": f.Gzip, "bytes": r.Bytes})
+		rows = append(rows, map[string]any{
+			"url": r.URL, "listed_as": f.Listed, "source": string(f.Source), "parent": f.Parent, "status": r.Status,
+			"kind": f.Kind, "entries": f.Entries, "gzip": f.Gzip, "bytes": r.Bytes,
+		})
 		if f.Kind == "" {
 			broken = append(broken, f)
 			continue
@@ -529,7 +531,8 @@ var linkHubs = []struct {
 }{
 	{"about", regexp.MustCompile(`(?i)\b(about|about-us|company|who-we-are|our-story|team)\b`)},
 	{"contact", regexp.MustCompile(`(?i)\b(contact|contact-us|get-in-touch|kontakt)\b`)},
-	{"offer", regexp.MustCompile(`(?i)\b(products?|services?|solutions?|pricing|prices|plans|shop|store|features?|catalog|catalogue|menu|collections?|angebote?|produkte|leistungen|sortiment|boutique|tienda|productos|servicios|prodotti|servizi|produits)\b`)},
+	{"offer", regexp.MustCompile(
+		`(?i)\b(products?|services?|solutions?|pricing|prices|plans|shop|store|features?|catalog|catalogue|menu|collections?|angebote?|produkte|leistungen|sortiment|boutique|tienda|productos|servicios|prodotti|servizi|produits)\b`)}, //nolint:misspell // Spanish and Italian words
 	// Categories, topics and archives are the content hubs of blogs and
 	// wikis alike.
 	{"content", regexp.MustCompile(`(?i)\b(blog|news|articles?|insights|resources|guides?|learn|journal|posts?|docs|documentation|categor(?:y|ies)|topics?|archives?|magazine|stories|ratgeber|aktuelles)\b`)},

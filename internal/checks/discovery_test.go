@@ -131,10 +131,12 @@ func TestDiscovery(t *testing.T) {
 				s.SitemapURLs = []fetch.SitemapURL{{Loc: "https://other.example/a", LastMod: "2026-11-01"}, {Loc: "https://other.example/b", LastMod: "2026-11-02"}}
 			}), Fail, "0% of URLs are on example.com", ev("same_host_pct", 0)},
 			{"no urls", withSite(""), NA, "No sitemap URLs", nil},
-			{"read from the default location", withEdit("", func(s *fetch.Site) {
-				s.SitemapURLs = sitemapURLs("2026-11-20", "2026-11-19")
-			}, allowAll, resp(fetch.Sitemap, "https://example.com/sitemap.xml", 200, sitemapXML("https://example.com/p0", "https://example.com/p1"))),
-				Pass, "All 2 sitemap URLs", ev("read_from", []string{"https://example.com/sitemap.xml (at a default location)"})},
+			{
+				"read from the default location", withEdit("", func(s *fetch.Site) {
+					s.SitemapURLs = sitemapURLs("2026-11-20", "2026-11-19")
+				}, allowAll, resp(fetch.Sitemap, "https://example.com/sitemap.xml", 200, sitemapXML("https://example.com/p0", "https://example.com/p1"))),
+				Pass, "All 2 sitemap URLs", ev("read_from", []string{"https://example.com/sitemap.xml (at a default location)"}),
+			},
 			{"entries without loc", withEdit("", func(s *fetch.Site) { s.SitemapURLs = []fetch.SitemapURL{{}, {LastMod: "2026-11-01"}} }), NA, "No sitemap URLs", ev("entries_without_loc", 2)},
 		}},
 		{id: "llms_txt_present", cases: []checkCase{

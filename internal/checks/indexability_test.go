@@ -26,14 +26,18 @@ func TestIndexability(t *testing.T) {
 			{"404", withEdit("", func(s *fetch.Site) { s.Home.Status = 404 }), Fail, "HTTP 404", ev("status", 404)},
 			{"error", withEdit("", func(s *fetch.Site) { s.Home = failedFetch(fetch.Homepage, testOrigin, errRefused) }), Fail, "could not be fetched", nil},
 			{"not fetched", withEdit("", func(s *fetch.Site) { s.Home = nil }), NA, "not fetched", nil},
-			{"read as a browser", withEdit("", auditorRefused(resp(fetch.Homepage, testOrigin, 200, botBody)), allBots(nil)...),
-				Pass, "directly at https://example.com/ to a browser (GeoScan's own user agent was refused: cf-mitigated: challenge).", ev("audited_as", "Browser")},
+			{
+				"read as a browser", withEdit("", auditorRefused(resp(fetch.Homepage, testOrigin, 200, botBody)), allBots(nil)...),
+				Pass, "directly at https://example.com/ to a browser (GeoScan's own user agent was refused: cf-mitigated: challenge).", ev("audited_as", "Browser"),
+			},
 			{"every request refused", withEdit("", auditorRefused(resp(fetch.Homepage, testOrigin, 403, "denied")), allBots(map[string]*fetch.Response{
 				"Browser": botProbe("Browser", 403, "denied"), "OAI-SearchBot": botProbe("OAI-SearchBot", 403, "denied"), "ChatGPT-User": botProbe("ChatGPT-User", 403, "denied"),
 				"Claude-SearchBot": botProbe("Claude-SearchBot", 403, "denied"), "PerplexityBot": botProbe("PerplexityBot", 403, "denied"), "GPTBot": botProbe("GPTBot", 403, "denied"),
 			})...), Fail, "refused every request GeoScan made (cf-mitigated: challenge): as itself, as a browser and as the AI crawlers OAI-SearchBot", nil},
-			{"GeoScan refused, AI crawlers served", withEdit("", auditorRefused(resp(fetch.Homepage, testOrigin, 403, "denied")), allBots(map[string]*fetch.Response{"Browser": botProbe("Browser", 403, "denied")})...),
-				NA, "while AI crawler user agents OAI-SearchBot, ChatGPT-User, Claude-SearchBot, PerplexityBot and GPTBot were served, so the site could not be audited from here", nil},
+			{
+				"GeoScan refused, AI crawlers served", withEdit("", auditorRefused(resp(fetch.Homepage, testOrigin, 403, "denied")), allBots(map[string]*fetch.Response{"Browser": botProbe("Browser", 403, "denied")})...),
+				NA, "while AI crawler user agents OAI-SearchBot, ChatGPT-User, Claude-SearchBot, PerplexityBot and GPTBot were served, so the site could not be audited from here", nil,
+			},
 		}},
 		{id: "https_redirect", cases: []checkCase{
 			{"301 to https", withSite("", resp(fetch.HTTPProbe, "http://example.com/", 301, "", "Location", "https://example.com/")), Pass, "permanent redirect to https://example.com/", ev("location", "https://example.com/")},

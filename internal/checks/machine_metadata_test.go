@@ -85,26 +85,36 @@ func TestMachineMetadata(t *testing.T) {
 		}},
 		{id: "charset_declared", cases: []checkCase{
 			{"in the header", home(undeclared, "Content-Type", "text/html; charset=UTF-8"), Pass, "https://example.com/ declares the encoding (utf-8) in the Content-Type header", nil},
-			{"meta in the first 1024 bytes", home(`<!doctype html><html><head><meta charset="utf-8"><title>Frühburgunder</title></head><body>x</body></html>`, "Content-Type", "text/html"),
-				Pass, "in a <meta> in the first 1,024 bytes", nil},
-			{"http-equiv in the first 1024 bytes, CR line endings", home("<html>\r<head>\r<meta http-equiv=\"Content-Type\" content=\"text/html; charset=iso-8859-1\">\r<title>Fr\xfchburgunder</title></head><body>x</body></html>", "Content-Type", "text/html"),
-				Pass, "(windows-1252) in a <meta>", nil},
+			{
+				"meta in the first 1024 bytes", home(`<!doctype html><html><head><meta charset="utf-8"><title>Frühburgunder</title></head><body>x</body></html>`, "Content-Type", "text/html"),
+				Pass, "in a <meta> in the first 1,024 bytes", nil,
+			},
+			{
+				"http-equiv in the first 1024 bytes, CR line endings", home("<html>\r<head>\r<meta http-equiv=\"Content-Type\" content=\"text/html; charset=iso-8859-1\">\r<title>Fr\xfchburgunder</title></head><body>x</body></html>", "Content-Type", "text/html"),
+				Pass, "(windows-1252) in a <meta>", nil,
+			},
 			{"byte-order mark", home("\xef\xbb\xbf<html><head><title>Frühburgunder</title></head><body>x</body></html>", "Content-Type", "text/html"), Pass, "in a byte-order mark", nil},
 			{"every page", func(t *testing.T) *Input {
 				return inputOf(t, fixtureYoastHome(), resp(fetch.Article, articleURL, 200, fixtureArticle(fixtureArticleGraph)))
 			}, Pass, "All 2 fetched HTML pages declare the encoding (utf-8) in the Content-Type header", nil},
-			{"nothing declared, UTF-8 bytes", home(undeclared, "Content-Type", "text/html"), Fail, "https://example.com/ declares no encoding in the Content-Type header or the first 1,024 bytes, so browsers and crawlers have to guess (GeoScan read it as utf-8",
-				ev("pages", []map[string]any{{"url": testOrigin, "verdict": "none", "decoded_as": "utf-8", "decided_by": "sniffed", "bom": "", "header_charset": "", "meta_first_1024_bytes": "", "meta_later_in_head": ""}})},
+			{
+				"nothing declared, UTF-8 bytes", home(undeclared, "Content-Type", "text/html"), Fail, "https://example.com/ declares no encoding in the Content-Type header or the first 1,024 bytes, so browsers and crawlers have to guess (GeoScan read it as utf-8",
+				ev("pages", []map[string]any{{"url": testOrigin, "verdict": "none", "decoded_as": "utf-8", "decided_by": "sniffed", "bom": "", "header_charset": "", "meta_first_1024_bytes": "", "meta_later_in_head": ""}}),
+			},
 			{"nothing declared, windows-1252 bytes", home("<html><head><title>Fr\xfchburgunder</title></head><body><p>Sp\xe4tburgunder 12,90 \x80</p></body></html>", "Content-Type", "text/html"), Fail, "read it as windows-1252", nil},
 			{"a label browsers do not know", home(undeclared, "Content-Type", "text/html; charset=utf8mb4"), Fail, "declares no encoding", nil},
 			{"an article declares nothing", func(t *testing.T) *Input {
 				return inputOf(t, fixtureYoastHome(), resp(fetch.Article, articleURL, 200, undeclared, "Content-Type", "text/html"))
 			}, Fail, articleURL + " declares no encoding", nil},
 			{"declared only after the first 1024 bytes", home(lateMeta, "Content-Type", "text/html"), Warn, "declares the encoding (utf-8) only after the first 1,024 bytes", nil},
-			{"header and meta disagree", home(`<html><head><meta charset="utf-8"><title>Frühburgunder</title></head><body>x</body></html>`, "Content-Type", "text/html; charset=ISO-8859-1"),
-				Warn, "says windows-1252 but its <meta> says utf-8; browsers follow the header", nil},
-			{"plain ASCII, nothing declared", home("<html><head><title>Pinot Noir</title></head><body><p>Pinot Noir, 12.90 EUR</p></body></html>", "Content-Type", "text/html"),
-				Warn, "declares no encoding; its bytes are plain ASCII", nil},
+			{
+				"header and meta disagree", home(`<html><head><meta charset="utf-8"><title>Frühburgunder</title></head><body>x</body></html>`, "Content-Type", "text/html; charset=ISO-8859-1"),
+				Warn, "says windows-1252 but its <meta> says utf-8; browsers follow the header", nil,
+			},
+			{
+				"plain ASCII, nothing declared", home("<html><head><title>Pinot Noir</title></head><body><p>Pinot Noir, 12.90 EUR</p></body></html>", "Content-Type", "text/html"),
+				Warn, "declares no encoding; its bytes are plain ASCII", nil,
+			},
 			{"no homepage", noHomeInput, NA, "No fetched page is an HTML document", nil},
 		}},
 		{id: "llms_txt_valid", cases: []checkCase{

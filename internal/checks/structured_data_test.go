@@ -26,12 +26,14 @@ func TestStructuredData(t *testing.T) {
 			{"one broken block", func(t *testing.T) *Input {
 				return inputOf(t, withHead(ldBlock(`{"@context":"https://schema.org","@type":"WebSite","name":"Example","url":"https://example.com/"}`)+ldBlock(`{"@type":"Organization",}`)))
 			}, Warn, "1 of 2", nil},
-			{"what browsers and Google read past", func(t *testing.T) *Input {
-				return inputOf(t, withHead(`<script type="application/ld+json; charset=utf-8">`+"\ufeff"+`{"@context":"https://schema.org","@type":"WebSite","name":"Example"};</script>`+
-					`<script type="application/ld+json">//<![CDATA[`+"\n"+`{"@context":"https://schema.org","@type":"Organization","name":"Example"}`+"\n"+`//]]></script>`+
-					`<script type="application/ld+json"></script>`))
-			}, Pass, "JSON-LD parses without errors in 2 blocks, declaring WebSite, Organization; read past as search engines do, though strict validators may not: starts with a byte-order mark, ends with a semicolon, wrapped in CDATA markers, empty.",
-				ev("blocks", 3, "valid_blocks", 2, "empty_blocks", 1)},
+			{
+				"what browsers and Google read past", func(t *testing.T) *Input {
+					return inputOf(t, withHead(`<script type="application/ld+json; charset=utf-8">`+"\ufeff"+`{"@context":"https://schema.org","@type":"WebSite","name":"Example"};</script>`+
+						`<script type="application/ld+json">//<![CDATA[`+"\n"+`{"@context":"https://schema.org","@type":"Organization","name":"Example"}`+"\n"+`//]]></script>`+
+						`<script type="application/ld+json"></script>`))
+				}, Pass, "JSON-LD parses without errors in 2 blocks, declaring WebSite, Organization; read past as search engines do, though strict validators may not: starts with a byte-order mark, ends with a semicolon, wrapped in CDATA markers, empty.",
+				ev("blocks", 3, "valid_blocks", 2, "empty_blocks", 1),
+			},
 			{"all broken", func(t *testing.T) *Input { return inputOf(t, withHead(ldBlock(`{"@type": "Organization"`))) }, Fail, "No JSON-LD block parses", nil},
 			{"only an empty block", func(t *testing.T) *Input { return inputOf(t, withHead(ldBlock("\n  "))) }, Fail, "The only JSON-LD on the page is 1 empty script block", nil},
 			{"none", func(t *testing.T) *Input { return inputOf(t, withHead("")) }, Fail, "no JSON-LD, microdata or RDFa on the page", nil},

@@ -183,7 +183,7 @@ func TestReadSitemapAsACrawlDoes(t *testing.T) {
 	f := ReadSitemap(r, SitemapFromRobots, "/s.xml.gz", "")
 	require.Equal(t, SitemapFetch{Response: r, Source: SitemapFromRobots, Listed: "/s.xml.gz", Kind: "urlset", Entries: 2, Gzip: true}, f)
 	missing := &Response{Purpose: Sitemap, URL: "https://example.com/x.xml", Status: 404, Header: http.Header{}}
-	require.Equal(t, "", ReadSitemap(missing, SitemapFromDefault, "/x.xml", "").Kind)
+	require.Empty(t, ReadSitemap(missing, SitemapFromDefault, "/x.xml", "").Kind)
 }
 
 func gz(s string) string {

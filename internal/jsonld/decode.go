@@ -21,8 +21,6 @@ type object struct {
 	vals map[string]any
 }
 
-func (o *object) get(k string) any { return o.vals[k] }
-
 // maxDepth bounds the nesting of a block. Schema.org data nests a few
 // levels; anything deeper is not structured data to read.
 const maxDepth = 512
