@@ -122,7 +122,8 @@ func platformFindings(det Detection, complexity complexityResult, byID map[strin
 
 	if bm := firstTech(det, func(t Tech) bool { return t.BotManagement }); bm != nil {
 		edge, ok := byID["edge_bot_reachability"]
-		if ok && (edge.Result.Status == checks.Warn || edge.Result.Status == checks.Fail) {
+		switch {
+		case ok && edge.Result.Status == checks.Fail:
 			f := add("platform_bot_management", api.Weakness,
 				text{bm.Name + " screens bots in front of the site", "Bot management: " + bm.Name + " (" + strings.Join(bm.Evidence, ", ") + ")"},
 				text{
@@ -130,7 +131,15 @@ func platformFindings(det Detection, complexity complexityResult, byID map[strin
 					"The edge challenges AI user agents even though robots.txt allows them; add a verified-bot or user-agent skip rule for AI search crawlers and user fetchers.",
 				})
 			f.impact, f.effort = checks.High, effortFor(edge.Check, det)
-		} else {
+		case ok && edge.Result.Status == checks.Warn:
+			f := add("platform_bot_management", api.Weakness,
+				text{bm.Name + " screens bots in front of the site", "Bot management: " + bm.Name + " (" + strings.Join(bm.Evidence, ", ") + ")"},
+				text{
+					"AI crawlers got through, but the site answered them differently from a browser; the crawler access finding says how.",
+					"AI crawler probes were served but not like a browser (see edge_bot_reachability); check the edge rules that vary the answer by user agent.",
+				})
+			f.impact, f.effort = checks.Medium, effortFor(edge.Check, det)
+		default:
 			add("platform_bot_management", api.Neutral,
 				text{bm.Name + " screens bots in front of the site", "Bot management: " + bm.Name},
 				text{
@@ -255,14 +264,22 @@ func caveats(in Input, f facts) []caveat {
 	return append(out, in.Caveats...)
 }
 
-// edgeChallenged reports an AI bot probe answered by a challenge or a block.
+// edgeChallenged reports an AI crawler probe refused (a challenge, 401,
+// 403 or 429) while the browser probe was served: only then does the edge
+// treat AI crawlers differently. A 503 or an outage that every requester
+// saw says nothing about AI crawlers.
 func edgeChallenged(site *fetch.Site) bool {
+	browserServed := false
 	for _, b := range site.Bots {
-		r := b.Response
-		if r == nil {
-			continue
+		if b.Bot.Role == "browser" {
+			browserServed = b.Response.OK() && fetch.Refusal(b.Response) == ""
 		}
-		if r.Header.Get("Cf-Mitigated") != "" || r.Status == 403 || r.Status == 429 || r.Status == 503 {
+	}
+	if !browserServed {
+		return false
+	}
+	for _, b := range site.Bots {
+		if b.Bot.Role != "browser" && fetch.Refusal(b.Response) != "" {
 			return true
 		}
 	}
