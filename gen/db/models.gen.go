@@ -82,6 +82,7 @@ type RateLimit struct {
 	Tat       time.Time
 	Allowed   bool
 	UpdatedAt time.Time
+	Granted   int32
 }
 
 type Report struct {

@@ -27,41 +27,70 @@ func (q *Queries) DeleteExpiredRateLimits(ctx context.Context, db DBTX, batch in
 	return result.RowsAffected(), nil
 }
 
-const hitRateLimit = `-- name: HitRateLimit :one
-INSERT INTO rate_limits (bucket, tat, allowed, updated_at)
-VALUES ($1, now() + $2::bigint * interval '1 microsecond', true, now())
-ON CONFLICT (bucket) DO UPDATE SET
-    allowed = greatest(rate_limits.tat, now()) + $2::bigint * interval '1 microsecond' - $3::bigint * interval '1 microsecond' <= now(),
-    tat = CASE
-        WHEN greatest(rate_limits.tat, now()) + $2::bigint * interval '1 microsecond' - $3::bigint * interval '1 microsecond' <= now()
-        THEN greatest(rate_limits.tat, now()) + $2::bigint * interval '1 microsecond'
-        ELSE rate_limits.tat
-    END,
+const giveRateLimit = `-- name: GiveRateLimit :exec
+UPDATE rate_limits
+SET tat = greatest(tat - $1::integer * $2::bigint * interval '1 microsecond', now()),
     updated_at = now()
-RETURNING allowed, tat, now()::timestamptz AS now
+WHERE bucket = $3
 `
 
-type HitRateLimitParams struct {
-	Bucket     string
+type GiveRateLimitParams struct {
+	N          int32
 	EmissionUs int64
-	PeriodUs   int64
+	Bucket     string
 }
 
-type HitRateLimitRow struct {
-	Allowed bool
+// Gives back n requests taken and not spent: tat moves back, never before
+// now, so a bucket never holds more than its burst.
+func (q *Queries) GiveRateLimit(ctx context.Context, db DBTX, arg GiveRateLimitParams) error {
+	_, err := db.Exec(ctx, giveRateLimit, arg.N, arg.EmissionUs, arg.Bucket)
+	return err
+}
+
+const takeRateLimit = `-- name: TakeRateLimit :one
+INSERT INTO rate_limits (bucket, tat, allowed, granted, updated_at)
+VALUES ($1,
+        now() + least($2::integer, $3::bigint / $4::bigint) * $4::bigint * interval '1 microsecond',
+        true, least($2::integer, $3::bigint / $4::bigint), now())
+ON CONFLICT (bucket) DO UPDATE SET
+    granted = greatest(0, least($2::integer,
+        floor(($3::bigint - extract(epoch FROM greatest(rate_limits.tat, now()) - now()) * 1000000) / $4::bigint)))::integer,
+    allowed = least($2::integer,
+        floor(($3::bigint - extract(epoch FROM greatest(rate_limits.tat, now()) - now()) * 1000000) / $4::bigint)) >= 1,
+    tat = greatest(rate_limits.tat, now()) + greatest(0, least($2::integer,
+        floor(($3::bigint - extract(epoch FROM greatest(rate_limits.tat, now()) - now()) * 1000000) / $4::bigint)))
+        * $4::bigint * interval '1 microsecond',
+    updated_at = now()
+RETURNING granted, tat, now()::timestamptz AS now
+`
+
+type TakeRateLimitParams struct {
+	Bucket     string
+	N          int32
+	PeriodUs   int64
+	EmissionUs int64
+}
+
+type TakeRateLimitRow struct {
+	Granted int32
 	Tat     time.Time
 	Now     time.Time
 }
 
-// One request against bucket, decided and recorded atomically (GCRA). The
-// database clock is the only clock, so processes with skewed clocks agree.
-// emission_us is period / rate, period_us the window the burst refills in;
-// a request is allowed when greatest(tat, now) + emission - period <= now,
-// and only an allowed request advances tat. The SET expressions all read
+// Takes up to n requests of bucket's allowance at once (GCRA), atomically:
+// granted is min(n, what the bucket holds now), 0 when it is empty, and
+// tat advances by granted emissions. The database clock is the only clock,
+// so processes with skewed clocks agree. emission_us is period / rate,
+// period_us the window the burst refills in. The SET expressions all read
 // the row as it was before this statement.
-func (q *Queries) HitRateLimit(ctx context.Context, db DBTX, arg HitRateLimitParams) (HitRateLimitRow, error) {
-	row := db.QueryRow(ctx, hitRateLimit, arg.Bucket, arg.EmissionUs, arg.PeriodUs)
-	var i HitRateLimitRow
-	err := row.Scan(&i.Allowed, &i.Tat, &i.Now)
+func (q *Queries) TakeRateLimit(ctx context.Context, db DBTX, arg TakeRateLimitParams) (TakeRateLimitRow, error) {
+	row := db.QueryRow(ctx, takeRateLimit,
+		arg.Bucket,
+		arg.N,
+		arg.PeriodUs,
+		arg.EmissionUs,
+	)
+	var i TakeRateLimitRow
+	err := row.Scan(&i.Granted, &i.Tat, &i.Now)
 	return i, err
 }

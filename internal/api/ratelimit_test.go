@@ -7,6 +7,7 @@ import (
 	"net"
 	"net/http"
 	"strconv"
+	"sync"
 	"testing"
 	"time"
 
@@ -208,6 +209,55 @@ func TestOrgRateLimitIsSharedAcrossInstances(t *testing.T) {
 	}
 	requireRefused(t, a.Do(t, "POST", "/api/v1/webhooks/verify", org.Key, verifyBody), "org_rate_limit_exceeded")
 	requireRefused(t, b.Do(t, "POST", "/api/v1/webhooks/verify", org.Key, verifyBody), "org_rate_limit_exceeded")
+}
+
+// Under a limit large enough to be leased (500 a minute: each process may
+// hold up to 10 requests of it), two application processes hammered at once
+// stay within the documented bound: at most the limit, plus what refilled
+// during the run, plus 2 × 10; and at least the limit less 2 × 10. Every
+// answer carries the headers, and every refusal is a 429 with Retry-After.
+func TestOrgRateLimitLeasedAcrossInstances(t *testing.T) {
+	t.Parallel()
+	a := start(t)
+	b := start(t)
+	org := a.NewOrg(t, "free", true)
+	const limit, share, processes = 500, 10, 2
+	setRateOverrides(t, a, org, nil, limit)
+
+	start := time.Now()
+	const callers, perCaller = 8, 90
+	responses := make([][]apitest.Response, callers)
+	var wg sync.WaitGroup
+	for c := range callers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range perCaller {
+				h := a
+				if (c+i)%2 == 1 {
+					h = b
+				}
+				responses[c] = append(responses[c], h.Do(t, "GET", "/api/v1/usage", org.Key, nil))
+			}
+		}()
+	}
+	wg.Wait()
+	var allowed int
+	for _, rs := range responses {
+		for _, r := range rs {
+			require.Equal(t, "api_read", r.Header.Get("X-RateLimit-Group"))
+			require.Equal(t, strconv.Itoa(limit), r.Header.Get("X-RateLimit-Limit"))
+			if r.Status == http.StatusOK {
+				allowed++
+				continue
+			}
+			requireRefused(t, r, "org_rate_limit_exceeded")
+		}
+	}
+	// The bucket refills by one request every 120 ms.
+	refilled := int(time.Since(start)/(time.Minute/limit)) + 1
+	require.LessOrEqual(t, allowed, limit+refilled+processes*share)
+	require.GreaterOrEqual(t, allowed, limit-processes*share)
 }
 
 // testClientAddress is an address of its own for one test, sent through

@@ -160,7 +160,8 @@ func New(ctx context.Context, cfg config.Config, logger *slog.Logger, opts Optio
 }
 
 // rateLimits picks the rate-limit backend: none when disabled (dev/test
-// only), Redis when GEOSCAN_REDIS_URL is set, PostgreSQL otherwise. An
+// only), Redis when GEOSCAN_REDIS_URL is set, PostgreSQL otherwise; either
+// way requests are decided in process from leases on the shared buckets. An
 // unreachable Redis does not stop the start: the limiter fails open and
 // logs until it answers.
 func (a *App) rateLimits(ctx context.Context, cfg config.Config, logger *slog.Logger) (httpserver.RateLimits, error) {
@@ -178,9 +179,11 @@ func (a *App) rateLimits(ctx context.Context, cfg config.Config, logger *slog.Lo
 		if err := r.Ping(pctx); err != nil {
 			logger.Error("redis for rate limits does not answer; requests are allowed until it does", slog.String("error", err.Error()))
 		}
-		limits.Limiter, a.closeLimiter = r, r.Close
+		l := ratelimit.NewLeased(r, logger)
+		limits.Limiter, a.closeLimiter = l, func() error { l.Close(); return r.Close() }
 	default:
-		limits.Limiter = ratelimit.NewPostgres(a.store, logger)
+		l := ratelimit.NewLeased(ratelimit.NewPostgres(a.store, logger), logger)
+		limits.Limiter, a.closeLimiter = l, func() error { l.Close(); return nil }
 	}
 	return limits, nil
 }

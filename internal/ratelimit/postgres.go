@@ -10,7 +10,7 @@ import (
 )
 
 // Postgres keeps the buckets in the rate_limits table of the application
-// database: one atomic upsert per request, timed by the database clock.
+// database: one atomic upsert per take, timed by the database clock.
 // Buckets whose allowance is whole again are deleted opportunistically, at
 // most once per SweepInterval per process, off the request path.
 type Postgres struct {
@@ -30,23 +30,32 @@ func NewPostgres(st *store.Store, logger *slog.Logger) *Postgres {
 	return p
 }
 
-// Allow implements Limiter.
+// Allow implements Limiter: one request, decided exactly by the database.
 func (p *Postgres) Allow(ctx context.Context, bucket string, limit Limit) (Result, error) {
-	p.maybeSweep(ctx)
-	e := limit.emission()
-	hit, err := p.store.HitRateLimit(ctx, bucket, e, limit.Period)
+	g, err := p.Take(ctx, bucket, limit, 1)
 	if err != nil {
 		return Result{}, err
 	}
-	// tat - now is the part of the period still occupied by earlier requests.
-	busy := max(hit.TAT.Sub(hit.Now), 0)
-	res := Result{Allowed: hit.Allowed, Limit: limit, ResetAfter: busy}
-	if hit.Allowed {
-		res.Remaining = min(max(int((limit.Period-busy)/e), 0), limit.Rate-1)
-	} else {
-		res.RetryAfter = max(busy+e-limit.Period, time.Millisecond)
+	return g.result(limit), nil
+}
+
+// Take implements Backend: one atomic upsert.
+func (p *Postgres) Take(ctx context.Context, bucket string, limit Limit, n int) (Grant, error) {
+	p.maybeSweep(ctx)
+	e := limit.emission()
+	hit, err := p.store.TakeRateLimit(ctx, bucket, n, e, limit.Period)
+	if err != nil {
+		return Grant{}, err
 	}
-	return res, nil
+	return grant(limit, hit.Granted, hit.TAT.Sub(hit.Now)), nil
+}
+
+// Give implements Backend.
+func (p *Postgres) Give(ctx context.Context, bucket string, limit Limit, n int) error {
+	if n <= 0 {
+		return nil
+	}
+	return p.store.GiveRateLimit(ctx, bucket, n, limit.emission())
 }
 
 const sweepBatch = 1000

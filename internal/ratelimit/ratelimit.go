@@ -1,8 +1,8 @@
-// Package ratelimit owns API rate limiting: the Limiter interface, its
-// PostgreSQL (default) and Redis implementations, both GCRA and shared by
-// every process on the same backend, the limit groups, the bucket names,
-// the X-RateLimit-* headers, and the fail-open policy when a backend
-// cannot answer. Which requests are limited, and where in the middleware
+// Package ratelimit owns API rate limiting: the Limiter interface, the
+// shared GCRA buckets in PostgreSQL (default) or Redis, the leases through
+// which each process decides locally from its share of a bucket (Leased),
+// the limit groups, the bucket names, the X-RateLimit-* headers, and the
+// fail-open policy when a backend cannot answer. Which requests are limited, and where in the middleware
 // chain, is internal/httpserver's business.
 package ratelimit
 
@@ -51,10 +51,11 @@ type Limit struct {
 func PerMinute(n int) Limit { return Limit{Rate: n, Period: time.Minute} }
 
 // emission is the time one request occupies: a refused client may send
-// again after at most this long.
+// again after at most this long. It is whole microseconds, the backends'
+// resolution, so that period/emission is never below the rate.
 func (l Limit) emission() time.Duration {
 	rate := max(l.Rate, 1)
-	return max(l.Period/time.Duration(rate), time.Microsecond)
+	return max((l.Period / time.Duration(rate)).Truncate(time.Microsecond), time.Microsecond)
 }
 
 // Result is the decision on one request.
@@ -73,6 +74,52 @@ type Result struct {
 // sharing the same backend shares the buckets.
 type Limiter interface {
 	Allow(ctx context.Context, bucket string, limit Limit) (Result, error)
+}
+
+// Backend is the shared store of buckets. Take removes up to n requests
+// from a bucket's allowance at once, atomically, and Give puts back
+// requests taken and not spent (never beyond the burst).
+type Backend interface {
+	Take(ctx context.Context, bucket string, limit Limit, n int) (Grant, error)
+	Give(ctx context.Context, bucket string, limit Limit, n int) error
+}
+
+// Grant is the outcome of a Take.
+type Grant struct {
+	// Granted is how many requests were taken, 0 when the bucket is empty.
+	Granted int
+	// Busy is how long until the bucket's whole allowance is back (its
+	// theoretical arrival time minus now, on the backend's clock).
+	Busy time.Duration
+	// RetryAfter is, when nothing was granted, how long until one request
+	// can be.
+	RetryAfter time.Duration
+}
+
+func grant(limit Limit, granted int, busy time.Duration) Grant {
+	g := Grant{Granted: granted, Busy: max(busy, 0)}
+	if granted == 0 {
+		// busy - period is how far the next emission lies beyond a full
+		// bucket; one more emission frees a request.
+		g.RetryAfter = max(g.Busy+limit.emission()-limit.Period, time.Millisecond)
+	}
+	return g
+}
+
+// available is how many requests a bucket that is busy for busy holds.
+func (l Limit) available(busy time.Duration) int {
+	return min(max(int((l.Period-max(busy, 0))/l.emission()), 0), max(l.Rate, 1))
+}
+
+// result is the decision on one request of a Take of one.
+func (g Grant) result(limit Limit) Result {
+	res := Result{Allowed: g.Granted > 0, Limit: limit, ResetAfter: g.Busy}
+	if res.Allowed {
+		res.Remaining = min(limit.available(g.Busy), limit.Rate-1)
+	} else {
+		res.RetryAfter = g.RetryAfter
+	}
+	return res
 }
 
 // OrgBucket is the bucket of an organization's group.

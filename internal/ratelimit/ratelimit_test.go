@@ -47,8 +47,13 @@ func postgresLimiter(tb testing.TB) *ratelimit.Postgres {
 	return ratelimit.NewPostgres(store.New(pgtest.Pool(tb)), slog.New(slog.DiscardHandler))
 }
 
-// backends runs fn against each implementation.
-func backends(t *testing.T, fn func(t *testing.T, l ratelimit.Limiter)) {
+type backend interface {
+	ratelimit.Limiter
+	ratelimit.Backend
+}
+
+// sharedBackends runs fn against each shared store.
+func sharedBackends(t *testing.T, fn func(t *testing.T, b backend)) {
 	t.Helper()
 	t.Run("Postgres", func(t *testing.T) {
 		t.Parallel()
@@ -58,6 +63,23 @@ func backends(t *testing.T, fn func(t *testing.T, l ratelimit.Limiter)) {
 		t.Parallel()
 		fn(t, redisLimiter(t))
 	})
+}
+
+// backends runs fn against each implementation: the shared stores decided
+// per request, and the leased limiter over each.
+func backends(t *testing.T, fn func(t *testing.T, l ratelimit.Limiter)) {
+	t.Helper()
+	sharedBackends(t, func(t *testing.T, b backend) {
+		t.Run("Exact", func(t *testing.T) { fn(t, b) })
+		t.Run("Leased", func(t *testing.T) { fn(t, leased(t, b)) })
+	})
+}
+
+func leased(tb testing.TB, b ratelimit.Backend) *ratelimit.Leased {
+	tb.Helper()
+	l := ratelimit.NewLeased(b, slog.New(slog.DiscardHandler))
+	tb.Cleanup(l.Close)
+	return l
 }
 
 func TestLimiterAllowsTheBurstThenRefuses(t *testing.T) {
@@ -124,6 +146,195 @@ func TestLimiterIsExactUnderConcurrency(t *testing.T) {
 		}
 		wg.Wait()
 		require.Equal(t, 10, allowed)
+	})
+}
+
+// spend sends n requests through the limiters, spread over them and
+// over concurrent callers, and counts the allowed ones.
+func spend(t *testing.T, limiters []ratelimit.Limiter, bucket string, limit ratelimit.Limit, n int) int {
+	t.Helper()
+	var (
+		wg      sync.WaitGroup
+		mu      sync.Mutex
+		allowed int
+	)
+	const callers = 8
+	for c := range callers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := c; i < n; i += callers {
+				res, err := limiters[i%len(limiters)].Allow(context.Background(), bucket, limit)
+				if err != nil {
+					t.Errorf("allow: %v", err)
+					return
+				}
+				if res.Allowed {
+					mu.Lock()
+					allowed++
+					mu.Unlock()
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	return allowed
+}
+
+// The accuracy bound of Leased: P processes sharing a bucket never get
+// more than one exact bucket gives plus P × MaxShare, and once the shared
+// bucket is empty they have had all of it but what they still hold, at
+// most P × MaxShare, which they give back when they stop.
+func TestLeasedStaysWithinItsBoundAcrossProcesses(t *testing.T) {
+	t.Parallel()
+	sharedBackends(t, func(t *testing.T, b backend) {
+		const processes = 4
+		// A day's period: the bucket refills by one request every 86 s, so
+		// at most one during the test.
+		limit := ratelimit.Limit{Rate: 1000, Period: 24 * time.Hour}
+		share := ratelimit.MaxShare(limit)
+		require.Equal(t, 20, share)
+		bucket := "test:" + uuid.NewString()
+		var limiters []ratelimit.Limiter
+		var leases []*ratelimit.Leased
+		for range processes {
+			l := ratelimit.NewLeased(b, slog.New(slog.DiscardHandler))
+			leases = append(leases, l)
+			limiters = append(limiters, l)
+		}
+		allowed := spend(t, limiters, bucket, limit, 3000)
+		require.LessOrEqual(t, allowed, limit.Rate+1+processes*share)
+		require.GreaterOrEqual(t, allowed, limit.Rate-processes*share)
+
+		// Stopping gives back what was held: the shared bucket then holds
+		// exactly what was not spent (and what refilled).
+		for _, l := range leases {
+			l.Close()
+		}
+		g, err := b.Take(context.Background(), bucket, limit, limit.Rate)
+		require.NoError(t, err)
+		require.GreaterOrEqual(t, g.Granted, max(limit.Rate-allowed, 0))
+		require.LessOrEqual(t, g.Granted, max(limit.Rate-allowed, 0)+1)
+	})
+}
+
+// Below 100 a minute nothing is leased ahead: every request is decided by
+// the shared bucket, exactly, however many processes there are.
+func TestLeasedIsExactForSmallLimits(t *testing.T) {
+	t.Parallel()
+	sharedBackends(t, func(t *testing.T, b backend) {
+		limit := ratelimit.PerMinute(10)
+		require.Equal(t, 1, ratelimit.MaxShare(limit))
+		var limiters []ratelimit.Limiter
+		for range 4 {
+			limiters = append(limiters, leased(t, b))
+		}
+		require.Equal(t, 10, spend(t, limiters, "test:"+uuid.NewString(), limit, 40))
+	})
+}
+
+// One process sees the exact count in its headers: what it holds plus what
+// the shared bucket holds is what remains.
+func TestLeasedRemainingIsExactInOneProcess(t *testing.T) {
+	t.Parallel()
+	sharedBackends(t, func(t *testing.T, b backend) {
+		l := leased(t, b)
+		limit := ratelimit.Limit{Rate: 1000, Period: 24 * time.Hour}
+		bucket := "test:" + uuid.NewString()
+		for i := range 300 {
+			res, err := l.Allow(context.Background(), bucket, limit)
+			require.NoError(t, err)
+			require.True(t, res.Allowed)
+			// +1 at most: the bucket refills by one request every 86 s.
+			require.GreaterOrEqual(t, res.Remaining, limit.Rate-i-1, "request %d", i+1)
+			require.LessOrEqual(t, res.Remaining, limit.Rate-i, "request %d", i+1)
+			require.Positive(t, res.ResetAfter)
+		}
+	})
+}
+
+// Tokens a process took and did not spend go back to the shared bucket
+// once their lease expires, so other processes can use them.
+func TestLeasedGivesBackUnspentTokens(t *testing.T) {
+	t.Parallel()
+	sharedBackends(t, func(t *testing.T, b backend) {
+		l := ratelimit.NewLeasedTTL(b, slog.New(slog.DiscardHandler), 200*time.Millisecond)
+		t.Cleanup(l.Close)
+		limit := ratelimit.Limit{Rate: 5000, Period: 24 * time.Hour}
+		bucket := "test:" + uuid.NewString()
+		// A quick run of requests grows the lease beyond what is spent.
+		const spent = 400
+		for range spent {
+			res, err := l.Allow(context.Background(), bucket, limit)
+			require.NoError(t, err)
+			require.True(t, res.Allowed)
+		}
+		probe := "probe:" + uuid.NewString()
+		deadline := time.Now().Add(10 * time.Second)
+		for {
+			// What the shared bucket holds, measured without changing it:
+			// take all, give back all.
+			g, err := b.Take(context.Background(), bucket, limit, limit.Rate)
+			require.NoError(t, err)
+			require.NoError(t, b.Give(context.Background(), bucket, limit, g.Granted))
+			if g.Granted >= limit.Rate-spent {
+				require.LessOrEqual(t, g.Granted, limit.Rate-spent+1)
+				break
+			}
+			require.True(t, time.Now().Before(deadline), "the unspent tokens were not given back: the shared bucket holds %d", g.Granted)
+			_, _ = b.Take(context.Background(), probe, limit, 1) // a round trip as a pause
+		}
+	})
+}
+
+type brokenBackend struct{}
+
+func (brokenBackend) Take(context.Context, string, ratelimit.Limit, int) (ratelimit.Grant, error) {
+	return ratelimit.Grant{}, errors.New("connection refused")
+}
+
+func (brokenBackend) Give(context.Context, string, ratelimit.Limit, int) error {
+	return errors.New("connection refused")
+}
+
+// A leased limiter whose backend fails reports the failure, and the guard
+// over it allows the request.
+func TestLeasedFailsOpenThroughTheGuard(t *testing.T) {
+	t.Parallel()
+	l := leased(t, brokenBackend{})
+	_, err := l.Allow(context.Background(), "org:x:api_read", ratelimit.PerMinute(1000))
+	require.Error(t, err)
+	g := ratelimit.NewGuard(l, slog.New(slog.DiscardHandler))
+	res, ok := g.Check(context.Background(), "org:x:api_read", ratelimit.PerMinute(1000))
+	require.False(t, ok)
+	require.True(t, res.Allowed)
+}
+
+// A changed limit (an organization's new override) applies to the next
+// request: tokens leased under the old, larger one are not spent under the
+// new one.
+func TestLeasedFollowsAChangedLimit(t *testing.T) {
+	t.Parallel()
+	sharedBackends(t, func(t *testing.T, b backend) {
+		l := leased(t, b)
+		bucket := "test:" + uuid.NewString()
+		for range 100 {
+			res, err := l.Allow(context.Background(), bucket, ratelimit.PerMinute(6000))
+			require.NoError(t, err)
+			require.True(t, res.Allowed)
+		}
+		allowed := 0
+		for range 20 {
+			res, err := l.Allow(context.Background(), bucket, ratelimit.PerMinute(10))
+			require.NoError(t, err)
+			require.Equal(t, ratelimit.PerMinute(10), res.Limit)
+			require.LessOrEqual(t, res.Remaining, 9)
+			if res.Allowed {
+				allowed++
+			}
+		}
+		require.LessOrEqual(t, allowed, 10)
+		require.Positive(t, allowed)
 	})
 }
 
@@ -247,4 +458,6 @@ func BenchmarkAllow(b *testing.B) {
 	}
 	b.Run("Postgres", func(b *testing.B) { run(b, postgresLimiter(b)) })
 	b.Run("Redis", func(b *testing.B) { run(b, redisLimiter(b)) })
+	b.Run("LeasedPostgres", func(b *testing.B) { run(b, leased(b, postgresLimiter(b))) })
+	b.Run("LeasedRedis", func(b *testing.B) { run(b, leased(b, redisLimiter(b))) })
 }

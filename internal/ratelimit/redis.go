@@ -55,16 +55,60 @@ func (r *Redis) Ping(ctx context.Context) error { return r.client.Ping(ctx).Err(
 // Close closes the connections.
 func (r *Redis) Close() error { return r.client.Close() }
 
-// Allow implements Limiter.
+// Allow implements Limiter: one request, decided exactly by Redis.
 func (r *Redis) Allow(ctx context.Context, bucket string, limit Limit) (Result, error) {
-	rate := max(limit.Rate, 1)
-	res, err := r.limiter.Allow(ctx, r.prefix+bucket, redis_rate.Limit{Rate: rate, Burst: rate, Period: limit.Period})
+	g, err := r.Take(ctx, bucket, limit, 1)
 	if err != nil {
-		return Result{}, fmt.Errorf("redis rate limit: %w", err)
+		return Result{}, err
 	}
-	out := Result{Allowed: res.Allowed > 0, Limit: limit, Remaining: res.Remaining, ResetAfter: max(res.ResetAfter, 0)}
-	if !out.Allowed {
-		out.RetryAfter = max(res.RetryAfter, time.Millisecond)
-	}
-	return out, nil
+	return g.result(limit), nil
 }
+
+// redisLimit is limit in redis_rate's terms, with the emission rounded to
+// the microsecond as everywhere else, so that Give undoes Take exactly.
+func redisLimit(limit Limit) redis_rate.Limit {
+	rate := max(limit.Rate, 1)
+	return redis_rate.Limit{Rate: rate, Burst: rate, Period: limit.emission() * time.Duration(rate)}
+}
+
+// Take implements Backend with redis_rate's AllowAtMost, one script call.
+func (r *Redis) Take(ctx context.Context, bucket string, limit Limit, n int) (Grant, error) {
+	res, err := r.limiter.AllowAtMost(ctx, r.prefix+bucket, redisLimit(limit), max(n, 1))
+	if err != nil {
+		return Grant{}, fmt.Errorf("redis rate limit: %w", err)
+	}
+	return grant(limit, res.Allowed, max(res.ResetAfter, 0)), nil
+}
+
+// giveBack moves a redis_rate bucket's tat back by n emissions, never
+// before now, in redis_rate's own representation (seconds since
+// 2017-01-01 as a float, the Redis server's clock).
+var giveBack = redis.NewScript(`
+local tat = redis.call("GET", KEYS[1])
+if not tat then
+  return 0
+end
+local t = redis.call("TIME")
+local now = (t[1] - 1483228800) + (t[2] / 1000000)
+local new_tat = tonumber(tat) - tonumber(ARGV[1]) * tonumber(ARGV[2])
+if new_tat <= now then
+  redis.call("DEL", KEYS[1])
+else
+  redis.call("SET", KEYS[1], new_tat, "EX", math.ceil(new_tat - now))
+end
+return 1
+`)
+
+// Give implements Backend.
+func (r *Redis) Give(ctx context.Context, bucket string, limit Limit, n int) error {
+	if n <= 0 {
+		return nil
+	}
+	if err := giveBack.Run(ctx, r.client, []string{redisRatePrefix + r.prefix + bucket}, n, limit.emission().Seconds()).Err(); err != nil {
+		return fmt.Errorf("redis rate limit: %w", err)
+	}
+	return nil
+}
+
+// redisRatePrefix is the prefix redis_rate puts before every key.
+const redisRatePrefix = "rate:"

@@ -1,0 +1,308 @@
+package ratelimit
+
+import (
+	"context"
+	"log/slog"
+	"sync"
+	"time"
+)
+
+// Leased decides requests in process from leases on the shared buckets, so
+// that a request costs a mutex and a few comparisons instead of a round
+// trip to the backend.
+//
+// A process takes a share of a bucket's allowance from the backend (Take n,
+// one atomic statement) and spends it locally, one token per request. Its
+// next lease is fetched in the background when a quarter of the current one
+// is left, so a busy bucket rarely makes a request wait; a request waits
+// only when the process holds no token, which is always the case for its
+// first request and for limits too small to share (below). The lease size
+// follows demand: it starts at one request, doubles each time a lease is
+// spent within half of LeaseTTL, and halves when one expires unspent.
+//
+// Accuracy. Nothing is spent that was not taken from the shared bucket, and
+// a process never holds more than MaxShare(limit) = max(1, rate/50) tokens.
+// The tokens spent in any interval are those the shared bucket granted in
+// it, plus at most what the processes held when it began, so with P
+// processes an organization (or address) gets at most P × MaxShare(limit)
+// more requests in any window than one exact bucket would give it: 2 % of
+// the limit per process, and none at all for limits under 100 a minute,
+// where every request is decided by the backend exactly. The other way, a
+// request can be refused while other processes hold up to (P-1) ×
+// MaxShare(limit) unspent tokens; unspent tokens expire after LeaseTTL and
+// are given back, so this lasts at most LeaseTTL. A refusal by the backend
+// is remembered until its Retry-After, so a client over its limit costs
+// no round trip either.
+//
+// X-RateLimit-Remaining is the tokens this process holds plus what the
+// shared bucket held at this process's last exchange with it, refilled
+// since; it is off by what other processes took since that exchange, which
+// is at most one LeaseTTL old for a busy bucket.
+type Leased struct {
+	backend Backend
+	logger  *slog.Logger
+	ttl     time.Duration
+
+	mu      sync.RWMutex
+	buckets map[string]*leasedBucket
+
+	stop chan struct{}
+	done chan struct{}
+}
+
+// LeaseTTL is how long a process keeps tokens it has not spent before
+// giving them back.
+const LeaseTTL = time.Second
+
+// maxBuckets bounds the buckets a process tracks; idle ones are forgotten
+// first, and a forgotten bucket costs one round trip when it comes back.
+const maxBuckets = 100_000
+
+// MaxShare is the most tokens of limit one process holds at once.
+func MaxShare(limit Limit) int { return max(1, limit.Rate/50) }
+
+type leasedBucket struct {
+	mu    sync.Mutex
+	limit Limit
+	// tokens are this process's unspent share, valid until expires.
+	tokens  int
+	expires time.Time
+	// lease is the size of the next take; fetched is when the last began.
+	lease   int
+	fetched time.Time
+	// tat is the shared bucket's theoretical arrival time as of the last
+	// exchange, on the local clock.
+	tat time.Time
+	// refusedUntil is when the backend's last refusal ends.
+	refusedUntil time.Time
+	lastUse      time.Time
+	inflight     *fetchCall
+	// forgotten is set when the bucket left the map; a request that got
+	// it just before looks it up again.
+	forgotten bool
+}
+
+type fetchCall struct {
+	done chan struct{}
+	err  error
+}
+
+// NewLeased returns a limiter over backend. Close stops its background
+// work and gives back the tokens it holds.
+func NewLeased(backend Backend, logger *slog.Logger) *Leased {
+	return newLeased(backend, logger, LeaseTTL)
+}
+
+func newLeased(backend Backend, logger *slog.Logger, ttl time.Duration) *Leased {
+	l := &Leased{
+		backend: backend, logger: logger, ttl: ttl,
+		buckets: map[string]*leasedBucket{},
+		stop:    make(chan struct{}), done: make(chan struct{}),
+	}
+	go l.janitor()
+	return l
+}
+
+// bucket returns name's bucket, locked.
+func (l *Leased) bucket(name string) *leasedBucket {
+	for {
+		l.mu.RLock()
+		b := l.buckets[name]
+		l.mu.RUnlock()
+		if b == nil {
+			b = l.addBucket(name)
+		}
+		b.mu.Lock()
+		if !b.forgotten {
+			return b
+		}
+		b.mu.Unlock()
+	}
+}
+
+func (l *Leased) addBucket(name string) *leasedBucket {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	b, ok := l.buckets[name]
+	if !ok {
+		if len(l.buckets) >= maxBuckets {
+			l.forgetIdleLocked(time.Now(), 0)
+		}
+		b = &leasedBucket{lease: 1, lastUse: time.Now()}
+		l.buckets[name] = b
+	}
+	return b
+}
+
+// Allow implements Limiter.
+func (l *Leased) Allow(ctx context.Context, name string, limit Limit) (Result, error) {
+	b := l.bucket(name)
+	for {
+		now := time.Now()
+		if b.limit != limit {
+			// A new bucket, or the organization's limit changed: what is
+			// held was taken under the old one.
+			l.giveBackLocked(name, b)
+			b.limit, b.lease, b.tat, b.refusedUntil = limit, 1, time.Time{}, time.Time{}
+		}
+		if b.tokens > 0 && now.Before(b.expires) {
+			b.tokens--
+			b.lastUse = now
+			res := Result{Allowed: true, Limit: limit, ResetAfter: max(b.tat.Sub(now), 0)}
+			res.Remaining = min(b.tokens+limit.available(b.tat.Sub(now)), limit.Rate-1)
+			if b.inflight == nil && b.lease > 1 && b.tokens <= b.lease/4 {
+				l.startFetch(name, b, now)
+			}
+			b.mu.Unlock()
+			return res, nil
+		}
+		l.giveBackLocked(name, b)
+		if now.Before(b.refusedUntil) {
+			res := Result{Limit: limit, RetryAfter: b.refusedUntil.Sub(now), ResetAfter: max(b.tat.Sub(now), 0)}
+			b.mu.Unlock()
+			return res, nil
+		}
+		call := b.inflight
+		if call == nil {
+			call = l.startFetch(name, b, now)
+		}
+		b.mu.Unlock()
+		select {
+		case <-call.done:
+		case <-ctx.Done():
+			return Result{}, ctx.Err()
+		}
+		if call.err != nil {
+			return Result{}, call.err
+		}
+		b.mu.Lock()
+	}
+}
+
+// startFetch takes the next lease in the background; b.mu is held.
+func (l *Leased) startFetch(name string, b *leasedBucket, now time.Time) *fetchCall {
+	limit := b.limit
+	share := MaxShare(limit)
+	if !b.fetched.IsZero() && now.Sub(b.fetched) < l.ttl/2 {
+		b.lease = min(b.lease*2, share)
+	}
+	n := max(min(b.lease, share-b.tokens), 1)
+	b.fetched = now
+	call := &fetchCall{done: make(chan struct{})}
+	b.inflight = call
+	go func() {
+		// Not the request's context: the lease serves every request of the
+		// bucket, and a waiting request gives up on its own.
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		g, err := l.backend.Take(ctx, name, limit, n)
+		b.mu.Lock()
+		now := time.Now()
+		b.inflight = nil
+		call.err = err
+		switch {
+		case err != nil:
+		case b.limit != limit:
+			// The limit changed while the take was under way.
+			l.giveLocked(name, limit, g.Granted)
+		default:
+			b.tat = now.Add(g.Busy)
+			if g.Granted > 0 {
+				b.tokens += g.Granted
+				b.expires = now.Add(l.ttl)
+				b.refusedUntil = time.Time{}
+			} else {
+				b.refusedUntil = now.Add(g.RetryAfter)
+			}
+		}
+		b.mu.Unlock()
+		close(call.done)
+	}()
+	return call
+}
+
+// giveBackLocked gives back tokens that expired unspent; b.mu is held.
+func (l *Leased) giveBackLocked(name string, b *leasedBucket) {
+	if b.tokens == 0 {
+		return
+	}
+	l.giveLocked(name, b.limit, b.tokens)
+	b.tokens = 0
+	b.lease = max(1, b.lease/2)
+}
+
+func (l *Leased) giveLocked(name string, limit Limit, n int) {
+	if n <= 0 {
+		return
+	}
+	go func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		if err := l.backend.Give(ctx, name, limit, n); err != nil {
+			// Lost tokens only lower the allowance until they refill.
+			l.logger.Debug("give back rate limit tokens", slog.String("error", err.Error()))
+		}
+	}()
+}
+
+// janitor gives back expired leases and forgets idle buckets.
+func (l *Leased) janitor() {
+	defer close(l.done)
+	t := time.NewTicker(l.ttl / 2)
+	defer t.Stop()
+	for {
+		select {
+		case <-l.stop:
+			return
+		case now := <-t.C:
+			// Requests only read the map; this write lock is held for one
+			// pass over the buckets every LeaseTTL/2.
+			l.mu.Lock()
+			for name, b := range l.buckets {
+				b.mu.Lock()
+				if b.tokens > 0 && !now.Before(b.expires) {
+					l.giveBackLocked(name, b)
+				}
+				b.mu.Unlock()
+			}
+			l.forgetIdleLocked(now, 10*l.ttl)
+			l.mu.Unlock()
+		}
+	}
+}
+
+// forgetIdleLocked drops buckets unused for idle that hold nothing; l.mu
+// is held.
+func (l *Leased) forgetIdleLocked(now time.Time, idle time.Duration) {
+	for name, b := range l.buckets {
+		b.mu.Lock()
+		if b.tokens == 0 && b.inflight == nil && now.Sub(b.lastUse) >= idle && !now.Before(b.refusedUntil) {
+			b.forgotten = true
+			delete(l.buckets, name)
+		}
+		b.mu.Unlock()
+	}
+}
+
+// Close stops the background work and gives back every token held.
+func (l *Leased) Close() {
+	select {
+	case <-l.stop:
+		return
+	default:
+	}
+	close(l.stop)
+	<-l.done
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	for name, b := range l.buckets {
+		b.mu.Lock()
+		if b.tokens > 0 {
+			_ = l.backend.Give(ctx, name, b.limit, b.tokens)
+			b.tokens = 0
+		}
+		b.mu.Unlock()
+	}
+}
