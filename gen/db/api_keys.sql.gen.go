@@ -139,6 +139,17 @@ func (q *Queries) ListAPIKeys(ctx context.Context, db DBTX, orgID uuid.UUID) ([]
 	return items, nil
 }
 
+const listenAuth = `-- name: ListenAuth :exec
+LISTEN geoscan_auth
+`
+
+// Subscribes the connection to the announcements of migration 00004
+// (revoked or deleted keys, changed organizations).
+func (q *Queries) ListenAuth(ctx context.Context, db DBTX) error {
+	_, err := db.Exec(ctx, listenAuth)
+	return err
+}
+
 const revokeAPIKey = `-- name: RevokeAPIKey :one
 UPDATE api_keys SET revoked_at = coalesce(revoked_at, now())
 WHERE id = $1

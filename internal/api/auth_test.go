@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/geoscan/geoscan/gen/api"
+	"github.com/geoscan/geoscan/internal/apitest"
 	"github.com/geoscan/geoscan/internal/auth"
 	"github.com/geoscan/geoscan/internal/wait"
 )
@@ -72,14 +73,63 @@ func TestAuthentication(t *testing.T) {
 		})
 	})
 
-	t.Run("RevocationTakesEffectAtOnce", func(t *testing.T) {
+	t.Run("RevocationTakesEffect", func(t *testing.T) {
 		t.Parallel()
 		key, row := h.NewKey(t, org.ID, "short-lived")
 		require.Equal(t, http.StatusOK, h.Do(t, "GET", "/api/v1/usage", key, nil).Status)
 		_, err := h.Store.RevokeAPIKey(context.Background(), row.ID)
 		require.NoError(t, err)
-		h.Do(t, "GET", "/api/v1/usage", key, nil).RequireError(t, 401, "api_key_invalid", "")
+		// The key was cached by the first request; the revocation reaches
+		// the cache by announcement (within a second; polled here).
+		requireRefusedSoon(t, h, key)
 	})
+}
+
+// requireRefusedSoon polls until key gets the 401 of a revoked key.
+func requireRefusedSoon(t *testing.T, h *apitest.Harness, key string) {
+	t.Helper()
+	wait.Until(t, 5*time.Second, "the revoked key to be refused at "+h.BaseURL, func() bool {
+		return h.Do(t, "GET", "/api/v1/usage", key, nil).Status == http.StatusUnauthorized
+	})
+	h.Do(t, "GET", "/api/v1/usage", key, nil).RequireError(t, 401, "api_key_invalid", "")
+}
+
+// Two application processes both cache a key; revoking it through one (or
+// deleting it in SQL) stops it in both, and an organization's new override
+// reaches both, without waiting for any cache to expire.
+func TestRevocationReachesEveryInstance(t *testing.T) {
+	t.Parallel()
+	a := start(t)
+	b := start(t)
+	for _, h := range []*apitest.Harness{a, b} {
+		wait.Until(t, 5*time.Second, "the key cache to listen", h.App.AuthCache().Live)
+	}
+	org := a.NewOrg(t, "free", true)
+	ctx := context.Background()
+	key, row := a.NewKey(t, org.ID, "shared")
+	gone, goneRow := a.NewKey(t, org.ID, "deleted")
+	for _, h := range []*apitest.Harness{a, b} {
+		require.Equal(t, http.StatusOK, h.Do(t, "GET", "/api/v1/usage", key, nil).Status)
+		require.Equal(t, http.StatusOK, h.Do(t, "GET", "/api/v1/usage", gone, nil).Status)
+	}
+
+	_, err := a.Store.RevokeAPIKey(ctx, row.ID)
+	require.NoError(t, err)
+	_, err = a.Store.Pool().Exec(ctx, "DELETE FROM api_keys WHERE id = $1", goneRow.ID)
+	require.NoError(t, err)
+	for _, h := range []*apitest.Harness{a, b} {
+		requireRefusedSoon(t, h, key)
+		requireRefusedSoon(t, h, gone)
+	}
+
+	// The organization's limits were cached by both; a new read override
+	// shows in both.
+	setRateOverrides(t, a, org, nil, 77)
+	for _, h := range []*apitest.Harness{a, b} {
+		wait.Until(t, 5*time.Second, "the new read limit at "+h.BaseURL, func() bool {
+			return h.Do(t, "GET", "/api/v1/usage", org.Key, nil).Header.Get("X-RateLimit-Limit") == "77"
+		})
+	}
 }
 
 func flipChar(c byte) string {

@@ -51,6 +51,10 @@ type App struct {
 	served chan error
 	// closeLimiter releases the rate-limit backend's connections, if any.
 	closeLimiter func() error
+	// authCache listens for key revocations while the API serves.
+	authCache *httpserver.AuthCache
+	stopCache context.CancelFunc
+	cacheDone chan struct{}
 }
 
 // Options adjust an App beyond Config; tests use them.
@@ -135,9 +139,11 @@ func New(ctx context.Context, cfg config.Config, logger *slog.Logger, opts Optio
 		pool.Close()
 		return nil, err
 	}
+	a.authCache = httpserver.NewAuthCache(st, logger)
 	// Requests carry their own contexts; building the server needs none.
 	e, err := httpserver.New(httpserver.Deps{ //nolint:contextcheck // see above
 		Logger: logger, Store: st, Handler: handlers, RequestTimeout: cfg.RequestTimeout, RateLimits: limits,
+		AuthCache: a.authCache,
 	})
 	if err != nil {
 		a.closeRateLimiter()
@@ -271,6 +277,10 @@ func (a *App) QueueTriage(ctx context.Context, scanID uuid.UUID) (queued bool, e
 	return !res.UniqueSkippedAsDuplicate, nil
 }
 
+// AuthCache is the API's cache of verified keys (tests wait until it is
+// listening).
+func (a *App) AuthCache() *httpserver.AuthCache { return a.authCache }
+
 // Store exposes the store (the CLI's dev command creates its key with it).
 func (a *App) Store() *store.Store { return a.store }
 
@@ -319,6 +329,12 @@ func (a *App) Start(ctx context.Context) error {
 			return err
 		}
 	}
+	cctx, stop := context.WithCancel(context.WithoutCancel(ctx))
+	a.stopCache, a.cacheDone = stop, make(chan struct{})
+	go func() {
+		defer close(a.cacheDone)
+		a.authCache.Run(cctx)
+	}()
 	a.served = make(chan error, 1)
 	go func() {
 		err := a.server.Serve(a.ln)
@@ -368,6 +384,10 @@ func (a *App) Shutdown(ctx context.Context) error {
 		}
 	}
 	wg.Wait()
+	if a.stopCache != nil {
+		a.stopCache()
+		<-a.cacheDone
+	}
 	a.closeRateLimiter()
 	a.pool.Close()
 	return errors.Join(errs...)

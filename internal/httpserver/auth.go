@@ -24,7 +24,7 @@ type authenticator struct {
 	logger *slog.Logger
 	// limits applies the organization rate limit; nil turns it off.
 	limits *ratelimit.Guard
-	orgs   orgLimitCache
+	cache  *AuthCache
 
 	mu      sync.Mutex
 	touched map[uuid.UUID]time.Time
@@ -37,8 +37,8 @@ func errInvalidKey() *apierror.Error {
 // authenticate is kin-openapi's AuthenticationFunc. It runs before parameter
 // and body validation, so an unauthenticated request is always a 401.
 // Malformed keys are refused without touching the database; a well-formed
-// key is looked up by its SHA-256 under a unique index, so no comparison of
-// secret bytes happens in this process. The 401 body is the same for
+// key is looked up by its SHA-256 (in the AuthCache, else under a unique
+// index), so no comparison of secret bytes happens in this process. The 401 body is the same for
 // malformed, unknown and revoked keys.
 func (a *authenticator) authenticate(ctx context.Context, in *openapi3filter.AuthenticationInput) error {
 	r := in.RequestValidationInput.Request
@@ -56,7 +56,7 @@ func (a *authenticator) authenticate(ctx context.Context, in *openapi3filter.Aut
 	hash := auth.HashKey(key)
 	// The validator's ctx is not the request's; the lookup should end
 	// when the client goes away, so it uses the request context.
-	p, err := a.store.LookupKey(r.Context(), hash) //nolint:contextcheck // see above
+	p, err := a.cache.lookupKey(r.Context(), hash) //nolint:contextcheck // see above
 	if err != nil {
 		if errors.Is(err, store.ErrNotFound) {
 			return errInvalidKey()
@@ -73,7 +73,7 @@ func (a *authenticator) authenticate(ctx context.Context, in *openapi3filter.Aut
 	}
 	principal := auth.Principal{KeyID: p.KeyID, OrgID: p.OrgID, MemberID: p.MemberID}
 	if a.limits != nil {
-		if err := orgRateLimit(r.Context(), ec, a.limits, &a.orgs, principal); err != nil { //nolint:contextcheck // request context, as above
+		if err := orgRateLimit(r.Context(), ec, a.limits, a.cache, principal); err != nil { //nolint:contextcheck // request context, as above
 			return err
 		}
 	}

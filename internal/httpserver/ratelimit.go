@@ -5,17 +5,13 @@ import (
 	"net"
 	"net/netip"
 	"strings"
-	"sync"
 	"time"
 
-	"github.com/google/uuid"
 	"github.com/labstack/echo/v4"
 
 	"github.com/geoscan/geoscan/internal/apierror"
 	"github.com/geoscan/geoscan/internal/auth"
-	"github.com/geoscan/geoscan/internal/plan"
 	"github.com/geoscan/geoscan/internal/ratelimit"
-	"github.com/geoscan/geoscan/internal/store"
 )
 
 // RateLimits configure both layers; a nil Limiter turns them off.
@@ -71,58 +67,17 @@ func ipRateLimit(guard *ratelimit.Guard, perMinute int) echo.MiddlewareFunc {
 
 const rateLimitedKey = "geoscan.ratelimited"
 
-// orgLimitsTTL is how long a process reuses an organization's limits: a
-// changed plan or override applies within this time, and a busy
-// organization costs one query less per request.
-const orgLimitsTTL = 5 * time.Second
-
-// orgLimitCache keeps organizations' limits for orgLimitsTTL.
-type orgLimitCache struct {
-	store *store.Store
-
-	mu      sync.Mutex
-	entries map[uuid.UUID]cachedLimits
-}
-
-type cachedLimits struct {
-	limits  plan.Limits
-	expires time.Time
-}
-
-func (c *orgLimitCache) get(ctx context.Context, org uuid.UUID) (plan.Limits, error) {
-	now := time.Now()
-	c.mu.Lock()
-	e, ok := c.entries[org]
-	c.mu.Unlock()
-	if ok && now.Before(e.expires) {
-		return e.limits, nil
-	}
-	o, err := c.store.GetOrganization(ctx, org)
-	if err != nil {
-		return plan.Limits{}, err
-	}
-	l := store.Limits(o)
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.entries == nil || len(c.entries) >= 10000 {
-		// Bounded: starting over costs one query per organization.
-		c.entries = map[uuid.UUID]cachedLimits{}
-	}
-	c.entries[org] = cachedLimits{limits: l, expires: now.Add(orgLimitsTTL)}
-	return l, nil
-}
-
 // orgRateLimit is the layer after authentication: the request counts
 // against its organization's api_write or api_read limit, from the plan
 // and the organization's overrides. It runs inside authentication, before
 // parameter and body validation, so every authenticated request counts and
 // a refused one has no effect. The headers it sets replace the IP layer's.
-func orgRateLimit(ctx context.Context, ec echo.Context, guard *ratelimit.Guard, orgs *orgLimitCache, p auth.Principal) error {
+func orgRateLimit(ctx context.Context, ec echo.Context, guard *ratelimit.Guard, orgs *AuthCache, p auth.Principal) error {
 	if ec.Get(rateLimitedKey) != nil {
 		return nil // counted already (an operation may list several security requirements)
 	}
 	ec.Set(rateLimitedKey, true)
-	limits, err := orgs.get(ctx, p.OrgID)
+	limits, err := orgs.limits(ctx, p.OrgID)
 	if err != nil {
 		return err
 	}

@@ -37,6 +37,9 @@ type Deps struct {
 	Handler        api.StrictServerInterface
 	RequestTimeout time.Duration
 	RateLimits     RateLimits
+	// AuthCache caches verified keys and organizations' limits; nil looks
+	// every request up in the database.
+	AuthCache *AuthCache
 }
 
 var registerFormats sync.Once
@@ -96,7 +99,12 @@ func New(d Deps) (*echo.Echo, error) {
 	}
 	apidocs.Register(e, apidocs.Spec{YAML: specYAML, JSON: specJSON, Title: spec.Info.Title})
 
-	authn := &authenticator{store: d.Store, logger: d.Logger, limits: guard, orgs: orgLimitCache{store: d.Store}}
+	cache := d.AuthCache
+	if cache == nil {
+		// Never Run, so never used: every lookup goes to the database.
+		cache = NewAuthCache(d.Store, d.Logger)
+	}
+	authn := &authenticator{store: d.Store, logger: d.Logger, limits: guard, cache: cache}
 	validator := oapimw.OapiRequestValidatorWithOptions(spec, &oapimw.Options{
 		SilenceServersWarning: true,
 		Options: openapi3filter.Options{

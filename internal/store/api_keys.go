@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
 
 	"github.com/geoscan/geoscan/gen/db"
 )
@@ -97,3 +98,43 @@ func (s *Store) LookupKey(ctx context.Context, hash []byte) (Principal, error) {
 func (s *Store) TouchAPIKey(ctx context.Context, id uuid.UUID) error {
 	return s.q.TouchAPIKey(ctx, s.conn, id)
 }
+
+// AuthListener receives the announcements of changes that cached
+// authentication depends on (a key revoked or deleted, an organization
+// changed), on a connection of its own outside the pool: a pooled
+// connection would be handed to other queries between waits.
+type AuthListener struct {
+	conn *pgx.Conn
+}
+
+// ListenAuth opens the listening connection. Notifications sent before it
+// returns are not received, so a caller that caches must start afresh.
+func (s *Store) ListenAuth(ctx context.Context) (*AuthListener, error) {
+	cfg := s.pool.Config().ConnConfig.Copy()
+	cfg.RuntimeParams["application_name"] = AuthListenerName
+	conn, err := pgx.ConnectConfig(ctx, cfg)
+	if err != nil {
+		return nil, fmt.Errorf("connect auth listener: %w", err)
+	}
+	if err := s.q.ListenAuth(ctx, conn); err != nil {
+		_ = conn.Close(context.WithoutCancel(ctx))
+		return nil, fmt.Errorf("listen: %w", err)
+	}
+	return &AuthListener{conn: conn}, nil
+}
+
+// AuthListenerName is the listening connection's application_name.
+const AuthListenerName = "geoscan auth listener"
+
+// Wait blocks until the next announcement and returns its payload:
+// "key:<hex sha-256>" or "org:<uuid>".
+func (l *AuthListener) Wait(ctx context.Context) (string, error) {
+	n, err := l.conn.WaitForNotification(ctx)
+	if err != nil {
+		return "", err
+	}
+	return n.Payload, nil
+}
+
+// Close closes the connection.
+func (l *AuthListener) Close(ctx context.Context) error { return l.conn.Close(ctx) }

@@ -27,3 +27,8 @@ RETURNING *;
 
 -- name: GetAPIKey :one
 SELECT * FROM api_keys WHERE id = @id;
+
+-- name: ListenAuth :exec
+-- Subscribes the connection to the announcements of migration 00004
+-- (revoked or deleted keys, changed organizations).
+LISTEN geoscan_auth;
