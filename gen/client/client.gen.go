@@ -793,6 +793,21 @@ func (e Audience) Valid() bool {
 	}
 }
 
+// Defines values for ExportScansParamsInclude.
+const (
+	Checks ExportScansParamsInclude = "checks"
+)
+
+// Valid indicates whether the value is a known member of the ExportScansParamsInclude enum.
+func (e ExportScansParamsInclude) Valid() bool {
+	switch e {
+	case Checks:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for ListScanChecksParamsAudience.
 const (
 	ListScanChecksParamsAudienceEngineering ListScanChecksParamsAudience = "engineering"
@@ -1940,8 +1955,11 @@ type CompareScansParams struct {
 
 // ExportScansParams defines parameters for ExportScans.
 type ExportScansParams struct {
-	// Limit The most rows to export.
+	// Limit The most scans to export; all of them when absent.
 	Limit *int `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// Include `checks` exports one row per check of the matching scans instead of one row per scan.
+	Include *ExportScansParamsInclude `form:"include,omitempty" json:"include,omitempty"`
 
 	// Status Only scans with this status.
 	Status *StatusFilter `form:"status,omitempty" json:"status,omitempty"`
@@ -1961,6 +1979,9 @@ type ExportScansParams struct {
 	// CreatedBefore Only scans created before this time.
 	CreatedBefore *CreatedBefore `form:"created_before,omitempty" json:"created_before,omitempty"`
 }
+
+// ExportScansParamsInclude defines parameters for ExportScans.
+type ExportScansParamsInclude string
 
 // GetScanPriceParams defines parameters for GetScanPrice.
 type GetScanPriceParams struct {
@@ -2223,13 +2244,25 @@ type ClientInterface interface {
 
 	// ExportScans Export scans as CSV
 	//
-	// Streams the organization's scans matching the filters as CSV (RFC 4180, UTF-8, header
-	// row first), newest first, at most `limit` rows. Columns: `scan_id, url, domain,
-	// brand_name, project, status, overall_score, overall_grade, search_score, search_grade,
-	// visibility_score, visibility_grade, trust_score, trust_grade, scoring_version,
-	// created_at, completed_at, error_message`. Empty cells stand for null. Cells that a
-	// spreadsheet would run as a formula (starting with `=`, `+`, `-`, `@`) are prefixed
-	// with `'`.
+	// Streams every one of the organization's scans matching the filters as CSV (RFC 4180,
+	// UTF-8, header row first, `\n` line ends), newest first, in one response; `limit` stops
+	// after that many scans. Columns: `scan_id, url, domain, brand_name, project, status,
+	// overall_score, overall_grade, search_score, search_grade, visibility_score,
+	// visibility_grade, trust_score, trust_grade, scoring_version, created_at, completed_at,
+	// error_message, error_code`. With `include=checks` the rows are the checks of those
+	// scans instead, one row per check, each scan's checks in report order: `scan_id,
+	// check_id, ring, pillar, status, score, weight` (`score` from 0 to 1, empty when the
+	// check does not apply). Empty cells stand for null. Cells that a spreadsheet would run
+	// as a formula (starting with `=`, `+`, `-`, `@`, a tab or a carriage return) are
+	// prefixed with `'`.
+	//
+	// The body is sent as it is read (chunked), so the status and headers are sent before
+	// the last row is known. A complete export ends with the final chunk and the HTTP
+	// trailer `X-Export-Rows`, the number of data rows sent. If the export fails after it
+	// has started (the database goes away), the connection is closed without the final
+	// chunk: HTTP clients report an incomplete body (curl exits with code 18, Go's
+	// `net/http` returns `unexpected EOF`), and there is no trailer. Treat such a body as
+	// failed and export again; a failure before the first row is an ordinary error response.
 	//
 	// Corresponds with GET /scans/export (the `ExportScans` operationId).
 	ExportScans(ctx context.Context, params *ExportScansParams, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -2602,13 +2635,25 @@ func (c *Client) CompareScans(ctx context.Context, params *CompareScansParams, r
 
 // ExportScans Export scans as CSV
 //
-// Streams the organization's scans matching the filters as CSV (RFC 4180, UTF-8, header
-// row first), newest first, at most `limit` rows. Columns: `scan_id, url, domain,
-// brand_name, project, status, overall_score, overall_grade, search_score, search_grade,
-// visibility_score, visibility_grade, trust_score, trust_grade, scoring_version,
-// created_at, completed_at, error_message`. Empty cells stand for null. Cells that a
-// spreadsheet would run as a formula (starting with `=`, `+`, `-`, `@`) are prefixed
-// with `'`.
+// Streams every one of the organization's scans matching the filters as CSV (RFC 4180,
+// UTF-8, header row first, `\n` line ends), newest first, in one response; `limit` stops
+// after that many scans. Columns: `scan_id, url, domain, brand_name, project, status,
+// overall_score, overall_grade, search_score, search_grade, visibility_score,
+// visibility_grade, trust_score, trust_grade, scoring_version, created_at, completed_at,
+// error_message, error_code`. With `include=checks` the rows are the checks of those
+// scans instead, one row per check, each scan's checks in report order: `scan_id,
+// check_id, ring, pillar, status, score, weight` (`score` from 0 to 1, empty when the
+// check does not apply). Empty cells stand for null. Cells that a spreadsheet would run
+// as a formula (starting with `=`, `+`, `-`, `@`, a tab or a carriage return) are
+// prefixed with `'`.
+//
+// The body is sent as it is read (chunked), so the status and headers are sent before
+// the last row is known. A complete export ends with the final chunk and the HTTP
+// trailer `X-Export-Rows`, the number of data rows sent. If the export fails after it
+// has started (the database goes away), the connection is closed without the final
+// chunk: HTTP clients report an incomplete body (curl exits with code 18, Go's
+// `net/http` returns `unexpected EOF`), and there is no trailer. Treat such a body as
+// failed and export again; a failure before the first row is an ordinary error response.
 //
 // Corresponds with GET /scans/export (the `ExportScans` operationId).
 func (c *Client) ExportScans(ctx context.Context, params *ExportScansParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -3423,6 +3468,18 @@ func NewExportScansRequest(server string, params *ExportScansParams) (*http.Requ
 		if params.Limit != nil {
 
 			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "limit", *params.Limit, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Include != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "include", *params.Include, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
 				return nil, err
 			} else {
 				for _, qp := range strings.Split(queryFrag, "&") {
@@ -4578,13 +4635,25 @@ type ClientWithResponsesInterface interface {
 
 	// ExportScansWithResponse Export scans as CSV
 	//
-	// Streams the organization's scans matching the filters as CSV (RFC 4180, UTF-8, header
-	// row first), newest first, at most `limit` rows. Columns: `scan_id, url, domain,
-	// brand_name, project, status, overall_score, overall_grade, search_score, search_grade,
-	// visibility_score, visibility_grade, trust_score, trust_grade, scoring_version,
-	// created_at, completed_at, error_message`. Empty cells stand for null. Cells that a
-	// spreadsheet would run as a formula (starting with `=`, `+`, `-`, `@`) are prefixed
-	// with `'`.
+	// Streams every one of the organization's scans matching the filters as CSV (RFC 4180,
+	// UTF-8, header row first, `\n` line ends), newest first, in one response; `limit` stops
+	// after that many scans. Columns: `scan_id, url, domain, brand_name, project, status,
+	// overall_score, overall_grade, search_score, search_grade, visibility_score,
+	// visibility_grade, trust_score, trust_grade, scoring_version, created_at, completed_at,
+	// error_message, error_code`. With `include=checks` the rows are the checks of those
+	// scans instead, one row per check, each scan's checks in report order: `scan_id,
+	// check_id, ring, pillar, status, score, weight` (`score` from 0 to 1, empty when the
+	// check does not apply). Empty cells stand for null. Cells that a spreadsheet would run
+	// as a formula (starting with `=`, `+`, `-`, `@`, a tab or a carriage return) are
+	// prefixed with `'`.
+	//
+	// The body is sent as it is read (chunked), so the status and headers are sent before
+	// the last row is known. A complete export ends with the final chunk and the HTTP
+	// trailer `X-Export-Rows`, the number of data rows sent. If the export fails after it
+	// has started (the database goes away), the connection is closed without the final
+	// chunk: HTTP clients report an incomplete body (curl exits with code 18, Go's
+	// `net/http` returns `unexpected EOF`), and there is no trailer. Treat such a body as
+	// failed and export again; a failure before the first row is an ordinary error response.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -7774,13 +7843,25 @@ func (c *ClientWithResponses) CompareScansWithResponse(ctx context.Context, para
 
 // ExportScansWithResponse Export scans as CSV
 //
-// Streams the organization's scans matching the filters as CSV (RFC 4180, UTF-8, header
-// row first), newest first, at most `limit` rows. Columns: `scan_id, url, domain,
-// brand_name, project, status, overall_score, overall_grade, search_score, search_grade,
-// visibility_score, visibility_grade, trust_score, trust_grade, scoring_version,
-// created_at, completed_at, error_message`. Empty cells stand for null. Cells that a
-// spreadsheet would run as a formula (starting with `=`, `+`, `-`, `@`) are prefixed
-// with `'`.
+// Streams every one of the organization's scans matching the filters as CSV (RFC 4180,
+// UTF-8, header row first, `\n` line ends), newest first, in one response; `limit` stops
+// after that many scans. Columns: `scan_id, url, domain, brand_name, project, status,
+// overall_score, overall_grade, search_score, search_grade, visibility_score,
+// visibility_grade, trust_score, trust_grade, scoring_version, created_at, completed_at,
+// error_message, error_code`. With `include=checks` the rows are the checks of those
+// scans instead, one row per check, each scan's checks in report order: `scan_id,
+// check_id, ring, pillar, status, score, weight` (`score` from 0 to 1, empty when the
+// check does not apply). Empty cells stand for null. Cells that a spreadsheet would run
+// as a formula (starting with `=`, `+`, `-`, `@`, a tab or a carriage return) are
+// prefixed with `'`.
+//
+// The body is sent as it is read (chunked), so the status and headers are sent before
+// the last row is known. A complete export ends with the final chunk and the HTTP
+// trailer `X-Export-Rows`, the number of data rows sent. If the export fails after it
+// has started (the database goes away), the connection is closed without the final
+// chunk: HTTP clients report an incomplete body (curl exits with code 18, Go's
+// `net/http` returns `unexpected EOF`), and there is no trailer. Treat such a body as
+// failed and export again; a failure before the first row is an ordinary error response.
 //
 // Returns a wrapper object for the known response body format(s).
 //

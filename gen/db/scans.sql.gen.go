@@ -206,6 +206,38 @@ func (q *Queries) DeleteScanForOrg(ctx context.Context, db DBTX, arg DeleteScanF
 	return i, err
 }
 
+const exportScansCSV = `-- name: ExportScansCSV :exec
+COPY (
+    SELECT s.id AS scan_id, geoscan_csv_cell(s.url) AS url, geoscan_csv_cell(s.domain) AS domain,
+           geoscan_csv_cell(s.brand_name) AS brand_name, geoscan_csv_cell(s.project) AS project, s.status,
+           s.overall_score, s.overall_grade, s.search_score, s.search_grade,
+           s.visibility_score, s.visibility_grade, s.trust_score, s.trust_grade,
+           geoscan_csv_cell(s.scoring_version) AS scoring_version,
+           to_char(s.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS created_at,
+           to_char(s.completed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS completed_at,
+           geoscan_csv_cell(s.error_message) AS error_message, geoscan_csv_cell(s.error_code) AS error_code
+    FROM scans s
+    WHERE s.org_id = current_setting('geoscan.export_org')::uuid
+      AND (current_setting('geoscan.export_status') = '' OR s.status = substr(current_setting('geoscan.export_status'), 2))
+      AND (current_setting('geoscan.export_project') = '' OR s.project = substr(current_setting('geoscan.export_project'), 2))
+      AND (current_setting('geoscan.export_url') = '' OR s.url = substr(current_setting('geoscan.export_url'), 2))
+      AND (current_setting('geoscan.export_domain') = '' OR s.domain = substr(current_setting('geoscan.export_domain'), 2)
+           OR right(s.domain, length(current_setting('geoscan.export_domain'))) = '.' || substr(current_setting('geoscan.export_domain'), 2))
+      AND (current_setting('geoscan.export_after') = '' OR s.created_at >= nullif(substr(current_setting('geoscan.export_after'), 2), '')::timestamptz)
+      AND (current_setting('geoscan.export_before') = '' OR s.created_at < nullif(substr(current_setting('geoscan.export_before'), 2), '')::timestamptz)
+    ORDER BY s.created_at DESC, s.id DESC
+    LIMIT nullif(current_setting('geoscan.export_limit'), '')::bigint
+) TO STDOUT WITH (FORMAT csv, HEADER true)
+`
+
+// The scans of GET /scans/export as CSV, newest first, for the filters of
+// SetExportFilter (the same filters as ListScansForOrg). Run with COPY's
+// protocol by the store, which streams it to the client as it comes.
+func (q *Queries) ExportScansCSV(ctx context.Context, db DBTX) error {
+	_, err := db.Exec(ctx, exportScansCSV)
+	return err
+}
+
 const failScan = `-- name: FailScan :one
 UPDATE scans SET status = 'failed', completed_at = now(), updated_at = now(),
     error_code = $1, error_message = $2
@@ -484,6 +516,46 @@ func (q *Queries) LockScanForOrg(ctx context.Context, db DBTX, arg LockScanForOr
 		&i.CompletedAt,
 	)
 	return i, err
+}
+
+const setExportFilter = `-- name: SetExportFilter :exec
+SELECT set_config('geoscan.export_org', $1::uuid::text, true),
+       set_config('geoscan.export_status', coalesce('v' || $2::text, ''), true),
+       set_config('geoscan.export_project', coalesce('v' || $3::text, ''), true),
+       set_config('geoscan.export_url', coalesce('v' || $4::text, ''), true),
+       set_config('geoscan.export_domain', coalesce('v' || $5::text, ''), true),
+       set_config('geoscan.export_after', coalesce('v' || $6::timestamptz::text, ''), true),
+       set_config('geoscan.export_before', coalesce('v' || $7::timestamptz::text, ''), true),
+       set_config('geoscan.export_limit', coalesce($8::bigint::text, ''), true)
+`
+
+type SetExportFilterParams struct {
+	OrgID         uuid.UUID
+	Status        *string
+	Project       *string
+	URL           *string
+	Domain        *string
+	CreatedAfter  *time.Time
+	CreatedBefore *time.Time
+	RowLimit      *int64
+}
+
+// COPY takes no bind parameters, so the filters of an export reach the
+// two COPY statements below as transaction-local settings, set here with
+// bound parameters: no value is ever spliced into SQL text. A filter that
+// is on is 'v' followed by its value, one that is off is ”.
+func (q *Queries) SetExportFilter(ctx context.Context, db DBTX, arg SetExportFilterParams) error {
+	_, err := db.Exec(ctx, setExportFilter,
+		arg.OrgID,
+		arg.Status,
+		arg.Project,
+		arg.URL,
+		arg.Domain,
+		arg.CreatedAfter,
+		arg.CreatedBefore,
+		arg.RowLimit,
+	)
+	return err
 }
 
 const setScanJob = `-- name: SetScanJob :exec

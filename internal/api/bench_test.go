@@ -33,6 +33,11 @@ func benchGet(b *testing.B, env map[string]string, path func(h *apitest.Harness,
 		require.NoError(b, err)
 		require.Equal(b, http.StatusCreated, resp.StatusCode())
 	}
+	// 2 000 scans in all, as in bench/http.sh: lists read one page of many.
+	_, err = h.Store.Pool().Exec(context.Background(), `INSERT INTO scans (org_id, url, domain, brand_name, created_at)
+		SELECT $1, 'https://site' || g || '.example.com/', 'site' || g || '.example.com', 'site' || g, now() - g * interval '1 minute'
+		FROM generate_series(1, 1950) g`, org.ID)
+	require.NoError(b, err)
 	url := h.BaseURL + path(h, org)
 	tr := &http.Transport{MaxIdleConnsPerHost: 64}
 	c := &http.Client{Transport: tr}

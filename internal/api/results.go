@@ -3,20 +3,20 @@ package api
 import (
 	"bytes"
 	"context"
-	"encoding/csv"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
+	"log/slog"
 	"math"
+	"net/http"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/google/uuid"
 
 	"github.com/geoscan/geoscan/gen/api"
 	"github.com/geoscan/geoscan/internal/apierror"
+	"github.com/geoscan/geoscan/internal/auth"
 	"github.com/geoscan/geoscan/internal/report"
 	"github.com/geoscan/geoscan/internal/scoring"
 	"github.com/geoscan/geoscan/internal/store"
@@ -310,17 +310,17 @@ func compareChecks(base, target []api.CheckResult, sum *api.ComparisonSummary) [
 	return out
 }
 
-var exportColumns = []string{
-	"scan_id", "url", "domain", "brand_name", "project", "status",
-	"overall_score", "overall_grade", "search_score", "search_grade",
-	"visibility_score", "visibility_grade", "trust_score", "trust_grade",
-	"scoring_version", "created_at", "completed_at", "error_message",
-}
+// exportRowsTrailer is the HTTP trailer that ends a complete export.
+const exportRowsTrailer = "X-Export-Rows"
 
-const exportBatch = 500
+// exportIdle is how long an export waits for a client that stopped
+// reading before giving up on it; while the client reads, an export has no
+// time limit.
+const exportIdle = 30 * time.Second
 
-// ExportScans streams the matching scans as CSV, reading them in keyset
-// batches so memory stays flat however many rows are exported.
+// ExportScans streams every matching scan (or, with include=checks, every
+// check of those scans) as CSV from one COPY … TO STDOUT. The work happens
+// when the response is written (csvExport), where the writer is at hand.
 func (s *Server) ExportScans(ctx context.Context, req api.ExportScansRequestObject) (api.ExportScansResponseObject, error) {
 	p, err := principal(ctx)
 	if err != nil {
@@ -331,93 +331,75 @@ func (s *Server) ExportScans(ctx context.Context, req api.ExportScansRequestObje
 	if err != nil {
 		return nil, err
 	}
-	limit := 1000
+	e := &csvExport{s: s, ctx: ctx, p: p, filter: filter, checks: prm.Include != nil && *prm.Include == api.Checks}
 	if prm.Limit != nil {
-		limit = *prm.Limit
+		e.limit = *prm.Limit
 	}
-	// Read the first batch before answering, so a database failure is still
-	// a proper 500 rather than a truncated 200.
-	first, err := s.d.Store.ListScans(ctx, p.OrgID, filter, nil, min(limit, exportBatch))
-	if err != nil {
-		return nil, err
-	}
-	pr, pw := io.Pipe()
-	go func() {
-		pw.CloseWithError(s.writeCSV(ctx, pw, p.OrgID, filter, first, limit))
-	}()
-	name := fmt.Sprintf(`attachment; filename="geoscan-scans-%s.csv"`, s.now().Format("2006-01-02"))
-	return api.ExportScans200TextCsvResponse{Body: pr, Headers: api.ExportScans200ResponseHeaders{ContentDisposition: &name}}, nil
+	return e, nil
 }
 
-func (s *Server) writeCSV(ctx context.Context, w io.Writer, orgID uuid.UUID, f store.ScanFilter, batch []store.Scan, limit int) error {
-	cw := csv.NewWriter(w)
-	if err := cw.Write(exportColumns); err != nil {
+type csvExport struct {
+	s      *Server
+	ctx    context.Context //nolint:containedctx // the request's, used when the response is written
+	p      auth.Principal
+	filter store.ScanFilter
+	limit  int
+	checks bool
+}
+
+// VisitExportScansResponse runs the export into w. Status and headers go
+// out with PostgreSQL's first bytes (the header row), so a failure before
+// them is an ordinary error response. A failure after them cannot change
+// the status: the connection is then closed without the final chunk, which
+// every HTTP client reports as an incomplete body, and the X-Export-Rows
+// trailer that a complete export ends with is missing (see openapi.yaml).
+func (e *csvExport) VisitExportScansResponse(w http.ResponseWriter) error {
+	// The request's deadline (GEOSCAN_REQUEST_TIMEOUT) is for ordinary
+	// requests; an export of a million rows may take longer, and ends when
+	// the client stops reading (exportIdle) or goes away.
+	ctx, cancel := context.WithCancel(context.WithoutCancel(e.ctx))
+	defer cancel()
+	stop := context.AfterFunc(e.ctx, func() {
+		if !errors.Is(e.ctx.Err(), context.DeadlineExceeded) {
+			cancel()
+		}
+	})
+	defer stop()
+
+	out := &exportWriter{w: w, rc: http.NewResponseController(w), name: fmt.Sprintf(`attachment; filename="geoscan-scans-%s.csv"`, e.s.now().Format("2006-01-02"))}
+	rows, err := e.s.d.Store.ExportCSV(ctx, e.p.OrgID, e.filter, e.limit, e.checks, out)
+	if err == nil {
+		w.Header().Set(exportRowsTrailer, strconv.FormatInt(rows, 10))
+		return nil
+	}
+	if !out.started {
 		return err
 	}
-	written := 0
-	for {
-		for _, r := range batch {
-			if err := cw.Write(csvRow(r)); err != nil {
-				return err
-			}
-			written++
-		}
-		cw.Flush()
-		if err := cw.Error(); err != nil {
-			return err
-		}
-		if len(batch) < exportBatch || written >= limit {
-			return nil
-		}
-		after := batch[len(batch)-1].Cursor()
-		var err error
-		batch, err = s.d.Store.ListScans(ctx, orgID, f, &after, min(limit-written, exportBatch))
-		if err != nil {
-			return err
-		}
-	}
+	e.s.d.Logger.ErrorContext(e.ctx, "export failed midway; closing the connection", slog.String("error", err.Error()), slog.Int64("bytes_sent", out.written))
+	panic(http.ErrAbortHandler)
 }
 
-func csvRow(r store.Scan) []string {
-	str := func(p *string) string {
-		if p == nil {
-			return ""
-		}
-		return *p
-	}
-	num := func(p *int32) string {
-		if p == nil {
-			return ""
-		}
-		return strconv.Itoa(int(*p))
-	}
-	ts := func(t *time.Time) string {
-		if t == nil {
-			return ""
-		}
-		return t.UTC().Format(time.RFC3339)
-	}
-	overall := ""
-	if r.OverallScore != nil {
-		overall = strconv.FormatFloat(*r.OverallScore, 'f', 1, 64)
-	}
-	row := []string{
-		r.ID.String(), r.URL, r.Domain, r.BrandName, str(r.Project), string(r.Status),
-		overall, str(r.OverallGrade), num(r.SearchScore), str(r.SearchGrade),
-		num(r.VisibilityScore), str(r.VisibilityGrade), num(r.TrustScore), str(r.TrustGrade),
-		str(r.ScoringVersion), ts(&r.CreatedAt), ts(r.CompletedAt), str(r.ErrorMessage),
-	}
-	for i, cell := range row {
-		row[i] = defuseFormula(cell)
-	}
-	return row
+// exportWriter sends the status and headers with the first bytes, and
+// gives each write exportIdle to complete.
+type exportWriter struct {
+	w       http.ResponseWriter
+	rc      *http.ResponseController
+	name    string
+	started bool
+	written int64
 }
 
-// defuseFormula keeps spreadsheets from running user-controlled text (a
-// brand name, a project label) as a formula.
-func defuseFormula(s string) string {
-	if s != "" && strings.ContainsRune("=+-@\t\r", rune(s[0])) {
-		return "'" + s
+func (x *exportWriter) Write(p []byte) (int, error) {
+	if !x.started {
+		x.started = true
+		h := x.w.Header()
+		h.Set("Content-Type", "text/csv")
+		h.Set("Content-Disposition", x.name)
+		h.Set("Trailer", exportRowsTrailer)
+		x.w.WriteHeader(http.StatusOK)
 	}
-	return s
+	_ = x.rc.SetWriteDeadline(time.Now().Add(exportIdle))
+	n, err := x.w.Write(p)
+	x.written += int64(n)
+	return n, err
 }

@@ -187,6 +187,8 @@ type Response struct {
 	Status int
 	Header http.Header
 	Body   []byte
+	// Trailer holds the HTTP trailers sent after the body.
+	Trailer http.Header
 }
 
 // JSON decodes the body into v.
@@ -257,7 +259,7 @@ func (h *Harness) Do(t testing.TB, method, path, key string, body any, headers .
 	defer resp.Body.Close()
 	b, err := io.ReadAll(resp.Body)
 	require.NoError(t, err)
-	return Response{Status: resp.StatusCode, Header: resp.Header, Body: b}
+	return Response{Status: resp.StatusCode, Header: resp.Header, Body: b, Trailer: resp.Trailer}
 }
 
 // DoRaw writes raw, a whole HTTP/1.1 request as bytes, on a new connection

@@ -2,10 +2,14 @@ package store
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io"
 	"time"
 
 	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/geoscan/geoscan/gen/db"
 )
@@ -326,3 +330,75 @@ func (s *Store) AbandonedScans(ctx context.Context, grace time.Duration, limit i
 func (s *Store) CompletedScansWithoutTriage(ctx context.Context, limit int) ([]uuid.UUID, error) {
 	return s.q.CompletedScansWithoutTriage(ctx, s.conn, int32(limit))
 }
+
+// ExportCSV writes the organization's scans matching f as CSV, newest
+// first, at most limit of them (0: all), header row first; with checks,
+// one row per check of those scans instead. The rows come from a single
+// COPY … TO STDOUT and go to w as PostgreSQL sends them, so memory stays
+// flat whatever the count. It returns the number of data rows written.
+//
+// Nothing is written before PostgreSQL has started answering, so an
+// error returned with nothing written is an ordinary failure; one after
+// the first write means the output is incomplete.
+func (s *Store) ExportCSV(ctx context.Context, orgID uuid.UUID, f ScanFilter, limit int, checks bool, w io.Writer) (int64, error) {
+	conn, err := s.pool.Acquire(ctx)
+	if err != nil {
+		return 0, err
+	}
+	defer conn.Release()
+	tx, err := conn.BeginTx(ctx, pgx.TxOptions{AccessMode: pgx.ReadOnly})
+	if err != nil {
+		return 0, err
+	}
+	defer func() { _ = tx.Rollback(context.WithoutCancel(ctx)) }()
+	p := db.SetExportFilterParams{
+		OrgID: orgID, Status: (*string)(f.Status), Project: f.Project, URL: f.URL, Domain: f.Domain,
+		CreatedAfter: f.CreatedAfter, CreatedBefore: f.CreatedBefore,
+	}
+	if limit > 0 {
+		l := int64(limit)
+		p.RowLimit = &l
+	}
+	if err := s.q.SetExportFilter(ctx, tx, p); err != nil {
+		return 0, err
+	}
+	out := &copyOut{conn: tx.Conn().PgConn(), w: w}
+	if checks {
+		err = s.q.ExportChecksCSV(ctx, out)
+	} else {
+		err = s.q.ExportScansCSV(ctx, out)
+	}
+	if err != nil {
+		return 0, err
+	}
+	return out.tag.RowsAffected(), tx.Commit(ctx)
+}
+
+// copyOut runs the generated COPY … TO STDOUT statements with COPY's own
+// protocol, writing what PostgreSQL sends to w; sqlc names and checks the
+// statements, this only changes how they are sent.
+type copyOut struct {
+	conn *pgconn.PgConn
+	w    io.Writer
+	tag  pgconn.CommandTag
+}
+
+var errNotCopy = errors.New("copyOut runs COPY statements only")
+
+func (c *copyOut) Exec(ctx context.Context, sql string, _ ...any) (pgconn.CommandTag, error) {
+	tag, err := c.conn.CopyTo(ctx, c.w, sql)
+	c.tag = tag
+	return tag, err
+}
+
+func (c *copyOut) Query(context.Context, string, ...any) (pgx.Rows, error) { return nil, errNotCopy }
+
+func (c *copyOut) QueryRow(context.Context, string, ...any) pgx.Row { return errRow{} }
+
+func (c *copyOut) CopyFrom(context.Context, pgx.Identifier, []string, pgx.CopyFromSource) (int64, error) {
+	return 0, errNotCopy
+}
+
+type errRow struct{}
+
+func (errRow) Scan(...any) error { return errNotCopy }

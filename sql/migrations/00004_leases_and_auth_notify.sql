@@ -30,7 +30,18 @@ CREATE TRIGGER organizations_notify_auth
     AFTER UPDATE OR DELETE ON organizations
     FOR EACH ROW EXECUTE FUNCTION geoscan_notify_auth();
 
+-- A CSV cell of user-controlled text for GET /scans/export: a cell that a
+-- spreadsheet would run as a formula gets a leading apostrophe, and an
+-- empty string becomes NULL, which COPY writes as an empty cell as it does
+-- for null.
+-- +goose StatementBegin
+CREATE FUNCTION geoscan_csv_cell(v text) RETURNS text LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+    SELECT CASE WHEN left(v, 1) IN ('=', '+', '-', '@', E'\t', E'\r') THEN '''' || v ELSE nullif(v, '') END
+$$;
+-- +goose StatementEnd
+
 -- +goose Down
+DROP FUNCTION geoscan_csv_cell(text);
 DROP TRIGGER organizations_notify_auth ON organizations;
 DROP TRIGGER api_keys_notify_auth ON api_keys;
 DROP FUNCTION geoscan_notify_auth();

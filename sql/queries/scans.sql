@@ -74,3 +74,43 @@ SELECT s.id FROM scans s
 WHERE s.status = 'completed' AND NOT EXISTS (SELECT 1 FROM triage_dossiers t WHERE t.scan_id = s.id)
 ORDER BY s.completed_at
 LIMIT @max_rows;
+
+-- name: SetExportFilter :exec
+-- COPY takes no bind parameters, so the filters of an export reach the
+-- two COPY statements below as transaction-local settings, set here with
+-- bound parameters: no value is ever spliced into SQL text. A filter that
+-- is on is 'v' followed by its value, one that is off is ''.
+SELECT set_config('geoscan.export_org', sqlc.arg(org_id)::uuid::text, true),
+       set_config('geoscan.export_status', coalesce('v' || sqlc.narg(status)::text, ''), true),
+       set_config('geoscan.export_project', coalesce('v' || sqlc.narg(project)::text, ''), true),
+       set_config('geoscan.export_url', coalesce('v' || sqlc.narg(url)::text, ''), true),
+       set_config('geoscan.export_domain', coalesce('v' || sqlc.narg(domain)::text, ''), true),
+       set_config('geoscan.export_after', coalesce('v' || sqlc.narg(created_after)::timestamptz::text, ''), true),
+       set_config('geoscan.export_before', coalesce('v' || sqlc.narg(created_before)::timestamptz::text, ''), true),
+       set_config('geoscan.export_limit', coalesce(sqlc.narg(row_limit)::bigint::text, ''), true);
+
+-- name: ExportScansCSV :exec
+-- The scans of GET /scans/export as CSV, newest first, for the filters of
+-- SetExportFilter (the same filters as ListScansForOrg). Run with COPY's
+-- protocol by the store, which streams it to the client as it comes.
+COPY (
+    SELECT s.id AS scan_id, geoscan_csv_cell(s.url) AS url, geoscan_csv_cell(s.domain) AS domain,
+           geoscan_csv_cell(s.brand_name) AS brand_name, geoscan_csv_cell(s.project) AS project, s.status,
+           s.overall_score, s.overall_grade, s.search_score, s.search_grade,
+           s.visibility_score, s.visibility_grade, s.trust_score, s.trust_grade,
+           geoscan_csv_cell(s.scoring_version) AS scoring_version,
+           to_char(s.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS created_at,
+           to_char(s.completed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS completed_at,
+           geoscan_csv_cell(s.error_message) AS error_message, geoscan_csv_cell(s.error_code) AS error_code
+    FROM scans s
+    WHERE s.org_id = current_setting('geoscan.export_org')::uuid
+      AND (current_setting('geoscan.export_status') = '' OR s.status = substr(current_setting('geoscan.export_status'), 2))
+      AND (current_setting('geoscan.export_project') = '' OR s.project = substr(current_setting('geoscan.export_project'), 2))
+      AND (current_setting('geoscan.export_url') = '' OR s.url = substr(current_setting('geoscan.export_url'), 2))
+      AND (current_setting('geoscan.export_domain') = '' OR s.domain = substr(current_setting('geoscan.export_domain'), 2)
+           OR right(s.domain, length(current_setting('geoscan.export_domain'))) = '.' || substr(current_setting('geoscan.export_domain'), 2))
+      AND (current_setting('geoscan.export_after') = '' OR s.created_at >= nullif(substr(current_setting('geoscan.export_after'), 2), '')::timestamptz)
+      AND (current_setting('geoscan.export_before') = '' OR s.created_at < nullif(substr(current_setting('geoscan.export_before'), 2), '')::timestamptz)
+    ORDER BY s.created_at DESC, s.id DESC
+    LIMIT nullif(current_setting('geoscan.export_limit'), '')::bigint
+) TO STDOUT WITH (FORMAT csv, HEADER true);
