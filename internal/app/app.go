@@ -215,7 +215,7 @@ func (a *App) setUpQueue(cfg config.Config, logger *slog.Logger, resolver netgua
 		fetcher, err := fetch.New(fetch.Options{
 			UserAgent:    "Mozilla/5.0 (compatible; GeoScan/1.0; +" + strings.TrimSuffix(cfg.PublicURL, "/") + "/bot)",
 			AllowPrivate: cfg.AllowPrivateTargets, ExtraCAFile: cfg.ExtraCAFile, Resolver: resolver,
-			PlainHTTPPort: plainPort,
+			PlainHTTPPort: plainPort, Scans: cfg.ScanWorkers,
 		})
 		if err != nil {
 			return fmt.Errorf("fetcher: %w", err)

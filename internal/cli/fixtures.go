@@ -16,8 +16,9 @@ import (
 func fixtures(ctx context.Context, e env, args []string) error {
 	fs := newFlagSet(e, "fixtures")
 	dir := fs.String("ca-dir", ".data/fixtures", "directory for the fixture CA certificate")
+	latency := fs.Duration("latency", 0, "delay every response by this long, as a distant site would (e.g. 300ms)")
 	fs.Usage = func() {
-		fmt.Fprint(e.stderr, "Usage: geoscan fixtures [--ca-dir DIR]\n\nServes the fixture sites on loopback and prints, as shell assignments, the GEOSCAN_* settings\nthat let a dev/test server scan them. Runs until interrupted.\n")
+		fmt.Fprint(e.stderr, "Usage: geoscan fixtures [--ca-dir DIR] [--latency DURATION]\n\nServes the fixture sites on loopback and prints, as shell assignments, the GEOSCAN_* settings\nthat let a dev/test server scan them. Runs until interrupted.\n")
 	}
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -27,6 +28,7 @@ func fixtures(ctx context.Context, e env, args []string) error {
 		return err
 	}
 	defer sites.Close()
+	sites.SetLatency(*latency)
 	if err := os.MkdirAll(*dir, 0o755); err != nil { //nolint:gosec // a readable certificate
 		return err
 	}

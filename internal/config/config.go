@@ -164,7 +164,7 @@ func variables() []variable {
 			},
 		},
 		{
-			"GEOSCAN_SCAN_WORKERS", "8", "Scans one worker process runs at the same time.", false,
+			"GEOSCAN_SCAN_WORKERS", "8", "Scans one worker process runs at the same time. A scan mostly waits on the target site, so on sites that answer slowly raise it: one process holds 200 scans in flight in under 400 MiB (bench/worker.sh, docs/PERFORMANCE.md). Each scan makes at most 4 requests to its site at once.", false,
 			func(c *Config, v string) error { return positiveInt(v, &c.ScanWorkers) },
 		},
 		{

@@ -152,6 +152,10 @@ type Options struct {
 	MaxRedirects int
 	// PerHost bounds concurrent requests to the target.
 	PerHost int
+	// Scans is how many scans share the Fetcher at once (the worker's
+	// GEOSCAN_SCAN_WORKERS); it sizes the idle connection pool so that
+	// each scan keeps its PerHost connections between requests.
+	Scans int
 	// MaxSitemapFiles, MaxSitemapDepth and MaxSitemapURLs bound sitemap reading.
 	MaxSitemapFiles int
 	MaxSitemapDepth int
@@ -222,7 +226,7 @@ func New(o Options) (*Fetcher, error) {
 			// fetch's limits itself so that the error names the one that fired.
 			AllowPrivate: o.AllowPrivate, ExtraCAFile: o.ExtraCAFile, Timeout: o.RequestTimeout + 5*time.Second,
 			MaxRedirects: redirects, UserAgent: o.UserAgent, Resolver: o.Resolver,
-			AllowHTTP: true, RawEncoding: true,
+			AllowHTTP: true, RawEncoding: true, MaxIdleConns: max(o.Scans, 1) * o.PerHost,
 		})
 	}
 	follow, err := mk(o.MaxRedirects)

@@ -1,6 +1,7 @@
 package netguard
 
 import (
+	"cmp"
 	"context"
 	"crypto/tls"
 	"crypto/x509"
@@ -38,6 +39,12 @@ type ClientOptions struct {
 	// RawEncoding leaves Content-Encoding to the caller, which decodes it
 	// under its own size limit (gzip, br, zstd).
 	RawEncoding bool
+	// MaxIdleConns is how many idle connections are kept, in all and per
+	// host (0: 64 in all, 4 per host). A client shared by many requests in
+	// flight needs about as many, or each request past them opens a new
+	// connection: a TCP and TLS handshake, a round trip or two to a
+	// distant site and CPU on both ends.
+	MaxIdleConns int
 }
 
 // ErrBlocked marks a destination the guard refused.
@@ -115,8 +122,8 @@ func NewClient(o ClientOptions) (*http.Client, error) {
 		TLSHandshakeTimeout:   10 * time.Second,
 		ResponseHeaderTimeout: timeout,
 		ExpectContinueTimeout: time.Second,
-		MaxIdleConns:          64,
-		MaxIdleConnsPerHost:   4,
+		MaxIdleConns:          cmp.Or(o.MaxIdleConns, 64),
+		MaxIdleConnsPerHost:   cmp.Or(o.MaxIdleConns, 4),
 		IdleConnTimeout:       60 * time.Second,
 		ForceAttemptHTTP2:     true,
 	}

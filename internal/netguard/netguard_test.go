@@ -3,6 +3,7 @@ package netguard
 import (
 	"context"
 	"encoding/pem"
+	"io"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -337,4 +338,59 @@ func TestClientRefusesMetadataWithPrivateTargetsAllowed(t *testing.T) {
 		require.True(t, IsBlocked(err), "redirect to %s: %v", target, err)
 	}
 	require.Equal(t, before+int32(len(targets)), hits.Load(), "only the redirecting fixture was reached")
+}
+
+// A client shared by many requests in flight keeps as many idle
+// connections as MaxIdleConns says, so a second wave of as many concurrent
+// requests opens none; with the default (4 per host) it would open 12.
+func TestClientKeepsMaxIdleConns(t *testing.T) {
+	t.Parallel()
+	const wave = 16
+	var (
+		opened  atomic.Int32
+		arrived = make(chan struct{}, wave)
+		release = make(chan struct{})
+	)
+	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		arrived <- struct{}{}
+		<-release
+		w.WriteHeader(http.StatusNoContent)
+	}))
+	srv.Config.ConnState = func(_ net.Conn, s http.ConnState) {
+		if s == http.StateNew {
+			opened.Add(1)
+		}
+	}
+	srv.StartTLS()
+	t.Cleanup(srv.Close)
+	caFile := filepath.Join(t.TempDir(), "ca.pem")
+	require.NoError(t, os.WriteFile(caFile, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: srv.Certificate().Raw}), 0o600))
+	c, err := NewClient(ClientOptions{AllowPrivate: true, ExtraCAFile: caFile, MaxIdleConns: wave})
+	require.NoError(t, err)
+
+	for round := range 2 {
+		errs := make(chan error, wave)
+		for range wave {
+			go func() {
+				resp, err := get(c, srv.URL)
+				if err == nil {
+					_, err = io.Copy(io.Discard, resp.Body)
+					resp.Body.Close()
+				}
+				errs <- err
+			}()
+		}
+		// Every request is in the handler at once, so each has its own
+		// connection.
+		for range wave {
+			<-arrived
+		}
+		for range wave {
+			release <- struct{}{}
+		}
+		for range wave {
+			require.NoError(t, <-errs)
+		}
+		require.EqualValues(t, wave, opened.Load(), "round %d", round+1)
+	}
 }

@@ -38,6 +38,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -136,6 +137,34 @@ type Server struct {
 	mu    sync.Mutex
 	hits  map[string]map[string]int
 	holds map[string]chan struct{}
+
+	// latency delays every response (SetLatency).
+	latency atomic.Int64
+}
+
+// SetLatency delays every response of every fixture, on both listeners, by
+// d before it is served, as a distant real site would (0, the default, for
+// none). Benchmarks use it to measure how many scans one worker keeps in
+// flight when it waits on the network rather than on CPU.
+func (s *Server) SetLatency(d time.Duration) { s.latency.Store(int64(max(d, 0))) }
+
+// delay waits out the latency; false when the request or the server ended
+// meanwhile.
+func (s *Server) delay(r *http.Request) bool {
+	d := time.Duration(s.latency.Load())
+	if d <= 0 {
+		return true
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return true
+	case <-r.Context().Done():
+		return false
+	case <-s.done:
+		return false
+	}
 }
 
 // Start generates a fresh test CA and a leaf certificate per fixture host
@@ -346,6 +375,9 @@ func (s *Server) serveHTTPS(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer s.handlers.leave()
+	if !s.delay(r) {
+		return
+	}
 	if f := s.route(w, r); f != nil {
 		if gate := s.held(f.name); gate != nil {
 			select {
@@ -366,6 +398,9 @@ func (s *Server) servePlain(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer s.handlers.leave()
+	if !s.delay(r) {
+		return
+	}
 	f := s.route(w, r)
 	if f == nil {
 		return

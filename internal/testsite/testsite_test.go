@@ -573,3 +573,26 @@ func TestStructuredDataIsValidJSON(t *testing.T) {
 }
 
 func jsonValid(s string) bool { return json.Valid([]byte(s)) }
+
+// With a latency set, no response comes before it is over (an hour here,
+// against a client that gives up after a fraction of a second, so the test
+// does not depend on how fast the machine is); with none, the same request
+// is answered. Both listeners are delayed.
+func TestLatencyDelaysEveryResponse(t *testing.T) {
+	t.Parallel()
+	s := start(t)
+	s.SetLatency(time.Hour)
+	for _, rawURL := range []string{s.URL(testsite.Docs), "http://" + s.Host(testsite.Docs) + ":" + strconv.Itoa(s.HTTPPort()) + "/"} {
+		c := client(s)
+		c.Timeout = 300 * time.Millisecond
+		resp, err := c.Get(rawURL)
+		if err == nil {
+			resp.Body.Close()
+			t.Fatalf("GET %s answered %d despite an hour of latency", rawURL, resp.StatusCode)
+		}
+	}
+	s.SetLatency(0)
+	if r := get(t, client(s), s.URL(testsite.Docs), browserUA); r.status != http.StatusOK {
+		t.Fatalf("without latency: status %d", r.status)
+	}
+}
