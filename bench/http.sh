@@ -1,12 +1,17 @@
 #!/usr/bin/env bash
-# HTTP load benchmark of authenticated reads, next to pgbench -S on the same
-# PostgreSQL as the physical reference. Writes its figures to stdout; the
-# numbers in docs/PERFORMANCE.md come from this script.
+# The request path against its physical reference, in one run on one
+# PostgreSQL: authenticated reads under load next to pgbench -S, and the CSV
+# export next to psql's \copy of the same rows. Every figure of
+# docs/PERFORMANCE.md's "Request path" section comes from one run of this
+# script, with the ratios it prints.
 #
 #   bench/http.sh                 # ephemeral cluster (cmd/testdb)
 #   GEOSCAN_TEST_DATABASE_URL=... bench/http.sh
+#   CONNS=16 DURATION=10s EXPORT_ROWS=100000 bench/http.sh
 #
-# Needs wrk (Debian: apt-get install wrk) and pgbench (postgresql-client).
+# Needs wrk (Debian: apt-get install wrk), pgbench and psql
+# (postgresql-client); the Redis rows need a Redis at REDIS_URL
+# (default redis://127.0.0.1:6379/0) and are skipped without one.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -20,42 +25,116 @@ CONNS=${CONNS:-32}
 THREADS=${THREADS:-2}
 DURATION=${DURATION:-15s}
 PORT=${PORT:-18080}
+SCANS=${SCANS:-2000}
+EXPORT_ROWS=${EXPORT_ROWS:-1000000}
+REDIS_URL=${REDIS_URL:-redis://127.0.0.1:6379/0}
 admin=$GEOSCAN_TEST_DATABASE_URL
 db_url=${admin%/*}/geoscan_bench${admin##*/postgres}
 pgb_url=${admin%/*}/geoscan_pgbench${admin##*/postgres}
+work=$(mktemp -d)
+server=
+stop_server() { if [ -n "$server" ]; then kill "$server" 2>/dev/null || true; wait "$server" 2>/dev/null || true; server=; fi; }
+trap 'stop_server; rm -rf "$work"' EXIT
 
 psql "$admin" -qc 'DROP DATABASE IF EXISTS geoscan_bench' -c 'CREATE DATABASE geoscan_bench' \
-  -c 'DROP DATABASE IF EXISTS geoscan_pgbench' -c 'CREATE DATABASE geoscan_pgbench' >/dev/null
+  -c 'DROP DATABASE IF EXISTS geoscan_pgbench' -c 'CREATE DATABASE geoscan_pgbench' >/dev/null 2>&1
+pgbench -i -q -s 10 "$pgb_url" >/dev/null 2>&1
 
 go build -trimpath ${GOFLAGS_EXTRA:-} -o bin/geoscan ./cmd/geoscan
-# Both rate-limit layers stay on, so their cost is part of every figure; wrk
-# sends far more than a real client from one address and one organization,
-# so the address limit and the organization's read limit are raised.
+# Default configuration, both rate-limit layers on: wrk sends far more than
+# a real client from one address and one organization, so the address
+# limit and the organization's read limit are raised, not turned off.
 export DATABASE_URL=$db_url GEOSCAN_HTTP_ADDR=127.0.0.1:$PORT GEOSCAN_LOG_LEVEL=error GEOSCAN_ENV=test \
   GEOSCAN_IP_RATE_LIMIT=1000000000
+bin/geoscan migrate >/dev/null
 org=$(bin/geoscan org create --name bench --plan pro)
 key=$(bin/geoscan key create --org "$org")
-psql "$db_url" -qc "UPDATE organizations SET daily_scan_quota_override = 100000,
-  rate_limit_read_override = 1000000000 WHERE id = '$org'"
-
-bin/geoscan serve 2>/dev/null &
-server=$!
-trap 'kill $server 2>/dev/null; wait $server 2>/dev/null || true' EXIT
-for _ in $(seq 100); do curl -fs "http://127.0.0.1:$PORT/readyz" >/dev/null && break; sleep 0.1; done
-
-# The organization's scans: SCANS of them (default 2 000).
+psql "$db_url" -qc "UPDATE organizations SET rate_limit_read_override = 1000000000 WHERE id = '$org'"
 psql "$db_url" -qc "INSERT INTO scans (org_id, url, domain, brand_name, created_at)
   SELECT '$org', 'https://site' || g || '.example.com/', 'site' || g || '.example.com', 'site' || g,
-         now() - g * interval '1 minute' FROM generate_series(1, ${SCANS:-2000}) g"
+         now() - g * interval '1 minute' FROM generate_series(1, $SCANS) g"
 scan=$(psql "$db_url" -Atc "SELECT id FROM scans WHERE org_id = '$org' ORDER BY created_at DESC LIMIT 1")
 
-echo "== machine: $(nproc) cores, $(free -g | awk '/Mem:/{print $2}') GiB; wrk -t$THREADS -c$CONNS -d$DURATION --latency"
-echo "== GET /api/v1/scans/{id}"
-wrk -t"$THREADS" -c"$CONNS" -d"$DURATION" --latency -H "X-API-Key: $key" "http://127.0.0.1:$PORT/api/v1/scans/$scan" | grep -E 'Requests/sec|Latency|99%|50%|Non-2xx'
-echo "== GET /api/v1/scans?limit=20"
-wrk -t"$THREADS" -c"$CONNS" -d"$DURATION" --latency -H "X-API-Key: $key" "http://127.0.0.1:$PORT/api/v1/scans?limit=20" | grep -E 'Requests/sec|Latency|99%|50%|Non-2xx'
-kill $server; wait $server 2>/dev/null || true; trap - EXIT
+# start_server ENV...: a fresh API process with extra settings.
+start_server() {
+  stop_server
+  env "$@" bin/geoscan serve 2>/dev/null &
+  server=$!
+  for _ in $(seq 100); do curl -fs "http://127.0.0.1:$PORT/readyz" >/dev/null && return; sleep 0.1; done
+  echo "server did not start" >&2; exit 1
+}
 
-echo "== pgbench -S (select-only), $CONNS clients, same server"
-pgbench -i -q -s 10 "$pgb_url" >/dev/null 2>&1
-pgbench -S -c "$CONNS" -j "$THREADS" -T "${DURATION%s}" "$pgb_url" 2>/dev/null | grep -E 'tps|latency average'
+pgbench_tps() {
+  pgbench -S -c "$CONNS" -j "$THREADS" -T "${DURATION%s}" "$pgb_url" 2>/dev/null | awk '/^tps/{printf "%d", $3}'
+}
+
+results=$work/results
+# load NAME PATH: wrk against the running server; appends "NAME rps p50 p99".
+load() {
+  local out
+  out=$(wrk -t"$THREADS" -c"$CONNS" -d"$DURATION" --latency -H "X-API-Key: $key" "http://127.0.0.1:$PORT$2")
+  if grep -q 'Non-2xx' <<<"$out"; then echo "$1: non-2xx answers" >&2; grep 'Non-2xx' <<<"$out" >&2; fi
+  local rps p50 p99
+  rps=$(awk '/Requests\/sec/{printf "%d", $2}' <<<"$out")
+  p50=$(awk '$1=="50%"{print $2}' <<<"$out")
+  p99=$(awk '$1=="99%"{print $2}' <<<"$out")
+  echo "$1 $rps $p50 $p99" >>"$results"
+}
+
+echo "== machine: $(nproc) cores, $(free -g | awk '/Mem:/{print $2}') GiB, load $(cut -d' ' -f1-3 /proc/loadavg); wrk -t$THREADS -c$CONNS -d$DURATION --latency; $SCANS scans in the organization"
+pg1=$(pgbench_tps)
+
+start_server
+load get "/api/v1/scans/$scan"
+load list "/api/v1/scans?limit=20"
+start_server GEOSCAN_DISABLE_RATE_LIMITS=true
+load get_nolimits "/api/v1/scans/$scan"
+load list_nolimits "/api/v1/scans?limit=20"
+if redis-cli -u "$REDIS_URL" ping >/dev/null 2>&1; then
+  start_server GEOSCAN_REDIS_URL="$REDIS_URL"
+  load get_redis "/api/v1/scans/$scan"
+fi
+stop_server
+pg2=$(pgbench_tps)
+pg=$(( (pg1 + pg2) / 2 ))
+
+echo "pgbench -S -c$CONNS -j$THREADS: $pg1 and $pg2 tps (before and after), reference $pg tps"
+printf '%-36s %10s %8s %8s %8s\n' "" "req/s" "p50" "p99" "× pgbench"
+while read -r name rps p50 p99; do
+  case $name in
+    get) label="GET /scans/{id}" ;;
+    list) label="GET /scans?limit=20" ;;
+    get_nolimits) label="GET /scans/{id}, rate limits off" ;;
+    list_nolimits) label="GET /scans?limit=20, rate limits off" ;;
+    get_redis) label="GET /scans/{id}, GEOSCAN_REDIS_URL" ;;
+  esac
+  printf '%-36s %10d %8s %8s %8.2f\n' "$label" "$rps" "$p50" "$p99" "$(echo "$rps / $pg" | bc -l)"
+done <"$results"
+
+# The export: EXPORT_ROWS scans of another organization, streamed in one
+# response, next to psql's \copy of the same rows; the server's peak RSS
+# is read before and after, from a fresh process.
+org2=$(bin/geoscan org create --name export --plan pro)
+key2=$(bin/geoscan key create --org "$org2")
+psql "$db_url" -qc "INSERT INTO scans (org_id, url, domain, brand_name, project, status, overall_score, overall_grade, created_at, completed_at)
+  SELECT '$org2', 'https://site' || g || '.example.com/', 'site' || g || '.example.com', 'Site ' || g, 'project ' || (g % 10),
+         'completed', 50 + (g % 50), 'B', now() - g * interval '1 second', now() - g * interval '1 second' + interval '40 seconds'
+  FROM generate_series(1, $EXPORT_ROWS) g" -c "VACUUM ANALYZE scans"
+start_server
+curl -fs -o /dev/null -H "X-API-Key: $key2" "http://127.0.0.1:$PORT/api/v1/scans/export?limit=10"
+hwm_before=$(awk '/VmHWM/{print $2}' "/proc/$server/status")
+t0=$(date +%s.%N)
+curl -fsS -o "$work/export.csv" -D "$work/export.headers" -H "X-API-Key: $key2" "http://127.0.0.1:$PORT/api/v1/scans/export"
+t1=$(date +%s.%N)
+hwm_after=$(awk '/VmHWM/{print $2}' "/proc/$server/status")
+stop_server
+rows=$(( $(wc -l <"$work/export.csv") - 1 ))
+t2=$(date +%s.%N)
+psql "$db_url" -qc "\\copy (SELECT * FROM scans WHERE org_id = '$org2' ORDER BY created_at DESC, id DESC) TO '$work/copy.csv' WITH (FORMAT csv, HEADER)"
+t3=$(date +%s.%N)
+export_rps=$(echo "$rows / ($t1 - $t0)" | bc -l)
+copy_rps=$(echo "$EXPORT_ROWS / ($t3 - $t2)" | bc -l)
+printf 'GET /scans/export, %d rows in one response: %.2f s, %.0f rows/s, %.1f MiB\n' "$rows" "$(echo "$t1 - $t0" | bc -l)" "$export_rps" "$(echo "$(stat -c %s "$work/export.csv") / 1048576" | bc -l)"
+printf 'psql \\copy of the same rows:               %.2f s, %.0f rows/s\n' "$(echo "$t3 - $t2" | bc -l)" "$copy_rps"
+printf 'export / \\copy: %.2f\n' "$(echo "$export_rps / $copy_rps" | bc -l)"
+echo "server peak RSS: $((hwm_before / 1024)) MiB before the export, $((hwm_after / 1024)) MiB after it"

@@ -1,6 +1,7 @@
 package api
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -367,7 +368,13 @@ func (e *csvExport) VisitExportScansResponse(w http.ResponseWriter) error {
 	defer stop()
 
 	out := &exportWriter{w: w, rc: http.NewResponseController(w), name: fmt.Sprintf(`attachment; filename="geoscan-scans-%s.csv"`, e.s.now().Format("2006-01-02"))}
-	rows, err := e.s.d.Store.ExportCSV(ctx, e.p.OrgID, e.filter, e.limit, e.checks, out)
+	// PostgreSQL sends COPY one row per message: batch them into large
+	// writes rather than one write (and one deadline) per row.
+	buf := bufio.NewWriterSize(out, 64<<10)
+	rows, err := e.s.d.Store.ExportCSV(ctx, e.p.OrgID, e.filter, e.limit, e.checks, buf)
+	if err == nil {
+		err = buf.Flush()
+	}
 	if err == nil {
 		w.Header().Set(exportRowsTrailer, strconv.FormatInt(rows, 10))
 		return nil

@@ -22,16 +22,16 @@ COPY (
     FROM (
         SELECT s.id, s.created_at
         FROM scans s
-        WHERE s.org_id = current_setting('geoscan.export_org')::uuid
-          AND (current_setting('geoscan.export_status') = '' OR s.status = substr(current_setting('geoscan.export_status'), 2))
-          AND (current_setting('geoscan.export_project') = '' OR s.project = substr(current_setting('geoscan.export_project'), 2))
-          AND (current_setting('geoscan.export_url') = '' OR s.url = substr(current_setting('geoscan.export_url'), 2))
-          AND (current_setting('geoscan.export_domain') = '' OR s.domain = substr(current_setting('geoscan.export_domain'), 2)
-               OR right(s.domain, length(current_setting('geoscan.export_domain'))) = '.' || substr(current_setting('geoscan.export_domain'), 2))
-          AND (current_setting('geoscan.export_after') = '' OR s.created_at >= nullif(substr(current_setting('geoscan.export_after'), 2), '')::timestamptz)
-          AND (current_setting('geoscan.export_before') = '' OR s.created_at < nullif(substr(current_setting('geoscan.export_before'), 2), '')::timestamptz)
+        WHERE s.org_id = (SELECT current_setting('geoscan.export_org'))::uuid
+          AND ((SELECT current_setting('geoscan.export_status')) = '' OR s.status = substr((SELECT current_setting('geoscan.export_status')), 2))
+          AND ((SELECT current_setting('geoscan.export_project')) = '' OR s.project = substr((SELECT current_setting('geoscan.export_project')), 2))
+          AND ((SELECT current_setting('geoscan.export_url')) = '' OR s.url = substr((SELECT current_setting('geoscan.export_url')), 2))
+          AND ((SELECT current_setting('geoscan.export_domain')) = '' OR s.domain = substr((SELECT current_setting('geoscan.export_domain')), 2)
+               OR right(s.domain, length((SELECT current_setting('geoscan.export_domain')))) = '.' || substr((SELECT current_setting('geoscan.export_domain')), 2))
+          AND ((SELECT current_setting('geoscan.export_after')) = '' OR s.created_at >= nullif(substr((SELECT current_setting('geoscan.export_after')), 2), '')::timestamptz)
+          AND ((SELECT current_setting('geoscan.export_before')) = '' OR s.created_at < nullif(substr((SELECT current_setting('geoscan.export_before')), 2), '')::timestamptz)
         ORDER BY s.created_at DESC, s.id DESC
-        LIMIT nullif(current_setting('geoscan.export_limit'), '')::bigint
+        LIMIT nullif((SELECT current_setting('geoscan.export_limit')), '')::bigint
     ) s
     JOIN check_results c ON c.scan_id = s.id
     ORDER BY s.created_at DESC, s.id DESC, c.position
