@@ -41,10 +41,11 @@ psql "$admin" -qc 'DROP DATABASE IF EXISTS geoscan_bench' -c 'CREATE DATABASE ge
 pgbench -i -q -s 10 "$pgb_url" >/dev/null 2>&1
 
 go build -trimpath ${GOFLAGS_EXTRA:-} -o bin/geoscan ./cmd/geoscan
-# Default configuration, both rate-limit layers on: wrk sends far more than
+# An API process (--role api) in its default configuration, both rate-limit
+# layers on: wrk sends far more than
 # a real client from one address and one organization, so the address
 # limit and the organization's read limit are raised, not turned off.
-export DATABASE_URL=$db_url GEOSCAN_HTTP_ADDR=127.0.0.1:$PORT GEOSCAN_LOG_LEVEL=error GEOSCAN_ENV=test \
+export DATABASE_URL=$db_url GEOSCAN_HTTP_ADDR=127.0.0.1:$PORT GEOSCAN_LOG_LEVEL=error GEOSCAN_ENV=test GEOSCAN_ROLE=api \
   GEOSCAN_IP_RATE_LIMIT=1000000000
 bin/geoscan migrate >/dev/null
 org=$(bin/geoscan org create --name bench --plan pro)
@@ -69,16 +70,23 @@ pgbench_tps() {
 }
 
 results=$work/results
-# load NAME PATH: wrk against the running server; appends "NAME rps p50 p99".
+# cpu_ticks: the server process's CPU time so far, in clock ticks.
+cpu_ticks() { awk '{print $14 + $15}' "/proc/$server/stat"; }
+# load NAME PATH: wrk against the running server; appends "NAME rps p50
+# p99 cpu", cpu being the server's CPU time per request in microseconds, a
+# figure that other work on the machine barely moves.
 load() {
-  local out
+  local out c0 c1 n
+  c0=$(cpu_ticks)
   out=$(wrk -t"$THREADS" -c"$CONNS" -d"$DURATION" --latency -H "X-API-Key: $key" "http://127.0.0.1:$PORT$2")
+  c1=$(cpu_ticks)
+  n=$(awk '/requests in/{print $1}' <<<"$out")
   if grep -q 'Non-2xx' <<<"$out"; then echo "$1: non-2xx answers" >&2; grep 'Non-2xx' <<<"$out" >&2; fi
   local rps p50 p99
   rps=$(awk '/Requests\/sec/{printf "%d", $2}' <<<"$out")
   p50=$(awk '$1=="50%"{print $2}' <<<"$out")
   p99=$(awk '$1=="99%"{print $2}' <<<"$out")
-  echo "$1 $rps $p50 $p99" >>"$results"
+  echo "$1 $rps $p50 $p99 $(( (c1 - c0) * 1000000 / $(getconf CLK_TCK) / n ))" >>"$results"
 }
 
 echo "== machine: $(nproc) cores, $(free -g | awk '/Mem:/{print $2}') GiB, load $(cut -d' ' -f1-3 /proc/loadavg); wrk -t$THREADS -c$CONNS -d$DURATION --latency; $SCANS scans in the organization"
@@ -99,8 +107,8 @@ pg2=$(pgbench_tps)
 pg=$(( (pg1 + pg2) / 2 ))
 
 echo "pgbench -S -c$CONNS -j$THREADS: $pg1 and $pg2 tps (before and after), reference $pg tps"
-printf '%-36s %10s %8s %8s %8s\n' "" "req/s" "p50" "p99" "× pgbench"
-while read -r name rps p50 p99; do
+printf '%-36s %10s %8s %8s %10s %10s\n' "" "req/s" "p50" "p99" "× pgbench" "server CPU"
+while read -r name rps p50 p99 cpu; do
   case $name in
     get) label="GET /scans/{id}" ;;
     list) label="GET /scans?limit=20" ;;
@@ -108,7 +116,7 @@ while read -r name rps p50 p99; do
     list_nolimits) label="GET /scans?limit=20, rate limits off" ;;
     get_redis) label="GET /scans/{id}, GEOSCAN_REDIS_URL" ;;
   esac
-  printf '%-36s %10d %8s %8s %8.2f\n' "$label" "$rps" "$p50" "$p99" "$(echo "$rps / $pg" | bc -l)"
+  printf '%-36s %10d %8s %8s %10.2f %7d µs\n' "$label" "$rps" "$p50" "$p99" "$(echo "$rps / $pg" | bc -l)" "$cpu"
 done <"$results"
 
 # The export: EXPORT_ROWS scans of another organization, streamed in one

@@ -190,7 +190,7 @@ func (s *Server) ListScans(ctx context.Context, req api.ListScansRequestObject) 
 	if err != nil {
 		return nil, err
 	}
-	return api.ListScans200JSONResponse{Body: api.ScanList{Data: pg.Data, HasMore: pg.HasMore, NextCursor: pg.NextCursor}}, nil
+	return scanListResponse(api.ScanList{Data: pg.Data, HasMore: pg.HasMore, NextCursor: pg.NextCursor}), nil
 }
 
 func (s *Server) scanFilter(status *api.ScanStatus, project, rawURL, domain *string, after, before *time.Time) (store.ScanFilter, error) {

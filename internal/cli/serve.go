@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"runtime/debug"
 
 	"github.com/geoscan/geoscan/internal/app"
 	"github.com/geoscan/geoscan/internal/config"
@@ -33,7 +34,22 @@ func serve(ctx context.Context, e env, args []string) error {
 		return fmt.Errorf("configuration: %w", err)
 	}
 	logger := newLogger(cfg, e.stderr)
+	if cfg.Role == config.RoleAPI && e.getenv("GOGC") == "" && e.getenv("GOMEMLIMIT") == "" {
+		tuneAPIGC()
+	}
 	return run(ctx, cfg, logger, nil)
+}
+
+// tuneAPIGC lets an API process's heap grow four times its live size
+// between collections instead of twice: the live heap of the API is small
+// (tens of MiB), so with Go's default most of a busy process's garbage
+// collection is spent on it; this costs about 40 MiB more and saves about
+// a sixth of the CPU of a list request (docs/PERFORMANCE.md). The soft
+// limit brings collections back before the heap gets large. GOGC or
+// GOMEMLIMIT in the environment keep Go's own handling.
+func tuneAPIGC() {
+	debug.SetGCPercent(400)
+	debug.SetMemoryLimit(512 << 20)
 }
 
 // run serves until ctx is done (SIGINT/SIGTERM) or the server fails, then
