@@ -50,7 +50,7 @@ type App struct {
 	ln     net.Listener
 	served chan error
 	// closeLimiter releases the rate-limit backend's connections, if any.
-	closeLimiter func() error
+	closeLimiter func(ctx context.Context) error
 	// authCache listens for key revocations while the API serves.
 	authCache *httpserver.AuthCache
 	stopCache context.CancelFunc
@@ -146,7 +146,7 @@ func New(ctx context.Context, cfg config.Config, logger *slog.Logger, opts Optio
 		AuthCache: a.authCache,
 	})
 	if err != nil {
-		a.closeRateLimiter()
+		a.closeRateLimiter(ctx)
 		pool.Close()
 		return nil, fmt.Errorf("http server: %w", err)
 	}
@@ -185,18 +185,18 @@ func (a *App) rateLimits(ctx context.Context, cfg config.Config, logger *slog.Lo
 		if err := r.Ping(pctx); err != nil {
 			logger.Error("redis for rate limits does not answer; requests are allowed until it does", slog.String("error", err.Error()))
 		}
-		l := ratelimit.NewLeased(r, logger)
-		limits.Limiter, a.closeLimiter = l, func() error { l.Close(); return r.Close() }
+		l := ratelimit.NewLeased(ctx, r, logger)
+		limits.Limiter, a.closeLimiter = l, func(ctx context.Context) error { l.Close(ctx); return r.Close() }
 	default:
-		l := ratelimit.NewLeased(ratelimit.NewPostgres(a.store, logger), logger)
-		limits.Limiter, a.closeLimiter = l, func() error { l.Close(); return nil }
+		l := ratelimit.NewLeased(ctx, ratelimit.NewPostgres(a.store, logger), logger)
+		limits.Limiter, a.closeLimiter = l, func(ctx context.Context) error { l.Close(ctx); return nil }
 	}
 	return limits, nil
 }
 
-func (a *App) closeRateLimiter() {
+func (a *App) closeRateLimiter(ctx context.Context) {
 	if a.closeLimiter != nil {
-		if err := a.closeLimiter(); err != nil {
+		if err := a.closeLimiter(ctx); err != nil {
 			a.logger.Warn("close rate limiter", slog.String("error", err.Error()))
 		}
 	}
@@ -388,7 +388,7 @@ func (a *App) Shutdown(ctx context.Context) error {
 		a.stopCache()
 		<-a.cacheDone
 	}
-	a.closeRateLimiter()
+	a.closeRateLimiter(ctx)
 	a.pool.Close()
 	return errors.Join(errs...)
 }

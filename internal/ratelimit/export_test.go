@@ -1,11 +1,12 @@
 package ratelimit
 
 import (
+	"context"
 	"log/slog"
 	"time"
 )
 
 // NewLeasedTTL is NewLeased with a lease lifetime of the test's choosing.
 func NewLeasedTTL(backend Backend, logger *slog.Logger, ttl time.Duration) *Leased {
-	return newLeased(backend, logger, ttl)
+	return newLeased(context.Background(), backend, logger, ttl)
 }

@@ -39,6 +39,9 @@ import (
 // since; it is off by what other processes took since that exchange, which
 // is at most one LeaseTTL old for a busy bucket.
 type Leased struct {
+	// base is the context of background work (janitor, Close): the
+	// creator's, without its cancellation.
+	base    context.Context //nolint:containedctx // see above
 	backend Backend
 	logger  *slog.Logger
 	ttl     time.Duration
@@ -87,15 +90,16 @@ type fetchCall struct {
 	err  error
 }
 
-// NewLeased returns a limiter over backend. Close stops its background
-// work and gives back the tokens it holds.
-func NewLeased(backend Backend, logger *slog.Logger) *Leased {
-	return newLeased(backend, logger, LeaseTTL)
+// NewLeased returns a limiter over backend; ctx carries the values of its
+// background work, never its end: Close stops that work and gives back the
+// tokens it holds.
+func NewLeased(ctx context.Context, backend Backend, logger *slog.Logger) *Leased {
+	return newLeased(ctx, backend, logger, LeaseTTL)
 }
 
-func newLeased(backend Backend, logger *slog.Logger, ttl time.Duration) *Leased {
+func newLeased(ctx context.Context, backend Backend, logger *slog.Logger, ttl time.Duration) *Leased {
 	l := &Leased{
-		backend: backend, logger: logger, ttl: ttl,
+		base: context.WithoutCancel(ctx), backend: backend, logger: logger, ttl: ttl,
 		buckets: map[string]*leasedBucket{},
 		stop:    make(chan struct{}), done: make(chan struct{}),
 	}
@@ -142,7 +146,7 @@ func (l *Leased) Allow(ctx context.Context, name string, limit Limit) (Result, e
 		if b.limit != limit {
 			// A new bucket, or the organization's limit changed: what is
 			// held was taken under the old one.
-			l.giveBackLocked(name, b)
+			l.giveBackLocked(ctx, name, b)
 			b.limit, b.lease, b.tat, b.refusedUntil = limit, 1, time.Time{}, time.Time{}
 		}
 		if b.tokens > 0 && now.Before(b.expires) {
@@ -151,12 +155,12 @@ func (l *Leased) Allow(ctx context.Context, name string, limit Limit) (Result, e
 			res := Result{Allowed: true, Limit: limit, ResetAfter: max(b.tat.Sub(now), 0)}
 			res.Remaining = min(b.tokens+limit.available(b.tat.Sub(now)), limit.Rate-1)
 			if b.inflight == nil && b.lease > 1 && b.tokens <= b.lease/4 {
-				l.startFetch(name, b, now)
+				l.startFetch(ctx, name, b, now)
 			}
 			b.mu.Unlock()
 			return res, nil
 		}
-		l.giveBackLocked(name, b)
+		l.giveBackLocked(ctx, name, b)
 		if now.Before(b.refusedUntil) {
 			res := Result{Limit: limit, RetryAfter: b.refusedUntil.Sub(now), ResetAfter: max(b.tat.Sub(now), 0)}
 			b.mu.Unlock()
@@ -164,7 +168,7 @@ func (l *Leased) Allow(ctx context.Context, name string, limit Limit) (Result, e
 		}
 		call := b.inflight
 		if call == nil {
-			call = l.startFetch(name, b, now)
+			call = l.startFetch(ctx, name, b, now)
 		}
 		b.mu.Unlock()
 		select {
@@ -180,7 +184,7 @@ func (l *Leased) Allow(ctx context.Context, name string, limit Limit) (Result, e
 }
 
 // startFetch takes the next lease in the background; b.mu is held.
-func (l *Leased) startFetch(name string, b *leasedBucket, now time.Time) *fetchCall {
+func (l *Leased) startFetch(ctx context.Context, name string, b *leasedBucket, now time.Time) *fetchCall {
 	limit := b.limit
 	share := MaxShare(limit)
 	if !b.fetched.IsZero() && now.Sub(b.fetched) < l.ttl/2 {
@@ -191,9 +195,9 @@ func (l *Leased) startFetch(name string, b *leasedBucket, now time.Time) *fetchC
 	call := &fetchCall{done: make(chan struct{})}
 	b.inflight = call
 	go func() {
-		// Not the request's context: the lease serves every request of the
-		// bucket, and a waiting request gives up on its own.
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		// Not the request's cancellation: the lease serves every request of
+		// the bucket, and a waiting request gives up on its own.
+		ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
 		defer cancel()
 		g, err := l.backend.Take(ctx, name, limit, n)
 		b.mu.Lock()
@@ -204,7 +208,7 @@ func (l *Leased) startFetch(name string, b *leasedBucket, now time.Time) *fetchC
 		case err != nil:
 		case b.limit != limit:
 			// The limit changed while the take was under way.
-			l.giveLocked(name, limit, g.Granted)
+			l.giveLocked(ctx, name, limit, g.Granted)
 		default:
 			b.tat = now.Add(g.Busy)
 			if g.Granted > 0 {
@@ -222,21 +226,21 @@ func (l *Leased) startFetch(name string, b *leasedBucket, now time.Time) *fetchC
 }
 
 // giveBackLocked gives back tokens that expired unspent; b.mu is held.
-func (l *Leased) giveBackLocked(name string, b *leasedBucket) {
+func (l *Leased) giveBackLocked(ctx context.Context, name string, b *leasedBucket) {
 	if b.tokens == 0 {
 		return
 	}
-	l.giveLocked(name, b.limit, b.tokens)
+	l.giveLocked(ctx, name, b.limit, b.tokens)
 	b.tokens = 0
 	b.lease = max(1, b.lease/2)
 }
 
-func (l *Leased) giveLocked(name string, limit Limit, n int) {
+func (l *Leased) giveLocked(ctx context.Context, name string, limit Limit, n int) {
 	if n <= 0 {
 		return
 	}
 	go func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
 		defer cancel()
 		if err := l.backend.Give(ctx, name, limit, n); err != nil {
 			// Lost tokens only lower the allowance until they refill.
@@ -261,7 +265,7 @@ func (l *Leased) janitor() {
 			for name, b := range l.buckets {
 				b.mu.Lock()
 				if b.tokens > 0 && !now.Before(b.expires) {
-					l.giveBackLocked(name, b)
+					l.giveBackLocked(l.base, name, b)
 				}
 				b.mu.Unlock()
 			}
@@ -284,8 +288,9 @@ func (l *Leased) forgetIdleLocked(now time.Time, idle time.Duration) {
 	}
 }
 
-// Close stops the background work and gives back every token held.
-func (l *Leased) Close() {
+// Close stops the background work and gives back every token held, within
+// two seconds at most.
+func (l *Leased) Close(ctx context.Context) {
 	select {
 	case <-l.stop:
 		return
@@ -293,7 +298,7 @@ func (l *Leased) Close() {
 	}
 	close(l.stop)
 	<-l.done
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Second)
 	defer cancel()
 	l.mu.Lock()
 	defer l.mu.Unlock()

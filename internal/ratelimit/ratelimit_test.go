@@ -78,8 +78,8 @@ func backends(t *testing.T, fn func(t *testing.T, l ratelimit.Limiter)) {
 
 func leased(tb testing.TB, b ratelimit.Backend) *ratelimit.Leased {
 	tb.Helper()
-	l := ratelimit.NewLeased(b, slog.New(slog.DiscardHandler))
-	tb.Cleanup(l.Close)
+	l := ratelimit.NewLeased(context.Background(), b, slog.New(slog.DiscardHandler))
+	tb.Cleanup(func() { l.Close(context.Background()) })
 	return l
 }
 
@@ -199,7 +199,7 @@ func TestLeasedStaysWithinItsBoundAcrossProcesses(t *testing.T) {
 		var limiters []ratelimit.Limiter
 		var leases []*ratelimit.Leased
 		for range processes {
-			l := ratelimit.NewLeased(b, slog.New(slog.DiscardHandler))
+			l := ratelimit.NewLeased(context.Background(), b, slog.New(slog.DiscardHandler))
 			leases = append(leases, l)
 			limiters = append(limiters, l)
 		}
@@ -210,7 +210,7 @@ func TestLeasedStaysWithinItsBoundAcrossProcesses(t *testing.T) {
 		// Stopping gives back what was held: the shared bucket then holds
 		// exactly what was not spent (and what refilled).
 		for _, l := range leases {
-			l.Close()
+			l.Close(context.Background())
 		}
 		g, err := b.Take(context.Background(), bucket, limit, limit.Rate)
 		require.NoError(t, err)
@@ -260,7 +260,7 @@ func TestLeasedGivesBackUnspentTokens(t *testing.T) {
 	t.Parallel()
 	sharedBackends(t, func(t *testing.T, b backend) {
 		l := ratelimit.NewLeasedTTL(b, slog.New(slog.DiscardHandler), 200*time.Millisecond)
-		t.Cleanup(l.Close)
+		t.Cleanup(func() { l.Close(context.Background()) })
 		limit := ratelimit.Limit{Rate: 5000, Period: 24 * time.Hour}
 		bucket := "test:" + uuid.NewString()
 		// A quick run of requests grows the lease beyond what is spent.
