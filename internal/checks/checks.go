@@ -17,20 +17,24 @@ import (
 	"time"
 
 	"github.com/geoscan/geoscan/internal/fetch"
+	"github.com/geoscan/geoscan/internal/mentions"
 	"github.com/geoscan/geoscan/internal/page"
 )
 
 // Status is a check verdict.
 type Status string
 
-// The verdicts. Pass, warn and fail score 1, 0.5 and 0; na and info are
-// left out of scores.
+// The verdicts. Pass, warn and fail score 1, 0.5 and 0; na, info and
+// error are left out of scores. Error is a check that could not be
+// measured because something it depends on failed (an answer engine that
+// timed out): the summary says what, and the pillar's coverage drops.
 const (
-	Pass Status = "pass"
-	Warn Status = "warn"
-	Fail Status = "fail"
-	NA   Status = "na"
-	Info Status = "info"
+	Pass  Status = "pass"
+	Warn  Status = "warn"
+	Fail  Status = "fail"
+	NA    Status = "na"
+	Info  Status = "info"
+	Error Status = "error"
 )
 
 // Score is the verdict as a number; ok is false for na and info.
@@ -111,7 +115,12 @@ type Input struct {
 	Home *page.Page
 	// BrandName is the brand the scan was created with (or derived).
 	BrandName string
-	Now       time.Time
+	// BrandAliases are other names of the brand (brand_aliases).
+	BrandAliases []string
+	// Mentions is what the answer engines said about the brand
+	// (ai_mentions); nil when no answer engine is configured.
+	Mentions *mentions.Result
+	Now      time.Time
 }
 
 // Pages returns the parsed pages of a purpose that were fetched and are HTML.
@@ -225,6 +234,9 @@ func warn(summary string, ev map[string]any) Result { return Result{Warn, summar
 func fail(summary string, ev map[string]any) Result { return Result{Fail, summary, ev} }
 func na(summary string, ev map[string]any) Result   { return Result{NA, summary, ev} }
 func info(summary string, ev map[string]any) Result { return Result{Info, summary, ev} }
+func errored(summary string, ev map[string]any) Result {
+	return Result{Error, summary, ev}
+}
 
 // byThreshold grades a measure where higher is better: pass at or above
 // passAt, warn at or above warnAt, fail below.
