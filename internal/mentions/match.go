@@ -17,7 +17,7 @@ import (
 // capitalised and in brand context (see brandContext), so "see you on
 // monday" and "zoom in" are not mentions.
 type Matcher struct {
-	names  []name
+	names    []name
 	domain   string // registrable domain, lower case
 	domainRE *regexp.Regexp
 }

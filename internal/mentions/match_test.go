@@ -59,13 +59,13 @@ func TestMatcherWholeWordsCaseAware(t *testing.T) {
 func TestNoInformationAnswers(t *testing.T) {
 	t.Parallel()
 	for text, want := range map[string]bool{
-		"I don't have any specific information about Millbrook Bakery.":   true,
-		"I’m not familiar with a company called Acme Widgets.":            true,
-		"I couldn't find reliable information on that brand.":             true,
-		"There is no publicly available information about it.":            true,
-		"I do not know this company.":                                     true,
+		"I don't have any specific information about Millbrook Bakery.":      true,
+		"I’m not familiar with a company called Acme Widgets.":               true,
+		"I couldn't find reliable information on that brand.":                true,
+		"There is no publicly available information about it.":               true,
+		"I do not know this company.":                                        true,
 		"Millbrook Bakery is a bakery in Hebden Bridge known for sourdough.": false,
-		"I know several good bakeries; Millbrook Bakery is one.":          false,
+		"I know several good bakeries; Millbrook Bakery is one.":             false,
 	} {
 		require.Equal(t, want, SaysNoInformation(text), text)
 	}

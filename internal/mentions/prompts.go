@@ -92,9 +92,9 @@ var extractSchema = &llm.Schema{Name: "site_facts", Schema: map[string]any{
 	"required": []string{"category", "category_quote", "offers", "offers_quote", "location", "location_quote"},
 	"properties": map[string]any{
 		"category": map[string]any{"type": "string"}, "category_quote": map[string]any{"type": "string"},
-		"offers":   map[string]any{"type": "array", "items": map[string]any{"type": "string"}},
+		"offers":       map[string]any{"type": "array", "items": map[string]any{"type": "string"}},
 		"offers_quote": map[string]any{"type": "string"},
-		"location": map[string]any{"type": "string"}, "location_quote": map[string]any{"type": "string"},
+		"location":     map[string]any{"type": "string"}, "location_quote": map[string]any{"type": "string"},
 	},
 }}
 
