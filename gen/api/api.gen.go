@@ -26,16 +26,19 @@ import (
 
 // Defines values for CheckDeltaBaseStatus.
 const (
-	CheckDeltaBaseStatusFail CheckDeltaBaseStatus = "fail"
-	CheckDeltaBaseStatusInfo CheckDeltaBaseStatus = "info"
-	CheckDeltaBaseStatusNa   CheckDeltaBaseStatus = "na"
-	CheckDeltaBaseStatusPass CheckDeltaBaseStatus = "pass"
-	CheckDeltaBaseStatusWarn CheckDeltaBaseStatus = "warn"
+	CheckDeltaBaseStatusError CheckDeltaBaseStatus = "error"
+	CheckDeltaBaseStatusFail  CheckDeltaBaseStatus = "fail"
+	CheckDeltaBaseStatusInfo  CheckDeltaBaseStatus = "info"
+	CheckDeltaBaseStatusNa    CheckDeltaBaseStatus = "na"
+	CheckDeltaBaseStatusPass  CheckDeltaBaseStatus = "pass"
+	CheckDeltaBaseStatusWarn  CheckDeltaBaseStatus = "warn"
 )
 
 // Valid indicates whether the value is a known member of the CheckDeltaBaseStatus enum.
 func (e CheckDeltaBaseStatus) Valid() bool {
 	switch e {
+	case CheckDeltaBaseStatusError:
+		return true
 	case CheckDeltaBaseStatusFail:
 		return true
 	case CheckDeltaBaseStatusInfo:
@@ -80,16 +83,19 @@ func (e CheckDeltaChange) Valid() bool {
 
 // Defines values for CheckDeltaTargetStatus.
 const (
-	CheckDeltaTargetStatusFail CheckDeltaTargetStatus = "fail"
-	CheckDeltaTargetStatusInfo CheckDeltaTargetStatus = "info"
-	CheckDeltaTargetStatusNa   CheckDeltaTargetStatus = "na"
-	CheckDeltaTargetStatusPass CheckDeltaTargetStatus = "pass"
-	CheckDeltaTargetStatusWarn CheckDeltaTargetStatus = "warn"
+	CheckDeltaTargetStatusError CheckDeltaTargetStatus = "error"
+	CheckDeltaTargetStatusFail  CheckDeltaTargetStatus = "fail"
+	CheckDeltaTargetStatusInfo  CheckDeltaTargetStatus = "info"
+	CheckDeltaTargetStatusNa    CheckDeltaTargetStatus = "na"
+	CheckDeltaTargetStatusPass  CheckDeltaTargetStatus = "pass"
+	CheckDeltaTargetStatusWarn  CheckDeltaTargetStatus = "warn"
 )
 
 // Valid indicates whether the value is a known member of the CheckDeltaTargetStatus enum.
 func (e CheckDeltaTargetStatus) Valid() bool {
 	switch e {
+	case CheckDeltaTargetStatusError:
+		return true
 	case CheckDeltaTargetStatusFail:
 		return true
 	case CheckDeltaTargetStatusInfo:
@@ -125,16 +131,19 @@ func (e CheckListAudience) Valid() bool {
 
 // Defines values for CheckStatus.
 const (
-	CheckStatusFail CheckStatus = "fail"
-	CheckStatusInfo CheckStatus = "info"
-	CheckStatusNa   CheckStatus = "na"
-	CheckStatusPass CheckStatus = "pass"
-	CheckStatusWarn CheckStatus = "warn"
+	CheckStatusError CheckStatus = "error"
+	CheckStatusFail  CheckStatus = "fail"
+	CheckStatusInfo  CheckStatus = "info"
+	CheckStatusNa    CheckStatus = "na"
+	CheckStatusPass  CheckStatus = "pass"
+	CheckStatusWarn  CheckStatus = "warn"
 )
 
 // Valid indicates whether the value is a known member of the CheckStatus enum.
 func (e CheckStatus) Valid() bool {
 	switch e {
+	case CheckStatusError:
+		return true
 	case CheckStatusFail:
 		return true
 	case CheckStatusInfo:
@@ -411,6 +420,24 @@ func (e SummariesSource) Valid() bool {
 	case Llm:
 		return true
 	case Template:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for SummaryProvenanceSource.
+const (
+	ProvenanceLlm      SummaryProvenanceSource = "llm"
+	ProvenanceTemplate SummaryProvenanceSource = "template"
+)
+
+// Valid indicates whether the value is a known member of the SummaryProvenanceSource enum.
+func (e SummaryProvenanceSource) Valid() bool {
+	switch e {
+	case ProvenanceLlm:
+		return true
+	case ProvenanceTemplate:
 		return true
 	default:
 		return false
@@ -941,11 +968,13 @@ func (e ScanFinishedParamsUserAgent) Valid() bool {
 
 // CheckCounts defines model for CheckCounts.
 type CheckCounts struct {
-	Fail int `json:"fail"`
-	Info int `json:"info"`
-	Na   int `json:"na"`
-	Pass int `json:"pass"`
-	Warn int `json:"warn"`
+	// Error Checks that could not be measured (`error`); absent in reports made before the status existed.
+	Error *int `json:"error,omitempty"`
+	Fail  int  `json:"fail"`
+	Info  int  `json:"info"`
+	Na    int  `json:"na"`
+	Pass  int  `json:"pass"`
+	Warn  int  `json:"warn"`
 }
 
 // CheckDelta defines model for CheckDelta.
@@ -1018,7 +1047,9 @@ type CheckResult struct {
 	Score *float64 `json:"score"`
 
 	// Status `pass` (1 point), `warn` (0.5), `fail` (0); `na` (does not apply, with the reason in
-	// `summary`) and `info` (reported, never scored) are left out of scores.
+	// `summary`), `info` (reported, never scored) and `error` (could not be measured because
+	// something it depends on failed, such as an answer engine that timed out; the reason is in
+	// `summary`) are left out of scores and lower the pillar's coverage.
 	Status CheckStatus `json:"status"`
 
 	// Summary What was found, in one sentence (for `na`, why the check does not apply).
@@ -1033,7 +1064,9 @@ type CheckResult struct {
 }
 
 // CheckStatus `pass` (1 point), `warn` (0.5), `fail` (0); `na` (does not apply, with the reason in
-// `summary`) and `info` (reported, never scored) are left out of scores.
+// `summary`), `info` (reported, never scored) and `error` (could not be measured because
+// something it depends on failed, such as an answer engine that timed out; the reason is in
+// `summary`) are left out of scores and lower the pillar's coverage.
 type CheckStatus string
 
 // ComparisonSummary defines model for ComparisonSummary.
@@ -1155,14 +1188,19 @@ type PillarDelta struct {
 
 // Report defines model for Report.
 type Report struct {
-	Audience        ReportAudience `json:"audience"`
-	BrandName       string         `json:"brand_name"`
-	Checks          []CheckResult  `json:"checks"`
-	Counts          CheckCounts    `json:"counts"`
-	Fetch           FetchSummary   `json:"fetch"`
-	GatesFired      []Gate         `json:"gates_fired"`
-	GeneratedAt     time.Time      `json:"generated_at"`
-	GradeDescriptor string         `json:"grade_descriptor"`
+	Audience  ReportAudience `json:"audience"`
+	BrandName string         `json:"brand_name"`
+
+	// Caveats What limits this report, in plain sentences (for example that no answer engine was
+	// configured, so the AI mention checks were not measured). Absent in reports made
+	// before caveats were added.
+	Caveats         *[]string     `json:"caveats,omitempty"`
+	Checks          []CheckResult `json:"checks"`
+	Counts          CheckCounts   `json:"counts"`
+	Fetch           FetchSummary  `json:"fetch"`
+	GatesFired      []Gate        `json:"gates_fired"`
+	GeneratedAt     time.Time     `json:"generated_at"`
+	GradeDescriptor string        `json:"grade_descriptor"`
 
 	// OverallGrade A+ ≥ 95, A ≥ 85, B ≥ 70, C ≥ 55, D ≥ 40, F below 40.
 	OverallGrade Grade `json:"overall_grade"`
@@ -1208,8 +1246,10 @@ type RingResult struct {
 
 // Scan defines model for Scan.
 type Scan struct {
-	BrandName   string  `json:"brand_name"`
-	CallbackURL *string `json:"callback_url"`
+	// BrandAliases Other names of the brand counted as mentions in AI answers; empty when none were given.
+	BrandAliases *[]string `json:"brand_aliases,omitempty"`
+	BrandName    string    `json:"brand_name"`
+	CallbackURL  *string   `json:"callback_url"`
 
 	// CompletedAt When the scan reached `completed` or `failed`.
 	CompletedAt *time.Time `json:"completed_at"`
@@ -1316,6 +1356,13 @@ type ScanComparison struct {
 
 // ScanCreateRequest defines model for ScanCreateRequest.
 type ScanCreateRequest struct {
+	// BrandAliases Other names of the brand counted as mentions in AI answers (a short name, a former
+	// name, a product name), each 1–100 characters. Matching is whole-word and case-aware,
+	// and the site's domain always counts; a brand that is an ordinary word ("Monday") is
+	// counted only where an answer uses it as a name, so add a distinctive form
+	// ("monday.com") here. Otherwise `422 invalid_parameter`.
+	BrandAliases *[]string `json:"brand_aliases,omitempty"`
+
 	// BrandName The brand looked for in AI answers. Defaults to the registrable domain in its Unicode form (`example.co.uk` for `www.shop.example.co.uk`).
 	BrandName *string `json:"brand_name,omitempty"`
 
@@ -1400,13 +1447,16 @@ type ScanUpdateRequest struct {
 
 // Schedule defines model for Schedule.
 type Schedule struct {
-	Active    bool               `json:"active"`
-	BrandName string             `json:"brand_name"`
-	CreatedAt time.Time          `json:"created_at"`
-	Domain    string             `json:"domain"`
-	Frequency ScheduleFrequency  `json:"frequency"`
-	ID        openapi_types.UUID `json:"id"`
-	LastRunAt *time.Time         `json:"last_run_at"`
+	Active bool `json:"active"`
+
+	// BrandAliases Other names of the brand counted as mentions in AI answers; empty when none were given.
+	BrandAliases *[]string          `json:"brand_aliases,omitempty"`
+	BrandName    string             `json:"brand_name"`
+	CreatedAt    time.Time          `json:"created_at"`
+	Domain       string             `json:"domain"`
+	Frequency    ScheduleFrequency  `json:"frequency"`
+	ID           openapi_types.UUID `json:"id"`
+	LastRunAt    *time.Time         `json:"last_run_at"`
 
 	// LastScanID The most recent scan this schedule created.
 	LastScanID *openapi_types.UUID `json:"last_scan_id"`
@@ -1427,6 +1477,13 @@ type ScheduleFrequency string
 
 // ScheduleCreateRequest defines model for ScheduleCreateRequest.
 type ScheduleCreateRequest struct {
+	// BrandAliases Other names of the brand counted as mentions in AI answers (a short name, a former
+	// name, a product name), each 1–100 characters. Matching is whole-word and case-aware,
+	// and the site's domain always counts; a brand that is an ordinary word ("Monday") is
+	// counted only where an answer uses it as a name, so add a distinctive form
+	// ("monday.com") here. Scans the schedule creates use them. Otherwise `422 invalid_parameter`.
+	BrandAliases *[]string `json:"brand_aliases,omitempty"`
+
 	// BrandName Defaults to the registrable domain in its Unicode form (`example.co.uk` for `www.shop.example.co.uk`).
 	BrandName *string `json:"brand_name,omitempty"`
 
@@ -1474,16 +1531,53 @@ type ScoreDelta struct {
 // Summaries defines model for Summaries.
 type Summaries struct {
 	Executive string `json:"executive"`
-	Search    string `json:"search"`
 
-	// Source Whether the texts were written from templates or by a language model.
+	// Provenance Who wrote each text. A language model (the default answer engine) writes from the
+	// report's structured results only (scores, gates, failed checks), never from page text,
+	// and a text that states a number, grade or check not in the report is replaced by the
+	// template. Absent in reports made before summaries could be written by a model.
+	Provenance *SummaryProvenances `json:"provenance,omitempty"`
+	Search     string              `json:"search"`
+
+	// Source `llm` when every text below was written by a language model, `template` otherwise;
+	// `provenance` says it per text.
 	Source     SummariesSource `json:"source"`
 	Trust      string          `json:"trust"`
 	Visibility string          `json:"visibility"`
 }
 
-// SummariesSource Whether the texts were written from templates or by a language model.
+// SummariesSource `llm` when every text below was written by a language model, `template` otherwise;
+// `provenance` says it per text.
 type SummariesSource string
+
+// SummaryProvenance defines model for SummaryProvenance.
+type SummaryProvenance struct {
+	// Engine The answer engine that wrote the text (its configured name and host); null for templates.
+	//
+	// Example: default (api.openai.com)
+	Engine *string `json:"engine"`
+
+	// Model The model that wrote the text; null for templates.
+	Model *string `json:"model"`
+
+	// RejectedReason Why a model's text was rejected in favour of the template (for example a number not in the report); null otherwise.
+	RejectedReason *string                 `json:"rejected_reason"`
+	Source         SummaryProvenanceSource `json:"source"`
+}
+
+// SummaryProvenanceSource defines model for SummaryProvenance.Source.
+type SummaryProvenanceSource string
+
+// SummaryProvenances Who wrote each text. A language model (the default answer engine) writes from the
+// report's structured results only (scores, gates, failed checks), never from page text,
+// and a text that states a number, grade or check not in the report is replaced by the
+// template. Absent in reports made before summaries could be written by a model.
+type SummaryProvenances struct {
+	Executive  SummaryProvenance `json:"executive"`
+	Search     SummaryProvenance `json:"search"`
+	Trust      SummaryProvenance `json:"trust"`
+	Visibility SummaryProvenance `json:"visibility"`
+}
 
 // TriageAction defines model for TriageAction.
 type TriageAction struct {
@@ -7882,362 +7976,375 @@ func (sh *strictHandler) VerifyWebhook(ctx echo.Context) error {
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"7L37chs3tjf6KijOroq006RIXXyRKlVHlu3EM46tkeQkkzCHDXaDJKImwDTQopjYVfvP8/17zjN834PN",
-	"k5zCWgAa3eyWKNlOZu/Rrj0xRfYFl4V1X7/1eyeR84UUTGjVOfy9M2M0ZTl8PGM6Xx1PNMvNXylTSc4X",
-	"mkvROeycs0SKVBEtyZJyTcZsInNGcnMLF9NeJ+qoZMbm1Nw654LPi3nncBB19GrBOocdLjSbsrzz4UPU",
-	"+eGMavaaz7n+OpfFYv1lFzNGMvM70TOmGLFjJHjVmPXIOROaSEHYFctXJGdqIYVipBApy0m8Qxd8JyaF",
-	"yJhS5hkkp5p18ZGJLIQ2T0uoENLMhOSMJjOWVifBhJnBTx264KNlzjXrRPA5ZzTtRB2+6PzsZ6d0zsW0",
-	"Njn4z/rkztivBVNaEZplcslSsmA5mXNRaEa4gNFOzbIQQecsJeMViX/o+od2YcniP2QFNt7GMzanXJgV",
-	"aJ+tnART0zOqyVIWWWpe7hYi59OZJkIu/9jZ9W+dnWIN+/hO8Gui+Rx2TdnjMV6R5Ywns3KuXyiynMnM",
-	"zpKKhBGuyJgml3/ILCcyn1ONc3u032mZKm7Sq3R9lq9SJjSfcGZHgFce1Yec0Dw313DdI38vpCFlTZYz",
-	"JshKFiSRQtNEE1UsFjLX1RHWj9CHqLOgOZ0zbdnScZFyJhK2PrjvZxJGpdm1OU85I+agaibIROY98qaY",
-	"j80SCTNYksyomDKy5Bp3h9rHmtFw87RfC5avOlHHnLvOYcf9Xhlsyia0yMx6zml+ybQZcuRZRfW7KReM",
-	"waQaGcVJzqhmaQu/fSuyFVEJFYokeCGhmsicUHM90TOugPjaRm9vGsHlzRSRGmoyz+jcMLxnwOc3Gp8V",
-	"CRsPDa+/19iKXMm8WW7Egl3rUQJXxI7rLHJ2xWWhyIJO28eFT63wCHr9mompnnUOd/v9pqE8l4b1veTZ",
-	"bbu4nEkjyaTS5vzDIqVwL2wqUcXY/TkxZ2croYp1uVBMKK75FdtuGzbe1jrsg73IsDr396BpEq9SNl9I",
-	"zUSy+htbrU/jW3rJFMh6c8ZhTblyvIAoOmFHRDFGgucQOpZX5VKjBC8HHVzZNa9sHf1BffQLqjXLzTP/",
-	"75+Gw+vdQXc4vH784ucv/6ORVFqE8CmdMqL4b63EAFy2+ejv9iMzRisaDVncIihPc/kLS/QmRGKYE7um",
-	"ic5WuMgLvLdtmPbntvVzo7tx988TKl49bz5NZlhfKMJTP4AF1bPy/eb3ETf6kKEGnrO0c6jzgjUe6qKA",
-	"K5tGMGNpkbH2UeDvN48Er/kEo9FUF2rT3YJdUnBL2ybhr5U9+o+cTTqHnb/slMr4Dv6qdsx+4BhgOO/O",
-	"Xm8wFnco3529JlvmoTQ3IgOEhTBTzvhv1NzWykeKPGvnfftPoiZB7eQ/yOlnNLWKhPnLyHwm4CNdLDKe",
-	"wNt3flFm5L932DWdLzIQLCzPkZknMvU0JaQemWlkDBTvOVOKTs2vZnXIwbjPHicD1n2S7k+6+8lj2n1K",
-	"Dwbd/mQv2U2fskfjwcCw2bwQRi09IlwbfqWKzOoJ9IryjI4zRiRoZJrMqCLuhUBjoIRUSNwf7Sua8XRk",
-	"+R9s0mY7+wJmCiu3TuSOnSagFpc6XUq2YvdKs3rxtpEY2h5OM0tzrR86WTFNtuK1RYy3ex0jOqWYZDz5",
-	"VFs04YKrGUs/0RYlNMuMamx+UEY5BhXS7o5715+zOUoWOeruZrm5MDJbU83QlgHlvqIih3vgRh5HJHZT",
-	"tJsjJnxa5Cy12/MNyMkLKV/TfMo+bpPsQEYoe0daylEGTw33KqS8jAtGqEi9vT0vlIbpsuuEsZQ8OjjY",
-	"e0TGK81UsAmiyLI/6nCsDdGNbJ/8jT8jW3HbpO36vjJGk6DZi3Kt7ru83D5qhD+Ei3osSCHY9YIl5kDC",
-	"70QmSZEbnrzl5sJT0h/89fnj8yd/f/z93g9Pv9u/2D0bnPbfPPr24G/bPXKaMaqsi6VtuemC2/d/goVu",
-	"GrbhPeE84+0joHI7WW/4hZRvZPSHqPNG6peyEOmnYjXwrHCZ30hkgSCHeboRy7mReZSv+dRsI5VM2ZPE",
-	"FbCPlSxyIvMpFVYwVxiGGYThFl6rqXybzJhlIP4rnXM6xcu8bLM0f0pXcyb0mVeJPmo7irGf5MhrWXWO",
-	"klJuNRPyayE1NerJgdVUuCKFYikpFobnmyViRihrstvffdQdDLq7exf9/iH8/49tdD/mWcbF9NPR/htJ",
-	"aGLsLBLOMAJRK1O6+kKF0ynnYHataUns2luF6NMy9Ns5+VimqzXuPejvPzl4/OfwbxgQVwSGbbQXKsiA",
-	"fFth2XVefc7yK56wd8IT9EeSLj5vVAQPXCdcTceG65odLq87Qi6MYn/Cls7f94ew5cq41tx9kdMG3d6n",
-	"HLVHVDqAOXIB2hU4K8GwHYqtuGE54u0egSCANRxi+KMLLqrYzTki1Lp8Sl+aonM2FHHNqo9RVNgXkZwl",
-	"8srI7PHKDIdlE1TvdG3dwTc6FJ1oLTbR9c6ypoW0V+8EYQxYzQspv6Vi5TzRH0dEMp+OcqrZCNZxhEer",
-	"gQP6qAE4bW00Q07IoO82SlUc/8rtZ0Bqj24js3Agn0wJCAdcDusQtimUV18oEvtZxoYKYxceidH1bais",
-	"Zb1KIybJuFH0aZrmTCmjbyyab+iR76mh3EaiPGoKkkAEBVUTeNinIqqos/au226vh7xqz/Beqs2egZfX",
-	"nlEJwmz2nPKWtWfZkMemzzGXAzG9E7TQM5nz3z5W0zDEdMlWIyuR1k7Y8ekrcslWziKDi1r5caFnTGj7",
-	"9k/LmoNxzLlSXEzJVuwGX6oDht7nNJvIfG6YdiEuhVyC8zdnV/LSGAZxbcpWDr4Ti1wmZu7jjL0QmuvV",
-	"x1ouKOPR41OuapFnqDQUipGZ1ouQ8Vj/0OdTE47JhLMsNSvi4z9mUe2rjkhshh8TRVeKzOQSzMAYLrVf",
-	"QuStF4wFDvmJUZZPZGHj3TRNuXkjzU5zuWC55kx1Dic0UyzqLIKvfu9MKM+CCJV36UYdLiay+RdBm79f",
-	"UKWaf1nSXDT98iH0Yv6ED7BXRzg0eJsdTBlikmPwCH+IcObPWabpHSduJPFIJTbwUwZlZIE6kzlbqI+h",
-	"d9WZTxBvM2/GB6APc81r+abIslLygy1DltT7VcyXoAoYfbsXRNduX4GWcTmPZdTBGOD6kGI+X+TyiqUo",
-	"x3I2NcLI/OnHCctB5uaiiMSFwEeZG/SM5Uuu2BGJaZriM4Yiztkcn1ibKpA0kSJbESmYi1CBbYQCys3X",
-	"jQnc2XZAnajjX92JOvA++B3e1RBoNHM2xiJPG2Kt5gha6rjHJi94ltG88bH5DWLIMYIze602Kr/+KHJz",
-	"j7gDwfEKveEDPj3F1c6w3wq7Qn4NqyemPqEoPJC1BXNb6Gm7lRG85uiYvwMfoEHk/e4x7qiTeK57EyGE",
-	"DNqQJEWK5JrNN7v3DBz7QAhW3Oc5XXVADKCHZ6O4T7hTpWsoSAOw07FDbF1oO5y7LTWbTGSub5vua3bF",
-	"MvMidsVTtzPNb0F6XFdXJjTRqBNfsTzlCXhgtCJSkK13Z69V5FyrEWHXOqfgC7yiWcGUdf1dspUiKVsw",
-	"kZq7/JnqdRpWhDfklJxriLwoQS/ZKAGrFs8k6G9ecenkciy1GilG82Q2gs82VajTQGx8vqDJ5it4E/di",
-	"iZzPmUgpDrg+/m/kkmhJJvyacB2RibNkZlIx4fNKjoho4DuGpWAI41ZhdRcm6rlndaSDiPR7B0am9WGY",
-	"5u0RMfwMtCfD0ewwza+xoDFqVYa9xWaQ68y4jHxHlRSqW5l0yZ1vPdAu+hl1VDGf03zVlPpDNWgN4AGN",
-	"UKQyCBqZxSdbbkIRWc5WwQZ4T6xRmlfbvSZS0lyj5rz2y5Lx6Uw3R6nh+V8ogteEjhekteb1XFun5Ww1",
-	"4no0hzwH1TRzmxpgr4CtO35FqFBLlhPkyaqVLHu38j5kj7AE63IqiGWj+LEr4s9f5FhZuXkBu1qb3tpp",
-	"a2Wr5y3SPTZEHZOtAVlILvR2RGJD4DHZ6vcOzF+Gys1f20dI4VtVEohKN1bOqJKCcDEUsR18vB2cCLKV",
-	"s4XMtVEBMakMViHdhphyxiaayALcPPB9TZ/bWIMvye0EAvlcSXFeHoS7CHDQD5tNGKddNv5aKpwtP8/b",
-	"7y0V1Nutmo/ScUsC8eG8G9dm/chijIuJK5bJBejitbxGIA1q8zvM7/v9PiRsueymmhTfaBzVe9Ao/33N",
-	"GlbrUlKmzAiecU5FMiNSYNYVKrDmWqvNcqFzmRaJeVRVolYt/zVy866A9dHMijkV3ZzRFN7ErhcZFXBi",
-	"j8icrmx2ZURSCSdrQXPFCNeN7NV6FH5vixOAHyAikJ8S+AJAfulZ8A3VBHKywAduBNBGchW/aOTgGVWw",
-	"y7CPoSVQ93dEzS6lqBaYijph5HLNXRsFgYKfb2PL8GuE5FJulVvN9VNRu73+lvLwvGQ6mZ2xRObpXf0E",
-	"K81avBppkePCzFsu8Efl1v1aFPlCKtYsCbnVAswcDFtmvWmPxDM5Zws6ZXFEYtQiIZhqTAq6MB+zbK5G",
-	"+lqbz36LRotcjuEemmueZPBxLLX9vpGWc5bynCVaNVOU0aiJu4alRM9yWUxnqK/kKQMi85ZOC6kG9gzw",
-	"oZFjGS1LF/LiPGvKsa6SBnIDt8zVt0R2k6s7Gs47uo207ie6Poa2kBrUxlZkeAIaVt1QUsv+wk/eh8M1",
-	"KzVNZZO3zBeOHkGX0P4+Dgktl1BVA2lEwDZTQhX55uLb19tHBChP4W3sWpMJzxhmsLkoUmT57RRjurd6",
-	"Eaewmc2b6tataSu/pprdVbLRltqeGZ/OIHM4wYRxRgxdghyZ0StGljOe4fdTqhmZ8Lx5clXnVgM/z7lh",
-	"0JlzMkIKtlG8ihyfmvqXNB5ufG4pPp0lmsnkkqWjicxHlFv79BZ5+hHWXZN6btXywKFkFrt8Y+MO5rRR",
-	"0/iS/PN//W/y9CAix/DpyUFEnsGnx/2InMCng4OIPIdP+/2IvCRjlskl2e+HMvL4y07UOe5EnWedqHPS",
-	"iTrPO1Hn5bpgizrXXXNP94rmEKEzN8Pgjk8zsC3wD/fhmftw4j48dx9edn7+EHXQpm9QWhIJakhmfseE",
-	"DWMUoaECZwpNlXASmVzCMqa8mHeijqHURs381LsP7nIgYLvAjdTMuCBA3qiBQRr0zBx8V9IAA/hCOdpG",
-	"oxO4SOIKq9A6IVuGQxjTZ/tuJv2aaVoZUqNFXo6MzBlVRW4s0aAoZ0OLdFO/kX1V3XGU5HSZjWiSMLC4",
-	"1h6OGc/hyT4xd5D2Oz6BL6b0QgtpN62ylfVt63Vaywza3S1hXOkGV4UnHk9SkCBtmDC8fCNXRRNfgpX1",
-	"7GnNR+Dpu0pLUeVkNPEuPG73jWXdM6zwLxMcudcYatvTFHDwwQQfRmha+zPwefzBoQNj46Yjd1Cbg1rq",
-	"U4UJ7hWnAGVpI83SKcAfoo5RNdRo4vIwNxo8aF4No54ywXIs8tObFs9FnamRmyN3+mQzicIxzbLR1KkM",
-	"N44PLgruamGAbwUjKUv4nGa3yaE6t1s7Xmagdw3nWz1tg5MXUEpeKH23W6644mOe2SyNTe+rx5+cThk8",
-	"zY2m6YxuHuhCrszFdHTFcsVrySKd3f7uo96g8TagYruWN9Yv+Qs3NUDLaBuaosHhj6p1uNWR185AnQLr",
-	"dNxA/I6SqiczCPVZRuOOe7gMjbyysQj+bRnn17OcecUM3h1qn5tte7knAQXd2TRbsHQ0XjXrBzz19fq+",
-	"xAVvsaWfXEwhI1rmLCJ8ArGXlG8W1wqV3I9QRu/Gm5rYXov+Cpca9VXcU3dFGbu5dLK2RAOLv5faeSsb",
-	"bXMO1LS2Gw5NoMeVlFROvOlknCdU3FV1u0UHcJVUlsdsQHi2Rs4KzPr++0wfKlzaK4n9TZgaNKE8Y2kt",
-	"NhrI29sH4Qrz7yCzbYl3m4fxCwV15eBUPD4/efWKbC0KsUpkyrYN4c4bqRS8dqPm6MP3sxWhBOeK64Gf",
-	"I0IVhkOMIWbuPSRxKtTIOlWgEiVTtlTI/MHnTBY6HoqqHwyK+4QsAy2unstGTQd9Ap4tX9dYDclwMRSD",
-	"A6LMlhjLBcIGKpNLX1uw+wTrHHZUVCmXdPnEZUL8uEinTB8NRYwrYl0oa9nD25EhBiEYxFVGlhDIFiU5",
-	"m4BzAXI5FdNDUV4XYXm/z/ws56GKZIbL+ebdaxgslhfgSmxHQxE7R1PKlOYYbYnRoQiuRniyc8QSs1Va",
-	"EkoWOb+i+LMZTn7F0qGw+dVmEjOtF3aH1ryTasmMYDq4vjZXailHcypWI+/tjSPIbMMpBBUbtQfhKity",
-	"ACUeWEyQMrOXZhBcCpgeiH06piKVApbSPGMp80tDCLYulHBNlJYgenK2gLOTrczganVpvaEAC9vCpfiD",
-	"CiHYW09lZes3iH/ZSPEEtiA4Jzaboj6ITYbQ5sTEKt/0iMRWTYoNnSzZeCblJVnQVSZpqrxnGQvBSCqV",
-	"4qyac9CmEK5p++uDQJkoJySuqFgx2Tr+MiLHEXkWkZOIPDdE93Lbr4LmWbWour4KAZrD1vFw+OX74/fP",
-	"3p+8f/7+5fZ/3DTUFhOj/8//+v8G/T6GbWVpb1QGFJZOVwbnteDHu72Duxkot/sDLFDDJnIqhDK4EQ/B",
-	"KmYWf8XNCxQyKlZNe7/Bu9eMg6b3w0UkL8Y5T4i9tkyTVcSwEVjcwozMbMdGZ8A62DciRHvtn0OH4ctb",
-	"1giuCHxq7YP5GC8f1pc2ajN6xgLBt6QqoBSIQsKPx6evzGKNjcB3dBWaJHTBOyVJNlohStP8FpXm9p3f",
-	"KDsshMYwdhEF8bip/gd21GbEhZf+ObQVvLt5mHDBZ6esYpHeWVG1O7E+ZAdBwlJAKAG+xbGkVuBQ155V",
-	"msCbbVlw/Z+zb/UBNA+4vOqz76DVEUaKJXkTgl28nCmWjGLyJRRcPNo367i3S4zZJee2TpicGiUScOqy",
-	"lcsw8kpsIIAUoUNR1uPTAOqiyLMYir25A2NTM7kUhE4pFzZJznugcFC/7q3On7zpF4/Gv37z664enD49",
-	"u9z7blf2X/fnT/8++HXy4pE60PvF3lX/q80yGtG15NGyKj4mn9V4mwOpwvdr8qqBAhqouHq+q0ypycMV",
-	"mGl1NbVmAkcBGlTIGr2QiGogSYEpWjnuFY5eM5vbTPsyU/Ge8Znb2P4Zm9zX8Y9howb3it3d218vc+Yf",
-	"cj/vTusYPp8nuzrsjTzZ1Vs292SH932sJ5vO2ajqNR5LmTEqGtRTNZpTG4VpcObg2hGIbCky59dEL2VN",
-	"aUXDSc1c7BVydoCBJTQP3XvhIMqEphtpby15txLQ24jga4tZD9r5xWpdmZLIS1e3o+DAu+2m1Hq8gVUE",
-	"8F73duM15Hya30kmoQgWEjREmc+ueuQ5Au/ZLCmzRVOudA52uMVMtHn27wSHHFmjrJCt2MqUXiJ7xWWM",
-	"JQ7L5bKnZnLRq/64bWVtBe3xRuC8df/jGgXmkK17+vb8Al3HyEeNpeRuPSSULIpxxhPyzcXF6TkoR3JC",
-	"qCZzqTTZ7e8/GYpkRqEOJ1eRxYZ1mAskLyAfTJHYyNgeeeuKEUm8v7vramdHFUmMAnfda11aqGuwQHKB",
-	"e00yOmaZmRXi+ELV4hGZAD6dS0HOOKAbi5Sw64XMtaqt7WCDta2p9u0DKpcNgfgQrzCEerOPsisHdSF2",
-	"730mHqEkofMF5VNhSwHV9hGZM01TqiloPi7h3yaarpFLA0Beizp8fOuOk3LDD8EHmjNA4aWZiohZUbK/",
-	"vwcpz1KwyKhdACsKuljOlMyumEJ1TUv3Muv/MwpdC42UpFHqYlAEfrizY05NeWDmO7dqXGbmbbzkHoWI",
-	"d6oJhEhDg6SdUTWaW718nakHsLEbGJO16cL4gjdUH9e2EKc5T+6aU+kK4FoN/hj4zQ6czDiAqDR0ViJu",
-	"JwlbaJYC2HajjNuMaZvfwW9gtH54uEVJJVo2GnWJVLol9AblW+ZB5hoFwYy4EFzHquKbGzRZOmWApCFB",
-	"m6rmdLUVEVJHmJIV23WNjYkCC39IWoCdIAwEAFcjAIMasesZLZS2fl4fym0Bymq8c6PidbMYDUlxAKpl",
-	"GN2C8pRMcjm3iDrrEFzA77JqjbO5otGr02rLG0qikLzs6Ulpl2jozPzmwrrCuddvOr/v4KLmJPVm8w2o",
-	"yi5Q1ClrRO3eu/e2nUOjad21ZqcaSdzMO3L//Iy2zdnY7K0MeP0VbSvTXnPHRMrFNCZbvxasYOl2RGIb",
-	"sQGAusagKZYPZ9TIqqUEmp1wQbPeUFwY/bK8z5ahBo+pw2FnK0ODXg9yCJuIydkjx9YV4aJIFkdU2fAS",
-	"AhtZK9fcs1Ll+OHdiEyKHgp/qIYCbiFjLCg1PN4+8AgicfirVRQoz5TljbU6QFw7Q5/4xnB/bGVgC5aD",
-	"2ZN3YKhvqorPuQi/HdQpuVXrA68dWzoAatT8jkhs2FRMsBhP2Qqvm5W7mxlb1LnuTmXXB0zw2t4b++En",
-	"vOzn8Loun7uMRMCAPuxMuZ4VY1BNJF3wrrECpkzs+Fd/CG9Xl3zRdRpkF6pGWY6ju031dKvilEqAW6Zj",
-	"JbNCM9TooqriuH37mqH2+N9qmT40MgwbI7ijRgOwi81K2W0ZIB+VS7H20wRqakSyqiStSqFn2aoTdX4t",
-	"DLvIs1Xj0dyQuRvuN8oL8VHBEnhIkPK3TqNgS+QsYQJRTZx1ZOOGduHuFSEEzbacQUsSDfBGF2VNixIN",
-	"gYORiJt+/ywaITWfrEZsbiGabgp+eex4uRTI+uE2lqJUYDSZ+atSp4IiO1bNyvHnCo34/Il3Z697H+/V",
-	"Lum5tmCRO3TV3axSZ43M2t3FP9/ACz6X3+hf1SdUYSHrqCFyou358FtdRsGOSOxZjEWNcpAC1mi3OCyg",
-	"OVVsd//aigmyKeva/DBV8IqDg4QZPg0n6QhCqaw+neZT1ewtCQ8F2YIK8HgH9Eo2X+gVZIlBqfh24BxD",
-	"v5icOOMU3WOf27eBM//8/g0rZ//1fRw40E+rsd6kL3yUBK8fg/rjm3UeH/j448uSajaZBTH75//z/0I4",
-	"Nw4BiBiHM6x4ii0MLFbCvbHWPkVF0uYVSOdh6cFdQLWuWVLUqKWew9P80wZZNdh0DBKdfJI42Ilsvsgg",
-	"Hu7SajIqpoXhYHOZsizk0O5aI2yzeSNV+rjdDfkGG1RYuAhwuSTRnUNzF5BaeJy4+s87V7621mk3lGeD",
-	"wkrhXWTCryuqWJC3eTfYtBYUxDtCh4Ep3PigjAnVOsucq0tirgDymfBrAgnLKvJdTsYsk2IKSo0UbKOM",
-	"uV8LnlyOlk3Z4d/w6cwVOxs9J5PLoOB5nXmuw55toH8GFei4LGvPKVelCSOqHH87xT3HXNZ72JVSlNXW",
-	"DZo38CWjJSxyLnOuV5bgWsAGPhoOkV4x2oQUciLFBAGyiL0GfFBG4nZ/LSgkCwlpzZHN0UIc6tYoY+m0",
-	"qX/UCwA7mnDwRxGa5FJBW1KSUM2m0nDciBgGBcrzhOdKR4Z4hUO44MJcSjM5bUAzueks4ca+xDc3Ym7Y",
-	"t272oFN3NcQxcS9Hdi/Xp/3SsBOz7UuaC6O9Wig8ltp5RSSn4hKbr4LfQznwejAwwCmotF+ZLk1/ATd+",
-	"cLzusAqWoTYsgj8c96NijP7E/ikxMUykmbYNcxqZg9qEdBKHBfWAqcOMpm2dvRYmkqIEgW8ApHoEkiS2",
-	"qfrT3P7oVm004dflPZBYBh0u705GZ1xdvmZCfRwCqAONbq6LHPT6nWrzwX736c9fDoc9/NCcJaxzsBVb",
-	"wGPwWLrz51pEWqwxrkjs7sf1sZd/4oNmMz9GC5rTaU4XDck0p5mxp50WExFB54Zf2GgSbGaEsM18OmWQ",
-	"mqoufUECsA0CREiWXPTugL1a25BKLahnEE1TaOAC4W5UyX2dUZasev0MRlXB0i613JrftTATOO/qJtwG",
-	"tGtRaXLMe2vtjHKRsuCAGWIqEl3kLB0ZwRJH5J//9X+2oT7Jn0l0iCxdJSRUGXFFxgXPtM/iv0EJuwmA",
-	"xZoj7DphC1RIloxeCkhKABUoZzZF1LNTV3TphrcBUMu9y2wcBC28tLK26ihgWv/8r/+DMS10EV6bxb3X",
-	"opU65waLZl4gWKFzmsG5ct0D3Ag/xcK0a7VtuNolf4I8JkC2tUtnK4axN5jFptmy//7zf/1vsrd9RGK3",
-	"/3C7lcUyH4pQFtv6Oa+E6JxyB3NDCwWJLuyIxHZ14kM3jjkXbiNVNBRWYYEbLUahRf9EQGQ6loWuENsR",
-	"ie0yx4dwvQW0SVFWcWVDjGsZRY5RdsHcc6qSQ35BJRFrj1zzv+1qgNAtKyCn4BKBtwVmCHFuGFajjrmO",
-	"HruJEu+YTqnE+4zodZW99op2Dnga6HB3YYHzFnlpO16QORV0yuYQ21gpzeYRYV2wOfKk3D9DOGYWPMEj",
-	"aaECLK6jF+zfyzw9ze0Sb1ZBbA79aFwkl01J9S9zOSepTAozPpYSxaeCZuqQaJbMhMzkdIXN243I5Hna",
-	"XdBcrwg+Aup4VeT+wgMzFE7hBDs9Q9dDZDvndMGn4xWyCBPaDPNJETNzxmgK1Ygn355HQ+Go07wF8RCh",
-	"DzLm66XmVllZ4S3FmJmP2rk4e3X89YvefI1cOSxl1DH0nqM3wy4UXKVZvsi5Yi0Q8c70udEssnUHcTJX",
-	"sQcu3zIWrTtXftuXFLX1qeDK5qHcFdzrFzWa5HTOljK/bCbFv9Ireo6b5K90CXgCCpkBae+IUIgGd8uL",
-	"tt6wa937RUXkTXGtt41KpIgxLWyl8Tin+cp6srkmW2eMJjoi3xXYAfx2tEw6ZSO7/VUV9kUGO4qwpLfW",
-	"Sjlq5U0GARqOAUWXCx4RpXMpQA90ehXqgHfUWS/809fV1npfBUAvrMy8tolNR7dCfLUZtzM1b2zc2d/L",
-	"1Q2aBzqFcGQQMmU5v2KYz3U3q79kTDWyL08nEH7UcfCIjWdgIyeXe0MNcM1zI+C0oXWIDMEbh4B9bW3D",
-	"QKcPTMPbcXFL75KTXX5/cdHb9zIgsXtp6d7NbI/YT53zF287USlTyCIrplzAGDbfwSpPvCvzWge3+4ek",
-	"ShMc2roX+aZC30plLwhRfsUUoUu6Kr2WqUTH1N3CSS51r1zJciyVJWjavncuj/BOMTaerRB+uS2Lci3E",
-	"CcjW2OtwwXLy7uKEpHTV7EFJLUBqwwEv8tyI0uD2Ss5AYzZ+hnApbvcnOWNY4dW46SW09F0Zk+vZtz70",
-	"s4Y+hTaJtN7pj2zFX7+4iD0o7XZUJqKamTgIjlr/QCP2cp62uKR8c8G7D832JHRjO317fmFM4NPji5Nv",
-	"bG7h8xevX1y8+KRDrlF4Of6oXOUmas7Dzn01EyugWojsFQraiGOOIaKw9ls8etBYtzFL58Il6ECTXUOX",
-	"rZk4reAE6t5pXjV713bddY9tnkzLsfWpTrT2FGKTgDfZJpcKg+9orEkLc7lLa9iXyLsnuLym5nxq1ZS2",
-	"j4zHF+bLlK7IVsqwlb9tmCySrEirKdVtk7HsBLhH87ijCiO0wwppMKSccLurTKZpmb7HeuPnLONGP7xj",
-	"P4a3ghF2BUad+Q9A2dhynrB8ybbr4NAzWrP5AuuLasSGv9wEtetublNu7e8RkVlqdNm7qbC1pTjGhzUL",
-	"+1tBqbgmqkgsbpHMXaxiInMylTKtpNbZ5OI/Fp8Kti08EZD0HOY0wxc3JDa3eeXiH7pfM2kOSdetZUy2",
-	"gIHb6vYuT+NtC5pUNvCwu7cR/A2kuW3ejgCz4u4KxA+5Mo4sb8+ctFfa5MnIbm6Qdp8zDb41o6Fg2nmx",
-	"MGfmwHXEJRnVLN++PyHcKXJya50ATsAdOoLs5ojEnrBjm0RGye719ZGvGbDf+sIBS/tufSwEFuJvBTBZ",
-	"vcZ8e/+ym7PsW1M1HR+y9YbBfJbIsjZM2iwjHHhyXBqnZ9FV/rVOPQ1UWKHjWrJmrfrDs74NmLjjXHcU",
-	"9uVddRDs+RgQxmywGXM3kZTNqc5Zii/mZVsF+w3ozR4Ao7kMbOOmIzc1iHS05anlqOzxSahtErPVCM4W",
-	"IN4hUBrCpsUOdQ03zKLkxRVAOfNXKlS8Df3VZSZFBCtCiZrJXFvEsQ3hzDZA5Gk5wy2AgJC/whJmNuIL",
-	"5WKU5lrfe6e0B20DeizgvsEybNXILPXUcCiqvSqqtN/egqRGz587ObOuA/2r52ja8Z4ijNxHlsFVaebV",
-	"+Vvy5FF/QLgA09fobbLQhJLfoNazmEz4ddUZv9vffdQdDLq7uxf9g8Pdp4f7taj7cJj+vv+ha/7Zdf9c",
-	"4D+HlX8a4/FV3eZTj/bJ4f7upxztGibh7SiGd9LD7F+atYALr2Ht3SNb9MYiFYtsSLYoeffu1XMbizbj",
-	"wTArJOf7MTb3X2rTPF7LJcsTqtgR0bfVFtKMX1YwzzasxtuoCNNJ+DrGdSvk0BrGT6skv+E8XzCl71d1",
-	"0ar8OPYfNaXZV7GeNsShuHemfWWS90C/Hsu0JcGCXdNEk5wuEVIWILAwrgOJvopPXcKYMVIbKdKqK03G",
-	"/kVesFLPcAtawq7uXl+HALioyDcnazqlaHQny8maSdo1T3WTuFXBr2lW65UtmbQZQX5WWspLsOKxL+kW",
-	"qvCaiWTlNDsr6LebfT4tytr3tp2rWwEPTcwnVvs4/G+ipTWz61Z+vChl9AYaiJPokOjejP9myEQK1pWT",
-	"CdHQjwsuxEiUIX8gEST51jwWiG/rog3uLiDDc3dlOx02sXeR0jwd3fKac3sdsbNXpX9A3fxashV6EiDt",
-	"LjhbZr/dz4ZmlKbzBV5V/rnd20Cfvt1F4B9460pelCO59URzoR/td+7dGzDkM050eZGGdFVSZoScNSSK",
-	"xi0M5xoyzLpWX9X4b9Xxv2M5n6zuJ/aCw9Ug+pw8gB58ICMQf8Ayu3S9CN78XyNubPtRtM7OuArbGBsC",
-	"BUhEoxNtR2Q5k4jQWi9NvOvR9D8bLm2TreKrwVdG8ULvORmvyKN9MmPXJOVTrhVy8eYz7dbC460btXkl",
-	"ixz71jow4O0Nhr7WtNCRV4WucCk3oIf7tOO/XkDDztHGa2hXxM1T2eRFrhxEt9UazKAb+cWMN2V4B73m",
-	"dUUJc9Y2x1bWoF9t1lb+BkCc2vMOHW7ZXAoy50rTSwv5Cf1/uQ2ZpnwyYTkTCRuKrRgw5zlWNI9+USgz",
-	"cd6jRc4m/HpkBrNYQCDL/YIApKOUGWJJQS4XiwWq8KMZuzaXzrlSXEztU2JrL/gtGM25AtC72CUFCYbB",
-	"6Vq6Uv16G/KoDNoTWH3M5Q/VIUNNdDBgcFaF490oCROW/SbFMQ7EGVeeF0FJMYoCR4iKiXRTKgxrHMOT",
-	"h8OJmo5DgK4DlNvYgFixpMi5Xp0b3QRP1vGC/42tjgs9awZ2C8Pvx6evyCVbRSSeMjmq8qW9Jwhauxug",
-	"pUF4xjwIl8L1ozvs/NA9Pn3V/RtblVOmMI7OBzNM6L8O/gyhbVKuvdEvZrFYYPYjSE1fPDxlEpS2lF3t",
-	"uGvqjRL9Q2iRGh5qEdmWbKy4YxRfY3Iiv2LkBSaIvl1oPncLsfX1i7fbh2Qml2TJsqyERxwK2++f+KYl",
-	"EWBYWisNhG9EEq5t71mAjqaQzNEj/5CFS29wIF4I3fvu7PWRBbyxKDqKULUSySyXQhbKSD+RkgW0GQcL",
-	"KWcswDNWZAuLC6MA7zjCt2/DS4YCIG9V5HLa8b6IcJHyK54WvmurxfKLiO+8ZDXuczOpi2q7g6EYir/8",
-	"hRxXmnMPBYb04h264DtXAx/09xnK1NOazzT0JON0rB75G1spG2zByhqgymgoKnRZ4ifXydOO+1HXf2Vz",
-	"v4p5jxzD26sVgEMRHocjG9sy14EBBeUywXFRjAWQSBg8huPuY+s4BcyQHgo7VeyzjjwIoAUwucBhxJmh",
-	"WU7mWIxRf/f7A0IXfHTJViU22hGhQ+F7nUQ+Tx1akVwBwCesce1+6x7wcHV2BqBycYvQYfiq215o96/c",
-	"tm7WrJ/MAC+KY7OYw6GIfx+iSjnsHJLfh8AXzMdhp9frDTsRGUKv9dpX1i9T+xZ6sAffkffgEv/wIe4N",
-	"xTPXrp9gh5meeWx8RGK4K+wzIycTjFURLhaFJlv0lob4Q1HtiL8NDXGURRzqkdhMCgSFxBZkca2RfUy2",
-	"9vv9iOz3D8x/nkZkf7AXkf3d3Wgo9vcG2xGJmzrdw33wa6XhPXy9ux02VYev9qHfS73/vflp9+k2+uN8",
-	"J/yYbB2YIR3097Zhw98DrhJ5j3rke5SD74fifbfb9f8zl5ntfl9OEXQP8p5cOHM2VG3IX8/fvoncV1QQ",
-	"lFqgUswsstgyl2Lqs87NUvZI+CJP6OVq4tsce6m80ExiZ9AbkC0hSfyNNJfjeYpqDYLw5sxIAZu/zfLt",
-	"HsGuEnnpMbL0zLVi2SQiYzaROSO5LDQX0yNCic6pUBMGGrihKmmL16kgcTIrxCVLYzJlOuAasMZwkA76",
-	"g+p0wYNp9rX0pL4nxySH9qCRsyBOn780o048+LFNyIZJGRaJo/R9KUq0e/eygXnZGmsh78kb2ciWm27z",
-	"HAU3xDKdGzmTf9AuTLYZ+xEG4ZKNgkvQ6JEpXX2hQtBFrrDvdLHwj9+vrKU9I/DcUgJjfwSoNAELKmTz",
-	"1Qdh/XXlSd61bujY9xoOn1t9BHYMgmfQK8pBQXXPqXYTsk/UZMyYKNu7TIIGW/VpWrz59alaJKo7TtcQ",
-	"d8PTimRGmEihVtffcABnlOmZTHFyDuITp+auJ+waAIvHhYa5lZCpeK9/3tPqxlnEQTwEPjPAB7BXm9J9",
-	"mdFTfZP3leORc7VCm74PW1Phq2x2mQtp1Z31+NbBHiwwPiBs7VXloPCl67JGvuXP3P27uyHzNU82f8O/",
-	"jstWkY8tJHHz/ZUhVpbj9ifegKfc/LISPsl8G/xlXxNbCBms/CtBmqpPM/vkwIpwlzyVvzt7DWeHEpDX",
-	"IR9GKCOKwr36QH96UGbaloRuQyqqH82M0r/ClxhGJ1YNOZEgKzC7FQ5DbTm8verUCcfgkfuhGmJGW6og",
-	"XBE6Bp9j48LWntTwgKqsNTI2Iui7NNcB3lX10ZZxVx/tCRQXGd8DZ9if8lQySzOg19bGm7L5QkJswkod",
-	"yLM1gxYkflX+ipIHTxowdqtzOheI9uLbDMe/BA60zKejUAW6dolP6/v5hSLmSmw8iGClsPdHRscn8RnT",
-	"+ap7PDGzr76DL1pfISWShUt4dunOUHAL58bK8CqzumSrxrdiQR7CCY3ZStpqb7VgCZ9YXRHy1pKZ1XDB",
-	"H+P9ERldlcJ7bxDyHhTs6yyoohkZpdE1jdRyirg8OGHyaJ/8zTOmA6cVVtoF4tYWwnk2CHyNCLVWx/fW",
-	"oQ5VurRHYCGMPlWogmbZisxYtlD+dcBHjaLGEzYqxJpMTammxjY0JjsKU99t1ApS9zKXSYOyxoUGfedK",
-	"2GQ7HJsnV9kkF0E8sp0TCXXWftXOWiNwmMpQXLBrX2rrRmqRnoEkJ+UJqER5g6MZQAW4w29sFvv7IaHk",
-	"3Zf9fr9fsmiyFQ+Hhfku3oaGmMLbpjZqaE4WRt3svdAyAl49FO8uXnafuPvQYAJ+E1pJxqI16j+yjDld",
-	"EWFW24mMvV2svUbjeSazlFA9FPDboE/MGxGH78gRvkXXwqMaG3W5YoP0SIwZODGZFwqWkZI4yMyJhwLO",
-	"xPHpK5IzXeQCVdRkRsWUpWSrZXkjb0O6F2ybudXsxKGY8ismiF7yhNl6ap8J5ltxmf09e3lC9vb2nkY4",
-	"jxu3lGswzmomeOBQiX/o2lBM91XqtPUj0Iuh0B/MuJUsiPW6OR+bM/LR7wa2/NACUVtCQADEzGV4oFsE",
-	"AAQAJ8MNBvevoVfmYZlIC2ZpE251VDbvJG+hlHZONbiIfam43TA1k0sVppfInIAnuGsGNxRGmqkNslC2",
-	"1iGut2/CuB6KU5llJP76hYP73/ndJpl8sJ4Udo3BYTNqozvJyQT9V+Dp0WWycISHREEPr7p6+K0hfPQm",
-	"VRmRXkpbfKPcpvnIpBqKM4aoY9a0BkvIkxjxEUAVZlyZg/Fj7LKtXDS37HJamBXdKFWLbMUN+Vnxthvp",
-	"KZ3afIAhdKRQ1vW19Mn+sEN4rroLvJqliC9AYuC9MdkaYMfRyDc+2O1vO+iToagcco/An7MrLgtlW48o",
-	"f3gNK/ekmzN0URlpMewckp96vd7PERn65D7z5VjKzHwXvMZ8bfmldULFPXICP+EU5YL+WnhX2mnmvIRY",
-	"2GFEGCiI7+2WL1hOoCjl3cXJNnm/rlW+r5RcBQVZ78MysfD7musmdOFMcmZuPLD/GxjRPdjto2hd5JK8",
-	"J7sgzw/Mfx7Zn/sor+rhA8PZZ/SKgcQEY98Wb6GFIFweimI9K5h5trKGO9bAAOP3RVJHhnEGpTmlTmkY",
-	"LLwFbzaHxy3wmdfj1FBcLCUqPsqqdk4ZO0Inp/PrxPu7T+0Zrkr0LYj+lseWapIxagTT9lB4kPu62tgj",
-	"z4ytaI5/wBKylVEyvSWSO60GenEkSCFd8p//ecpyizVQKopWQay6Bv/zP8lWmwa6fWi913bGQ0FsHhl6",
-	"5WNb1yPz4Dij4wwiQJAJrzz0FmQPWWuPa2NMM1Roj8yDH/X7IcHZbszgYV0gBkQAvkGoQHvMqlOvTq8e",
-	"2fnigYFXs9Q82Dx059E+kot/v7JhUpck9IU5NUbWxT90X8p8SfOUpeZTbPckxe48YzbjIjUslxjavl61",
-	"D1Fh7ISlvXJPQlqPXPXE+oa0mR3bh6RWGGnG0VgbiUtQWXwsrQxP/hbolhgCWos8RLDfixQvAHA7c5Cs",
-	"bjiPXNsaK6rVDmR8rn99BSF9EJ7miWG5wHZEqkWofrwlGzpat1FsuyqzIeaJ1fY5lkLLWeLOG+FuaQtP",
-	"NjaaspWjXyiyhQ3yIfCwbbV68/SWYlLAiUBlD1BpADQHZawX0T1riRvxZCWlPx7m0faAMKPpBbkBgNbn",
-	"VHWqnEKHT8Nv3VOtu5BNJizRAHkz42Jqns3LCkXo+iOr3k3gFM+kGVPOWo1BG1njuUWssxiHTFOeqUPk",
-	"f8i40DeB7ToMuxuKYMHhRyoS5viUrRuZ8CwDXmBWIFuVkBr2vi3Af+EJSViWgXU9FDSbypzr2Xw7Ikr6",
-	"AqRxYaS/nBjxY4vfQS5hWbBgxIjfCu0HDn/rZRwKZHePyv07AT5ipbCa0RwDhnidixEvcpk4FxZJ2SKT",
-	"qzm4V15NkIiQG+VoiK2bkFFA/jlzo6kxeksNdpesFT0UWE4MurUD6i5V/ICzAM3UFH7YbqOXmpGDvA0l",
-	"MXALtNlwusBxh8I/piIKbGhzEnL5Q4wE2QDke7TAKqqE+dnYHFSz14aMuq9RRXtPfLW4W41ANlgsJxyh",
-	"NeErTzlzhbGVJ2G+nW+n5VYZ8K2EXDY/SDEYzjvBr9GA37K0sW3oAF0l4AsDGV8SOleoUTQ89Gsz7Liq",
-	"g0Wh3iVzEvOFs+j/8hcS2PpDUeV2wPvdN5Zxx9ZfBhbdmiPMbgdowbsHB2SRc4Gs7/j85NWrsHXhttFu",
-	"F1ZC0Cor8ybOJVt5sixDwJYV7u6TmSxyZU1kZYxmBy/oCQkb9mxhBByNRvNA85xtr1l4SUXFCpgc2GwQ",
-	"4QbG1huKi3BIa04+5wxHG7nZeYhZRxlPmECob5tScprLRc6ZpoC31Z5Oolk+R0hLrrMwF+X49FWAlQHQ",
-	"lL0+FGwsmKAL3jns7PX6vT2sRUHwSdxi82nalH6IBlAD3AHcFlXMIqeouQ6M2PxR9chL/GCUsTEXbCjg",
-	"uuM3z3ElUK/hUrxK7Ruh9h1GaZ0LqnP4U3Nyc3nJDhB+50N064Vo9GxyJXoXcPybXH+KPZE2v+Hd2evN",
-	"L34O/Ss2vx57bKRgIdzh+megwnc+/AzZb2h2GsrY7fddLpRNTweVBIX4zi82dxCzzTdpxQgVd5BmtdYH",
-	"09i/coJE1utENm0LRrHG5NpeZe/Z+cFfj5d/iDprwmDzZzgi6zSKgs2fU96y9izF9F2eYy7HZ3in2u23",
-	"46WvUlz//f6g7RZPATvvhJH0Mue/MSge2N/d3eQmq7cY3v8CAJ7w3qe333sh5bdUuLRt4Hj7exsM9BuY",
-	"5YWUr2k+hWYYB0i5N9/2ysYBIIcI79q7/a5zdOe/K735mN/oOkEDP0NChpYGUwVoUPD3zx+izsL2vXSu",
-	"NWzjnVDx0jr1zN+//4eVij0jX/6yE/rhPkCSemP3zHPszp8EwWVUBlXVvxhXqwHj7bA331DY3+3fLt/E",
-	"5zcbabeWHA41Pd4PO2PXQ/HNt8cn3fNvjncPHjkVrqmoKjKC1UUPzEXouMeCK3ufVf7XEuKtewtz0TE3",
-	"PiaYZBuApWD+gvMyWhf3UGA9i9HG5wuaBzNENHMplKZCw409DIIoTa5YomV+6Apk7EvTr7/7LT0Z/Pbj",
-	"929WP/7wd/3j/Onq9fdpNt5788s/vt/XP3799Jdk+dVXcQQTtylnV0zoYedwWFb7DDvR0NUHwi9QAtkf",
-	"dj7EkVWxhsIs/v6jhI33nqaD8WCwe/D46eTJ3qP9x0n/MUt2B8nj5PEuHdPxweBp8uRRMniSHjze2x/3",
-	"J+PHj9jjyXhg7F9MBinT8p2NzDH1CfyrLUY3LIerJTskFDtbW93I16vBynWNlrVlPSIRuXh9HvlgnVPH",
-	"hsKF7bZ75K0x2QD6wdWLOYePIr4+BJssYrFWhP477GoC4jsaCho4YcxsLl6fY1zPBdb82LA7Y1CDZrRT",
-	"fLIqcyDLzE5b5WUjRBhf9BYKDti5dqz+KkjKVQKunx55CYdqKDxehHkF4h645kkHREVk94DgAg3g09Z+",
-	"iTDBIWa/jR4M8yP464w9OGfKgn8MCMJ+eB0aMECMyapKeBD4skeO13E1ipyhTu1TSjhCaZpJgKPaN/KE",
-	"gHBT5GGndMhYL01oYzRet+O9ONa98oscmzdjZ1GXkGuU8aGAjDbbFQRsMBsUUZ73oSXvm3HKnCQ5VTOb",
-	"1JpJhR0YybHw20GSQtv6PejX4u61UTHr/8NUMVyMo9JCcWs1FGh0NNZdrgPWcFt9hvbKekNR5D0h5gj0",
-	"+Ma+pTK7MhuCvUllXsW8OUL3j3Vvg9vZN/+GBB4pF+aBkbHWrqhmEcm4uOxmMqFZROZFZox8o+cXwjpw",
-	"DP2ffP3m+AKCh0ORZLJIyzaXzhEagmcEAeLmIsxt60rSQ2EPgp8yrCNCQc3pitA851fW6QIODCPrDknK",
-	"0gL1UmbWL7aUFWPbnaFo2giXkIAdX/0eWjCSNiCS3lAc4xnf7fcRyb5MgAdvTTU3HiZyDIncPGUYYfDs",
-	"r1qesV636L0xlbrExjLEqKnIcdvPEbrZz8yh8UJQSwnpNb6OyHkyKGSuLDK6MnPSyEIPm54/FKgJRDH5",
-	"ElPc90lN5gcD762NGnSbOBT/yHPwUV1bTUMWcHiRwVqpazMcrMDHcy5W60s4FA5FFwQXZ9ir2ikaa+oE",
-	"NceiR146GVEKfHTgWkO2UiYa747308Gkz7qPkj3a3Z88Yd2n9PG4e5DuJgPWnzylT8a1c19u3FDEg8dP",
-	"DwYHuwe7u7HLG7gaRK9PZo//sbN8fPp29m3x8uLX759/fXLw5B/PvpOLy9/+uvf3/G/pd+9ev/nx+T+W",
-	"Xxl5fEy+lmXFtSGrQjESf1d6yd0fbpXKKCRNLunUSPugK6z1P/h/7dCtL6Nmp9egnkA5/LKqDpIGbdDp",
-	"gVUsjU+g3bQX/6xVK3bCMicsxSoN2gDA42rw1U/97lPanfz8+6P9JpgOY29XFwLcew6Eyxb7cw9WVxbp",
-	"kjdS2+rq6lKUpHH7jC6COtqNZtTarWR9IpAkC1zYvDYK2KUiMfwQO+Hs9vOW0b6whcPtI/0EwCXrE3mV",
-	"MqGREYTazVGLGOD6BlFw+yQ99M9N87wFcGF9DsfZEpqUu7dYZrcz6PXj1kG9UyzvHk83XfSGZ2+0vutC",
-	"zGXQ8VBTQpe9IZ4Gydw6h5LrftoFXR+0588RqZxh4FvlCT4KDu2NI9af8Wyuj95L6Og26czTXk0a11nx",
-	"neTQbcug7s50o5+Ouz/S7m/97tMvd37+fX/vw1dNq/IzPpAp/cwCunwSp2UdQKNaFGu7xDe5TOvFrCuw",
-	"Z10UIrkUcgkNhupsSAfp9XwqZG6I60PU2fvhh6b+MM4EdvaJs1GPjCKxZtiSjF+ywFgWUnRLMxves9/4",
-	"nrp5HRjfAPnmkV3WEGvWB3FEXD4KmrwOUtzlx4OeBWM5aBrLy/s+r+KiA7XbJ9E5u8rs75pv+u/G9FSE",
-	"kq9fvEWPGsRjK8UG785eW/EA0SgY0XzOUk41y2zMyO69Tze0gSVzK2ye7/xt82lwVjbHdgtUqS7qUtIY",
-	"ZC7HbGFMVehal9PpnAmwoebyiqVoVRkJBuYipJtagxFzTrR0s/BGIZgrAD+6XmQBmaORTUqu53jeAlXR",
-	"I6/MdMC+K7C5jxmBi7i65x3aUDYHzF/0NZF2mAnp4uB2qD1y4qN5uFWuK5DfuIa4VpDq1RSdwhCJefWd",
-	"w1NBjBTqy+/MpDwjrnZA77yw30edcJeC4CHIgUora6vGIzwyFOUDW1Zcs27OMloIAD+oPmatH/aH6A7R",
-	"nmrD94145+DPWpQqfKEosqwKEdgE8Pdj2W3/sFNbKg/ehpg/+MAaih9+yQ2RHYz77HEyYN0n6f6ku588",
-	"pt2n9GDQ7U/2kt30KXs0HgwCfDiol3cPqGHz4Zc3brIvJjLvxuvNzVxMy4aH9muo3K++z35XeZ1rktyh",
-	"C17F6nQXWGy+AIFX5xQ8QbBJeBUktlXfhl9VXga5Y7fsyy10HPY5rr4v+L7y0ip7M+sK3O3XvdX5kzf9",
-	"4tH4129+3dWD06dnl3vf7cr+6/786d8Hv05ePFIHer/Yu+p/dbfT0xQn9eWcxnIM07DQP/oQN/0D4qYb",
-	"xBWf0dRzvfuGWvsbhFpPKSSEnTmmau4bbBDBtIML46UPod2NQrsnIUJKQ3T3Q2TTa3aw6J21ptnYmKOC",
-	"yomyABjzZRsUlYp+aW0GTcE3XG/2v+3vR8mAeCoRplViYzj4aNFWIBMPYDVmzOhQ53YIQ1EmOb07e434",
-	"8mNmy/mNjREbWx71Q0VX4OFyLfFXWF8wKU3+d2evG9UrfFpL/k+DF4rmGWc52cqZBZraxmJzZ3tCxVNp",
-	"epoV+bTeggsfTMMYk1uPMscYdqFtQLhbHzWkz52mc+IBG9qEUAnp8CBz/gfJnP3bb3oj9UtZiId8oDsI",
-	"DZteYjh9PS0IEQmrooNdL2wP5UbJca5zRufKZU8L1mLXoigBVLuy7hbTMqkiJ+ffka2zlydkf/CkH9li",
-	"WZeZQXK5dBme8XAoYqyzZiJV2/UMUI558G49jnw9nNJyoYbCNe2gGmvOMcOPnMismAt16IO1EYGOPmhQ",
-	"RaQ07SJijZmozO6o2DwRqdhFEQktFP+X/a2u30dDUTcFLDiZuz8wSiJSs5MiUhqJEQmNyGgoKuZeREp7",
-	"MO6R7yGMaDOUvkLorxh9K3JZ1pDYfpCwwVJZDDZFjJgBYDdYebmELHYLugOi3DVLwtuhEBYcRdAwPlhz",
-	"2wwZlt+2jAWlwC+10x2w/SxmjsmcxYgY0IdMk4iw+UKvPJq1fWgAs7BYZKvtHnkBlyUsywA7TSAyibGv",
-	"euQEvgUyoUQtckZTNWPMZdbnhRgKBHSQ+bzIKNny1asYkv0qjkj8pflP1/zn/4ojQommYyxyBkcVnTKr",
-	"Qm1jUSUmivnC9S9in3fgfLCYmKG8j5GmZMvCJWGhiCt2sMnlPrMpZ3gvevMwrg3ZNWa7uCKAXNEjx55o",
-	"CB57OGRlhHrCBaDfFaLsov/NxcUppL/wjOUk/qH7Au7snsmlitFBh2U1hm4gKwNoSgW1I+5l6J3FI8r1",
-	"UMyoRbVjKebUeYCCqbTNHrejWokblARlUgWoMn7khhQKcXmIsF2uks4SIxWECz99WPGtpMgzwq6h3ses",
-	"ASSmDZ5E5Gv5hYIiWr1jrPrY68JxANzw4u1LgOPGhcJMRSGJXaoeuYDCa4AIsnBqRoN2fYSMHozLAprc",
-	"kSE2TIUKQTBskQHuIvQGTLmg+cpmlzk+2KTr4j5trOrOy2JrLe3QjohR6JHhz212z9gBPTepm663W6n9",
-	"3dQ3Z13bjR1vwverdZbjxI+XNBUeZX4Nb7lJV7fssNMUkMRhtMQgH3L6PyanX7NrvZOoq2qnWCcijFS2",
-	"QjmQyU4kWzFRlcdVcVyRxhVhvCaL1yRxKIhDOVwXw4EUrgjhqgguJfBQbOJxjdr8h1Hti8j6nqPy7dHj",
-	"3d5B9Cx60o+eRY/2o5Po8X70LNrt7z7qDaImr2XU0PHmxygCPlKehzr1N5pnRrmbcIQGD4yzE9zz7nOu",
-	"FlJx3djrN6Za02Q2Z0IfwUPMfn817FhfeRdOd3dY9Pt7SUo1g0+sl6irYQeM3vaxRg/m4UMpx38r0w0l",
-	"tqtiB6vpFuNtkfOk3et3TBY5604yKA5F6QmdjcLay0Ms5qbaJge8O3sd9hlIaiFO0I+jobAeOKrL0g9U",
-	"nROjRmzVg6BB1BMDxYHzrmJJDkWJG2jUYChpfYMF4RtUg68pQV8z0IBOYZ020ILM9FeyIEZHMXqd9CpE",
-	"KatuiPM06RnYuqLd//ZH+9twLVp4ORBUZYcclCMV4I6162/25cEX98Bs//sy21OkdKRua3F5bgdGTHu4",
-	"xReTIM81Ktg6930O35f1ISUIgbYuMqpD2HWuD+vA8w7hGMFwh8Kh4cL5tAhVQYooAH9S4ZHVlOZZRizK",
-	"mM3vWSxYisUuUCIBDBQy6x2akHAgQmu8FCdkc1NqLGr/pkZ7ikylYA/84l+UXzw44j8Lg8Hj0h69jZqV",
-	"trMg6lricnOtAsdfhFW3pfmHv2MDDMMcsMVFr00d6nxmFeOmbJIHNvDABv6d2MDXTN/EA+6W42nue/Uc",
-	"3GwLaCC1nukBYF4l+/hCkdi6z2xZVpAJF/tSyh55yVmWKg/ARC4ZWyBs1lBAAcWRbe5BkozRHFyzvRLy",
-	"H3tBkK13Z68jp8Bs29pXBBhTTTrFO8iu8zzpnumqZf7hr/tdaHZUz/hrNdqMweO61m3M33DUd8o1/WMY",
-	"rE1WfGC0/+65Eg+JeZ+Tp+P5R8bnOOhmBuOOjSy1uewQ8i40A7EApJqzB4AhVNNMTjHIHnlUrGxl8y4Q",
-	"JyUHIEVAxATtETm2w0V2gX9XXMldf2iAwybPWjqHqMOhALDx9cY8NyFuneDU7yrzjouUM5Gwznq4EMA7",
-	"wqwFrmDGbSG/HHPBN+OzZy0ZeeFLy5YtdnlbXux7rm/2algpjCN+ZocgvKkNKOvC5YQ4gf4gUh7S7x5E",
-	"w+1wXJVD0xjCubfi3y5Tdn532VUfWsXLW8FuFS734vtHkF+Tlvf4dKwZvWKHJN7v75N6y7AbAjbAlz5C",
-	"VHx2nmmbO2/ANR+Y5gPTfGCat/pIZI01fVK22VhWoRAwWAl6yUZQ7MxTyxBtcmtv2iNxLsdSq5HNJYLP",
-	"rqGfV/cWVM9Kbc/x4Y3hFxBxYPTz74OoBeylke+XoZ9Whl8B8iqvx2liRUk1wRoSerGHS4jtReY0ZYcO",
-	"330obNpmBJ2hMwkhM6KlvIwq3eK/8F5rSK20QEfYjNZFq2waZ739C6ACGqIo+1CxlKyYjixevGA9EuPT",
-	"oWLc17qT5YxnvmIfysDngM2MTVHs9yOqy0IiUaKgmVdyRdKCYe6pILEqEtfOTOZDUfbneWP7LwVYUULm",
-	"JbhzuBQ2QdfswxY2krLcbBtK1W3pPeR0YtG6kcPNgPY3GVnPS5r47PjGn1PIWiwMB9NyO5ZvFSrnQeA+",
-	"RBj+vUyOdSYfSFAH1vOpLY8mLE0UbveNajQCDXtUlEnO1KxECXUVnxjnwOoFBA5bwxwGyOEKzrBF1yv7",
-	"HgCuqYdy6VWaz45XGltIwgfIWhOVmgsLOdqEwVkF+4I6jhIFMQST5PrIg8XaDmVQOCLYskcAJ4U2zr3M",
-	"9bAiMHI9VIxwDxBNsVSB6qGoAq06gRPmj7iOy170YofBp2S9EfGR1SWG4uaGv/4RbR2GbauSSreloahV",
-	"mlXan/geV3eTlmeOWM1W2cOxHhTf/VzSrM1sdLti9m/pNvMIgvsejhdBlx5k3P8UGdffQE6dSDHJeKIf",
-	"hOLGQtGf8LCwzSFvNQrGJvm2SCc3mlau0LEhRAPlg6fPX5JUJsXcCArXrT6ZSWV4uXVWhf42LLkMHG7k",
-	"DnEWl+ucTv4wx5ldnwYwgTGUqTVYso2ML1ynz1FGYgtIoLAIS0jWa0oW6eShpuTBffdggNw901EuRSYp",
-	"6l7mKCNb/PyBD/uemzj0pMiyG9j0YRW2pkyeRD+WnuWMEWz9jIjhWLGuIuseCz2WEZnaMhpoXL5YGI3b",
-	"FrpTMmE6mRG7aNijEj4jzHvspEHssqUsaiLggl9rRbZiGNfITVHmsaufJ8G0VTQU8XK2GnE9moOLUcUR",
-	"iXOWyPmciRQx8KPy5dtHdiq2ipuHjZ+NwSPNtN3w1E3RoXsIqzNHKf+KgR47uBaZZbMkHhTxB/HwIB5u",
-	"i+7oKiv+/KIBS2ZuUd4TKQTlSkGzyyvOlk0iIkIgDuvm+bWQrnkwNEw5DKoguWZQSjMueGb7PmwtMqqN",
-	"Uhyho9r8BPlaf6VX9BwGRCZmRuZZHkvC4h9rlsyEzOSUM+g5STVh14sMmq9w8A0oCy+hyPmLt2SRFVMu",
-	"VEROnr/Z+f74pe14BFA4dMqMdhxBoylscGK+yxVmh1FBs5XmidrGkA4uwTUikWB5Qc7VJRmvSMbMKyCO",
-	"c8VTw4UJgEsDAAiKEju6CJ+Nree5zLleEWyho0hOxWXZymshucA+kCvYFmO3hU2f2WRiBDj8ruklGwpp",
-	"wXzd+gKWCqRmjYvkEjqoi5Rk7IplvukReLkim5Sc06URedCZFysnDq1fL1v5RsHcQsz4wquckRj6sIyW",
-	"XIygQY9Nq8aJ2a96pEGgW5JJISVvK87omGXQSmVNWtuzMzLEPs3pYhZHpCrBERnJzMNON7JzHQrpqmpT",
-	"3BIqVtBq2qPNuMlw6Ji5KMBh52JgVZFu3Y7cQ377M46ALdb7OBTYrigoRyHoZo1czM+9NIEqYds62L8e",
-	"sKMVGTNztGCm8P02Jpzs2wI40Cr8CFybeuAIcdmG5wZt4wKZwh+tbQSZ6iGVACaKI5POYWdO80voTA6g",
-	"wleMamCQp5bCScpsexxgSMqi83z7ugIFhKHI3AYcU3VU4SLEqOkOD3u8CrkQ9B6TmijGRK/zc9Rxp3uE",
-	"pxsWKqGaTSVw9SSny2xEEyPaOlEHT2jnsJPJZcfiDFPeFDU3v84XFNL1Z3w660QdOAqdw87xK4ufZbiW",
-	"Ir6hoGevnQDbd8nopcCXV09Q57DzDPs+OaB4JqZcMOWaVidcM7KSRQ9DDnZ9YSPn5u7vZZ6e5vhoywi5",
-	"Xo3wpJmNkqkhLgB/lmKCy1TO5hc18izdIyQb8rXMv3PYeZEBN5a5EYTB/oSLjH92Tr4970RmQlPAo2l6",
-	"oU07CIddNul91DuAmG71qaeBMLrtueFgK4jN6489f/H2lof9Q1KljbS6/WEnz9/c8rCTTBbpJKPQ4qH6",
-	"NFAnrNAZWaGDq+uSM26gzz+MmI0sxbHUjpOXMS5xpMr+oS9LJpfk7fGr7jm85ZnUETnJaJGy8htgDacs",
-	"tyRsvuGCYEZLT19rPAE1gQZ8yUj7kRmeJcoxVRx2pXUdKB8ViuUjMHRZXlnP1FC/1CNYAIqgO52oY1Nr",
-	"9LXGu0B5rHytVkLT607UmTNNR/YHLlJ2Ddf+HHX8qawt/4lZUOIXtGWlzfSt4OgcdvYmj5IBfcq6u+PH",
-	"aXc/GbDuU3pw0O2n++MnbHfymA763j84qjTCBs6UMzGFvtc//ewV4FKIdw47Y2jUvqB65oqQSF4IY+sT",
-	"f3pLODZ/8Cq645EnICMy5YQ4dkRKXmWDl3w6ZUqj5gbgGeWSkC2zXtuHpEamRgzYrnn4EEQgAxIhSy4O",
-	"sT18/bY6VW2a6Y4S+TkqB61hMfz5wdR+yOv4d7Sbz81Rx4PijsLnsJ8x7eFerfrtrRFYd1foReUC/6gm",
-	"GPZaEtfcy/+InvwN5Tx23FuxEbbYn9q2jPG/TGgGaOd+tm21PnhHUxhpLGXGoHjz82L84AA3aX8fTOWB",
-	"sz5A+fz3boFf8pCyENN9F7bCrwFcu2ugzVhS5LlDFUVn4EzOGRyYLaO2kXgHUskAgzhCCDKWr7Z75Bhy",
-	"rdwosFntbn8QexDcan+FzNjwK8iyomX7MJciANGXoEvXu7PX0dDxIuiBpiOMM/lbg0QuUgj0OTmo4d1+",
-	"PyZbRvnW0HjZtaUdivj0+OLkm3jbOnrWxgndBzEBCV7e9e+DrCvwz+zu+lGM4FtU8yGfq9QgYUWtssvI",
-	"guVcug7kCLvUnKnlGmLh8//UplgTuFMkK3ABCD3LVp+0hxVO8R59rD697GiWGzUy5Qpb0VlSZtdcadsM",
-	"sJEYH6TMZ5cym/U0+3hauAh7HgbtoR62+H9ONPQBQuIP6u3kRVuT2lKxzXZ+D5rp3Qg+eC4nuptWEAjx",
-	"xkPDnscskXOmAhsN2md4qEDs8MlAJ1KZ1KQQKWZSOiWkpgf0SBW2zHEG0D7wjkOCFlSPADAavsaPYChC",
-	"RcZ6DmEcLnpmM9pvAib0C/mnyEdM4HYqVloWEjzwxAe31b8V7qE3M27lbrdgICKMtOULDX2HWgAO/3w+",
-	"8HD2H87+vzPY4S2H/q5+arx3M+BDb6VHxJBpZhQHXwsG7ZnQi6I01eyITG6DPewReLLRV2L/7JjM5ZXV",
-	"rKBqPC8E0RLr1dmy6t4omzEVYii2zBAqbo9toz1Znumg9i3PS9bK4Zr9MEOxdZMfBjH3FdO1EQeeGOiw",
-	"JeTyJpDGgK/e04VifeM2ph06VH4taK5Znq3u7jH5k9EYb5YEJSLjg0R4QGV8MKk/PyrjRiZ1oW7KDv5G",
-	"LoP2kU0xz0VGBZqpChqNvbs4ISldYfIs3LpkedkuQ8uUrjAb1l+AqCRRme7hWTo8F3KSoQ2zr3GGNIuJ",
-	"zBPWkuP4TmF642fjdviCJlZnJviFIrCuDzzuXzWc+O+VOxHSZMALkIiRD9guGmpHMwwOtgQJoU8mmKOY",
-	"tYVQEuamuITe0JLEgHMAWV7QvzIiik+FC8Q5AAtz31AgYlDkwRK8982WHWAPduyDCEUGS+pahFo+UsEX",
-	"wlxXlh5i+0/3dOy/SRONWBZYyhrZHLKpoLrImcsevgW8CR8M6E1lqUJGIbqGoT6fhB00YzfLBXBRNrMt",
-	"NrMf2djgu7PXQ4GQBkHdWY7xWFXHj0AllwtoWTWq/gYlE0uu2LYb2lDAw6YFzVPoCsuZBXty7UTF9BAi",
-	"vEY3Z0pmV1DZIQklQoruohhnPCE0TSEtD2Jak0Kx1GjbsApxdWI2b26UMqW5wEq7bZyng9GyafQ50zn3",
-	"baxcdyuHAtUjr3ST6r8hEMZFdQ/NtlvRE7SLtUUQDvqjQZ5cMKVDaIx7qvzV+CgctkqE1JZob6722zGZ",
-	"4f1JOn9lBDfCQDrOYE6uJQGWHpHYYhOwtIQg80Bi5YFOEmauJ/yhyvAhrvZgBGwk+I2kJhQk7AZ4H178",
-	"X7GcT1btCsAJViSpmty0YE+296Fitsl4vKCrTNLUlSihLMZCsfC8D0XsnxVjS2OmzHH3ZVcORhdKuKmS",
-	"IiaCzu04EjmfS0HmXGl6ySyyk60QNI+JCMd2yOYpKLHjGRcO9xA0CEkm/Bp6j1GSs65iObc5R389f/vG",
-	"Co+guzJwKLoEHCxFtuKclbeMDBuNbcvueDlTLBnFBNueg+IBJfHgaTJXXLKVkaS4OCO8bOQuc48ZU8Ue",
-	"7XdTZnSQ1KEsQu8yqhoeg9eP7PXmKcViwfIu4HvO2DXZiuEL8/doxq7NFdCzvdzUEpDyavCVUTrmXCku",
-	"pnaI8fZRqWyQcgNHc65gC+MeOS73HLK0PBoy6AsWecytkB1ASAqug5u55dE+jDvlU9+nnAqP909gkK65",
-	"fIQQW4GS5P2otXI5QefY6K7SXtOiUJYKFC63HQlLZpKlrf3hvoMz9AlUBnt6Ooed34cdwHMbdg6HHa9y",
-	"DzvR0FVtwC+gUfaHnQ+dqIND7hx2cHXTr7/7LT0Z/Pbj929WP/7wd/3j/Onq9fdpNt5788s/vt/XP379",
-	"9Jdk+dVX5k63/p3DztXgq/1HCRvvPU0H48Fg9+Dx08mTvUf7j5P+Y5bsDpLHyeNdOqbjg8HT5MmjZPAk",
-	"PXi8tz/uT8aPH7HHk/EgvbNGg+v35+o0bgw3aTVXLE958qCTPOgkDzrJZrk+ABITihgscMZSvmbl5ANw",
-	"siI3q3X40++d4wX/G1sdF3rWOfzpZyhbgyrf5kbGhpXDzz2fobpDF3znagAhNPvCNSUHvJURVIsj6kFk",
-	"4xcgETCdCH2ivbLeAbvdrBdWIHqKiupNTXWlksX8LucLmnMlBRbts2v0echJDYkhfKsre2l6r0vitkm6",
-	"Rrz68JJ16VZSuyuTcX7i9Qf/HZpNmxGC95cLBDvjUvi87Xpygn2qdZuuPfEbli2MQQ44OwXPUpd8lbJx",
-	"MYWYozchPWRo8FxPMB9+/vD/BwAA//8=",
+	"7L37chs3tjf6KijuXRVyp0mRuvgiVaqOLNuJZxxbI8lJJmEOG+wGSURNgGmgRTGxq/af5/v3nGf4vgeb",
+	"JzmFtQA0muyWKNlOZvZo156YIvuCy8K6r9/6vZXI+UIKJrRqHf7emjGashw+njGdr44nmuXmr5SpJOcL",
+	"zaVoHbbOWSJFqoiWZEm5JmM2kTkjubmFi2mvFbVUMmNzam6dc8Hnxbx1OIhaerVgrcMWF5pNWd768CFq",
+	"/XBGNXvN51x/nctisfmyixkjmfmd6BlTjNgxErxqzHrknAlNpCDsiuUrkjO1kEIxUoiU5STeoQu+E5NC",
+	"ZEwp8wySU826+MhEFkKbpyVUCGlmQnJGkxlLq5NgwszgpxZd8NEy55q1IvicM5q2ohZftH72s1M652K6",
+	"Njn4z+bkztivBVNaEZplcslSsmA5mXNRaEa4gNFOzbIQQecsJeMViX/o+od2YcniP2QFtt7GMzanXJgV",
+	"aJ6tnART0zOqyVIWWWpe7hYi59OZJkIu/9jZ9W+dnWI1+/hO8Gui+Rx2TdnjMV6R5Ywns3KuXyiynMnM",
+	"zpKKhBGuyJgml3/ILCcyn1ONc3u032qYKm7Sq3Rzlq9SJjSfcGZHgFcerQ85oXluruG6R/5WSEPKmixn",
+	"TJCVLEgihaaJJqpYLGSuqyNcP0IfotaC5nTOtGVLx0XKmUjY5uC+n0kYlWbX5jzljJiDqpkgE5n3yJti",
+	"PjZLJMxgSTKjYsrIkmvcHWofa0bDzdN+LVi+akUtc+5ahy33e2WwKZvQIjPrOaf5JdNmyJFnFdXvplww",
+	"BpOqZRQnOaOapQ389q3IVkQlVCiS4IWEaiJzQs31RM+4AuJrGr29aQSX11NEaqjJPKN1w/CeAZ/fanxW",
+	"JGw9NLz+XmMrciXzerkRC3atRwlcETuus8jZFZeFIgs6bR4XPrXCI+j1ayametY63O3364byXBrW95Jn",
+	"t+3iciaNJJNKm/MPi5TCvbCpRBVj9+fEnJ12QhXrcqGYUFzzK9ZpGjbe1jjsg73IsDr396BuEq9SNl9I",
+	"zUSy+itbbU7jW3rJFMh6c8ZhTblyvIAoOmFHRDFGgucQOpZX5VKjBC8HHVzZNa9sHP3B+ugXVGuWm2f+",
+	"3z8Nh9e7g+5weP34xc9f/mctqTQI4VM6ZUTx3xqJAbhs/dHf7UdmjFY0GrK4RVCe5vIXluhtiMQwJ3ZN",
+	"E52tcJEXeG/TMO3PTevnRnfj7p8nVLx6Xn+azLC+UISnfgALqmfl+83vI270IUMNPGdp61DnBas91EUB",
+	"V9aNYMbSImPNo8Dfbx4JXvMJRqOpLtS2uwW7pOCWpk3CXyt79J85m7QOW/+xUyrjO/ir2jH7gWOA4bw7",
+	"e73FWNyhfHf2mrTNQ2luRAYIC2GmnPHfqLmtkY8UedbM+/afRHWC2sl/kNPPaGoVCfOXkflMwEe6WGQ8",
+	"gbfv/KLMyH9vsWs6X2QgWFieIzNPZOppSkg9MtPIGCjec6YUnZpfzeqQg3GfPU4GrPsk3Z9095PHtPuU",
+	"Hgy6/clesps+ZY/Gg4Fhs3khjFp6RLg2/EoVmdUT6BXlGR1njEjQyDSZUUXcC4HGQAmpkLg/2lc04+nI",
+	"8j/YpO129gXMFFZuk8gdO01ALS51upS0Y/dKs3pxx0gMbQ+nmaW51g+drJgm7XhjEeNOr2VEpxSTjCef",
+	"aosmXHA1Y+kn2qKEZplRjc0PyijHoELa3XHv+nM2R8kiR93dLDcXRmZrqhnaMqDcV1TkcA/cyOOIxG6K",
+	"dnPEhE+LnKV2e74BOXkh5WuaT9nHbZIdyAhl70hLOcrgqeFehZSXccEIFam3t+eF0jBddp0wlpJHBwd7",
+	"j8h4pZkKNkEUWfZHHY6NIbqR7ZO/8mekHTdN2q7vK2M0CZq9KNfqvsvL7aNG+EO4qMeCFIJdL1hiDiT8",
+	"TmSSFLnhyW03F56S/uAvzx+fP/nb4+/3fnj63f7F7tngtP/m0bcHf+30yGnGqLIulqblpgtu3/8JFrpu",
+	"2Ib3hPOMO0dA5Xay3vALKd/I6A9R643UL2Uh0k/FauBZ4TK/kcgCQQ7zdCuWcyPzKF/zqdlGKpmyJ4kr",
+	"YB8rWeRE5lMqrGCuMAwzCMMtvFZT+TaZMctA/Fc653SKl3nZZmn+lK7mTOgzrxJ91HYUYz/Jkdey1jlK",
+	"SrnVTMivhdTUqCcHVlPhihSKpaRYGJ5vlogZoazJbn/3UXcw6O7uXfT7h/D/PzbR/ZhnGRfTT0f7bySh",
+	"ibGzSDjDCEStTOnqCxVOp5yD2bW6JbFrbxWiT8vQb+fkY5muNrj3oL//5ODxn8O/YUBcERi20V6oIAPy",
+	"bYVlr/Pqc5Zf8YS9E56gP5J08XmjInjgJuFqOjZc1+xwed0RcmEU+xO2dP6+P4QtV8a14e6LnDbo9j7l",
+	"qD2i0gHMkQvQrsBZCYbtULTjmuWIOz0CQQBrOMTwRxdcVLGbc0SodfmUvjRF52wo4jWrPkZRYV9EcpbI",
+	"KyOzxyszHJZNUL3Ta+sOvtGhaEUbsYmud5bVLaS9eicIY8BqXkj5LRUr54n+OCKS+XSUU81GsI4jPFo1",
+	"HNBHDcBpa6MZckIGfbdRquL4V24/A1J7dBuZhQP5ZEpAOOByWIewTaG8+kKR2M8yNlQYu/BIjK5vQ2UN",
+	"61UaMUnGjaJP0zRnShl9Y1F/Q498Tw3l1hLlUV2QBCIoqJrAwz4VUUWtjXfddvt6yGvtGd5Ltd0z8PK1",
+	"Z1SCMNs9p7xl41k25LHtc8zlQEzvBC30TOb8t4/VNAwxXbLVyEqkjRN2fPqKXLKVs8jgokZ+XOgZE9q+",
+	"/dOy5mAcc64UF1PSjt3gS3XA0PucZhOZzw3TLsSlkEtw/ubsSl4awyBem7KVg+/EIpeJmfs4Yy+E5nr1",
+	"sZYLynj0+JSrWuQZKg2FYmSm9SJkPNY/9PnUhGMy4SxLzYr4+I9ZVPuqIxKb4cdE0ZUiM7kEMzCGS+2X",
+	"EHnrBWOBQ35ilOUTWdh4N01Tbt5Is9NcLliuOVOtwwnNFItai+CrYN2qA4UHKrT7K86aOaOqABMv9rYS",
+	"HYMfgwuSs4XMtSJzmrIyVsKs7xANA3RurLuQo9aE8iyIlQW/cDGR9b8IWv/9gipV/8uS5qLulw+hP/Un",
+	"fIC92g4N3mYHUwa75Bh80x8iXLLnLNP0jltgdIKRSmwIqgwPyQK1N3PKUTNEP68z5CDyZ96MD0Bv6sZO",
+	"vimyrNRBwKoiS+o9POZLUEqM5t8L4ny3rEBkKefnxvE5H2rUwqjk5tBiPl/k8oqlKFlzNjXi0fzpxwvL",
+	"QubmoojEhcBHmRv0jOVLrtgRiWma4jOGIs7ZHJ+4NmU4ZESKbEWkYC5mBtYaikw3bzcmcLDbAbWiln91",
+	"K2rB++B3eFdN6NPM2ZivPK2J/hqmYKnkHpu94FlG89rH5jcIRseazuy12hgh+qPIzj3iDoTHK3SHD/h8",
+	"lLd2pv2W2JXya1k9QesTi8IDurZwbis9jTcyhtccQwZ34As0yAm4e/Q9aiVeHtxEEKHoMKRJkTK5ZvPt",
+	"7j2DkAMQhFVE8pyuWiCg0Pe0VUQq3KnSaRUkKNjp2CE2LrQdzh2l4GQic33bdF+zK5aZF7ErnrqdqX8L",
+	"0uOmIjWhiUZt/YrlKU/AN6QVkYK03529VpFz+kaEXeucgpfyimYFU9YpeclWiqRswURq7vJnKxCq5Yrw",
+	"mmyXcw0xISXoJRslYG/j2QS57FWqVi7HUquRYjRPZiP4bJOYWjXExucLmmy/gjdxMZbI+ZyJlOKA18f/",
+	"jVwSLcmEXxOuIzJxNtZMKiZ8xssRETX8x7AW1D9uFVp3Yaaei1ZHOohIv3dgZFsfhmneHhHD10CvM5zN",
+	"DtP8Ggsao75n2FxsBrnJlMuYfFRJ7rqVWZdc+tYD7eKyUUsV8znNV3VJSVSDFgG+2QhFK4Nwlll80nYT",
+	"ishytgo2wPuIjTq/6vTqSElzjTr9xi9LxqczXR8/h+d/oQheE7qEkNbq13NjnZaz1Yjr0RwyMFTdzG3S",
+	"gr0Ctu74FaFCLVlOkCerRrLs3cr7kD3CEmzKqSDKjuLHrog/f5FjZeXmBexqY3obp62RrZ43SPnYEHVM",
+	"2gOykFzoTkRiQ+Axafd7B+YvQ+Xmr84RUni7SgJR6WDLGVVSEC6GIraDj80T4DiQNtoWRg/EXDdYgrSD",
+	"RwZtEdKut1XGLKGFYkOh5JwZupgSri0TBd5rBmmerIpkRqgiVFQ3FA0hzecsJbLQR5XxqrUhQ/A9YxNt",
+	"LjWaJoxUwUAN/0TCwD39QhFwGNIpq6qh2ytBG6fkBDIjuJLivDy/d9E7QL2tt8Scclz7a6kvN/w8b763",
+	"1K9vN84+SkUv6drHR29cm01Og0FDJq5YJhdgSqwligJFU2f0ygnZ7/chA86lizWY4HfYI/Ry/L7hXlCb",
+	"wl2mzMjLcU5FMiNSYBob6t/mWquMc6FzmRaJeVRVEai6UjbIzftWNkczK+ZUdHNGU3gTu15kVACjOSJz",
+	"urLpqhFJJRzZBc0VI1zXSgXrovm9KfACjpWIQMJP4FwBsatnwTdUE0hyg6CCkZtbqQP4Ra3gyaiCXYZ9",
+	"DA2ZdQdSVO+ji9YifVErDAVv+L+jIPLy823SBH6NkFzKrXKruXkq1m5ff0t5eF4ynczOWCLz9K7ujpVm",
+	"Dc6ZtMhxYeYNF/ijcut+LYp8IRWrF+DcKi9mDobts960R+KZnLMFnbI4IjEqvxCdNpYQXZiPWTZXI32t",
+	"zWe/RaNFLsdwD801TzL4OJbafl9LyzlLec4SreopyhgCxF3DUqJnuSymM1Sz8pQBkXkDrYFUAzMM+NDI",
+	"sYyGpQt5cZ7VJa1XSQO5gVvm6lsiu8nVHQ3nHd1GWvcTXR9DW0gNamvjNzwBNatuKKlhf+En74LimpUK",
+	"srLZcOYLR4+gOGh/H4cMoUsoUwK1BNhmatSWby6+fd05IkB5qG9odq3JhGcMUwJdWC6y/HaKQfJbnaFT",
+	"2Mz6TXXrVreVX1PN7irZaEOx1IxPZ5CKnTivsqFLkCMzesXIcsYz/H5KNSMTntdPruqbq+HnOTcMOnO+",
+	"UshpNwpYkeNTU/+S2sONzy3FpzOgM5lcsnQ0kfmIcmtW3yJPP8IorbMqrDUR+MHMYpdvrN3BnNZqGl+S",
+	"f/yv/02eHkTkGD49OYjIM/j0uB+RE/h0cBCR5/Bpvx+Rl2TMMrkk+/1QRh5/2Ypax62o9awVtU5aUet5",
+	"K2q93BRsUeu6a+7pXtEcQp7mZhjc8WkGJhH+4T48cx9O3Ifn7sPL1s8foha6ImqUlkSCGpKZ3zEDxthy",
+	"aF/BmUILK5xEJpewjCkv5q2oZSi1VjM/9V6PuxwI2C7wftUzLmdANOSVz8zBdzUi3uhA2kZbOYjyjK3L",
+	"PSVtwyGMxda5mydiw6KuDKnWkVCOzJlsKgqrnLY0pLd1d9lXrfu7kpwusxFNEgaW18bDMYU8PNkn5g7S",
+	"fMcncCGVTnQh7aZVtnJ923qtxrqNZi9RGB67wcPiiceTFGScGyYML9/Kw1LHl2BlPXvacG14+q7SUlQ5",
+	"GXW8C4/bfUNy94yK/NPEdu41hrXtqYuT+BiIj37Urf0ZeGv+4IiHsXHTkTuomwEResWoVg1cCGws5cq+",
+	"zOhB4V5kFGpf0bOp0LVpeQByTiHXnEVLqoaiTHuPiMISzuNXZG6sPymcsrdkOQNVzLmqOj1yXBtNHwob",
+	"TreTwFvBzYGOo+3tAXz3pwry3CvKBDrjVgq2swM+RC2jcanRxOX3bjV4UEBrRj1lguVYPKq3LcqMWlOj",
+	"Powc7cj6kwrcKstGU6c53Tg+uCi4q0EOvBWMpCzhc5rdJo7Xmf4GlzEDvWuaiFVXt2BAAaXkhdJ3u+WK",
+	"Kz7mmc3+2fa+9eihU62Dp7nR1LGq7cOUKJy4mI6uWK74WhJSa7e/+6g3qL0NqNiu5Y11cf7Cbe3wMlaK",
+	"FnnAA6NqfXd15GtnYJ0C1+m4hvgdJVVPZhCotYzGHfdwGWpFRi24wtsyW0PPcub1U3h3qIRvt+3lngQU",
+	"dGcLdcHS0XhVrybx1ONA+NIpvMXKFi6mkGkvcxYRPoHIWcq3i0qGuv5H6OR34011bK9BjYdLjTQT91Th",
+	"UdXYXjpZk6qGxd9L+76VjTb5SNaU1xsOTaDOlpRUTrzuZJwnVNxVgwU2QDNOVZ0b6q2esdzmDltqhTss",
+	"5gZ4k6yuAolTPsKpjgibL/TKGSVG3TGayJRfMXE3v+St2potIrRscIuzYctDrUxfJ1GfUkaFy/gmsb8J",
+	"c9AwELgWfA9UgtsH4TAp7qBWWHSDJl/wFwogFUAbPT4/efWKtBeFWCUyZR1ztua1Bwn8q6P6ONH3sxWh",
+	"NuiJ6+ECoFRh4MqYzObeQxKnQo2s+wuKsDJlq+TMH3zOZKHjoah6LEGDFbIMiblSRhuWH/QJ+CB9SW81",
+	"eMbFUAwOiDJbYnRyCPAoFzulggx2n2CJz46KKpXCLpW+rAUZF+mU6aOhwBjxyDq7NhLnO5EhBiEYRMBG",
+	"lhBIm5KcTcANBGnMimnQ7e11ESJb+KTnch4+lEzevHsNg8XKGlyJTjQUsXMJpkxpjnGxGF2/4BSGJzuX",
+	"OTFbpSWhZJHzK4o/m+HkVywdCltaYCYx03oxcvHwNT+yOcEsJQfX1+ZKLeVoTsVq5P3ycQQplDiFoFhp",
+	"7UG4yoocQHUT1tGkzOylGQSXAqYHmgkdU5FKAUtpnrGU+aUhBFsSTbgmSkuQjjlbwNnJVhj1r5Rk9oYC",
+	"fCEWKcgfVLB9bj2Vla3fIlJpQ/sT2ILgnNh0nfVBbDOEJnczFrinRyS2mlxs6GTJxjMpL8mCrjJJU+Vj",
+	"AFgDSVKpFGfVpJYmnXXDINkcBIptOSFxRQuMSfv4y4gcR+RZRE4i8twQ3cuOXwXNsyqewPoqBEAm7ePh",
+	"8Mv3x++fvT95//z9y85/3jTUBiuo/4///v8G/T4G2GVpElUGFKIGVAbnFfXHu72Du9lQt3tuLEbJNnIq",
+	"RPG4EQrE6o4WesjNC3RGKlZ1e7/Fuzfsl7r3w0UkL8Y5T4i9tszHts4Hs7iFGZnZjq3OgA2FbEWI9to/",
+	"hw7DlzesEVwReD+bB/Mx/lgsra7VZkCD88S+pCqgFIgXo8/p9JVZrLER+I6uQquJLnirJMlaQ0lpmt+i",
+	"0ty+81ulH4aoMMZ0oyAet9X/wNTbjrjw0j+HtoJ31w8TLvjslFUs0jsrqnYnNofs0HdYCuA8wLc4VpOL",
+	"Sr1P+azSSt9uy4Lr/5x9Wx9A/YDLqz77DlodYaRYkteBN8bLmWLJKCZfQoXPo32zjnu7xJhdcm5L5Mmp",
+	"USIBojFbuVwwr8QGAkgROhQlFAUNUF6KPIsB54A7HEI1k0tB6JRyYdMavZMMB/Xr3ur8yZt+8Wj86ze/",
+	"7urB6dOzy73vdmX/dX/+9G+DXycvHqkDvV/sXfW/2i5lFr1fHiiu4gbzabO3+bgqfH9NXtVQQA0VV893",
+	"lSnVOeECM21dTV0zgaMACC1kjV5IRGv4YIEpWjnuFY6+ZjY3eR/KnNJ7RtJuY/tnbHLf2AQG+GocDHZ3",
+	"b3+9zJl/yP0cUI1j+HzO9uqwt3K2V2/Z3tke3vexznY6Z6OqY3ssZcaoqFFP1WhObaCoxpmDa0cgBqnI",
+	"nF8TvZRrSisaTmrmouSQXQUMLKF56IEMB1Gmnt1Iextp1pXQ61YEv7aY6+FVv1iNK1MSeemNdxQcOODd",
+	"lBqPN7CKANnun8HTSNrU7Fyu4e7IWOIyn7N8KNzfC8xYht87EWE0mZGBtRGTGYXyqVz1yLdmrcDbYIGK",
+	"u0uZp0AaAEFKlzRn0VA4I1txzb7w2KU0W9KVwvGqI0Lt+J2SQyEpkwuarwg8tj1sfStFSlfDVodwCAXj",
+	"TEHELmcQuPUFBoXCnD5wFeHElCQ0TQklKVeaC4TsMXMfivawNYdn9xI5N883T+uRt64alsT7u7uunHzk",
+	"k57jtRjxneAzQUt5hbcO+rf5cWvSs3OsfAAAAMilCne5R54j6KhNaDRndMqVzsERY7fAVvK8ExzS2c1a",
+	"kHZslYpeInvFZYxFVMvlsqdmctGr/tixylYF6faWWa87oDdYUA6J9advzy8wvIGCFML79tZDQ6TFOOMJ",
+	"+ebi4vQctGM5IVSTuVSa7Pb3nwxFSaqRxcV2eDMkLyB1U5HYKFmNG11RxXCvNyMrpYtiAxJNLvCwk4yO",
+	"WWZmhRjmUB99RCaAzemqBTIOyO4iJewaEhTW1nYbilqz7ZoHVC4bgpAiVmsIc2kfZVduLT0Dk2YJJQmd",
+	"LyifClt0rDpHZM40TammcC5dVZHNCd8glxpw0AZ76PjWHQ940yE4wXMGCOQ0UxExK0r29/egOkEKw+eG",
+	"AiCVgeHkTMnsyvBSw0y0dC+zDmCj0TfQSEkapTIOABiHOzvm1JQHZr5zq8ptZt4kTO5R6nynqmOIhtWo",
+	"WjOqRnNrmG1K9QAyewtvwtp0YXzBG6qPa1qI05wnd01/diW2jR6fGPjNDpzMOIDnNXRWdhtIErYwIkfI",
+	"Zb2Ssx3TNr+D48iYffBwixBNtKy16hOpdEN4GApEzYPMNQqiWXEhuI5VxTk7qDN1ywhZTS0FVfWZpSsi",
+	"pI4wUBnbdY2NxIaFPyQNoHYQBwRwvxEA4Y3Y9YwWSltHv083aAAJrL1zK5gMsxg1+asAKGgY3YLylExy",
+	"ObdoYpvwg8Dvsiqagrmi1q3X6MwxlERBJ/H0pLTLCXZ+nvrS3cLFV246v+/govp6knr7HajKLlDUKqvQ",
+	"7d679zadQ6Nq37W8rhpK3s49dv8coqbN2drvURnw5iuaVqa5qpeJlItpTNq/FqxgaScisQ3ZAThnbdQc",
+	"y2IzamTVUgLNTrigWW8oLoyBUd5nC92Dx6y3AshWhga9HuTQhRGPuEeOrS/KhREthrKy8UUEdbNuDnPP",
+	"SpXjh3cjKjO6qPyhGgq4hYyxZN3wePvAIwjF4q9WUaA8U5Y3rpXu4toZ+sQ3hvtji3kbUGPMnrwDT822",
+	"ttici/DbwTolN2p94LZlSwe+j5rfEYkNm4oJ1s0qW4x5s3J3M2OLWtfdqez6iBle23tjP/yEl/0cXtfl",
+	"c5c8DPj3h60p17NiDKqJpAveNVbAlIkd/+oP4e3qki+6ToPsQl06y3F0t6meblWcUglQ83SsZFZohhpd",
+	"VFUcO7evGWqP/1LL9KGWYdgg0R01GrBf65Wy/wFZSh+V77Px0wQq9ESyqqTAS6Fn2aoVtX4tDEfLs1Ut",
+	"99hS/hgGPcoL8VEBPXhIkDm7eYzA3MlZwgRCPDkDzsa27cLdK4oNync5g4ZEL2DfLhMgLUpIGA52LNLl",
+	"/TO9hNR8shqxucWtuylA61t7yKVA6QS3sRQJFBxX7qrUackoMVS9/v65wnc+x+fd2evex0deSnpeW7DI",
+	"8YXqblapc43MmkMaP9/Arh58m//avk00gMJz5COSBYQo2fyf2AH6z+rcrAiaTYAtOdGWi3qGUMbzj0js",
+	"BZEFWnRwN3YnLGQZmACVDfGvrdjS2wq47VlupelAwG4xV7GG3x5BUghbn0497613+4Wsk7QBdSTeAQMJ",
+	"dBHIdwV4kk7g5UUHr5w4Lwv6eT+3kw5n/vkddVZh/Od31uFAP63pdZPi+1F63voxWH98vfLuQ7h/fCns",
+	"mnPB4n7+4//5fyExJQ6x+hiHM6x4in2ILD7PveFJP0UV7PZVr+dhnddd8CevWVKsUUslcnPFBLWFsbeX",
+	"j61O/Q2qzGasfXRTfmGcZXPLCxHcCoBEEMBhSZUv7YG8woyKaWEY31ymLItIrNl8kVFAzPcwvUMRl/Ow",
+	"YNZcQ38A8+yqC8U9wGiA2XxLNIiL8qbX5qYwK+KGbK4tSuxcfk25TdGdEx82tuauJAK1xfX6ew1W3TKX",
+	"FlcGdq4Nncd8SbJ17IsUKks6AQqlW/mqU941hiRtuuA9uWCCciODOtsYSkAVTTZiyrK6ATeN6HbYTvYL",
+	"gCaNbooLUHzxFwoXxxC0u89oYxN6BY2LbNWhfX81tEgJMosQzxjrtd1qetLfLjXaH8SPOgMleQWnofwS",
+	"z0UjeSOJuR3bXMyt6FrdEVLv+5m0mw9qGTADcrzGVLB4xFFhhd47wIyYCry4uBFfKKJ0XiQaKN6FjMFQ",
+	"aWMeewQlmipyJR6YL9PxsWDzQNDozKCsDUWRZoBmwRmtPC1ELl01t1AdG7SBfulFRhPseg6jdRvdVPrv",
+	"gPR99WwJ+lFhw7BQyEdvkC53Eh9V6XHnW7dLSqu78w65aZu3r4PYfQTXvoBym+PEodfcGbenEWWqBlwK",
+	"HGQU3kUm/Lri+glqme6GVd0AQX9HvGaIDtQ+KGNCNc4y5+qSmCvgDEz4NQKgqsg3vTQqhZiCeSzFdqzy",
+	"14Inl6NlXcXkN3w6c1BNhlsbdaWEa9pUwzexprfwdwX4WbgsG88pV6UOmLccfzPFPcf6rnu42qUosaJq",
+	"PH0otOSELHIuc65XluAaoNI+GoO+CXLlxOgigErsEU0MdzW2W/fXgkICvZBW6m/vrXdQx6OMpdO6dsIv",
+	"QJudcAjREZrkUilCs4wkVLOpNOw1IoYdgxtmwnOlI0O8HrKFC3MpzeS0BovxprOEG/sS31yLGGjfut2D",
+	"Tt3VYCDgXo7sXm5O+6VhJ2bblzQXLPX4417oRSSn4hKlEoSClOtlBq4qiJMq7VemS9NfILMhOF53WAXL",
+	"UGsWwR+O+1ExJsTE/ikxMUyknrYNcxqZg1rn2o1DODBABGUiBTo3f1hsfooSBL6BnkUjkCSxLV+d5vZH",
+	"t2qjCb8u7wHNgOp7kdEZV5evmVAf13bB9RCqhzMZ9Pqtai/6fvfpz18Ohz38UF85p3PwOjZAX+KxdOdP",
+	"WQFokZK5IrG7H9fHXv6JD5rNhgbv8DSni5oE81NAfXI6aGTsJcMvbIINbGaE/n4+nTIo11KXvkgX2AYB",
+	"IiRLLnp3aHixtiEVCBfPIOqmUMMFwt2okvsmoyxZ9eYZjKqCpVlquTW/K54KcN7VTahz6CFFpckx7/bG",
+	"GeUiZcEBi0v1f2QESxyRf/z3/+lAzb4/k+haXzoAE6i854qMC55pX9l6gxJ2E3yktQTZdcIWqJAsGb0U",
+	"kKcZ2WgJlk15duqwUtzwtoCZvHfpuev7AS+trK06CpjWP/77/2CaD4Ykr83i3mvRSp1zi0UzLxCs0DnN",
+	"4Fy5ZnJuhJ9iYZq12qamRiV/gtRuaCdil84C/WCraIus2bb//uN//W+y1zkisdt/uN3KYpkPRSiLLaaE",
+	"V0J0TrkD6aQQUpOCHZHYrk586MYx58JtpIqGIgl6uFmEddtyAbvQ0LEsdIXYjkhslzk+rMDSoaziymZd",
+	"bSRZO0bZRWPdodtZ3Errl+KhB6pTdfi5ZQXcR1wi8NvDDCH1D4ZVq2NutuzYRol3TKdU4n2V4KbKvvaK",
+	"Zg54Guhwd2GB8wZ5aRsgkjkVdMrmkEuxUprNI8K6YHPkSbl/hnDMLHiCR9IifFlUei/Yv5d5eprbJd4O",
+	"Vccc+tG4SC7rCk1f5nJOUpkUZnwsJYpPBc3UIdEsmQmZyekKI8xGZPI87S5orlcEHwEeSBW5v/DADIVT",
+	"OMFOz6wHxjZS7UJ0wCtkEfpoDPNJEfF/xmgKCB0n355HQ+Go07wF0dyJ4r+h/9NIPzKWlRVuK8bMfNTO",
+	"xdmr469f9OYb5MphKdFTlqOXzS4UXKVZvsi5Yg19uZzpc6NZZB1HcTJXse8W1QYHvD1XftvRgZnIqeDK",
+	"pubeFZr4FzWa5HTOljK/rCfFv9Areo6b5K90NQkCwH0AJ/yIUEiQ65YXtd+wa937RUXkTXGtO0YlUsSY",
+	"FhZ9Z5zTfGVjolyT9hmjiY7IdwXrbOUQMO8d2e2vqrAvMthRbKpwK36Ao1ZeZxC8sGEQT9HlgkdE6VwK",
+	"0AOdXoU64B111gv/9E21db2ZHWCvV2a+tol1R7dCfGszbmZq3ti4c+SQqxs0D3QK4cggRYvl/Iphivsd",
+	"c/Q8Y1oj+/J0AuFHLQfuXnsGtnJyuTeswUV7bgScNrQOkSF44xA6+FjbMNDpA9Pw9q4epXfJyS6/v7jo",
+	"zXsZkNi9tHTvUrZH7KfW+Yu3raiUKWSRFVMuYAx3wKSt8MS7Mq9NaO6/S6o0waFtxv5uAr+poN2AEOVX",
+	"TBG6pKvSa5nKrcJRa9vmqhnKlSzHUlmCuu1750or7pStwbMVNo9pKizZSJaBvjzY+n7BcvLu4oSkdFXv",
+	"QUlte4eaA17kuRGlwe2VHMXaAsUMUQ7d7k9yxjCWUbvpZWOcuzIm18J9c+hnNW3rbRhwvfE7acdfv7iI",
+	"fUuNTlTW5piZOFi6tXbyRuzlPG1wSfle83cfmm1R78Z2+vb8wpjAp8cXJ9/YcovnL16/uHjxSYe8RuHl",
+	"+KNyleuoOQ8bua+ZWAHVQo5IoVgau5gcpiD0Gzx6TDGtarOCL1xCcL9/2O8bumzM/G0E7FL3znxfs3cx",
+	"69E/tn4yDcfWp1bTtacQWxe1zTa51Ft8Ry1OQ1jeVlrDHjbKPcHlUdeXmKm6SkZkPB6sSqZ0Rdopg/IY",
+	"rDgmXCRZkVarzJomY9kJcI/6cUcVRmiHFdJgSDnhdleZTN0yfY8YPM9Zxo1+eMfQ91vBCLsCo878B+Ad",
+	"bYVzWNFteyRyY7NrzeYLLLleIzb85aZGIe7mJuXW/h4RmaVGl72bCru2FMf4sHphfytQK9dEFYnF8pS5",
+	"i1VMZE6mUqaVVH5bb/XHYrbCtoUnAurAwjIv+OKGWq8mr1z8Q/drJs0h6bq1jEkbGLhFfOryNO5YINGy",
+	"/aDdva0gISGtfvtmapiFf9c2YpB16cjy9koNe6Ut1ojs5gaViDnT4FszGgpW4hULc2YOiGKJFKkiGdUs",
+	"79yfEO4UObm1dBIn4A4dQXZzRGJP2LFNR6Zk9/r6yJdR2m99LaWlfbc+FhYWMWkD6NhebQmif9nNhYeN",
+	"pSGOD1kIhmA+S2RZWxaJlBEOPDmubMSz6Cr/2qSeGiqs0PFacchaQaxnfVswcce57ijsy7vWW/jMx4C6",
+	"a4PNmA2EpGxOdc5SfDEvq0jsN6A3e1C4+sr4rVsm3tSd39GWp5ajMn2NUNvisl0LWBygQCN4MEIJxw6J",
+	"GDfMIkfHFZBl81cqVNyJzDtkJkVEMMUKS2Mw62xLiN8tUCobznADSDbkr7CEmY2AVDKIUZprfefQ0h7k",
+	"2HQYE9NusAwbNTJLPWvYbNVOe1Xab26guEbPnzvNf10H+mfP9rfjPUVo5Y9EBqjSzKvzt+TJo/6AcAGm",
+	"r9HbZKEJJb8B/EUxmfDrqjN+t7/7qDsYdHd3L/oHh7tPD/fXou7DYfr7/oeu+WfX/XOB/xxW/qmNx1d1",
+	"m0892ieH+7ufcrQbON23I3vfSQ+zf2nW0BNkA3/6HnUHNxbFWrRv0qbk3btXz20s2owHw6xQ5uXHWN89",
+	"tknzeC2XLE+oYkdE3wa3QDN+WcEB3hKgYCtcCifh11vTNMJwbuBeNkryG87zBVP6flWejcqPY/9RXcFW",
+	"Ff90S2iue9dsVSZ5j6Y1Y5k2JFiwa5poktMltlkAWFibks9yBsE8mzBmjNRairTqSp2xf5EXrNQz3IKW",
+	"rQh2r6/DphCoyNcnazqlaHQny8maSTghqvwkblXw1zSrzRrJTNqMID8rLeUlWPGYn95GFV4zkaycZmcF",
+	"fafe59OgrH0/W1XUQt+ug0+s9nH4L6Kl1bPrRn68KGX0FhqIk+iQtF6PiWzIRArWlZMJ0dBNGC7ESJQh",
+	"fyARJPnGPBaIb+uiCQI6IMNzd2UzHdaxd5HSPB3d8ppzex2xs1elf0Dd/FrSDj0JkHYXnC2z3+5nQzNK",
+	"0/kCryr/7PS20KdvdxH4B966khflSG490VzoR/ute3c2D/mME11epCFdlZQZIWcNiaJ2C8O5hgxzXauv",
+	"avy36vjfsZxPVvcTe8HhqhF9Th5AtQvICIRksswu3cQFMv9X20uh+ShaZ2dchTKPDYECTLjRiToR4hrU",
+	"Fbnf9Wj6nw2XtslW8dXgK6N4ofecjFfk0T6ZsWuS8inXCrl4/Zl2a+F7EBm1eSWLHMxE3yCjs8XQN1qu",
+	"O/Kq0BUu5Rb0cA8NgV0vsNhr6zW0K+LmqWzyIleubY3VGsyga/nFjNdleBvZqiVUi+iKEuasba7A2Ab9",
+	"asuiwOZawLXnHToo17kUZM6Vppe2opJdQytYdOCkfDJhORMJG4p2DH2YOCKojH5RKDNx3qNFzib8emQG",
+	"s1hAIMv9gqD8o5QZYklBLheLBarwoxm7NpfOuVJcTO1TYmsv+C0YzbkCIOg4QDqC4PRautL69TbkURm0",
+	"J7D1MZc/VIcMGCzBgMFZFY53qyRMWPabFMc4EGdceV4E4BQoChwhKibSbakwrJYPTx4OJ6o7DgHgIFDu",
+	"5jlEdlfkXK/OjW6CJ+t4wf/KVseFntVj3Ybh9+PTV+SSrSIST5kcVfnS3hNs5LAbAsBADK512MKlcN20",
+	"D1s/dI9PX3X/ylbllCmMo/XBDJOLiUR/htA2Kdfe6BezWCww+xGkpoehmDIJSlvKrnbcNett3v1DaJEa",
+	"HmpBapdsrLhjFF9jciK/YuQFJoi+XWg+dwvR/vrF284hmcklWbIsK7FzhgLzSRXxjfwiwHW3VhoI34gk",
+	"XGOGH7ZToZDM0SN/l4VLb3C4ptjO4t3Z6yOLAWiBBRWhaiWSWS6FLJSRfiK1sDxgIeWMBT0+FGljcWEU",
+	"9ACJ8O0deMlQQHmoilxOuytC5SLlVzwtqM2cdbWqUVDyiRr3uZnURbUF2FAMxX/8BzHkxYTmCSzfUGBI",
+	"L96hC75zNfBBf5+hTD2t+UxDTzJOx+qRv7KVssEWrKwBqoyGokKXZU+RdfK0437U9V/Z3K9i3iPH8PZq",
+	"BeBQhMfhyMa2zHVgQEG5THBcFGMBSiQGj+G4+9g6TgEzpIfCThVgWAjyIACpweQCB5trhmY5mWMxRv3d",
+	"7w8IXfDRJVuVcLFHhA6F7/8X+Tx1aM93BZjnsMZr91v3gEfwtTMAlYtbRDDDV932vjCaoHLbWumWiB0b",
+	"dQFeif1+HyJEY3nFyIzafubmsYdDEf8+RJVy2Dokvw+BL5iPw1av1xu2IjJsGca+9pX1y6x9C9BKwXfk",
+	"PbjEP3yIe0PxLKcimREpCHZd7JnHxkckhrvC3otyMsFYFeFiUWjSprgGE86yNLIb5WGcIFcekHX8Vx1o",
+	"EqksCGOPxGZSICgkdg6OnSfGnoCYtPf7/Yjs9w/Mf55GZH+wF5H93d1oKPb3Bp2IxLRymHw3xf0+/Drm",
+	"WWaEXPn1rvlaSD2ayEKk8NU+9EAs8wfKq3efdtAfZ2jBfXtghnTQ3+vAhr8HqEnyHvXI9ygH3w/F+263",
+	"6/9nLjPb/b6cIuge5D25cOZsqNqQv5y/fRO5r6ggKLVApZhZsNVlLsXUZ52bpeyR8EWe0MvVxLc59lJ5",
+	"oZnEzqA3IG0hSfyNNJfjeYrWmmbizZmRAjZ/m+WdHsFOa3npMbL0zLVi2SRylfG5LDQX0yNCic6pUBMG",
+	"GrihKmkhoaggcTIrxCVLYzJlOuAasMZwkA76g+p0wYNp9rX0pL4nx7Y6P3IWxOnzl1Dz7xuC2IRsmJRh",
+	"kThK36ut7ADlXjYwL9tgLeQ9eSNr2XLdbZ6j4IZYpnMjZ/IP2oXJ1sNhwyBcslFwCRo9MqWrL1SIQ80B",
+	"ly0lxcI/fr+ylvaMwHNLCYyQc1BpAhZUyOarD8L668qTvGvd0LGQrro+eG71EdhFE55BrygHBdU9p9ph",
+	"0z5RkzFjomx5OAmazq5P0/Zg2pyqRa+743QNcdc8rUhmhIkUanX9DQdwRpmeyRQn51DPcWruesKuoYfD",
+	"uNAwtxJFHu/1z3ta3TgLwoyHwGcG+AD2alu6LzN6qm/yvnI8cq5WaNv3YbtWfJXNLnMhrXVnPb51sAcL",
+	"jA8I291WOSh86ToPk2/5M3f/7m7IfM2Tzd/wr+Oy1WYQtktD/f2VIVaW4/Yn3tBiov5lJRCf+Tb4y74m",
+	"tmBkWPlXwv1Vn2b2ycHe4S55Kn939hrODiUgr0M+jKB4FIV79YH+9KDMtG263YZUVD+aGaV/hS8xjE6s",
+	"anIiQVZgdischrXl8PaqB4q0DB65H6ohZrSlCsIVoYDTUr+wa0+qeUBV1hoZGxH0XZrrADmx+mjLuKuP",
+	"9gSKi4zvgTPsT3kqmaUZ0GvXxpuy+UJCbMJKHcizNYMWJH5V/oqSB08aMHarczoXiPbi2wzHvwQOtMyn",
+	"o1AFunaJT5v7+YUi5kpsxo04ObD3R0bHJ/EZ0/mqezwBLM/KO/ii8RVSIlm4hGeX7gwFt3BurAyvMqtL",
+	"tqp9KxbkITDdmK2kQ1RdsIRPrK4IeWvJzGq44I/x/oiMrkrhvTcIeQ8K9k0WVNGMAK/LNlLXcopolzhh",
+	"8mif/NUzpgOnFVZaaOPWFsJ5Ngh8jaD9Vsf31qEOVbq0R2AhjD5VqIJm2YrMWLZQ/nXAR42ixhM2KsSG",
+	"TE2ppsY2NCY7ClPfgd8KUvcyl0mDssaFBn03d9hkOxybJ1fZJBdBPLLdxAl11n7VztogcJjKUFx4bKdy",
+	"pLb5BZDkpDwBDUCzIVSAO/zGZrG/HxJK3n3Z74covqQdD4eF+S7uQJN44W1Thyos0xVG3ey90EULXj0U",
+	"7y5edp+4+9BgAn4TWknGojXqP7KMOV0RYVbbiYy9Xay9VhYTLksJ1UMBvw36xLwREV2PHOFbnEY8qrFR",
+	"lys2SI/EmIETk3mhYBkpiYPMnHgo4Ewcn74iOdNFLlBFTWZUTFlK2g3LG3kb0r2gY+a2ZicOBSC9E73k",
+	"CbP11D4TzKMbm/09e3lC9vb2nkY4jxu3lGswztZM8MChEv/QtaGY7qvUaetHoBdDoT+YcStZEOt1cz42",
+	"Z+Sj3w1s+aHtzWEJAaF0M5fhgW4RABCIEC4MB4P7V9M//rBMpAWztK6VR1Q2tCdvoZR2TjW4iH2puN0w",
+	"NZNLFaaXyJyAJ7hrBjcURpqpLbJQ2ptdPzo3tf0YilOZZST++oXrgLTzu00y+WA9Kewag8Nm1EZ3kpMJ",
+	"+q/A06PLZOEID4mCvrbr6uG3hvDRm1RlRHopbfGNcpvmI5NqKM4YgulZ0xoRqh2JER8BVGHGlTkYP8Yu",
+	"28pFc8vO/4VZ0a1StUg7rsnPijtupKd0avMBhtCkS1nX19In+yNsOJyr7gKvZiniC5AYeG9M2haFPPJw",
+	"fLv9joM+GYrKIfdNiXJ2xWWhbDc25Q+vYeWedHOGLiojLYatQ/JTr9f7OSJDn9xnvhxLmZnvgteYry2/",
+	"tE6ouEdO4CecolzQXwvvSjvNnJcQCzuMCAMF8b3d8gXLCRSlvLs46ZD3m1rl+0rJVVCQ9T4sEwu/X3Pd",
+	"hC6cSc7MjQf2fwMjuge7fRSti1yS92QX5PmB+c8j+3Mf5dV6+MBw9hm9YiAxwdi3xVtoIQiXh6JYzwpm",
+	"nq2s4Y41MMD4fZHUkWGcQWlOqVMaBgtvwZvN4XELfOb1ODUUF0uJio+yqp1Txo7Qyen8OvH+7lN7hqsS",
+	"vQ3R3/LYUk0yRo1g6gyF7/uzrjb2yDNjK5rjH7CEbGWUTG+J5E6rgfZkCVJIl/zXf52y3GINlIqiVRCr",
+	"rsH/+i/SbtJAO4fWe21nPBTE5pGhVz62dT0yD44zOs4gAoSg/B56C7KHrLXHtTGmLeblkXnwo34/JLhC",
+	"AP4BeFgXiAERwr9SgfaYVadenV49svPFA2NR/c2DzUN3Hu0jufj3KxsmdUlCX5hTY2Rd/EP3pcyXNE9Z",
+	"aj7Fdk9sh4Axm3GRGpZLDG1fr5qHqDB2wtJeuSchrUeuemJzQ5rMjs4hWSuMNOOorY3EJagsPpZWhie/",
+	"DbolhoA2Ig8R7PcixQsA3M4cJKsbziPXyc+KarUDGZ+bX19BSB+Ep3liWC7QiUi1CNWPt2RDR5s2iu3g",
+	"aTbEPLHaUdBSaDlL3Hkj3C1t4cnG3pu2cvQLRdoageLG8op1rFZvnt5QTAo4EajsASoNgOagjPUiumct",
+	"cSOerKT0x8M82h4QZjS9IDcA0Pqcqk6VU+jwafite6p1F7LJhCUaIG9mXEzNs3lZoQiNEGXVuwmc4pk0",
+	"Y8pZozFoI2s8t4h1FuOQacozdYj8DxkX+iawg5lhd0MRLDj8SEXCHJ+ydSMTnmXAC8wKZKsSUsPe1wb8",
+	"F56QhGUZWNdDQbOpzLmezTvYi8MWII0LI/3lxIgfW/wOcgnLggUjRvxWaD9w+Fsv41Agu3tU7t8J8BEr",
+	"hdWM5hgwxOtcjHiRy8S5sEjKFplczcG98mqCRITcKEdDbNOEjALyz5kbzRqjt9Rgd8la0UOB5cSgW7uW",
+	"D6WKH3AWBBCuKvyw3UYvNSMHeRtKYuAWaLPhdIHjDoV/TEUU2NDmJOTyhxgJsgHI92iBVVQJ87OxOahm",
+	"rw0ZdV+jivae+GpxtxqBbLBYTjhCa8JXnnLmCmMrT8J8O99h1K0y4FsJuax/kGIwnHeCX6MB37a00TF0",
+	"gK4S8IWBjC8JnSvUKGoe+rUZdlzVwaJQ75I5ifnCWfT/8R8ksPWHosrtgPe7byzjjq2/DCy6DUeY3Q7Q",
+	"gncPDsgi5wJZ3/H5yatXYTfnjtFuF1ZC0Cor8ybOJVt5sixDwJYV7u6TmSxyZU1kZYxmBy/oCQl7GLYx",
+	"Ao5Go3mgeU7HaxZeUlGxAiYHNhtEuIGx9YbiIhzShpPPOcPRRq53HmLWUcYTJrBphE0pOc3lIudMU8Db",
+	"ak4n0SyfI6Ql11mYi3J8+irAygBoyl4fCjYWTNAFbx229nr93h7WoiD4JG6x+TStSz9EA6gG7gBuiypm",
+	"kVPUXFNq7IeteuQlfjDK2JgLNhRw3fGb57gSqNdwKV6l9o1Q+w6jtM4F1Tr8qT65ubxkBwi/9SG69UI0",
+	"era5Er0LOP5trj/FNpHb3/Du7PX2Fz+HTkjbX489vVKwEO5w/TNQ4VsffobsNzQ7DWXs9vsuF8qmp4NK",
+	"gkJ85xebO4jZ5tt0p4aKO0iz2mgNbuxfOUEi67Uim7YFo9hgck2vsvfs/OCvx8s/RK0NYbD9MxyRtWpF",
+	"wfbPKW/ZeJZi+i7PMZfjM7xT7fbb8dJXKa7/fn/QdIungJ13wkh6mfPfGBQP7O/ubnOT1VsM738BAE94",
+	"79Pb772Q8lsqXNo2cLz9vS0G+g3M8kLK1zSfAk7+AVLuzbe9snEAyCHCu/Zuv+sc3fnvSm8+5jci8qzl",
+	"Z0jI0BxnCg0okMH9/CFqLWwrcOdaU3iGqHhpnXrm79//00rFnpEv/7ET+uE+QJJ6bUPxcyORQBP2wWVU",
+	"BlXVvxhXqwHjTtiueCjs7/Zvl2/i85uNtNtIDoeaHu+HnbHrofjm2+OT7vk3x7sHj5wKV1dUFRnB6qIH",
+	"5iJ03GPBlb3PKv8bCfHWvYW56JgbHxNMsg3AUjB/wXkZrYt7KLCexWjj8wXNgxkimrkUSlOh4cYeBkGU",
+	"Jlcs0TI/dAUy9qXp19/9lp4Mfvvx+zerH3/4m/5x/nT1+vs0G++9+eXv3+/rH79++kuy/OqrOIKJ25Sz",
+	"Kyb0sHU4LKt9hq1o6OoD4RcogewPWx/iyKpYQ2EWf/9RwsZ7T9PBeDDYPXj8dPJk79H+46T/mCW7g+Rx",
+	"8niXjun4YPA0efIoGTxJDx7v7Y/7k/HjR+zxZDww9i8mg5Rp+c5G5pj6BP7VBqMblsPVkh0SSuAyqxv5",
+	"ejVYua7RstrWIxKRi9fnkQ/WOXVsKFzYrtMjb43JBtAPrl7MOXwU8fUh2Hcai7Ui9N9hfywQ39FQ0MAJ",
+	"Y2Zz8foc43ousObHhg2rgxo0o53ik1WZA1lmdtoqLxshwviit1BwwM61Y/VXQVKuEnD99MhLOFRD4fEi",
+	"zCsQ98C14TsgKiK7BwQXaACf2vslwgT0p8w66MEwP4K/ztiDc6Ys+MeAIOyH16EBA8SYrKqEByG2vcom",
+	"rkaRM9SpfUoJRyhNMwlwVPve5hAQros87JQOGeulCW2M2ut2vBfHuld+kWPzZmy27hJyjTI+FJDRZruC",
+	"gA1mgyLK8z605H1/cpmTJKdqZpNaM4ldOHvkWPjtIEmhbf0e9I5x99qomO/qmfvFOCotFLdWQ4FGR23d",
+	"5SZgDbfVZ2ivbPZYR94TYo7MpLI+XSWzK7Mh2K5d5lXMmyN0/1j3NridrQ3NwFeZSbkwD4yMtXZFNYtI",
+	"xsVlN5MJzSIyLzJj5Bs9vxDWgWPo/+TrN8cXEDwciiSTRVp2/naO0BA8IwgQ1xdhdqwrSQ+FPQh+yrCO",
+	"CAU1pytC85xfWacLODCMrDskKUsL1EuZWb/YUhaYvGPDbGs2wiUkYBN8v4cWjKQJiKQ3FMd4xnf7fUSy",
+	"LxPgwVtTzY2HiRxDIjdPGUYYPPurlmds1i16b0ylLrG2DDGqK3Ls+DnyqbA9lbwQ1FJCeo2vI3KeDAqZ",
+	"K4uMrsycNLLQw7rnDwVqAlFMvsQU932yJvODgfc2Rg26TRyKf+Q5+KiuraYhCzi8yGCt1LUZDlbg4zkX",
+	"q80lHAqHoguCi2PbXa9obKgT1ByLHnnpZEQp8NGBaw3ZSplovDveTweTPus+SvZod3/yhHWf0sfj7kG6",
+	"mwxYf/KUPhmvnfty44YiHjx+ejA42D3Y3Y1d3sDVIHp9Mnv8953l49O3s2+Llxe/fv/865ODJ39/9p1c",
+	"XP72l72/5X9Nv3v3+s2Pz/++/MrI42PytSwrrg1ZFYqR+LvSS+7+cKtURiFpckmnRtoHjfKt/8H/a4du",
+	"fRlrdvoa1BMoh19W1UFSow06PbCKpfEJtJvm4p+NasVWWOaEpVilQRsAeFwNvvqp331Ku5Off3+0XwfT",
+	"Yezt6kKAe8+BcNlif+7B6soiXfJGaltdXV2KkjRun9FFUEe71Ywau5VsTgSSZIELY7fqkl0qEsMPsRPO",
+	"bj9vGe0LWzjcPNJPAFyyOZFXKRMaGUGo3Rw1iAGubxAFt0/SQ//cNM9bABc253CMvclj9xbL7HYGvX7c",
+	"OKh3iuXd4+m2i17z7K3Wd1OIuQw6HmpK6LI3xFMjmRvnUHLdT7ugm4P2/DkilTMMfKs8wUfBob1xxPoz",
+	"ns3N0XsJHd0mnXnaW5PG66z4TnLotmVQd2e60U/H3R9p97d+9+mXOz//vr/34au6VfkZH8iUfmYBXT6J",
+	"03IdQKNaFGsG/qHeZbpezLoCe9ZFIZJLIZfQYGidDekgvZ5PhcwNcX2IWns//FDXH8aZwM4+cTbqkVEk",
+	"NgxbkvFLFhjLQopuaWbDe/Zr37NuXgfGN0C+eWSXDcSazUEcEZePgiavgxR3+fGgZ8FYDurG8vK+z6u4",
+	"6EDt9kl0zq4y+7vhm/6bMT0VoeTrF2/Rowbx2Eqxwbuz11Y8QDQKRjSfs5RTzTIbM7J779MNbWDJ3Aqb",
+	"l8+x5Nzl0+CsbI5tG1SpLupS0hhkLscMuqdC17qcTudMgA01l1csRavKSDAwFyHd1BqMmHOipZuFNwrB",
+	"XAH40c0iC8gcjWxS8nqO5y1QFT3yykwH7LsCm/uYEbiIq3veoQ1lc8D8RV8TaYaZkC4ObofaIyc+modb",
+	"5boC+Y2riWsFqV510SkMkZhX3zk8FcRIob78zkzKM+LfW+OcinRk+ekL+33UCncpCB6CHOjZ20N1HuGR",
+	"oSgf2LLimnVzltFCAPhB9THL5bLykLIz3jbRHlw5h8GyFe8c/FmLUoUvFEWWVSEC6wD+fmxFrRQCdGYt",
+	"q0vlwdsQ8wcfuIbih19yQ2QH4z57nAxY90m6P+nuJ49p9yk9GHT7k71kN33KHo0HgwAfDurl3QPWsPnw",
+	"yxs32RcTmXfj9eZmLqZlw0P7NVTuV99nv6u8znXpbtEFr2J1ugssNl+AwKtzCp4g2CS8ChLbqm/Dryov",
+	"g9yxW/blFjoO+xxX3xd8X3lplb2ZdQXu9uve6vzJm37xaPzrN7/u6sHp07PLve92Zf91f/70b4NfJy8e",
+	"qQO9X+xd9b+62+mpi5P6ck5jOYZpWOgffYib/gFx0y3iis9o6rnefUOt/S1CracUEsLOHFM19w22iGDa",
+	"wYXx0ofQ7lah3ZMQIaUmuvshsuk1O1j0zhrTbGzMUUHlRFkAjPmyNYpKRb+0NoOm4BvWZmWwJYgx8+KO",
+	"vx8lA+KpRJhWiY3h4KNFW4FMPIDVmDGjQ53bIQxFmeT07uw14suPmS3nNzZGbGx51A8VXYGHy6YWshXW",
+	"F0xKk//d2eta9Qqf1pD/U+OFonnGWU7aObNAUx0sNne2J1Q8laanWZFP6y248ME0jDG59ShzjGEXmgaE",
+	"u/VRQ/rcaTonHrChSQiVkA4PMud/kMzZv/2mN1K/lIV4yAe6g9Cw6SWG06+nBSEiYVV0sOuF7aFcKznO",
+	"dc7oXLnsacEa7FoUJYBqV9bdYlomVeTk/DvSPnt5QvYHT/qRLZZ1mRkkl0uX4RkPhyLGOmsmUtVZzwDl",
+	"mAfv1uPI18MpLRdqKFzTDqqx5hwz/MiJzIq5UIc+WBsR6OiDBlVEStMuItaYicrsjorNE5GKXRSR0ELx",
+	"f9nf1vX7aCjWTQELTubuD4ySiKzZSREpjcSIhEZkNBQVcy8ipT0Y98j3EEa0GUpfIfRXjL4VuSxrSGw/",
+	"SNhgqSwGmyJGzACwG6y8XEIWuwXdAVHumiXh7VAIC44iaBgfrLlthgzLb1vGglLgl9rpDth+FjPHZM5i",
+	"RAzoQ6ZJRNh8oVcezdo+NIBZWCyyVadHXsBlCcsywE4TiExi7KseOYFvgUwoUYuc0VTNGHOZ9XkhhgIB",
+	"HWQ+LzJK2r56FUOyX8URib80/+ma//xfcUQo0XSMRc7gqKJTZlWoDhZVYqKYL1z/IvZ5B84Hi4kZyvsY",
+	"aUraFi4JC0VcsYNNLveZTTnDe9Gbh3FtyK4x28UVAeSKHjn2REPw2MMhKyPUEy4A/a4QZRf9by4uTiH9",
+	"hWcsJ/EP3RdwZ/dMLlWMDjosqzF0A1kZQFMqqB1xL0PvLB5RrodiRi2qHUsxp84DFEylbfbYidZK3KAk",
+	"KJMqQJXxIzekUIjLQ4TtcpV0lhipIFz46cOKt5Mizwi7hnofswaQmDZ4EpGv5RcKimj1jrHqY68LxwFw",
+	"w4u3LwGOGxcKMxWFJHapeuQCCq8BIsjCqRkN2vURMnowLgtockeG2DAVKgTBsEUGuIvQGzDlguYrm13m",
+	"+GCdrov7tLWqOy+LrbW0QzsiRqFHhj+32T1jB/Rcp2663m6l9ndT35xNbTd2vAnfrzZZjhM/XtJUeJT5",
+	"NbzlJl3dssNWXUASh9EQg3zI6f+YnH7NrvVOoq6qnWKdiDBS2QrlQCY7kWzFRFUeV8VxRRpXhPGGLN6Q",
+	"xKEgDuXwuhgOpHBFCFdFcCmBh2Ibj2vU5D+M1r6IrO85Kt8ePd7tHUTPoif96Fn0aD86iR7vR8+i3f7u",
+	"o94gqvNaRjUdb36MIuAj5XlYp/5a88wodxOO0OCBcXaCe959ztVCKq5re/3GVGuazOZM6CN4iNnvr4Yt",
+	"6yvvwunuDot+fy9JqWbwifUSdTVsgdHbPNbowTx8KOX4lzLdUGK7Knawmm4x3hY5T5q9fsdkkbPuJIPi",
+	"UJSe0NkorL08xGJuqm1ywLuz12GfgWQtxAn6cTQU1gNHdVn6gapzYtSI9noQNIh6YqA4cN5VLMmhKHED",
+	"jRoMJa1vsCB8i2rwDSXoawYa0Cms0xZakJn+ShbE6ChGr5NehShl1Q1xnjo9A1tXNPvf/mh/G65FAy8H",
+	"gqrskINypALcsXb9zb48+OIemO2/LrM9RUpH6rYWl+d2YMQ0h1t8MQnyXKOCbXLf5/B9WR9SghBo6yKj",
+	"OoRd5/pwHXjeIRwjGO5QODRcOJ8WoSpIEQXgTyo8sprSPMuIRRmz+T2LBUux2AVKJICBQma9QxMSDkRo",
+	"g5fihGxuyhqL2r+p0Z4iUynYA7/4J+UXD474z8Jg8Lg0R2+jeqXtLIi6lrjcXKvA8Rdh1W1p/uHv2ADD",
+	"MAdscdFrUodan1nFuCmb5IENPLCBfyc28DXTN/GAu+V4mvtePQc32wIaSG1megCYV8k+vlAktu4zW5YV",
+	"ZMLFvpSyR15ylqXKAzCRS8YWCJs1FFBAcWSbe5AkYzQH12yvhPzHXhCk/e7sdeQUmI6tfUWAMVWnU7yD",
+	"7DrPk+6ZrlrmH/6634VmR+sZf41GmzF4XNe6rfkbjvpOuaZ/DIO1yYoPjPbfPVfiITHvc/J0PP/I+BwH",
+	"3c5g3LGRpSaXHULehWYgFoBUc/YAMIRqmskpBtkjj4qVrWzeBeKk5ACkCIiYoD0ix3a4yC7w74oruesP",
+	"DXDY5FlD5xB1OBQANr7ZmOcmxK0TnPpdZd5xkXImEtbaDBcCeEeYtcAVzLgp5JdjLvh2fPasISMvfGnZ",
+	"ssUub8OLfc/17V4NK4VxxM/sEIQ3NQFlXbicECfQH0TKQ/rdg2i4HY6rcmhqQzj3VvybZcrO7y676kOj",
+	"eHkr2K3C5V58/wjya9LyHp+ONaNX7JDE+/19st4y7IaADfCljxAVn51n2ubOW3DNB6b5wDQfmOatPhK5",
+	"xpo+KdusLatQCBisBL1kIyh25qlliDa5tTftkTiXY6nVyOYSwWfX0M+rewuqZ6W25/jw1vALiDgw+vn3",
+	"QdQA9lLL98vQTyPDrwB5ldfjNLGipJpgDQm92MMlxPYic5qyQ4fvPhQ2bTOCztCZhJAZ0VJeRpVu8V94",
+	"rzWkVlqgI2xG66JVNo1zvf0LoAIaoij7ULGUrJiOLF68YD0S49OhYtzXupPljGe+Yh/KwOeAzYxNUez3",
+	"I6rLQiJRoqCZV3JF0oJh7qkgsSoS185M5kNR9ud5Y/svBVhRQuYluHO4FDZB1+xDGxtJWW7WgVJ1W3oP",
+	"OZ1YtG7kcD2g/U1G1vOSJj47vvHnFLIWC8PBtNyO5VuFynkQuA8Rhn8vk2OTyQcS1IH1fGrLow5LE4Xb",
+	"faMatUDDHhVlkjM1K1FCXcUnxjmwegGBwzYwhwFyuIIzbNH1yr4HgGvqoVx6leaz45XGFpLwAbLWRKXm",
+	"wkKO1mFwVsG+oI6jREEMwSS5PvJgsbZDGRSOCLbsEcBJobVzL3M9rAiMXA8VI9wDRFMsVaB6KKpAq07g",
+	"hPkjruOyF73YYfAp2WxEfGR1iaG4ueGvf0RTh2HbqqTSbWko1irNKu1PfI+ru0nLM0esZqvs4dgMiu9+",
+	"LmnWZDa6XTH7t3SbeQTBfQ/Hi6BLDzLuf4qM628hp06kmGQ80Q9CcWuh6E94WNjmkLdqBWOdfFukkxtN",
+	"K1foWBOigfLB0+cvSSqTYm4EhetWn8ykMrzcOqtCfxuWXAYON3KHOIvLdU4nf5jjzK5PDZjAGMrUaizZ",
+	"WsYXrtPnKCOxBSRQWIQlJJs1JYt08lBT8uC+ezBA7p7pKJcikxR1L3OUkS1+/sCHfc9NHHpSZNkNbPqw",
+	"CltTJk+iH0vPcsYItn5GxHCsWFeRdY+FHsuITG0ZDTQuXyyMxm0L3SmZMJ3MiF007FEJnxHmPXbSIHbZ",
+	"UhY1EXDBr7Ui7RjGNXJTlHns6udJMG0VDUW8nK1GXI/m4GJUcUTinCVyPmciRQz8qHx558hOxVZx87Dx",
+	"szF4pJm2G566KTp0D2F15ijlnzHQYwfXILNslsSDIv4gHh7Ew23RHV1lxZ9fNGDJzC3KeyKFoFwpaHZ5",
+	"xdmyTkRECMRh3Ty/FtI1D4aGKYdBFSTXDEppxgXPbN+H9iKj2ijFETqqzU+Qr/UXekXPYUBkYmZknuWx",
+	"JCz+sWbJTMhMTjmDnpNUE3a9yKD5CgffgLLwEoqcv3hLFlkx5UJF5OT5m53vj1/ajkcAhUOnzGjHETSa",
+	"wgYn5rtcYXYYFTRbaZ6oDoZ0cAmuEYkEywtyri7JeEUyZl4BcZwrnhouTABcGgBAUJTY0UX4bGw9z2XO",
+	"9YpgCx1Fciouy1ZeC8kF9oFcwbYYuy1s+swmEyPA4XdNL9lQSAvm69YXsFQgNWtcJJfQQV2kJGNXLPNN",
+	"j8DLFdmk5JwujciDzrxYOXFo/XrZyjcK5hZixhde5YzE0IdltORiBA16bFo1Tsx+1SM1At2STAopee04",
+	"o2OWQSuVDWltz87IEPs0p4tZHJGqBEdkJDMPO93IznUopKuqTXFLqFhBq2mPNuMmw6Fj5qIAh52LgVVF",
+	"unU7cg/57c84ArZY7+NQYLuioByFoJs1cjE/99IEqoRt62D/esCOVmTMzNGCmcL3HUw42bcFcKBV+BG4",
+	"NvXAEeKyDc8N2sYFMoU/WtsIMtVDKgFMFEcmrcPWnOaX0JkcQIWvGNXAIE8thZOU2fY4wJCURef59nUF",
+	"CghDkbkNOKbqqMJFiFHTHR72eBVyIeg9JjVRjIle6+eo5U73CE83LFRCNZtK4OpJTpfZiCZGtLWiFp7Q",
+	"1mErk8uWxRmmvC5qbn6dLyik68/4dNaKWnAUWoet41cWP8twLUV8Q0HPXlsBtu+S0UuBL6+eoNZh6xn2",
+	"fXJA8UxMuWDKNa1OuGZkJYsehhzs+sJGzs3d38s8Pc3x0ZYRcr0a4UkzGyVTQ1wA/izFBJepnM0vauRZ",
+	"ukdINuRrmX/rsPUiA24scyMIg/0JFxn/bJ18e96KzISmgEdT90KbdhAOu2zS+6h3ADHd6lNPA2F023PD",
+	"wVYQmzcfe/7i7S0P+7ukShtpdfvDTp6/ueVhJ5ks0klGocVD9WmgTlihM7JCB1fXJWfcQJ9/GDEbWYpj",
+	"WTtOXsa4xJEq+4e+LJlckrfHr7rn8JZnUkfkJKNFyspvgDWcstySsPmGC4IZLT19rfEErAk04EtG2o/M",
+	"8CxRjqnisCuN60D5qFAsH4Ghy/LKeqaG+qUewQJQBN1pRS2bWqOvNd4FymPla7USml63otacaTqyP3CR",
+	"smu49ueo5U/l2vKfmAUlfkEbVtpM3wqO1mFrb/IoGdCnrLs7fpx295MB6z6lBwfdfro/fsJ2J4/poO/9",
+	"g6NKI2zgTDkTU+h7/dPPXgEuhXjrsDWGRu0LqmeuCInkhTC2PvGnt4Rj8wevojseeQIyIlNOiGNHpORV",
+	"NnjJp1OmNGpuAJ5RLglpm/XqHJI1MjViwHbNw4cgAhmQCFlycYjt4ddvW6eqbTPdUSI/R+WgMSyGPz+Y",
+	"2g95Hf+OdvO5Oep4UNxR+Bz2M6Y93KtVv701AuvuCr2oXOAf1QTDXkPimnv5H9GTv6acx467HRthi/2p",
+	"bcsY/8uEZoB27mfbVOuDd9SFkcZSZgyKNz8vxg8OcJv298FUHjjrA5TPv3YL/JKHlIWY7ruwFf4awLW7",
+	"BtqMJUWeO1RRdAbO5JzBgWkbtY3EO5BKBhjEEUKQsXzV6ZFjyLVyo8Bmtbv9QexBcKv9FTJjw68gy4qW",
+	"7cNcigBEX4IuXe/OXkdDx4ugB5qOMM7kbw0SuUgh0OfkoIZ3+/2YtI3yraHxsmtLOxTx6fHFyTdxxzp6",
+	"NsYJ3QcxAQle3vXvg6wr8M/s7vpRjOBbVPMhn6vUIGFFrbLLyILlXLoO5Ai7VJ+p5Rpi4fP/1KZYE7hT",
+	"JCtwAQg9y1aftIcVTvEefaw+veyolxtrZMoVtqKzpMyuudK2GWAtMT5Imc8uZbbrafbxtHAR9jwM2kM9",
+	"bPH/nGjoA4TEH9TbyYu2OrWlYpvt/B4007sRfPBcTnQ3rSAQ4o2Hhj2PWSLnTAU2GrTP8FCB2OGTgU6k",
+	"MqlJIVLMpHRKyJoe0CNV2DLHGUD7wDsOCVpQPQLAaPgaP4KhCBUZ6zmEcbjomc1ovwmY0C/knyIfMYHb",
+	"qVhpWUjwwBMf3Fb/VriH3sy4lbvdgoGIMNKWL9T0HWoAOPzz+cDD2X84+//OYIe3HPq7+qnx3u2AD72V",
+	"HhFDpplRHHwtGLRnQi+K0lSzIzK5DfawR+DJRl+J/bNjMpdXVrOCqvG8EERLrFdny6p7o2zGVIihaJsh",
+	"VNweHaM9WZ7poPYtz0s2yuHq/TBD0b7JD4OY+4rptREHnhjosCXk8iaQxoCv3tOFYn3jNqYdOlR+LWiu",
+	"WZ6t7u4x+ZPRGG+WBCUi44NEeEBlfDCpPz8q41YmdaFuyg7+Ri6D9pF1Mc9FRgWaqQoajb27OCEpXWHy",
+	"LNy6ZHnZLkPLlK4wG9ZfgKgkUZnu4Vk6PBdykqENs69xhjSLicwT1pDj+E5heuNn43b4gjpWZyb4hSKw",
+	"rg887p81nPjvlTsR0mTAC5CIkQ/YLhpqRzMMDjYECaFPJpijmLWFUBLmpriE3tCSxIBzAFle0L8yIopP",
+	"hQvEOQALc99QIGJQ5MESvPfNlh1gD3bsgwhFBkvqWoRaPlLBF8JcV5YeYvtP93Tsv0kTjVgWWMoa2Ryy",
+	"qaC6yJnLHr4FvAkfDOhNZalCRiG6hqE+n4QdNGM3ywVwUTazLTazH9nY4Luz10OBkAZB3VmO8Vi1jh+B",
+	"Si4X0LJqVP0NSiaWXLGOG9pQwMOmBc1T6ArLmQV7cu1ExfQQIrxGN2dKZldQ2SEJJUKK7qIYZzwhNE0h",
+	"LQ9iWpNCsdRo27AKcXViNm9ulDKlucBKuw7O08Fo2TT6nOmc+zZWrruVQ4HqkVe6TvXfEgjjorqHZtut",
+	"6AnaxdoiCAf9USNPLpjSITTGPVX+anwUDlslQmpLtLdX++2YzPD+JJ2/MoIbYSAdZzAn15IAS49IbLEJ",
+	"WFpCkHkgsfJAJwkz1xP+UGX4EFd7MAK2EvxGUhMKEnYLvA8v/q9YzierZgXgBCuS1JrctGBPtvehYrbJ",
+	"eLygq0zS1JUooSzGQrHwvA9F7J8VY0tjpsxx92VXDkYXSripkiImgs7tOBI5n0tB5lxpesksspOtEDSP",
+	"iQjHdsjmKSix4xkXDvcQNAhJJvwaeo9RkrOuYjm3OUd/OX/7xgqPoLsycCi6BBwsRdpxzspbRoaNxrZl",
+	"d7ycKZaMYoJtz0HxgJJ48DSZKy7ZykhSXJwRXjZyl7nHjKlij/a7KTM6SOpQFqF3GVU1j8HrR/Z685Ri",
+	"sWB5F/A9Z+yatGP4wvw9mrFrcwX0bC83tQSkvBp8ZZSOOVeKi6kdYtw5KpUNUm7gaM4VbGHcI8flnkOW",
+	"lkdDBn3BIo+5FbIDCEnBdXAztzzah3GnfOr7lFPh8f4JDNI1l48QYitQkrwfda1cTtA5NrqrtNe0KJSl",
+	"AoXLbUfCkplkaWN/uO/gDH0ClcGentZh6/dhC/Dchq3DYcur3MNWNHRVG/ALaJT9YetDK2rhkFuHLVzd",
+	"9OvvfktPBr/9+P2b1Y8//E3/OH+6ev19mo333vzy9+/39Y9fP/0lWX71lbnTrX/rsHU1+Gr/UcLGe0/T",
+	"wXgw2D14/HTyZO/R/uOk/5glu4PkcfJ4l47p+GDwNHnyKBk8SQ8e7+2P+5Px40fs8WQ8SO+s0eD6/bk6",
+	"jRvDTVrNFctTnjzoJA86yYNOsl2uD4DEhCIGC5yxlK9eOfkAnKzIzWod/vR763jB/8pWx4WetQ5/+hnK",
+	"1qDKt76RsWHl8HPPZ6ju0AXfuRpACM2+cEPJAW9lBNXiiHoQ2fgFSARMJ0KfaK+sd8BuN5uFFYieoqL1",
+	"pqa6UslifpfzBc25kgKL9tk1+jzkZA2JIXyrK3upe69L4rZJuka8+vCSdelWUrsrk3F+4s0H/w2aTZsR",
+	"gveXCwQ741L4vO315AT7VOs23XjiNyxbGIMccHYKnqUu+Spl42IKMUdvQnrI0OC5nmA+/Pzh/w8AAP//",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,

@@ -21,16 +21,19 @@ import (
 
 // Defines values for CheckDeltaBaseStatus.
 const (
-	CheckDeltaBaseStatusFail CheckDeltaBaseStatus = "fail"
-	CheckDeltaBaseStatusInfo CheckDeltaBaseStatus = "info"
-	CheckDeltaBaseStatusNa   CheckDeltaBaseStatus = "na"
-	CheckDeltaBaseStatusPass CheckDeltaBaseStatus = "pass"
-	CheckDeltaBaseStatusWarn CheckDeltaBaseStatus = "warn"
+	CheckDeltaBaseStatusError CheckDeltaBaseStatus = "error"
+	CheckDeltaBaseStatusFail  CheckDeltaBaseStatus = "fail"
+	CheckDeltaBaseStatusInfo  CheckDeltaBaseStatus = "info"
+	CheckDeltaBaseStatusNa    CheckDeltaBaseStatus = "na"
+	CheckDeltaBaseStatusPass  CheckDeltaBaseStatus = "pass"
+	CheckDeltaBaseStatusWarn  CheckDeltaBaseStatus = "warn"
 )
 
 // Valid indicates whether the value is a known member of the CheckDeltaBaseStatus enum.
 func (e CheckDeltaBaseStatus) Valid() bool {
 	switch e {
+	case CheckDeltaBaseStatusError:
+		return true
 	case CheckDeltaBaseStatusFail:
 		return true
 	case CheckDeltaBaseStatusInfo:
@@ -75,16 +78,19 @@ func (e CheckDeltaChange) Valid() bool {
 
 // Defines values for CheckDeltaTargetStatus.
 const (
-	CheckDeltaTargetStatusFail CheckDeltaTargetStatus = "fail"
-	CheckDeltaTargetStatusInfo CheckDeltaTargetStatus = "info"
-	CheckDeltaTargetStatusNa   CheckDeltaTargetStatus = "na"
-	CheckDeltaTargetStatusPass CheckDeltaTargetStatus = "pass"
-	CheckDeltaTargetStatusWarn CheckDeltaTargetStatus = "warn"
+	CheckDeltaTargetStatusError CheckDeltaTargetStatus = "error"
+	CheckDeltaTargetStatusFail  CheckDeltaTargetStatus = "fail"
+	CheckDeltaTargetStatusInfo  CheckDeltaTargetStatus = "info"
+	CheckDeltaTargetStatusNa    CheckDeltaTargetStatus = "na"
+	CheckDeltaTargetStatusPass  CheckDeltaTargetStatus = "pass"
+	CheckDeltaTargetStatusWarn  CheckDeltaTargetStatus = "warn"
 )
 
 // Valid indicates whether the value is a known member of the CheckDeltaTargetStatus enum.
 func (e CheckDeltaTargetStatus) Valid() bool {
 	switch e {
+	case CheckDeltaTargetStatusError:
+		return true
 	case CheckDeltaTargetStatusFail:
 		return true
 	case CheckDeltaTargetStatusInfo:
@@ -120,16 +126,19 @@ func (e CheckListAudience) Valid() bool {
 
 // Defines values for CheckStatus.
 const (
-	CheckStatusFail CheckStatus = "fail"
-	CheckStatusInfo CheckStatus = "info"
-	CheckStatusNa   CheckStatus = "na"
-	CheckStatusPass CheckStatus = "pass"
-	CheckStatusWarn CheckStatus = "warn"
+	CheckStatusError CheckStatus = "error"
+	CheckStatusFail  CheckStatus = "fail"
+	CheckStatusInfo  CheckStatus = "info"
+	CheckStatusNa    CheckStatus = "na"
+	CheckStatusPass  CheckStatus = "pass"
+	CheckStatusWarn  CheckStatus = "warn"
 )
 
 // Valid indicates whether the value is a known member of the CheckStatus enum.
 func (e CheckStatus) Valid() bool {
 	switch e {
+	case CheckStatusError:
+		return true
 	case CheckStatusFail:
 		return true
 	case CheckStatusInfo:
@@ -406,6 +415,24 @@ func (e SummariesSource) Valid() bool {
 	case Llm:
 		return true
 	case Template:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for SummaryProvenanceSource.
+const (
+	ProvenanceLlm      SummaryProvenanceSource = "llm"
+	ProvenanceTemplate SummaryProvenanceSource = "template"
+)
+
+// Valid indicates whether the value is a known member of the SummaryProvenanceSource enum.
+func (e SummaryProvenanceSource) Valid() bool {
+	switch e {
+	case ProvenanceLlm:
+		return true
+	case ProvenanceTemplate:
 		return true
 	default:
 		return false
@@ -936,11 +963,13 @@ func (e ScanFinishedParamsUserAgent) Valid() bool {
 
 // CheckCounts defines model for CheckCounts.
 type CheckCounts struct {
-	Fail int `json:"fail"`
-	Info int `json:"info"`
-	Na   int `json:"na"`
-	Pass int `json:"pass"`
-	Warn int `json:"warn"`
+	// Error Checks that could not be measured (`error`); absent in reports made before the status existed.
+	Error *int `json:"error,omitempty"`
+	Fail  int  `json:"fail"`
+	Info  int  `json:"info"`
+	Na    int  `json:"na"`
+	Pass  int  `json:"pass"`
+	Warn  int  `json:"warn"`
 }
 
 // CheckDelta defines model for CheckDelta.
@@ -1013,7 +1042,9 @@ type CheckResult struct {
 	Score *float64 `json:"score"`
 
 	// Status `pass` (1 point), `warn` (0.5), `fail` (0); `na` (does not apply, with the reason in
-	// `summary`) and `info` (reported, never scored) are left out of scores.
+	// `summary`), `info` (reported, never scored) and `error` (could not be measured because
+	// something it depends on failed, such as an answer engine that timed out; the reason is in
+	// `summary`) are left out of scores and lower the pillar's coverage.
 	Status CheckStatus `json:"status"`
 
 	// Summary What was found, in one sentence (for `na`, why the check does not apply).
@@ -1028,7 +1059,9 @@ type CheckResult struct {
 }
 
 // CheckStatus `pass` (1 point), `warn` (0.5), `fail` (0); `na` (does not apply, with the reason in
-// `summary`) and `info` (reported, never scored) are left out of scores.
+// `summary`), `info` (reported, never scored) and `error` (could not be measured because
+// something it depends on failed, such as an answer engine that timed out; the reason is in
+// `summary`) are left out of scores and lower the pillar's coverage.
 type CheckStatus string
 
 // ComparisonSummary defines model for ComparisonSummary.
@@ -1150,14 +1183,19 @@ type PillarDelta struct {
 
 // Report defines model for Report.
 type Report struct {
-	Audience        ReportAudience `json:"audience"`
-	BrandName       string         `json:"brand_name"`
-	Checks          []CheckResult  `json:"checks"`
-	Counts          CheckCounts    `json:"counts"`
-	Fetch           FetchSummary   `json:"fetch"`
-	GatesFired      []Gate         `json:"gates_fired"`
-	GeneratedAt     time.Time      `json:"generated_at"`
-	GradeDescriptor string         `json:"grade_descriptor"`
+	Audience  ReportAudience `json:"audience"`
+	BrandName string         `json:"brand_name"`
+
+	// Caveats What limits this report, in plain sentences (for example that no answer engine was
+	// configured, so the AI mention checks were not measured). Absent in reports made
+	// before caveats were added.
+	Caveats         *[]string     `json:"caveats,omitempty"`
+	Checks          []CheckResult `json:"checks"`
+	Counts          CheckCounts   `json:"counts"`
+	Fetch           FetchSummary  `json:"fetch"`
+	GatesFired      []Gate        `json:"gates_fired"`
+	GeneratedAt     time.Time     `json:"generated_at"`
+	GradeDescriptor string        `json:"grade_descriptor"`
 
 	// OverallGrade A+ ≥ 95, A ≥ 85, B ≥ 70, C ≥ 55, D ≥ 40, F below 40.
 	OverallGrade Grade `json:"overall_grade"`
@@ -1203,8 +1241,10 @@ type RingResult struct {
 
 // Scan defines model for Scan.
 type Scan struct {
-	BrandName   string  `json:"brand_name"`
-	CallbackURL *string `json:"callback_url"`
+	// BrandAliases Other names of the brand counted as mentions in AI answers; empty when none were given.
+	BrandAliases *[]string `json:"brand_aliases,omitempty"`
+	BrandName    string    `json:"brand_name"`
+	CallbackURL  *string   `json:"callback_url"`
 
 	// CompletedAt When the scan reached `completed` or `failed`.
 	CompletedAt *time.Time `json:"completed_at"`
@@ -1311,6 +1351,13 @@ type ScanComparison struct {
 
 // ScanCreateRequest defines model for ScanCreateRequest.
 type ScanCreateRequest struct {
+	// BrandAliases Other names of the brand counted as mentions in AI answers (a short name, a former
+	// name, a product name), each 1–100 characters. Matching is whole-word and case-aware,
+	// and the site's domain always counts; a brand that is an ordinary word ("Monday") is
+	// counted only where an answer uses it as a name, so add a distinctive form
+	// ("monday.com") here. Otherwise `422 invalid_parameter`.
+	BrandAliases *[]string `json:"brand_aliases,omitempty"`
+
 	// BrandName The brand looked for in AI answers. Defaults to the registrable domain in its Unicode form (`example.co.uk` for `www.shop.example.co.uk`).
 	BrandName *string `json:"brand_name,omitempty"`
 
@@ -1395,13 +1442,16 @@ type ScanUpdateRequest struct {
 
 // Schedule defines model for Schedule.
 type Schedule struct {
-	Active    bool               `json:"active"`
-	BrandName string             `json:"brand_name"`
-	CreatedAt time.Time          `json:"created_at"`
-	Domain    string             `json:"domain"`
-	Frequency ScheduleFrequency  `json:"frequency"`
-	ID        openapi_types.UUID `json:"id"`
-	LastRunAt *time.Time         `json:"last_run_at"`
+	Active bool `json:"active"`
+
+	// BrandAliases Other names of the brand counted as mentions in AI answers; empty when none were given.
+	BrandAliases *[]string          `json:"brand_aliases,omitempty"`
+	BrandName    string             `json:"brand_name"`
+	CreatedAt    time.Time          `json:"created_at"`
+	Domain       string             `json:"domain"`
+	Frequency    ScheduleFrequency  `json:"frequency"`
+	ID           openapi_types.UUID `json:"id"`
+	LastRunAt    *time.Time         `json:"last_run_at"`
 
 	// LastScanID The most recent scan this schedule created.
 	LastScanID *openapi_types.UUID `json:"last_scan_id"`
@@ -1422,6 +1472,13 @@ type ScheduleFrequency string
 
 // ScheduleCreateRequest defines model for ScheduleCreateRequest.
 type ScheduleCreateRequest struct {
+	// BrandAliases Other names of the brand counted as mentions in AI answers (a short name, a former
+	// name, a product name), each 1–100 characters. Matching is whole-word and case-aware,
+	// and the site's domain always counts; a brand that is an ordinary word ("Monday") is
+	// counted only where an answer uses it as a name, so add a distinctive form
+	// ("monday.com") here. Scans the schedule creates use them. Otherwise `422 invalid_parameter`.
+	BrandAliases *[]string `json:"brand_aliases,omitempty"`
+
 	// BrandName Defaults to the registrable domain in its Unicode form (`example.co.uk` for `www.shop.example.co.uk`).
 	BrandName *string `json:"brand_name,omitempty"`
 
@@ -1469,16 +1526,53 @@ type ScoreDelta struct {
 // Summaries defines model for Summaries.
 type Summaries struct {
 	Executive string `json:"executive"`
-	Search    string `json:"search"`
 
-	// Source Whether the texts were written from templates or by a language model.
+	// Provenance Who wrote each text. A language model (the default answer engine) writes from the
+	// report's structured results only (scores, gates, failed checks), never from page text,
+	// and a text that states a number, grade or check not in the report is replaced by the
+	// template. Absent in reports made before summaries could be written by a model.
+	Provenance *SummaryProvenances `json:"provenance,omitempty"`
+	Search     string              `json:"search"`
+
+	// Source `llm` when every text below was written by a language model, `template` otherwise;
+	// `provenance` says it per text.
 	Source     SummariesSource `json:"source"`
 	Trust      string          `json:"trust"`
 	Visibility string          `json:"visibility"`
 }
 
-// SummariesSource Whether the texts were written from templates or by a language model.
+// SummariesSource `llm` when every text below was written by a language model, `template` otherwise;
+// `provenance` says it per text.
 type SummariesSource string
+
+// SummaryProvenance defines model for SummaryProvenance.
+type SummaryProvenance struct {
+	// Engine The answer engine that wrote the text (its configured name and host); null for templates.
+	//
+	// Example: default (api.openai.com)
+	Engine *string `json:"engine"`
+
+	// Model The model that wrote the text; null for templates.
+	Model *string `json:"model"`
+
+	// RejectedReason Why a model's text was rejected in favour of the template (for example a number not in the report); null otherwise.
+	RejectedReason *string                 `json:"rejected_reason"`
+	Source         SummaryProvenanceSource `json:"source"`
+}
+
+// SummaryProvenanceSource defines model for SummaryProvenance.Source.
+type SummaryProvenanceSource string
+
+// SummaryProvenances Who wrote each text. A language model (the default answer engine) writes from the
+// report's structured results only (scores, gates, failed checks), never from page text,
+// and a text that states a number, grade or check not in the report is replaced by the
+// template. Absent in reports made before summaries could be written by a model.
+type SummaryProvenances struct {
+	Executive  SummaryProvenance `json:"executive"`
+	Search     SummaryProvenance `json:"search"`
+	Trust      SummaryProvenance `json:"trust"`
+	Visibility SummaryProvenance `json:"visibility"`
+}
 
 // TriageAction defines model for TriageAction.
 type TriageAction struct {

@@ -55,6 +55,15 @@ type IdempotencyKey struct {
 	ExpiresAt      time.Time
 }
 
+type LlmAnswer struct {
+	Key       string
+	Day       time.Time
+	Engine    string
+	Model     string
+	Answer    json.RawMessage
+	CreatedAt time.Time
+}
+
 type Member struct {
 	ID        uuid.UUID
 	OrgID     uuid.UUID
@@ -123,6 +132,7 @@ type Scan struct {
 	UpdatedAt       time.Time
 	StartedAt       *time.Time
 	CompletedAt     *time.Time
+	BrandAliases    []string
 }
 
 type ScanSnapshot struct {
@@ -148,6 +158,7 @@ type Schedule struct {
 	CreatedAt     time.Time
 	UpdatedAt     time.Time
 	DeactivatedAt *time.Time
+	BrandAliases  []string
 }
 
 type TriageDossier struct {

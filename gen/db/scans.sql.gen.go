@@ -20,7 +20,7 @@ UPDATE scans SET status = 'completed', completed_at = now(), updated_at = now(),
     trust_score = $7, trust_grade = $8,
     scoring_version = $9, error_code = NULL, error_message = NULL
 WHERE id = $10 AND status = 'running'
-RETURNING id, org_id, api_key_id, schedule_id, source, url, domain, brand_name, callback_url, webhook_secret, project, tracked_url, status, error_code, error_message, overall_score, overall_grade, search_score, search_grade, visibility_score, visibility_grade, trust_score, trust_grade, scoring_version, job_id, attempts, created_at, updated_at, started_at, completed_at
+RETURNING id, org_id, api_key_id, schedule_id, source, url, domain, brand_name, callback_url, webhook_secret, project, tracked_url, status, error_code, error_message, overall_score, overall_grade, search_score, search_grade, visibility_score, visibility_grade, trust_score, trust_grade, scoring_version, job_id, attempts, created_at, updated_at, started_at, completed_at, brand_aliases
 `
 
 type CompleteScanParams struct {
@@ -81,6 +81,7 @@ func (q *Queries) CompleteScan(ctx context.Context, db DBTX, arg CompleteScanPar
 		&i.UpdatedAt,
 		&i.StartedAt,
 		&i.CompletedAt,
+		&i.BrandAliases,
 	)
 	return i, err
 }
@@ -113,11 +114,11 @@ func (q *Queries) CompletedScansWithoutTriage(ctx context.Context, db DBTX, maxR
 }
 
 const createScan = `-- name: CreateScan :one
-INSERT INTO scans (org_id, api_key_id, schedule_id, source, url, domain, brand_name,
+INSERT INTO scans (org_id, api_key_id, schedule_id, source, url, domain, brand_name, brand_aliases,
                    callback_url, webhook_secret, project, tracked_url)
-VALUES ($1, $2, $3, $4, $5, $6, $7,
-        $8, $9, $10, $11)
-RETURNING id, org_id, api_key_id, schedule_id, source, url, domain, brand_name, callback_url, webhook_secret, project, tracked_url, status, error_code, error_message, overall_score, overall_grade, search_score, search_grade, visibility_score, visibility_grade, trust_score, trust_grade, scoring_version, job_id, attempts, created_at, updated_at, started_at, completed_at
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8,
+        $9, $10, $11, $12)
+RETURNING id, org_id, api_key_id, schedule_id, source, url, domain, brand_name, callback_url, webhook_secret, project, tracked_url, status, error_code, error_message, overall_score, overall_grade, search_score, search_grade, visibility_score, visibility_grade, trust_score, trust_grade, scoring_version, job_id, attempts, created_at, updated_at, started_at, completed_at, brand_aliases
 `
 
 type CreateScanParams struct {
@@ -128,6 +129,7 @@ type CreateScanParams struct {
 	URL           string
 	Domain        string
 	BrandName     string
+	BrandAliases  []string
 	CallbackURL   *string
 	WebhookSecret *string
 	Project       *string
@@ -143,6 +145,7 @@ func (q *Queries) CreateScan(ctx context.Context, db DBTX, arg CreateScanParams)
 		arg.URL,
 		arg.Domain,
 		arg.BrandName,
+		arg.BrandAliases,
 		arg.CallbackURL,
 		arg.WebhookSecret,
 		arg.Project,
@@ -180,6 +183,7 @@ func (q *Queries) CreateScan(ctx context.Context, db DBTX, arg CreateScanParams)
 		&i.UpdatedAt,
 		&i.StartedAt,
 		&i.CompletedAt,
+		&i.BrandAliases,
 	)
 	return i, err
 }
@@ -242,7 +246,7 @@ const failScan = `-- name: FailScan :one
 UPDATE scans SET status = 'failed', completed_at = now(), updated_at = now(),
     error_code = $1, error_message = $2
 WHERE id = $3 AND status IN ('pending', 'running')
-RETURNING id, org_id, api_key_id, schedule_id, source, url, domain, brand_name, callback_url, webhook_secret, project, tracked_url, status, error_code, error_message, overall_score, overall_grade, search_score, search_grade, visibility_score, visibility_grade, trust_score, trust_grade, scoring_version, job_id, attempts, created_at, updated_at, started_at, completed_at
+RETURNING id, org_id, api_key_id, schedule_id, source, url, domain, brand_name, callback_url, webhook_secret, project, tracked_url, status, error_code, error_message, overall_score, overall_grade, search_score, search_grade, visibility_score, visibility_grade, trust_score, trust_grade, scoring_version, job_id, attempts, created_at, updated_at, started_at, completed_at, brand_aliases
 `
 
 type FailScanParams struct {
@@ -285,12 +289,13 @@ func (q *Queries) FailScan(ctx context.Context, db DBTX, arg FailScanParams) (Sc
 		&i.UpdatedAt,
 		&i.StartedAt,
 		&i.CompletedAt,
+		&i.BrandAliases,
 	)
 	return i, err
 }
 
 const getScan = `-- name: GetScan :one
-SELECT id, org_id, api_key_id, schedule_id, source, url, domain, brand_name, callback_url, webhook_secret, project, tracked_url, status, error_code, error_message, overall_score, overall_grade, search_score, search_grade, visibility_score, visibility_grade, trust_score, trust_grade, scoring_version, job_id, attempts, created_at, updated_at, started_at, completed_at FROM scans WHERE id = $1
+SELECT id, org_id, api_key_id, schedule_id, source, url, domain, brand_name, callback_url, webhook_secret, project, tracked_url, status, error_code, error_message, overall_score, overall_grade, search_score, search_grade, visibility_score, visibility_grade, trust_score, trust_grade, scoring_version, job_id, attempts, created_at, updated_at, started_at, completed_at, brand_aliases FROM scans WHERE id = $1
 `
 
 // Unscoped: only the scan runner reads scans by id alone.
@@ -328,12 +333,13 @@ func (q *Queries) GetScan(ctx context.Context, db DBTX, id uuid.UUID) (Scan, err
 		&i.UpdatedAt,
 		&i.StartedAt,
 		&i.CompletedAt,
+		&i.BrandAliases,
 	)
 	return i, err
 }
 
 const getScanForOrg = `-- name: GetScanForOrg :one
-SELECT id, org_id, api_key_id, schedule_id, source, url, domain, brand_name, callback_url, webhook_secret, project, tracked_url, status, error_code, error_message, overall_score, overall_grade, search_score, search_grade, visibility_score, visibility_grade, trust_score, trust_grade, scoring_version, job_id, attempts, created_at, updated_at, started_at, completed_at FROM scans WHERE id = $1 AND org_id = $2
+SELECT id, org_id, api_key_id, schedule_id, source, url, domain, brand_name, callback_url, webhook_secret, project, tracked_url, status, error_code, error_message, overall_score, overall_grade, search_score, search_grade, visibility_score, visibility_grade, trust_score, trust_grade, scoring_version, job_id, attempts, created_at, updated_at, started_at, completed_at, brand_aliases FROM scans WHERE id = $1 AND org_id = $2
 `
 
 type GetScanForOrgParams struct {
@@ -375,12 +381,13 @@ func (q *Queries) GetScanForOrg(ctx context.Context, db DBTX, arg GetScanForOrgP
 		&i.UpdatedAt,
 		&i.StartedAt,
 		&i.CompletedAt,
+		&i.BrandAliases,
 	)
 	return i, err
 }
 
 const listScansForOrg = `-- name: ListScansForOrg :many
-SELECT id, org_id, api_key_id, schedule_id, source, url, domain, brand_name, callback_url, webhook_secret, project, tracked_url, status, error_code, error_message, overall_score, overall_grade, search_score, search_grade, visibility_score, visibility_grade, trust_score, trust_grade, scoring_version, job_id, attempts, created_at, updated_at, started_at, completed_at FROM scans
+SELECT id, org_id, api_key_id, schedule_id, source, url, domain, brand_name, callback_url, webhook_secret, project, tracked_url, status, error_code, error_message, overall_score, overall_grade, search_score, search_grade, visibility_score, visibility_grade, trust_score, trust_grade, scoring_version, job_id, attempts, created_at, updated_at, started_at, completed_at, brand_aliases FROM scans
 WHERE org_id = $1
   AND ($2::text IS NULL OR status = $2::text)
   AND ($3::text IS NULL OR project = $3::text)
@@ -460,6 +467,7 @@ func (q *Queries) ListScansForOrg(ctx context.Context, db DBTX, arg ListScansFor
 			&i.UpdatedAt,
 			&i.StartedAt,
 			&i.CompletedAt,
+			&i.BrandAliases,
 		); err != nil {
 			return nil, err
 		}
@@ -472,7 +480,7 @@ func (q *Queries) ListScansForOrg(ctx context.Context, db DBTX, arg ListScansFor
 }
 
 const lockScanForOrg = `-- name: LockScanForOrg :one
-SELECT id, org_id, api_key_id, schedule_id, source, url, domain, brand_name, callback_url, webhook_secret, project, tracked_url, status, error_code, error_message, overall_score, overall_grade, search_score, search_grade, visibility_score, visibility_grade, trust_score, trust_grade, scoring_version, job_id, attempts, created_at, updated_at, started_at, completed_at FROM scans WHERE id = $1 AND org_id = $2 FOR UPDATE
+SELECT id, org_id, api_key_id, schedule_id, source, url, domain, brand_name, callback_url, webhook_secret, project, tracked_url, status, error_code, error_message, overall_score, overall_grade, search_score, search_grade, visibility_score, visibility_grade, trust_score, trust_grade, scoring_version, job_id, attempts, created_at, updated_at, started_at, completed_at, brand_aliases FROM scans WHERE id = $1 AND org_id = $2 FOR UPDATE
 `
 
 type LockScanForOrgParams struct {
@@ -514,6 +522,7 @@ func (q *Queries) LockScanForOrg(ctx context.Context, db DBTX, arg LockScanForOr
 		&i.UpdatedAt,
 		&i.StartedAt,
 		&i.CompletedAt,
+		&i.BrandAliases,
 	)
 	return i, err
 }
@@ -576,7 +585,7 @@ const startScan = `-- name: StartScan :one
 UPDATE scans SET status = 'running', started_at = COALESCE(started_at, now()),
     attempts = attempts + 1, updated_at = now()
 WHERE id = $1 AND status IN ('pending', 'running')
-RETURNING id, org_id, api_key_id, schedule_id, source, url, domain, brand_name, callback_url, webhook_secret, project, tracked_url, status, error_code, error_message, overall_score, overall_grade, search_score, search_grade, visibility_score, visibility_grade, trust_score, trust_grade, scoring_version, job_id, attempts, created_at, updated_at, started_at, completed_at
+RETURNING id, org_id, api_key_id, schedule_id, source, url, domain, brand_name, callback_url, webhook_secret, project, tracked_url, status, error_code, error_message, overall_score, overall_grade, search_score, search_grade, visibility_score, visibility_grade, trust_score, trust_grade, scoring_version, job_id, attempts, created_at, updated_at, started_at, completed_at, brand_aliases
 `
 
 // A rescued job finds its scan still running and starts it again.
@@ -614,6 +623,7 @@ func (q *Queries) StartScan(ctx context.Context, db DBTX, id uuid.UUID) (Scan, e
 		&i.UpdatedAt,
 		&i.StartedAt,
 		&i.CompletedAt,
+		&i.BrandAliases,
 	)
 	return i, err
 }
@@ -624,7 +634,7 @@ UPDATE scans SET
     tracked_url = CASE WHEN $3::boolean THEN $4::text ELSE tracked_url END,
     updated_at = now()
 WHERE id = $5 AND org_id = $6
-RETURNING id, org_id, api_key_id, schedule_id, source, url, domain, brand_name, callback_url, webhook_secret, project, tracked_url, status, error_code, error_message, overall_score, overall_grade, search_score, search_grade, visibility_score, visibility_grade, trust_score, trust_grade, scoring_version, job_id, attempts, created_at, updated_at, started_at, completed_at
+RETURNING id, org_id, api_key_id, schedule_id, source, url, domain, brand_name, callback_url, webhook_secret, project, tracked_url, status, error_code, error_message, overall_score, overall_grade, search_score, search_grade, visibility_score, visibility_grade, trust_score, trust_grade, scoring_version, job_id, attempts, created_at, updated_at, started_at, completed_at, brand_aliases
 `
 
 type UpdateScanMetadataParams struct {
@@ -677,6 +687,7 @@ func (q *Queries) UpdateScanMetadata(ctx context.Context, db DBTX, arg UpdateSca
 		&i.UpdatedAt,
 		&i.StartedAt,
 		&i.CompletedAt,
+		&i.BrandAliases,
 	)
 	return i, err
 }

@@ -24,10 +24,10 @@ func (q *Queries) CountActiveSchedules(ctx context.Context, db DBTX, orgID uuid.
 }
 
 const createSchedule = `-- name: CreateSchedule :one
-INSERT INTO schedules (org_id, owner_member_id, url, domain, brand_name, frequency, notify_email, next_run_at)
-VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+INSERT INTO schedules (org_id, owner_member_id, url, domain, brand_name, brand_aliases, frequency, notify_email, next_run_at)
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
 ON CONFLICT (org_id, url) DO NOTHING
-RETURNING id, org_id, owner_member_id, url, domain, brand_name, frequency, notify_email, active, next_run_at, last_run_at, last_scan_id, created_at, updated_at, deactivated_at
+RETURNING id, org_id, owner_member_id, url, domain, brand_name, frequency, notify_email, active, next_run_at, last_run_at, last_scan_id, created_at, updated_at, deactivated_at, brand_aliases
 `
 
 type CreateScheduleParams struct {
@@ -36,6 +36,7 @@ type CreateScheduleParams struct {
 	URL           string
 	Domain        string
 	BrandName     string
+	BrandAliases  []string
 	Frequency     string
 	NotifyEmail   bool
 	NextRunAt     time.Time
@@ -50,6 +51,7 @@ func (q *Queries) CreateSchedule(ctx context.Context, db DBTX, arg CreateSchedul
 		arg.URL,
 		arg.Domain,
 		arg.BrandName,
+		arg.BrandAliases,
 		arg.Frequency,
 		arg.NotifyEmail,
 		arg.NextRunAt,
@@ -71,12 +73,13 @@ func (q *Queries) CreateSchedule(ctx context.Context, db DBTX, arg CreateSchedul
 		&i.CreatedAt,
 		&i.UpdatedAt,
 		&i.DeactivatedAt,
+		&i.BrandAliases,
 	)
 	return i, err
 }
 
 const getScheduleByURL = `-- name: GetScheduleByURL :one
-SELECT id, org_id, owner_member_id, url, domain, brand_name, frequency, notify_email, active, next_run_at, last_run_at, last_scan_id, created_at, updated_at, deactivated_at FROM schedules WHERE org_id = $1 AND url = $2
+SELECT id, org_id, owner_member_id, url, domain, brand_name, frequency, notify_email, active, next_run_at, last_run_at, last_scan_id, created_at, updated_at, deactivated_at, brand_aliases FROM schedules WHERE org_id = $1 AND url = $2
 `
 
 type GetScheduleByURLParams struct {
@@ -103,12 +106,13 @@ func (q *Queries) GetScheduleByURL(ctx context.Context, db DBTX, arg GetSchedule
 		&i.CreatedAt,
 		&i.UpdatedAt,
 		&i.DeactivatedAt,
+		&i.BrandAliases,
 	)
 	return i, err
 }
 
 const getScheduleForOrg = `-- name: GetScheduleForOrg :one
-SELECT id, org_id, owner_member_id, url, domain, brand_name, frequency, notify_email, active, next_run_at, last_run_at, last_scan_id, created_at, updated_at, deactivated_at FROM schedules WHERE id = $1 AND org_id = $2
+SELECT id, org_id, owner_member_id, url, domain, brand_name, frequency, notify_email, active, next_run_at, last_run_at, last_scan_id, created_at, updated_at, deactivated_at, brand_aliases FROM schedules WHERE id = $1 AND org_id = $2
 `
 
 type GetScheduleForOrgParams struct {
@@ -135,12 +139,13 @@ func (q *Queries) GetScheduleForOrg(ctx context.Context, db DBTX, arg GetSchedul
 		&i.CreatedAt,
 		&i.UpdatedAt,
 		&i.DeactivatedAt,
+		&i.BrandAliases,
 	)
 	return i, err
 }
 
 const getScheduleForOrgForUpdate = `-- name: GetScheduleForOrgForUpdate :one
-SELECT id, org_id, owner_member_id, url, domain, brand_name, frequency, notify_email, active, next_run_at, last_run_at, last_scan_id, created_at, updated_at, deactivated_at FROM schedules WHERE id = $1 AND org_id = $2 FOR UPDATE
+SELECT id, org_id, owner_member_id, url, domain, brand_name, frequency, notify_email, active, next_run_at, last_run_at, last_scan_id, created_at, updated_at, deactivated_at, brand_aliases FROM schedules WHERE id = $1 AND org_id = $2 FOR UPDATE
 `
 
 type GetScheduleForOrgForUpdateParams struct {
@@ -167,12 +172,13 @@ func (q *Queries) GetScheduleForOrgForUpdate(ctx context.Context, db DBTX, arg G
 		&i.CreatedAt,
 		&i.UpdatedAt,
 		&i.DeactivatedAt,
+		&i.BrandAliases,
 	)
 	return i, err
 }
 
 const listSchedulesForOrg = `-- name: ListSchedulesForOrg :many
-SELECT id, org_id, owner_member_id, url, domain, brand_name, frequency, notify_email, active, next_run_at, last_run_at, last_scan_id, created_at, updated_at, deactivated_at FROM schedules
+SELECT id, org_id, owner_member_id, url, domain, brand_name, frequency, notify_email, active, next_run_at, last_run_at, last_scan_id, created_at, updated_at, deactivated_at, brand_aliases FROM schedules
 WHERE org_id = $1
   AND ($2::boolean IS NULL OR active = $2::boolean)
   AND ($3::timestamptz IS NULL
@@ -220,6 +226,7 @@ func (q *Queries) ListSchedulesForOrg(ctx context.Context, db DBTX, arg ListSche
 			&i.CreatedAt,
 			&i.UpdatedAt,
 			&i.DeactivatedAt,
+			&i.BrandAliases,
 		); err != nil {
 			return nil, err
 		}
@@ -240,7 +247,7 @@ UPDATE schedules SET
     deactivated_at = CASE WHEN $3::boolean THEN NULL ELSE coalesce(deactivated_at, now()) END,
     updated_at = now()
 WHERE id = $5 AND org_id = $6
-RETURNING id, org_id, owner_member_id, url, domain, brand_name, frequency, notify_email, active, next_run_at, last_run_at, last_scan_id, created_at, updated_at, deactivated_at
+RETURNING id, org_id, owner_member_id, url, domain, brand_name, frequency, notify_email, active, next_run_at, last_run_at, last_scan_id, created_at, updated_at, deactivated_at, brand_aliases
 `
 
 type UpdateScheduleParams struct {
@@ -278,6 +285,7 @@ func (q *Queries) UpdateSchedule(ctx context.Context, db DBTX, arg UpdateSchedul
 		&i.CreatedAt,
 		&i.UpdatedAt,
 		&i.DeactivatedAt,
+		&i.BrandAliases,
 	)
 	return i, err
 }

@@ -43,6 +43,9 @@ func (s *Server) CreateScan(ctx context.Context, req api.CreateScanRequestObject
 			return nil, apierror.New(apierror.CodeInvalidParameter, "brand_name", "brand_name must not be blank.")
 		}
 	}
+	if n.BrandAliases, err = brandAliases(body.BrandAliases, n.BrandName); err != nil {
+		return nil, err
+	}
 	if body.CallbackURL != nil {
 		cb, err := s.checkTarget(ctx, *body.CallbackURL, apierror.CodeInvalidCallbackURL, "callback_url")
 		if err != nil {
@@ -270,7 +273,7 @@ func (s *Server) DeleteScan(ctx context.Context, req api.DeleteScanRequestObject
 
 func toAPIScan(r store.Scan) api.Scan {
 	out := api.Scan{
-		ID: r.ID, URL: r.URL, Domain: r.Domain, BrandName: r.BrandName,
+		ID: r.ID, URL: r.URL, Domain: r.Domain, BrandName: r.BrandName, BrandAliases: aliasList(r.BrandAliases),
 		Status: api.ScanStatus(r.Status), OverallScore: r.OverallScore,
 		SearchScore: intPtr(r.SearchScore), VisibilityScore: intPtr(r.VisibilityScore), TrustScore: intPtr(r.TrustScore),
 		ScoringVersion: r.ScoringVersion,

@@ -45,6 +45,9 @@ func (s *Server) CreateSchedule(ctx context.Context, req api.CreateScheduleReque
 			return nil, apierror.New(apierror.CodeInvalidParameter, "brand_name", "brand_name must not be blank.")
 		}
 	}
+	if n.BrandAliases, err = brandAliases(body.BrandAliases, n.BrandName); err != nil {
+		return nil, err
+	}
 
 	status, out, err := createOnce(ctx, s.d.Store, p.OrgID, "createSchedule", req.Params.IdempotencyKey, body,
 		func(ctx context.Context, tx *store.Store) (int, api.Schedule, error) {
@@ -149,7 +152,7 @@ func (s *Server) DeleteSchedule(ctx context.Context, req api.DeleteScheduleReque
 
 func toAPISchedule(r store.Schedule) api.Schedule {
 	out := api.Schedule{
-		ID: r.ID, URL: r.URL, Domain: r.Domain, BrandName: r.BrandName,
+		ID: r.ID, URL: r.URL, Domain: r.Domain, BrandName: r.BrandName, BrandAliases: aliasList(r.BrandAliases),
 		Frequency: api.ScheduleFrequency(r.Frequency), NotifyEmail: r.NotifyEmail, Active: r.Active,
 		LastRunAt: utcPtr(r.LastRunAt), LastScanID: r.LastScanID,
 		CreatedAt: r.CreatedAt.UTC(), UpdatedAt: r.UpdatedAt.UTC(),

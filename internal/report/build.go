@@ -50,6 +50,9 @@ type Input struct {
 	Outcomes    []checks.Outcome
 	Scores      scoring.Result
 	Site        *fetch.Site
+	// Caveats are what limits the report, in sentences (no answer engine
+	// configured, …); the report adds none of its own.
+	Caveats []string
 }
 
 // Build renders the report for both audiences.
@@ -90,6 +93,8 @@ func build(in Input, audience scoring.Audience, fetches api.FetchSummary) api.Re
 	}
 	r.Counts = Counts(r.Checks)
 	r.Summaries = summaries(in, audience)
+	r.Summaries.Provenance = TemplateProvenance()
+	r.Caveats = caveats(in)
 	return r
 }
 
@@ -156,6 +161,8 @@ func Counts(list []api.CheckResult) api.CheckCounts {
 			c.Na++
 		case api.CheckStatusInfo:
 			c.Info++
+		case api.CheckStatusError:
+			c.Error = countOne(c.Error)
 		}
 	}
 	return c

@@ -45,6 +45,7 @@ var (
 	statusInk = map[api.CheckStatus]rgb{
 		api.CheckStatusPass: {25, 135, 84}, api.CheckStatusWarn: {196, 124, 0},
 		api.CheckStatusFail: {200, 35, 51}, api.CheckStatusNa: {108, 117, 125}, api.CheckStatusInfo: {13, 110, 253},
+		api.CheckStatusError: {108, 117, 125},
 	}
 	levelInk = map[string]rgb{
 		"low": {25, 135, 84}, "moderate": {230, 168, 23}, "medium": {230, 168, 23}, "high": {253, 126, 20}, "critical": {200, 35, 51},

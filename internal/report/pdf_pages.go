@@ -579,7 +579,7 @@ func (d *doc) widthIn(family string, size float64, s string) float64 {
 }
 
 var statusOrder = map[api.CheckStatus]int{
-	api.CheckStatusFail: 0, api.CheckStatusWarn: 1, api.CheckStatusPass: 2, api.CheckStatusNa: 3, api.CheckStatusInfo: 4,
+	api.CheckStatusFail: 0, api.CheckStatusWarn: 1, api.CheckStatusPass: 2, api.CheckStatusError: 3, api.CheckStatusNa: 3, api.CheckStatusInfo: 4,
 }
 
 // pillarRow draws a pillar's bar, score and what it measures; a pillar no
@@ -721,6 +721,8 @@ func statusLabel(s api.CheckStatus, eng bool) string {
 		return "FAILED"
 	case api.CheckStatusNa:
 		return "N/A"
+	case api.CheckStatusError:
+		return "NOT CHECKED"
 	}
 	return "INFO"
 }

@@ -222,14 +222,14 @@ func TestRenderPDFHostileInput(t *testing.T) {
 	require.True(t, bytes.HasPrefix(buf.Bytes(), []byte("%PDF-")))
 }
 
-// The AI mentions pillar is not measured without a language model: the PDF
+// The AI mentions pillar is not measured without an answer engine: the PDF
 // says so and why, instead of a dash and 0 %.
 func TestRenderPDFNotMeasuredPillar(t *testing.T) {
 	t.Parallel()
 	f := built(t, testsite.WordPress, "")
 	for _, audience := range []api.Audience{api.AudienceMarketing, api.AudienceEngineering} {
 		text := pdfText(t, f.pdf(t, audience))
-		require.Regexp(t, `AI mentions not measured .{0,200}Not measured: [^.]*language-model`, text)
+		require.Regexp(t, `AI mentions not measured .{0,200}Not measured: no answer engine configured`, text)
 		require.NotContains(t, text, "comes with the AI layer")
 	}
 }

@@ -125,8 +125,6 @@ func Humanize(s string, audience scoring.Audience, titles map[string]string) str
 // written for both.
 func notMeasured(ev map[string]any) (string, bool) {
 	switch {
-	case ev["requires"] == "language_model_engine":
-		return "Not measured: asking AI assistants about the brand needs a language-model connection, which this GeoScan server does not have; not scored.", true
 	case ev["reason"] == "no_crux_api_key":
 		return "Not measured: real-visitor speed data needs a Chrome UX Report (CrUX) API key, which this GeoScan server does not have; not scored.", true
 	}

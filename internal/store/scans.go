@@ -49,6 +49,7 @@ type Scan struct {
 	URL             string
 	Domain          string
 	BrandName       string
+	BrandAliases    []string
 	CallbackURL     *string
 	WebhookSecret   *string
 	Project         *string
@@ -76,7 +77,7 @@ type Scan struct {
 func scanOf(r db.Scan) Scan {
 	return Scan{
 		ID: r.ID, OrgID: r.OrgID, APIKeyID: r.APIKeyID, ScheduleID: r.ScheduleID, Source: ScanSource(r.Source),
-		URL: r.URL, Domain: r.Domain, BrandName: r.BrandName,
+		URL: r.URL, Domain: r.Domain, BrandName: r.BrandName, BrandAliases: r.BrandAliases,
 		CallbackURL: r.CallbackURL, WebhookSecret: r.WebhookSecret, Project: r.Project, TrackedURL: r.TrackedURL,
 		Status: ScanStatus(r.Status), ErrorCode: r.ErrorCode, ErrorMessage: r.ErrorMessage,
 		OverallScore: r.OverallScore, OverallGrade: r.OverallGrade,
@@ -100,6 +101,7 @@ type NewScan struct {
 	URL           string
 	Domain        string
 	BrandName     string
+	BrandAliases  []string
 	CallbackURL   *string
 	WebhookSecret *string
 	Project       *string
@@ -125,7 +127,7 @@ func (s *Store) CreateScan(ctx context.Context, n NewScan, now time.Time) (Scan,
 		}
 		row, err := tx.q.CreateScan(ctx, tx.conn, db.CreateScanParams{
 			OrgID: n.OrgID, APIKeyID: n.APIKeyID, ScheduleID: n.ScheduleID, Source: string(n.Source),
-			URL: n.URL, Domain: n.Domain, BrandName: n.BrandName,
+			URL: n.URL, Domain: n.Domain, BrandName: n.BrandName, BrandAliases: orEmpty(n.BrandAliases),
 			CallbackURL: n.CallbackURL, WebhookSecret: n.WebhookSecret,
 			Project: n.Project, TrackedURL: n.TrackedURL,
 		})
@@ -402,3 +404,11 @@ func (c *copyOut) CopyFrom(context.Context, pgx.Identifier, []string, pgx.CopyFr
 type errRow struct{}
 
 func (errRow) Scan(...any) error { return errNotCopy }
+
+// orEmpty keeps a list column from being written as NULL.
+func orEmpty(list []string) []string {
+	if list == nil {
+		return []string{}
+	}
+	return list
+}

@@ -30,6 +30,7 @@ type Schedule struct {
 	URL           string
 	Domain        string
 	BrandName     string
+	BrandAliases  []string
 	Frequency     Frequency
 	NotifyEmail   bool
 	Active        bool
@@ -43,7 +44,7 @@ type Schedule struct {
 
 func scheduleOf(r db.Schedule) Schedule {
 	return Schedule{
-		ID: r.ID, OrgID: r.OrgID, OwnerMemberID: r.OwnerMemberID, URL: r.URL, Domain: r.Domain, BrandName: r.BrandName,
+		ID: r.ID, OrgID: r.OrgID, OwnerMemberID: r.OwnerMemberID, URL: r.URL, Domain: r.Domain, BrandName: r.BrandName, BrandAliases: r.BrandAliases,
 		Frequency: Frequency(r.Frequency), NotifyEmail: r.NotifyEmail, Active: r.Active,
 		NextRunAt: r.NextRunAt, LastRunAt: r.LastRunAt, LastScanID: r.LastScanID,
 		CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt, DeactivatedAt: r.DeactivatedAt,
@@ -69,8 +70,9 @@ type NewSchedule struct {
 	OrgID       uuid.UUID
 	URL         string
 	Domain      string
-	BrandName   string
-	Frequency   Frequency
+	BrandName    string
+	BrandAliases []string
+	Frequency    Frequency
 	NotifyEmail bool
 }
 
@@ -99,7 +101,7 @@ func (s *Store) CreateSchedule(ctx context.Context, n NewSchedule, now time.Time
 			return err
 		}
 		row, err := tx.q.CreateSchedule(ctx, tx.conn, db.CreateScheduleParams{
-			OrgID: n.OrgID, URL: n.URL, Domain: n.Domain, BrandName: n.BrandName,
+			OrgID: n.OrgID, URL: n.URL, Domain: n.Domain, BrandName: n.BrandName, BrandAliases: orEmpty(n.BrandAliases),
 			Frequency: string(n.Frequency), NotifyEmail: n.NotifyEmail, NextRunAt: NextRun(n.Frequency, now),
 		})
 		if err != nil {

@@ -1,7 +1,7 @@
 -- name: CreateScan :one
-INSERT INTO scans (org_id, api_key_id, schedule_id, source, url, domain, brand_name,
+INSERT INTO scans (org_id, api_key_id, schedule_id, source, url, domain, brand_name, brand_aliases,
                    callback_url, webhook_secret, project, tracked_url)
-VALUES (@org_id, sqlc.narg(api_key_id), sqlc.narg(schedule_id), @source, @url, @domain, @brand_name,
+VALUES (@org_id, sqlc.narg(api_key_id), sqlc.narg(schedule_id), @source, @url, @domain, @brand_name, @brand_aliases,
         sqlc.narg(callback_url), sqlc.narg(webhook_secret), sqlc.narg(project), sqlc.narg(tracked_url))
 RETURNING *;
 

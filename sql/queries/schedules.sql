@@ -1,8 +1,8 @@
 -- name: CreateSchedule :one
 -- ON CONFLICT DO NOTHING makes a concurrent duplicate return no row, so the
 -- caller can fall back to reading the existing schedule.
-INSERT INTO schedules (org_id, owner_member_id, url, domain, brand_name, frequency, notify_email, next_run_at)
-VALUES (@org_id, sqlc.narg(owner_member_id), @url, @domain, @brand_name, @frequency, @notify_email, @next_run_at)
+INSERT INTO schedules (org_id, owner_member_id, url, domain, brand_name, brand_aliases, frequency, notify_email, next_run_at)
+VALUES (@org_id, sqlc.narg(owner_member_id), @url, @domain, @brand_name, @brand_aliases, @frequency, @notify_email, @next_run_at)
 ON CONFLICT (org_id, url) DO NOTHING
 RETURNING *;
 
