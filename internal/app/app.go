@@ -26,6 +26,7 @@ import (
 	"github.com/geoscan/geoscan/internal/dbmigrate"
 	"github.com/geoscan/geoscan/internal/fetch"
 	"github.com/geoscan/geoscan/internal/httpserver"
+	"github.com/geoscan/geoscan/internal/llm"
 	"github.com/geoscan/geoscan/internal/netguard"
 	"github.com/geoscan/geoscan/internal/ratelimit"
 	"github.com/geoscan/geoscan/internal/retention"
@@ -64,6 +65,9 @@ type Options struct {
 	NowFunc  func() time.Time
 	// PlainHTTPPort overrides the port of the http:// probe (fixture sites).
 	PlainHTTPPort int
+	// Engines replace the answer engines of the configuration (the demo's
+	// scripted engine); the first is the default.
+	Engines []llm.Engine
 }
 
 // staticResolver answers from a fixed map (GEOSCAN_RESOLVE) and refuses
@@ -220,9 +224,13 @@ func (a *App) setUpQueue(cfg config.Config, logger *slog.Logger, resolver netgua
 		if err != nil {
 			return fmt.Errorf("fetcher: %w", err)
 		}
+		ai, err := aiLayer(cfg, a.store, logger, opts)
+		if err != nil {
+			return err
+		}
 		a.runner = &scanner.Runner{
 			Store: a.store, Fetcher: fetcher, Logger: logger, Budget: cfg.ScanBudget, Now: opts.NowFunc,
-			Callbacks: a.queuer,
+			Callbacks: a.queuer, AI: ai,
 		}
 		deliverer := &webhook.Worker{
 			Store: a.store, Client: webhooks, Schedule: a.queuer.Schedule, Logger: logger, NowFunc: opts.NowFunc,

@@ -14,6 +14,7 @@ import (
 	"github.com/geoscan/geoscan/gen/client"
 	"github.com/geoscan/geoscan/internal/app"
 	"github.com/geoscan/geoscan/internal/config"
+	"github.com/geoscan/geoscan/internal/llm"
 	"github.com/geoscan/geoscan/internal/testsite"
 	"github.com/geoscan/geoscan/webhook"
 )
@@ -27,7 +28,7 @@ func demo(ctx context.Context, e env, args []string) error {
 	timeout := fs.Duration("timeout", 3*time.Minute, "give up waiting for the scans after this long")
 	pdfDir := fs.String("pdf-dir", "", "also save both editions of each fixture's PDF report in this directory")
 	fs.Usage = func() {
-		fmt.Fprint(e.stderr, "Usage: geoscan demo [--timeout 3m] [--pdf-dir DIR]\n\nScans the built-in fixture sites (served on loopback with a test CA) through the API and prints\nthe results. Needs no internet.\n")
+		fmt.Fprint(e.stderr, "Usage: geoscan demo [--timeout 3m] [--pdf-dir DIR]\n\nScans the built-in fixture sites (served on loopback with a test CA) through the API and prints\nthe results. Needs no internet. The AI mention checks and summaries use GeoScan's scripted demo\nengine, an OpenAI-compatible server on loopback whose answers are canned: they show the shape of\nthe results, not what any real assistant says.\n")
 	}
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -80,7 +81,12 @@ func demo(ctx context.Context, e env, args []string) error {
 	}
 	defer stop()
 
-	a, err := app.New(ctx, cfg, logger, app.Options{Resolver: sites.Resolver(), PlainHTTPPort: sites.HTTPPort()})
+	engine, stopEngine, err := demoEngine()
+	if err != nil {
+		return err
+	}
+	defer stopEngine()
+	a, err := app.New(ctx, cfg, logger, app.Options{Resolver: sites.Resolver(), PlainHTTPPort: sites.HTTPPort(), Engines: []llm.Engine{engine}})
 	if err != nil {
 		return err
 	}
@@ -154,6 +160,9 @@ func demo(ctx context.Context, e env, args []string) error {
 		return err
 	}
 	if err := printTriage(waitCtx, e, c, results); err != nil {
+		return err
+	}
+	if err := printAI(waitCtx, e, c, results); err != nil {
 		return err
 	}
 	if *pdfDir != "" {

@@ -58,6 +58,20 @@ type Config struct {
 	TrustedProxies []netip.Prefix
 	// DisableRateLimits turns both rate-limit layers off (dev/test only).
 	DisableRateLimits bool
+	// LLM configures the AI layer (answer engines and their limits).
+	LLM LLMConfig
+}
+
+// LLMConfig is the AI layer's part of the configuration. The engines'
+// endpoints are the operator's own, so plain http:// and loopback are
+// allowed here, unlike for scan targets.
+type LLMConfig struct {
+	BaseURL, APIKey, Model string
+	EnginesFile            string
+	Runs                   int
+	CallTimeout            time.Duration
+	MaxCalls, MaxTokens    int
+	Concurrency            int
 }
 
 // Role is what a process runs.
@@ -215,6 +229,47 @@ func variables() []variable {
 		{
 			"GEOSCAN_DISABLE_RATE_LIMITS", "false", "Turn off both rate-limit layers. Refused unless GEOSCAN_ENV is dev or test.", false,
 			func(c *Config, v string) error { b, err := strconv.ParseBool(v); c.DisableRateLimits = b; return err },
+		},
+		{
+			"GEOSCAN_LLM_BASE_URL", "", "Base URL of the default answer engine, any OpenAI-compatible API (https://api.openai.com/v1, https://api.perplexity.ai, http://127.0.0.1:11434/v1 for Ollama …). It writes the summaries, judges accuracy and is asked the AI mention prompts. Unset (and no engines file): the four llm_* checks are na and summaries are templates.", false,
+			func(c *Config, v string) error { c.LLM.BaseURL = v; return nil },
+		},
+		{
+			"GEOSCAN_LLM_API_KEY", "", "API key of the default answer engine (sent as a bearer token; never logged or stored). Empty for endpoints without keys.", true,
+			func(c *Config, v string) error { c.LLM.APIKey = v; return nil },
+		},
+		{
+			"GEOSCAN_LLM_MODEL", "", "Model of the default answer engine; required with GEOSCAN_LLM_BASE_URL.", false,
+			func(c *Config, v string) error { c.LLM.Model = v; return nil },
+		},
+		{
+			"GEOSCAN_LLM_ENGINES_FILE", "", "JSON file of further answer engines asked the mention prompts, one object per engine under `engines` with `name`, `base_url`, `model`, `api_key_env` (the variable that holds its key), `capabilities` (`chat`, `web_search`) and `web_search_api` (`responses`, or `chat` for engines such as Perplexity that search inside a chat completion). The first is the default engine when GEOSCAN_LLM_BASE_URL is unset. See docs/AI.md.", false,
+			func(c *Config, v string) error { c.LLM.EnginesFile = v; return nil },
+		},
+		{
+			"GEOSCAN_LLM_RUNS", "3", "How often each AI mention prompt is asked per engine (1–20); rates are reported with their 95 % interval.", false,
+			func(c *Config, v string) error {
+				if err := positiveInt(v, &c.LLM.Runs); err != nil || c.LLM.Runs > 20 {
+					return fmt.Errorf("must be an integer from 1 to 20, not %q", v)
+				}
+				return nil
+			},
+		},
+		{
+			"GEOSCAN_LLM_CALL_TIMEOUT", "30s", "Longest time one answer engine call may take; a call over it leaves its check error, never the scan failed.", false,
+			func(c *Config, v string) error { return positiveDuration(v, &c.LLM.CallTimeout) },
+		},
+		{
+			"GEOSCAN_LLM_MAX_CALLS", "80", "Most answer engine calls one scan makes (cached answers are free); calls beyond it are not made and their runs are reported not checked.", false,
+			func(c *Config, v string) error { return positiveInt(v, &c.LLM.MaxCalls) },
+		},
+		{
+			"GEOSCAN_LLM_MAX_TOKENS", "100000", "Most tokens (prompt and answer) the answer engine calls of one scan may use.", false,
+			func(c *Config, v string) error { return positiveInt(v, &c.LLM.MaxTokens) },
+		},
+		{
+			"GEOSCAN_LLM_CONCURRENCY", "16", "Answer engine calls of one scan in flight at once.", false,
+			func(c *Config, v string) error { return positiveInt(v, &c.LLM.Concurrency) },
 		},
 		{
 			"GEOSCAN_DATA_DIR", ".data", "Where `geoscan dev` keeps its private PostgreSQL cluster and development key.", false,
@@ -379,6 +434,17 @@ func (c Config) Redacted() map[string]string {
 	}
 	out["GEOSCAN_TRUSTED_PROXIES"] = strings.Join(proxies, ",")
 	out["GEOSCAN_DISABLE_RATE_LIMITS"] = strconv.FormatBool(c.DisableRateLimits)
+	out["GEOSCAN_LLM_BASE_URL"] = c.LLM.BaseURL
+	out["GEOSCAN_LLM_MODEL"] = c.LLM.Model
+	out["GEOSCAN_LLM_ENGINES_FILE"] = c.LLM.EnginesFile
+	out["GEOSCAN_LLM_RUNS"] = strconv.Itoa(c.LLM.Runs)
+	out["GEOSCAN_LLM_CALL_TIMEOUT"] = c.LLM.CallTimeout.String()
+	out["GEOSCAN_LLM_MAX_CALLS"] = strconv.Itoa(c.LLM.MaxCalls)
+	out["GEOSCAN_LLM_MAX_TOKENS"] = strconv.Itoa(c.LLM.MaxTokens)
+	out["GEOSCAN_LLM_CONCURRENCY"] = strconv.Itoa(c.LLM.Concurrency)
+	if c.LLM.APIKey != "" {
+		out["GEOSCAN_LLM_API_KEY"] = "(set)"
+	}
 	if c.RedisURL != "" {
 		out["GEOSCAN_REDIS_URL"] = "(set)"
 	}

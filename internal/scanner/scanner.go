@@ -22,6 +22,7 @@ import (
 
 	"github.com/geoscan/geoscan/internal/checks"
 	"github.com/geoscan/geoscan/internal/fetch"
+	"github.com/geoscan/geoscan/internal/llm"
 	"github.com/geoscan/geoscan/internal/pgsafe"
 	"github.com/geoscan/geoscan/internal/report"
 	"github.com/geoscan/geoscan/internal/scoring"
@@ -77,16 +78,22 @@ type Runner struct {
 	// Callbacks queues the callback of a finished scan in the transaction
 	// that finishes it; nil queues none.
 	Callbacks *webhook.Queuer
+	// AI is the AI layer (answer engines); nil or not enabled leaves the
+	// ai_mentions checks na and the summaries templates.
+	AI *llm.Layer
 
 	triageBuilder atomic.Pointer[TriageBuilder]
+	lastPrune     atomic.Int64 // Unix seconds of the last cache prune
 }
 
 // Timings split a scan's wall time by phase.
 type Timings struct {
 	Fetch  time.Duration // network, parsing excluded
 	Parse  time.Duration
-	Checks time.Duration // checks, scoring and report building
-	Store  time.Duration
+	Checks time.Duration // checks, scoring and report building, AI included
+	// AI is the part of Checks spent waiting for answer engines.
+	AI    time.Duration
+	Store time.Duration
 }
 
 // ErrInterrupted marks a scan stopped from outside (its worker is shutting
@@ -170,7 +177,8 @@ func (r *Runner) Run(ctx context.Context, scanID uuid.UUID, lastAttempt bool) (T
 	}
 
 	start = time.Now()
-	in := &checks.Input{Site: site, Home: site.HomePage, BrandName: scan.BrandName, Now: r.now()}
+	in := &checks.Input{Site: site, Home: site.HomePage, BrandName: scan.BrandName, BrandAliases: scan.BrandAliases, Now: r.now()}
+	sess := r.askEngines(ctx, in, &t)
 	outcomes := checks.Run(in)
 	scored := make([]scoring.CheckScore, 0, len(outcomes))
 	for _, o := range outcomes {
@@ -179,8 +187,9 @@ func (r *Runner) Run(ctx context.Context, scanID uuid.UUID, lastAttempt bool) (T
 	scores := scoring.Score(scored)
 	doc := report.Build(report.Input{
 		ScanID: scan.ID, URL: scan.URL, BrandName: scan.BrandName, GeneratedAt: r.now(),
-		Outcomes: outcomes, Scores: scores, Site: site,
+		Outcomes: outcomes, Scores: scores, Site: site, Caveats: r.aiCaveats(outcomes),
 	})
+	r.writeSummaries(ctx, sess, &doc, &t, log)
 	completion := store.Completion{
 		ScanID: scan.ID, ScoringVersion: scores.Version, Overall: scores.Overall, OverallGrade: scores.OverallGrade.Grade,
 		Search:     ringScore(scores, scoring.RingSearch),
@@ -231,7 +240,7 @@ func (r *Runner) Run(ctx context.Context, scanID uuid.UUID, lastAttempt bool) (T
 	}
 	log.Info("scan completed", slog.Float64("overall_score", scores.Overall),
 		slog.Int64("fetch_ms", t.Fetch.Milliseconds()), slog.Int64("parse_ms", t.Parse.Milliseconds()),
-		slog.Int64("checks_ms", t.Checks.Milliseconds()), slog.Int64("store_ms", t.Store.Milliseconds()))
+		slog.Int64("checks_ms", t.Checks.Milliseconds()), slog.Int64("ai_ms", t.AI.Milliseconds()), slog.Int64("store_ms", t.Store.Milliseconds()))
 	return t, nil
 }
 

@@ -246,14 +246,28 @@ func caveats(in Input, f facts) []caveat {
 	if edgeChallenged(in.Site) {
 		out = append(out, "An edge challenge answered some AI crawler probes: what those crawlers receive differs from what GeoScan saw.")
 	}
-	llmSkipped := true
+	llmSkipped, noEngine, llmErrors := true, false, 0
 	for _, o := range in.Outcomes {
-		if o.Check.Pillar == "ai_mentions" && o.Result.Status != checks.NA {
+		if o.Check.Pillar != "ai_mentions" {
+			continue
+		}
+		if o.Result.Status != checks.NA {
 			llmSkipped = false
 		}
+		if o.Result.Evidence["reason"] == checks.NoAnswerEngine {
+			noEngine = true
+		}
+		if o.Result.Status == checks.Error {
+			llmErrors++
+		}
 	}
-	if llmSkipped {
+	switch {
+	case noEngine:
+		out = append(out, "No answer engine is configured, so the AI mention checks were not measured and what AI assistants say about the brand is unknown.")
+	case llmSkipped:
 		out = append(out, "The language-model mention checks were skipped, so what AI assistants say about the brand is unknown.")
+	case llmErrors > 0:
+		out = append(out, "Some AI mention checks could not be measured because an answer engine failed; they are left out of the scores.")
 	}
 	if in.Site.Home != nil && in.Site.Home.Truncated {
 		out = append(out, "The homepage was larger than the fetch limit and was read in part.")
