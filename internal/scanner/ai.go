@@ -10,7 +10,6 @@ import (
 	"github.com/geoscan/geoscan/internal/llm"
 	"github.com/geoscan/geoscan/internal/mentions"
 	"github.com/geoscan/geoscan/internal/report"
-	"github.com/geoscan/geoscan/internal/summary"
 )
 
 // storeReserve is the part of a scan's budget the AI layer leaves for
@@ -51,7 +50,7 @@ func (r *Runner) writeSummaries(ctx context.Context, sess *llm.Session, doc *rep
 	}
 	start := time.Now()
 	actx, cancel := aiContext(ctx)
-	summary.Write(actx, sess, doc)
+	report.WriteSummaries(actx, sess, doc)
 	cancel()
 	t.AI += time.Since(start)
 	u := sess.Usage()

@@ -1,5 +1,5 @@
-// Package summary writes a report's executive and ring summaries with the
-// default answer engine, for each audience, from the report's structured
+// The report's executive and ring summaries written by the default answer
+// engine, for each audience, from the report's structured
 // results only: scores, grades, gates, the checks that fail or warn (ids,
 // titles, statuses, impact) and the caveats — never page text or a check's
 // finding, which quote the site. Each text must pass a validator that
@@ -7,7 +7,7 @@
 // and any claim that a check passes or fails when it does not; a rejected
 // or missing text keeps its template. The report says per text who wrote
 // it.
-package summary
+package report
 
 import (
 	"context"
@@ -22,27 +22,26 @@ import (
 
 	"github.com/geoscan/geoscan/gen/api"
 	"github.com/geoscan/geoscan/internal/llm"
-	"github.com/geoscan/geoscan/internal/report"
 )
 
-// Purpose names the summaries in the session's usage.
-const Purpose = "summaries"
+// SummaryPurpose names the summaries in the session's usage.
+const SummaryPurpose = "summaries"
 
-// Write replaces the template summaries of both audiences with the
+// WriteSummaries replaces the template summaries of both audiences with the
 // engine's texts that pass the validator. It never fails: an engine error
 // leaves the templates, with the reason in the provenance.
-func Write(ctx context.Context, sess *llm.Session, doc *report.Stored) {
+func WriteSummaries(ctx context.Context, sess *llm.Session, doc *Stored) {
 	if sess == nil || !sess.Layer().Enabled() {
 		return
 	}
 	var wg sync.WaitGroup
 	for _, r := range []*api.Report{&doc.Marketing, &doc.Engineering} {
-		wg.Go(func() { write(ctx, sess, r) })
+		wg.Go(func() { writeSummary(ctx, sess, r) })
 	}
 	wg.Wait()
 }
 
-var schema = &llm.Schema{Name: "report_summaries", Schema: map[string]any{
+var summarySchema = &llm.Schema{Name: "report_summaries", Schema: map[string]any{
 	"type": "object", "additionalProperties": false,
 	"required": []string{"executive", "search", "visibility", "trust"},
 	"properties": map[string]any{
@@ -51,13 +50,13 @@ var schema = &llm.Schema{Name: "report_summaries", Schema: map[string]any{
 	},
 }}
 
-const system = "You write short summaries of a website audit for AI answer engines. Use only the data you are given: " +
+const summarySystem = "You write short summaries of a website audit for AI answer engines. Use only the data you are given: " +
 	"every number, grade and check you mention must appear in it, and never say a check passes or fails unless its status says so. " +
 	"Answer only with the JSON asked for."
 
-func write(ctx context.Context, sess *llm.Session, r *api.Report) {
+func writeSummary(ctx context.Context, sess *llm.Session, r *api.Report) {
 	e := sess.Layer().Default
-	data := Facts(r)
+	data := SummaryFacts(r)
 	b, err := json.Marshal(data)
 	if err != nil {
 		return
@@ -69,10 +68,10 @@ func write(ctx context.Context, sess *llm.Session, r *api.Report) {
 	prompt := fmt.Sprintf("Audit results as JSON:\n%s\n\nWrite for %s. executive: at most 80 words on the overall score, "+
 		"the strongest and weakest ring, any gate that caps a score, and the first fix. search, visibility, trust: at most 60 words "+
 		"each on that ring's score, grade, cap if any, and the checks to fix first.", b, reader)
-	res := sess.Ask(ctx, Purpose, e, llm.Request{System: system, Prompt: prompt, Temperature: llm.Zero(), Schema: schema}, 0)
+	res := sess.Ask(ctx, SummaryPurpose, e, llm.Request{System: summarySystem, Prompt: prompt, Temperature: llm.Zero(), Schema: summarySchema}, 0)
 	prov := r.Summaries.Provenance
 	if prov == nil {
-		prov = report.TemplateProvenance()
+		prov = TemplateProvenance()
 		r.Summaries.Provenance = prov
 	}
 	slots := []struct {
@@ -110,7 +109,7 @@ func write(ctx context.Context, sess *llm.Session, r *api.Report) {
 	all := true
 	for i, s := range slots {
 		text := strings.TrimSpace(out[s.name])
-		if why := Validate(text, s.name, data); why != "" {
+		if why := ValidateSummary(text, data); why != "" {
 			reject(i, why)
 			all = false
 			continue
@@ -123,8 +122,8 @@ func write(ctx context.Context, sess *llm.Session, r *api.Report) {
 	}
 }
 
-// Data is what a summary may be written from.
-type Data struct {
+// SummaryData is what a summary may be written from.
+type SummaryData struct {
 	Audience     string        `json:"audience"`
 	Brand        string        `json:"brand"`
 	Overall      float64       `json:"overall_score"`
@@ -171,9 +170,9 @@ type FindingData struct {
 	Impact string `json:"impact"`
 }
 
-// Facts reads the structured results of a report.
-func Facts(r *api.Report) Data {
-	d := Data{
+// SummaryFacts reads the structured results of a report.
+func SummaryFacts(r *api.Report) SummaryData {
+	d := SummaryData{
 		Audience: string(r.Audience), Brand: r.BrandName, Overall: r.OverallScore, OverallGrade: string(r.OverallGrade),
 		Counts: r.Counts, statuses: map[string]string{},
 	}
@@ -209,18 +208,18 @@ func Facts(r *api.Report) Data {
 }
 
 var (
-	numberRE  = regexp.MustCompile(`\d+(?:[.,]\d+)?`)
-	gradeRE   = regexp.MustCompile(`\b(?:[Gg]rades?|[Gg]raded|rated)\s+(?:of\s+|is\s+|an?\s+)?(A\+|[A-F])(?:[^A-Za-z0-9+]|$)|\((A\+|[A-F])\)|\b(A\+|[A-F])\s+grade\b`)
-	idRE      = regexp.MustCompile(`\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b`)
-	ringNumRE = regexp.MustCompile(`(?i)\b(search|visibility|trust|overall)\b(?:\s+ring)?(?:\s+(?:score[sd]?|is|at|of|stands\s+at|reaches))+\s+(\d+(?:\.\d+)?)`)
-	claimRE   = regexp.MustCompile(`(?i)\b(pass(?:es|ed)?|fail(?:s|ed)?|warn(?:s|ed)?)\b`)
+	sumNumberRE = regexp.MustCompile(`\d+(?:[.,]\d+)?`)
+	gradeRE     = regexp.MustCompile(`\b(?:[Gg]rades?|[Gg]raded|rated)\s+(?:of\s+|is\s+|an?\s+)?(A\+|[A-F])(?:[^A-Za-z0-9+]|$)|\((A\+|[A-F])\)|\b(A\+|[A-F])\s+grade\b`)
+	idRE        = regexp.MustCompile(`\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b`)
+	ringNumRE   = regexp.MustCompile(`(?i)\b(search|visibility|trust|overall)\b(?:\s+ring)?(?:\s+(?:score[sd]?|is|at|of|stands\s+at|reaches))+\s+(\d+(?:\.\d+)?)`)
+	claimRE     = regexp.MustCompile(`(?i)\b(pass(?:es|ed)?|fail(?:s|ed)?|warn(?:s|ed)?)\b`)
 )
 
-// Validate returns why a summary text cannot be used ("" when it can): it
+// ValidateSummary returns why a summary text cannot be used ("" when it can): it
 // is empty or too long, or it states a number, grade or check the data
 // does not hold, gives a ring a score that is not its own, or says a check
 // passes or fails when its status says otherwise.
-func Validate(text, slot string, d Data) string {
+func ValidateSummary(text string, d SummaryData) string {
 	if text == "" {
 		return "the text is empty"
 	}
@@ -232,7 +231,7 @@ func Validate(text, slot string, d Data) string {
 		return "the text contains a link or markup"
 	}
 	nums := d.numbers()
-	for _, m := range numberRE.FindAllString(text, -1) {
+	for _, m := range sumNumberRE.FindAllString(text, -1) {
 		v, err := strconv.ParseFloat(strings.ReplaceAll(m, ",", "."), 64)
 		if err != nil {
 			return fmt.Sprintf("the number %s is not in the report", m)
@@ -286,13 +285,12 @@ func Validate(text, slot string, d Data) string {
 			}
 		}
 	}
-	_ = slot
 	return ""
 }
 
 func key(v float64) string { return strconv.FormatFloat(math.Round(v*10)/10, 'f', 1, 64) }
 
-func (d Data) ring(id string) RingData {
+func (d SummaryData) ring(id string) RingData {
 	for _, r := range d.Rings {
 		if r.Ring == id {
 			return r
@@ -304,7 +302,7 @@ func (d Data) ring(id string) RingData {
 // numbers are the numbers a text may state: every score, cap and count of
 // the data, "100" (out of 100) and the small counts 1–3 that phrasing
 // needs ("two rings", "3 checks").
-func (d Data) numbers() map[string]bool {
+func (d SummaryData) numbers() map[string]bool {
 	out := map[string]bool{}
 	add := func(v float64) { out[key(v)] = true }
 	add(d.Overall)
@@ -334,7 +332,7 @@ func (d Data) numbers() map[string]bool {
 	return out
 }
 
-func (d Data) ids() map[string]bool {
+func (d SummaryData) ids() map[string]bool {
 	out := map[string]bool{}
 	for id := range d.statuses {
 		out[id] = true
