@@ -81,7 +81,7 @@ func demo(ctx context.Context, e env, args []string) error {
 	}
 	defer stop()
 
-	engine, stopEngine, err := demoEngine()
+	engine, stopEngine, err := demoEngine(ctx)
 	if err != nil {
 		return err
 	}

@@ -15,8 +15,9 @@ import (
 
 // demoEngine starts the scripted demo engine on loopback and returns it
 // as an answer engine labelled as such in every piece of evidence.
-func demoEngine() (llm.Engine, func(), error) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+func demoEngine(ctx context.Context) (llm.Engine, func(), error) {
+	var lc net.ListenConfig
+	ln, err := lc.Listen(ctx, "tcp", "127.0.0.1:0")
 	if err != nil {
 		return nil, nil, fmt.Errorf("scripted demo engine: %w", err)
 	}

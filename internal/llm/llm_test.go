@@ -3,7 +3,6 @@ package llm_test
 import (
 	"bytes"
 	"context"
-	"errors"
 	"io"
 	"log/slog"
 	"net/http"
@@ -314,5 +313,5 @@ func TestSessionTimeoutDegradesTheCall(t *testing.T) {
 	e := engine(t, srv)
 	layer := &llm.Layer{Default: e, Limits: llm.Limits{Runs: 1, CallTimeout: 100 * time.Millisecond, MaxCalls: 10, MaxTokens: 10_000, Concurrency: 4}}
 	r := layer.Session(time.Now()).Ask(context.Background(), "x", e, llm.Request{Prompt: "q"}, 0)
-	require.True(t, errors.Is(r.Err, llm.ErrTimeout), "got %v", r.Err)
+	require.ErrorIs(t, r.Err, llm.ErrTimeout)
 }

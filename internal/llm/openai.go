@@ -145,7 +145,7 @@ func (e *openAIEngine) askChat(ctx context.Context, req Request) (Answer, error)
 		msgs = append(msgs, openai.SystemMessage(req.System))
 	}
 	msgs = append(msgs, openai.UserMessage(req.Prompt))
-	params := openai.ChatCompletionNewParams{Model: shared.ChatModel(e.info.Model), Messages: msgs}
+	params := openai.ChatCompletionNewParams{Model: e.info.Model, Messages: msgs}
 	if req.Temperature != nil {
 		params.Temperature = openai.Float(*req.Temperature)
 	}
@@ -213,7 +213,7 @@ func (e *openAIEngine) askChat(ctx context.Context, req Request) (Answer, error)
 
 func (e *openAIEngine) askResponses(ctx context.Context, req Request) (Answer, error) {
 	params := responses.ResponseNewParams{
-		Model: shared.ResponsesModel(e.info.Model),
+		Model: e.info.Model,
 		Input: responses.ResponseNewParamsInputUnion{OfString: openai.String(req.Prompt)},
 		Tools: []responses.ToolUnionParam{{OfWebSearch: &responses.WebSearchToolParam{Type: responses.WebSearchToolTypeWebSearch}}},
 		// The sources the search returned, cited or not.

@@ -1,3 +1,5 @@
+package report
+
 // The report's executive and ring summaries written by the default answer
 // engine, for each audience, from the report's structured
 // results only: scores, grades, gates, the checks that fail or warn (ids,
@@ -7,7 +9,6 @@
 // and any claim that a check passes or fails when it does not; a rejected
 // or missing text keeps its template. The report says per text who wrote
 // it.
-package report
 
 import (
 	"context"

@@ -124,8 +124,7 @@ func Humanize(s string, audience scoring.Audience, titles map[string]string) str
 // summary of a check is the same for both audiences, so the sentence is
 // written for both.
 func notMeasured(ev map[string]any) (string, bool) {
-	switch {
-	case ev["reason"] == "no_crux_api_key":
+	if ev["reason"] == "no_crux_api_key" {
 		return "Not measured: real-visitor speed data needs a Chrome UX Report (CrUX) API key, which this GeoScan server does not have; not scored.", true
 	}
 	return "", false

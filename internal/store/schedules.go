@@ -67,13 +67,13 @@ func NextRun(frequency Frequency, from time.Time) time.Time {
 
 // NewSchedule is what creating a schedule stores.
 type NewSchedule struct {
-	OrgID       uuid.UUID
-	URL         string
-	Domain      string
+	OrgID        uuid.UUID
+	URL          string
+	Domain       string
 	BrandName    string
 	BrandAliases []string
 	Frequency    Frequency
-	NotifyEmail bool
+	NotifyEmail  bool
 }
 
 // CreateSchedule returns (schedule, true) when it created one and
