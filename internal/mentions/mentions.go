@@ -198,6 +198,10 @@ func Measure(ctx context.Context, sess *llm.Session, subj Subject) *Result {
 	if domain == "" {
 		domain = subj.Host
 	}
+	var wg sync.WaitGroup
+	if (need(subj.Facts, FactCategory) || need(subj.Facts, FactOffer) || need(subj.Facts, FactLocation)) && strings.TrimSpace(subj.Data) != "" {
+		wg.Go(func() { extract(ctx, sess, subj, res) })
+	}
 	res.Recognition.Prompts = brandedPrompts(subj.Brand, domain)
 	res.Recognition.Runs = ask(ctx, sess, "llm_brand_recognition", chat, res.Recognition.Prompts, runs, func(r *Run) {
 		switch {
@@ -209,10 +213,6 @@ func Measure(ctx context.Context, sess *llm.Session, subj Subject) *Result {
 			r.Outcome = NotMentioned
 		}
 	})
-	var wg sync.WaitGroup
-	if (need(subj.Facts, FactCategory) || need(subj.Facts, FactOffer) || need(subj.Facts, FactLocation)) && strings.TrimSpace(subj.Data) != "" {
-		wg.Go(func() { extract(ctx, sess, subj, res) })
-	}
 	wg.Wait()
 
 	// Round 2: buyer questions, search citations, and the judging.
