@@ -1,8 +1,10 @@
 // Package checks owns the GEO check catalog: each check is a small unit
 // with a stable id, its ring, pillar, weight and effort, texts for the two
 // audiences, and an evaluator over a fetched site. Checks only read the
-// fetched and parsed site; they never fetch, never score (package scoring
-// rolls results up) and never depend on each other.
+// fetched and parsed site, and for the ai_mentions pillar what the answer
+// engines said (Input.Mentions, measured beforehand by package mentions
+// from AISubject); they never fetch or call an engine, never score
+// (package scoring rolls results up) and never depend on each other.
 //
 // Where things live: this file holds the types, the catalog (the list of
 // pillars) and the runner; each pillar of the rubric has a file of its own

@@ -40,21 +40,21 @@ func sample(audience api.ReportAudience) api.Report {
 func TestValidatorRejectsWhatTheReportDoesNotSay(t *testing.T) {
 	t.Parallel()
 	d := report.SummaryFacts(ptr(sample(api.ReportAudienceEngineering)))
-	for text, want := range map[string]string{
-		"Overall 72.5/100 (B). Search leads at 88 (A); trust is capped at 50 by prompt_injection_found because hidden_prompt_injection fails.": "",
-		"The site scores 73 overall; fix meta_description first.":                                                                              "",
-		"Search scores 88 with crawl_access at 93; 4 checks fail and 10 warn.":                                                                 "",
-		"Overall score of 91 out of 100.":               "the number 91 is not in the report",
-		"The overall score is 72.5 and 12 checks fail.": "the number 12 is not in the report",
-		"Trust earns grade C.":                          "the grade C is not in the report",
-		"Fix schema_magic_markup first.":                "schema_magic_markup is not a check, pillar or gate of the report",
-		"Visibility scores 88.":                         "it gives visibility a score of 88, but the report says 81",
-		"Good news: hidden_prompt_injection passes.":    "it says hidden_prompt_injection passes, but its status is fail",
-		"See https://example.com for details.":          "the text contains a link or markup",
-		"":                                              "the text is empty",
-		strings.Repeat("Search scores 88. ", 60):        "the text is longer than 900 characters",
+	for _, c := range []struct{ text, want string }{
+		{"Overall 72.5/100 (B). Search leads at 88 (A); trust is capped at 50 by prompt_injection_found because hidden_prompt_injection fails.", ""},
+		{"The site scores 73 overall; fix meta_description first.", ""},
+		{"Search scores 88 with crawl_access at 93; 4 checks fail and 10 warn.", ""},
+		{"Overall score of 91 out of 100.", "the number 91 is not in the report"},
+		{"The overall score is 72.5 and 12 checks fail.", "the number 12 is not in the report"},
+		{"Trust earns grade C.", "the grade C is not in the report"},
+		{"Fix schema_magic_markup first.", "schema_magic_markup is not a check, pillar or gate of the report"},
+		{"Visibility scores 88.", "it gives visibility a score of 88, but the report says 81"},
+		{"Good news: hidden_prompt_injection passes.", "it says hidden_prompt_injection passes, but its status is fail"},
+		{"See https://example.com for details.", "the text contains a link or markup"},
+		{"", "the text is empty"},
+		{strings.Repeat("Search scores 88. ", 60), "the text is longer than 900 characters"},
 	} {
-		require.Equal(t, want, report.ValidateSummary(text, d), text)
+		require.Equal(t, c.want, report.ValidateSummary(c.text, d), c.text)
 	}
 }
 
