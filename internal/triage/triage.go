@@ -134,6 +134,9 @@ func analyse(in Input) facts {
 			if unmeasured(o) {
 				fd.status = api.Unknown
 			}
+		case checks.Error:
+			// Not measured this time (an answer engine failed).
+			fd.status = api.Unknown
 		default:
 			fd.status = api.Neutral
 		}
