@@ -14,7 +14,7 @@ import (
 
 const consumeDailyScan = `-- name: ConsumeDailyScan :one
 INSERT INTO daily_usage AS u (org_id, day, scans)
-VALUES ($1, $2, 1)
+SELECT $1, $2, 1 WHERE $3::integer > 0
 ON CONFLICT (org_id, day) DO UPDATE SET scans = u.scans + 1
 WHERE u.scans < $3::integer
 RETURNING scans
@@ -27,7 +27,8 @@ type ConsumeDailyScanParams struct {
 }
 
 // Takes one scan of today's quota atomically; returns no row when the quota is
-// used up, so concurrent creates can never overshoot.
+// used up, so concurrent creates can never overshoot. A limit of 0 (an
+// operator's override) allows not even the day's first scan.
 func (q *Queries) ConsumeDailyScan(ctx context.Context, db DBTX, arg ConsumeDailyScanParams) (int32, error) {
 	row := db.QueryRow(ctx, consumeDailyScan, arg.OrgID, arg.Day, arg.DailyLimit)
 	var scans int32

@@ -143,22 +143,39 @@ type ScanSnapshot struct {
 }
 
 type Schedule struct {
-	ID            uuid.UUID
-	OrgID         uuid.UUID
-	OwnerMemberID *uuid.UUID
-	URL           string
-	Domain        string
-	BrandName     string
-	Frequency     string
-	NotifyEmail   bool
-	Active        bool
-	NextRunAt     time.Time
-	LastRunAt     *time.Time
-	LastScanID    *uuid.UUID
-	CreatedAt     time.Time
-	UpdatedAt     time.Time
-	DeactivatedAt *time.Time
-	BrandAliases  []string
+	ID             uuid.UUID
+	OrgID          uuid.UUID
+	OwnerMemberID  *uuid.UUID
+	URL            string
+	Domain         string
+	BrandName      string
+	Frequency      string
+	NotifyEmail    bool
+	Active         bool
+	NextRunAt      time.Time
+	LastRunAt      *time.Time
+	LastScanID     *uuid.UUID
+	CreatedAt      time.Time
+	UpdatedAt      time.Time
+	DeactivatedAt  *time.Time
+	BrandAliases   []string
+	AnchorAt       time.Time
+	DueAt          time.Time
+	LastSkipReason *string
+	LastSkippedAt  *time.Time
+}
+
+type ScheduleRun struct {
+	ID         uuid.UUID
+	ScheduleID uuid.UUID
+	OrgID      uuid.UUID
+	DueAt      time.Time
+	Outcome    string
+	SkipReason *string
+	ScanID     *uuid.UUID
+	Attempts   int32
+	CreatedAt  time.Time
+	UpdatedAt  time.Time
 }
 
 type TriageDossier struct {

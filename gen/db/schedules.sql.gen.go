@@ -12,6 +12,54 @@ import (
 	"github.com/google/uuid"
 )
 
+const claimDueSchedule = `-- name: ClaimDueSchedule :one
+SELECT id, org_id, owner_member_id, url, domain, brand_name, frequency, notify_email, active, next_run_at, last_run_at, last_scan_id, created_at, updated_at, deactivated_at, brand_aliases, anchor_at, due_at, last_skip_reason, last_skipped_at FROM schedules
+WHERE active AND next_run_at <= $1 AND NOT (id = ANY($2::uuid[]))
+  AND ($3::uuid IS NULL OR org_id = $3::uuid)
+ORDER BY next_run_at, id
+LIMIT 1
+FOR UPDATE SKIP LOCKED
+`
+
+type ClaimDueScheduleParams struct {
+	Now     time.Time
+	Exclude []uuid.UUID
+	OrgID   *uuid.UUID
+}
+
+// The scheduler's claim: one active schedule due at @now, locked for the
+// claiming transaction; rows another transaction holds are skipped, so
+// concurrent ticks never serve the same run. @exclude lists schedules
+// this tick already failed on; @org_id, when set, limits the tick to one
+// organization.
+func (q *Queries) ClaimDueSchedule(ctx context.Context, db DBTX, arg ClaimDueScheduleParams) (Schedule, error) {
+	row := db.QueryRow(ctx, claimDueSchedule, arg.Now, arg.Exclude, arg.OrgID)
+	var i Schedule
+	err := row.Scan(
+		&i.ID,
+		&i.OrgID,
+		&i.OwnerMemberID,
+		&i.URL,
+		&i.Domain,
+		&i.BrandName,
+		&i.Frequency,
+		&i.NotifyEmail,
+		&i.Active,
+		&i.NextRunAt,
+		&i.LastRunAt,
+		&i.LastScanID,
+		&i.CreatedAt,
+		&i.UpdatedAt,
+		&i.DeactivatedAt,
+		&i.BrandAliases,
+		&i.AnchorAt,
+		&i.DueAt,
+		&i.LastSkipReason,
+		&i.LastSkippedAt,
+	)
+	return i, err
+}
+
 const countActiveSchedules = `-- name: CountActiveSchedules :one
 SELECT count(*)::integer FROM schedules WHERE org_id = $1 AND active
 `
@@ -24,10 +72,10 @@ func (q *Queries) CountActiveSchedules(ctx context.Context, db DBTX, orgID uuid.
 }
 
 const createSchedule = `-- name: CreateSchedule :one
-INSERT INTO schedules (org_id, owner_member_id, url, domain, brand_name, brand_aliases, frequency, notify_email, next_run_at)
-VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+INSERT INTO schedules (org_id, owner_member_id, url, domain, brand_name, brand_aliases, frequency, notify_email, anchor_at, due_at, next_run_at)
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
 ON CONFLICT (org_id, url) DO NOTHING
-RETURNING id, org_id, owner_member_id, url, domain, brand_name, frequency, notify_email, active, next_run_at, last_run_at, last_scan_id, created_at, updated_at, deactivated_at, brand_aliases
+RETURNING id, org_id, owner_member_id, url, domain, brand_name, frequency, notify_email, active, next_run_at, last_run_at, last_scan_id, created_at, updated_at, deactivated_at, brand_aliases, anchor_at, due_at, last_skip_reason, last_skipped_at
 `
 
 type CreateScheduleParams struct {
@@ -39,6 +87,8 @@ type CreateScheduleParams struct {
 	BrandAliases  []string
 	Frequency     string
 	NotifyEmail   bool
+	AnchorAt      time.Time
+	DueAt         time.Time
 	NextRunAt     time.Time
 }
 
@@ -54,6 +104,8 @@ func (q *Queries) CreateSchedule(ctx context.Context, db DBTX, arg CreateSchedul
 		arg.BrandAliases,
 		arg.Frequency,
 		arg.NotifyEmail,
+		arg.AnchorAt,
+		arg.DueAt,
 		arg.NextRunAt,
 	)
 	var i Schedule
@@ -74,12 +126,16 @@ func (q *Queries) CreateSchedule(ctx context.Context, db DBTX, arg CreateSchedul
 		&i.UpdatedAt,
 		&i.DeactivatedAt,
 		&i.BrandAliases,
+		&i.AnchorAt,
+		&i.DueAt,
+		&i.LastSkipReason,
+		&i.LastSkippedAt,
 	)
 	return i, err
 }
 
 const getScheduleByURL = `-- name: GetScheduleByURL :one
-SELECT id, org_id, owner_member_id, url, domain, brand_name, frequency, notify_email, active, next_run_at, last_run_at, last_scan_id, created_at, updated_at, deactivated_at, brand_aliases FROM schedules WHERE org_id = $1 AND url = $2
+SELECT id, org_id, owner_member_id, url, domain, brand_name, frequency, notify_email, active, next_run_at, last_run_at, last_scan_id, created_at, updated_at, deactivated_at, brand_aliases, anchor_at, due_at, last_skip_reason, last_skipped_at FROM schedules WHERE org_id = $1 AND url = $2
 `
 
 type GetScheduleByURLParams struct {
@@ -107,12 +163,16 @@ func (q *Queries) GetScheduleByURL(ctx context.Context, db DBTX, arg GetSchedule
 		&i.UpdatedAt,
 		&i.DeactivatedAt,
 		&i.BrandAliases,
+		&i.AnchorAt,
+		&i.DueAt,
+		&i.LastSkipReason,
+		&i.LastSkippedAt,
 	)
 	return i, err
 }
 
 const getScheduleForOrg = `-- name: GetScheduleForOrg :one
-SELECT id, org_id, owner_member_id, url, domain, brand_name, frequency, notify_email, active, next_run_at, last_run_at, last_scan_id, created_at, updated_at, deactivated_at, brand_aliases FROM schedules WHERE id = $1 AND org_id = $2
+SELECT id, org_id, owner_member_id, url, domain, brand_name, frequency, notify_email, active, next_run_at, last_run_at, last_scan_id, created_at, updated_at, deactivated_at, brand_aliases, anchor_at, due_at, last_skip_reason, last_skipped_at FROM schedules WHERE id = $1 AND org_id = $2
 `
 
 type GetScheduleForOrgParams struct {
@@ -140,12 +200,16 @@ func (q *Queries) GetScheduleForOrg(ctx context.Context, db DBTX, arg GetSchedul
 		&i.UpdatedAt,
 		&i.DeactivatedAt,
 		&i.BrandAliases,
+		&i.AnchorAt,
+		&i.DueAt,
+		&i.LastSkipReason,
+		&i.LastSkippedAt,
 	)
 	return i, err
 }
 
 const getScheduleForOrgForUpdate = `-- name: GetScheduleForOrgForUpdate :one
-SELECT id, org_id, owner_member_id, url, domain, brand_name, frequency, notify_email, active, next_run_at, last_run_at, last_scan_id, created_at, updated_at, deactivated_at, brand_aliases FROM schedules WHERE id = $1 AND org_id = $2 FOR UPDATE
+SELECT id, org_id, owner_member_id, url, domain, brand_name, frequency, notify_email, active, next_run_at, last_run_at, last_scan_id, created_at, updated_at, deactivated_at, brand_aliases, anchor_at, due_at, last_skip_reason, last_skipped_at FROM schedules WHERE id = $1 AND org_id = $2 FOR UPDATE
 `
 
 type GetScheduleForOrgForUpdateParams struct {
@@ -173,12 +237,16 @@ func (q *Queries) GetScheduleForOrgForUpdate(ctx context.Context, db DBTX, arg G
 		&i.UpdatedAt,
 		&i.DeactivatedAt,
 		&i.BrandAliases,
+		&i.AnchorAt,
+		&i.DueAt,
+		&i.LastSkipReason,
+		&i.LastSkippedAt,
 	)
 	return i, err
 }
 
 const listSchedulesForOrg = `-- name: ListSchedulesForOrg :many
-SELECT id, org_id, owner_member_id, url, domain, brand_name, frequency, notify_email, active, next_run_at, last_run_at, last_scan_id, created_at, updated_at, deactivated_at, brand_aliases FROM schedules
+SELECT id, org_id, owner_member_id, url, domain, brand_name, frequency, notify_email, active, next_run_at, last_run_at, last_scan_id, created_at, updated_at, deactivated_at, brand_aliases, anchor_at, due_at, last_skip_reason, last_skipped_at FROM schedules
 WHERE org_id = $1
   AND ($2::boolean IS NULL OR active = $2::boolean)
   AND ($3::timestamptz IS NULL
@@ -227,6 +295,10 @@ func (q *Queries) ListSchedulesForOrg(ctx context.Context, db DBTX, arg ListSche
 			&i.UpdatedAt,
 			&i.DeactivatedAt,
 			&i.BrandAliases,
+			&i.AnchorAt,
+			&i.DueAt,
+			&i.LastSkipReason,
+			&i.LastSkippedAt,
 		); err != nil {
 			return nil, err
 		}
@@ -238,22 +310,81 @@ func (q *Queries) ListSchedulesForOrg(ctx context.Context, db DBTX, arg ListSche
 	return items, nil
 }
 
+const markScheduleRun = `-- name: MarkScheduleRun :exec
+UPDATE schedules SET
+    due_at = $1,
+    next_run_at = $1,
+    last_run_at = $2::timestamptz,
+    last_scan_id = $3::uuid,
+    updated_at = now()
+WHERE id = $4
+`
+
+type MarkScheduleRunParams struct {
+	NextDueAt time.Time
+	RanAt     time.Time
+	ScanID    uuid.UUID
+	ID        uuid.UUID
+}
+
+// A run created its scan: the next period is due.
+func (q *Queries) MarkScheduleRun(ctx context.Context, db DBTX, arg MarkScheduleRunParams) error {
+	_, err := db.Exec(ctx, markScheduleRun,
+		arg.NextDueAt,
+		arg.RanAt,
+		arg.ScanID,
+		arg.ID,
+	)
+	return err
+}
+
+const markScheduleSkipped = `-- name: MarkScheduleSkipped :exec
+UPDATE schedules SET
+    next_run_at = $1,
+    last_skip_reason = $2::text,
+    last_skipped_at = $3::timestamptz,
+    updated_at = now()
+WHERE id = $4
+`
+
+type MarkScheduleSkippedParams struct {
+	RetryAt   time.Time
+	Reason    string
+	SkippedAt time.Time
+	ID        uuid.UUID
+}
+
+// A run was skipped: it is retried at @retry_at, for the same period.
+func (q *Queries) MarkScheduleSkipped(ctx context.Context, db DBTX, arg MarkScheduleSkippedParams) error {
+	_, err := db.Exec(ctx, markScheduleSkipped,
+		arg.RetryAt,
+		arg.Reason,
+		arg.SkippedAt,
+		arg.ID,
+	)
+	return err
+}
+
 const updateSchedule = `-- name: UpdateSchedule :one
 UPDATE schedules SET
     frequency = $1,
     notify_email = $2,
     active = $3,
-    next_run_at = $4,
+    anchor_at = $4,
+    due_at = $5,
+    next_run_at = $6,
     deactivated_at = CASE WHEN $3::boolean THEN NULL ELSE coalesce(deactivated_at, now()) END,
     updated_at = now()
-WHERE id = $5 AND org_id = $6
-RETURNING id, org_id, owner_member_id, url, domain, brand_name, frequency, notify_email, active, next_run_at, last_run_at, last_scan_id, created_at, updated_at, deactivated_at, brand_aliases
+WHERE id = $7 AND org_id = $8
+RETURNING id, org_id, owner_member_id, url, domain, brand_name, frequency, notify_email, active, next_run_at, last_run_at, last_scan_id, created_at, updated_at, deactivated_at, brand_aliases, anchor_at, due_at, last_skip_reason, last_skipped_at
 `
 
 type UpdateScheduleParams struct {
 	Frequency   string
 	NotifyEmail bool
 	Active      bool
+	AnchorAt    time.Time
+	DueAt       time.Time
 	NextRunAt   time.Time
 	ID          uuid.UUID
 	OrgID       uuid.UUID
@@ -264,6 +395,8 @@ func (q *Queries) UpdateSchedule(ctx context.Context, db DBTX, arg UpdateSchedul
 		arg.Frequency,
 		arg.NotifyEmail,
 		arg.Active,
+		arg.AnchorAt,
+		arg.DueAt,
 		arg.NextRunAt,
 		arg.ID,
 		arg.OrgID,
@@ -286,6 +419,10 @@ func (q *Queries) UpdateSchedule(ctx context.Context, db DBTX, arg UpdateSchedul
 		&i.UpdatedAt,
 		&i.DeactivatedAt,
 		&i.BrandAliases,
+		&i.AnchorAt,
+		&i.DueAt,
+		&i.LastSkipReason,
+		&i.LastSkippedAt,
 	)
 	return i, err
 }

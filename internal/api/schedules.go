@@ -11,6 +11,7 @@ import (
 	"github.com/geoscan/geoscan/gen/api"
 	"github.com/geoscan/geoscan/internal/apierror"
 	"github.com/geoscan/geoscan/internal/netguard"
+	"github.com/geoscan/geoscan/internal/schedule"
 	"github.com/geoscan/geoscan/internal/store"
 )
 
@@ -51,7 +52,7 @@ func (s *Server) CreateSchedule(ctx context.Context, req api.CreateScheduleReque
 
 	status, out, err := createOnce(ctx, s.d.Store, p.OrgID, "createSchedule", req.Params.IdempotencyKey, body,
 		func(ctx context.Context, tx *store.Store) (int, api.Schedule, error) {
-			sc, created, err := tx.CreateSchedule(ctx, n, s.now())
+			sc, created, err := schedule.Create(ctx, tx, n, s.now())
 			if errors.Is(err, store.ErrScheduleLimit) {
 				return 0, api.Schedule{}, scheduleLimitError()
 			}
@@ -117,12 +118,12 @@ func (s *Server) UpdateSchedule(ctx context.Context, req api.UpdateScheduleReque
 	if err != nil {
 		return nil, err
 	}
-	c := store.ScheduleChange{NotifyEmail: req.Body.NotifyEmail, Active: req.Body.Active}
+	c := schedule.Change{NotifyEmail: req.Body.NotifyEmail, Active: req.Body.Active}
 	if req.Body.Frequency != nil {
 		f := store.Frequency(*req.Body.Frequency)
 		c.Frequency = &f
 	}
-	sc, err := s.d.Store.UpdateSchedule(ctx, p.OrgID, req.ScheduleID, c, s.now())
+	sc, err := schedule.Update(ctx, s.d.Store, p.OrgID, req.ScheduleID, c, s.now())
 	switch {
 	case errors.Is(err, store.ErrNotFound):
 		return nil, scheduleNotFound(req.ScheduleID)
@@ -140,7 +141,7 @@ func (s *Server) DeleteSchedule(ctx context.Context, req api.DeleteScheduleReque
 	if err != nil {
 		return nil, err
 	}
-	sc, err := s.d.Store.DeactivateSchedule(ctx, p.OrgID, req.ScheduleID, s.now())
+	sc, err := schedule.Deactivate(ctx, s.d.Store, p.OrgID, req.ScheduleID, s.now())
 	if errors.Is(err, store.ErrNotFound) {
 		return nil, scheduleNotFound(req.ScheduleID)
 	}

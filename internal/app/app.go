@@ -31,6 +31,7 @@ import (
 	"github.com/geoscan/geoscan/internal/ratelimit"
 	"github.com/geoscan/geoscan/internal/retention"
 	"github.com/geoscan/geoscan/internal/scanner"
+	"github.com/geoscan/geoscan/internal/schedule"
 	"github.com/geoscan/geoscan/internal/store"
 	"github.com/geoscan/geoscan/internal/triage"
 	"github.com/geoscan/geoscan/internal/webhook"
@@ -40,6 +41,11 @@ import (
 type App struct {
 	river  *river.Client[pgx.Tx]
 	runner *scanner.Runner
+	// scheduler creates the scans of due schedules: a periodic job in
+	// worker roles, and by hand (Scheduler) in any.
+	scheduler *schedule.Scheduler
+	// scans queues the runs of new scans, for the API and the scheduler.
+	scans *scanner.Queuer
 	// queuer stores callbacks and queues their delivery jobs.
 	queuer *webhook.Queuer
 	cfg    config.Config
@@ -127,6 +133,11 @@ func New(ctx context.Context, cfg config.Config, logger *slog.Logger, opts Optio
 	// Queue: API processes only insert jobs; workers also run them.
 	a := &App{cfg: cfg, logger: logger, pool: pool, store: st}
 	a.queuer = &webhook.Queuer{Schedule: webhook.Schedule(cfg.WebhookRetryDelays)}
+	a.scans = &scanner.Queuer{}
+	a.scheduler = &schedule.Scheduler{
+		Store: st, Scans: a.scans, NowFunc: opts.NowFunc,
+		Logger: logger.With(slog.String("component", "scheduler")),
+	}
 	if err := a.setUpQueue(cfg, logger, resolver, webhooks, opts); err != nil {
 		pool.Close()
 		return nil, err
@@ -136,7 +147,7 @@ func New(ctx context.Context, cfg config.Config, logger *slog.Logger, opts Optio
 	handlers := api.NewServer(api.Deps{
 		Store: st, Logger: logger, Webhooks: webhooks, NowFunc: opts.NowFunc,
 		Targets: netguard.Policy{AllowPrivate: cfg.AllowPrivateTargets, Resolver: resolver},
-		Scans:   &scanner.Queuer{Client: a.river}, Deliveries: a.queuer,
+		Scans:   a.scans, Deliveries: a.queuer,
 	})
 	limits, err := a.rateLimits(ctx, cfg, logger)
 	if err != nil {
@@ -242,6 +253,7 @@ func (a *App) setUpQueue(cfg config.Config, logger *slog.Logger, resolver netgua
 		river.AddWorker(workers, &scanner.TriageWorker{Runner: a.runner})
 		river.AddWorker(workers, deliverer)
 		river.AddWorker(workers, &retention.Worker{Store: a.store, Logger: logger})
+		river.AddWorker(workers, &schedule.TickWorker{Scheduler: a.scheduler})
 		riverCfg.Workers = workers
 		riverCfg.Queues = map[string]river.QueueConfig{
 			scanner.Queue: {MaxWorkers: cfg.ScanWorkers},
@@ -250,6 +262,7 @@ func (a *App) setUpQueue(cfg config.Config, logger *slog.Logger, resolver netgua
 			// starts within a fraction of a second.
 			webhook.Queue:   {MaxWorkers: cfg.WebhookWorkers, FetchCooldown: 20 * time.Millisecond, FetchPollInterval: 100 * time.Millisecond},
 			retention.Queue: {MaxWorkers: 1},
+			schedule.Queue:  {MaxWorkers: 1},
 		}
 		riverCfg.JobTimeout = cfg.ScanBudget + 5*time.Second
 		// A job running this long belongs to a dead worker: run it again.
@@ -261,6 +274,11 @@ func (a *App) setUpQueue(cfg config.Config, logger *slog.Logger, resolver netgua
 				func() (river.JobArgs, *river.InsertOpts) { return scanner.SweepArgs{}, nil },
 				&river.PeriodicJobOpts{RunOnStart: true}),
 			retention.PeriodicJob(),
+			// Periodic jobs are inserted by the elected leader only, so the
+			// scheduler ticks once per interval whatever the process count.
+			river.NewPeriodicJob(river.PeriodicInterval(cfg.SchedulerInterval),
+				func() (river.JobArgs, *river.InsertOpts) { return schedule.TickArgs{}, nil },
+				&river.PeriodicJobOpts{RunOnStart: true}),
 		}
 	}
 	client, err := river.NewClient(riverpgxv5.New(a.pool), riverCfg)
@@ -269,8 +287,13 @@ func (a *App) setUpQueue(cfg config.Config, logger *slog.Logger, resolver netgua
 	}
 	a.river = client
 	a.queuer.Client = client
+	a.scans.Client = client
 	return nil
 }
+
+// Scheduler creates the scans of due schedules; tests and
+// `geoscan schedule tick` call its Tick with the instant they choose.
+func (a *App) Scheduler() *schedule.Scheduler { return a.scheduler }
 
 // Runner is the scan runner of a worker process (nil for the api role).
 func (a *App) Runner() *scanner.Runner { return a.runner }

@@ -47,6 +47,8 @@ Usage:
   geoscan key create --org ORG_ID [--name NAME]
   geoscan key list --org ORG_ID
   geoscan key revoke KEY_ID
+  geoscan schedule tick [--at RFC3339] [--org ORG_ID]
+                                        create the scans of the schedules due now (or at --at) and exit
 
 Client commands (GEOSCAN_API_URL, GEOSCAN_API_KEY; each takes --json):
   geoscan scan create URL [--brand NAME] [--callback-url URL] [--wait] [--min-score N]

@@ -18,6 +18,9 @@ const scheduleUsage = `Usage: geoscan schedule COMMAND [flags]
   update ID       change it [--frequency F] [--notify-email=BOOL] [--active=BOOL]
   delete ID       deactivate it (it stops running and frees a slot)
 
+  tick            operators: create the scans due now and exit, against DATABASE_URL, not the API
+                  [--at RFC3339] [--org ORG_ID]; the servers' scheduler does this every minute
+
 Every command takes --json to print the API's JSON instead of a table.
 `
 
@@ -36,6 +39,8 @@ func scheduleCmd(ctx context.Context, e env, args []string) error {
 		return scheduleUpdate(ctx, e, args[1:])
 	case "delete":
 		return scheduleDelete(ctx, e, args[1:])
+	case "tick":
+		return scheduleTick(ctx, e, args[1:])
 	case "help", "-h", "--help":
 		fmt.Fprint(e.stdout, scheduleUsage)
 		return nil

@@ -58,6 +58,8 @@ type Config struct {
 	TrustedProxies []netip.Prefix
 	// DisableRateLimits turns both rate-limit layers off (dev/test only).
 	DisableRateLimits bool
+	// SchedulerInterval is how often the scheduler looks for due schedules.
+	SchedulerInterval time.Duration
 	// LLM configures the AI layer (answer engines and their limits).
 	LLM LLMConfig
 }
@@ -229,6 +231,10 @@ func variables() []variable {
 		{
 			"GEOSCAN_DISABLE_RATE_LIMITS", "false", "Turn off both rate-limit layers. Refused unless GEOSCAN_ENV is dev or test.", false,
 			func(c *Config, v string) error { b, err := strconv.ParseBool(v); c.DisableRateLimits = b; return err },
+		},
+		{
+			"GEOSCAN_SCHEDULER_INTERVAL", "1m", "How often the elected worker process creates the scans of due schedules (a River periodic job; any number of processes create each due scan once).", false,
+			func(c *Config, v string) error { return positiveDuration(v, &c.SchedulerInterval) },
 		},
 		{
 			"GEOSCAN_LLM_BASE_URL", "", "Base URL of the default answer engine, any OpenAI-compatible API (https://api.openai.com/v1, https://api.perplexity.ai, http://127.0.0.1:11434/v1 for Ollama …). It writes the summaries, judges accuracy and is asked the AI mention prompts. Unset (and no engines file): the four llm_* checks are na and summaries are templates.", false,
@@ -445,6 +451,7 @@ func (c Config) Redacted() map[string]string {
 	if c.LLM.APIKey != "" {
 		out["GEOSCAN_LLM_API_KEY"] = "(set)"
 	}
+	out["GEOSCAN_SCHEDULER_INTERVAL"] = c.SchedulerInterval.String()
 	if c.RedisURL != "" {
 		out["GEOSCAN_REDIS_URL"] = "(set)"
 	}

@@ -22,31 +22,38 @@ const (
 )
 
 // Schedule re-runs a homepage scan monthly or quarterly; an inactive one is
-// soft-deleted.
+// soft-deleted. Its runs are dated from AnchorAt (package schedule owns the
+// calendar); DueAt is the run it owes next, NextRunAt when that run is
+// tried, later than DueAt while a skipped run waits for its retry.
 type Schedule struct {
-	ID            uuid.UUID
-	OrgID         uuid.UUID
-	OwnerMemberID *uuid.UUID
-	URL           string
-	Domain        string
-	BrandName     string
-	BrandAliases  []string
-	Frequency     Frequency
-	NotifyEmail   bool
-	Active        bool
-	NextRunAt     time.Time
-	LastRunAt     *time.Time
-	LastScanID    *uuid.UUID
-	CreatedAt     time.Time
-	UpdatedAt     time.Time
-	DeactivatedAt *time.Time
+	ID             uuid.UUID
+	OrgID          uuid.UUID
+	OwnerMemberID  *uuid.UUID
+	URL            string
+	Domain         string
+	BrandName      string
+	BrandAliases   []string
+	Frequency      Frequency
+	NotifyEmail    bool
+	Active         bool
+	AnchorAt       time.Time
+	DueAt          time.Time
+	NextRunAt      time.Time
+	LastRunAt      *time.Time
+	LastScanID     *uuid.UUID
+	LastSkipReason *string
+	LastSkippedAt  *time.Time
+	CreatedAt      time.Time
+	UpdatedAt      time.Time
+	DeactivatedAt  *time.Time
 }
 
 func scheduleOf(r db.Schedule) Schedule {
 	return Schedule{
 		ID: r.ID, OrgID: r.OrgID, OwnerMemberID: r.OwnerMemberID, URL: r.URL, Domain: r.Domain, BrandName: r.BrandName, BrandAliases: r.BrandAliases,
 		Frequency: Frequency(r.Frequency), NotifyEmail: r.NotifyEmail, Active: r.Active,
-		NextRunAt: r.NextRunAt, LastRunAt: r.LastRunAt, LastScanID: r.LastScanID,
+		AnchorAt: r.AnchorAt, DueAt: r.DueAt, NextRunAt: r.NextRunAt, LastRunAt: r.LastRunAt, LastScanID: r.LastScanID,
+		LastSkipReason: r.LastSkipReason, LastSkippedAt: r.LastSkippedAt,
 		CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt, DeactivatedAt: r.DeactivatedAt,
 	}
 }
@@ -54,16 +61,10 @@ func scheduleOf(r db.Schedule) Schedule {
 // Cursor is the schedule's place in a list.
 func (s Schedule) Cursor() Cursor { return Cursor{CreatedAt: s.CreatedAt, ID: s.ID} }
 
-// NextRun is when a schedule of frequency runs next after from: one or three
-// calendar months later, as Go's AddDate counts them (31 January + 1 month
-// is 3 March).
-func NextRun(frequency Frequency, from time.Time) time.Time {
-	months := 3
-	if frequency == Monthly {
-		months = 1
-	}
-	return from.UTC().AddDate(0, months, 0)
-}
+// The calendar rules of schedules live in package schedule; the methods
+// below only read and write rows. A caller that changes a schedule
+// together with its limit check or its run opens the transaction (InTx)
+// and calls them in sequence.
 
 // NewSchedule is what creating a schedule stores.
 type NewSchedule struct {
@@ -74,46 +75,47 @@ type NewSchedule struct {
 	BrandAliases []string
 	Frequency    Frequency
 	NotifyEmail  bool
+	// AnchorAt is where the calendar of runs starts; DueAt its first run.
+	AnchorAt time.Time
+	DueAt    time.Time
 }
 
-// CreateSchedule returns (schedule, true) when it created one and
-// (existing, false) when the organization already had one for the URL. The
-// active-schedule limit is checked under a lock on the organization so
-// concurrent creates cannot overshoot it.
-func (s *Store) CreateSchedule(ctx context.Context, n NewSchedule, now time.Time) (Schedule, bool, error) {
-	var (
-		out     Schedule
-		created bool
-	)
-	err := s.atomically(ctx, func(tx *Store) error {
-		if err := tx.lockOrganization(ctx, n.OrgID); err != nil {
-			return err
-		}
-		existing, err := tx.q.GetScheduleByURL(ctx, tx.conn, db.GetScheduleByURLParams{OrgID: n.OrgID, URL: n.URL})
-		if err == nil {
-			out = scheduleOf(existing)
-			return nil
-		}
-		if !errors.Is(err, pgx.ErrNoRows) {
-			return fmt.Errorf("find schedule: %w", err)
-		}
-		if err := tx.checkScheduleLimit(ctx, n.OrgID); err != nil {
-			return err
-		}
-		row, err := tx.q.CreateSchedule(ctx, tx.conn, db.CreateScheduleParams{
-			OrgID: n.OrgID, URL: n.URL, Domain: n.Domain, BrandName: n.BrandName, BrandAliases: orEmpty(n.BrandAliases),
-			Frequency: string(n.Frequency), NotifyEmail: n.NotifyEmail, NextRunAt: NextRun(n.Frequency, now),
-		})
-		if err != nil {
-			return fmt.Errorf("insert schedule: %w", err)
-		}
-		out, created = scheduleOf(row), true
-		return nil
+// InsertSchedule stores a new schedule. ErrConflict means the organization
+// already has one for the URL (a concurrent create won).
+func (s *Store) InsertSchedule(ctx context.Context, n NewSchedule) (Schedule, error) {
+	row, err := s.q.CreateSchedule(ctx, s.conn, db.CreateScheduleParams{
+		OrgID: n.OrgID, URL: n.URL, Domain: n.Domain, BrandName: n.BrandName, BrandAliases: orEmpty(n.BrandAliases),
+		Frequency: string(n.Frequency), NotifyEmail: n.NotifyEmail,
+		AnchorAt: n.AnchorAt, DueAt: n.DueAt, NextRunAt: n.DueAt,
 	})
-	return out, created, err
+	if errors.Is(err, pgx.ErrNoRows) {
+		return Schedule{}, ErrConflict
+	}
+	if err != nil {
+		return Schedule{}, fmt.Errorf("insert schedule: %w", err)
+	}
+	return scheduleOf(row), nil
 }
 
-func (s *Store) checkScheduleLimit(ctx context.Context, orgID uuid.UUID) error {
+// LockOrganization serialises limit checks of one organization until the
+// caller's transaction ends.
+func (s *Store) LockOrganization(ctx context.Context, orgID uuid.UUID) error {
+	if err := s.requireTx("LockOrganization"); err != nil {
+		return err
+	}
+	return s.lockOrganization(ctx, orgID)
+}
+
+// GetScheduleByURL returns the organization's schedule of a normalized URL.
+func (s *Store) GetScheduleByURL(ctx context.Context, orgID uuid.UUID, url string) (Schedule, error) {
+	row, err := s.q.GetScheduleByURL(ctx, s.conn, db.GetScheduleByURLParams{OrgID: orgID, URL: url})
+	return one(row, err, scheduleOf)
+}
+
+// CheckScheduleLimit returns ErrScheduleLimit when the organization has as
+// many active schedules as its limits allow. Call it under
+// LockOrganization so concurrent creates cannot overshoot.
+func (s *Store) CheckScheduleLimit(ctx context.Context, orgID uuid.UUID) error {
 	org, err := s.GetOrganization(ctx, orgID)
 	if err != nil {
 		return fmt.Errorf("read organization: %w", err)
@@ -134,6 +136,16 @@ func (s *Store) GetSchedule(ctx context.Context, orgID, id uuid.UUID) (Schedule,
 	return one(sc, err, scheduleOf)
 }
 
+// LockSchedule reads a schedule of the organization and locks it until the
+// caller's transaction ends.
+func (s *Store) LockSchedule(ctx context.Context, orgID, id uuid.UUID) (Schedule, error) {
+	if err := s.requireTx("LockSchedule"); err != nil {
+		return Schedule{}, err
+	}
+	sc, err := s.q.GetScheduleForOrgForUpdate(ctx, s.conn, db.GetScheduleForOrgForUpdateParams{ID: id, OrgID: orgID})
+	return one(sc, err, scheduleOf)
+}
+
 // ListSchedules returns up to limit schedules after cursor, newest first.
 func (s *Store) ListSchedules(ctx context.Context, orgID uuid.UUID, active *bool, after *Cursor, limit int) ([]Schedule, error) {
 	p := db.ListSchedulesForOrgParams{OrgID: orgID, Active: active, RowLimit: int32(limit)}
@@ -150,62 +162,49 @@ func (s *Store) CountActiveSchedules(ctx context.Context, orgID uuid.UUID) (int,
 	return int(n), err
 }
 
-// ScheduleChange is a PATCH of a schedule; nil fields keep their value.
-type ScheduleChange struct {
-	Frequency   *Frequency
-	NotifyEmail *bool
-	Active      *bool
+// ScheduleSettings are the fields a PATCH may change, with the calendar
+// that follows from them.
+type ScheduleSettings struct {
+	Frequency   Frequency
+	NotifyEmail bool
+	Active      bool
+	AnchorAt    time.Time
+	DueAt       time.Time
+	NextRunAt   time.Time
 }
 
-// UpdateSchedule applies c. Reactivating counts against the limit and sets
-// the next run one period from now; a new frequency re-times the next run
-// from the last run (or creation).
-func (s *Store) UpdateSchedule(ctx context.Context, orgID, id uuid.UUID, c ScheduleChange, now time.Time) (Schedule, error) {
-	var out Schedule
-	err := s.atomically(ctx, func(tx *Store) error {
-		if err := tx.lockOrganization(ctx, orgID); err != nil {
-			return err
-		}
-		cur, err := tx.q.GetScheduleForOrgForUpdate(ctx, tx.conn, db.GetScheduleForOrgForUpdateParams{ID: id, OrgID: orgID})
-		if err != nil {
-			return notFound(err)
-		}
-		p := db.UpdateScheduleParams{
-			ID: id, OrgID: orgID, Frequency: cur.Frequency, NotifyEmail: cur.NotifyEmail,
-			Active: cur.Active, NextRunAt: cur.NextRunAt,
-		}
-		if c.NotifyEmail != nil {
-			p.NotifyEmail = *c.NotifyEmail
-		}
-		if c.Frequency != nil && string(*c.Frequency) != cur.Frequency {
-			p.Frequency = string(*c.Frequency)
-			from := cur.CreatedAt
-			if cur.LastRunAt != nil {
-				from = *cur.LastRunAt
-			}
-			p.NextRunAt = NextRun(*c.Frequency, from)
-			if p.NextRunAt.Before(now) {
-				p.NextRunAt = now
-			}
-		}
-		if c.Active != nil && *c.Active != cur.Active {
-			p.Active = *c.Active
-			if p.Active {
-				if err := tx.checkScheduleLimit(ctx, orgID); err != nil {
-					return err
-				}
-				p.NextRunAt = NextRun(Frequency(p.Frequency), now)
-			}
-		}
-		row, err := tx.q.UpdateSchedule(ctx, tx.conn, p)
-		out, err = one(row, err, scheduleOf)
-		return err
+// SaveSchedule writes a schedule's settings; deactivated_at follows active.
+func (s *Store) SaveSchedule(ctx context.Context, orgID, id uuid.UUID, v ScheduleSettings) (Schedule, error) {
+	row, err := s.q.UpdateSchedule(ctx, s.conn, db.UpdateScheduleParams{
+		ID: id, OrgID: orgID, Frequency: string(v.Frequency), NotifyEmail: v.NotifyEmail, Active: v.Active,
+		AnchorAt: v.AnchorAt, DueAt: v.DueAt, NextRunAt: v.NextRunAt,
 	})
-	return out, err
+	return one(row, err, scheduleOf)
 }
 
-// DeactivateSchedule soft-deletes a schedule; an inactive one stays as it is.
-func (s *Store) DeactivateSchedule(ctx context.Context, orgID, id uuid.UUID, now time.Time) (Schedule, error) {
-	inactive := false
-	return s.UpdateSchedule(ctx, orgID, id, ScheduleChange{Active: &inactive}, now)
+// ClaimDueSchedule locks one active schedule whose next run is at or
+// before now, of orgID when it is not nil, skipping rows other
+// transactions hold and the ids in exclude. ErrNotFound means nothing
+// (else) is due.
+func (s *Store) ClaimDueSchedule(ctx context.Context, now time.Time, orgID *uuid.UUID, exclude []uuid.UUID) (Schedule, error) {
+	if err := s.requireTx("ClaimDueSchedule"); err != nil {
+		return Schedule{}, err
+	}
+	if exclude == nil {
+		exclude = []uuid.UUID{}
+	}
+	row, err := s.q.ClaimDueSchedule(ctx, s.conn, db.ClaimDueScheduleParams{Now: now, OrgID: orgID, Exclude: exclude})
+	return one(row, err, scheduleOf)
+}
+
+// MarkScheduleRun records that a run created scanID at ranAt and makes
+// nextDue the next run.
+func (s *Store) MarkScheduleRun(ctx context.Context, id uuid.UUID, ranAt time.Time, scanID uuid.UUID, nextDue time.Time) error {
+	return s.q.MarkScheduleRun(ctx, s.conn, db.MarkScheduleRunParams{ID: id, RanAt: ranAt, ScanID: scanID, NextDueAt: nextDue})
+}
+
+// MarkScheduleSkipped records a skipped run and when it is tried again;
+// the period it owes stays due.
+func (s *Store) MarkScheduleSkipped(ctx context.Context, id uuid.UUID, reason string, skippedAt, retryAt time.Time) error {
+	return s.q.MarkScheduleSkipped(ctx, s.conn, db.MarkScheduleSkippedParams{ID: id, Reason: reason, SkippedAt: skippedAt, RetryAt: retryAt})
 }

@@ -27,6 +27,7 @@ var (
 	ErrQuotaExhausted    = errors.New("daily scan quota exhausted")
 	ErrScheduleLimit     = errors.New("active schedule limit reached")
 	ErrIdempotencyReused = errors.New("idempotency key reused with a different request")
+	ErrConflict          = errors.New("conflicts with an existing row")
 )
 
 // Store runs queries on a pool, or on one transaction inside InTx.

@@ -139,37 +139,46 @@ func TestIdempotencyKeys(t *testing.T) {
 	require.Zero(t, n, "a key within its TTL is kept")
 }
 
-func TestScheduleLimitAndTiming(t *testing.T) {
+func TestScheduleRowsAndLimit(t *testing.T) {
 	t.Parallel()
 	st, ctx := txStore(t), context.Background()
 	limit := int32(1)
 	a := org(t, st, true, plan.Overrides{ActiveSchedules: &limit})
-	created := time.Date(2026, 1, 31, 9, 0, 0, 0, time.UTC)
-	n := store.NewSchedule{OrgID: a.ID, URL: "https://example.com/", Domain: "example.com", BrandName: "example", Frequency: store.Quarterly}
+	anchor := time.Date(2026, 1, 31, 9, 0, 0, 0, time.UTC)
+	due := time.Date(2026, 4, 30, 9, 0, 0, 0, time.UTC)
+	n := store.NewSchedule{
+		OrgID: a.ID, URL: "https://example.com/", Domain: "example.com", BrandName: "example", Frequency: store.Quarterly,
+		AnchorAt: anchor, DueAt: due,
+	}
 
-	sc, isNew, err := st.CreateSchedule(ctx, n, created)
+	require.NoError(t, st.LockOrganization(ctx, a.ID))
+	require.NoError(t, st.CheckScheduleLimit(ctx, a.ID))
+	sc, err := st.InsertSchedule(ctx, n)
 	require.NoError(t, err)
-	require.True(t, isNew)
-	require.Equal(t, time.Date(2026, 5, 1, 9, 0, 0, 0, time.UTC), sc.NextRunAt.UTC(), "three calendar months, as AddDate counts them")
-	same, isNew, err := st.CreateSchedule(ctx, n, created)
+	require.Equal(t, anchor, sc.AnchorAt.UTC())
+	require.Equal(t, due, sc.DueAt.UTC())
+	require.Equal(t, due, sc.NextRunAt.UTC(), "the first run is tried when it is due")
+	_, err = st.InsertSchedule(ctx, n)
+	require.ErrorIs(t, err, store.ErrConflict, "one schedule per URL")
+	byURL, err := st.GetScheduleByURL(ctx, a.ID, n.URL)
 	require.NoError(t, err)
-	require.False(t, isNew, "one schedule per URL")
-	require.Equal(t, sc.ID, same.ID)
+	require.Equal(t, sc.ID, byURL.ID)
+	require.ErrorIs(t, st.CheckScheduleLimit(ctx, a.ID), store.ErrScheduleLimit)
 
-	other := n
-	other.URL = "https://example.org/"
-	_, _, err = st.CreateSchedule(ctx, other, created)
-	require.ErrorIs(t, err, store.ErrScheduleLimit)
-
-	monthly := store.Monthly
-	sc, err = st.UpdateSchedule(ctx, a.ID, sc.ID, store.ScheduleChange{Frequency: &monthly}, created.Add(time.Hour))
+	locked, err := st.LockSchedule(ctx, a.ID, sc.ID)
 	require.NoError(t, err)
-	require.Equal(t, store.Monthly, sc.Frequency)
-	require.Equal(t, sc.CreatedAt.UTC().AddDate(0, 1, 0), sc.NextRunAt.UTC(), "re-timed from the creation (no run yet)")
-
-	sc, err = st.DeactivateSchedule(ctx, a.ID, sc.ID, created)
+	off, err := st.SaveSchedule(ctx, a.ID, sc.ID, store.ScheduleSettings{
+		Frequency: store.Monthly, NotifyEmail: false, Active: false,
+		AnchorAt: locked.AnchorAt, DueAt: locked.DueAt, NextRunAt: locked.NextRunAt,
+	})
 	require.NoError(t, err)
-	require.False(t, sc.Active)
-	_, _, err = st.CreateSchedule(ctx, other, created)
-	require.NoError(t, err, "a deactivated schedule frees its place")
+	require.False(t, off.Active)
+	require.NotNil(t, off.DeactivatedAt)
+	require.Equal(t, store.Monthly, off.Frequency)
+	require.NoError(t, st.CheckScheduleLimit(ctx, a.ID), "a deactivated schedule frees its place")
+
+	_, err = st.LockSchedule(ctx, org(t, st, true, plan.Overrides{}).ID, sc.ID)
+	require.ErrorIs(t, err, store.ErrNotFound, "another organization's schedule")
+	_, err = store.New(st.Pool()).LockSchedule(ctx, a.ID, sc.ID)
+	require.Error(t, err, "a row lock outside a transaction would be released at once")
 }

@@ -1,8 +1,8 @@
 -- name: CreateSchedule :one
 -- ON CONFLICT DO NOTHING makes a concurrent duplicate return no row, so the
 -- caller can fall back to reading the existing schedule.
-INSERT INTO schedules (org_id, owner_member_id, url, domain, brand_name, brand_aliases, frequency, notify_email, next_run_at)
-VALUES (@org_id, sqlc.narg(owner_member_id), @url, @domain, @brand_name, @brand_aliases, @frequency, @notify_email, @next_run_at)
+INSERT INTO schedules (org_id, owner_member_id, url, domain, brand_name, brand_aliases, frequency, notify_email, anchor_at, due_at, next_run_at)
+VALUES (@org_id, sqlc.narg(owner_member_id), @url, @domain, @brand_name, @brand_aliases, @frequency, @notify_email, @anchor_at, @due_at, @next_run_at)
 ON CONFLICT (org_id, url) DO NOTHING
 RETURNING *;
 
@@ -32,8 +32,42 @@ UPDATE schedules SET
     frequency = @frequency,
     notify_email = @notify_email,
     active = @active,
+    anchor_at = @anchor_at,
+    due_at = @due_at,
     next_run_at = @next_run_at,
     deactivated_at = CASE WHEN @active::boolean THEN NULL ELSE coalesce(deactivated_at, now()) END,
     updated_at = now()
 WHERE id = @id AND org_id = @org_id
 RETURNING *;
+
+-- name: ClaimDueSchedule :one
+-- The scheduler's claim: one active schedule due at @now, locked for the
+-- claiming transaction; rows another transaction holds are skipped, so
+-- concurrent ticks never serve the same run. @exclude lists schedules
+-- this tick already failed on; @org_id, when set, limits the tick to one
+-- organization.
+SELECT * FROM schedules
+WHERE active AND next_run_at <= @now AND NOT (id = ANY(@exclude::uuid[]))
+  AND (sqlc.narg(org_id)::uuid IS NULL OR org_id = sqlc.narg(org_id)::uuid)
+ORDER BY next_run_at, id
+LIMIT 1
+FOR UPDATE SKIP LOCKED;
+
+-- name: MarkScheduleRun :exec
+-- A run created its scan: the next period is due.
+UPDATE schedules SET
+    due_at = @next_due_at,
+    next_run_at = @next_due_at,
+    last_run_at = @ran_at::timestamptz,
+    last_scan_id = @scan_id::uuid,
+    updated_at = now()
+WHERE id = @id;
+
+-- name: MarkScheduleSkipped :exec
+-- A run was skipped: it is retried at @retry_at, for the same period.
+UPDATE schedules SET
+    next_run_at = @retry_at,
+    last_skip_reason = @reason::text,
+    last_skipped_at = @skipped_at::timestamptz,
+    updated_at = now()
+WHERE id = @id;
