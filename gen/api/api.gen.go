@@ -390,6 +390,24 @@ func (e ScheduleCreateRequestFrequency) Valid() bool {
 	}
 }
 
+// Defines values for ScheduleRunOutcome.
+const (
+	Scanned ScheduleRunOutcome = "scanned"
+	Skipped ScheduleRunOutcome = "skipped"
+)
+
+// Valid indicates whether the value is a known member of the ScheduleRunOutcome enum.
+func (e ScheduleRunOutcome) Valid() bool {
+	switch e {
+	case Scanned:
+		return true
+	case Skipped:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for ScheduleUpdateRequestFrequency.
 const (
 	ScheduleUpdateRequestFrequencyMonthly   ScheduleUpdateRequestFrequency = "monthly"
@@ -1456,12 +1474,23 @@ type Schedule struct {
 	Domain       string             `json:"domain"`
 	Frequency    ScheduleFrequency  `json:"frequency"`
 	ID           openapi_types.UUID `json:"id"`
-	LastRunAt    *time.Time         `json:"last_run_at"`
+
+	// LastRunAt When the schedule last created a scan.
+	LastRunAt *time.Time `json:"last_run_at"`
 
 	// LastScanID The most recent scan this schedule created.
 	LastScanID *openapi_types.UUID `json:"last_scan_id"`
 
-	// NextRunAt When the next scan is due; null while inactive.
+	// LastSkipReason Why the schedule's most recent skipped run was skipped (`subscription_inactive` or
+	// `quota_exhausted`), null if none ever was. It stays after later runs succeed; compare
+	// `last_skipped_at` with `last_run_at`.
+	LastSkipReason *string `json:"last_skip_reason"`
+
+	// LastSkippedAt When a run was last skipped.
+	LastSkippedAt *time.Time `json:"last_skipped_at"`
+
+	// NextRunAt When the next scan is due, or when a skipped run is tried again; null while
+	// inactive.
 	NextRunAt *time.Time `json:"next_run_at"`
 
 	// NotifyEmail Whether the schedule's owner is emailed when each scheduled scan completes.
@@ -1507,6 +1536,51 @@ type ScheduleList struct {
 	Data       []Schedule `json:"data"`
 	HasMore    bool       `json:"has_more"`
 	NextCursor *string    `json:"next_cursor"`
+}
+
+// ScheduleRun One period of a schedule and what became of it.
+type ScheduleRun struct {
+	// Attempts Tries made for the period (1 unless it was skipped and retried).
+	Attempts int `json:"attempts"`
+
+	// CreatedAt When the period was first tried.
+	CreatedAt time.Time `json:"created_at"`
+
+	// DueAt The date of the cadence this run served.
+	DueAt time.Time `json:"due_at"`
+
+	// ErrorCode Why the scan failed, as on the scan; null unless it failed.
+	ErrorCode *string            `json:"error_code"`
+	ID        openapi_types.UUID `json:"id"`
+
+	// Outcome `scanned` once a scan was created for the period; `skipped` while it was not.
+	Outcome ScheduleRunOutcome `json:"outcome"`
+
+	// OverallGrade The grade of `overall_score`.
+	OverallGrade *string `json:"overall_grade"`
+
+	// OverallScore The scan's overall score once completed.
+	OverallScore *float64            `json:"overall_score"`
+	ScanID       *openapi_types.UUID `json:"scan_id"`
+
+	// ScanStatus The scan's current status (`pending`, `running`, `completed` or `failed`); null without a scan.
+	ScanStatus *string `json:"scan_status"`
+
+	// SkipReason Why the period was skipped (`subscription_inactive` or `quota_exhausted`); null once scanned.
+	SkipReason *string `json:"skip_reason"`
+
+	// UpdatedAt When it was last tried.
+	UpdatedAt time.Time `json:"updated_at"`
+}
+
+// ScheduleRunOutcome `scanned` once a scan was created for the period; `skipped` while it was not.
+type ScheduleRunOutcome string
+
+// ScheduleRunList defines model for ScheduleRunList.
+type ScheduleRunList struct {
+	Data       []ScheduleRun `json:"data"`
+	HasMore    bool          `json:"has_more"`
+	NextCursor *string       `json:"next_cursor"`
 }
 
 // ScheduleUpdateRequest defines model for ScheduleUpdateRequest.
@@ -2166,6 +2240,15 @@ type CreateScheduleParams struct {
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 }
 
+// ListScheduleRunsParams defines parameters for ListScheduleRuns.
+type ListScheduleRunsParams struct {
+	// Limit Page size.
+	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// Cursor The `next_cursor` of the previous page.
+	Cursor *Cursor `form:"cursor,omitempty" json:"cursor,omitempty"`
+}
+
 // ScanFinishedParams defines parameters for ScanFinished.
 type ScanFinishedParams struct {
 	// XGeoScanSignature `v1=` + lowercase hex HMAC-SHA256 of the raw body.
@@ -2282,6 +2365,9 @@ type ServerInterface interface {
 	// UpdateSchedule Update a schedule
 	// (PATCH /schedules/{schedule_id})
 	UpdateSchedule(ctx echo.Context, scheduleID ScheduleID) error
+	// ListScheduleRuns List a schedule's runs
+	// (GET /schedules/{schedule_id}/runs)
+	ListScheduleRuns(ctx echo.Context, scheduleID ScheduleID, params ListScheduleRunsParams) error
 	// GetUsage Get today's usage
 	// (GET /usage)
 	GetUsage(ctx echo.Context) error
@@ -2856,6 +2942,38 @@ func (w *ServerInterfaceWrapper) UpdateSchedule(ctx echo.Context) error {
 	return err
 }
 
+// ListScheduleRuns converts echo context to params.
+func (w *ServerInterfaceWrapper) ListScheduleRuns(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "schedule_id" -------------
+	var scheduleID ScheduleID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "schedule_id", ctx.Param("schedule_id"), &scheduleID, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "uuid", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter schedule_id: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ListScheduleRunsParams
+	// ------------- Optional query parameter "limit" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "limit", ctx.QueryParams(), &params.Limit, runtime.BindQueryParameterOptions{Type: "integer", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter limit: %s", err))
+	}
+
+	// ------------- Optional query parameter "cursor" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "cursor", ctx.QueryParams(), &params.Cursor, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter cursor: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.ListScheduleRuns(ctx, scheduleID, params)
+	return err
+}
+
 // GetUsage converts echo context to params.
 func (w *ServerInterfaceWrapper) GetUsage(ctx echo.Context) error {
 	var err error
@@ -2951,6 +3069,7 @@ func RegisterHandlersWithOptions(router EchoRouter, si ServerInterface, options 
 	router.DELETE(options.BaseURL+"/schedules/:schedule_id", wrapper.DeleteSchedule, options.OperationMiddlewares["deleteSchedule"]...)
 	router.GET(options.BaseURL+"/schedules/:schedule_id", wrapper.GetSchedule, options.OperationMiddlewares["getSchedule"]...)
 	router.PATCH(options.BaseURL+"/schedules/:schedule_id", wrapper.UpdateSchedule, options.OperationMiddlewares["updateSchedule"]...)
+	router.GET(options.BaseURL+"/schedules/:schedule_id/runs", wrapper.ListScheduleRuns, options.OperationMiddlewares["listScheduleRuns"]...)
 	router.POST(options.BaseURL+"/webhooks/test", wrapper.TestWebhook, options.OperationMiddlewares["testWebhook"]...)
 	router.POST(options.BaseURL+"/webhooks/verify", wrapper.VerifyWebhook, options.OperationMiddlewares["verifyWebhook"]...)
 
@@ -6677,6 +6796,173 @@ func (response UpdateSchedule503JSONResponse) VisitUpdateScheduleResponse(w http
 	return err
 }
 
+type ListScheduleRunsRequestObject struct {
+	ScheduleID ScheduleID `json:"schedule_id"`
+	Params     ListScheduleRunsParams
+}
+
+type ListScheduleRunsResponseObject interface {
+	VisitListScheduleRunsResponse(w http.ResponseWriter) error
+}
+
+type ListScheduleRuns200ResponseHeaders struct {
+	XRateLimitGroup     *string
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int64
+	XRequestID          *string
+}
+
+type ListScheduleRuns200JSONResponse struct {
+	Body    ScheduleRunList
+	Headers ListScheduleRuns200ResponseHeaders
+}
+
+func (response ListScheduleRuns200JSONResponse) VisitListScheduleRunsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.XRateLimitGroup != nil {
+		w.Header().Set("X-RateLimit-Group", fmt.Sprint(*response.Headers.XRateLimitGroup))
+	}
+	if response.Headers.XRateLimitLimit != nil {
+		w.Header().Set("X-RateLimit-Limit", fmt.Sprint(*response.Headers.XRateLimitLimit))
+	}
+	if response.Headers.XRateLimitRemaining != nil {
+		w.Header().Set("X-RateLimit-Remaining", fmt.Sprint(*response.Headers.XRateLimitRemaining))
+	}
+	if response.Headers.XRateLimitReset != nil {
+		w.Header().Set("X-RateLimit-Reset", fmt.Sprint(*response.Headers.XRateLimitReset))
+	}
+	if response.Headers.XRequestID != nil {
+		w.Header().Set("X-Request-Id", fmt.Sprint(*response.Headers.XRequestID))
+	}
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListScheduleRuns401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response ListScheduleRuns401JSONResponse) VisitListScheduleRunsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListScheduleRuns404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response ListScheduleRuns404JSONResponse) VisitListScheduleRunsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListScheduleRuns422JSONResponse struct {
+	UnprocessableEntityJSONResponse
+}
+
+func (response ListScheduleRuns422JSONResponse) VisitListScheduleRunsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(422)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListScheduleRuns429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response ListScheduleRuns429JSONResponse) VisitListScheduleRunsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	if response.Headers.XRateLimitGroup != nil {
+		w.Header().Set("X-RateLimit-Group", fmt.Sprint(*response.Headers.XRateLimitGroup))
+	}
+	if response.Headers.XRateLimitLimit != nil {
+		w.Header().Set("X-RateLimit-Limit", fmt.Sprint(*response.Headers.XRateLimitLimit))
+	}
+	if response.Headers.XRateLimitRemaining != nil {
+		w.Header().Set("X-RateLimit-Remaining", fmt.Sprint(*response.Headers.XRateLimitRemaining))
+	}
+	if response.Headers.XRateLimitReset != nil {
+		w.Header().Set("X-RateLimit-Reset", fmt.Sprint(*response.Headers.XRateLimitReset))
+	}
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListScheduleRuns431JSONResponse struct{ HeaderTooLargeJSONResponse }
+
+func (response ListScheduleRuns431JSONResponse) VisitListScheduleRunsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(431)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListScheduleRuns500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response ListScheduleRuns500JSONResponse) VisitListScheduleRunsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListScheduleRuns503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response ListScheduleRuns503JSONResponse) VisitListScheduleRunsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type GetUsageRequestObject struct {
 }
 
@@ -7234,6 +7520,9 @@ type StrictServerInterface interface {
 	// UpdateSchedule Update a schedule
 	// (PATCH /schedules/{schedule_id})
 	UpdateSchedule(ctx context.Context, request UpdateScheduleRequestObject) (UpdateScheduleResponseObject, error)
+	// ListScheduleRuns List a schedule's runs
+	// (GET /schedules/{schedule_id}/runs)
+	ListScheduleRuns(ctx context.Context, request ListScheduleRunsRequestObject) (ListScheduleRunsResponseObject, error)
 	// GetUsage Get today's usage
 	// (GET /usage)
 	GetUsage(ctx context.Context, request GetUsageRequestObject) (GetUsageResponseObject, error)
@@ -7856,6 +8145,32 @@ func (sh *strictHandler) UpdateSchedule(ctx echo.Context, scheduleID ScheduleID)
 	return nil
 }
 
+// ListScheduleRuns operation middleware
+func (sh *strictHandler) ListScheduleRuns(ctx echo.Context, scheduleID ScheduleID, params ListScheduleRunsParams) error {
+	var request ListScheduleRunsRequestObject
+
+	request.ScheduleID = scheduleID
+	request.Params = params
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.ListScheduleRuns(ctx.Request().Context(), request.(ListScheduleRunsRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListScheduleRuns")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(ListScheduleRunsResponseObject); ok {
+		return validResponse.VisitListScheduleRunsResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
 // GetUsage operation middleware
 func (sh *strictHandler) GetUsage(ctx echo.Context) error {
 	var request GetUsageRequestObject
@@ -7976,375 +8291,400 @@ func (sh *strictHandler) VerifyWebhook(ctx echo.Context) error {
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"7L37chs3tjf6KijuXRVyp0mRuvgiVaqOLNuJZxxbI8lJJmEOG+wGSURNgGmgRTGxq/af5/v3nGf4vgeb",
-	"JzmFtQA0muyWKNlOZvZo156YIvuCy8K6r9/6vZXI+UIKJrRqHf7emjGashw+njGdr44nmuXmr5SpJOcL",
-	"zaVoHbbOWSJFqoiWZEm5JmM2kTkjubmFi2mvFbVUMmNzam6dc8Hnxbx1OIhaerVgrcMWF5pNWd768CFq",
-	"/XBGNXvN51x/nctisfmyixkjmfmd6BlTjNgxErxqzHrknAlNpCDsiuUrkjO1kEIxUoiU5STeoQu+E5NC",
-	"ZEwp8wySU826+MhEFkKbpyVUCGlmQnJGkxlLq5NgwszgpxZd8NEy55q1IvicM5q2ohZftH72s1M652K6",
-	"Njn4z+bkztivBVNaEZplcslSsmA5mXNRaEa4gNFOzbIQQecsJeMViX/o+od2YcniP2QFtt7GMzanXJgV",
-	"aJ6tnART0zOqyVIWWWpe7hYi59OZJkIu/9jZ9W+dnWI1+/hO8Gui+Rx2TdnjMV6R5Ywns3KuXyiynMnM",
-	"zpKKhBGuyJgml3/ILCcyn1ONc3u032qYKm7Sq3Rzlq9SJjSfcGZHgFcerQ85oXluruG6R/5WSEPKmixn",
-	"TJCVLEgihaaJJqpYLGSuqyNcP0IfotaC5nTOtGVLx0XKmUjY5uC+n0kYlWbX5jzljJiDqpkgE5n3yJti",
-	"PjZLJMxgSTKjYsrIkmvcHWofa0bDzdN+LVi+akUtc+5ahy33e2WwKZvQIjPrOaf5JdNmyJFnFdXvplww",
-	"BpOqZRQnOaOapQ389q3IVkQlVCiS4IWEaiJzQs31RM+4AuJrGr29aQSX11NEaqjJPKN1w/CeAZ/fanxW",
-	"JGw9NLz+XmMrciXzerkRC3atRwlcETuus8jZFZeFIgs6bR4XPrXCI+j1ayametY63O3364byXBrW95Jn",
-	"t+3iciaNJJNKm/MPi5TCvbCpRBVj9+fEnJ12QhXrcqGYUFzzK9ZpGjbe1jjsg73IsDr396BuEq9SNl9I",
-	"zUSy+itbbU7jW3rJFMh6c8ZhTblyvIAoOmFHRDFGgucQOpZX5VKjBC8HHVzZNa9sHP3B+ugXVGuWm2f+",
-	"3z8Nh9e7g+5weP34xc9f/mctqTQI4VM6ZUTx3xqJAbhs/dHf7UdmjFY0GrK4RVCe5vIXluhtiMQwJ3ZN",
-	"E52tcJEXeG/TMO3PTevnRnfj7p8nVLx6Xn+azLC+UISnfgALqmfl+83vI270IUMNPGdp61DnBas91EUB",
-	"V9aNYMbSImPNo8Dfbx4JXvMJRqOpLtS2uwW7pOCWpk3CXyt79J85m7QOW/+xUyrjO/ir2jH7gWOA4bw7",
-	"e73FWNyhfHf2mrTNQ2luRAYIC2GmnPHfqLmtkY8UedbM+/afRHWC2sl/kNPPaGoVCfOXkflMwEe6WGQ8",
-	"gbfv/KLMyH9vsWs6X2QgWFieIzNPZOppSkg9MtPIGCjec6YUnZpfzeqQg3GfPU4GrPsk3Z9095PHtPuU",
-	"Hgy6/clesps+ZY/Gg4Fhs3khjFp6RLg2/EoVmdUT6BXlGR1njEjQyDSZUUXcC4HGQAmpkLg/2lc04+nI",
-	"8j/YpO129gXMFFZuk8gdO01ALS51upS0Y/dKs3pxx0gMbQ+nmaW51g+drJgm7XhjEeNOr2VEpxSTjCef",
-	"aosmXHA1Y+kn2qKEZplRjc0PyijHoELa3XHv+nM2R8kiR93dLDcXRmZrqhnaMqDcV1TkcA/cyOOIxG6K",
-	"dnPEhE+LnKV2e74BOXkh5WuaT9nHbZIdyAhl70hLOcrgqeFehZSXccEIFam3t+eF0jBddp0wlpJHBwd7",
-	"j8h4pZkKNkEUWfZHHY6NIbqR7ZO/8mekHTdN2q7vK2M0CZq9KNfqvsvL7aNG+EO4qMeCFIJdL1hiDiT8",
-	"TmSSFLnhyW03F56S/uAvzx+fP/nb4+/3fnj63f7F7tngtP/m0bcHf+30yGnGqLIulqblpgtu3/8JFrpu",
-	"2Ib3hPOMO0dA5Xay3vALKd/I6A9R643UL2Uh0k/FauBZ4TK/kcgCQQ7zdCuWcyPzKF/zqdlGKpmyJ4kr",
-	"YB8rWeRE5lMqrGCuMAwzCMMtvFZT+TaZMctA/Fc653SKl3nZZmn+lK7mTOgzrxJ91HYUYz/Jkdey1jlK",
-	"SrnVTMivhdTUqCcHVlPhihSKpaRYGJ5vlogZoazJbn/3UXcw6O7uXfT7h/D/PzbR/ZhnGRfTT0f7bySh",
-	"ibGzSDjDCEStTOnqCxVOp5yD2bW6JbFrbxWiT8vQb+fkY5muNrj3oL//5ODxn8O/YUBcERi20V6oIAPy",
-	"bYVlr/Pqc5Zf8YS9E56gP5J08XmjInjgJuFqOjZc1+xwed0RcmEU+xO2dP6+P4QtV8a14e6LnDbo9j7l",
-	"qD2i0gHMkQvQrsBZCYbtULTjmuWIOz0CQQBrOMTwRxdcVLGbc0SodfmUvjRF52wo4jWrPkZRYV9EcpbI",
-	"KyOzxyszHJZNUL3Ta+sOvtGhaEUbsYmud5bVLaS9eicIY8BqXkj5LRUr54n+OCKS+XSUU81GsI4jPFo1",
-	"HNBHDcBpa6MZckIGfbdRquL4V24/A1J7dBuZhQP5ZEpAOOByWIewTaG8+kKR2M8yNlQYu/BIjK5vQ2UN",
-	"61UaMUnGjaJP0zRnShl9Y1F/Q498Tw3l1hLlUV2QBCIoqJrAwz4VUUWtjXfddvt6yGvtGd5Ltd0z8PK1",
-	"Z1SCMNs9p7xl41k25LHtc8zlQEzvBC30TOb8t4/VNAwxXbLVyEqkjRN2fPqKXLKVs8jgokZ+XOgZE9q+",
-	"/dOy5mAcc64UF1PSjt3gS3XA0PucZhOZzw3TLsSlkEtw/ubsSl4awyBem7KVg+/EIpeJmfs4Yy+E5nr1",
-	"sZYLynj0+JSrWuQZKg2FYmSm9SJkPNY/9PnUhGMy4SxLzYr4+I9ZVPuqIxKb4cdE0ZUiM7kEMzCGS+2X",
-	"EHnrBWOBQ35ilOUTWdh4N01Tbt5Is9NcLliuOVOtwwnNFItai+CrYN2qA4UHKrT7K86aOaOqABMv9rYS",
-	"HYMfgwuSs4XMtSJzmrIyVsKs7xANA3RurLuQo9aE8iyIlQW/cDGR9b8IWv/9gipV/8uS5qLulw+hP/Un",
-	"fIC92g4N3mYHUwa75Bh80x8iXLLnLNP0jltgdIKRSmwIqgwPyQK1N3PKUTNEP68z5CDyZ96MD0Bv6sZO",
-	"vimyrNRBwKoiS+o9POZLUEqM5t8L4ny3rEBkKefnxvE5H2rUwqjk5tBiPl/k8oqlKFlzNjXi0fzpxwvL",
-	"QubmoojEhcBHmRv0jOVLrtgRiWma4jOGIs7ZHJ+4NmU4ZESKbEWkYC5mBtYaikw3bzcmcLDbAbWiln91",
-	"K2rB++B3eFdN6NPM2ZivPK2J/hqmYKnkHpu94FlG89rH5jcIRseazuy12hgh+qPIzj3iDoTHK3SHD/h8",
-	"lLd2pv2W2JXya1k9QesTi8IDurZwbis9jTcyhtccQwZ34As0yAm4e/Q9aiVeHtxEEKHoMKRJkTK5ZvPt",
-	"7j2DkAMQhFVE8pyuWiCg0Pe0VUQq3KnSaRUkKNjp2CE2LrQdzh2l4GQic33bdF+zK5aZF7ErnrqdqX8L",
-	"0uOmIjWhiUZt/YrlKU/AN6QVkYK03529VpFz+kaEXeucgpfyimYFU9YpeclWiqRswURq7vJnKxCq5Yrw",
-	"mmyXcw0xISXoJRslYG/j2QS57FWqVi7HUquRYjRPZiP4bJOYWjXExucLmmy/gjdxMZbI+ZyJlOKA18f/",
-	"jVwSLcmEXxOuIzJxNtZMKiZ8xssRETX8x7AW1D9uFVp3Yaaei1ZHOohIv3dgZFsfhmneHhHD10CvM5zN",
-	"DtP8Ggsao75n2FxsBrnJlMuYfFRJ7rqVWZdc+tYD7eKyUUsV8znNV3VJSVSDFgG+2QhFK4Nwlll80nYT",
-	"ishytgo2wPuIjTq/6vTqSElzjTr9xi9LxqczXR8/h+d/oQheE7qEkNbq13NjnZaz1Yjr0RwyMFTdzG3S",
-	"gr0Ctu74FaFCLVlOkCerRrLs3cr7kD3CEmzKqSDKjuLHrog/f5FjZeXmBexqY3obp62RrZ43SPnYEHVM",
-	"2gOykFzoTkRiQ+Axafd7B+YvQ+Xmr84RUni7SgJR6WDLGVVSEC6GIraDj80T4DiQNtoWRg/EXDdYgrSD",
-	"RwZtEdKut1XGLKGFYkOh5JwZupgSri0TBd5rBmmerIpkRqgiVFQ3FA0hzecsJbLQR5XxqrUhQ/A9YxNt",
-	"LjWaJoxUwUAN/0TCwD39QhFwGNIpq6qh2ytBG6fkBDIjuJLivDy/d9E7QL2tt8Scclz7a6kvN/w8b763",
-	"1K9vN84+SkUv6drHR29cm01Og0FDJq5YJhdgSqwligJFU2f0ygnZ7/chA86lizWY4HfYI/Ry/L7hXlCb",
-	"wl2mzMjLcU5FMiNSYBob6t/mWquMc6FzmRaJeVRVEai6UjbIzftWNkczK+ZUdHNGU3gTu15kVACjOSJz",
-	"urLpqhFJJRzZBc0VI1zXSgXrovm9KfACjpWIQMJP4FwBsatnwTdUE0hyg6CCkZtbqQP4Ra3gyaiCXYZ9",
-	"DA2ZdQdSVO+ji9YifVErDAVv+L+jIPLy823SBH6NkFzKrXKruXkq1m5ff0t5eF4ynczOWCLz9K7ujpVm",
-	"Dc6ZtMhxYeYNF/ijcut+LYp8IRWrF+DcKi9mDobts960R+KZnLMFnbI4IjEqvxCdNpYQXZiPWTZXI32t",
-	"zWe/RaNFLsdwD801TzL4OJbafl9LyzlLec4SreopyhgCxF3DUqJnuSymM1Sz8pQBkXkDrYFUAzMM+NDI",
-	"sYyGpQt5cZ7VJa1XSQO5gVvm6lsiu8nVHQ3nHd1GWvcTXR9DW0gNamvjNzwBNatuKKlhf+En74LimpUK",
-	"srLZcOYLR4+gOGh/H4cMoUsoUwK1BNhmatSWby6+fd05IkB5qG9odq3JhGcMUwJdWC6y/HaKQfJbnaFT",
-	"2Mz6TXXrVreVX1PN7irZaEOx1IxPZ5CKnTivsqFLkCMzesXIcsYz/H5KNSMTntdPruqbq+HnOTcMOnO+",
-	"UshpNwpYkeNTU/+S2sONzy3FpzOgM5lcsnQ0kfmIcmtW3yJPP8IorbMqrDUR+MHMYpdvrN3BnNZqGl+S",
-	"f/yv/02eHkTkGD49OYjIM/j0uB+RE/h0cBCR5/Bpvx+Rl2TMMrkk+/1QRh5/2Ypax62o9awVtU5aUet5",
-	"K2q93BRsUeu6a+7pXtEcQp7mZhjc8WkGJhH+4T48cx9O3Ifn7sPL1s8foha6ImqUlkSCGpKZ3zEDxthy",
-	"aF/BmUILK5xEJpewjCkv5q2oZSi1VjM/9V6PuxwI2C7wftUzLmdANOSVz8zBdzUi3uhA2kZbOYjyjK3L",
-	"PSVtwyGMxda5mydiw6KuDKnWkVCOzJlsKgqrnLY0pLd1d9lXrfu7kpwusxFNEgaW18bDMYU8PNkn5g7S",
-	"fMcncCGVTnQh7aZVtnJ923qtxrqNZi9RGB67wcPiiceTFGScGyYML9/Kw1LHl2BlPXvacG14+q7SUlQ5",
-	"GXW8C4/bfUNy94yK/NPEdu41hrXtqYuT+BiIj37Urf0ZeGv+4IiHsXHTkTuomwEResWoVg1cCGws5cq+",
-	"zOhB4V5kFGpf0bOp0LVpeQByTiHXnEVLqoaiTHuPiMISzuNXZG6sPymcsrdkOQNVzLmqOj1yXBtNHwob",
-	"TreTwFvBzYGOo+3tAXz3pwry3CvKBDrjVgq2swM+RC2jcanRxOX3bjV4UEBrRj1lguVYPKq3LcqMWlOj",
-	"Powc7cj6kwrcKstGU6c53Tg+uCi4q0EOvBWMpCzhc5rdJo7Xmf4GlzEDvWuaiFVXt2BAAaXkhdJ3u+WK",
-	"Kz7mmc3+2fa+9eihU62Dp7nR1LGq7cOUKJy4mI6uWK74WhJSa7e/+6g3qL0NqNiu5Y11cf7Cbe3wMlaK",
-	"FnnAA6NqfXd15GtnYJ0C1+m4hvgdJVVPZhCotYzGHfdwGWpFRi24wtsyW0PPcub1U3h3qIRvt+3lngQU",
-	"dGcLdcHS0XhVrybx1ONA+NIpvMXKFi6mkGkvcxYRPoHIWcq3i0qGuv5H6OR34011bK9BjYdLjTQT91Th",
-	"UdXYXjpZk6qGxd9L+76VjTb5SNaU1xsOTaDOlpRUTrzuZJwnVNxVgwU2QDNOVZ0b6q2esdzmDltqhTss",
-	"5gZ4k6yuAolTPsKpjgibL/TKGSVG3TGayJRfMXE3v+St2potIrRscIuzYctDrUxfJ1GfUkaFy/gmsb8J",
-	"c9AwELgWfA9UgtsH4TAp7qBWWHSDJl/wFwogFUAbPT4/efWKtBeFWCUyZR1ztua1Bwn8q6P6ONH3sxWh",
-	"NuiJ6+ECoFRh4MqYzObeQxKnQo2s+wuKsDJlq+TMH3zOZKHjoah6LEGDFbIMiblSRhuWH/QJ+CB9SW81",
-	"eMbFUAwOiDJbYnRyCPAoFzulggx2n2CJz46KKpXCLpW+rAUZF+mU6aOhwBjxyDq7NhLnO5EhBiEYRMBG",
-	"lhBIm5KcTcANBGnMimnQ7e11ESJb+KTnch4+lEzevHsNg8XKGlyJTjQUsXMJpkxpjnGxGF2/4BSGJzuX",
-	"OTFbpSWhZJHzK4o/m+HkVywdCltaYCYx03oxcvHwNT+yOcEsJQfX1+ZKLeVoTsVq5P3ycQQplDiFoFhp",
-	"7UG4yoocQHUT1tGkzOylGQSXAqYHmgkdU5FKAUtpnrGU+aUhBFsSTbgmSkuQjjlbwNnJVhj1r5Rk9oYC",
-	"fCEWKcgfVLB9bj2Vla3fIlJpQ/sT2ILgnNh0nfVBbDOEJnczFrinRyS2mlxs6GTJxjMpL8mCrjJJU+Vj",
-	"AFgDSVKpFGfVpJYmnXXDINkcBIptOSFxRQuMSfv4y4gcR+RZRE4i8twQ3cuOXwXNsyqewPoqBEAm7ePh",
-	"8Mv3x++fvT95//z9y85/3jTUBiuo/4///v8G/T4G2GVpElUGFKIGVAbnFfXHu72Du9lQt3tuLEbJNnIq",
-	"RPG4EQrE6o4WesjNC3RGKlZ1e7/Fuzfsl7r3w0UkL8Y5T4i9tszHts4Hs7iFGZnZjq3OgA2FbEWI9to/",
-	"hw7DlzesEVwReD+bB/Mx/lgsra7VZkCD88S+pCqgFIgXo8/p9JVZrLER+I6uQquJLnirJMlaQ0lpmt+i",
-	"0ty+81ulH4aoMMZ0oyAet9X/wNTbjrjw0j+HtoJ31w8TLvjslFUs0jsrqnYnNofs0HdYCuA8wLc4VpOL",
-	"Sr1P+azSSt9uy4Lr/5x9Wx9A/YDLqz77DlodYaRYkteBN8bLmWLJKCZfQoXPo32zjnu7xJhdcm5L5Mmp",
-	"USIBojFbuVwwr8QGAkgROhQlFAUNUF6KPIsB54A7HEI1k0tB6JRyYdMavZMMB/Xr3ur8yZt+8Wj86ze/",
-	"7urB6dOzy73vdmX/dX/+9G+DXycvHqkDvV/sXfW/2i5lFr1fHiiu4gbzabO3+bgqfH9NXtVQQA0VV893",
-	"lSnVOeECM21dTV0zgaMACC1kjV5IRGv4YIEpWjnuFY6+ZjY3eR/KnNJ7RtJuY/tnbHLf2AQG+GocDHZ3",
-	"b3+9zJl/yP0cUI1j+HzO9uqwt3K2V2/Z3tke3vexznY6Z6OqY3ssZcaoqFFP1WhObaCoxpmDa0cgBqnI",
-	"nF8TvZRrSisaTmrmouSQXQUMLKF56IEMB1Gmnt1Iextp1pXQ61YEv7aY6+FVv1iNK1MSeemNdxQcOODd",
-	"lBqPN7CKANnun8HTSNrU7Fyu4e7IWOIyn7N8KNzfC8xYht87EWE0mZGBtRGTGYXyqVz1yLdmrcDbYIGK",
-	"u0uZp0AaAEFKlzRn0VA4I1txzb7w2KU0W9KVwvGqI0Lt+J2SQyEpkwuarwg8tj1sfStFSlfDVodwCAXj",
-	"TEHELmcQuPUFBoXCnD5wFeHElCQ0TQklKVeaC4TsMXMfivawNYdn9xI5N883T+uRt64alsT7u7uunHzk",
-	"k57jtRjxneAzQUt5hbcO+rf5cWvSs3OsfAAAAMilCne5R54j6KhNaDRndMqVzsERY7fAVvK8ExzS2c1a",
-	"kHZslYpeInvFZYxFVMvlsqdmctGr/tixylYF6faWWa87oDdYUA6J9advzy8wvIGCFML79tZDQ6TFOOMJ",
-	"+ebi4vQctGM5IVSTuVSa7Pb3nwxFSaqRxcV2eDMkLyB1U5HYKFmNG11RxXCvNyMrpYtiAxJNLvCwk4yO",
-	"WWZmhRjmUB99RCaAzemqBTIOyO4iJewaEhTW1nYbilqz7ZoHVC4bgpAiVmsIc2kfZVduLT0Dk2YJJQmd",
-	"LyifClt0rDpHZM40TammcC5dVZHNCd8glxpw0AZ76PjWHQ940yE4wXMGCOQ0UxExK0r29/egOkEKw+eG",
-	"AiCVgeHkTMnsyvBSw0y0dC+zDmCj0TfQSEkapTIOABiHOzvm1JQHZr5zq8ptZt4kTO5R6nynqmOIhtWo",
-	"WjOqRnNrmG1K9QAyewtvwtp0YXzBG6qPa1qI05wnd01/diW2jR6fGPjNDpzMOIDnNXRWdhtIErYwIkfI",
-	"Zb2Ssx3TNr+D48iYffBwixBNtKy16hOpdEN4GApEzYPMNQqiWXEhuI5VxTk7qDN1ywhZTS0FVfWZpSsi",
-	"pI4wUBnbdY2NxIaFPyQNoHYQBwRwvxEA4Y3Y9YwWSltHv083aAAJrL1zK5gMsxg1+asAKGgY3YLylExy",
-	"ObdoYpvwg8Dvsiqagrmi1q3X6MwxlERBJ/H0pLTLCXZ+nvrS3cLFV246v+/govp6knr7HajKLlDUKqvQ",
-	"7d679zadQ6Nq37W8rhpK3s49dv8coqbN2drvURnw5iuaVqa5qpeJlItpTNq/FqxgaScisQ3ZAThnbdQc",
-	"y2IzamTVUgLNTrigWW8oLoyBUd5nC92Dx6y3AshWhga9HuTQhRGPuEeOrS/KhREthrKy8UUEdbNuDnPP",
-	"SpXjh3cjKjO6qPyhGgq4hYyxZN3wePvAIwjF4q9WUaA8U5Y3rpXu4toZ+sQ3hvtji3kbUGPMnrwDT822",
-	"ttici/DbwTolN2p94LZlSwe+j5rfEYkNm4oJ1s0qW4x5s3J3M2OLWtfdqez6iBle23tjP/yEl/0cXtfl",
-	"c5c8DPj3h60p17NiDKqJpAveNVbAlIkd/+oP4e3qki+6ToPsQl06y3F0t6meblWcUglQ83SsZFZohhpd",
-	"VFUcO7evGWqP/1LL9KGWYdgg0R01GrBf65Wy/wFZSh+V77Px0wQq9ESyqqTAS6Fn2aoVtX4tDEfLs1Ut",
-	"99hS/hgGPcoL8VEBPXhIkDm7eYzA3MlZwgRCPDkDzsa27cLdK4oNync5g4ZEL2DfLhMgLUpIGA52LNLl",
-	"/TO9hNR8shqxucWtuylA61t7yKVA6QS3sRQJFBxX7qrUackoMVS9/v65wnc+x+fd2evex0deSnpeW7DI",
-	"8YXqblapc43MmkMaP9/Arh58m//avk00gMJz5COSBYQo2fyf2AH6z+rcrAiaTYAtOdGWi3qGUMbzj0js",
-	"BZEFWnRwN3YnLGQZmACVDfGvrdjS2wq47VlupelAwG4xV7GG3x5BUghbn0497613+4Wsk7QBdSTeAQMJ",
-	"dBHIdwV4kk7g5UUHr5w4Lwv6eT+3kw5n/vkddVZh/Od31uFAP63pdZPi+1F63voxWH98vfLuQ7h/fCns",
-	"mnPB4n7+4//5fyExJQ6x+hiHM6x4in2ILD7PveFJP0UV7PZVr+dhnddd8CevWVKsUUslcnPFBLWFsbeX",
-	"j61O/Q2qzGasfXRTfmGcZXPLCxHcCoBEEMBhSZUv7YG8woyKaWEY31ymLItIrNl8kVFAzPcwvUMRl/Ow",
-	"YNZcQ38A8+yqC8U9wGiA2XxLNIiL8qbX5qYwK+KGbK4tSuxcfk25TdGdEx82tuauJAK1xfX6ew1W3TKX",
-	"FlcGdq4Nncd8SbJ17IsUKks6AQqlW/mqU941hiRtuuA9uWCCciODOtsYSkAVTTZiyrK6ATeN6HbYTvYL",
-	"gCaNbooLUHzxFwoXxxC0u89oYxN6BY2LbNWhfX81tEgJMosQzxjrtd1qetLfLjXaH8SPOgMleQWnofwS",
-	"z0UjeSOJuR3bXMyt6FrdEVLv+5m0mw9qGTADcrzGVLB4xFFhhd47wIyYCry4uBFfKKJ0XiQaKN6FjMFQ",
-	"aWMeewQlmipyJR6YL9PxsWDzQNDozKCsDUWRZoBmwRmtPC1ELl01t1AdG7SBfulFRhPseg6jdRvdVPrv",
-	"gPR99WwJ+lFhw7BQyEdvkC53Eh9V6XHnW7dLSqu78w65aZu3r4PYfQTXvoBym+PEodfcGbenEWWqBlwK",
-	"HGQU3kUm/Lri+glqme6GVd0AQX9HvGaIDtQ+KGNCNc4y5+qSmCvgDEz4NQKgqsg3vTQqhZiCeSzFdqzy",
-	"14Inl6NlXcXkN3w6c1BNhlsbdaWEa9pUwzexprfwdwX4WbgsG88pV6UOmLccfzPFPcf6rnu42qUosaJq",
-	"PH0otOSELHIuc65XluAaoNI+GoO+CXLlxOgigErsEU0MdzW2W/fXgkICvZBW6m/vrXdQx6OMpdO6dsIv",
-	"QJudcAjREZrkUilCs4wkVLOpNOw1IoYdgxtmwnOlI0O8HrKFC3MpzeS0BovxprOEG/sS31yLGGjfut2D",
-	"Tt3VYCDgXo7sXm5O+6VhJ2bblzQXLPX4417oRSSn4hKlEoSClOtlBq4qiJMq7VemS9NfILMhOF53WAXL",
-	"UGsWwR+O+1ExJsTE/ikxMUyknrYNcxqZg1rn2o1DODBABGUiBTo3f1hsfooSBL6BnkUjkCSxLV+d5vZH",
-	"t2qjCb8u7wHNgOp7kdEZV5evmVAf13bB9RCqhzMZ9Pqtai/6fvfpz18Ohz38UF85p3PwOjZAX+KxdOdP",
-	"WQFokZK5IrG7H9fHXv6JD5rNhgbv8DSni5oE81NAfXI6aGTsJcMvbIINbGaE/n4+nTIo11KXvkgX2AYB",
-	"IiRLLnp3aHixtiEVCBfPIOqmUMMFwt2okvsmoyxZ9eYZjKqCpVlquTW/K54KcN7VTahz6CFFpckx7/bG",
-	"GeUiZcEBi0v1f2QESxyRf/z3/+lAzb4/k+haXzoAE6i854qMC55pX9l6gxJ2E3yktQTZdcIWqJAsGb0U",
-	"kKcZ2WgJlk15duqwUtzwtoCZvHfpuev7AS+trK06CpjWP/77/2CaD4Ykr83i3mvRSp1zi0UzLxCs0DnN",
-	"4Fy5ZnJuhJ9iYZq12qamRiV/gtRuaCdil84C/WCraIus2bb//uN//W+y1zkisdt/uN3KYpkPRSiLLaaE",
-	"V0J0TrkD6aQQUpOCHZHYrk586MYx58JtpIqGIgl6uFmEddtyAbvQ0LEsdIXYjkhslzk+rMDSoaziymZd",
-	"bSRZO0bZRWPdodtZ3Errl+KhB6pTdfi5ZQXcR1wi8NvDDCH1D4ZVq2NutuzYRol3TKdU4n2V4KbKvvaK",
-	"Zg54Guhwd2GB8wZ5aRsgkjkVdMrmkEuxUprNI8K6YHPkSbl/hnDMLHiCR9IifFlUei/Yv5d5eprbJd4O",
-	"Vccc+tG4SC7rCk1f5nJOUpkUZnwsJYpPBc3UIdEsmQmZyekKI8xGZPI87S5orlcEHwEeSBW5v/DADIVT",
-	"OMFOz6wHxjZS7UJ0wCtkEfpoDPNJEfF/xmgKCB0n355HQ+Go07wF0dyJ4r+h/9NIPzKWlRVuK8bMfNTO",
-	"xdmr469f9OYb5MphKdFTlqOXzS4UXKVZvsi5Yg19uZzpc6NZZB1HcTJXse8W1QYHvD1XftvRgZnIqeDK",
-	"pubeFZr4FzWa5HTOljK/rCfFv9Areo6b5K90NQkCwH0AJ/yIUEiQ65YXtd+wa937RUXkTXGtO0YlUsSY",
-	"FhZ9Z5zTfGVjolyT9hmjiY7IdwXrbOUQMO8d2e2vqrAvMthRbKpwK36Ao1ZeZxC8sGEQT9HlgkdE6VwK",
-	"0AOdXoU64B111gv/9E21db2ZHWCvV2a+tol1R7dCfGszbmZq3ti4c+SQqxs0D3QK4cggRYvl/Iphivsd",
-	"c/Q8Y1oj+/J0AuFHLQfuXnsGtnJyuTeswUV7bgScNrQOkSF44xA6+FjbMNDpA9Pw9q4epXfJyS6/v7jo",
-	"zXsZkNi9tHTvUrZH7KfW+Yu3raiUKWSRFVMuYAx3wKSt8MS7Mq9NaO6/S6o0waFtxv5uAr+poN2AEOVX",
-	"TBG6pKvSa5nKrcJRa9vmqhnKlSzHUlmCuu1750or7pStwbMVNo9pKizZSJaBvjzY+n7BcvLu4oSkdFXv",
-	"QUlte4eaA17kuRGlwe2VHMXaAsUMUQ7d7k9yxjCWUbvpZWOcuzIm18J9c+hnNW3rbRhwvfE7acdfv7iI",
-	"fUuNTlTW5piZOFi6tXbyRuzlPG1wSfle83cfmm1R78Z2+vb8wpjAp8cXJ9/YcovnL16/uHjxSYe8RuHl",
-	"+KNyleuoOQ8bua+ZWAHVQo5IoVgau5gcpiD0Gzx6TDGtarOCL1xCcL9/2O8bumzM/G0E7FL3znxfs3cx",
-	"69E/tn4yDcfWp1bTtacQWxe1zTa51Ft8Ry1OQ1jeVlrDHjbKPcHlUdeXmKm6SkZkPB6sSqZ0Rdopg/IY",
-	"rDgmXCRZkVarzJomY9kJcI/6cUcVRmiHFdJgSDnhdleZTN0yfY8YPM9Zxo1+eMfQ91vBCLsCo878B+Ad",
-	"bYVzWNFteyRyY7NrzeYLLLleIzb85aZGIe7mJuXW/h4RmaVGl72bCru2FMf4sHphfytQK9dEFYnF8pS5",
-	"i1VMZE6mUqaVVH5bb/XHYrbCtoUnAurAwjIv+OKGWq8mr1z8Q/drJs0h6bq1jEkbGLhFfOryNO5YINGy",
-	"/aDdva0gISGtfvtmapiFf9c2YpB16cjy9koNe6Ut1ojs5gaViDnT4FszGgpW4hULc2YOiGKJFKkiGdUs",
-	"79yfEO4UObm1dBIn4A4dQXZzRGJP2LFNR6Zk9/r6yJdR2m99LaWlfbc+FhYWMWkD6NhebQmif9nNhYeN",
-	"pSGOD1kIhmA+S2RZWxaJlBEOPDmubMSz6Cr/2qSeGiqs0PFacchaQaxnfVswcce57ijsy7vWW/jMx4C6",
-	"a4PNmA2EpGxOdc5SfDEvq0jsN6A3e1C4+sr4rVsm3tSd39GWp5ajMn2NUNvisl0LWBygQCN4MEIJxw6J",
-	"GDfMIkfHFZBl81cqVNyJzDtkJkVEMMUKS2Mw62xLiN8tUCobznADSDbkr7CEmY2AVDKIUZprfefQ0h7k",
-	"2HQYE9NusAwbNTJLPWvYbNVOe1Xab26guEbPnzvNf10H+mfP9rfjPUVo5Y9EBqjSzKvzt+TJo/6AcAGm",
-	"r9HbZKEJJb8B/EUxmfDrqjN+t7/7qDsYdHd3L/oHh7tPD/fXou7DYfr7/oeu+WfX/XOB/xxW/qmNx1d1",
-	"m0892ieH+7ufcrQbON23I3vfSQ+zf2nW0BNkA3/6HnUHNxbFWrRv0qbk3btXz20s2owHw6xQ5uXHWN89",
-	"tknzeC2XLE+oYkdE3wa3QDN+WcEB3hKgYCtcCifh11vTNMJwbuBeNkryG87zBVP6flWejcqPY/9RXcFW",
-	"Ff90S2iue9dsVSZ5j6Y1Y5k2JFiwa5poktMltlkAWFibks9yBsE8mzBmjNRairTqSp2xf5EXrNQz3IKW",
-	"rQh2r6/DphCoyNcnazqlaHQny8maSTghqvwkblXw1zSrzRrJTNqMID8rLeUlWPGYn95GFV4zkaycZmcF",
-	"fafe59OgrH0/W1XUQt+ug0+s9nH4L6Kl1bPrRn68KGX0FhqIk+iQtF6PiWzIRArWlZMJ0dBNGC7ESJQh",
-	"fyARJPnGPBaIb+uiCQI6IMNzd2UzHdaxd5HSPB3d8ppzex2xs1elf0Dd/FrSDj0JkHYXnC2z3+5nQzNK",
-	"0/kCryr/7PS20KdvdxH4B966khflSG490VzoR/ute3c2D/mME11epCFdlZQZIWcNiaJ2C8O5hgxzXauv",
-	"avy36vjfsZxPVvcTe8HhqhF9Th5AtQvICIRksswu3cQFMv9X20uh+ShaZ2dchTKPDYECTLjRiToR4hrU",
-	"Fbnf9Wj6nw2XtslW8dXgK6N4ofecjFfk0T6ZsWuS8inXCrl4/Zl2a+F7EBm1eSWLHMxE3yCjs8XQN1qu",
-	"O/Kq0BUu5Rb0cA8NgV0vsNhr6zW0K+LmqWzyIleubY3VGsyga/nFjNdleBvZqiVUi+iKEuasba7A2Ab9",
-	"asuiwOZawLXnHToo17kUZM6Vppe2opJdQytYdOCkfDJhORMJG4p2DH2YOCKojH5RKDNx3qNFzib8emQG",
-	"s1hAIMv9gqD8o5QZYklBLheLBarwoxm7NpfOuVJcTO1TYmsv+C0YzbkCIOg4QDqC4PRautL69TbkURm0",
-	"J7D1MZc/VIcMGCzBgMFZFY53qyRMWPabFMc4EGdceV4E4BQoChwhKibSbakwrJYPTx4OJ6o7DgHgIFDu",
-	"5jlEdlfkXK/OjW6CJ+t4wf/KVseFntVj3Ybh9+PTV+SSrSIST5kcVfnS3hNs5LAbAsBADK512MKlcN20",
-	"D1s/dI9PX3X/ylbllCmMo/XBDJOLiUR/htA2Kdfe6BezWCww+xGkpoehmDIJSlvKrnbcNett3v1DaJEa",
-	"HmpBapdsrLhjFF9jciK/YuQFJoi+XWg+dwvR/vrF284hmcklWbIsK7FzhgLzSRXxjfwiwHW3VhoI34gk",
-	"XGOGH7ZToZDM0SN/l4VLb3C4ptjO4t3Z6yOLAWiBBRWhaiWSWS6FLJSRfiK1sDxgIeWMBT0+FGljcWEU",
-	"9ACJ8O0deMlQQHmoilxOuytC5SLlVzwtqM2cdbWqUVDyiRr3uZnURbUF2FAMxX/8BzHkxYTmCSzfUGBI",
-	"L96hC75zNfBBf5+hTD2t+UxDTzJOx+qRv7KVssEWrKwBqoyGokKXZU+RdfK0437U9V/Z3K9i3iPH8PZq",
-	"BeBQhMfhyMa2zHVgQEG5THBcFGMBSiQGj+G4+9g6TgEzpIfCThVgWAjyIACpweQCB5trhmY5mWMxRv3d",
-	"7w8IXfDRJVuVcLFHhA6F7/8X+Tx1aM93BZjnsMZr91v3gEfwtTMAlYtbRDDDV932vjCaoHLbWumWiB0b",
-	"dQFeif1+HyJEY3nFyIzafubmsYdDEf8+RJVy2Dokvw+BL5iPw1av1xu2IjJsGca+9pX1y6x9C9BKwXfk",
-	"PbjEP3yIe0PxLKcimREpCHZd7JnHxkckhrvC3otyMsFYFeFiUWjSprgGE86yNLIb5WGcIFcekHX8Vx1o",
-	"EqksCGOPxGZSICgkdg6OnSfGnoCYtPf7/Yjs9w/Mf55GZH+wF5H93d1oKPb3Bp2IxLRymHw3xf0+/Drm",
-	"WWaEXPn1rvlaSD2ayEKk8NU+9EAs8wfKq3efdtAfZ2jBfXtghnTQ3+vAhr8HqEnyHvXI9ygH3w/F+263",
-	"6/9nLjPb/b6cIuge5D25cOZsqNqQv5y/fRO5r6ggKLVApZhZsNVlLsXUZ52bpeyR8EWe0MvVxLc59lJ5",
-	"oZnEzqA3IG0hSfyNNJfjeYrWmmbizZmRAjZ/m+WdHsFOa3npMbL0zLVi2SRylfG5LDQX0yNCic6pUBMG",
-	"GrihKmkhoaggcTIrxCVLYzJlOuAasMZwkA76g+p0wYNp9rX0pL4nx7Y6P3IWxOnzl1Dz7xuC2IRsmJRh",
-	"kThK36ut7ADlXjYwL9tgLeQ9eSNr2XLdbZ6j4IZYpnMjZ/IP2oXJ1sNhwyBcslFwCRo9MqWrL1SIQ80B",
-	"ly0lxcI/fr+ylvaMwHNLCYyQc1BpAhZUyOarD8L668qTvGvd0LGQrro+eG71EdhFE55BrygHBdU9p9ph",
-	"0z5RkzFjomx5OAmazq5P0/Zg2pyqRa+743QNcdc8rUhmhIkUanX9DQdwRpmeyRQn51DPcWruesKuoYfD",
-	"uNAwtxJFHu/1z3ta3TgLwoyHwGcG+AD2alu6LzN6qm/yvnI8cq5WaNv3YbtWfJXNLnMhrXVnPb51sAcL",
-	"jA8I291WOSh86ToPk2/5M3f/7m7IfM2Tzd/wr+Oy1WYQtktD/f2VIVaW4/Yn3tBiov5lJRCf+Tb4y74m",
-	"tmBkWPlXwv1Vn2b2ycHe4S55Kn939hrODiUgr0M+jKB4FIV79YH+9KDMtG263YZUVD+aGaV/hS8xjE6s",
-	"anIiQVZgdischrXl8PaqB4q0DB65H6ohZrSlCsIVoYDTUr+wa0+qeUBV1hoZGxH0XZrrADmx+mjLuKuP",
-	"9gSKi4zvgTPsT3kqmaUZ0GvXxpuy+UJCbMJKHcizNYMWJH5V/oqSB08aMHarczoXiPbi2wzHvwQOtMyn",
-	"o1AFunaJT5v7+YUi5kpsxo04ObD3R0bHJ/EZ0/mqezwBLM/KO/ii8RVSIlm4hGeX7gwFt3BurAyvMqtL",
-	"tqp9KxbkITDdmK2kQ1RdsIRPrK4IeWvJzGq44I/x/oiMrkrhvTcIeQ8K9k0WVNGMAK/LNlLXcopolzhh",
-	"8mif/NUzpgOnFVZaaOPWFsJ5Ngh8jaD9Vsf31qEOVbq0R2AhjD5VqIJm2YrMWLZQ/nXAR42ixhM2KsSG",
-	"TE2ppsY2NCY7ClPfgd8KUvcyl0mDssaFBn03d9hkOxybJ1fZJBdBPLLdxAl11n7VztogcJjKUFx4bKdy",
-	"pLb5BZDkpDwBDUCzIVSAO/zGZrG/HxJK3n3Z74covqQdD4eF+S7uQJN44W1Thyos0xVG3ey90EULXj0U",
-	"7y5edp+4+9BgAn4TWknGojXqP7KMOV0RYVbbiYy9Xay9VhYTLksJ1UMBvw36xLwREV2PHOFbnEY8qrFR",
-	"lys2SI/EmIETk3mhYBkpiYPMnHgo4Ewcn74iOdNFLlBFTWZUTFlK2g3LG3kb0r2gY+a2ZicOBSC9E73k",
-	"CbP11D4TzKMbm/09e3lC9vb2nkY4jxu3lGswztZM8MChEv/QtaGY7qvUaetHoBdDoT+YcStZEOt1cz42",
-	"Z+Sj3w1s+aHtzWEJAaF0M5fhgW4RABCIEC4MB4P7V9M//rBMpAWztK6VR1Q2tCdvoZR2TjW4iH2puN0w",
-	"NZNLFaaXyJyAJ7hrBjcURpqpLbJQ2ptdPzo3tf0YilOZZST++oXrgLTzu00y+WA9Kewag8Nm1EZ3kpMJ",
-	"+q/A06PLZOEID4mCvrbr6uG3hvDRm1RlRHopbfGNcpvmI5NqKM4YgulZ0xoRqh2JER8BVGHGlTkYP8Yu",
-	"28pFc8vO/4VZ0a1StUg7rsnPijtupKd0avMBhtCkS1nX19In+yNsOJyr7gKvZiniC5AYeG9M2haFPPJw",
-	"fLv9joM+GYrKIfdNiXJ2xWWhbDc25Q+vYeWedHOGLiojLYatQ/JTr9f7OSJDn9xnvhxLmZnvgteYry2/",
-	"tE6ouEdO4CecolzQXwvvSjvNnJcQCzuMCAMF8b3d8gXLCRSlvLs46ZD3m1rl+0rJVVCQ9T4sEwu/X3Pd",
-	"hC6cSc7MjQf2fwMjuge7fRSti1yS92QX5PmB+c8j+3Mf5dV6+MBw9hm9YiAxwdi3xVtoIQiXh6JYzwpm",
-	"nq2s4Y41MMD4fZHUkWGcQWlOqVMaBgtvwZvN4XELfOb1ODUUF0uJio+yqp1Txo7Qyen8OvH+7lN7hqsS",
-	"vQ3R3/LYUk0yRo1g6gyF7/uzrjb2yDNjK5rjH7CEbGWUTG+J5E6rgfZkCVJIl/zXf52y3GINlIqiVRCr",
-	"rsH/+i/SbtJAO4fWe21nPBTE5pGhVz62dT0yD44zOs4gAoSg/B56C7KHrLXHtTGmLeblkXnwo34/JLhC",
-	"AP4BeFgXiAERwr9SgfaYVadenV49svPFA2NR/c2DzUN3Hu0jufj3KxsmdUlCX5hTY2Rd/EP3pcyXNE9Z",
-	"aj7Fdk9sh4Axm3GRGpZLDG1fr5qHqDB2wtJeuSchrUeuemJzQ5rMjs4hWSuMNOOorY3EJagsPpZWhie/",
-	"DbolhoA2Ig8R7PcixQsA3M4cJKsbziPXyc+KarUDGZ+bX19BSB+Ep3liWC7QiUi1CNWPt2RDR5s2iu3g",
-	"aTbEPLHaUdBSaDlL3Hkj3C1t4cnG3pu2cvQLRdoageLG8op1rFZvnt5QTAo4EajsASoNgOagjPUiumct",
-	"cSOerKT0x8M82h4QZjS9IDcA0Pqcqk6VU+jwafite6p1F7LJhCUaIG9mXEzNs3lZoQiNEGXVuwmc4pk0",
-	"Y8pZozFoI2s8t4h1FuOQacozdYj8DxkX+iawg5lhd0MRLDj8SEXCHJ+ydSMTnmXAC8wKZKsSUsPe1wb8",
-	"F56QhGUZWNdDQbOpzLmezTvYi8MWII0LI/3lxIgfW/wOcgnLggUjRvxWaD9w+Fsv41Agu3tU7t8J8BEr",
-	"hdWM5hgwxOtcjHiRy8S5sEjKFplczcG98mqCRITcKEdDbNOEjALyz5kbzRqjt9Rgd8la0UOB5cSgW7uW",
-	"D6WKH3AWBBCuKvyw3UYvNSMHeRtKYuAWaLPhdIHjDoV/TEUU2NDmJOTyhxgJsgHI92iBVVQJ87OxOahm",
-	"rw0ZdV+jivae+GpxtxqBbLBYTjhCa8JXnnLmCmMrT8J8O99h1K0y4FsJuax/kGIwnHeCX6MB37a00TF0",
-	"gK4S8IWBjC8JnSvUKGoe+rUZdlzVwaJQ75I5ifnCWfT/8R8ksPWHosrtgPe7byzjjq2/DCy6DUeY3Q7Q",
-	"gncPDsgi5wJZ3/H5yatXYTfnjtFuF1ZC0Cor8ybOJVt5sixDwJYV7u6TmSxyZU1kZYxmBy/oCQl7GLYx",
-	"Ao5Go3mgeU7HaxZeUlGxAiYHNhtEuIGx9YbiIhzShpPPOcPRRq53HmLWUcYTJrBphE0pOc3lIudMU8Db",
-	"ak4n0SyfI6Ql11mYi3J8+irAygBoyl4fCjYWTNAFbx229nr93h7WoiD4JG6x+TStSz9EA6gG7gBuiypm",
-	"kVPUXFNq7IeteuQlfjDK2JgLNhRw3fGb57gSqNdwKV6l9o1Q+w6jtM4F1Tr8qT65ubxkBwi/9SG69UI0",
-	"era5Er0LOP5trj/FNpHb3/Du7PX2Fz+HTkjbX489vVKwEO5w/TNQ4VsffobsNzQ7DWXs9vsuF8qmp4NK",
-	"gkJ85xebO4jZ5tt0p4aKO0iz2mgNbuxfOUEi67Uim7YFo9hgck2vsvfs/OCvx8s/RK0NYbD9MxyRtWpF",
-	"wfbPKW/ZeJZi+i7PMZfjM7xT7fbb8dJXKa7/fn/QdIungJ13wkh6mfPfGBQP7O/ubnOT1VsM738BAE94",
-	"79Pb772Q8lsqXNo2cLz9vS0G+g3M8kLK1zSfAk7+AVLuzbe9snEAyCHCu/Zuv+sc3fnvSm8+5jci8qzl",
-	"Z0jI0BxnCg0okMH9/CFqLWwrcOdaU3iGqHhpnXrm79//00rFnpEv/7ET+uE+QJJ6bUPxcyORQBP2wWVU",
-	"BlXVvxhXqwHjTtiueCjs7/Zvl2/i85uNtNtIDoeaHu+HnbHrofjm2+OT7vk3x7sHj5wKV1dUFRnB6qIH",
-	"5iJ03GPBlb3PKv8bCfHWvYW56JgbHxNMsg3AUjB/wXkZrYt7KLCexWjj8wXNgxkimrkUSlOh4cYeBkGU",
-	"Jlcs0TI/dAUy9qXp19/9lp4Mfvvx+zerH3/4m/5x/nT1+vs0G++9+eXv3+/rH79++kuy/OqrOIKJ25Sz",
-	"Kyb0sHU4LKt9hq1o6OoD4RcogewPWx/iyKpYQ2EWf/9RwsZ7T9PBeDDYPXj8dPJk79H+46T/mCW7g+Rx",
-	"8niXjun4YPA0efIoGTxJDx7v7Y/7k/HjR+zxZDww9i8mg5Rp+c5G5pj6BP7VBqMblsPVkh0SSuAyqxv5",
-	"ejVYua7RstrWIxKRi9fnkQ/WOXVsKFzYrtMjb43JBtAPrl7MOXwU8fUh2Hcai7Ui9N9hfywQ39FQ0MAJ",
-	"Y2Zz8foc43ousObHhg2rgxo0o53ik1WZA1lmdtoqLxshwviit1BwwM61Y/VXQVKuEnD99MhLOFRD4fEi",
-	"zCsQ98C14TsgKiK7BwQXaACf2vslwgT0p8w66MEwP4K/ztiDc6Ys+MeAIOyH16EBA8SYrKqEByG2vcom",
-	"rkaRM9SpfUoJRyhNMwlwVPve5hAQros87JQOGeulCW2M2ut2vBfHuld+kWPzZmy27hJyjTI+FJDRZruC",
-	"gA1mgyLK8z605H1/cpmTJKdqZpNaM4ldOHvkWPjtIEmhbf0e9I5x99qomO/qmfvFOCotFLdWQ4FGR23d",
-	"5SZgDbfVZ2ivbPZYR94TYo7MpLI+XSWzK7Mh2K5d5lXMmyN0/1j3NridrQ3NwFeZSbkwD4yMtXZFNYtI",
-	"xsVlN5MJzSIyLzJj5Bs9vxDWgWPo/+TrN8cXEDwciiSTRVp2/naO0BA8IwgQ1xdhdqwrSQ+FPQh+yrCO",
-	"CAU1pytC85xfWacLODCMrDskKUsL1EuZWb/YUhaYvGPDbGs2wiUkYBN8v4cWjKQJiKQ3FMd4xnf7fUSy",
-	"LxPgwVtTzY2HiRxDIjdPGUYYPPurlmds1i16b0ylLrG2DDGqK3Ls+DnyqbA9lbwQ1FJCeo2vI3KeDAqZ",
-	"K4uMrsycNLLQw7rnDwVqAlFMvsQU932yJvODgfc2Rg26TRyKf+Q5+KiuraYhCzi8yGCt1LUZDlbg4zkX",
-	"q80lHAqHoguCi2PbXa9obKgT1ByLHnnpZEQp8NGBaw3ZSplovDveTweTPus+SvZod3/yhHWf0sfj7kG6",
-	"mwxYf/KUPhmvnfty44YiHjx+ejA42D3Y3Y1d3sDVIHp9Mnv8953l49O3s2+Llxe/fv/865ODJ39/9p1c",
-	"XP72l72/5X9Nv3v3+s2Pz/++/MrI42PytSwrrg1ZFYqR+LvSS+7+cKtURiFpckmnRtoHjfKt/8H/a4du",
-	"fRlrdvoa1BMoh19W1UFSow06PbCKpfEJtJvm4p+NasVWWOaEpVilQRsAeFwNvvqp331Ku5Off3+0XwfT",
-	"Yezt6kKAe8+BcNlif+7B6soiXfJGaltdXV2KkjRun9FFUEe71Ywau5VsTgSSZIELY7fqkl0qEsMPsRPO",
-	"bj9vGe0LWzjcPNJPAFyyOZFXKRMaGUGo3Rw1iAGubxAFt0/SQ//cNM9bABc253CMvclj9xbL7HYGvX7c",
-	"OKh3iuXd4+m2i17z7K3Wd1OIuQw6HmpK6LI3xFMjmRvnUHLdT7ugm4P2/DkilTMMfKs8wUfBob1xxPoz",
-	"ns3N0XsJHd0mnXnaW5PG66z4TnLotmVQd2e60U/H3R9p97d+9+mXOz//vr/34au6VfkZH8iUfmYBXT6J",
-	"03IdQKNaFGsG/qHeZbpezLoCe9ZFIZJLIZfQYGidDekgvZ5PhcwNcX2IWns//FDXH8aZwM4+cTbqkVEk",
-	"NgxbkvFLFhjLQopuaWbDe/Zr37NuXgfGN0C+eWSXDcSazUEcEZePgiavgxR3+fGgZ8FYDurG8vK+z6u4",
-	"6EDt9kl0zq4y+7vhm/6bMT0VoeTrF2/Rowbx2Eqxwbuz11Y8QDQKRjSfs5RTzTIbM7J779MNbWDJ3Aqb",
-	"l8+x5Nzl0+CsbI5tG1SpLupS0hhkLscMuqdC17qcTudMgA01l1csRavKSDAwFyHd1BqMmHOipZuFNwrB",
-	"XAH40c0iC8gcjWxS8nqO5y1QFT3yykwH7LsCm/uYEbiIq3veoQ1lc8D8RV8TaYaZkC4ObofaIyc+modb",
-	"5boC+Y2riWsFqV510SkMkZhX3zk8FcRIob78zkzKM+LfW+OcinRk+ekL+33UCncpCB6CHOjZ20N1HuGR",
-	"oSgf2LLimnVzltFCAPhB9THL5bLykLIz3jbRHlw5h8GyFe8c/FmLUoUvFEWWVSEC6wD+fmxFrRQCdGYt",
-	"q0vlwdsQ8wcfuIbih19yQ2QH4z57nAxY90m6P+nuJ49p9yk9GHT7k71kN33KHo0HgwAfDurl3QPWsPnw",
-	"yxs32RcTmXfj9eZmLqZlw0P7NVTuV99nv6u8znXpbtEFr2J1ugssNl+AwKtzCp4g2CS8ChLbqm/Dryov",
-	"g9yxW/blFjoO+xxX3xd8X3lplb2ZdQXu9uve6vzJm37xaPzrN7/u6sHp07PLve92Zf91f/70b4NfJy8e",
-	"qQO9X+xd9b+62+mpi5P6ck5jOYZpWOgffYib/gFx0y3iis9o6rnefUOt/S1CracUEsLOHFM19w22iGDa",
-	"wYXx0ofQ7lah3ZMQIaUmuvshsuk1O1j0zhrTbGzMUUHlRFkAjPmyNYpKRb+0NoOm4BvWZmWwJYgx8+KO",
-	"vx8lA+KpRJhWiY3h4KNFW4FMPIDVmDGjQ53bIQxFmeT07uw14suPmS3nNzZGbGx51A8VXYGHy6YWshXW",
-	"F0xKk//d2eta9Qqf1pD/U+OFonnGWU7aObNAUx0sNne2J1Q8laanWZFP6y248ME0jDG59ShzjGEXmgaE",
-	"u/VRQ/rcaTonHrChSQiVkA4PMud/kMzZv/2mN1K/lIV4yAe6g9Cw6SWG06+nBSEiYVV0sOuF7aFcKznO",
-	"dc7oXLnsacEa7FoUJYBqV9bdYlomVeTk/DvSPnt5QvYHT/qRLZZ1mRkkl0uX4RkPhyLGOmsmUtVZzwDl",
-	"mAfv1uPI18MpLRdqKFzTDqqx5hwz/MiJzIq5UIc+WBsR6OiDBlVEStMuItaYicrsjorNE5GKXRSR0ELx",
-	"f9nf1vX7aCjWTQELTubuD4ySiKzZSREpjcSIhEZkNBQVcy8ipT0Y98j3EEa0GUpfIfRXjL4VuSxrSGw/",
-	"SNhgqSwGmyJGzACwG6y8XEIWuwXdAVHumiXh7VAIC44iaBgfrLlthgzLb1vGglLgl9rpDth+FjPHZM5i",
-	"RAzoQ6ZJRNh8oVcezdo+NIBZWCyyVadHXsBlCcsywE4TiExi7KseOYFvgUwoUYuc0VTNGHOZ9XkhhgIB",
-	"HWQ+LzJK2r56FUOyX8URib80/+ma//xfcUQo0XSMRc7gqKJTZlWoDhZVYqKYL1z/IvZ5B84Hi4kZyvsY",
-	"aUraFi4JC0VcsYNNLveZTTnDe9Gbh3FtyK4x28UVAeSKHjn2REPw2MMhKyPUEy4A/a4QZRf9by4uTiH9",
-	"hWcsJ/EP3RdwZ/dMLlWMDjosqzF0A1kZQFMqqB1xL0PvLB5RrodiRi2qHUsxp84DFEylbfbYidZK3KAk",
-	"KJMqQJXxIzekUIjLQ4TtcpV0lhipIFz46cOKt5Mizwi7hnofswaQmDZ4EpGv5RcKimj1jrHqY68LxwFw",
-	"w4u3LwGOGxcKMxWFJHapeuQCCq8BIsjCqRkN2vURMnowLgtockeG2DAVKgTBsEUGuIvQGzDlguYrm13m",
-	"+GCdrov7tLWqOy+LrbW0QzsiRqFHhj+32T1jB/Rcp2663m6l9ndT35xNbTd2vAnfrzZZjhM/XtJUeJT5",
-	"NbzlJl3dssNWXUASh9EQg3zI6f+YnH7NrvVOoq6qnWKdiDBS2QrlQCY7kWzFRFUeV8VxRRpXhPGGLN6Q",
-	"xKEgDuXwuhgOpHBFCFdFcCmBh2Ibj2vU5D+M1r6IrO85Kt8ePd7tHUTPoif96Fn0aD86iR7vR8+i3f7u",
-	"o94gqvNaRjUdb36MIuAj5XlYp/5a88wodxOO0OCBcXaCe959ztVCKq5re/3GVGuazOZM6CN4iNnvr4Yt",
-	"6yvvwunuDot+fy9JqWbwifUSdTVsgdHbPNbowTx8KOX4lzLdUGK7Knawmm4x3hY5T5q9fsdkkbPuJIPi",
-	"UJSe0NkorL08xGJuqm1ywLuz12GfgWQtxAn6cTQU1gNHdVn6gapzYtSI9noQNIh6YqA4cN5VLMmhKHED",
-	"jRoMJa1vsCB8i2rwDSXoawYa0Cms0xZakJn+ShbE6ChGr5NehShl1Q1xnjo9A1tXNPvf/mh/G65FAy8H",
-	"gqrskINypALcsXb9zb48+OIemO2/LrM9RUpH6rYWl+d2YMQ0h1t8MQnyXKOCbXLf5/B9WR9SghBo6yKj",
-	"OoRd5/pwHXjeIRwjGO5QODRcOJ8WoSpIEQXgTyo8sprSPMuIRRmz+T2LBUux2AVKJICBQma9QxMSDkRo",
-	"g5fihGxuyhqL2r+p0Z4iUynYA7/4J+UXD474z8Jg8Lg0R2+jeqXtLIi6lrjcXKvA8Rdh1W1p/uHv2ADD",
-	"MAdscdFrUodan1nFuCmb5IENPLCBfyc28DXTN/GAu+V4mvtePQc32wIaSG1megCYV8k+vlAktu4zW5YV",
-	"ZMLFvpSyR15ylqXKAzCRS8YWCJs1FFBAcWSbe5AkYzQH12yvhPzHXhCk/e7sdeQUmI6tfUWAMVWnU7yD",
-	"7DrPk+6ZrlrmH/6634VmR+sZf41GmzF4XNe6rfkbjvpOuaZ/DIO1yYoPjPbfPVfiITHvc/J0PP/I+BwH",
-	"3c5g3LGRpSaXHULehWYgFoBUc/YAMIRqmskpBtkjj4qVrWzeBeKk5ACkCIiYoD0ix3a4yC7w74oruesP",
-	"DXDY5FlD5xB1OBQANr7ZmOcmxK0TnPpdZd5xkXImEtbaDBcCeEeYtcAVzLgp5JdjLvh2fPasISMvfGnZ",
-	"ssUub8OLfc/17V4NK4VxxM/sEIQ3NQFlXbicECfQH0TKQ/rdg2i4HY6rcmhqQzj3VvybZcrO7y676kOj",
-	"eHkr2K3C5V58/wjya9LyHp+ONaNX7JDE+/19st4y7IaADfCljxAVn51n2ubOW3DNB6b5wDQfmOatPhK5",
-	"xpo+KdusLatQCBisBL1kIyh25qlliDa5tTftkTiXY6nVyOYSwWfX0M+rewuqZ6W25/jw1vALiDgw+vn3",
-	"QdQA9lLL98vQTyPDrwB5ldfjNLGipJpgDQm92MMlxPYic5qyQ4fvPhQ2bTOCztCZhJAZ0VJeRpVu8V94",
-	"rzWkVlqgI2xG66JVNo1zvf0LoAIaoij7ULGUrJiOLF68YD0S49OhYtzXupPljGe+Yh/KwOeAzYxNUez3",
-	"I6rLQiJRoqCZV3JF0oJh7qkgsSoS185M5kNR9ud5Y/svBVhRQuYluHO4FDZB1+xDGxtJWW7WgVJ1W3oP",
-	"OZ1YtG7kcD2g/U1G1vOSJj47vvHnFLIWC8PBtNyO5VuFynkQuA8Rhn8vk2OTyQcS1IH1fGrLow5LE4Xb",
-	"faMatUDDHhVlkjM1K1FCXcUnxjmwegGBwzYwhwFyuIIzbNH1yr4HgGvqoVx6leaz45XGFpLwAbLWRKXm",
-	"wkKO1mFwVsG+oI6jREEMwSS5PvJgsbZDGRSOCLbsEcBJobVzL3M9rAiMXA8VI9wDRFMsVaB6KKpAq07g",
-	"hPkjruOyF73YYfAp2WxEfGR1iaG4ueGvf0RTh2HbqqTSbWko1irNKu1PfI+ru0nLM0esZqvs4dgMiu9+",
-	"LmnWZDa6XTH7t3SbeQTBfQ/Hi6BLDzLuf4qM628hp06kmGQ80Q9CcWuh6E94WNjmkLdqBWOdfFukkxtN",
-	"K1foWBOigfLB0+cvSSqTYm4EhetWn8ykMrzcOqtCfxuWXAYON3KHOIvLdU4nf5jjzK5PDZjAGMrUaizZ",
-	"WsYXrtPnKCOxBSRQWIQlJJs1JYt08lBT8uC+ezBA7p7pKJcikxR1L3OUkS1+/sCHfc9NHHpSZNkNbPqw",
-	"CltTJk+iH0vPcsYItn5GxHCsWFeRdY+FHsuITG0ZDTQuXyyMxm0L3SmZMJ3MiF007FEJnxHmPXbSIHbZ",
-	"UhY1EXDBr7Ui7RjGNXJTlHns6udJMG0VDUW8nK1GXI/m4GJUcUTinCVyPmciRQz8qHx558hOxVZx87Dx",
-	"szF4pJm2G566KTp0D2F15ijlnzHQYwfXILNslsSDIv4gHh7Ew23RHV1lxZ9fNGDJzC3KeyKFoFwpaHZ5",
-	"xdmyTkRECMRh3Ty/FtI1D4aGKYdBFSTXDEppxgXPbN+H9iKj2ijFETqqzU+Qr/UXekXPYUBkYmZknuWx",
-	"JCz+sWbJTMhMTjmDnpNUE3a9yKD5CgffgLLwEoqcv3hLFlkx5UJF5OT5m53vj1/ajkcAhUOnzGjHETSa",
-	"wgYn5rtcYXYYFTRbaZ6oDoZ0cAmuEYkEywtyri7JeEUyZl4BcZwrnhouTABcGgBAUJTY0UX4bGw9z2XO",
-	"9YpgCx1Fciouy1ZeC8kF9oFcwbYYuy1s+swmEyPA4XdNL9lQSAvm69YXsFQgNWtcJJfQQV2kJGNXLPNN",
-	"j8DLFdmk5JwujciDzrxYOXFo/XrZyjcK5hZixhde5YzE0IdltORiBA16bFo1Tsx+1SM1At2STAopee04",
-	"o2OWQSuVDWltz87IEPs0p4tZHJGqBEdkJDMPO93IznUopKuqTXFLqFhBq2mPNuMmw6Fj5qIAh52LgVVF",
-	"unU7cg/57c84ArZY7+NQYLuioByFoJs1cjE/99IEqoRt62D/esCOVmTMzNGCmcL3HUw42bcFcKBV+BG4",
-	"NvXAEeKyDc8N2sYFMoU/WtsIMtVDKgFMFEcmrcPWnOaX0JkcQIWvGNXAIE8thZOU2fY4wJCURef59nUF",
-	"CghDkbkNOKbqqMJFiFHTHR72eBVyIeg9JjVRjIle6+eo5U73CE83LFRCNZtK4OpJTpfZiCZGtLWiFp7Q",
-	"1mErk8uWxRmmvC5qbn6dLyik68/4dNaKWnAUWoet41cWP8twLUV8Q0HPXlsBtu+S0UuBL6+eoNZh6xn2",
-	"fXJA8UxMuWDKNa1OuGZkJYsehhzs+sJGzs3d38s8Pc3x0ZYRcr0a4UkzGyVTQ1wA/izFBJepnM0vauRZ",
-	"ukdINuRrmX/rsPUiA24scyMIg/0JFxn/bJ18e96KzISmgEdT90KbdhAOu2zS+6h3ADHd6lNPA2F023PD",
-	"wVYQmzcfe/7i7S0P+7ukShtpdfvDTp6/ueVhJ5ks0klGocVD9WmgTlihM7JCB1fXJWfcQJ9/GDEbWYpj",
-	"WTtOXsa4xJEq+4e+LJlckrfHr7rn8JZnUkfkJKNFyspvgDWcstySsPmGC4IZLT19rfEErAk04EtG2o/M",
-	"8CxRjqnisCuN60D5qFAsH4Ghy/LKeqaG+qUewQJQBN1pRS2bWqOvNd4FymPla7USml63otacaTqyP3CR",
-	"smu49ueo5U/l2vKfmAUlfkEbVtpM3wqO1mFrb/IoGdCnrLs7fpx295MB6z6lBwfdfro/fsJ2J4/poO/9",
-	"g6NKI2zgTDkTU+h7/dPPXgEuhXjrsDWGRu0LqmeuCInkhTC2PvGnt4Rj8wevojseeQIyIlNOiGNHpORV",
-	"NnjJp1OmNGpuAJ5RLglpm/XqHJI1MjViwHbNw4cgAhmQCFlycYjt4ddvW6eqbTPdUSI/R+WgMSyGPz+Y",
-	"2g95Hf+OdvO5Oep4UNxR+Bz2M6Y93KtVv701AuvuCr2oXOAf1QTDXkPimnv5H9GTv6acx467HRthi/2p",
-	"bcsY/8uEZoB27mfbVOuDd9SFkcZSZgyKNz8vxg8OcJv298FUHjjrA5TPv3YL/JKHlIWY7ruwFf4awLW7",
-	"BtqMJUWeO1RRdAbO5JzBgWkbtY3EO5BKBhjEEUKQsXzV6ZFjyLVyo8Bmtbv9QexBcKv9FTJjw68gy4qW",
-	"7cNcigBEX4IuXe/OXkdDx4ugB5qOMM7kbw0SuUgh0OfkoIZ3+/2YtI3yraHxsmtLOxTx6fHFyTdxxzp6",
-	"NsYJ3QcxAQle3vXvg6wr8M/s7vpRjOBbVPMhn6vUIGFFrbLLyILlXLoO5Ai7VJ+p5Rpi4fP/1KZYE7hT",
-	"JCtwAQg9y1aftIcVTvEefaw+veyolxtrZMoVtqKzpMyuudK2GWAtMT5Imc8uZbbrafbxtHAR9jwM2kM9",
-	"bPH/nGjoA4TEH9TbyYu2OrWlYpvt/B4007sRfPBcTnQ3rSAQ4o2Hhj2PWSLnTAU2GrTP8FCB2OGTgU6k",
-	"MqlJIVLMpHRKyJoe0CNV2DLHGUD7wDsOCVpQPQLAaPgaP4KhCBUZ6zmEcbjomc1ovwmY0C/knyIfMYHb",
-	"qVhpWUjwwBMf3Fb/VriH3sy4lbvdgoGIMNKWL9T0HWoAOPzz+cDD2X84+//OYIe3HPq7+qnx3u2AD72V",
-	"HhFDpplRHHwtGLRnQi+K0lSzIzK5DfawR+DJRl+J/bNjMpdXVrOCqvG8EERLrFdny6p7o2zGVIihaJsh",
-	"VNweHaM9WZ7poPYtz0s2yuHq/TBD0b7JD4OY+4rptREHnhjosCXk8iaQxoCv3tOFYn3jNqYdOlR+LWiu",
-	"WZ6t7u4x+ZPRGG+WBCUi44NEeEBlfDCpPz8q41YmdaFuyg7+Ri6D9pF1Mc9FRgWaqQoajb27OCEpXWHy",
-	"LNy6ZHnZLkPLlK4wG9ZfgKgkUZnu4Vk6PBdykqENs69xhjSLicwT1pDj+E5heuNn43b4gjpWZyb4hSKw",
-	"rg887p81nPjvlTsR0mTAC5CIkQ/YLhpqRzMMDjYECaFPJpijmLWFUBLmpriE3tCSxIBzAFle0L8yIopP",
-	"hQvEOQALc99QIGJQ5MESvPfNlh1gD3bsgwhFBkvqWoRaPlLBF8JcV5YeYvtP93Tsv0kTjVgWWMoa2Ryy",
-	"qaC6yJnLHr4FvAkfDOhNZalCRiG6hqE+n4QdNGM3ywVwUTazLTazH9nY4Luz10OBkAZB3VmO8Vi1jh+B",
-	"Si4X0LJqVP0NSiaWXLGOG9pQwMOmBc1T6ArLmQV7cu1ExfQQIrxGN2dKZldQ2SEJJUKK7qIYZzwhNE0h",
-	"LQ9iWpNCsdRo27AKcXViNm9ulDKlucBKuw7O08Fo2TT6nOmc+zZWrruVQ4HqkVe6TvXfEgjjorqHZtut",
-	"6AnaxdoiCAf9USNPLpjSITTGPVX+anwUDlslQmpLtLdX++2YzPD+JJ2/MoIbYSAdZzAn15IAS49IbLEJ",
-	"WFpCkHkgsfJAJwkz1xP+UGX4EFd7MAK2EvxGUhMKEnYLvA8v/q9YzierZgXgBCuS1JrctGBPtvehYrbJ",
-	"eLygq0zS1JUooSzGQrHwvA9F7J8VY0tjpsxx92VXDkYXSripkiImgs7tOBI5n0tB5lxpesksspOtEDSP",
-	"iQjHdsjmKSix4xkXDvcQNAhJJvwaeo9RkrOuYjm3OUd/OX/7xgqPoLsycCi6BBwsRdpxzspbRoaNxrZl",
-	"d7ycKZaMYoJtz0HxgJJ48DSZKy7ZykhSXJwRXjZyl7nHjKlij/a7KTM6SOpQFqF3GVU1j8HrR/Z685Ri",
-	"sWB5F/A9Z+yatGP4wvw9mrFrcwX0bC83tQSkvBp8ZZSOOVeKi6kdYtw5KpUNUm7gaM4VbGHcI8flnkOW",
-	"lkdDBn3BIo+5FbIDCEnBdXAztzzah3GnfOr7lFPh8f4JDNI1l48QYitQkrwfda1cTtA5NrqrtNe0KJSl",
-	"AoXLbUfCkplkaWN/uO/gDH0ClcGentZh6/dhC/Dchq3DYcur3MNWNHRVG/ALaJT9YetDK2rhkFuHLVzd",
-	"9OvvfktPBr/9+P2b1Y8//E3/OH+6ev19mo333vzy9+/39Y9fP/0lWX71lbnTrX/rsHU1+Gr/UcLGe0/T",
-	"wXgw2D14/HTyZO/R/uOk/5glu4PkcfJ4l47p+GDwNHnyKBk8SQ8e7+2P+5Px40fs8WQ8SO+s0eD6/bk6",
-	"jRvDTVrNFctTnjzoJA86yYNOsl2uD4DEhCIGC5yxlK9eOfkAnKzIzWod/vR763jB/8pWx4WetQ5/+hnK",
-	"1qDKt76RsWHl8HPPZ6ju0AXfuRpACM2+cEPJAW9lBNXiiHoQ2fgFSARMJ0KfaK+sd8BuN5uFFYieoqL1",
-	"pqa6UslifpfzBc25kgKL9tk1+jzkZA2JIXyrK3upe69L4rZJuka8+vCSdelWUrsrk3F+4s0H/w2aTZsR",
-	"gveXCwQ741L4vO315AT7VOs23XjiNyxbGIMccHYKnqUu+Spl42IKMUdvQnrI0OC5nmA+/Pzh/w8AAP//",
+	"7L39chvHtS/6Kl3IrjKxM4AAfkkiy1WXpiRbiSwxFBU7NnwxjZkG0OagG57uIYhYqtp/3brn33PvK5zz",
+	"YHmSU73W6p4ZYECClGQnO9y1YxHATH/3+l6/9Wsr0bO5VkJZ0zr6tTUVPBU5/HkubL48GVuRu0+pMEku",
+	"51Zq1TpqvRWJVqlhVrMFl5aNxFjnguXuFakm3VbUMslUzLh7dSaVnBWz1lE/atnlXLSOWlJZMRF568OH",
+	"qPX9ObfilZxJ+3Wui/l6ZxdTwTL3O7NTYQSjMTJ8aiS67K1QlmnFxJXIlywXZq6VEaxQqchZ/IjP5aOY",
+	"FSoTxrg2WM6t6GCTiS6Uda0lXCntZsJywZOpSOuTEMrN4McWn8vhIpdWtCL4Oxc8bUUtOW/9FGZnbC7V",
+	"ZGVy8J/1yZ2LXwphrGE8y/RCpGwucjaTqrCCSQWjnbhlYYrPRMpGSxZ/3wmNdmDJ4t9kBbbexnMx41K5",
+	"Fdg8Wz2uTM1OuWULXWSp69wvRC4nU8uUXvy2s+vdOjsjGvbxnZLXzMoZ7Jqh6zFassVUJtNyrl8Ytpjq",
+	"jGbJVSKYNGzEk8vfZJZjnc+4xbkd7rc2TBU36WW6PsuXqVBWjqWgEeCTx6tDTnieu2ek7bK/FNodZcsW",
+	"U6HYUhcs0cryxDJTzOc6t/URrl6hD1FrznM+E5bI0kmRSqESsT6476YaRmXFtbtPuWDuolqh2FjnXfa6",
+	"mI3cEik3WJZMuZoItpAWd4dTs2400rX2SyHyZStquXvXOmr532uDTcWYF5lbzxnPL4V1Q44Cqah/N5FK",
+	"CJhUI6E4zQW3It1Ab9+obMlMwpVhCT7IuGU6Z9w9z+xUGjh8m0ZPLw3h8eYTkbrT5Npo3TC8r4DObzU+",
+	"YglbDw2fv9fYitzovJlvxEpc22ECT8Se6sxzcSV1YdicTzaPC1ut0Qh+/UqoiZ22jnZ7vaahPNOO9L2Q",
+	"2W27uJhqx8m0se7+wyKl8C5sKjPFyH8cu7uzk3AjOlIZoYy08kq0Nw0bX9s47IO9yJE6/7nfNImXqZjN",
+	"tRUqWf5ZLNen8S2/FAZ4vbvjsKbSeFrADB+LY2aEYJV2GB/pq3KpkYOXg6482XFdbhz9wero59xakbs2",
+	"/+8fB4Pr3X5nMLh+/PynP/5H41HZwITP+EQwI/++8TAAlW2++ru9yI2RWKM7FrcwyrNc/ywSu80hccRJ",
+	"XPPEZktc5Dm+u2mY9POm9fOju3H33yZcvXzWfJvcsL4wTKZhAHNup2X/7vehdPKQOw0yF2nryOaFaLzU",
+	"RQFPNo1gKtIiE5tHgb/fPBJ85hOMxnJbmG13C3bJwCubNgl/re3Rf+Ri3Dpq/eFRKYw/wl/NI7cfOAYY",
+	"zrvzV1uMxV/Kd+ev2I5rlOeOZQCzUG7Kmfw7d69tpCNFnm2mfftPoiZG7fk/8OmveEqChPvkeL5Q8Cef",
+	"zzOZQO+PfjZu5L+2xDWfzTNgLCLPkZgnOg1nSmk7dNPIBAjeM2EMn7hf3eqwg1FPPE76ovMk3R939pPH",
+	"vPOUH/Q7vfFesps+FYejft+R2bxQTiw9ZtI6emWKjOQEfsVlxkeZYBokMsum3DDfIZwxEEJqRzxc7Sue",
+	"yXRI9A82abudfQ4zhZVbP+SenCYgFpcyXcp2Yt+lW7247TiGpcvpZumeDUNnS2HZTry2iHG723KsU6tx",
+	"JpNPtUVjqaSZivQTbVHCs8yJxu4H44RjECFpd3xfv8/mGF3kKLu75ZbK8WzLrUBdBoT7mohc3QM/8jhi",
+	"sZ8ibY4ay0mRi5S25xvgkxdav+L5RHzcJtFAhsh7h1brYQatVveqevIyqQTjKg369qwwFqYrrhMhUnZ4",
+	"cLB3yEZLK0xlE1SRZb/V5Vgboh/ZPvuz/IrtxJsmTev70ilNimfPy7W67/JKamqIP1QX9USxQonruUjc",
+	"hYTfmU6SInc0ecfPRaas1//Ts8dvn/zl8Xd73z/96/7F7nn/rPf68NuDP7e77CwT3JCJZdNy87mk/j/B",
+	"QjcN29Ge6jzj9jGccppsUPyqJ9/x6A9R67W2L3Sh0k9FaqCt6jK/1kgCgQ/LdCuScyPxKLv51GQj1cLQ",
+	"TZIGyMdSFznT+YQrYsw1guEG4ahFkGpq3yZTQQQkfGVzySf4WOBtdObP+HImlD0PItFHbUcxCpMcBilr",
+	"laKkXJJkwn4ptOVOPDkgSUUaVhiRsmLuaL5bIuGYsmW7vd3DTr/f2d276PWO4P9/2HTuRzLLpJp8urP/",
+	"WjOeOD2LVWcYAavVKV9+YarTKefgdq1pSWjtSSD6tAT9dko+0ulyjXr3e/tPDh7/PvQbBiQNg2E76YUr",
+	"1mff1kj2Kq1+K/IrmYh3Khzojzy62N6wqDS4fnAtHzmq63a4fO4YqTCy/bFYeHvfb0KWa+NaM/dFXhr0",
+	"e59KlB5R6ADiKBVIV2CsBMV2oHbihuWI210GTgBSHGL40AETVeznHDFOJp/Slmb4TAxUvKLVx8gqqCOW",
+	"i0RfOZ49WrrhiGyM4p1dWXewjQ5UK1rzTXSCsaxpIenpRxU3BqzmhdbfcrX0luiPO0Q6nwxzbsUQ1nGI",
+	"V6uBAgavARhtyZuhx6zf8xtlaoZ/4/ezctQObztm1YF8MiGgOuByWEewTVV+9YVhcZhl7E5h7N0jMZq+",
+	"3SnbsF6lEpNk0gn6PE1zYYyTN+bNL3TZd9yd3MZDedzkJAEPCoom0NinOlRRa62v215fdXmttBGsVNu1",
+	"gY+vtFFzwmzXTvnKWlvk8ti2Hfc4HKZ3ihd2qnP594+VNNxhuhTLIXGktRt2cvaSXYql18jgoY30uLBT",
+	"oSz1/mlJc2UcM2mMVBO2E/vBl+KAO+8zno11PnNEu1CXSi/A+JuLK33pFIN4ZcrEB9+pea4TN/dRJp4r",
+	"K+3yYzUX5PFo8SlXtcgzFBoKI9jU2nmV8JB96POJCSdsLEWWuhUJ/h+3qNTVMYvd8GNm+NKwqV6AGhjD",
+	"o/QleN66lbHAJT91wvKpLsjfzdNUuh55dpbrucitFKZ1NOaZEVFrXvmqsm71gUKDBvX+mrFmJrgpQMWL",
+	"g67ER2DHkIrlYq5za9iMp6L0lQiyHaJigMaNVRNy1BpzmVV8ZZVfpBrr5l8Ub/5+zo1p/mXBc9X0y4eq",
+	"PfVHbICepqFBbzSY0tmlR2Cb/hDhkj0TmeV33AInEwxNQi6o0j2kC5Te3C1HyRDtvF6RA8+f6xkbQGvq",
+	"2k6+LrKslEFAq2ILHiw87ksQSpzk3634+W5ZgYhOzk8bx+dtqFELvZLrQ4vlbJ7rK5EiZ83FxLFH9zGM",
+	"F5aFzdxDEYsLhU25F+xU5AtpxDGLeZpiGwMV52KGLa5MGS4Z0ypbMq2E95mBtoYs08/bjwkM7DSgVtQK",
+	"XbeiFvQHv0NfDa5PN2envsq0wfvriAKdknts9lxmGc8bm81vYIyeNJ3Ts9YpIfajjp1v4g4HT9bOHTbw",
+	"+U7eyp0OW0IrFdayfoNWJxZVL+jKwvmtDGd8I2F4JdFlcAe6wCsxAXf3vketJPCDmw5ElXW4o8nxZEor",
+	"Ztu9ew4uBzgQJIjkOV+2gEGh7Wkrj1R1p0qjVSVAgaZDQ9y40DScO3LB8Vjn9rbpvhJXInMdiSuZ+p1p",
+	"7gXP47ogNeaJRWn9SuSpTMA2ZA3Tiu28O39lIm/0jZi4tjkHK+UVzwphyCh5KZaGpWIuVOreCnerwlTL",
+	"FZEN0S5vLfiEjOKXYpiAvo13E/hyEKlauR5pa4ZG8DyZDuFvCmJqNRw2OZvzZPsVvImKiUTPZkKlHAe8",
+	"Ov5v9IJZzcbymkkbsbHXsabaCBUiXo6ZaqA/jrSg/HEr07oLMQ1UtD7SfsR63QPH23owTNd7xBxdA7nO",
+	"UTYapvs1VjxGec+RudgNcp0olz75qBbcdSuxLqn0rRfa+2WjlilmM54vm4KSuAUpAmyzEbJWAe4st/hs",
+	"x08oYovpsrIBwUbsxPllu9t0lKy0KNOv/bIQcjK1zf5zaP8Lw/CZqkkIz1rzeq6t02K6HEo7nEEEhmma",
+	"OQUt0BOwdScvGVdmIXKGNNlsPJbdW2kfkkdYgnU+VfGyI/uhFQn3L/KkrNy8Crlam97abdtIVt9u4PKx",
+	"O9Qx2+mzuZbKtiMWuwMes51e98B9cqfcfWof4wnfqR+BqDSw5YIbrZhUAxXT4GPXAlwHtoO6hZMDMdYN",
+	"liBt45VBXYTtNOsqI5HwwoiBMnom3LmYMGmJiALtdYN0LZsimTJuGFf1DUVFyMqZSJku7HFtvGZlyOB8",
+	"z8TYukedpAkjNTBQRz/xYOCefmEYGAz5RNTF0O2FoLVbcgqREdJo9ba8v3eRO0C8bdbEvHDc+GspL2/4",
+	"ebb53VK+vl05+ygRvTzXwT9649qsUxp0Ggp1JTI9B1ViJVAUTjT3Sq8es/1eDyLgfLjYBhX8DnuEVo5f",
+	"18wLZp2561Q4fjnKuUqmTCsMY0P52z1LwrhUNtdpkbim6oJA3ZSydtyCbWV9NNNixlUnFzyFnsT1POMK",
+	"CM0xm/ElhatGLNVwZec8N4JJ28gVyETz6ybHCxhWIgYBPxXjCrBdO618wy2DIDdwKji+uZU4gF80Mp6M",
+	"G9hl2MeqIrNqQIqabXTRiqcvalVdwWv276jiefnpNm4Cv0Z4XMqt8qu5fitWXl/tpbw8L4RNpuci0Xl6",
+	"V3PH0ooNxpm0yHFhZhseCFfl1v2aF/lcG9HMwCUJL24OjuyL7qTL4qmeiTmfiDhiMQq/4J12mhCfuz+z",
+	"bGaG9tq6v8MWDee5HsE7PLcyyeDPkbb0feNZzkUqc5FY03yinCLA/DMiZXaa62IyRTErTwUcsqCgbTiq",
+	"FTUM6NDQk4wNS1elxXnWFLRePxpIDfwy13uJaJPrO1qdd3Tb0bof6/qYs4WnwWyt/FZvQMOqu5O0YX/h",
+	"p2CCklaUArKhaDj3hT+PIDjY8J6ECKFLSFMCsQTIZurElm8uvn3VPmZw8lDesOLasrHMBIYEerdcRPR2",
+	"gk7yW42hE9jM5k3169a0lV9zK+7K2fiGZKmpnEwhFDvxVmV3LoGPTPmVYIupzPD7CbeCjWXePLm6ba6B",
+	"nufSEejM20ohpt0JYEWOraahk8bLje2W7NMr0JlOLkU6HOt8yCWp1bfw049QSpu0CtImKnYwt9hlj407",
+	"mPNGSeOP7B//43+xpwcRO4G/nhxE7Cv463EvYqfw18FBxJ7BX/u9iL1gI5HpBdvvVXnkyR9bUeukFbW+",
+	"akWt01bUetaKWi/WGVvUuu64dzpXPAeXp3sZBndyloFKhB/8H1/5P079H8/8Hy9aP32IWmiKaBBaEg1i",
+	"SOZ+xwgYp8uhfgV3CjWs6iQyvYBlTGUxa0Utd1IbJfOzYPW4y4WA7QLrVzPh8grEhrjyqbv4PkckKB14",
+	"tlFXrnh5RmRyT9mOoxBOY2vfzRKxplHXhtRoSChH5lU2E1WznLZUpLc1d1FXq/auJOeLbMiTRIDmtdY4",
+	"hpBXb/ape4NtfuMTmJBKI7rStGm1rVzdtm5rY97GZitR1T12g4UlHJ5wpCDi3BFh6HwrC0sTXYKVDeRp",
+	"zbQRznf9LEW1m9FEu/C63dcld0+vyD+Nb+deY1jZniY/SfCBBO9H09qfg7XmN/Z4OB03HfqLuu4Q4VeC",
+	"W7OBCoGOZXzalxs9CNzzjEPuK1o2DZo2iQYg5VR6xVi04GagyrD3iBlM4Tx5yWZO+9PKC3sLkQsQxbyp",
+	"qt1lJ43e9IEidzpNAl8FMwcajrbXB7DvT+XkuZeXCWTGrQRsrwd8iFpO4jLDsY/v3WrwIIA2jHoilMgx",
+	"edRum5QZtSZOfBj6s6ObbypQqywbTrzkdOP44KHKWxv4wBslWCoSOePZbex4leivURk30LuGiZC4ugUB",
+	"qpyUvDD2bq9cSSNHMqPon23fW/UeetG60pofTROp2t5NicxJqsnwSuRGrgQhtXZ7u4fdfuNrcIppLW/M",
+	"iwsPbquHl75S1MgrNDCq53fXR75yB1ZP4Oo5bjj8/iTVb2bFUUuExl/36jI0soxGcIU3ZbSGneYiyKfQ",
+	"d1UI327byz2pnKA7a6hzkQ5Hy2YxSaYBByKkTuErxFukmkCkvc5FxOQYPGep3M4rWZX1P0ImvxttaiJ7",
+	"G8R4eNRxM3VPER5Fje25E6lUDST+XtL3rWR0k41kRXi94dJUxNnyJJUTb7oZbxOu7irBAhngmeSmyQz1",
+	"xk5FTrHDdFrhDcLcAGsSySoQOBU8nOaYidncLr1S4sQdJ4lM5JVQd7NL3iqtURIhkcEt7galhxJPXz2i",
+	"IaSMKx/xzeLwEsagoSNwxfleEQluH4THpLiDWEHoBptswV8YgFQAafTk7enLl2xnXqhlolPRdndr1niR",
+	"wL46bPYTfTddMk5OT1wP7wDlBh1XTmV27x6xOFVmSOYvSMLKDGXJuQ9yJnRh44GqWyxBglW6dIn5VEZy",
+	"y/d7DGyQIaW37jyTaqD6B8y4LXEyOTh4jPedcsX6u08wxeeRiWqZwj6UvswFGRXpRNjjgUIf8ZCMXWuB",
+	"8+3IHQalBHjAhnQQ2A5nuRiDGQjCmI2wINvTcxEiW4Sg53IewZXMXr97BYPFzBpciXY0ULE3CabCWIl+",
+	"sRhNv2AUhpa9yZy5rbKacTbP5RXHn91w8iuRDhSlFrhJTK2dD70/fMWO7G6wSNnB9bV70mo9nHG1HAa7",
+	"fBxBCCVOoZKstNIQrrJhB5DdhHk0qXB76QYhtYLpgWTCR1ylWsFSujYWOr90B4FSopm0zFgN3DEXc7g7",
+	"2RK9/rWUzO5AgS2EkILCRQXd59ZbWdv6LTyV5NofwxZU7gmF66wOYpshbDI3Y4J7esxikuRid04WYjTV",
+	"+pLN+TLTPDXBB4A5kCzVxkhRD2rZJLOuKSTrg0C2rccsrkmBMds5+WPETiL2VcROI/bMHboX7bAKVmZ1",
+	"PIHVVagAmeycDAZ/fH/y/qv3p++fvX/R/o+bhrpBC+r947/+v36vhw52XapEtQFVUQNqgwuC+uPd7sHd",
+	"dKjbLTeEUbINn6qieNwIBUKyI0EP+XmBzMjVsmnvt+h7TX9p6h8eYnkxymXC6NkyHpuMD25xCzcytx1b",
+	"3QFyhWx1EOnZ3+ccVjvfsEbwRMX6uXkwH2OPxdTqRmkGJLhw2BfcVE4K+IvR5nT20i3WyDF8f66qWhOf",
+	"y1Z5JBsVJWN5fotIc/vObxV+WEWFcaobB/a4rfwHqt52hwsf/X3OVqXv5mHCA5/9ZBXz9M6CKu3E+pA9",
+	"+o5IAZwH6JbEbHJVy/cp2yq19O22rPL877NvqwNoHnD51GffQZIRhkYkeRN4Y7yYGpEMY/ZHyPA53Hfr",
+	"uLfLnNqlZ5Qiz86cEAkQjdnSx4IFIbbCgAzjA1VCUfAKykuRZzHgHEiPQ2imeqEYn3CpKKwxGMlwUL/s",
+	"Ld8+ed0rDke/fPPLru2fPT2/3Pvrru696s2e/qX/y/j5oTmw+8XeVe/L7UJm0foVgOJqZrAQNnubjatG",
+	"91f4VcMJaDjF9ftdJ0pNRriKmrYqpq6owFEFCK1KGgOTiFbwwSqqaO261yj6itq8yfpQxpTe05N2G9k/",
+	"F+P7+ibQwddgYKDdvb17nYvQyP0MUBvH8PmM7fVhb2Vsr7+yvbG9+t7HGtv5TAzrhu2R1pngqkE8NcMZ",
+	"J0dRgzEH146BD9KwmbxmdqFXhFZUnMzUe8khugoIWMLzqgWyOogy9OzGs7cWZl1zvW514FcWc9W9GhZr",
+	"48qUh7y0xvsTXDHA+yltvN5AKirIdv8Mlka2w93O5RbejpwmrvOZyAfKf55jxDL83o6Y4MmU9UlHTKYc",
+	"0qdy02XfurUCawMBFXcWOk/haAAEKV/wXEQD5ZVsI634ImCX8mzBlwbHa44Zp/F7IYdDUKZUPF8yaHZn",
+	"0PpWq5QvB602k+AKxpkCi11MwXEbEgwKgzF9YCrCiRnNeJoyzlJprFQI2ePmPlA7g9YM2u4meubad611",
+	"2RufDcvi/d1dn04+DEHP8YqP+E7wmSClvMRX+73b7LgN4dk5Zj4AAADEUlV3ucueIegoBTS6OzqRxuZg",
+	"iKEtoEyed0pCOLtbC7YTk1DRTXS3uIwxiWqxWHTNVM+79R/bJGzVkG5vmfWqAXqNBOUQWH/25u0FujeQ",
+	"kYJ7n149coe0GGUyYd9cXJy9BelYjxm3bKaNZbu9/ScDVR7ViHCxPd4MywsI3TQsdkLWxo2uiWK41+ue",
+	"ldJEsQaJpud42VnGRyJzs0IMc8iPPmZjwOb02QKZBGR3lTJxDQEKK2u7zYla0e02D6hcNgQhRazWKswl",
+	"NUUrtxKegUGzjLOEz+ZcThQlHZv2MZsJy1NuOdxLn1VEMeFrx6UBHHSDPnRy645XaNMRGMFzAQjkPDMR",
+	"cyvK9vf3IDtBK0fnBgoglYHg5MLo7MrRUkdMrPadkQHYSfQbzkh5NEphHAAwjh49cremvDCzR7eK3G7m",
+	"m5jJPVKd75R1DN6wBlFrys1wRorZOlevQGZvYU1YmS6Mr9JDvblNC3GWy+Su4c8+xXajxScGevMIbmZc",
+	"ged156ysNpAkYu5YjtKLZiFnO6LtfgfDkVP7oHFCiGZWN2r1iTZ2g3sYEkRdQ+4ZA96suFDSxqZmnO03",
+	"qbqlh6whl4Kb5sjSJVPaRuiojGldY8exYeGP2AZQO/ADArjfEIDwhuJ6ygtjydAfwg02gAQ2vrkVTIZb",
+	"jIb4VQAUdIRuzmXKxrmeEZrYOvwg0Lusjqbgnmg062005riTxEEmCefJWB8T7O08zam7hfev3HR/38FD",
+	"zfkkzfo7nCpaoKhVZqHT3vt+N91DJ2rfNb2u7krezjx2/xiiTZuztd2jNuD1LjatzOasXqFSqSYx2/ml",
+	"EIVI2xGLyWUH4JyNXnNMi82441ULDWd2LBXPugN14RSM8j1KdK80s1oKIFu6MxjkII8ujHjEXXZCtijv",
+	"RiQMZUP+RQR1IzOHe2dpyvFD34jKjCaqcKkGCl5hI0xZdzSeGjwGVyz+SoICl5kh2riSuotr584n9ljd",
+	"H0rm3YAa4/bkHVhqttXFZlJVv+2vnuSNUh+YbcXCg++j5HfMYkemYoZ5s4aSMW8W7m4mbFHrujPRneAx",
+	"w2e7r+mPH/Gxn6rPdeTMBw8D/v1RayLttBiBaKL5XHacFjAR6lHo+kP1dXMp5x0vQXYgL13kOLrbRE+/",
+	"Kl6oBKh5PjI6K6xAiS6qC47t29cMpcd/qWX60EgwyEl0R4kG9Ndmoey/QZTSR8X7rP00hgw9lSxrIfBa",
+	"2Wm2bEWtXwpH0fJs2Ug9tuQ/jkAP80LdFiZFTmig56E+T0Brup8fEPquBNyu3z7QknKRCIXIUF7vo9HQ",
+	"QO7l/MbOL+V8eJPQaOvFOGrjuZQYqVKgw9V/XsFHlgrPPEGSrUqR7QjdQXKMJxPYyYKbLntpiVdhSE3G",
+	"3X/zQhlmiiQRIj1mVPZioOIwmzkcP9IF4sruboiOqTq+Gsf9fmXEzf6wlf43HCUeFgvOET1//wMEetet",
+	"hxc4tw8CSQsBYVoLHE91E6VhNpfuXDs5IGAGyUwMlF8NXMR7jlZbOV4OxYywDW9y4ocTpxcKJRh4TaQ4",
+	"cDBu+qdSr0mhVGGadbzP5eINcWDvzl91P947V9K8lQWLPO+ob3udgq3QlIZbvn5UN/vGfrqB7z0Yyf+1",
+	"jeSoSdd4m3dtF+DrFrN/Ykv6P6uVvCaxrCO16bElmhyoRhkYcsziINEQYqfHTaKdIOw70CVrGxK6rRll",
+	"tpWUtqfLteoVFZqMHLqBKB9DdJFYnU4zgW62H1fpK9sB+Jr4EWjaINRC4DTg3LQr7gL0FOixN9ehw+Bz",
+	"W3tx5p/f4kuaxz+/1RcHel6oOwJLvVGCzUUuder3kEiUo6ILR0VHIuEzSrteB5FyMt1s3ogoA7VrAJHZ",
+	"J+JQRzt9H8lMgDheNHJ9YiVEtPPdVPtvVQXaIJFRlwC7I3NjUe7aKAeu60yFaOyACkeEHLGEA9QdpVoV",
+	"imGE/PYd3ZY3ESIuKykTuswsqUeIS0uP3SFE/PZ47sImuolFxERWYyz4xtcjQ+sH4JjFtOMxoafQOVDa",
+	"rpqQFZiu6PFGmvoRYea/Qeh4pdAjPUlAMrBUtZi8TxoYfkNy6RbB2lxthFeuTAiKbinrAed2gvV2G6Ot",
+	"j5h02qMubEXDv2lHqIf31Pz70PZ7bHZDWPU2uneFUmyhX7N19ZomBBtbiUD9TGpwXclqoH50p9Asfhei",
+	"16RHERksiUB9UaOSD0SVzODqQbo9CLIWkngfRem8UL+VROAY7b+KUPBpDfs3mVU/yoq4KhuvNt9sGg4B",
+	"gr890MoKEyRU+X/8v/8Twp7jKhK0kCDYG5lilUtCf7w3+P2nwFjZHlPlbRVF4C7o5tciKVZOSy0u6Eoo",
+	"TrArt4MTLM/CC6bMlWlselP2SpxlM1KQEDoVYOoQHszRSp84DlkrGVeTwmlDM52KLGKxI3AZh3pMoQjE",
+	"QMXlPKhUirRQfcq1XXfQ+QZaUSvLZltijV2UL71yL1Vjbm/IFdgCwMFHb5fbFN05rHZta+56RAC5plnK",
+	"aEBCXuSaUAth53agrm0AvKGwEZVC3nK7gnHuV74e8uHLjrMdPpddPReKS6eYtrcRkuBUbHIlpCJrGvCm",
+	"Ed0OCi9+BkjOG4UYjh1/YXBx3IH27zHp9IYrKItJmBbUfz1wjTMkFtVqGYgGFKQbf/S3S7wLF/Gj7kB5",
+	"vCq3ofwS78XG441HzO/Y+mJuda7NHfXq76aaNh9sNUAM2MkKUcHUZH8Ka+e9DcRImEqMAG7EF4YZmxeJ",
+	"hRPvAxLBermDWZIRAICYyCcQYzR2O0QaugbBzOMGRYZVjmcGziyEOphwFiKvPuUEBLd2NjDqYZ7xRKQU",
+	"wzBQfqM3AUv5Mk0Bm6WElKuRYVgopKM3cJc7sY8697jzq9ulPDS9eYfMh/XXVyGSP4JqX0Ay90nisRHv",
+	"jAq5EcO0AboULCIc+mJjeV1zGlXMH3erhLKhwNEdq4FA7EljQ5lQZuMsc2kumXsC7sBYXiO8volCSXUn",
+	"UqgJ2My12o5U/lLI5HK4aMLj+EZOph4I1FFrJ66UYKDrYvh6JZMtNLwKOisuy1o75ao0lX0ox7/5xD1D",
+	"9IB7BHJoVSKRNvgIkWnpMZvnUufSLunAbQDi/egKR5sA/U6dLIKGQI+X56ir0906vxQc0jOVJq6/fSyI",
+	"L6QxzEQ6EQ04SM9Bmh1LMI4wnuTaGMazjCXciol25DVijhyDbwYMoZE7vAEQUCr3KM/0pAHp+6a7hBv7",
+	"AntuxKOmXrdr6Mw/DQoC7uWQ9nJ92i8cOXHbvuC5IvtxjelFLOfqErkSBBoZXykX/FfgfTc2rEyHpz+D",
+	"yaVyve6wCkRQGxYhXI77nWIKsQitxMwRkeaz7YjT0F3UJn9vXAWbBTOdUCmcc/eBKj9x5CDwDVTEHAIn",
+	"iQkcZZLTj37VhmN5Xb4DkgG39zpG59JcvhLKfFxRL1+hshksr9/ttWpGuB97nac//XEw6OIfzQZEm4Mr",
+	"coM9FK+lv3+GGCCZRaVhsX8f14ce/8QXjXLtwGU8yfm8IX3xDDBFvQwaOX3J0QsK34bNjDAIQE4mAsAA",
+	"zGWAgEH/CRxCtpCqe4dyaisbUgMIDASiaQoNVKC6G/Xjvk4oS1K9fgejOmPZzLX8mt8VrQ8o7/ImTGN0",
+	"uaHQ5In3ztodlSoVlQsWl+L/0DGWOGL/+K//3YZQo3An0d++8PB4gOskDRsVMrMBN+UGIewmcHLSBMV1",
+	"IuYokCwEv1SQBRRRCAUm5QdyGvw/NLwtQMzvDWzkq8pBp7W1NccVovWP//rfaMdHF8K1W9x7LVopc26x",
+	"aK4DJQqb8wzulS9V7Ef4KRZms1S7yadT0idIHIRidbR0BCOZg4ZGuO079O8//sf/YnvtYxb7/YfXiRfr",
+	"fKCqvJgQy4IQYnMuPQQ8hzgbrcQxi2l14iM/jplUfiNNNFBJpUIw1e+hgl5Y45CPdGFrh+2YxbTM8VEN",
+	"9Bh5lTQU07+WwucJZQeVdY+dTKjoZJeSVQtUu27w88sKqOK4RGC3hxlCYgkMq1HGXC8It40Q74lOKcQH",
+	"98u6yL7SxWYKeFaR4e5CAmcb+CWV12YzrvhEzMCHuDRWzCImOqBz5Em5f+7guFnIBK8k4cdSzaPA2L/T",
+	"eXqW0xJvh9noLv1wVCSXTTAmL3I9Y6lOCjc+kTIjJ4pn5ohZkUyVzvRkiWFnjmXKPO3MeW6XDJsAC6SJ",
+	"/Ce8MAPlBU7Q0zOywFCZ/g54B4JAFqGNxhGfFOtJTQVPwbt/+u3baKD86XS9YK0gZuTf0f7puB8b6doK",
+	"7xgh3HzMo4vzlydfP+/O1o6rhKVES1mOVjZaKHjKinyeSyM2VH31qs+NahEZjuJkZuJQi3QHDPB0r8K2",
+	"owEz0RMlDQWE3LXwxc9mOM75TCx0ftl8FP/Er/hb3KTwpM94VQAdCVVojhmH9ItO+dDOa3Ftuz+biL0u",
+	"rm3biUTo4ydsx1HO8yUFSknLds4FT2zE/lqI9lYGAdfvkLa/LsI+z2BHsWTXrehU/rTKJoXgOblBwoku",
+	"FzxixuZagRzo5SqUAe8os16E1tfF1tVSyVDZpzbzlU1surq1w7cy481ELSgbd/YcSnOD5IFGIRwZRIGL",
+	"XF4JTKC8YwZIIEwrx768nXDwo5YvHdR4B7YycvkeVoqRBGoElLaqHSJBCMoh1Ick3bAi01dUw9trxpXW",
+	"Jc+7wv7iom/ey8oRu5eUHkzKdMV+bL19/qYVlTyFzbNiIhWM4Q4VD2o08a7Ea73wy980N5bh0NZ9fzdB",
+	"K9awFIGJyithGF/wZWm1TPVW7qiVbfO5suVKlmOpLUHT9r3zibt3CtiQ2RJLE25KW16LoIWqjxBSAr7Z",
+	"dxenLOXLZgtKSsXDGi44BTxVXq8F1DTCX2SIoe13f5wLgb6Mxk0vyy7elTDxuRzmgjdoRRT6YWDqM6mK",
+	"Mmwx9m/FhLyxE3/9/CIOBdvaUZn57WbiQY+ri0uhbblMN5ikXB/gzbr70OC1cmxnb95eOBX47OTi9BtK",
+	"5n32/NXzi+efdMgrJ7wcf1SuctNpzsWMS9VYTiCunFqIESmMSGPvk8MQhN4Gi54wwpqNUaiQc9TrHfV6",
+	"7lxuH3DqI33NvfMqV/RdTIUIzTZPZsO1DRl4fKUVRln322yTT9rBPhpRwKrxdqU2HEBJfQs+FK8ZwMA0",
+	"4WQg4QlQqDrlS7aTCghORDwbJlWSFWkdw2DTZIicAPVoHndUI4Q0rOoZrJ6c6nbXiUzTMn2HCI/PRCad",
+	"fHiPkHJxBUqd+w+Ah/uI0QpeEFXglk5np+DBjeHlN5Wh2xyBjsIt/R4xnaVOlr2bCLuyFCfYWDOzv7UM",
+	"gLQ+oRJh3ck+MtY5m2idVvMAGUW6/rYVAWDbqjcCYnKrIALwxQ1IApuscvH3na+Fdpek49cyZjtAwAlP",
+	"tCPTuE0w9WVxa9q9rQDHId1u+1K9mJ131yK1EHXpj+XtyaD0ZMgHxc2t4FxgvoMBCQVxHoq5uzMHzIhE",
+	"q9RgOm77/gfhTp6TW4E5cAL+0jEkN8csDgc7phwlznavr49DvDd9G5A66Oz79aGiA1jxoFKYoNsIcBE6",
+	"uxnWYmNSqadDBPBVmc8CSdaW6aWlhwNvjk84DSS6Tr/WT0/DKayd45VA6BW4lUD6tiDinnLdkdmXb60W",
+	"iJyNoKYDOZsxGgiPMqbxpNixLFNL6Zvl7ak92xfk3lS2srKpJc09LsPXGKcC6juN5TAqNUawNAUWqoh9",
+	"nQvcMKpLEtdKeLhPqTJxO3J96EyriGGIFebLYtTZlgUktsBA33CHN6QSQfyKSITbCAglAx+lezbUpS/1",
+	"QZmifR0C027QDDdKZHR6VpB/63Wc62d/c3nulfP8uSP9V2Wgf/ZofxrvGRbu+EjcqfqZefn2DXty2Osz",
+	"qUD1LVN2/g7gasV4LK/rxvjd3u5hp9/v7O5e9A6Odp8e7a943QeD9Nf9Dx33z67/5wL/Oar90+iPvyn1",
+	"7+NH++Rof/dTjnatCsztdWPuJIfRJys2VJxbS1G7R97BjdgpVEuG7XD27t3LZ+SLduNBNyvkfocxxt27",
+	"SB6v9ELkCTfimNnbwLx4Ji9rVSa2hL/aCvXMc/jVwocb85vWUNU3cvIb7vOFMPZ+0A8bhR9P/qOmLO46",
+	"uv6WwK/3TuSuTfIeJRFHOt0QYCGueWJZzhdYxAuKDlBIvsgFOPMoYMwpqY0nksSVJmX/Ii9EKWf4BS0L",
+	"Xe1eX1dLjqEg3xys6YWi4Z00J1KTcELchEncKuCvSFbrwAmZpoigMCur9SVo8RifvoMivBUqWXrJjhh9",
+	"u9nms0FY84mXfgVCZrMck/Rx9C8ipTWT6430eF7y6C0kEM/RIWi9ueKGOyZaiY4ej5nrleGD6Ilyxx+O",
+	"CB75jXEs4N+2xaYk5soxfOuf3HwOm8i7SnmeDm/p5i09x2j2prQPmJu7ZTtVSwKE3VXulttv/7M7M8by",
+	"2RyfKj+2u1vI07ebCEKDt67kRTmSW2+0VPZwv/F+bcW+qnTGs67A0vBclSczQspaPRSNW1ida5Vgrkr1",
+	"dYn/Vhn/ryKX4+X92F7lcjWwPs8PINsFeAQCfhKxS9dRJ93/NVbq2nwVydgZ1wvlxO6AQhEaJxO1IwQ7",
+	"akK+uevVDD87Kk3BVvFV/0sneKH1nI2W7HCfTcU1S+VEWoNUvPlO+7UIFS6d2LzURQ5qYii/1t5i6Ctn",
+	"sDxetXOFS7nFebiHhCCu55jstfUa0or4eRoKXpTGF0UkqcENupFeTGVThLfjrVZDtoitCWFe25aAf8FA",
+	"vtoyKXBzLuBKe0e+UMBMKzaTxvJLyqgU1/OMS3KZpnI8FrlQiRionRiqfErEXhv+bJBn4ryH81yM5fXQ",
+	"DQZwPMpfsOTTMBXusKTAl4v5HEX44VRcu0dn0hipJtRKTPpC2ILhTBooMxJXcDTBOb0SrrT6PLk8aoMO",
+	"B2x1zOUP9SED3kBlwGCsqo53qyBMWPabBMe4ws6kCbQIEKuQFfiDaIRKtz2F1Wz56s3D4URN16ECZw0n",
+	"d/0eIrkrcmmXb51sgjfrZC7/LJYnhZ02V1Kout9Pzl6yS7GMWDwRelinS3tPsEzYbhUVDnxwraMWLkXL",
+	"B0O0vu+cnL3s/FksyylzGEfrgxumVGON9gxlKSiXXgyLWcznGP0IXDNgU02EBqEtFVeP/DMfVj1bvhFe",
+	"pI6GUgmEhRgZ6QnF1xicKK8Ee44Bom/mVs78Qux8/fxN+4hN9YItRJaVgHoDhfGkhoUy0RFUDSItDZhv",
+	"xBJpMcIPi/VxCObosr/pwoc3ePQdLJb27vzVMSFME2y1YdwsVTLNtdKFcdxPpYTVBxpSLkSlgpxhO5hc",
+	"GFUqzEXYexs6GShIDzWRj2n3SahSpfJKpgWnyFmfqxpVUj5R4n7rJnVRLzA7UAP1hz8wd7yEsjKB5Rso",
+	"dOnFj/hcPrrqB6d/iFDm4ayFSMNwZLyM1WV/FktDzhbMrIFTGQ1U7VyWFetWjyeN+7ATvqLYr2LWZSfQ",
+	"ez0DcKCq1+GYfFvuOVCgIF2mcl2MEBUMcnQew3UPvnWcAkZIDxRNFbDZGNIgQK7D4AJflMENjSiZJzFO",
+	"/N3v9Rmfy+GlWJbFCI4ZH6hQXToKcepQ/PkKKurAGq+8T+aBUB+CZgAilyQsUUdX/fY+d5Kg8dtaq8WN",
+	"9cBtAVaJ/V4PPEQjfSXYFADaJZbnPhqo+NcBipSD1hH7dQB0wf05aHW73UErYoOWI+wrX5FdZuVbwFus",
+	"fMfeg0n8w4e4O1Bf5VwlU6YVw5reXddsfMxieKta2VuPx+irYlLNC8t2OK7BWIosjWijArYjxMoD3F74",
+	"qg0lyA1BfHdZ7CYFjMLxQj1msbfE0A2I2c5+rxex/d6B+8/TiO339yK2v7sbDdT+Xr8dsZjXLlOo1b3f",
+	"g19HMssckyu/3nVfK22HY12oFL7ahwrbZfxA+fTu0zba49xZ8N8euCEd9PbasOHvAcicvUc58j3ywfcD",
+	"9b7T6YT/ucfcdr8vpwiyB3vPLrw6WxVt2J/evnkd+a+4Ysi1QKSYEpT/ItdqEqLO3VJ2WbWjcNDL1cTe",
+	"PHmpdegm8ajf7bMdpVn8jXaP432KVkqy48uZ4wIUvy3ydpdhHd+8tBjReZbWiGwc+cz4XBdWqskx48zm",
+	"XJmxAAncnSpNOJFcsTiZFupSpDGbCFuhGrDGcJEOev36dMGC6fa1tKS+ZyeUnR95DeLs2QvI+Q/l5igg",
+	"GyblSCSOMuDSlVhmvrO+62yNtLD37LVuJMtNrwWKghtCROdGyhQa2oXJNhdbgUH4YKPKI6j06JQvvzDV",
+	"KicSwFpTVsxD8/u1taQ7Au2WHBhxaCHTBDSoKpmvN4T517WWgml9Cth4Pru+0m69CazRDm3wKy5BQPXt",
+	"1Ou3U4uWjYRQZUFtn6YFktDKNKnC5/pUCS/yjtN1h7uhtSKZMqFSyNUNLxzAHRV2qlOcnK+pg1PzzzNx",
+	"DRXCRoWFuZU1ivDd0N7T+sZRiQ+8BCEyIDiwl9ue+zKip95TsJXjlfO5Qtv2N4bQCOyKosu8S2vVWI+9",
+	"9vdggbGBodV6mPF8IlYpKHxJRKTPvpVf+fd3d6vE17XsPsO/nsrWS41RDbDm92tDrC3H7S3eUMCsubMS",
+	"ndd9W/lE3cQERuYR/DwGcL01t08eCxd3KZzyd+ev4O5wBvy6SocRKZcjc683GG4P8kyQ7svzWxP9eOaE",
+	"/iV24gidWjbERAKvwOhWuAwryxH01YAeTQQeqR+KIW60pQgiDeOA09K8sCstNTRQ57WOx0YMbZfuOYBT",
+	"rjdNhLvedDiguMjYD9zhcMtTLejMgFy7Mt5UzOYafBPEdSDO1g1asfhl+StyHrxpQNhJ5vQmEBvYtxtO",
+	"6AQutM4nw6oIdO0Dn9b38wvD3JMM434BJwf2/tjJ+Cw+FzZfdk7GAPBd60PON3ahNR4LH/Dsw50h4Rbu",
+	"DfHwOrG6FMvGXjEhD4HpRmKpPcz6XCRyTLIixK0lU5JwwR4T7BEZX5bMe69fpT3I2NdJUE0yArwueNBp",
+	"SxOEwMYJs8N99udAmA68VGhFrnjmhUzY2kJ5ywaDr7EkFMn4QTu0VZEu7TJYCCdPFabgWbZkU5HNTegO",
+	"6KgT1GQihoVa46kpt9zphk5lR2bqt9dbTn1nPpIGeY13Dbo7bOWMTgcNh+LkapvkPYjHTkYT3JFL0vbr",
+	"etbaAYepDNRFwHYqR0ql1eBIjssbsAF9vgoV4C+/01no9yPG2bs/9npVaH+2Ew8GhfsubjuBwB1Z0k19",
+	"qQGdLtHrRu9CjVboeqDeXbzoPPHvocIE9KaqJTmN1on/SDJmfMmUW23PMvZ2MffaECZcljJuBwp+6/eY",
+	"6xFh3o/9wSecRryqsROXazpIl8UYgROzWWFgGTmLK5E58UDBnTg5e8lyYYtcoYiaTLmaAKBs8/JGQYf0",
+	"HbTd3Fb0xIGCOkLMLmQiKJ86RIKFkgduf89fnLK9vb2nEc7jxi2VFpSzFRW8YlCJv++QK6bzMvXS+jHI",
+	"xYjc7NS4pS4YWd28jc0r+Wh3A11+QJXf6CAgvn7mIzzQLAIAAhHCheFgcP+kYuRQ8SZQc1QG0oJa2oQ5",
+	"HIUI1C57A6m0M27BRBxSxWnDzFQvTDW8ROcMLMEdN7iBctzMbBGFsrNeU659U1G5gTrTWcbir5/7+pqP",
+	"fqUgkw9kSRHX6Bx2o3aykx6P0X4Flh5bBgtHeEmMYXygVsXDb93BR2tSnRDZhabkG+M3LXgmzUCdCwTT",
+	"I9Uay1b4I8aCB9BUI67cxfgh9tFW3psbds41MVBbhWqxnbghPitu+5Ge8QnFAwwA/teQ6WsRgv2xlgjc",
+	"q84cnxYp4guwGGhvzHaoNEkU4Ph2e20PfTJQtUseSl7m4krqwlCtXxMuryPl4ehC0aRfBxDSN2gdsR+7",
+	"3e5PERuE4D735UjrzH1X6cZ9TfSSjFBxl53CTzhFPee/FMGUdpZ5KyEmdjgWBgLie9ryucgZJKW8uzht",
+	"s/frUuX7WspVJSHrfTVNrPr9iummasIZ58K9eED/6zvW3d/tIWud55q9Z7vAzw/cfw7p5x7yq1X3gaPs",
+	"U34lgGOCsk/JW6ghKB+HYkSXGLPMlqS4Yw4MEP6QJHXsCGclNaeUKR2BhV7wZXd5/AKfBznODNTFQqPg",
+	"Y0i088LYMRo5vV0n3t996itk1Tj6Dnh/y2vLLcsEd4ypPVChquSq2NhlXzld0V3/CknIlk7IDJpI7qUa",
+	"KH6b4AnpsP/8zzORE9ZAKSiSgFg3Df7nf7KdTRJo+4is1zTjgWIUR4ZW+ZjyenReuc5oOAMPEFbqCdBb",
+	"ED1E2p60TpkmzMtj1/Bhr1c9cFTdACysc8SAqMK/coX6GIlTL8+uDmm+eGGo1I9r2DX66HAfj0vo35Cb",
+	"1AcJfeFujeN18fedFzpf8DwVqfsrpj2hskEjMZUqdSSXubN9vdw8RIO+E5F2yz2pnvXIZ0+sb8gmtaN9",
+	"xFYSI904GnMjcQlqi4+pldWbvwOyJbqA1jwPEez3PMUHANzOXSSSDWeRrxNNrNo8gojP9a+vwKUPzNO1",
+	"WE0XaEesnoQaxluSoeN1HYXqw7sNcS3W61XTCS1niTvvmDudLbzZWNmdMke/MGzHIlDcSF+JNkn1rvUN",
+	"yaSAE4HCHqDSAGgO8tjAorukiTv2RJwyXA/XNF0Q4SS9SmwAoPV5UZ0bL9Bha/itb5XMhWI8FokFyJup",
+	"VBPXtiwzFKHMtq5bN4FSfKXdmHKxURkkz5rMCbGOMA6F5TIzR0j/kHChbQLr4zpyN1CVBYcfORQMsVQ4",
+	"BPJGxjLLgBa4FciWJaQGvbcD+C8yYYnIMtCuB4pnE51LO521sUAXJSCNCsf99dixH0p+B76EacFKMMd+",
+	"a2e/YvAnK+NAIbk7LPfvFOgIcWEz5Tk6DPE57yOe5zrxJiyWinmmlzMwr7wc4yFCapSjIrauQkaV458L",
+	"P5oVQk+ngXaJtOiBwnRikK19HahSxK9QFgQQrgv8sN2WKtsAv61yYqAWqLPhdIHiDlRopsYKyLU5rlL5",
+	"I/QEkQPyPWpgNVHC/ex0Dm7FK3eMOq9QRHvPQra4X40KbyAsJxwhqfC1Vs59YmytJYy3C/Xr/SoDvpXS",
+	"i+aGjIDhvFPyGhX4HTobbXcO0FQCtjDg8eVBlwYlioZGv3bDjusyWFSVu3TOYjn3Gv0f/sAquv5A1akd",
+	"0H7/DRHumOxloNGtGcJoO0AK3j04YPNcKiR9J29PX74cqNLy2nbS7Zw4BK+TsqDiXIplOJalC5hI4e4+",
+	"m+oiN6QiG6c0e3jBcJCwQvYOesBRaXQNunbaQbIInIqrJRA50NnAww2ErTtQF9UhrRn5vDEcdeRm4yFG",
+	"HWUyEQqLRlBIyVmu57kUlgPe1uZwEivyGUJaSptVY1FOzl5WsDIAmrLbg4SNuVB8LltHrb1ur7uHuSgI",
+	"Polb7P6aNIUfogLUAHcAr0U1tcgLalSJmY1lhpb1F/iHE8ZGUomBgudOXj/DlUC5Rmr1MqUeIfcdRknG",
+	"BdM6+rE5uLl85BEc/NaH6NYHUenZ5km0LuD4t3n+DIuQb//Cu/NX2z/8DMojbv88FvpMQUO4w/NfgQjf",
+	"+vATRL+h2ulOxm6v52OhKDwdRBJk4o9+pthBjDa/ve4Nx9o6EGa1CnQI+q8e4yHrtiIK24JRrBG5TV3R",
+	"O4++D8/j4x+i1hoz2L4Nf8hajaxg+3bKV9baMsLepR33OLYRjGq3v46Pvkxx/fd7/U2vhBPw6J1ynF7n",
+	"8u8Ckgf2d3e3eYnkFkf7nwPAE7779PZ3L7T+lisftg0Ub39vi4F+A7O80PoVzyeAk3+AJ/fm116SHwBi",
+	"iPCtvdvfeovm/HelNR/jGxF5lugZHmQojjOBAhRI4H76ELXmGiPSvWnN4B3i6gUZ9dznX/+DuGLX8Zc/",
+	"PKra4T5AkDq1sgIh4jiSxiqC5FxGYdDU7YtxPRswblfrqg0U/e7rrFG8SYhvdtxuLTgccnqCHXYqrgfq",
+	"m29PTjtvvznZPTj0IlxTUlXkGKv3HriH0HCPCVf0Hgn/awHxZN7CWHSMjY8ZBtlWwFIwfsFbGcnEPVCY",
+	"z+KkcahMXs4Q0cy1MpYrCy920QliLLsSidX5kU+QoU7Tr//69/S0//cfvnu9/OH7v9gfZk+Xr75Ls9He",
+	"65//9t2+/eHrpz8niy+/jCOYOIWcXQllB62jQZntM2hFA58fCL9ACmRv0PoQRyRiDZRb/P3DRIz2nqb9",
+	"Ub+/e/D46fjJ3uH+46T3WCS7/eRx8niXj/jooP80eXKY9J+kB4/39ke98ejxoXg8HvWd/ovBIGVYvteR",
+	"JYY+gX11g9INy+FzyY4YZ/AYyUYhXw1WruOkrB2yiETs4tXbKDjrvDg2UN5t1+6yN05lA+gHny/mDT6G",
+	"hfyQY5AbMVkrQvsd1scC9h0NFK8YYdxsLl69Rb+ed6yFsblTbqo5aE46xZZNGQNZRnZSlhd5iNC/GDQU",
+	"HLA37ZD8qlgqTQKmny57AZdqoAJehOuCSpaS2nnATMR2DxguUB/+2tkvESagaHXWRguG+xHsdU4fnAlD",
+	"4B99hrAfQYbGkvxahScO6IkuO1nH1ShygTJ1CCmRCKXpJgGGaiIO5BBu8jw8Kg0yZKWp6hiNzz0KVhwy",
+	"r/ysR67nXwpReLRdFMYHCiLaqCoI6GDkFDGB9qEm7xQCCNTVOUtybqYU1JppLM3dZScqbAdLCkv5e1A7",
+	"xr9LXrFQ6jsPi3Fcaih+rQYKlY7GvMt1wBpJ2WeorxApBeiXhc4vKZK5hjky1YZsukZnV25D4FVAH65i",
+	"3hyj+YfM22B2Jh1agK0y03ruGoyctnbFrYhYJtVlJ9MJzyI2KzKn5Ds5v1BkwHHn//Tr1ycX4DwcqCTT",
+	"RQrApim3PBhCq+AZFQdxcxJmm0xJdqDoIoQpwzoiFNSMLxnPc3lFRhcwYDhed8RSkRYolwq3fjGdLFB5",
+	"R47YNmyED0gwli8rnjUCI9kERNIdqBO847u9HiLZlwHwYK2px8bDRE4gkFumAj0MgfzV0zPW8xaDNaaW",
+	"l9iYhhg1JTm2wxzlRFFNpcAErdYQXhPyiLwlg0PkyjzjSzcniyT0qKn9gUJJIIrZHzHEfZ+t8PzKwLtr",
+	"owbZJq6yf6Q52FSHsmnYHC4vEljiuhThQAwf77lari/hQHkUXWBcEmvxB0FjTZzg7lp02QvPI0qGjwZc",
+	"UmRraaLx7mg/7Y97onOY7PHO/viJ6Dzlj0edg3Q36Yve+Cl/Mlq59+XGDVTcf/z0oH+we7C7G/u4gat+",
+	"9Op0+vhvjxaPz95Mvy1eXPzy3bOvTw+e/O2rv+r55d//tPeX/M/pX9+9ev3Ds78tvnT8+IR9rcuMa3es",
+	"CiNY/NfSSu4/+FUqvZA8ueQTx+0n0k6LEZRWJ/tD+JeGTraMFT19BeoJhMM/1sVB1iANejmwjqXxCaSb",
+	"zck/a9mKrWqaE6ZilQptBcDjqv/lj73OU94Z//Tr4X4TTIfTt+sLAeY9D8JFyf4ygNWVSbrstbaUXV1f",
+	"ivJo3D6ji0oe7VYz2litZH0iECQLVNh1G1XIpWEx/BB75uz385bRPqfE4c0j/QTAJesTeZkKZZEQVKWb",
+	"4w1sQNobWMHtkwzQPzfN8xbAhfU5nGQLN9bY90LE7lG/24s3DuqdEXnnZLLtoje0vdX6rjMxH0Enq5IS",
+	"muzd4WngzBvnUFLdT7ug64MO9DlitTsMdKu8wceVS3vjiO1nvJvrow8cOrqNO8u0u8KNV0nxnfjQbctg",
+	"7k50ox9POj/wzt97nad/fPTTr/t7H75sWpWfsEFh7FcE6PJJjJarABr1pFg38A/NJtPVZNYl6LPeC5Fc",
+	"Kr2AAkOrZMhWwuvlROncHa4PUWvv+++b6sN4FdjrJ15HPXaCxJpiyzJ5KSrKstKqU6rZ0M9+Yz+r6nVF",
+	"+QbIt4DssoZYsz6IY+bjUVDl9ZDiPj4e5CwYy0HTWF7ct72aiQ7E7hBE5/Uqt79rtum/ONXTMM6+fv4G",
+	"LWrgj60lG7w7f0XsAbxRMKLZTKSSW5GRz4j2PoQbkmPJvQqbl88w5dzH0+CsKMZ2B0SpDspS2ilkPsYM",
+	"qqdC1bqcT2ZCgQ4101ciRa3KcTBQFyHclBRGjDmx2s8iKIWgrgD86HqSBUSORhSUvBrjeQtURZe9dNMB",
+	"/a7A4j5uBN7j6ts7Ile2BMxftDWxzTAT2vvBaahddhq8ebhVvipQ2LgGv1Yl1KvJO4UuEtf1nd1TFR8p",
+	"5JffmUgFQvxra5RzlQ6Jnj6n76NWdZcqzkPgA116vSrOIzwyJOUDWTbSik4uMl4oAD+oN7NYLGqNlJXx",
+	"tvH24Mp5DJataGf/91qUOnyhKrKsDhHYBPD3QytqpeCgc2tZX6oA3oaYP9jgCooffindITsY9cTjpC86",
+	"T9L9cWc/ecw7T/lBv9Mb7yW76VNxOOr3K/hwkC/vG1jB5sMvb9zkkEzk+sbn3ctSTcqCh/Q1ZO7X+6Pv",
+	"at35Kt0tPpd1rE7/AGHzVRB4bc7BEgSbhE9BYFu9N/yq1hnEjt2yL7ec42qd43p/le9rndbJm1tXoG6/",
+	"7C3fPnndKw5Hv3zzy67tnz09v9z7667uverNnv6l/8v4+aE5sPvF3lXvy7vdniY/aUjndJpjNQwL7aMP",
+	"ftPfwG+6hV/xK54GqndfV2tvC1frGYeAsHNPVN17/S08mDS4qr/0wbW7lWv3tIqQ0uDd/RBReM0jTHoX",
+	"G8NsyOdoIHOiTADGeNkGQaUmX5LOYDnYhq1bGSwJ4tS8uB3eR86AeCoRhlViYTj4k9BWIBIPYDWmwslQ",
+	"b2kIA1UGOb07f4X48iNB6fxOx4idLo/yoeFLsHBRaKFYYn7BuFT5352/ahSvsLUN8T8NViieZ1LkbCcX",
+	"BDTVxmRzr3tCxlOperoV+bTWgovgTEMfk1+PMsYYdmHTgHC3PmpInztM5zQANmxiQiWkwwPP+W/Ec/Zv",
+	"f+m1ti90oR7ige7ANCi8xFH61bAgRCSssw5xPacayo2c463NBZ8ZHz2txAa9FlkJoNqVebcYlskNO337",
+	"V7Zz/uKU7fef9CJKlvWRGSzXCx/hGQ8GKsY8a6FS016NAJUYB+/X4zjkwxmr52agfNEObjHnHCP82KnO",
+	"ipkyR8FZGzGo6IMKVcRK1S5ipMxEZXRHTeeJWE0vilhVQwmf6LdV+T4aqFVVgMDJ/PsVpSRiK3pSxEol",
+	"MWJVJTIaqJq6F7FSH4y77DtwI1KE0pcI/RWjbUUvyhwSqgcJG6wNYbAZ5tgMALvByusFRLET6A6wcl8s",
+	"CV+HRFgwFEHB+MqaUzFkWH4qGQtCQVhqLztg+VmMHNO5iBExoAeRJhETs7ldBjRrarQCszCfZ8t2lz2H",
+	"xxKRZYCdphCZxOlXXXYK38Ix4czMc8FTMxXCR9bnhRooBHTQ+azIONsJ2avokv0yjlj8R/efjvvP/xVH",
+	"jDPLR5jkDIYqPhEkQrUxqRIDxULi+hdxiDvwNlgMzDDBxshTtkNwSZgo4pMdKLg8RDblAt9Fax76tSG6",
+	"xm2XNAyQK7rsJBwahtceLlnpoR5LBeh3hSqr6H9zcXEG4S8yEzmLv+88hzc753phYjTQYVqNOzcQlQFn",
+	"ylRyR3xnaJ3FKyrtQE05odqJFGPqAkDBRFOxx3a0kuIGKUGZNhVUmTBydxQKdXmEsF0+k44OI1dMqjB9",
+	"WPGdpMgzJq4h38etAQSm9Z9E7Gv9hYEkWvvIafVxkIXjCnDD8zcvAI4bFwojFZVmtFRddgGJ1wARRHBq",
+	"ToL2dYScHIzLApLcsTtsGApVBcGgJAPcRagNmErF8yVFl3k62CTr4j5tLerOymRrq2lox8wJ9EjwZxTd",
+	"M/JAz03ipq/tVkp/N9XNWZd2Y0+bsH+zTnI8+wmcpkaj3K/VV26S1YkctpockjiMDT7Ih5j+j4npt+La",
+	"PkrMVb1SrGcRjisTU67wZM+SiU3U+XGdHde4cY0Zr/HiNU5cZcRVPrzKhitcuMaE6yy45MADtY3FNdpk",
+	"P4xWvojI9hyVvUePd7sH0VfRk170VXS4H51Gj/ejr6Ld3u5htx81WS2jhoo3P0QR0JHyPqye/kb1zAl3",
+	"Y4nQ4BXl7BT3vPNMmrk20jbW+o25tTyZzoSyx9CI2+8vBy2ylXfgdncGRa+3l6TcCvhLdBNzNWiB0rt5",
+	"rNGDeviQyvEvpbohx/ZZ7KA13aK8zXOZbLb6nbB5LjrjDJJDkXtCZaNq7uURJnNzS8EB785fVesMJCsu",
+	"TpCPo4EiCxy3ZeoHis6JEyN2Vp2gFa8nOoorxruaJjlQJW6gE4MhpfU1JoRvkQ2+JgR9LUACOoN12kIK",
+	"ctNf6oI5GcXJdTqIECWvusHP0yRnYOmKzfa339rehmuxgZbDgartkIdy5ArMsbT+bl8ebHEPxPZfl9ie",
+	"4UnH000aV6B2oMRsdreEZBKkuU4EW6e+z+D7Mj+kBCGwZCLjtgq7Lu3RKvC8RzhGMNyB8mi4cD8JoaoS",
+	"IgrAn1wFZDVjZZYxQhmj+J75XKSY7AIpEkBAIbLeowkpDyK0RktxQhSbskKi9m8qtGfYRCvxQC/+SenF",
+	"gyH+sxAYvC6bvbdRs9B2XvG6lrjc0pqK4S/CrNtS/cPfsQCGIw5Y4qK7SRxqfWYR46Zokgcy8EAG/p3I",
+	"wNfC3kQD7hbj6d57+QzMbHMoILUe6QFgXiX5+MKwmMxnlJZViYSLQypll72QIktNAGBil0LMETZroCCB",
+	"4piKe7AkEzwH02y3hPzHWhBs5935q8gLMG3KfUWAMdMkU7yD6LpAk+4ZrlrGH/6y34FiR6sRfxuVNqfw",
+	"+Kp1W9M3HPWdYk1/GwJLwYoPhPbfPVbiITDvc9J0vP9I+DwF3U5hfESepU0mO4S8q6qBmABSj9kDwBBu",
+	"eaYn6GSPAipWtqS4C8RJyQFIERAxQXpEiu1xkb3j3ydXSl8fGuCw2VcbKoeYo4ECsPH1wjw3IW6d4tTv",
+	"yvNOilQKlYjWursQwDuqUQvSwIw3ufxyjAXfjs6eb4jIq3Zalmyh5d3Qcai5vl3XsFLoR/zMBkHoaRNQ",
+	"1oWPCfEM/YGlPITfPbCG2+G4apem0YVzb8F/M0959KuPrvqwkb28UeJW5nIvun8M8TVp+U4Ix5ryK3HE",
+	"4v3ePlstGXaDwwbo0kewis9OM6m48xZU84FoPhDNB6J5q41Er5CmT0o2G9MqDAIGG8UvxRCSnWVKBJGC",
+	"W7uTLotzPdLWDCmWCP72Bf2CuDfndlpKe54Obw2/gIgDw59+7UcbwF4a6X7p+tlI8GtAXuXzOE3MKKkH",
+	"WENAL9ZwqWJ7sRlPxZHHdx8oCtuMoDJ0psFlxqzWl1GtWvwXwWoNoZUEdITFaL23isI4V8u/ACqgOxRl",
+	"HSqRsqWwEeHFK9FlMbYOGeMh150tpjILGfuQBj4DbGYsikLfD7ktE4lUiYLmupSGpYXA2FPFYlMkvpyZ",
+	"zgeqrM/zmuovVbCilM5LcOfqUlCArtuHHSwkRdSsDanqlHoPMZ2YtO74cDOg/U1K1rPyTHx2fOPPyWQJ",
+	"C8PDtNyO5VuHynlguA8ehn8vlWOdyFc4qAfr+dSaRxOWJjK3+3o1GoGGAyrKOBdmWqKE+oxP9HNg9gIC",
+	"h61hDgPkcA1nmND1yroHgGsaoFy6teKzo6XFEpLwB0StqVrOBUGONmFw1sG+II+jREGsgklKexzAYqlC",
+	"GSSOKLHoMsBJ4Y1zL2M9iAVGvoaKY+4VRFNMVeB2oOpAq57hVONHfMXlwHqxwuBTtl6I+JhkiYG6ueBv",
+	"aGJThWEqVVKrtjRQK5lmtfInocbV3bjluT+sbqvocqw7xXc/FzfbpDb6XXH7t/CbeQzO/QDHi6BLDzzu",
+	"vwuP623Bp061GmcysQ9McWumGG54NbHNI281MsYm/jZPxzeqVj7RscFFA+mDZ89esFQnxcwxCl+tPplq",
+	"42g5Gauq9jZMuawY3Ngd/Cw+1jkd/2aGM1qfBjCBEaSpNWiyjYSvuk6fI42EEkggsQhTSNZzSubp+CGn",
+	"5MF896CA3D3SUS9UpjnKXu4qI1n8/I4P6ucmCj0usuwGMn1Uh60pgyfRjmWnuRAMSz8jYjhmrJuIzGNV",
+	"i2XEJpRGA4XL53MncVOiO2djYZMpo0XDGpXwN8K8x54bxD5ailATARf82hq2E8O4hn6KOo99/jyrTNtE",
+	"AxUvpsuhtMMZmBhNHLE4F4mezYRKEQM/KjtvH9NUKItbVgs/O4VHu2n74ZmbvEP3YFbn/qT8Mzp6aHAb",
+	"eBZFSTwI4g/s4YE93ObdsXVS/PlZA6bM3CK8J1opLo2BYpdXUiyaWESEQBxk5vml0L54MBRMOapkQUor",
+	"IJVmVMiM6j7szDNunVAcoaHa/QTxWn/iV/wtDIiN3YxcWwFLgvCPrUimSmd6IgXUnOSWiet5BsVXJNgG",
+	"DMFLGPb2+Rs2z4qJVCZip89eP/ru5AVVPAIoHD4RTjqOoNAUFjhx3+UGo8O44tnSysS00aWDS3CNSCSY",
+	"XpBLc8lGS5YJ1wX4ca5k6qgwA3BpAABBVkKji7BtLD0vdS7tkmEJHcNyri7LUl5zLRXWgVzCtji9rVr0",
+	"WYzHjoHD75ZfioHSBObr1xewVCA0a1Qkl1BBXaUsE1ciC0WPwMoVUVByzheO5UFlXsycOCK7XrYMhYIl",
+	"QcyExKtcsBjqsAwXUg2hQA+FVePE6Ksua2DodGRSCMnbiTM+EhmUUlnj1nR3hu6wT3I+n8YRq3NwREZy",
+	"86DpRjTXgdI+qzbFLeFqCaWmA9qMn4yEipnzAgx23gdWZ+lkdpQB8jvccQRsIevjQGG5oko6CkMza+R9",
+	"fr7TBLKEqXRw6B6wow0bCXe1YKbwfRsDTvYpAQ6kijACX6YeKEJcluG5Qdq4QKLwW0sblUj16ikBTBR/",
+	"TFpHrRnPL6EyOYAKXwlugUCe0QlnqaDyOECQDKHzfPuqBgWErsicHI6pOa5REebEdI+HPVpWqRDUHtOW",
+	"GSFUt/VT1PK3e4i3GxYq4VZMNFD1JOeLbMgTx9paUQtvaOuolelFi3CGuWzymrtfZ3MO4fpTOZm2ohZc",
+	"hdZR6+Ql4Wc5qmVYKCgYyGurgu27EPxSYef1G9Q6an2FdZ88ULxQE6mE8UWrE2kFW+qiiy4HWl/YyJl7",
+	"+zudp2c5Nk2EUNrlEG+a2yidusMF4M9ajXGZytn8bIaBpAeEZHd8ifi3jlrPM6DGOneMsLI/1UXGj63T",
+	"b9+2IjehCeDRNHVIYQfVYZdFeg+7B+DTrbd6VmFGt7VbHWwNsXm92bfP39zS2N80N9Zxq9sbO332+pbG",
+	"TjNdpOOMQ4mHemsgThDTGRLTwdX1wRk3nM/f7DA7XopjWblOgcf4wJE6+Ye6LJlesDcnLztvoZevtI3Y",
+	"acaLVJTfAGk4EzkdYfeNVAwjWrr22uINWGFoQJcctx+64dGhHHEjYVc2rgOXw8KIfAiKrshr65m606/t",
+	"EBaAI+hOK2pRaI29tvgWCI+1r81SWX7dilozYfmQfpAqFdfw7E9RK9zKleU/dQvKwoJuWGk3fWIcraPW",
+	"3vgw6fOnorM7epx29pO+6DzlBwedXro/eiJ2x495vxfsg8NaIWygTLlQE6h7/eNPQQAumXjrqDWCQu1z",
+	"bqc+CYnlhXK6Pgu3t4RjCxevJjsehwPkWKYeM0+OWEmryHkpJxNhLEpuAJ5RLgnbcevVPmIrx9SxAaqa",
+	"h40gAhkcEbaQ6gjLw6++tnqqto10R478DIWDjW4x/PlB1X6I6/h31JvfuquOF8Vfhc+hP2PYw71K9dOr",
+	"EWh3V2hFlQo/1AMMuxsC13znv0VN/oZ0Hhr3TuyYLdanppIx4ZcxzwDtPMx2U64PvtHkRhppnQlI3vy8",
+	"GD84wG3K31em8kBZH6B8/rVL4Jc0pEzE9N9VS+GvAFz7Z6DMWFLkuUcVRWPgVM8EXJgdJ7ax+BGEkgEG",
+	"cYQQZCJftrvsBGKt/CiwWO1urx8HENx6fYXM6fBLiLLiZfkwHyIA3pdKla5356+igadFUAPNRuhnCq9W",
+	"ArlYodDm5KGGd3u9mO044dtC4WVflnag4rOTi9Nv4jYZetbGCdUHMQAJOu+E/iDqCuwzu7thFEP4FsV8",
+	"iOcqJUhYURJ2BZuLXGpfgRxhl7RiO0ZQGES5K5ZPYFmmeoGvOwmVKmO3byqhhQ38rmW0xvCmSpZgNFB2",
+	"mi0/adUrnOI9Kl99em7TzGlWDrY0WLyODr+4lsZS+cDG4/vAlz47X9quCtrHn4WLapXESkGphy3+7+M/",
+	"fQCd+I2qQQXW1iTo1LS5R79Wyu/dCFf4Vo9tJ61hFuKLR448j0SiZ8JUtDoouBHABbEmqAApymTaskKl",
+	"GHvpxZYVyaHL6kBnnjKAvIJvHDHUuboMoNSwmzCCgaqKPmRrhHF4fxvFwN8EZRgW8nfhjxjy7YWytEw9",
+	"eKCJD4aufyukxKCY3ErdbkFNROBpogsNlYo2QCL+/nTg4e4/3P1/Z3jEWy79XS3b+O52UIlBS4+YO6aZ",
+	"ExxC9hgUdEK7i7HcimM2vg0oscugZSevxKHtGJ6jWvIqmer8qMw5zwsVJKyy6g9gjOkxVnNSYsESjuFW",
+	"vsiZr/FUKLbjhhm+xg7ax0yO0UoETU25YXNujEgjn2tSClBpIRi3gCvrRDMiyB75n55L1rLzVs1CAwXS",
+	"Hdu5ySzUpvKiHRynAejr2mLImpVonOvZQCm9uAlBskLC72mtIcM9OdyrtptfCp5bkWfLuxtnfmeoyJuZ",
+	"TgkX+cB8HiAjH7T3zw8Z+THa+6O8UOZGaC+hbL6EwmdEOWu6NYQFpnV/7FElidyyavo2JYr72o5FDqWZ",
+	"a4Uaq9kyOmeLKQXzYt8Lbpi5lFhw4MT/OVD0Mxp8cwnRiKXTA6ewE/t859gzHciEgYQVyKCXlqHEL5XV",
+	"jFPiJMCiI+oK5PIjcIvpltGhEMhaZBlYpLkfVfBHUJVIn8+O9pCUGUmJmncFZMGlPy/UPy0cS4UBAoyp",
+	"G5lf/NbRbtQqq521jlq7vd3Hnd5eZ69/0Xt61Osd9Xd/aEWttBAbfu/13O9lLTQfEAnxVo+TftrjB7ud",
+	"vfFj0dlPDg46T9Oe6OyOnoz7/DDZF097bmEL62QjKhOnIKSsVvWtddT6qvIdHM7W0ZN+d78a3dUbP+F7",
+	"ya7oHPZH+5399DHvPBn3ks6BeDraTfv8cbJ32KIXQpRpCGp2v1zKuRNijI8yjFrEQauT3+/0+hcw86Pe",
+	"0x9gA8v13Gtcz93O7hNar71+w3pWfr9xPXfF4ejpuL/fecJ7aWd/tJd0+GNx0HnaT/bT3XFv9OSA19cT",
+	"j//6emKjKwuKX4YFrXz0y0VfVdepZYpRoFNDb71rNS7dHiwdzvPgBzjRU26GM+gdjIFRCzCcEjzyFDh6",
+	"R2novFC3x0Y4WvsgDj3o4v92cRSlhPIFmPfN59DJnZRTmJsStL7Ri0oF76aws3nGFdr9DYg87y5OWcqX",
+	"mL8Ery5EXlYsszrlS0xICg8gMFxURtwGWQnahbQwUFUDzAxEuo51nogNaSbvDGaYfDadDjtoUujcBL8w",
+	"DNb1gXT9s0Z0/XuFr1bPZIWQ4CFGbYcKmZlHVmB81oY4LShVDvZ9DJxHNC/3Ulyin1nNYoCagkB7KCEe",
+	"MSMnyms1HkPMvTdQCNoYBbyq4M6kzE+0U2EpasjzBKUGqrQTHalBPGK6kUiP0GbnW8cS6DyxCCeGaCIR",
+	"hfFPFLdFLnwC1y34mdgwiH9ltmjGIVwJo61KTccjhOFyAWInJRfEbvZDCs96d/5qoBBVqpL6n2NInFmF",
+	"8ELDnlRQNXRY/w2yVhfSiLYf2kBBY5OC5ykU5peC8DZ9RXc1OYIgO2NZLozOriC5VjPOlFadeTHKZMJ4",
+	"mkJmBOiM48I4NXInhlWI6xOj1IVhKoyVCsEO2jhPj2RKmYxe+cRKor7AqAfi7LKXtsncuSUW2UV9D922",
+	"E+upVOynPFSPvtbATy6EsVV0snsaNusBZ3DZaiFnhJKzvXGTxuSG9ztZNmsjuBGJ21MGd3PpCIj0mMUE",
+	"DyXSEgU2YLmWFzpJhHueyQegh4dApQc1YivG7zg148Bht4BcC+z/SuRyvNwsAJxiUrhZ4ZuEt0nlp40g",
+	"C14858tM89RniSMvxlz96n0fqDi0FbMZt8lUGHfdQ+a7r2QAKDrcaBUzxb2nLtGzmVZsJo3ll4JspgTS",
+	"4JqJmByD0OJaQY4dT6Xy0NMgQWg2ltfgA+MsFx0jcklh3396++Y1MQ/HgQRPPVPP+QKgSA3biXNRvjJ0",
+	"ZDRG5GoWL6ZGJMOYzXPhunCCB1g7x7mewROXYuk4KS7OEB8b+sd8MyNuxOF+JxVOBkk90DWUj+WmoRl8",
+	"fkjPu1aK+VzkHYBYn4prthPDF+7zcCqu3RNocw2bWmKCX/W/dELHTBoj1YSGGLePS2GDlRs4nEkDWxh3",
+	"2Um55+gC9QUpQF4g8Fe/QjSA6lHwRXTdK4f7MO5UTqSXNLgKJZcYDHKgcGwRopxWhKSgBK8gFig+w1rD",
+	"tQrnBAReClC43DQSkUy1SDeW6P0r3KFPIDLQ7WkdtX4dtABSd9A6GrSCyD1oRQNvCYRfQKLsDVofWlEL",
+	"h9w6auHqpl//9e/paf/vP3z3evnD93+xP8yeLl99l2ajvdc//+27ffvD109/ThZffune9OvfOmpd9b/c",
+	"P0zEaO9p2h/1+7sHj5+On+wd7j9Oeo9FsttPHiePd/mIjw76T5Mnh0n/SXrweG9/1BuPHh+Kx+NRP72z",
+	"RIPr9/vKNH4MN0k1VyJPZfIgkzzIJA8yyXbB04DTV2UxiDGDaArNwskHoGRF7lbr6MdfWydz+WexPCns",
+	"tHX040+AHABAK2j+XL2kjpTDz92Q8vOIz+Wjqz74NajDNSEHrJURAPYg8FREURrAEdAfiTbRbplyigUH",
+	"13NbEcDORKt15W0tmdj9rmdznkujFeImiWu0eejxChhWtVefedzUr8+jo6wnx15DEA2ZdGvZdV12vpLb",
+	"hTUOM6FSnmMzZqCC4FKxUWMQEfvHf/3/kKfmk8mApbsvMEYqRDRpBY8SZhe+/IUBzPWB0mOW8iXbeXdx",
+	"2qaQpI6d+pCk8gU2zwrDFI2L7YS5HbE95cSZikfbNeijuOB5D4kEH76gAbqnFiXWkplq1yDb2euzP3FV",
+	"8HzJ/vH//E+2++TR7lP2Qoxy/9VA7fXZtzxPph4Rag8/Qk5iWtTWyqPFVx39UjHOZlIVeO4uEdoeY67i",
+	"szdvLxiCqzkxzOgiT8RRaDKOVncD8rtUykY5V2kbcgeUEKnbJhYC9yseQRR0+KXwsbuYd0lRa8svDCCu",
+	"cTcXtwuErak8gBTNAww35MpHm12i89Tb/AC9DER3thO71R5WPJRxROnqKFe7U+guXxsB/clGNOFo9i93",
+	"FQMGjijo7pBNdZEb1DwaHZ6uGxuC3AYKXLngs4B3YJJDcT3lhbEAqZ9x1zCMp4wwhEA+g0D95KmAFXHi",
+	"sUidsAgeWxqdYTtKhydzlnPVZhNhy6WmCjdugSD2zjXfZS99pmkIRBkoMlYVFOsQCI93CK0Tgb+4KcHa",
+	"gqdGKsSGdns+Dhhl9chsapVcHGstfiOyuaBVBjAUn3mSilExgYDLYO4JFRYq7Qbi/uGnD/8nAAD//w==",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,

@@ -385,6 +385,24 @@ func (e ScheduleCreateRequestFrequency) Valid() bool {
 	}
 }
 
+// Defines values for ScheduleRunOutcome.
+const (
+	Scanned ScheduleRunOutcome = "scanned"
+	Skipped ScheduleRunOutcome = "skipped"
+)
+
+// Valid indicates whether the value is a known member of the ScheduleRunOutcome enum.
+func (e ScheduleRunOutcome) Valid() bool {
+	switch e {
+	case Scanned:
+		return true
+	case Skipped:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for ScheduleUpdateRequestFrequency.
 const (
 	ScheduleUpdateRequestFrequencyMonthly   ScheduleUpdateRequestFrequency = "monthly"
@@ -1451,12 +1469,23 @@ type Schedule struct {
 	Domain       string             `json:"domain"`
 	Frequency    ScheduleFrequency  `json:"frequency"`
 	ID           openapi_types.UUID `json:"id"`
-	LastRunAt    *time.Time         `json:"last_run_at"`
+
+	// LastRunAt When the schedule last created a scan.
+	LastRunAt *time.Time `json:"last_run_at"`
 
 	// LastScanID The most recent scan this schedule created.
 	LastScanID *openapi_types.UUID `json:"last_scan_id"`
 
-	// NextRunAt When the next scan is due; null while inactive.
+	// LastSkipReason Why the schedule's most recent skipped run was skipped (`subscription_inactive` or
+	// `quota_exhausted`), null if none ever was. It stays after later runs succeed; compare
+	// `last_skipped_at` with `last_run_at`.
+	LastSkipReason *string `json:"last_skip_reason"`
+
+	// LastSkippedAt When a run was last skipped.
+	LastSkippedAt *time.Time `json:"last_skipped_at"`
+
+	// NextRunAt When the next scan is due, or when a skipped run is tried again; null while
+	// inactive.
 	NextRunAt *time.Time `json:"next_run_at"`
 
 	// NotifyEmail Whether the schedule's owner is emailed when each scheduled scan completes.
@@ -1502,6 +1531,51 @@ type ScheduleList struct {
 	Data       []Schedule `json:"data"`
 	HasMore    bool       `json:"has_more"`
 	NextCursor *string    `json:"next_cursor"`
+}
+
+// ScheduleRun One period of a schedule and what became of it.
+type ScheduleRun struct {
+	// Attempts Tries made for the period (1 unless it was skipped and retried).
+	Attempts int `json:"attempts"`
+
+	// CreatedAt When the period was first tried.
+	CreatedAt time.Time `json:"created_at"`
+
+	// DueAt The date of the cadence this run served.
+	DueAt time.Time `json:"due_at"`
+
+	// ErrorCode Why the scan failed, as on the scan; null unless it failed.
+	ErrorCode *string            `json:"error_code"`
+	ID        openapi_types.UUID `json:"id"`
+
+	// Outcome `scanned` once a scan was created for the period; `skipped` while it was not.
+	Outcome ScheduleRunOutcome `json:"outcome"`
+
+	// OverallGrade The grade of `overall_score`.
+	OverallGrade *string `json:"overall_grade"`
+
+	// OverallScore The scan's overall score once completed.
+	OverallScore *float64            `json:"overall_score"`
+	ScanID       *openapi_types.UUID `json:"scan_id"`
+
+	// ScanStatus The scan's current status (`pending`, `running`, `completed` or `failed`); null without a scan.
+	ScanStatus *string `json:"scan_status"`
+
+	// SkipReason Why the period was skipped (`subscription_inactive` or `quota_exhausted`); null once scanned.
+	SkipReason *string `json:"skip_reason"`
+
+	// UpdatedAt When it was last tried.
+	UpdatedAt time.Time `json:"updated_at"`
+}
+
+// ScheduleRunOutcome `scanned` once a scan was created for the period; `skipped` while it was not.
+type ScheduleRunOutcome string
+
+// ScheduleRunList defines model for ScheduleRunList.
+type ScheduleRunList struct {
+	Data       []ScheduleRun `json:"data"`
+	HasMore    bool          `json:"has_more"`
+	NextCursor *string       `json:"next_cursor"`
 }
 
 // ScheduleUpdateRequest defines model for ScheduleUpdateRequest.
@@ -2161,6 +2235,15 @@ type CreateScheduleParams struct {
 	IdempotencyKey *IdempotencyKey `json:"Idempotency-Key,omitempty"`
 }
 
+// ListScheduleRunsParams defines parameters for ListScheduleRuns.
+type ListScheduleRunsParams struct {
+	// Limit Page size.
+	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// Cursor The `next_cursor` of the previous page.
+	Cursor *Cursor `form:"cursor,omitempty" json:"cursor,omitempty"`
+}
+
 // ScanFinishedParams defines parameters for ScanFinished.
 type ScanFinishedParams struct {
 	// XGeoScanSignature `v1=` + lowercase hex HMAC-SHA256 of the raw body.
@@ -2501,7 +2584,8 @@ type ClientInterface interface {
 	// is `201`. If the organization already has a schedule for the same normalized URL,
 	// active or not, that schedule is returned unchanged with `200` (reactivate it with
 	// `PATCH`). When the organization is at its active-schedule limit:
-	// `422 schedule_limit_reached`. The first scan runs one period after creation.
+	// `422 schedule_limit_reached`. The first scan runs one period after creation (see the
+	// Schedules tag for how runs are counted).
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -2514,7 +2598,8 @@ type ClientInterface interface {
 	// is `201`. If the organization already has a schedule for the same normalized URL,
 	// active or not, that schedule is returned unchanged with `200` (reactivate it with
 	// `PATCH`). When the organization is at its active-schedule limit:
-	// `422 schedule_limit_reached`. The first scan runs one period after creation.
+	// `422 schedule_limit_reached`. The first scan runs one period after creation (see the
+	// Schedules tag for how runs are counted).
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -2540,9 +2625,11 @@ type ClientInterface interface {
 	// UpdateScheduleWithBody Update a schedule
 	//
 	// Changes frequency, email notification or active state; fields left out keep their
-	// value. Changing `frequency` moves the next run to one new period after the last run
-	// (or after creation). Reactivating a schedule counts against the active-schedule limit
-	// (`422 schedule_limit_reached`) and sets the next run one period from now.
+	// value. Changing `frequency` keeps the anchor: the next run becomes the first date of
+	// the new cadence after the last run (or after the anchor); if that date has passed, the
+	// schedule is due at once. Reactivating a schedule counts against the active-schedule
+	// limit (`422 schedule_limit_reached`) and re-anchors it: the next run is one period from
+	// now.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -2552,14 +2639,27 @@ type ClientInterface interface {
 	// UpdateSchedule Update a schedule
 	//
 	// Changes frequency, email notification or active state; fields left out keep their
-	// value. Changing `frequency` moves the next run to one new period after the last run
-	// (or after creation). Reactivating a schedule counts against the active-schedule limit
-	// (`422 schedule_limit_reached`) and sets the next run one period from now.
+	// value. Changing `frequency` keeps the anchor: the next run becomes the first date of
+	// the new cadence after the last run (or after the anchor); if that date has passed, the
+	// schedule is due at once. Reactivating a schedule counts against the active-schedule
+	// limit (`422 schedule_limit_reached`) and re-anchors it: the next run is one period from
+	// now.
 	//
 	// Takes a body of the `application/json` content type.
 	//
 	// Corresponds with PATCH /schedules/{schedule_id} (the `UpdateSchedule` operationId).
 	UpdateSchedule(ctx context.Context, scheduleID ScheduleID, body UpdateScheduleJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ListScheduleRuns List a schedule's runs
+	//
+	// One entry per period the schedule served, newest first: the scan it created with that
+	// scan's current status, score and grade, or why the period was skipped. A skipped
+	// period is retried on the same entry (`attempts` counts the tries), so it turns into a
+	// scan once the retry succeeds. `scan_id` is null for a skipped period and for a scan
+	// deleted since. Beyond the specification.
+	//
+	// Corresponds with GET /schedules/{schedule_id}/runs (the `ListScheduleRuns` operationId).
+	ListScheduleRuns(ctx context.Context, scheduleID ScheduleID, params *ListScheduleRunsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetUsage Get today's usage
 	//
@@ -3032,7 +3132,8 @@ func (c *Client) ListSchedules(ctx context.Context, params *ListSchedulesParams,
 // is `201`. If the organization already has a schedule for the same normalized URL,
 // active or not, that schedule is returned unchanged with `200` (reactivate it with
 // `PATCH`). When the organization is at its active-schedule limit:
-// `422 schedule_limit_reached`. The first scan runs one period after creation.
+// `422 schedule_limit_reached`. The first scan runs one period after creation (see the
+// Schedules tag for how runs are counted).
 //
 // Takes any type of body and a specified content type.
 //
@@ -3055,7 +3156,8 @@ func (c *Client) CreateScheduleWithBody(ctx context.Context, params *CreateSched
 // is `201`. If the organization already has a schedule for the same normalized URL,
 // active or not, that schedule is returned unchanged with `200` (reactivate it with
 // `PATCH`). When the organization is at its active-schedule limit:
-// `422 schedule_limit_reached`. The first scan runs one period after creation.
+// `422 schedule_limit_reached`. The first scan runs one period after creation (see the
+// Schedules tag for how runs are counted).
 //
 // Takes a body of the `application/json` content type.
 //
@@ -3111,9 +3213,11 @@ func (c *Client) GetSchedule(ctx context.Context, scheduleID ScheduleID, reqEdit
 // UpdateScheduleWithBody Update a schedule
 //
 // Changes frequency, email notification or active state; fields left out keep their
-// value. Changing `frequency` moves the next run to one new period after the last run
-// (or after creation). Reactivating a schedule counts against the active-schedule limit
-// (`422 schedule_limit_reached`) and sets the next run one period from now.
+// value. Changing `frequency` keeps the anchor: the next run becomes the first date of
+// the new cadence after the last run (or after the anchor); if that date has passed, the
+// schedule is due at once. Reactivating a schedule counts against the active-schedule
+// limit (`422 schedule_limit_reached`) and re-anchors it: the next run is one period from
+// now.
 //
 // Takes any type of body and a specified content type.
 //
@@ -3133,15 +3237,38 @@ func (c *Client) UpdateScheduleWithBody(ctx context.Context, scheduleID Schedule
 // UpdateSchedule Update a schedule
 //
 // Changes frequency, email notification or active state; fields left out keep their
-// value. Changing `frequency` moves the next run to one new period after the last run
-// (or after creation). Reactivating a schedule counts against the active-schedule limit
-// (`422 schedule_limit_reached`) and sets the next run one period from now.
+// value. Changing `frequency` keeps the anchor: the next run becomes the first date of
+// the new cadence after the last run (or after the anchor); if that date has passed, the
+// schedule is due at once. Reactivating a schedule counts against the active-schedule
+// limit (`422 schedule_limit_reached`) and re-anchors it: the next run is one period from
+// now.
 //
 // Takes a body of the `application/json` content type.
 //
 // Corresponds with PATCH /schedules/{schedule_id} (the `UpdateSchedule` operationId).
 func (c *Client) UpdateSchedule(ctx context.Context, scheduleID ScheduleID, body UpdateScheduleJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewUpdateScheduleRequest(c.Server, scheduleID, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ListScheduleRuns List a schedule's runs
+//
+// One entry per period the schedule served, newest first: the scan it created with that
+// scan's current status, score and grade, or why the period was skipped. A skipped
+// period is retried on the same entry (`attempts` counts the tries), so it turns into a
+// scan once the retry succeeds. `scan_id` is null for a skipped period and for a scan
+// deleted since. Beyond the specification.
+//
+// Corresponds with GET /schedules/{schedule_id}/runs (the `ListScheduleRuns` operationId).
+func (c *Client) ListScheduleRuns(ctx context.Context, scheduleID ScheduleID, params *ListScheduleRunsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListScheduleRunsRequest(c.Server, scheduleID, params)
 	if err != nil {
 		return nil, err
 	}
@@ -4525,6 +4652,79 @@ func NewUpdateScheduleRequestWithBody(server string, scheduleID ScheduleID, cont
 	return req, nil
 }
 
+// NewListScheduleRunsRequest constructs an http.Request for the ListScheduleRuns method
+func NewListScheduleRunsRequest(server string, scheduleID ScheduleID, params *ListScheduleRunsParams) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "schedule_id", scheduleID, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: "uuid"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/schedules/%s/runs", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Limit != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "limit", *params.Limit, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Cursor != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "cursor", *params.Cursor, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
 // NewGetUsageRequest constructs an http.Request for the GetUsage method
 func NewGetUsageRequest(server string) (*http.Request, error) {
 	var err error
@@ -4916,7 +5116,8 @@ type ClientWithResponsesInterface interface {
 	// is `201`. If the organization already has a schedule for the same normalized URL,
 	// active or not, that schedule is returned unchanged with `200` (reactivate it with
 	// `PATCH`). When the organization is at its active-schedule limit:
-	// `422 schedule_limit_reached`. The first scan runs one period after creation.
+	// `422 schedule_limit_reached`. The first scan runs one period after creation (see the
+	// Schedules tag for how runs are counted).
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -4929,7 +5130,8 @@ type ClientWithResponsesInterface interface {
 	// is `201`. If the organization already has a schedule for the same normalized URL,
 	// active or not, that schedule is returned unchanged with `200` (reactivate it with
 	// `PATCH`). When the organization is at its active-schedule limit:
-	// `422 schedule_limit_reached`. The first scan runs one period after creation.
+	// `422 schedule_limit_reached`. The first scan runs one period after creation (see the
+	// Schedules tag for how runs are counted).
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -4959,9 +5161,11 @@ type ClientWithResponsesInterface interface {
 	// UpdateScheduleWithBodyWithResponse Update a schedule
 	//
 	// Changes frequency, email notification or active state; fields left out keep their
-	// value. Changing `frequency` moves the next run to one new period after the last run
-	// (or after creation). Reactivating a schedule counts against the active-schedule limit
-	// (`422 schedule_limit_reached`) and sets the next run one period from now.
+	// value. Changing `frequency` keeps the anchor: the next run becomes the first date of
+	// the new cadence after the last run (or after the anchor); if that date has passed, the
+	// schedule is due at once. Reactivating a schedule counts against the active-schedule
+	// limit (`422 schedule_limit_reached`) and re-anchors it: the next run is one period from
+	// now.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -4971,14 +5175,29 @@ type ClientWithResponsesInterface interface {
 	// UpdateScheduleWithResponse Update a schedule
 	//
 	// Changes frequency, email notification or active state; fields left out keep their
-	// value. Changing `frequency` moves the next run to one new period after the last run
-	// (or after creation). Reactivating a schedule counts against the active-schedule limit
-	// (`422 schedule_limit_reached`) and sets the next run one period from now.
+	// value. Changing `frequency` keeps the anchor: the next run becomes the first date of
+	// the new cadence after the last run (or after the anchor); if that date has passed, the
+	// schedule is due at once. Reactivating a schedule counts against the active-schedule
+	// limit (`422 schedule_limit_reached`) and re-anchors it: the next run is one period from
+	// now.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with PATCH /schedules/{schedule_id} (the `UpdateSchedule` operationId).
 	UpdateScheduleWithResponse(ctx context.Context, scheduleID ScheduleID, body UpdateScheduleJSONRequestBody, reqEditors ...RequestEditorFn) (*UpdateScheduleResponse, error)
+
+	// ListScheduleRunsWithResponse List a schedule's runs
+	//
+	// One entry per period the schedule served, newest first: the scan it created with that
+	// scan's current status, score and grade, or why the period was skipped. A skipped
+	// period is retried on the same entry (`attempts` counts the tries), so it turns into a
+	// scan once the retry succeeds. `scan_id` is null for a skipped period and for a scan
+	// deleted since. Beyond the specification.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /schedules/{schedule_id}/runs (the `ListScheduleRuns` operationId).
+	ListScheduleRunsWithResponse(ctx context.Context, scheduleID ScheduleID, params *ListScheduleRunsParams, reqEditors ...RequestEditorFn) (*ListScheduleRunsResponse, error)
 
 	// GetUsageWithResponse Get today's usage
 	//
@@ -7503,6 +7722,125 @@ func (r UpdateScheduleResponse) ContentType() string {
 	return ""
 }
 
+// ListScheduleRunsResponse200Headers the declared response headers of an HTTP 200 response for ListScheduleRuns
+type ListScheduleRunsResponse200Headers struct {
+	XRateLimitGroup     *string
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int64
+	XRequestID          *string
+}
+
+// ListScheduleRunsResponse429Headers the declared response headers of an HTTP 429 response for ListScheduleRuns
+type ListScheduleRunsResponse429Headers struct {
+	RetryAfter          *int
+	XRateLimitGroup     *string
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int64
+}
+
+// ListScheduleRunsResponse503Headers the declared response headers of an HTTP 503 response for ListScheduleRuns
+type ListScheduleRunsResponse503Headers struct {
+	RetryAfter *int
+}
+
+type ListScheduleRunsResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *ScheduleRunList
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *UnprocessableEntity
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *TooManyRequests
+	// JSON431 the response for an HTTP 431 `application/json` response
+	JSON431 *HeaderTooLarge
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *ListScheduleRunsResponse200Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *ListScheduleRunsResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ListScheduleRunsResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ListScheduleRunsResponse) GetJSON200() *ScheduleRunList {
+	return r.JSON200
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r ListScheduleRunsResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r ListScheduleRunsResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r ListScheduleRunsResponse) GetJSON422() *UnprocessableEntity {
+	return r.JSON422
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r ListScheduleRunsResponse) GetJSON429() *TooManyRequests {
+	return r.JSON429
+}
+
+// GetJSON431 returns the response for an HTTP 431 `application/json` response
+func (r ListScheduleRunsResponse) GetJSON431() *HeaderTooLarge {
+	return r.JSON431
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r ListScheduleRunsResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r ListScheduleRunsResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r ListScheduleRunsResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListScheduleRunsResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListScheduleRunsResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListScheduleRunsResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // GetUsageResponse200Headers the declared response headers of an HTTP 200 response for GetUsage
 type GetUsageResponse200Headers struct {
 	XRateLimitGroup     *string
@@ -8208,7 +8546,8 @@ func (c *ClientWithResponses) ListSchedulesWithResponse(ctx context.Context, par
 // is `201`. If the organization already has a schedule for the same normalized URL,
 // active or not, that schedule is returned unchanged with `200` (reactivate it with
 // `PATCH`). When the organization is at its active-schedule limit:
-// `422 schedule_limit_reached`. The first scan runs one period after creation.
+// `422 schedule_limit_reached`. The first scan runs one period after creation (see the
+// Schedules tag for how runs are counted).
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -8227,7 +8566,8 @@ func (c *ClientWithResponses) CreateScheduleWithBodyWithResponse(ctx context.Con
 // is `201`. If the organization already has a schedule for the same normalized URL,
 // active or not, that schedule is returned unchanged with `200` (reactivate it with
 // `PATCH`). When the organization is at its active-schedule limit:
-// `422 schedule_limit_reached`. The first scan runs one period after creation.
+// `422 schedule_limit_reached`. The first scan runs one period after creation (see the
+// Schedules tag for how runs are counted).
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -8275,9 +8615,11 @@ func (c *ClientWithResponses) GetScheduleWithResponse(ctx context.Context, sched
 // UpdateScheduleWithBodyWithResponse Update a schedule
 //
 // Changes frequency, email notification or active state; fields left out keep their
-// value. Changing `frequency` moves the next run to one new period after the last run
-// (or after creation). Reactivating a schedule counts against the active-schedule limit
-// (`422 schedule_limit_reached`) and sets the next run one period from now.
+// value. Changing `frequency` keeps the anchor: the next run becomes the first date of
+// the new cadence after the last run (or after the anchor); if that date has passed, the
+// schedule is due at once. Reactivating a schedule counts against the active-schedule
+// limit (`422 schedule_limit_reached`) and re-anchors it: the next run is one period from
+// now.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -8293,9 +8635,11 @@ func (c *ClientWithResponses) UpdateScheduleWithBodyWithResponse(ctx context.Con
 // UpdateScheduleWithResponse Update a schedule
 //
 // Changes frequency, email notification or active state; fields left out keep their
-// value. Changing `frequency` moves the next run to one new period after the last run
-// (or after creation). Reactivating a schedule counts against the active-schedule limit
-// (`422 schedule_limit_reached`) and sets the next run one period from now.
+// value. Changing `frequency` keeps the anchor: the next run becomes the first date of
+// the new cadence after the last run (or after the anchor); if that date has passed, the
+// schedule is due at once. Reactivating a schedule counts against the active-schedule
+// limit (`422 schedule_limit_reached`) and re-anchors it: the next run is one period from
+// now.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -8306,6 +8650,25 @@ func (c *ClientWithResponses) UpdateScheduleWithResponse(ctx context.Context, sc
 		return nil, err
 	}
 	return ParseUpdateScheduleResponse(rsp)
+}
+
+// ListScheduleRunsWithResponse List a schedule's runs
+//
+// One entry per period the schedule served, newest first: the scan it created with that
+// scan's current status, score and grade, or why the period was skipped. A skipped
+// period is retried on the same entry (`attempts` counts the tries), so it turns into a
+// scan once the retry succeeds. `scan_id` is null for a skipped period and for a scan
+// deleted since. Beyond the specification.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /schedules/{schedule_id}/runs (the `ListScheduleRuns` operationId).
+func (c *ClientWithResponses) ListScheduleRunsWithResponse(ctx context.Context, scheduleID ScheduleID, params *ListScheduleRunsParams, reqEditors ...RequestEditorFn) (*ListScheduleRunsResponse, error) {
+	rsp, err := c.ListScheduleRuns(ctx, scheduleID, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListScheduleRunsResponse(rsp)
 }
 
 // GetUsageWithResponse Get today's usage
@@ -11789,6 +12152,170 @@ func ParseUpdateScheduleResponse(rsp *http.Response) (*UpdateScheduleResponse, e
 		response.Headers429 = &headers
 	case rsp.StatusCode == 503:
 		var headers UpdateScheduleResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseListScheduleRunsResponse parses an HTTP response from a ListScheduleRunsWithResponse call
+func ParseListScheduleRunsResponse(rsp *http.Response) (*ListScheduleRunsResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListScheduleRunsResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest ScheduleRunList
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest UnprocessableEntity
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 431:
+		var dest HeaderTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON431 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers ListScheduleRunsResponse200Headers
+		if values := rsp.Header.Values("X-RateLimit-Group"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Group", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitGroup = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int64
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 429:
+		var headers ListScheduleRunsResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Group"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Group", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitGroup = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int64
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers ListScheduleRunsResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {

@@ -151,11 +151,46 @@ func (s *Server) DeleteSchedule(ctx context.Context, req api.DeleteScheduleReque
 	return api.DeleteSchedule200JSONResponse{Body: toAPISchedule(sc)}, nil
 }
 
+// ListScheduleRuns pages through the periods a schedule served.
+func (s *Server) ListScheduleRuns(ctx context.Context, req api.ListScheduleRunsRequestObject) (api.ListScheduleRunsResponseObject, error) {
+	p, err := principal(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := s.d.Store.GetSchedule(ctx, p.OrgID, req.ScheduleID); err != nil {
+		if errors.Is(err, store.ErrNotFound) {
+			return nil, scheduleNotFound(req.ScheduleID)
+		}
+		return nil, err
+	}
+	pg, err := keysetPage(req.Params.Cursor, req.Params.Limit, func(after *store.Cursor, limit int) ([]store.ScheduleRun, error) {
+		return s.d.Store.ListScheduleRuns(ctx, req.ScheduleID, after, limit)
+	}, toAPIScheduleRun)
+	if err != nil {
+		return nil, err
+	}
+	return api.ListScheduleRuns200JSONResponse{Body: api.ScheduleRunList{Data: pg.Data, HasMore: pg.HasMore, NextCursor: pg.NextCursor}}, nil
+}
+
+func toAPIScheduleRun(r store.ScheduleRun) api.ScheduleRun {
+	out := api.ScheduleRun{
+		ID: r.ID, DueAt: r.DueAt.UTC(), Outcome: api.ScheduleRunOutcome(r.Outcome), Attempts: r.Attempts,
+		ScanID: r.ScanID, OverallScore: r.OverallScore, OverallGrade: r.OverallGrade,
+		ErrorCode: r.ErrorCode, SkipReason: r.SkipReason, CreatedAt: r.CreatedAt.UTC(), UpdatedAt: r.UpdatedAt.UTC(),
+	}
+	if r.ScanStatus != nil {
+		status := string(*r.ScanStatus)
+		out.ScanStatus = &status
+	}
+	return out
+}
+
 func toAPISchedule(r store.Schedule) api.Schedule {
 	out := api.Schedule{
 		ID: r.ID, URL: r.URL, Domain: r.Domain, BrandName: r.BrandName, BrandAliases: aliasList(r.BrandAliases),
 		Frequency: api.ScheduleFrequency(r.Frequency), NotifyEmail: r.NotifyEmail, Active: r.Active,
 		LastRunAt: utcPtr(r.LastRunAt), LastScanID: r.LastScanID,
+		LastSkipReason: r.LastSkipReason, LastSkippedAt: utcPtr(r.LastSkippedAt),
 		CreatedAt: r.CreatedAt.UTC(), UpdatedAt: r.UpdatedAt.UTC(),
 	}
 	if r.Active {

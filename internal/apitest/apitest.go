@@ -55,6 +55,9 @@ type Options struct {
 	Hosts map[string][]string
 	// Getenv adds configuration (GEOSCAN_* variables) for this application.
 	Getenv map[string]string
+	// NowFunc replaces the application's clock (the handlers', the scan
+	// runner's and the scheduler's), so a test can move through months.
+	NowFunc func() time.Time
 }
 
 // DefaultHosts are public-looking names the tests may scan: they resolve to
@@ -120,7 +123,7 @@ func Start(t testing.TB, databaseURL string, opts Options) *Harness {
 	}
 	logs := &syncBuffer{}
 	logger := slog.New(slog.NewJSONHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
-	a, err := app.New(context.Background(), cfg, logger, app.Options{Resolver: fakeResolver{hosts: hosts}})
+	a, err := app.New(context.Background(), cfg, logger, app.Options{Resolver: fakeResolver{hosts: hosts}, NowFunc: opts.NowFunc})
 	require.NoError(t, err)
 	require.NoError(t, a.Start(context.Background()))
 
