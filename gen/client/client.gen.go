@@ -1488,9 +1488,15 @@ type Schedule struct {
 	// inactive.
 	NextRunAt *time.Time `json:"next_run_at"`
 
-	// NotifyEmail Whether the schedule's owner is emailed when each scheduled scan completes.
-	NotifyEmail bool      `json:"notify_email"`
-	UpdatedAt   time.Time `json:"updated_at"`
+	// NotifyEmail Whether an email goes out when each scan of this schedule completes or fails: to
+	// `notify_to` when set, otherwise to the organization member whose API key created the
+	// schedule, otherwise to the organization's owner. With no address known the email is
+	// skipped and the skip recorded.
+	NotifyEmail bool `json:"notify_email"`
+
+	// NotifyTo The address the schedule's emails go to; null sends them to the owner (see `notify_email`).
+	NotifyTo  *string   `json:"notify_to"`
+	UpdatedAt time.Time `json:"updated_at"`
 
 	// URL The normalized homepage URL.
 	URL string `json:"url"`
@@ -1514,8 +1520,15 @@ type ScheduleCreateRequest struct {
 	// Frequency How often the homepage is scanned; `quarterly` when left out. Other values are `422 invalid_frequency`.
 	Frequency *ScheduleCreateRequestFrequency `json:"frequency,omitempty"`
 
-	// NotifyEmail Whether the organization is emailed after each scheduled scan; `true` when left out.
+	// NotifyEmail Whether an email goes out after each scheduled scan (see the schedule's `notify_email`); `true` when left out.
 	NotifyEmail *bool `json:"notify_email,omitempty"`
+
+	// NotifyTo One bare email address (`owner@example.com`, no display name) the schedule's emails go
+	// to instead of its owner. Anything else is `422 invalid_parameter`.
+	//
+	//
+	// Example: seo-team@example.com
+	NotifyTo *string `json:"notify_to,omitempty"`
 
 	// URL A homepage URL (path `/` or empty, no query) under the rules of a scan `url`.
 	//
@@ -1583,6 +1596,9 @@ type ScheduleUpdateRequest struct {
 	Active      *bool                           `json:"active,omitempty"`
 	Frequency   *ScheduleUpdateRequestFrequency `json:"frequency,omitempty"`
 	NotifyEmail *bool                           `json:"notify_email,omitempty"`
+
+	// NotifyTo A bare email address the schedule's emails go to; null removes it, so they go to the owner again.
+	NotifyTo nullable.Nullable[string] `json:"notify_to,omitempty"`
 }
 
 // ScheduleUpdateRequestFrequency defines model for ScheduleUpdateRequest.Frequency.

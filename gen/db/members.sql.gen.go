@@ -42,3 +42,94 @@ func (q *Queries) CreateMember(ctx context.Context, db DBTX, arg CreateMemberPar
 	)
 	return i, err
 }
+
+const getMember = `-- name: GetMember :one
+SELECT id, org_id, email, name, role, created_at FROM members WHERE id = $1
+`
+
+func (q *Queries) GetMember(ctx context.Context, db DBTX, id uuid.UUID) (Member, error) {
+	row := db.QueryRow(ctx, getMember, id)
+	var i Member
+	err := row.Scan(
+		&i.ID,
+		&i.OrgID,
+		&i.Email,
+		&i.Name,
+		&i.Role,
+		&i.CreatedAt,
+	)
+	return i, err
+}
+
+const getMemberByEmail = `-- name: GetMemberByEmail :one
+SELECT id, org_id, email, name, role, created_at FROM members WHERE org_id = $1 AND lower(email) = lower($2)
+`
+
+type GetMemberByEmailParams struct {
+	OrgID uuid.UUID
+	Email string
+}
+
+func (q *Queries) GetMemberByEmail(ctx context.Context, db DBTX, arg GetMemberByEmailParams) (Member, error) {
+	row := db.QueryRow(ctx, getMemberByEmail, arg.OrgID, arg.Email)
+	var i Member
+	err := row.Scan(
+		&i.ID,
+		&i.OrgID,
+		&i.Email,
+		&i.Name,
+		&i.Role,
+		&i.CreatedAt,
+	)
+	return i, err
+}
+
+const getOwnerMember = `-- name: GetOwnerMember :one
+SELECT id, org_id, email, name, role, created_at FROM members WHERE org_id = $1 AND role = 'owner' ORDER BY created_at, id LIMIT 1
+`
+
+// The organization's first owner, who gets what no one else was named for.
+func (q *Queries) GetOwnerMember(ctx context.Context, db DBTX, orgID uuid.UUID) (Member, error) {
+	row := db.QueryRow(ctx, getOwnerMember, orgID)
+	var i Member
+	err := row.Scan(
+		&i.ID,
+		&i.OrgID,
+		&i.Email,
+		&i.Name,
+		&i.Role,
+		&i.CreatedAt,
+	)
+	return i, err
+}
+
+const listMembers = `-- name: ListMembers :many
+SELECT id, org_id, email, name, role, created_at FROM members WHERE org_id = $1 ORDER BY created_at, id
+`
+
+func (q *Queries) ListMembers(ctx context.Context, db DBTX, orgID uuid.UUID) ([]Member, error) {
+	rows, err := db.Query(ctx, listMembers, orgID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []Member{}
+	for rows.Next() {
+		var i Member
+		if err := rows.Scan(
+			&i.ID,
+			&i.OrgID,
+			&i.Email,
+			&i.Name,
+			&i.Role,
+			&i.CreatedAt,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}

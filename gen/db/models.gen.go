@@ -163,6 +163,7 @@ type Schedule struct {
 	DueAt          time.Time
 	LastSkipReason *string
 	LastSkippedAt  *time.Time
+	NotifyTo       *string
 }
 
 type ScheduleRun struct {

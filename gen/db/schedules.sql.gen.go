@@ -13,7 +13,7 @@ import (
 )
 
 const claimDueSchedule = `-- name: ClaimDueSchedule :one
-SELECT id, org_id, owner_member_id, url, domain, brand_name, frequency, notify_email, active, next_run_at, last_run_at, last_scan_id, created_at, updated_at, deactivated_at, brand_aliases, anchor_at, due_at, last_skip_reason, last_skipped_at FROM schedules
+SELECT id, org_id, owner_member_id, url, domain, brand_name, frequency, notify_email, active, next_run_at, last_run_at, last_scan_id, created_at, updated_at, deactivated_at, brand_aliases, anchor_at, due_at, last_skip_reason, last_skipped_at, notify_to FROM schedules
 WHERE active AND next_run_at <= $1 AND NOT (id = ANY($2::uuid[]))
   AND ($3::uuid IS NULL OR org_id = $3::uuid)
 ORDER BY next_run_at, id
@@ -56,6 +56,7 @@ func (q *Queries) ClaimDueSchedule(ctx context.Context, db DBTX, arg ClaimDueSch
 		&i.DueAt,
 		&i.LastSkipReason,
 		&i.LastSkippedAt,
+		&i.NotifyTo,
 	)
 	return i, err
 }
@@ -72,10 +73,10 @@ func (q *Queries) CountActiveSchedules(ctx context.Context, db DBTX, orgID uuid.
 }
 
 const createSchedule = `-- name: CreateSchedule :one
-INSERT INTO schedules (org_id, owner_member_id, url, domain, brand_name, brand_aliases, frequency, notify_email, anchor_at, due_at, next_run_at)
-VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
+INSERT INTO schedules (org_id, owner_member_id, url, domain, brand_name, brand_aliases, frequency, notify_email, notify_to, anchor_at, due_at, next_run_at)
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
 ON CONFLICT (org_id, url) DO NOTHING
-RETURNING id, org_id, owner_member_id, url, domain, brand_name, frequency, notify_email, active, next_run_at, last_run_at, last_scan_id, created_at, updated_at, deactivated_at, brand_aliases, anchor_at, due_at, last_skip_reason, last_skipped_at
+RETURNING id, org_id, owner_member_id, url, domain, brand_name, frequency, notify_email, active, next_run_at, last_run_at, last_scan_id, created_at, updated_at, deactivated_at, brand_aliases, anchor_at, due_at, last_skip_reason, last_skipped_at, notify_to
 `
 
 type CreateScheduleParams struct {
@@ -87,6 +88,7 @@ type CreateScheduleParams struct {
 	BrandAliases  []string
 	Frequency     string
 	NotifyEmail   bool
+	NotifyTo      *string
 	AnchorAt      time.Time
 	DueAt         time.Time
 	NextRunAt     time.Time
@@ -104,6 +106,7 @@ func (q *Queries) CreateSchedule(ctx context.Context, db DBTX, arg CreateSchedul
 		arg.BrandAliases,
 		arg.Frequency,
 		arg.NotifyEmail,
+		arg.NotifyTo,
 		arg.AnchorAt,
 		arg.DueAt,
 		arg.NextRunAt,
@@ -130,12 +133,13 @@ func (q *Queries) CreateSchedule(ctx context.Context, db DBTX, arg CreateSchedul
 		&i.DueAt,
 		&i.LastSkipReason,
 		&i.LastSkippedAt,
+		&i.NotifyTo,
 	)
 	return i, err
 }
 
 const getScheduleByURL = `-- name: GetScheduleByURL :one
-SELECT id, org_id, owner_member_id, url, domain, brand_name, frequency, notify_email, active, next_run_at, last_run_at, last_scan_id, created_at, updated_at, deactivated_at, brand_aliases, anchor_at, due_at, last_skip_reason, last_skipped_at FROM schedules WHERE org_id = $1 AND url = $2
+SELECT id, org_id, owner_member_id, url, domain, brand_name, frequency, notify_email, active, next_run_at, last_run_at, last_scan_id, created_at, updated_at, deactivated_at, brand_aliases, anchor_at, due_at, last_skip_reason, last_skipped_at, notify_to FROM schedules WHERE org_id = $1 AND url = $2
 `
 
 type GetScheduleByURLParams struct {
@@ -167,12 +171,13 @@ func (q *Queries) GetScheduleByURL(ctx context.Context, db DBTX, arg GetSchedule
 		&i.DueAt,
 		&i.LastSkipReason,
 		&i.LastSkippedAt,
+		&i.NotifyTo,
 	)
 	return i, err
 }
 
 const getScheduleForOrg = `-- name: GetScheduleForOrg :one
-SELECT id, org_id, owner_member_id, url, domain, brand_name, frequency, notify_email, active, next_run_at, last_run_at, last_scan_id, created_at, updated_at, deactivated_at, brand_aliases, anchor_at, due_at, last_skip_reason, last_skipped_at FROM schedules WHERE id = $1 AND org_id = $2
+SELECT id, org_id, owner_member_id, url, domain, brand_name, frequency, notify_email, active, next_run_at, last_run_at, last_scan_id, created_at, updated_at, deactivated_at, brand_aliases, anchor_at, due_at, last_skip_reason, last_skipped_at, notify_to FROM schedules WHERE id = $1 AND org_id = $2
 `
 
 type GetScheduleForOrgParams struct {
@@ -204,12 +209,13 @@ func (q *Queries) GetScheduleForOrg(ctx context.Context, db DBTX, arg GetSchedul
 		&i.DueAt,
 		&i.LastSkipReason,
 		&i.LastSkippedAt,
+		&i.NotifyTo,
 	)
 	return i, err
 }
 
 const getScheduleForOrgForUpdate = `-- name: GetScheduleForOrgForUpdate :one
-SELECT id, org_id, owner_member_id, url, domain, brand_name, frequency, notify_email, active, next_run_at, last_run_at, last_scan_id, created_at, updated_at, deactivated_at, brand_aliases, anchor_at, due_at, last_skip_reason, last_skipped_at FROM schedules WHERE id = $1 AND org_id = $2 FOR UPDATE
+SELECT id, org_id, owner_member_id, url, domain, brand_name, frequency, notify_email, active, next_run_at, last_run_at, last_scan_id, created_at, updated_at, deactivated_at, brand_aliases, anchor_at, due_at, last_skip_reason, last_skipped_at, notify_to FROM schedules WHERE id = $1 AND org_id = $2 FOR UPDATE
 `
 
 type GetScheduleForOrgForUpdateParams struct {
@@ -241,12 +247,13 @@ func (q *Queries) GetScheduleForOrgForUpdate(ctx context.Context, db DBTX, arg G
 		&i.DueAt,
 		&i.LastSkipReason,
 		&i.LastSkippedAt,
+		&i.NotifyTo,
 	)
 	return i, err
 }
 
 const listSchedulesForOrg = `-- name: ListSchedulesForOrg :many
-SELECT id, org_id, owner_member_id, url, domain, brand_name, frequency, notify_email, active, next_run_at, last_run_at, last_scan_id, created_at, updated_at, deactivated_at, brand_aliases, anchor_at, due_at, last_skip_reason, last_skipped_at FROM schedules
+SELECT id, org_id, owner_member_id, url, domain, brand_name, frequency, notify_email, active, next_run_at, last_run_at, last_scan_id, created_at, updated_at, deactivated_at, brand_aliases, anchor_at, due_at, last_skip_reason, last_skipped_at, notify_to FROM schedules
 WHERE org_id = $1
   AND ($2::boolean IS NULL OR active = $2::boolean)
   AND ($3::timestamptz IS NULL
@@ -299,6 +306,7 @@ func (q *Queries) ListSchedulesForOrg(ctx context.Context, db DBTX, arg ListSche
 			&i.DueAt,
 			&i.LastSkipReason,
 			&i.LastSkippedAt,
+			&i.NotifyTo,
 		); err != nil {
 			return nil, err
 		}
@@ -369,19 +377,21 @@ const updateSchedule = `-- name: UpdateSchedule :one
 UPDATE schedules SET
     frequency = $1,
     notify_email = $2,
-    active = $3,
-    anchor_at = $4,
-    due_at = $5,
-    next_run_at = $6,
-    deactivated_at = CASE WHEN $3::boolean THEN NULL ELSE coalesce(deactivated_at, now()) END,
+    notify_to = $3,
+    active = $4,
+    anchor_at = $5,
+    due_at = $6,
+    next_run_at = $7,
+    deactivated_at = CASE WHEN $4::boolean THEN NULL ELSE coalesce(deactivated_at, now()) END,
     updated_at = now()
-WHERE id = $7 AND org_id = $8
-RETURNING id, org_id, owner_member_id, url, domain, brand_name, frequency, notify_email, active, next_run_at, last_run_at, last_scan_id, created_at, updated_at, deactivated_at, brand_aliases, anchor_at, due_at, last_skip_reason, last_skipped_at
+WHERE id = $8 AND org_id = $9
+RETURNING id, org_id, owner_member_id, url, domain, brand_name, frequency, notify_email, active, next_run_at, last_run_at, last_scan_id, created_at, updated_at, deactivated_at, brand_aliases, anchor_at, due_at, last_skip_reason, last_skipped_at, notify_to
 `
 
 type UpdateScheduleParams struct {
 	Frequency   string
 	NotifyEmail bool
+	NotifyTo    *string
 	Active      bool
 	AnchorAt    time.Time
 	DueAt       time.Time
@@ -394,6 +404,7 @@ func (q *Queries) UpdateSchedule(ctx context.Context, db DBTX, arg UpdateSchedul
 	row := db.QueryRow(ctx, updateSchedule,
 		arg.Frequency,
 		arg.NotifyEmail,
+		arg.NotifyTo,
 		arg.Active,
 		arg.AnchorAt,
 		arg.DueAt,
@@ -423,6 +434,7 @@ func (q *Queries) UpdateSchedule(ctx context.Context, db DBTX, arg UpdateSchedul
 		&i.DueAt,
 		&i.LastSkipReason,
 		&i.LastSkippedAt,
+		&i.NotifyTo,
 	)
 	return i, err
 }

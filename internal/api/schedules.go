@@ -10,6 +10,7 @@ import (
 
 	"github.com/geoscan/geoscan/gen/api"
 	"github.com/geoscan/geoscan/internal/apierror"
+	"github.com/geoscan/geoscan/internal/mail"
 	"github.com/geoscan/geoscan/internal/netguard"
 	"github.com/geoscan/geoscan/internal/schedule"
 	"github.com/geoscan/geoscan/internal/store"
@@ -33,6 +34,14 @@ func (s *Server) CreateSchedule(ctx context.Context, req api.CreateScheduleReque
 	n := store.NewSchedule{
 		OrgID: p.OrgID, URL: target.String(), Domain: target.Host,
 		BrandName: netguard.RegistrableName(target.Host), Frequency: store.Quarterly, NotifyEmail: true,
+		OwnerMemberID: p.MemberID,
+	}
+	if body.NotifyTo != nil {
+		addr, err := notifyAddress(*body.NotifyTo)
+		if err != nil {
+			return nil, err
+		}
+		n.NotifyTo = &addr
 	}
 	if body.Frequency != nil {
 		n.Frequency = store.Frequency(*body.Frequency)
@@ -71,6 +80,14 @@ func (s *Server) CreateSchedule(ctx context.Context, req api.CreateScheduleReque
 		return api.CreateSchedule201JSONResponse{Body: out}, nil
 	}
 	return api.CreateSchedule200JSONResponse{Body: out}, nil
+}
+
+func notifyAddress(raw string) (string, error) {
+	addr, err := mail.ParseAddress(raw)
+	if err != nil {
+		return "", apierror.New(apierror.CodeInvalidParameter, "notify_to", "notify_to %s.", err)
+	}
+	return addr, nil
 }
 
 func scheduleLimitError() error {
@@ -119,6 +136,16 @@ func (s *Server) UpdateSchedule(ctx context.Context, req api.UpdateScheduleReque
 		return nil, err
 	}
 	c := schedule.Change{NotifyEmail: req.Body.NotifyEmail, Active: req.Body.Active}
+	if req.Body.NotifyTo.IsSpecified() {
+		c.SetNotifyTo = true
+		if !req.Body.NotifyTo.IsNull() {
+			addr, err := notifyAddress(req.Body.NotifyTo.MustGet())
+			if err != nil {
+				return nil, err
+			}
+			c.NotifyTo = &addr
+		}
+	}
 	if req.Body.Frequency != nil {
 		f := store.Frequency(*req.Body.Frequency)
 		c.Frequency = &f
@@ -188,7 +215,7 @@ func toAPIScheduleRun(r store.ScheduleRun) api.ScheduleRun {
 func toAPISchedule(r store.Schedule) api.Schedule {
 	out := api.Schedule{
 		ID: r.ID, URL: r.URL, Domain: r.Domain, BrandName: r.BrandName, BrandAliases: aliasList(r.BrandAliases),
-		Frequency: api.ScheduleFrequency(r.Frequency), NotifyEmail: r.NotifyEmail, Active: r.Active,
+		Frequency: api.ScheduleFrequency(r.Frequency), NotifyEmail: r.NotifyEmail, NotifyTo: r.NotifyTo, Active: r.Active,
 		LastRunAt: utcPtr(r.LastRunAt), LastScanID: r.LastScanID,
 		LastSkipReason: r.LastSkipReason, LastSkippedAt: utcPtr(r.LastSkippedAt),
 		CreatedAt: r.CreatedAt.UTC(), UpdatedAt: r.UpdatedAt.UTC(),

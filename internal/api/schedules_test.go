@@ -259,3 +259,53 @@ func TestScheduleList(t *testing.T) {
 	require.Len(t, active.JSON200.Data, 1)
 	require.Equal(t, ids[0], active.JSON200.Data[0].ID)
 }
+
+func TestScheduleNotifyToAndOwner(t *testing.T) {
+	t.Parallel()
+	h := start(t)
+	ctx := context.Background()
+	org := h.NewOrg(t, "free", true)
+	roomyRateLimits(t, h, org)
+	m, err := h.Store.CreateMember(ctx, org.ID, "dana@example.com", "Dana", "member")
+	require.NoError(t, err)
+	memberKey, _ := h.NewMemberKey(t, org.ID, &m.ID, "dana")
+
+	// Created with a member's key: the member owns it; no address yet.
+	r := h.Do(t, "POST", "/api/v1/schedules", memberKey, map[string]any{"url": "https://example.com/"})
+	require.Equal(t, http.StatusCreated, r.Status, "body: %s", r.Body)
+	var s api.Schedule
+	r.JSON(t, &s)
+	require.Nil(t, s.NotifyTo)
+	stored, err := h.Store.GetSchedule(ctx, org.ID, s.ID)
+	require.NoError(t, err)
+	require.Equal(t, m.ID, *stored.OwnerMemberID)
+
+	// Created with the organization's key: no owner member.
+	r = h.Do(t, "POST", "/api/v1/schedules", org.Key, map[string]any{"url": "https://www.example.com/", "notify_to": "seo@example.com"})
+	require.Equal(t, http.StatusCreated, r.Status, "body: %s", r.Body)
+	var s2 api.Schedule
+	r.JSON(t, &s2)
+	require.Equal(t, "seo@example.com", *s2.NotifyTo)
+	stored, err = h.Store.GetSchedule(ctx, org.ID, s2.ID)
+	require.NoError(t, err)
+	require.Nil(t, stored.OwnerMemberID)
+
+	path := "/api/v1/schedules/" + s.ID.String()
+	r = h.Do(t, "PATCH", path, org.Key, map[string]any{"notify_to": "team@example.com"})
+	require.Equal(t, http.StatusOK, r.Status, "body: %s", r.Body)
+	r.JSON(t, &s)
+	require.Equal(t, "team@example.com", *s.NotifyTo)
+	r = h.Do(t, "PATCH", path, org.Key, map[string]any{"frequency": "monthly"})
+	r.JSON(t, &s)
+	require.Equal(t, "team@example.com", *s.NotifyTo, "left out, kept")
+	r = h.Do(t, "PATCH", path, org.Key, map[string]any{"notify_to": nil})
+	require.Equal(t, http.StatusOK, r.Status, "body: %s", r.Body)
+	r.JSON(t, &s)
+	require.Nil(t, s.NotifyTo, "null removes it")
+
+	for _, bad := range []any{"Team <team@example.com>", "team@example.com\r\nBcc: x@example.com", "team", "a@b.com,c@d.com", 12} {
+		code := "invalid_parameter"
+		h.Do(t, "PATCH", path, org.Key, map[string]any{"notify_to": bad}).RequireError(t, 422, code, "notify_to")
+		h.Do(t, "POST", "/api/v1/schedules", org.Key, map[string]any{"url": "https://shop.example.co.uk/", "notify_to": bad}).RequireError(t, 422, code, "notify_to")
+	}
+}

@@ -178,9 +178,16 @@ func (h *Harness) NewOrg(t testing.TB, plan string, active bool) Org {
 // `geoscan key create` does; it returns the key and its stored row.
 func (h *Harness) NewKey(t testing.TB, orgID uuid.UUID, name string) (string, store.APIKey) {
 	t.Helper()
+	return h.NewMemberKey(t, orgID, nil, name)
+}
+
+// NewMemberKey is NewKey for a key that belongs to a member, as
+// `geoscan key create --member` makes.
+func (h *Harness) NewMemberKey(t testing.TB, orgID uuid.UUID, memberID *uuid.UUID, name string) (string, store.APIKey) {
+	t.Helper()
 	k, err := auth.Issue()
 	require.NoError(t, err)
-	row, err := h.Store.CreateAPIKey(context.Background(), store.NewAPIKey{OrgID: orgID, Name: name, Hash: k.Hash, DisplayPrefix: k.Display})
+	row, err := h.Store.CreateAPIKey(context.Background(), store.NewAPIKey{OrgID: orgID, MemberID: memberID, Name: name, Hash: k.Hash, DisplayPrefix: k.Display})
 	require.NoError(t, err)
 	return k.Key, row
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/geoscan/geoscan/internal/auth"
+	"github.com/geoscan/geoscan/internal/mail"
 	"github.com/geoscan/geoscan/internal/store"
 )
 
@@ -79,6 +80,10 @@ func key(ctx context.Context, e env, args []string) error {
 		fs := newFlagSet(e, "key "+args[0])
 		orgID := fs.String("org", "", "organization id (required)")
 		name := fs.String("name", "", "a label for the key")
+		memberEmail := ""
+		if args[0] == "create" {
+			fs.StringVar(&memberEmail, "member", "", "email of the member the key belongs to (geoscan member add)")
+		}
 		if err := parseFlags(fs, args[1:]); err != nil {
 			return err
 		}
@@ -98,7 +103,18 @@ func key(ctx context.Context, e env, args []string) error {
 			return err
 		}
 		if args[0] == "create" {
-			k, err := createKey(ctx, st, id, *name)
+			var memberID *uuid.UUID
+			if memberEmail != "" {
+				m, err := st.GetMemberByEmail(ctx, id, memberEmail)
+				if errors.Is(err, store.ErrNotFound) {
+					return fmt.Errorf("organization %s has no member %s (geoscan member add)", id, memberEmail)
+				}
+				if err != nil {
+					return err
+				}
+				memberID = &m.ID
+			}
+			k, err := createKey(ctx, st, id, memberID, *name)
 			if err != nil {
 				return err
 			}
@@ -144,12 +160,12 @@ func key(ctx context.Context, e env, args []string) error {
 
 // createKey issues a key for an organization and stores what is kept of
 // it; the key itself is returned, the only time it exists.
-func createKey(ctx context.Context, st *store.Store, orgID uuid.UUID, name string) (string, error) {
+func createKey(ctx context.Context, st *store.Store, orgID uuid.UUID, memberID *uuid.UUID, name string) (string, error) {
 	k, err := auth.Issue()
 	if err != nil {
 		return "", err
 	}
-	if _, err := st.CreateAPIKey(ctx, store.NewAPIKey{OrgID: orgID, Name: name, Hash: k.Hash, DisplayPrefix: k.Display}); err != nil {
+	if _, err := st.CreateAPIKey(ctx, store.NewAPIKey{OrgID: orgID, MemberID: memberID, Name: name, Hash: k.Hash, DisplayPrefix: k.Display}); err != nil {
 		return "", err
 	}
 	return k.Key, nil
@@ -160,4 +176,75 @@ func fmtTime(t *time.Time) string {
 		return "-"
 	}
 	return t.UTC().Format(time.RFC3339)
+}
+
+func member(ctx context.Context, e env, args []string) error {
+	if len(args) == 0 {
+		return fmt.Errorf("%w: member needs a subcommand: add or list", errUsage)
+	}
+	switch args[0] {
+	case "add", "list":
+		fs := newFlagSet(e, "member "+args[0])
+		orgID := fs.String("org", "", "organization id (required)")
+		var email, name, role *string
+		if args[0] == "add" {
+			email = fs.String("email", "", "the member's email address (required)")
+			name = fs.String("name", "", "the member's name")
+			role = fs.String("role", store.RoleMember, "owner or member; an owner gets the emails of schedules no member created")
+		}
+		if err := parseFlags(fs, args[1:]); err != nil {
+			return err
+		}
+		id, err := uuid.Parse(*orgID)
+		if err != nil {
+			return fmt.Errorf("%w: --org must be an organization id", errUsage)
+		}
+		if args[0] == "add" {
+			if _, err := mail.ParseAddress(*email); err != nil {
+				return fmt.Errorf("%w: --email %w", errUsage, err)
+			}
+			if !oneOf(*role, store.RoleOwner, store.RoleMember) {
+				return fmt.Errorf("%w: --role must be owner or member", errUsage)
+			}
+		}
+		st, closeFn, err := openStore(ctx, e)
+		if err != nil {
+			return err
+		}
+		defer closeFn()
+		if args[0] == "add" {
+			m, err := st.CreateMember(ctx, id, *email, strings.TrimSpace(*name), *role)
+			switch {
+			case errors.Is(err, store.ErrNotFound):
+				return fmt.Errorf("no organization with id %s", id)
+			case errors.Is(err, store.ErrConflict):
+				return fmt.Errorf("organization %s already has a member %s", id, *email)
+			case err != nil:
+				return err
+			}
+			fmt.Fprintln(e.stdout, m.ID)
+			return nil
+		}
+		if _, err := st.GetOrganization(ctx, id); err != nil {
+			if errors.Is(err, store.ErrNotFound) {
+				return fmt.Errorf("no organization with id %s", id)
+			}
+			return err
+		}
+		members, err := st.ListMembers(ctx, id)
+		if err != nil {
+			return err
+		}
+		return printMembers(e, members)
+	}
+	return fmt.Errorf("%w: unknown member subcommand %q", errUsage, args[0])
+}
+
+func printMembers(e env, members []store.Member) error {
+	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "ID\tEMAIL\tNAME\tROLE\tCREATED")
+	for _, m := range members {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", m.ID, m.Email, m.Name, m.Role, m.CreatedAt.UTC().Format(time.RFC3339))
+	}
+	return tw.Flush()
 }

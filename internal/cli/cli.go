@@ -44,7 +44,9 @@ Usage:
                                         compute triage dossiers again (scans without one)
   geoscan org create --name NAME [--plan free|pro] [--inactive]
   geoscan org set-subscription ORG_ID active|inactive
-  geoscan key create --org ORG_ID [--name NAME]
+  geoscan member add --org ORG_ID --email EMAIL [--name NAME] [--role owner|member]
+  geoscan member list --org ORG_ID
+  geoscan key create --org ORG_ID [--name NAME] [--member EMAIL]
   geoscan key list --org ORG_ID
   geoscan key revoke KEY_ID
   geoscan schedule tick [--at RFC3339] [--org ORG_ID]
@@ -114,6 +116,8 @@ func dispatch(ctx context.Context, e env, args []string) error {
 		return org(ctx, e, rest)
 	case "key":
 		return key(ctx, e, rest)
+	case "member":
+		return member(ctx, e, rest)
 	case "scan":
 		return scanCmd(ctx, e, rest)
 	case "schedule":

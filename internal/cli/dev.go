@@ -131,7 +131,7 @@ func devKey(ctx context.Context, st *store.Store, path string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	key, err := createKey(ctx, st, org.ID, "development")
+	key, err := createKey(ctx, st, org.ID, nil, "development")
 	if err != nil {
 		return "", err
 	}

@@ -58,6 +58,10 @@ type Change struct {
 	Frequency   *store.Frequency
 	NotifyEmail *bool
 	Active      *bool
+	// SetNotifyTo says NotifyTo was sent; a nil NotifyTo then removes the
+	// address, so emails go to the owner again.
+	SetNotifyTo bool
+	NotifyTo    *string
 }
 
 // Update applies c under locks on the organization and the schedule.
@@ -86,11 +90,14 @@ func Update(ctx context.Context, st *store.Store, orgID, id uuid.UUID, c Change,
 			return err
 		}
 		v := store.ScheduleSettings{
-			Frequency: cur.Frequency, NotifyEmail: cur.NotifyEmail, Active: cur.Active,
+			Frequency: cur.Frequency, NotifyEmail: cur.NotifyEmail, NotifyTo: cur.NotifyTo, Active: cur.Active,
 			AnchorAt: cur.AnchorAt, DueAt: cur.DueAt, NextRunAt: cur.NextRunAt,
 		}
 		if c.NotifyEmail != nil {
 			v.NotifyEmail = *c.NotifyEmail
+		}
+		if c.SetNotifyTo {
+			v.NotifyTo = c.NotifyTo
 		}
 		if c.Frequency != nil && *c.Frequency != f {
 			f = *c.Frequency

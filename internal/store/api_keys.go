@@ -53,7 +53,11 @@ func principalOf(r db.GetAPIKeyPrincipalRow) Principal {
 // NewAPIKey is what creating a key stores: never the key itself (package
 // auth generates it), only its hash and its display prefix.
 type NewAPIKey struct {
-	OrgID         uuid.UUID
+	OrgID uuid.UUID
+	// MemberID is the member the key belongs to, nil for the organization
+	// alone; what the key creates is then that member's (the schedules
+	// whose emails go to them).
+	MemberID      *uuid.UUID
 	Name          string
 	Hash          []byte
 	DisplayPrefix string
@@ -62,7 +66,7 @@ type NewAPIKey struct {
 // CreateAPIKey stores a new key of an organization.
 func (s *Store) CreateAPIKey(ctx context.Context, n NewAPIKey) (APIKey, error) {
 	row, err := s.q.CreateAPIKey(ctx, s.conn, db.CreateAPIKeyParams{
-		OrgID: n.OrgID, Name: n.Name, KeyHash: n.Hash, DisplayPrefix: n.DisplayPrefix,
+		OrgID: n.OrgID, MemberID: n.MemberID, Name: n.Name, KeyHash: n.Hash, DisplayPrefix: n.DisplayPrefix,
 	})
 	if err != nil {
 		return APIKey{}, fmt.Errorf("insert api key: %w", notFound(err))
