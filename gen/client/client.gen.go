@@ -1557,6 +1557,16 @@ type ScheduleRun struct {
 	// DueAt The date of the cadence this run served.
 	DueAt time.Time `json:"due_at"`
 
+	// EmailDetail Why the email was skipped or failed.
+	EmailDetail *string `json:"email_detail"`
+
+	// EmailStatus What became of the email about the scan, null until the scan finished: `pending`
+	// (being sent, retried after a refusal), `sent`, `held` (the server has no SMTP relay
+	// configured; the operator keeps it), `failed` (refused for good or out of retries),
+	// `skipped` (no address: no `notify_to`, owning member or organization owner) or
+	// `not_requested` (`notify_email` was off).
+	EmailStatus *string `json:"email_status"`
+
 	// ErrorCode Why the scan failed, as on the scan; null unless it failed.
 	ErrorCode *string            `json:"error_code"`
 	ID        openapi_types.UUID `json:"id"`

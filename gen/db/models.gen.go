@@ -86,6 +86,23 @@ type Organization struct {
 	UpdatedAt              time.Time
 }
 
+type Outbox struct {
+	ID         uuid.UUID
+	OrgID      uuid.UUID
+	ScheduleID *uuid.UUID
+	ScanID     *uuid.UUID
+	Recipient  string
+	Subject    string
+	TextBody   string
+	HtmlBody   string
+	Status     string
+	Attempts   int32
+	LastError  *string
+	CreatedAt  time.Time
+	UpdatedAt  time.Time
+	SentAt     *time.Time
+}
+
 type RateLimit struct {
 	Bucket    string
 	Tat       time.Time
@@ -167,16 +184,18 @@ type Schedule struct {
 }
 
 type ScheduleRun struct {
-	ID         uuid.UUID
-	ScheduleID uuid.UUID
-	OrgID      uuid.UUID
-	DueAt      time.Time
-	Outcome    string
-	SkipReason *string
-	ScanID     *uuid.UUID
-	Attempts   int32
-	CreatedAt  time.Time
-	UpdatedAt  time.Time
+	ID          uuid.UUID
+	ScheduleID  uuid.UUID
+	OrgID       uuid.UUID
+	DueAt       time.Time
+	Outcome     string
+	SkipReason  *string
+	ScanID      *uuid.UUID
+	Attempts    int32
+	CreatedAt   time.Time
+	UpdatedAt   time.Time
+	EmailStatus *string
+	EmailDetail *string
 }
 
 type TriageDossier struct {

@@ -294,6 +294,60 @@ func (q *Queries) FailScan(ctx context.Context, db DBTX, arg FailScanParams) (Sc
 	return i, err
 }
 
+const getPreviousScheduledScan = `-- name: GetPreviousScheduledScan :one
+SELECT id, org_id, api_key_id, schedule_id, source, url, domain, brand_name, callback_url, webhook_secret, project, tracked_url, status, error_code, error_message, overall_score, overall_grade, search_score, search_grade, visibility_score, visibility_grade, trust_score, trust_grade, scoring_version, job_id, attempts, created_at, updated_at, started_at, completed_at, brand_aliases FROM scans
+WHERE schedule_id = $1 AND status = 'completed'
+  AND (created_at, id) < ($2::timestamptz, $3::uuid)
+ORDER BY created_at DESC, id DESC
+LIMIT 1
+`
+
+type GetPreviousScheduledScanParams struct {
+	ScheduleID *uuid.UUID
+	CreatedAt  time.Time
+	ID         uuid.UUID
+}
+
+// The completed scan of a schedule made before the given one.
+func (q *Queries) GetPreviousScheduledScan(ctx context.Context, db DBTX, arg GetPreviousScheduledScanParams) (Scan, error) {
+	row := db.QueryRow(ctx, getPreviousScheduledScan, arg.ScheduleID, arg.CreatedAt, arg.ID)
+	var i Scan
+	err := row.Scan(
+		&i.ID,
+		&i.OrgID,
+		&i.APIKeyID,
+		&i.ScheduleID,
+		&i.Source,
+		&i.URL,
+		&i.Domain,
+		&i.BrandName,
+		&i.CallbackURL,
+		&i.WebhookSecret,
+		&i.Project,
+		&i.TrackedURL,
+		&i.Status,
+		&i.ErrorCode,
+		&i.ErrorMessage,
+		&i.OverallScore,
+		&i.OverallGrade,
+		&i.SearchScore,
+		&i.SearchGrade,
+		&i.VisibilityScore,
+		&i.VisibilityGrade,
+		&i.TrustScore,
+		&i.TrustGrade,
+		&i.ScoringVersion,
+		&i.JobID,
+		&i.Attempts,
+		&i.CreatedAt,
+		&i.UpdatedAt,
+		&i.StartedAt,
+		&i.CompletedAt,
+		&i.BrandAliases,
+	)
+	return i, err
+}
+
 const getScan = `-- name: GetScan :one
 SELECT id, org_id, api_key_id, schedule_id, source, url, domain, brand_name, callback_url, webhook_secret, project, tracked_url, status, error_code, error_message, overall_score, overall_grade, search_score, search_grade, visibility_score, visibility_grade, trust_score, trust_grade, scoring_version, job_id, attempts, created_at, updated_at, started_at, completed_at, brand_aliases FROM scans WHERE id = $1
 `

@@ -14,7 +14,7 @@ import (
 
 const listScheduleRuns = `-- name: ListScheduleRuns :many
 SELECT r.id, r.schedule_id, r.due_at, r.outcome, r.skip_reason, r.scan_id, r.attempts, r.created_at, r.updated_at,
-       s.status AS scan_status, s.overall_score, s.overall_grade, s.error_code
+       r.email_status, r.email_detail, s.status AS scan_status, s.overall_score, s.overall_grade, s.error_code
 FROM schedule_runs r
 LEFT JOIN scans s ON s.id = r.scan_id
 WHERE r.schedule_id = $1
@@ -41,6 +41,8 @@ type ListScheduleRunsRow struct {
 	Attempts     int32
 	CreatedAt    time.Time
 	UpdatedAt    time.Time
+	EmailStatus  *string
+	EmailDetail  *string
 	ScanStatus   *string
 	OverallScore *float64
 	OverallGrade *string
@@ -72,6 +74,8 @@ func (q *Queries) ListScheduleRuns(ctx context.Context, db DBTX, arg ListSchedul
 			&i.Attempts,
 			&i.CreatedAt,
 			&i.UpdatedAt,
+			&i.EmailStatus,
+			&i.EmailDetail,
 			&i.ScanStatus,
 			&i.OverallScore,
 			&i.OverallGrade,
@@ -97,7 +101,7 @@ ON CONFLICT (schedule_id, due_at) DO UPDATE SET
     attempts = r.attempts + 1,
     updated_at = excluded.updated_at
 WHERE r.outcome = 'skipped'
-RETURNING id, schedule_id, org_id, due_at, outcome, skip_reason, scan_id, attempts, created_at, updated_at
+RETURNING id, schedule_id, org_id, due_at, outcome, skip_reason, scan_id, attempts, created_at, updated_at, email_status, email_detail
 `
 
 type RecordScheduleRunParams struct {
@@ -134,6 +138,24 @@ func (q *Queries) RecordScheduleRun(ctx context.Context, db DBTX, arg RecordSche
 		&i.Attempts,
 		&i.CreatedAt,
 		&i.UpdatedAt,
+		&i.EmailStatus,
+		&i.EmailDetail,
 	)
 	return i, err
+}
+
+const setScheduleRunEmail = `-- name: SetScheduleRunEmail :exec
+UPDATE schedule_runs SET email_status = $1, email_detail = $2
+WHERE scan_id = $3
+`
+
+type SetScheduleRunEmailParams struct {
+	EmailStatus *string
+	EmailDetail *string
+	ScanID      *uuid.UUID
+}
+
+func (q *Queries) SetScheduleRunEmail(ctx context.Context, db DBTX, arg SetScheduleRunEmailParams) error {
+	_, err := db.Exec(ctx, setScheduleRunEmail, arg.EmailStatus, arg.EmailDetail, arg.ScanID)
+	return err
 }

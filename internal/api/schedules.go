@@ -203,7 +203,8 @@ func toAPIScheduleRun(r store.ScheduleRun) api.ScheduleRun {
 	out := api.ScheduleRun{
 		ID: r.ID, DueAt: r.DueAt.UTC(), Outcome: api.ScheduleRunOutcome(r.Outcome), Attempts: r.Attempts,
 		ScanID: r.ScanID, OverallScore: r.OverallScore, OverallGrade: r.OverallGrade,
-		ErrorCode: r.ErrorCode, SkipReason: r.SkipReason, CreatedAt: r.CreatedAt.UTC(), UpdatedAt: r.UpdatedAt.UTC(),
+		ErrorCode: r.ErrorCode, SkipReason: r.SkipReason, EmailStatus: r.EmailStatus, EmailDetail: r.EmailDetail,
+		CreatedAt: r.CreatedAt.UTC(), UpdatedAt: r.UpdatedAt.UTC(),
 	}
 	if r.ScanStatus != nil {
 		status := string(*r.ScanStatus)

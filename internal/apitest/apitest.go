@@ -58,6 +58,8 @@ type Options struct {
 	// NowFunc replaces the application's clock (the handlers', the scan
 	// runner's and the scheduler's), so a test can move through months.
 	NowFunc func() time.Time
+	// ManualScheduler leaves out the scheduler's periodic job (app.Options).
+	ManualScheduler bool
 }
 
 // DefaultHosts are public-looking names the tests may scan: they resolve to
@@ -123,7 +125,7 @@ func Start(t testing.TB, databaseURL string, opts Options) *Harness {
 	}
 	logs := &syncBuffer{}
 	logger := slog.New(slog.NewJSONHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
-	a, err := app.New(context.Background(), cfg, logger, app.Options{Resolver: fakeResolver{hosts: hosts}, NowFunc: opts.NowFunc})
+	a, err := app.New(context.Background(), cfg, logger, app.Options{Resolver: fakeResolver{hosts: hosts}, NowFunc: opts.NowFunc, ManualScheduler: opts.ManualScheduler})
 	require.NoError(t, err)
 	require.NoError(t, a.Start(context.Background()))
 

@@ -27,6 +27,7 @@ import (
 	"github.com/geoscan/geoscan/internal/fetch"
 	"github.com/geoscan/geoscan/internal/httpserver"
 	"github.com/geoscan/geoscan/internal/llm"
+	"github.com/geoscan/geoscan/internal/mail"
 	"github.com/geoscan/geoscan/internal/netguard"
 	"github.com/geoscan/geoscan/internal/ratelimit"
 	"github.com/geoscan/geoscan/internal/retention"
@@ -48,14 +49,16 @@ type App struct {
 	scans *scanner.Queuer
 	// queuer stores callbacks and queues their delivery jobs.
 	queuer *webhook.Queuer
-	cfg    config.Config
-	logger *slog.Logger
-	pool   *pgxpool.Pool
-	store  *store.Store
-	echo   *echo.Echo
-	server *http.Server
-	ln     net.Listener
-	served chan error
+	// notifier queues, builds and sends the emails of scheduled scans.
+	notifier *mail.Notifier
+	cfg      config.Config
+	logger   *slog.Logger
+	pool     *pgxpool.Pool
+	store    *store.Store
+	echo     *echo.Echo
+	server   *http.Server
+	ln       net.Listener
+	served   chan error
 	// closeLimiter releases the rate-limit backend's connections, if any.
 	closeLimiter func(ctx context.Context) error
 	// authCache listens for key revocations while the API serves.
@@ -74,6 +77,10 @@ type Options struct {
 	// Engines replace the answer engines of the configuration (the demo's
 	// scripted engine); the first is the default.
 	Engines []llm.Engine
+	// ManualScheduler leaves out the scheduler's periodic job: schedules
+	// run only when Scheduler().Tick is called, so a test that moves
+	// NowFunc decides when.
+	ManualScheduler bool
 }
 
 // staticResolver answers from a fixed map (GEOSCAN_RESOLVE) and refuses
@@ -134,6 +141,21 @@ func New(ctx context.Context, cfg config.Config, logger *slog.Logger, opts Optio
 	a := &App{cfg: cfg, logger: logger, pool: pool, store: st}
 	a.queuer = &webhook.Queuer{Schedule: webhook.Schedule(cfg.WebhookRetryDelays)}
 	a.scans = &scanner.Queuer{}
+	a.notifier = &mail.Notifier{
+		Store: st, From: cfg.MailFrom, PublicURL: cfg.PublicURL, RetryDelays: cfg.MailRetryDelays,
+		Logger: logger.With(slog.String("component", "mail")),
+	}
+	if cfg.SMTPURL != "" {
+		roots, err := netguard.LoadCertPool(cfg.ExtraCAFile)
+		if err != nil {
+			pool.Close()
+			return nil, fmt.Errorf("smtp trust roots: %w", err)
+		}
+		if a.notifier.Sender, err = mail.NewSMTP(cfg.SMTPURL, roots); err != nil {
+			pool.Close()
+			return nil, err
+		}
+	}
 	a.scheduler = &schedule.Scheduler{
 		Store: st, Scans: a.scans, NowFunc: opts.NowFunc,
 		Logger: logger.With(slog.String("component", "scheduler")),
@@ -241,7 +263,7 @@ func (a *App) setUpQueue(cfg config.Config, logger *slog.Logger, resolver netgua
 		}
 		a.runner = &scanner.Runner{
 			Store: a.store, Fetcher: fetcher, Logger: logger, Budget: cfg.ScanBudget, Now: opts.NowFunc,
-			Callbacks: a.queuer, AI: ai,
+			Callbacks: a.queuer, Emails: a.notifier, AI: ai,
 		}
 		deliverer := &webhook.Worker{
 			Store: a.store, Client: webhooks, Schedule: a.queuer.Schedule, Logger: logger, NowFunc: opts.NowFunc,
@@ -254,6 +276,7 @@ func (a *App) setUpQueue(cfg config.Config, logger *slog.Logger, resolver netgua
 		river.AddWorker(workers, deliverer)
 		river.AddWorker(workers, &retention.Worker{Store: a.store, Logger: logger})
 		river.AddWorker(workers, &schedule.TickWorker{Scheduler: a.scheduler})
+		river.AddWorker(workers, &mail.Worker{Notifier: a.notifier})
 		riverCfg.Workers = workers
 		riverCfg.Queues = map[string]river.QueueConfig{
 			scanner.Queue: {MaxWorkers: cfg.ScanWorkers},
@@ -263,6 +286,7 @@ func (a *App) setUpQueue(cfg config.Config, logger *slog.Logger, resolver netgua
 			webhook.Queue:   {MaxWorkers: cfg.WebhookWorkers, FetchCooldown: 20 * time.Millisecond, FetchPollInterval: 100 * time.Millisecond},
 			retention.Queue: {MaxWorkers: 1},
 			schedule.Queue:  {MaxWorkers: 1},
+			mail.Queue:      {MaxWorkers: 4},
 		}
 		riverCfg.JobTimeout = cfg.ScanBudget + 5*time.Second
 		// A job running this long belongs to a dead worker: run it again.
@@ -274,11 +298,13 @@ func (a *App) setUpQueue(cfg config.Config, logger *slog.Logger, resolver netgua
 				func() (river.JobArgs, *river.InsertOpts) { return scanner.SweepArgs{}, nil },
 				&river.PeriodicJobOpts{RunOnStart: true}),
 			retention.PeriodicJob(),
+		}
+		if !opts.ManualScheduler {
 			// Periodic jobs are inserted by the elected leader only, so the
 			// scheduler ticks once per interval whatever the process count.
-			river.NewPeriodicJob(river.PeriodicInterval(cfg.SchedulerInterval),
+			riverCfg.PeriodicJobs = append(riverCfg.PeriodicJobs, river.NewPeriodicJob(river.PeriodicInterval(cfg.SchedulerInterval),
 				func() (river.JobArgs, *river.InsertOpts) { return schedule.TickArgs{}, nil },
-				&river.PeriodicJobOpts{RunOnStart: true}),
+				&river.PeriodicJobOpts{RunOnStart: true}))
 		}
 	}
 	client, err := river.NewClient(riverpgxv5.New(a.pool), riverCfg)
@@ -288,6 +314,7 @@ func (a *App) setUpQueue(cfg config.Config, logger *slog.Logger, resolver netgua
 	a.river = client
 	a.queuer.Client = client
 	a.scans.Client = client
+	a.notifier.Client = client
 	return nil
 }
 

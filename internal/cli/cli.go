@@ -49,6 +49,8 @@ Usage:
   geoscan key create --org ORG_ID [--name NAME] [--member EMAIL]
   geoscan key list --org ORG_ID
   geoscan key revoke KEY_ID
+  geoscan outbox list [--org ORG_ID] [--status pending|sent|held|failed] [--limit N]
+  geoscan outbox show MESSAGE_ID        print a notification email as built (to, subject, text)
   geoscan schedule tick [--at RFC3339] [--org ORG_ID]
                                         create the scans of the schedules due now (or at --at) and exit
 
@@ -118,6 +120,8 @@ func dispatch(ctx context.Context, e env, args []string) error {
 		return key(ctx, e, rest)
 	case "member":
 		return member(ctx, e, rest)
+	case "outbox":
+		return outbox(ctx, e, rest)
 	case "scan":
 		return scanCmd(ctx, e, rest)
 	case "schedule":

@@ -8,7 +8,9 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"net/mail"
 	"net/netip"
+	"net/url"
 	"runtime"
 	"strconv"
 	"strings"
@@ -60,6 +62,14 @@ type Config struct {
 	DisableRateLimits bool
 	// SchedulerInterval is how often the scheduler looks for due schedules.
 	SchedulerInterval time.Duration
+	// SMTPURL is the mail relay (smtp:// or smtps://, credentials in the
+	// URL); empty keeps emails in the outbox.
+	SMTPURL string
+	// MailFrom is the From of GeoScan's emails.
+	MailFrom string
+	// MailRetryDelays are the waits before each retry of an email the
+	// relay refused for now.
+	MailRetryDelays []time.Duration
 	// LLM configures the AI layer (answer engines and their limits).
 	LLM LLMConfig
 }
@@ -278,6 +288,28 @@ func variables() []variable {
 			func(c *Config, v string) error { return positiveInt(v, &c.LLM.Concurrency) },
 		},
 		{
+			"GEOSCAN_SMTP_URL", "", "SMTP relay for the emails of scheduled scans: smtp://user:password@host:587 (STARTTLS, required when credentials are given) or smtps://user:password@host:465 (TLS); percent-encode special characters. Unset: emails are kept in the outbox table and logged (geoscan outbox list).", true,
+			func(c *Config, v string) error { c.SMTPURL = v; return checkSMTPURL(v) },
+		},
+		{
+			"GEOSCAN_MAIL_FROM", "", "From address of GeoScan's emails, bare or with a name (GeoScan <reports@example.com>). Defaults to GeoScan <noreply@HOST>, HOST from GEOSCAN_PUBLIC_URL.", false,
+			func(c *Config, v string) error {
+				if v == "" {
+					return nil
+				}
+				a, err := mail.ParseAddress(v)
+				if err != nil {
+					return fmt.Errorf("must be an email address, not %q", v)
+				}
+				c.MailFrom = a.String()
+				return nil
+			},
+		},
+		{
+			"GEOSCAN_MAIL_RETRY_DELAYS", "1m,5m,30m,2h,6h", "Waits before each retry of an email the SMTP relay refused for now or could not be reached for; the first attempt is immediate.", false,
+			func(c *Config, v string) error { return durationList(v, &c.MailRetryDelays) },
+		},
+		{
 			"GEOSCAN_DATA_DIR", ".data", "Where `geoscan dev` keeps its private PostgreSQL cluster and development key.", false,
 			func(c *Config, v string) error { c.DataDir = v; return nil },
 		},
@@ -342,6 +374,42 @@ func prefixList(v string, dst *[]netip.Prefix) error {
 	return nil
 }
 
+// checkSMTPURL accepts an empty value or smtp(s)://[user[:password]@]host[:port].
+func checkSMTPURL(v string) error {
+	if v == "" {
+		return nil
+	}
+	// The value carries a password: errors never repeat it.
+	u, err := url.Parse(v)
+	if err != nil {
+		return errors.New("must be a URL such as smtp://user:password@mail.example.com:587")
+	}
+	if u.Scheme != "smtp" && u.Scheme != "smtps" {
+		return errors.New("must start with smtp:// or smtps://")
+	}
+	if u.Hostname() == "" || (u.Path != "" && u.Path != "/") || u.RawQuery != "" || u.Fragment != "" {
+		return errors.New("must be smtp(s)://[user:password@]host[:port] with nothing after the port")
+	}
+	if p := u.Port(); p != "" {
+		if n, err := strconv.Atoi(p); err != nil || n < 1 || n > 65535 {
+			return errors.New("has an invalid port")
+		}
+	}
+	return nil
+}
+
+// defaultMailFrom is GeoScan <noreply@HOST> with the public URL's host, or
+// localhost when that is an address rather than a name.
+func defaultMailFrom(publicURL string) string {
+	host := "localhost"
+	if u, err := url.Parse(publicURL); err == nil {
+		if h := u.Hostname(); h != "" && net.ParseIP(h) == nil && strings.Contains(h, ".") {
+			host = h
+		}
+	}
+	return (&mail.Address{Name: "GeoScan", Address: "noreply@" + host}).String()
+}
+
 // Load reads the configuration through getenv (os.Getenv in production, a
 // map in tests) and validates it.
 func Load(getenv func(string) string) (Config, error) {
@@ -372,6 +440,9 @@ func Load(getenv func(string) string) (Config, error) {
 	}
 	if c.PublicURL == "" {
 		c.PublicURL = "http://" + c.HTTPAddr
+	}
+	if c.MailFrom == "" {
+		c.MailFrom = defaultMailFrom(c.PublicURL)
 	}
 	return c, errors.Join(errs...)
 }
@@ -452,6 +523,16 @@ func (c Config) Redacted() map[string]string {
 		out["GEOSCAN_LLM_API_KEY"] = "(set)"
 	}
 	out["GEOSCAN_SCHEDULER_INTERVAL"] = c.SchedulerInterval.String()
+	out["GEOSCAN_MAIL_FROM"] = c.MailFrom
+	mailDelays := make([]string, len(c.MailRetryDelays))
+	for i, d := range c.MailRetryDelays {
+		mailDelays[i] = d.String()
+	}
+	out["GEOSCAN_MAIL_RETRY_DELAYS"] = strings.Join(mailDelays, ",")
+	if u, err := url.Parse(c.SMTPURL); err == nil && c.SMTPURL != "" {
+		// Scheme and host only: the user and password stay out of logs.
+		out["GEOSCAN_SMTP_URL"] = u.Scheme + "://" + u.Host
+	}
 	if c.RedisURL != "" {
 		out["GEOSCAN_REDIS_URL"] = "(set)"
 	}

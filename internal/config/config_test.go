@@ -106,3 +106,36 @@ func TestLoadRateLimitSettings(t *testing.T) {
 		require.True(t, c.DisableRateLimits)
 	}
 }
+
+func TestLoadMailSettings(t *testing.T) {
+	t.Parallel()
+	c, err := Load(env(nil))
+	require.NoError(t, err)
+	require.Empty(t, c.SMTPURL)
+	require.Equal(t, `"GeoScan" <noreply@localhost>`, c.MailFrom, "the default public URL is an address, not a name")
+	require.Len(t, c.MailRetryDelays, 5)
+
+	c, err = Load(env(map[string]string{
+		"GEOSCAN_SMTP_URL": "smtps://mailer:s3cret@smtp.example.com:465", "GEOSCAN_PUBLIC_URL": "https://geoscan.example.com",
+		"GEOSCAN_MAIL_RETRY_DELAYS": "10s,1m",
+	}))
+	require.NoError(t, err)
+	require.Equal(t, `"GeoScan" <noreply@geoscan.example.com>`, c.MailFrom)
+	require.Equal(t, "smtps://smtp.example.com:465", c.Redacted()["GEOSCAN_SMTP_URL"], "no credentials in the logged configuration")
+	for _, v := range c.Redacted() {
+		require.NotContains(t, v, "s3cret")
+	}
+	require.Equal(t, []time.Duration{10 * time.Second, time.Minute}, c.MailRetryDelays)
+
+	c, err = Load(env(map[string]string{"GEOSCAN_MAIL_FROM": "Reports <reports@example.com>"}))
+	require.NoError(t, err)
+	require.Equal(t, `"Reports" <reports@example.com>`, c.MailFrom)
+
+	for _, bad := range []string{"http://u:s3cret@smtp.example.com", "smtp://u:s3cret@", "smtp://u:s3cret@smtp.example.com/x", "smtp://u:s3cret@smtp.example.com?tls=no", "smtp://u:s3cret@smtp.example.com:0"} {
+		_, err := Load(env(map[string]string{"GEOSCAN_SMTP_URL": bad}))
+		require.ErrorContains(t, err, "GEOSCAN_SMTP_URL", bad)
+		require.NotContains(t, err.Error(), "s3cret", "an error never repeats the password")
+	}
+	_, err = Load(env(map[string]string{"GEOSCAN_MAIL_FROM": "not an address"}))
+	require.ErrorContains(t, err, "GEOSCAN_MAIL_FROM")
+}

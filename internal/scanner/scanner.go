@@ -23,6 +23,7 @@ import (
 	"github.com/geoscan/geoscan/internal/checks"
 	"github.com/geoscan/geoscan/internal/fetch"
 	"github.com/geoscan/geoscan/internal/llm"
+	"github.com/geoscan/geoscan/internal/mail"
 	"github.com/geoscan/geoscan/internal/pgsafe"
 	"github.com/geoscan/geoscan/internal/report"
 	"github.com/geoscan/geoscan/internal/scoring"
@@ -81,6 +82,9 @@ type Runner struct {
 	// AI is the AI layer (answer engines); nil or not enabled leaves the
 	// ai_mentions checks na and the summaries templates.
 	AI *llm.Layer
+	// Emails queues the email of a finished scheduled scan in that same
+	// transaction; nil queues none.
+	Emails *mail.Notifier
 
 	triageBuilder atomic.Pointer[TriageBuilder]
 	lastPrune     atomic.Int64 // Unix seconds of the last cache prune
@@ -257,12 +261,17 @@ func (r *Runner) now() time.Time {
 }
 
 // finished queues, in the transaction that gives a scan its final state,
-// what follows it: the callback.
+// what follows it: the callback, and a scheduled scan's email.
 func (r *Runner) finished(ctx context.Context, tx *store.Store, scan store.Scan) error {
-	if r.Callbacks == nil {
-		return nil
+	if r.Callbacks != nil {
+		if err := r.Callbacks.QueueCallback(ctx, tx, scan); err != nil {
+			return err
+		}
 	}
-	return r.Callbacks.QueueCallback(ctx, tx, scan)
+	if r.Emails != nil {
+		return r.Emails.QueueEmail(ctx, tx, scan)
+	}
+	return nil
 }
 
 // fail ends a scan as failed and queues its callback, in one transaction.

@@ -412,3 +412,15 @@ func orEmpty(list []string) []string {
 	}
 	return list
 }
+
+// PreviousScheduledScan returns the last completed scan of the schedule
+// that created scan, made before it.
+func (s *Store) PreviousScheduledScan(ctx context.Context, scan Scan) (Scan, error) {
+	if scan.ScheduleID == nil {
+		return Scan{}, ErrNotFound
+	}
+	prev, err := s.q.GetPreviousScheduledScan(ctx, s.conn, db.GetPreviousScheduledScanParams{
+		ScheduleID: scan.ScheduleID, CreatedAt: scan.CreatedAt, ID: scan.ID,
+	})
+	return one(prev, err, scanOf)
+}

@@ -64,6 +64,11 @@ type ScheduleRun struct {
 	OverallScore *float64
 	OverallGrade *string
 	ErrorCode    *string
+	// EmailStatus is what became of the scan's email (an Email* state),
+	// nil until the scan finished; EmailDetail says why it was skipped or
+	// failed.
+	EmailStatus *string
+	EmailDetail *string
 }
 
 func scheduleRunOf(r db.ListScheduleRunsRow) ScheduleRun {
@@ -71,6 +76,7 @@ func scheduleRunOf(r db.ListScheduleRunsRow) ScheduleRun {
 		ID: r.ID, ScheduleID: r.ScheduleID, DueAt: r.DueAt, Outcome: RunOutcome(r.Outcome), SkipReason: r.SkipReason,
 		Attempts: int(r.Attempts), CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt,
 		ScanID: r.ScanID, OverallScore: r.OverallScore, OverallGrade: r.OverallGrade, ErrorCode: r.ErrorCode,
+		EmailStatus: r.EmailStatus, EmailDetail: r.EmailDetail,
 	}
 	if r.ScanStatus != nil {
 		st := ScanStatus(*r.ScanStatus)
@@ -92,4 +98,10 @@ func (s *Store) ListScheduleRuns(ctx context.Context, scheduleID uuid.UUID, afte
 	}
 	rows, err := s.q.ListScheduleRuns(ctx, s.conn, p)
 	return all(rows, err, scheduleRunOf)
+}
+
+// SetScheduleRunEmail records what became of the email of a scheduled
+// scan on its run; detail says why for skipped and failed.
+func (s *Store) SetScheduleRunEmail(ctx context.Context, scanID uuid.UUID, status string, detail *string) error {
+	return s.q.SetScheduleRunEmail(ctx, s.conn, db.SetScheduleRunEmailParams{ScanID: &scanID, EmailStatus: &status, EmailDetail: detail})
 }

@@ -114,3 +114,11 @@ COPY (
     ORDER BY s.created_at DESC, s.id DESC
     LIMIT nullif((SELECT current_setting('geoscan.export_limit')), '')::bigint
 ) TO STDOUT WITH (FORMAT csv, HEADER true);
+
+-- name: GetPreviousScheduledScan :one
+-- The completed scan of a schedule made before the given one.
+SELECT * FROM scans
+WHERE schedule_id = @schedule_id AND status = 'completed'
+  AND (created_at, id) < (@created_at::timestamptz, @id::uuid)
+ORDER BY created_at DESC, id DESC
+LIMIT 1;

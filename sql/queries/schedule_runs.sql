@@ -15,7 +15,7 @@ RETURNING *;
 -- name: ListScheduleRuns :many
 -- Newest first, keyset over (created_at, id), each with its scan's state.
 SELECT r.id, r.schedule_id, r.due_at, r.outcome, r.skip_reason, r.scan_id, r.attempts, r.created_at, r.updated_at,
-       s.status AS scan_status, s.overall_score, s.overall_grade, s.error_code
+       r.email_status, r.email_detail, s.status AS scan_status, s.overall_score, s.overall_grade, s.error_code
 FROM schedule_runs r
 LEFT JOIN scans s ON s.id = r.scan_id
 WHERE r.schedule_id = @schedule_id
@@ -23,3 +23,7 @@ WHERE r.schedule_id = @schedule_id
        OR (r.created_at, r.id) < (sqlc.narg(cursor_created_at)::timestamptz, sqlc.narg(cursor_id)::uuid))
 ORDER BY r.created_at DESC, r.id DESC
 LIMIT @row_limit;
+
+-- name: SetScheduleRunEmail :exec
+UPDATE schedule_runs SET email_status = @email_status, email_detail = sqlc.narg(email_detail)
+WHERE scan_id = @scan_id;
