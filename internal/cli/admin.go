@@ -17,9 +17,13 @@ import (
 
 func org(ctx context.Context, e env, args []string) error {
 	if len(args) == 0 {
-		return fmt.Errorf("%w: org needs a subcommand: create or set-subscription", errUsage)
+		return fmt.Errorf("%w: org needs a subcommand: create, set-subscription, set-limits or show", errUsage)
 	}
 	switch args[0] {
+	case "set-limits":
+		return orgSetLimits(ctx, e, args[1:])
+	case "show":
+		return orgShow(ctx, e, args[1:])
 	case "create":
 		fs := newFlagSet(e, "org create")
 		name := fs.String("name", "", "organization name (required)")
