@@ -14,6 +14,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 
@@ -356,6 +357,31 @@ func TestScheduleCommands(t *testing.T) {
 	code, out, errOut = c.geoscan(t, "schedule", "delete", id)
 	require.Equal(t, 0, code, errOut)
 	require.Regexp(t, `(?m)^Active\s+false$`, out)
+
+	// Where emails go, and what each period did.
+	code, out, errOut = c.geoscan(t, "schedule", "create", c.sites.URL(testsite.Docs), "--notify-to", "seo@example.com")
+	require.Equal(t, 0, code, errOut)
+	docs := scanID(t, out)
+	require.Regexp(t, `(?m)^Email to\s+seo@example.com$`, out)
+	code, out, errOut = c.geoscan(t, "schedule", "update", docs, "--notify-to", "owner")
+	require.Equal(t, 0, code, errOut)
+	require.Regexp(t, `(?m)^Email to\s+the owner$`, out)
+	code, _, errOut = c.geoscan(t, "schedule", "update", docs, "--notify-to", "Ops <ops@example.com>")
+	require.Equal(t, 1, code)
+	require.Contains(t, errOut, "invalid_parameter")
+	code, out, _ = c.geoscan(t, "schedule", "runs", docs)
+	require.Equal(t, 0, code)
+	require.Equal(t, "DUE  OUTCOME  SCAN  STATUS  SCORE  TRIES  EMAIL", strings.TrimSpace(out))
+	var sc client.Schedule
+	code, out, _ = c.geoscan(t, "schedule", "get", docs, "--json")
+	require.Equal(t, 0, code)
+	require.NoError(t, json.Unmarshal([]byte(out), &sc))
+	runs, err := c.h.App.Scheduler().TickOrg(context.Background(), *sc.NextRunAt, c.org.ID)
+	require.NoError(t, err)
+	require.Len(t, runs, 1)
+	code, out, _ = c.geoscan(t, "schedule", "runs", docs)
+	require.Equal(t, 0, code)
+	require.Regexp(t, sc.NextRunAt.UTC().Format(time.RFC3339)+`\s+scanned\s+`+runs[0].ScanID.String()+`\s+\w+\s+`, out)
 
 	code, _, errOut = c.geoscan(t, "schedule", "create", "https://www.example.com/pricing")
 	require.Equal(t, 1, code)

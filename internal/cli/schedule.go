@@ -12,11 +12,14 @@ import (
 
 const scheduleUsage = `Usage: geoscan schedule COMMAND [flags]
 
-  create URL      scan a homepage every month or quarter [--frequency monthly|quarterly] [--brand NAME] [--notify-email=false]
+  create URL      scan a homepage every month or quarter [--frequency monthly|quarterly] [--brand NAME]
+                  [--notify-email=false] [--notify-to EMAIL]
   list            the organization's schedules [--active true|false] [--limit N] [--cursor C]
   get ID          one schedule
-  update ID       change it [--frequency F] [--notify-email=BOOL] [--active=BOOL]
+  update ID       change it [--frequency F] [--notify-email=BOOL] [--notify-to EMAIL|owner] [--active=BOOL]
   delete ID       deactivate it (it stops running and frees a slot)
+  runs ID         what each period did: the scan and its score, or why it was skipped, and the email
+                  [--limit N] [--cursor C]
 
   tick            operators: create the scans due now and exit, against DATABASE_URL, not the API
                   [--at RFC3339] [--org ORG_ID]; the servers' scheduler does this every minute
@@ -39,6 +42,8 @@ func scheduleCmd(ctx context.Context, e env, args []string) error {
 		return scheduleUpdate(ctx, e, args[1:])
 	case "delete":
 		return scheduleDelete(ctx, e, args[1:])
+	case "runs":
+		return scheduleRuns(ctx, e, args[1:])
 	case "tick":
 		return scheduleTick(ctx, e, args[1:])
 	case "help", "-h", "--help":
@@ -64,9 +69,17 @@ func printSchedule(e env, s *client.Schedule) error {
 	fmt.Fprintf(tw, "Frequency\t%s\n", s.Frequency)
 	fmt.Fprintf(tw, "Active\t%t\n", s.Active)
 	fmt.Fprintf(tw, "Email notification\t%t\n", s.NotifyEmail)
+	to := "the owner"
+	if s.NotifyTo != nil {
+		to = *s.NotifyTo
+	}
+	fmt.Fprintf(tw, "Email to\t%s\n", to)
 	fmt.Fprintf(tw, "Next run\t%s\n", timeText(s.NextRunAt))
 	fmt.Fprintf(tw, "Last run\t%s\n", timeText(s.LastRunAt))
 	fmt.Fprintf(tw, "Last scan\t%s\n", orDash(s.LastScanID))
+	if s.LastSkipReason != nil {
+		fmt.Fprintf(tw, "Last skipped\t%s (%s)\n", timeText(s.LastSkippedAt), *s.LastSkipReason)
+	}
 	fmt.Fprintf(tw, "Created\t%s\n", timeText(&s.CreatedAt))
 	return tw.Flush()
 }
@@ -76,6 +89,7 @@ func scheduleCreate(ctx context.Context, e env, args []string) error {
 	frequency := fs.String("frequency", "", "monthly or quarterly (the server's default: quarterly)")
 	brand := fs.String("brand", "", "brand name (default: the registrable domain)")
 	notify := fs.Bool("notify-email", true, "email the organization after each scheduled scan")
+	notifyTo := fs.String("notify-to", "", "the address the emails go to (default: the key's member, else the organization's owner)")
 	idem := fs.String("idempotency-key", "", "makes retrying this command safe")
 	pos, err := parseArgs(fs, args, 1, 1)
 	if err != nil {
@@ -96,6 +110,9 @@ func scheduleCreate(ctx context.Context, e env, args []string) error {
 	}
 	if set["notify-email"] {
 		body.NotifyEmail = notify
+	}
+	if set["notify-to"] {
+		body.NotifyTo = notifyTo
 	}
 	var params *client.CreateScheduleParams
 	if *idem != "" {
@@ -202,6 +219,7 @@ func scheduleUpdate(ctx context.Context, e env, args []string) error {
 	fs, f := newClientFlagSet(e, "schedule update", "Usage: geoscan schedule update ID [flags]\n\nChanges only the settings given.\n")
 	frequency := fs.String("frequency", "", "monthly or quarterly")
 	notify := fs.Bool("notify-email", true, "email the organization after each scheduled scan")
+	notifyTo := fs.String("notify-to", "", "the address the emails go to; owner sends them to the owner again")
 	active := fs.Bool("active", true, "run the schedule (false pauses it)")
 	pos, err := parseArgs(fs, args, 1, 1)
 	if err != nil {
@@ -223,8 +241,15 @@ func scheduleUpdate(ctx context.Context, e env, args []string) error {
 	if set["active"] {
 		body.Active = active
 	}
-	if body.Frequency == nil && body.NotifyEmail == nil && body.Active == nil {
-		return fmt.Errorf("%w: schedule update needs at least one of --frequency, --notify-email, --active", errUsage)
+	if set["notify-to"] {
+		if *notifyTo == "owner" {
+			body.NotifyTo.SetNull()
+		} else {
+			body.NotifyTo.Set(*notifyTo)
+		}
+	}
+	if body.Frequency == nil && body.NotifyEmail == nil && body.Active == nil && !set["notify-to"] {
+		return fmt.Errorf("%w: schedule update needs at least one of --frequency, --notify-email, --notify-to, --active", errUsage)
 	}
 	a, err := newAPI(e, *f.json)
 	if err != nil {
@@ -268,4 +293,61 @@ func scheduleDelete(ctx context.Context, e env, args []string) error {
 		return a.printJSON(resp.Body)
 	}
 	return printSchedule(e, resp.JSON200)
+}
+
+func scheduleRuns(ctx context.Context, e env, args []string) error {
+	fs, f := newClientFlagSet(e, "schedule runs", "Usage: geoscan schedule runs ID [flags]\n\nLists what each period of the schedule did, newest first.\n")
+	limit := fs.Int("limit", 20, "page size (1-100)")
+	cursor := fs.String("cursor", "", "the next_cursor of the previous page")
+	pos, err := parseArgs(fs, args, 1, 1)
+	if err != nil {
+		return err
+	}
+	id, err := parseID(pos[0], "schedule id")
+	if err != nil {
+		return err
+	}
+	params := &client.ListScheduleRunsParams{Limit: limit}
+	if *cursor != "" {
+		params.Cursor = cursor
+	}
+	a, err := newAPI(e, *f.json)
+	if err != nil {
+		return err
+	}
+	resp, err := a.c.ListScheduleRunsWithResponse(ctx, id, params)
+	if err != nil {
+		return err
+	}
+	if err := expect(resp.HTTPResponse, resp.Body, http.StatusOK); err != nil {
+		return err
+	}
+	if a.json {
+		return a.printJSON(resp.Body)
+	}
+	tw := newTable(e.stdout)
+	fmt.Fprintln(tw, "DUE\tOUTCOME\tSCAN\tSTATUS\tSCORE\tTRIES\tEMAIL")
+	for _, r := range resp.JSON200.Data {
+		outcome := string(r.Outcome)
+		if r.SkipReason != nil {
+			outcome += " (" + *r.SkipReason + ")"
+		}
+		score := "-"
+		if r.OverallScore != nil {
+			score = fmt.Sprintf("%.1f %s", *r.OverallScore, orDash(r.OverallGrade))
+		}
+		email := orDash(r.EmailStatus)
+		if r.EmailDetail != nil {
+			email += ": " + *r.EmailDetail
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%d\t%s\n", r.DueAt.UTC().Format(time.RFC3339), outcome,
+			orDash(r.ScanID), orDash(r.ScanStatus), score, r.Attempts, email)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	if resp.JSON200.HasMore && resp.JSON200.NextCursor != nil {
+		fmt.Fprintf(e.stderr, "more runs: geoscan schedule runs %s --cursor %s\n", id, *resp.JSON200.NextCursor)
+	}
+	return nil
 }
