@@ -14,11 +14,16 @@ import (
 )
 
 const deleteExpiredIdempotencyKeys = `-- name: DeleteExpiredIdempotencyKeys :execrows
-DELETE FROM idempotency_keys WHERE expires_at <= now()
+DELETE FROM idempotency_keys
+WHERE (org_id, operation, key) IN (
+    SELECT old.org_id, old.operation, old.key FROM idempotency_keys old
+    WHERE old.expires_at <= now() ORDER BY old.expires_at LIMIT $1::integer
+)
 `
 
-func (q *Queries) DeleteExpiredIdempotencyKeys(ctx context.Context, db DBTX) (int64, error) {
-	result, err := db.Exec(ctx, deleteExpiredIdempotencyKeys)
+// Up to @batch keys whose TTL has passed, oldest first.
+func (q *Queries) DeleteExpiredIdempotencyKeys(ctx context.Context, db DBTX, batch int32) (int64, error) {
+	result, err := db.Exec(ctx, deleteExpiredIdempotencyKeys, batch)
 	if err != nil {
 		return 0, err
 	}

@@ -7,9 +7,33 @@ package db
 
 import (
 	"context"
+	"time"
 
 	"github.com/google/uuid"
 )
+
+const deleteSnapshotsBefore = `-- name: DeleteSnapshotsBefore :execrows
+DELETE FROM scan_snapshots
+WHERE scan_id IN (
+    SELECT old.scan_id FROM scan_snapshots old
+    WHERE old.created_at < $1::timestamptz ORDER BY old.created_at LIMIT $2::integer
+)
+`
+
+type DeleteSnapshotsBeforeParams struct {
+	Before time.Time
+	Batch  int32
+}
+
+// Up to @batch snapshots taken before @before, oldest first; the scans,
+// their reports and dossiers stay.
+func (q *Queries) DeleteSnapshotsBefore(ctx context.Context, db DBTX, arg DeleteSnapshotsBeforeParams) (int64, error) {
+	result, err := db.Exec(ctx, deleteSnapshotsBefore, arg.Before, arg.Batch)
+	if err != nil {
+		return 0, err
+	}
+	return result.RowsAffected(), nil
+}
 
 const getSnapshot = `-- name: GetSnapshot :one
 SELECT scan_id, format, body, created_at FROM scan_snapshots WHERE scan_id = $1

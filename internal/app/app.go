@@ -225,7 +225,7 @@ func (a *App) rateLimits(ctx context.Context, cfg config.Config, logger *slog.Lo
 		l := ratelimit.NewLeased(ctx, r, logger)
 		limits.Limiter, a.closeLimiter = l, func(ctx context.Context) error { l.Close(ctx); return r.Close() }
 	default:
-		l := ratelimit.NewLeased(ctx, ratelimit.NewPostgres(a.store, logger), logger)
+		l := ratelimit.NewLeased(ctx, ratelimit.NewPostgres(a.store), logger)
 		limits.Limiter, a.closeLimiter = l, func(ctx context.Context) error { l.Close(ctx); return nil }
 	}
 	return limits, nil
@@ -274,7 +274,7 @@ func (a *App) setUpQueue(cfg config.Config, logger *slog.Logger, resolver netgua
 		river.AddWorker(workers, &scanner.Sweeper{Runner: a.runner, Grace: cfg.ScanBudget})
 		river.AddWorker(workers, &scanner.TriageWorker{Runner: a.runner})
 		river.AddWorker(workers, deliverer)
-		river.AddWorker(workers, &retention.Worker{Store: a.store, Logger: logger})
+		river.AddWorker(workers, &retention.Worker{Store: a.store, Logger: logger, SnapshotRetention: cfg.SnapshotRetention, NowFunc: opts.NowFunc})
 		river.AddWorker(workers, &schedule.TickWorker{Scheduler: a.scheduler})
 		river.AddWorker(workers, &mail.Worker{Notifier: a.notifier})
 		riverCfg.Workers = workers

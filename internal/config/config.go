@@ -70,6 +70,8 @@ type Config struct {
 	// MailRetryDelays are the waits before each retry of an email the
 	// relay refused for now.
 	MailRetryDelays []time.Duration
+	// SnapshotRetention is how long the pages a scan fetched are kept.
+	SnapshotRetention time.Duration
 	// LLM configures the AI layer (answer engines and their limits).
 	LLM LLMConfig
 }
@@ -310,6 +312,10 @@ func variables() []variable {
 			func(c *Config, v string) error { return durationList(v, &c.MailRetryDelays) },
 		},
 		{
+			"GEOSCAN_SNAPSHOT_RETENTION", "90d", "How long the pages a scan fetched are kept (days as 90d, or a duration); older ones are deleted by the retention job. Reports and triage dossiers stay; a dossier recomputed later fetches the site again.", false,
+			func(c *Config, v string) error { return days(v, &c.SnapshotRetention) },
+		},
+		{
 			"GEOSCAN_DATA_DIR", ".data", "Where `geoscan dev` keeps its private PostgreSQL cluster and development key.", false,
 			func(c *Config, v string) error { c.DataDir = v; return nil },
 		},
@@ -331,6 +337,22 @@ func positiveDuration(v string, dst *time.Duration) error {
 		return fmt.Errorf("must be a positive duration such as 15s, not %q", v)
 	}
 	*dst = d
+	return nil
+}
+
+// days reads a positive number of days ("90d") or a Go duration ("36h").
+func days(v string, dst *time.Duration) error {
+	if n, ok := strings.CutSuffix(v, "d"); ok {
+		d, err := strconv.Atoi(n)
+		if err != nil || d <= 0 || d > 100*365 {
+			return fmt.Errorf("must be a positive number of days such as 90d, or a duration such as 36h, not %q", v)
+		}
+		*dst = time.Duration(d) * 24 * time.Hour
+		return nil
+	}
+	if err := positiveDuration(v, dst); err != nil {
+		return fmt.Errorf("must be a positive number of days such as 90d, or a duration such as 36h, not %q", v)
+	}
 	return nil
 }
 
@@ -523,6 +545,7 @@ func (c Config) Redacted() map[string]string {
 		out["GEOSCAN_LLM_API_KEY"] = "(set)"
 	}
 	out["GEOSCAN_SCHEDULER_INTERVAL"] = c.SchedulerInterval.String()
+	out["GEOSCAN_SNAPSHOT_RETENTION"] = c.SnapshotRetention.String()
 	out["GEOSCAN_MAIL_FROM"] = c.MailFrom
 	mailDelays := make([]string, len(c.MailRetryDelays))
 	for i, d := range c.MailRetryDelays {

@@ -139,3 +139,19 @@ func TestLoadMailSettings(t *testing.T) {
 	_, err = Load(env(map[string]string{"GEOSCAN_MAIL_FROM": "not an address"}))
 	require.ErrorContains(t, err, "GEOSCAN_MAIL_FROM")
 }
+
+func TestLoadSnapshotRetention(t *testing.T) {
+	t.Parallel()
+	c, err := Load(env(nil))
+	require.NoError(t, err)
+	require.Equal(t, 90*24*time.Hour, c.SnapshotRetention)
+	for v, want := range map[string]time.Duration{"7d": 7 * 24 * time.Hour, "36h": 36 * time.Hour, "1d": 24 * time.Hour} {
+		c, err := Load(env(map[string]string{"GEOSCAN_SNAPSHOT_RETENTION": v}))
+		require.NoError(t, err, v)
+		require.Equal(t, want, c.SnapshotRetention, v)
+	}
+	for _, bad := range []string{"0d", "-3d", "d", "ninety", "0s", "1.5d"} {
+		_, err := Load(env(map[string]string{"GEOSCAN_SNAPSHOT_RETENTION": bad}))
+		require.ErrorContains(t, err, "GEOSCAN_SNAPSHOT_RETENTION", bad)
+	}
+}

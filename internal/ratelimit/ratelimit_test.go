@@ -45,7 +45,7 @@ func redisLimiter(tb testing.TB) *ratelimit.Redis {
 
 func postgresLimiter(tb testing.TB) *ratelimit.Postgres {
 	tb.Helper()
-	return ratelimit.NewPostgres(store.New(pgtest.Pool(tb)), slog.New(slog.DiscardHandler))
+	return ratelimit.NewPostgres(store.New(pgtest.Pool(tb)))
 }
 
 type backend interface {
@@ -332,37 +332,6 @@ func TestLeasedFollowsAChangedLimit(t *testing.T) {
 		require.LessOrEqual(t, allowed, 10)
 		require.Positive(t, allowed)
 	})
-}
-
-func TestPostgresSweepDeletesOnlyExpiredBuckets(t *testing.T) {
-	t.Parallel()
-	pool := pgtest.Pool(t)
-	ctx := context.Background()
-	l := ratelimit.NewPostgres(store.New(pool), slog.New(slog.DiscardHandler))
-	live := "test:" + uuid.NewString()
-	_, err := l.Allow(ctx, live, ratelimit.PerMinute(5))
-	require.NoError(t, err)
-	expired := "test:" + uuid.NewString()
-	_, err = pool.Exec(ctx, "INSERT INTO rate_limits (bucket, tat, allowed) VALUES ($1, now() - interval '1 second', true)", expired)
-	require.NoError(t, err)
-
-	_, err = l.Sweep(ctx)
-	require.NoError(t, err)
-	var buckets []string
-	rows, err := pool.Query(ctx, "SELECT bucket FROM rate_limits WHERE bucket = ANY($1)", []string{live, expired})
-	require.NoError(t, err)
-	for rows.Next() {
-		var b string
-		require.NoError(t, rows.Scan(&b))
-		buckets = append(buckets, b)
-	}
-	require.NoError(t, rows.Err())
-	require.Equal(t, []string{live}, buckets)
-
-	// A deleted bucket is a full allowance, as it was before the sweep.
-	res, err := l.Allow(ctx, expired, ratelimit.PerMinute(5))
-	require.NoError(t, err)
-	require.Equal(t, 4, res.Remaining)
 }
 
 type brokenLimiter struct{}

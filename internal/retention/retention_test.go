@@ -2,6 +2,7 @@ package retention_test
 
 import (
 	"context"
+	"errors"
 	"log/slog"
 	"os"
 	"testing"
@@ -14,6 +15,7 @@ import (
 
 	"github.com/geoscan/geoscan/internal/apitest"
 	"github.com/geoscan/geoscan/internal/pgtest"
+	"github.com/geoscan/geoscan/internal/ratelimit"
 	"github.com/geoscan/geoscan/internal/retention"
 	"github.com/geoscan/geoscan/internal/store"
 	"github.com/geoscan/geoscan/internal/wait"
@@ -65,4 +67,78 @@ func TestWorkerRoleRunsTheSweeps(t *testing.T) {
 	wait.Until(t, time.Minute, "the retention job to delete the expired key", func() bool {
 		return len(keysOf(t, st, org.ID)) == 0
 	})
+}
+
+func TestSweepDeletesOnlyExpiredRateLimitBuckets(t *testing.T) {
+	ctx := context.Background()
+	pool := pgtest.Pool(t)
+	st := store.New(pool)
+	l := ratelimit.NewPostgres(st)
+	live := "test:" + uuid.NewString()
+	_, err := l.Allow(ctx, live, ratelimit.PerMinute(5))
+	require.NoError(t, err)
+	// More expired buckets than one batch holds: the run takes several.
+	prefix := "test:" + uuid.NewString() + ":"
+	_, err = pool.Exec(ctx, `INSERT INTO rate_limits (bucket, tat, allowed)
+		SELECT $1 || i, now() - interval '1 second', true FROM generate_series(1, 2500) i`, prefix)
+	require.NoError(t, err)
+
+	w := &retention.Worker{Store: st, Logger: slog.New(slog.DiscardHandler)}
+	require.NoError(t, w.Work(ctx, &river.Job[retention.Args]{}))
+	var expired, kept int
+	require.NoError(t, pool.QueryRow(ctx, "SELECT count(*) FROM rate_limits WHERE bucket LIKE $1 || '%'", prefix).Scan(&expired))
+	require.NoError(t, pool.QueryRow(ctx, "SELECT count(*) FROM rate_limits WHERE bucket = $1", live).Scan(&kept))
+	require.Zero(t, expired)
+	require.Equal(t, 1, kept, "a bucket still refilling is kept")
+
+	// A deleted bucket is a whole allowance, as it was before the sweep.
+	res, err := l.Allow(ctx, prefix+"1", ratelimit.PerMinute(5))
+	require.NoError(t, err)
+	require.Equal(t, 4, res.Remaining)
+}
+
+func TestSweepDeletesOldSnapshotsAndKeepsTheirScans(t *testing.T) {
+	ctx := context.Background()
+	pool := pgtest.Pool(t)
+	st := store.New(pool)
+	org, err := st.CreateOrganization(ctx, "snapshots", "pro", true)
+	require.NoError(t, err)
+	scan := func() uuid.UUID {
+		s, err := st.CreateScan(ctx, store.NewScan{OrgID: org.ID, Source: store.SourceAPI, URL: "https://example.com/", Domain: "example.com", BrandName: "example"}, time.Now())
+		require.NoError(t, err)
+		require.NoError(t, st.PutSnapshot(ctx, s.ID, 1, []byte("pages")))
+		require.NoError(t, st.PutTriage(ctx, s.ID, store.TriageDoc{SchemaVersion: "test", Body: map[string]any{"kept": true}}))
+		return s.ID
+	}
+	old, edge, recent := scan(), scan(), scan()
+	now := time.Now()
+	for id, age := range map[uuid.UUID]time.Duration{old: 120 * 24 * time.Hour, edge: 89 * 24 * time.Hour, recent: time.Hour} {
+		_, err := pool.Exec(ctx, "UPDATE scan_snapshots SET created_at = $2 WHERE scan_id = $1", id, now.Add(-age))
+		require.NoError(t, err)
+	}
+	has := func(id uuid.UUID) bool {
+		_, err := st.GetSnapshot(ctx, id)
+		if errors.Is(err, store.ErrNotFound) {
+			return false
+		}
+		require.NoError(t, err)
+		return true
+	}
+
+	// No retention configured: everything stays.
+	w := &retention.Worker{Store: st, Logger: slog.New(slog.DiscardHandler), NowFunc: func() time.Time { return now }}
+	require.NoError(t, w.Work(ctx, &river.Job[retention.Args]{}))
+	require.True(t, has(old))
+
+	w.SnapshotRetention = 90 * 24 * time.Hour
+	require.NoError(t, w.Work(ctx, &river.Job[retention.Args]{}))
+	require.False(t, has(old), "older than the retention")
+	require.True(t, has(edge))
+	require.True(t, has(recent))
+	for _, id := range []uuid.UUID{old, edge, recent} {
+		_, err := st.GetScan(ctx, org.ID, id)
+		require.NoError(t, err, "the scan stays")
+		_, err = st.GetTriage(ctx, id)
+		require.NoError(t, err, "the dossier stays")
+	}
 }

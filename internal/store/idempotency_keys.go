@@ -66,8 +66,8 @@ func (s *Store) SaveIdempotentResponse(ctx context.Context, k IdempotencyKey, re
 	})
 }
 
-// DeleteExpiredIdempotencyKeys removes the keys whose TTL has passed: they
-// are never replayed again.
-func (s *Store) DeleteExpiredIdempotencyKeys(ctx context.Context) (int64, error) {
-	return s.q.DeleteExpiredIdempotencyKeys(ctx, s.conn)
+// DeleteExpiredIdempotencyKeys removes up to batch keys whose TTL has
+// passed: they are never replayed again.
+func (s *Store) DeleteExpiredIdempotencyKeys(ctx context.Context, batch int) (int64, error) {
+	return s.q.DeleteExpiredIdempotencyKeys(ctx, s.conn, int32(batch))
 }

@@ -37,3 +37,9 @@ func (s *Store) GetSnapshot(ctx context.Context, scanID uuid.UUID) (Snapshot, er
 	snap, err := s.q.GetSnapshot(ctx, s.conn, scanID)
 	return one(snap, err, snapshotOf)
 }
+
+// DeleteSnapshotsBefore deletes up to batch snapshots taken before t,
+// oldest first; the scans, reports and dossiers stay.
+func (s *Store) DeleteSnapshotsBefore(ctx context.Context, t time.Time, batch int) (int64, error) {
+	return s.q.DeleteSnapshotsBefore(ctx, s.conn, db.DeleteSnapshotsBeforeParams{Before: t, Batch: int32(batch)})
+}

@@ -134,7 +134,7 @@ func TestIdempotencyKeys(t *testing.T) {
 	_, _, err = st.ClaimIdempotencyKey(ctx, k, []byte("another request"))
 	require.ErrorIs(t, err, store.ErrIdempotencyReused)
 
-	n, err := st.DeleteExpiredIdempotencyKeys(ctx)
+	n, err := st.DeleteExpiredIdempotencyKeys(ctx, 1000)
 	require.NoError(t, err)
 	require.Zero(t, n, "a key within its TTL is kept")
 }

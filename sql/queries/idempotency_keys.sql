@@ -19,4 +19,9 @@ WHERE idempotency_keys.expires_at <= now();
 SELECT pg_advisory_xact_lock(hashtextextended(@lock_key::text, 0));
 
 -- name: DeleteExpiredIdempotencyKeys :execrows
-DELETE FROM idempotency_keys WHERE expires_at <= now();
+-- Up to @batch keys whose TTL has passed, oldest first.
+DELETE FROM idempotency_keys
+WHERE (org_id, operation, key) IN (
+    SELECT old.org_id, old.operation, old.key FROM idempotency_keys old
+    WHERE old.expires_at <= now() ORDER BY old.expires_at LIMIT @batch::integer
+);
