@@ -221,13 +221,16 @@ func compareReports(b, t api.Report, bDone, tDone *time.Time) api.ScanComparison
 	out.Rings.Visibility = delta(ringScore(b.Rings.Visibility), ringScore(t.Rings.Visibility))
 	out.Rings.Trust = delta(ringScore(b.Rings.Trust), ringScore(t.Rings.Trust))
 
-	type pillarKey struct{ ring, id string }
+	type pillarKey struct {
+		ring api.Ring
+		id   string
+	}
 	pillarScores := func(r api.Report) (map[pillarKey]*float64, []pillarKey) {
 		m := map[pillarKey]*float64{}
 		var order []pillarKey
 		for _, ring := range []api.RingResult{r.Rings.Search, r.Rings.Visibility, r.Rings.Trust} {
 			for _, p := range ring.Pillars {
-				k := pillarKey{string(ring.Ring), p.ID}
+				k := pillarKey{ring.Ring, p.ID}
 				if p.Score != nil {
 					v := float64(*p.Score)
 					m[k] = &v
@@ -249,7 +252,7 @@ func compareReports(b, t api.Report, bDone, tDone *time.Time) api.ScanComparison
 		}
 		seen[k] = true
 		d := delta(bp[k], tp[k])
-		out.Pillars = append(out.Pillars, api.PillarDelta{Base: d.Base, Delta: d.Delta, Pillar: k.id, Ring: api.Ring(k.ring), Target: d.Target})
+		out.Pillars = append(out.Pillars, api.PillarDelta{Base: d.Base, Delta: d.Delta, Pillar: k.id, Ring: k.ring, Target: d.Target})
 	}
 	out.Checks = compareChecks(b.Checks, t.Checks, &out.Summary)
 	return out

@@ -13,6 +13,7 @@ import (
 	"github.com/geoscan/geoscan/internal/jsonld"
 	"github.com/geoscan/geoscan/internal/mentions"
 	"github.com/geoscan/geoscan/internal/page"
+	"github.com/geoscan/geoscan/internal/scoring"
 )
 
 // The ai_mentions pillar: what do AI assistants already say about the
@@ -59,7 +60,7 @@ func noEngine() Result {
 
 func llmBrandRecognitionCheck() *Check {
 	return &Check{
-		ID: "llm_brand_recognition", Ring: RingTrust, Pillar: pillarAIMentions, Weight: 3, Effort: High,
+		ID: "llm_brand_recognition", Ring: scoring.RingTrust, Pillar: pillarAIMentions, Weight: 3, Effort: High,
 		Marketing: Text{
 			Title: "AI assistants know your brand",
 			Why:   "If an AI assistant cannot say what your brand is, it will not recommend you.",
@@ -96,7 +97,7 @@ func evalBrandRecognition(in *Input) Result {
 
 func llmBrandAccuracyCheck() *Check {
 	return &Check{
-		ID: "llm_brand_accuracy", Ring: RingTrust, Pillar: pillarAIMentions, Weight: 3, Effort: High,
+		ID: "llm_brand_accuracy", Ring: scoring.RingTrust, Pillar: pillarAIMentions, Weight: 3, Effort: High,
 		Marketing: Text{
 			Title: "AI assistants describe you correctly",
 			Why:   "An assistant that gets your offer, category or location wrong sends customers elsewhere.",
@@ -188,7 +189,7 @@ func evalBrandAccuracy(in *Input) Result {
 
 func llmCategoryMentionRateCheck() *Check {
 	return &Check{
-		ID: "llm_category_mention_rate", Ring: RingTrust, Pillar: pillarAIMentions, Weight: 2, Effort: High,
+		ID: "llm_category_mention_rate", Ring: scoring.RingTrust, Pillar: pillarAIMentions, Weight: 2, Effort: High,
 		Marketing: Text{
 			Title: "Mentioned when buyers ask",
 			Why:   "Buyers ask assistants for the best options in a category; being named in those answers is the outcome GEO works towards.",
@@ -249,7 +250,7 @@ func evalCategoryMentionRate(in *Input) Result {
 
 func llmSearchCitationCheck() *Check {
 	return &Check{
-		ID: "llm_search_citation", Ring: RingTrust, Pillar: pillarAIMentions, Weight: 2, Effort: High,
+		ID: "llm_search_citation", Ring: scoring.RingTrust, Pillar: pillarAIMentions, Weight: 2, Effort: High,
 		Marketing: Text{
 			Title: "Cited by AI search",
 			Why:   "AI search engines link to their sources; a citation sends qualified visitors to your site.",

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/geoscan/geoscan/internal/page"
+	"github.com/geoscan/geoscan/internal/scoring"
 )
 
 // The answer_structure pillar: is the content shaped the way answer
@@ -29,7 +30,7 @@ func answerStructureChecks() []*Check {
 
 func singleH1Check() *Check {
 	return &Check{
-		ID: "single_h1", Ring: RingVisibility, Pillar: pillarAnswerStructure, Weight: 3, Effort: Low,
+		ID: "single_h1", Ring: scoring.RingVisibility, Pillar: pillarAnswerStructure, Weight: 3, Effort: Low,
 		Marketing: Text{
 			Title: "One clear headline per page",
 			Why:   "The main headline tells AI engines what a page is about; none or several competing headlines blur the topic they match your page to.",
@@ -72,7 +73,7 @@ func evalSingleH1(in *Input) Result {
 
 func headingHierarchyCheck() *Check {
 	return &Check{
-		ID: "heading_hierarchy", Ring: RingVisibility, Pillar: pillarAnswerStructure, Weight: 2, Effort: Low,
+		ID: "heading_hierarchy", Ring: scoring.RingVisibility, Pillar: pillarAnswerStructure, Weight: 2, Effort: Low,
 		Marketing: Text{
 			Title: "Subheadings in a logical order",
 			Why:   "Well-ordered subheadings let AI engines split a page into topics and quote the one section that answers a question.",
@@ -130,7 +131,7 @@ func evalHeadingHierarchy(in *Input) Result {
 
 func answerFirstIntroCheck() *Check {
 	return &Check{
-		ID: "answer_first_intro", Ring: RingVisibility, Pillar: pillarAnswerStructure, Weight: 2, Effort: Medium,
+		ID: "answer_first_intro", Ring: scoring.RingVisibility, Pillar: pillarAnswerStructure, Weight: 2, Effort: Medium,
 		Marketing: Text{
 			Title: "The answer comes first",
 			Why:   "AI answers favour pages that state the point in the first lines; a direct opening sentence is the part most likely to be quoted.",
@@ -173,7 +174,7 @@ func evalAnswerFirst(in *Input) Result {
 
 func passageChunkingCheck() *Check {
 	return &Check{
-		ID: "passage_chunking", Ring: RingVisibility, Pillar: pillarAnswerStructure, Weight: 3, Effort: Medium,
+		ID: "passage_chunking", Ring: scoring.RingVisibility, Pillar: pillarAnswerStructure, Weight: 3, Effort: Medium,
 		Marketing: Text{
 			Title: "Content in quotable sections",
 			Why:   "AI engines cut pages into passages and quote the best one; sections of a few short paragraphs under a clear subheading are easy to lift, walls of text are not.",
@@ -230,7 +231,7 @@ func evalPassageChunking(in *Input) Result {
 
 func listsTablesCheck() *Check {
 	return &Check{
-		ID: "lists_tables", Ring: RingVisibility, Pillar: pillarAnswerStructure, Weight: 1, Effort: Low,
+		ID: "lists_tables", Ring: scoring.RingVisibility, Pillar: pillarAnswerStructure, Weight: 1, Effort: Low,
 		Marketing: Text{
 			Title: "Lists and tables for key facts",
 			Why:   "Steps, comparisons and specifications in lists or tables are the formats AI engines copy most readily into their answers.",
@@ -267,7 +268,7 @@ func evalListsTables(in *Input) Result {
 
 func questionHeadingsCheck() *Check {
 	return &Check{
-		ID: "question_headings", Ring: RingVisibility, Pillar: pillarAnswerStructure, Weight: 1, Effort: Low,
+		ID: "question_headings", Ring: scoring.RingVisibility, Pillar: pillarAnswerStructure, Weight: 1, Effort: Low,
 		Marketing: Text{
 			Title: "Headings phrased as questions",
 			Why:   "People ask AI tools questions; a subheading that mirrors the question helps the engine match your section to it.",
@@ -317,7 +318,7 @@ func evalQuestionHeadings(in *Input) Result {
 
 func factsAndCitationsCheck() *Check {
 	return &Check{
-		ID: "facts_and_citations", Ring: RingVisibility, Pillar: pillarAnswerStructure, Weight: 2, Effort: Medium,
+		ID: "facts_and_citations", Ring: scoring.RingVisibility, Pillar: pillarAnswerStructure, Weight: 2, Effort: Medium,
 		Marketing: Text{
 			Title: "Concrete facts and sources",
 			Why:   "AI engines prefer to cite pages with specific numbers and links to trustworthy sources; vague copy gives them nothing to verify or quote.",

@@ -9,6 +9,7 @@ import (
 
 	"github.com/geoscan/geoscan/internal/jsonld"
 	"github.com/geoscan/geoscan/internal/page"
+	"github.com/geoscan/geoscan/internal/scoring"
 )
 
 // The authorship_freshness pillar: does the content show who wrote it and
@@ -27,7 +28,7 @@ func authorshipFreshnessChecks() []*Check {
 
 func authorAttributionCheck() *Check {
 	return &Check{
-		ID: "author_attribution", Ring: RingTrust, Pillar: pillarAuthorshipFreshness, Weight: 3, Effort: Medium,
+		ID: "author_attribution", Ring: scoring.RingTrust, Pillar: pillarAuthorshipFreshness, Weight: 3, Effort: Medium,
 		Marketing: Text{
 			Title: "Articles name their authors",
 			Why:   "AI engines favour content from identifiable experts; a visible author with a profile shows who stands behind the advice.",
@@ -134,7 +135,7 @@ func evalAuthorAttribution(in *Input) Result {
 
 func contentDatesCheck() *Check {
 	return &Check{
-		ID: "content_dates", Ring: RingTrust, Pillar: pillarAuthorshipFreshness, Weight: 2, Effort: Low,
+		ID: "content_dates", Ring: scoring.RingTrust, Pillar: pillarAuthorshipFreshness, Weight: 2, Effort: Low,
 		Marketing: Text{
 			Title: "Articles show their dates",
 			Why:   "AI engines prefer current information and need to know when something was written or updated to trust it.",
@@ -238,7 +239,7 @@ func evalContentDates(in *Input) Result {
 
 func contentFreshnessCheck() *Check {
 	return &Check{
-		ID: "content_freshness", Ring: RingTrust, Pillar: pillarAuthorshipFreshness, Weight: 2, Effort: Medium,
+		ID: "content_freshness", Ring: scoring.RingTrust, Pillar: pillarAuthorshipFreshness, Weight: 2, Effort: Medium,
 		Marketing: Text{
 			Title: "Content is kept up to date",
 			Why:   "AI answers lean towards recent sources; a site with no update in a year or more looks abandoned.",

@@ -21,6 +21,7 @@ import (
 	"github.com/geoscan/geoscan/internal/fetch"
 	"github.com/geoscan/geoscan/internal/mentions"
 	"github.com/geoscan/geoscan/internal/page"
+	"github.com/geoscan/geoscan/internal/scoring"
 )
 
 // Status is a check verdict.
@@ -62,13 +63,6 @@ const (
 	High   Level = "high"
 )
 
-// Rings.
-const (
-	RingSearch     = "search"
-	RingVisibility = "visibility"
-	RingTrust      = "trust"
-)
-
 // Text is what a check says to one audience.
 type Text struct {
 	Title string
@@ -81,7 +75,7 @@ type Text struct {
 // Check is one unit of the catalog.
 type Check struct {
 	ID     string
-	Ring   string
+	Ring   scoring.Ring
 	Pillar string
 	// Weight within the pillar: 10 gating, 5 high, 3 medium, 2 low, 1
 	// minor, 0 for info-only checks.
@@ -93,9 +87,9 @@ type Check struct {
 	Eval        func(in *Input) Result
 }
 
-// TextFor returns the texts of an audience ("marketing" or "engineering").
-func (c *Check) TextFor(audience string) Text {
-	if audience == "engineering" {
+// TextFor returns the texts of an audience.
+func (c *Check) TextFor(audience scoring.Audience) Text {
+	if audience == scoring.Engineering {
 		return c.Engineering
 	}
 	return c.Marketing
@@ -159,29 +153,30 @@ type Outcome struct {
 // pillar is a pillar of the rubric in package scoring: its ring, its id
 // and the function of its file that returns its checks in report order.
 type pillar struct {
-	ring, id string
-	checks   func() []*Check
+	ring   scoring.Ring
+	id     string
+	checks func() []*Check
 }
 
 // pillars is the catalog: the rubric's pillars in report order. A new
 // check goes into its pillar's file only; a new pillar needs a line here,
 // one in the rubric, a file and a test file of its own.
 var pillars = []pillar{
-	{RingSearch, pillarCrawlAccess, crawlAccessChecks},
-	{RingSearch, pillarIndexability, indexabilityChecks},
-	{RingSearch, pillarDiscovery, discoveryChecks},
-	{RingSearch, pillarDelivery, deliveryChecks},
+	{scoring.RingSearch, pillarCrawlAccess, crawlAccessChecks},
+	{scoring.RingSearch, pillarIndexability, indexabilityChecks},
+	{scoring.RingSearch, pillarDiscovery, discoveryChecks},
+	{scoring.RingSearch, pillarDelivery, deliveryChecks},
 
-	{RingVisibility, pillarExtractability, extractabilityChecks},
-	{RingVisibility, pillarAnswerStructure, answerStructureChecks},
-	{RingVisibility, pillarStructuredData, structuredDataChecks},
-	{RingVisibility, pillarMachineMetadata, machineMetadataChecks},
+	{scoring.RingVisibility, pillarExtractability, extractabilityChecks},
+	{scoring.RingVisibility, pillarAnswerStructure, answerStructureChecks},
+	{scoring.RingVisibility, pillarStructuredData, structuredDataChecks},
+	{scoring.RingVisibility, pillarMachineMetadata, machineMetadataChecks},
 
-	{RingTrust, pillarEntityIdentity, entityIdentityChecks},
-	{RingTrust, pillarAuthorshipFreshness, authorshipFreshnessChecks},
-	{RingTrust, pillarSiteSecurity, siteSecurityChecks},
-	{RingTrust, pillarContentIntegrity, contentIntegrityChecks},
-	{RingTrust, pillarAIMentions, aiMentionsChecks},
+	{scoring.RingTrust, pillarEntityIdentity, entityIdentityChecks},
+	{scoring.RingTrust, pillarAuthorshipFreshness, authorshipFreshnessChecks},
+	{scoring.RingTrust, pillarSiteSecurity, siteSecurityChecks},
+	{scoring.RingTrust, pillarContentIntegrity, contentIntegrityChecks},
+	{scoring.RingTrust, pillarAIMentions, aiMentionsChecks},
 }
 
 // All returns the catalog in report order: pillar by pillar, ring by ring

@@ -12,6 +12,7 @@ import (
 
 	"github.com/geoscan/geoscan/internal/fetch"
 	"github.com/geoscan/geoscan/internal/page"
+	"github.com/geoscan/geoscan/internal/scoring"
 )
 
 // The content_integrity pillar: is the site free of hidden instructions
@@ -30,7 +31,7 @@ func contentIntegrityChecks() []*Check {
 
 func hiddenPromptInjectionCheck() *Check {
 	return &Check{
-		ID: "hidden_prompt_injection", Ring: RingTrust, Pillar: pillarContentIntegrity, Weight: 5, Effort: Low,
+		ID: "hidden_prompt_injection", Ring: scoring.RingTrust, Pillar: pillarContentIntegrity, Weight: 5, Effort: Low,
 		Marketing: Text{
 			Title: "No hidden instructions to AI tools",
 			Why:   "Hidden text that tries to instruct AI assistants is treated as manipulation; engines can drop or distrust the whole site, and it often comes from a hacked plugin.",
@@ -213,7 +214,7 @@ func evalPromptInjection(in *Input) Result {
 
 func negativeSignalsCheck() *Check {
 	return &Check{
-		ID: "negative_signals", Ring: RingTrust, Pillar: pillarContentIntegrity, Weight: 2, Effort: Medium,
+		ID: "negative_signals", Ring: scoring.RingTrust, Pillar: pillarContentIntegrity, Weight: 2, Effort: Medium,
 		Marketing: Text{
 			Title: "No spam-like patterns",
 			Why:   "Repeating one keyword, pop-ups and a wall of sales buttons make a page look like spam to AI engines, which then prefer other sources.",

@@ -9,6 +9,7 @@ import (
 
 	"github.com/geoscan/geoscan/internal/fetch"
 	"github.com/geoscan/geoscan/internal/robots"
+	"github.com/geoscan/geoscan/internal/scoring"
 )
 
 // The crawl_access pillar: are AI search engines and assistants allowed
@@ -33,7 +34,7 @@ func crawlAccessChecks() []*Check {
 
 func robotsTxtFetchableCheck() *Check {
 	return &Check{
-		ID: "robots_txt_fetchable", Ring: RingSearch, Pillar: pillarCrawlAccess, Weight: 5, Effort: Low,
+		ID: "robots_txt_fetchable", Ring: scoring.RingSearch, Pillar: pillarCrawlAccess, Weight: 5, Effort: Low,
 		Marketing: Text{
 			Title: "robots.txt loads",
 			Why:   "Every AI search engine reads robots.txt before anything else. If it errors out, well-behaved crawlers treat the whole site as off limits and stop visiting.",
@@ -89,7 +90,7 @@ func evalRobotsTxtFetchable(in *Input) Result {
 
 func robotsTxtSyntaxCheck() *Check {
 	return &Check{
-		ID: "robots_txt_syntax", Ring: RingSearch, Pillar: pillarCrawlAccess, Weight: 2, Effort: Low,
+		ID: "robots_txt_syntax", Ring: scoring.RingSearch, Pillar: pillarCrawlAccess, Weight: 2, Effort: Low,
 		Marketing: Text{
 			Title: "robots.txt is written correctly",
 			Why:   "Typos or misplaced lines in robots.txt are silently ignored, so the rules you think protect or open your site may not apply to AI crawlers at all.",
@@ -191,7 +192,7 @@ func agentRows(vs []agentVerdict) []map[string]any {
 
 func aiSearchBotsAllowedCheck() *Check {
 	return &Check{
-		ID: "ai_search_bots_allowed", Ring: RingSearch, Pillar: pillarCrawlAccess, Weight: 10, Effort: Low,
+		ID: "ai_search_bots_allowed", Ring: scoring.RingSearch, Pillar: pillarCrawlAccess, Weight: 10, Effort: Low,
 		Marketing: Text{
 			Title: "AI search engines may crawl the site",
 			Why:   "ChatGPT search, Claude, Perplexity, Google AI Overviews, Copilot, Siri and Spotlight only quote pages their crawlers may read. Blocking one removes you from that engine's answers.",
@@ -244,7 +245,7 @@ func evalAISearchBotsAllowed(in *Input) Result {
 
 func aiUserFetchersAllowedCheck() *Check {
 	return &Check{
-		ID: "ai_user_fetchers_allowed", Ring: RingSearch, Pillar: pillarCrawlAccess, Weight: 3, Effort: Low,
+		ID: "ai_user_fetchers_allowed", Ring: scoring.RingSearch, Pillar: pillarCrawlAccess, Weight: 3, Effort: Low,
 		Marketing: Text{
 			Title: "AI assistants can open your pages on request",
 			Why:   "When someone asks ChatGPT, Claude or Perplexity about one of your pages, the assistant fetches it live. Blocking these visits makes the assistant answer without your own words.",
@@ -299,7 +300,7 @@ func agentTokens(vs []agentVerdict) []string {
 
 func aiTrainingPolicyCheck() *Check {
 	return &Check{
-		ID: "ai_training_policy", Ring: RingSearch, Pillar: pillarCrawlAccess, Weight: 0, Effort: Low,
+		ID: "ai_training_policy", Ring: scoring.RingSearch, Pillar: pillarCrawlAccess, Weight: 0, Effort: Low,
 		Marketing: Text{
 			Title: "AI training preferences",
 			Why:   "Whether AI companies may train models on your content is a business decision; opting out does not remove you from AI search results. It is shown for information and never lowers your score.",
@@ -344,7 +345,7 @@ func evalAITrainingPolicy(in *Input) Result {
 
 func staleAITokensCheck() *Check {
 	return &Check{
-		ID: "stale_ai_tokens", Ring: RingSearch, Pillar: pillarCrawlAccess, Weight: 1, Effort: Low,
+		ID: "stale_ai_tokens", Ring: scoring.RingSearch, Pillar: pillarCrawlAccess, Weight: 1, Effort: Low,
 		Marketing: Text{
 			Title: "No outdated AI crawler names",
 			Why:   "Some AI companies renamed their crawlers. Rules written for the old names do nothing, so a preference you set may no longer be respected.",
@@ -401,7 +402,7 @@ func evalStaleAITokens(in *Input) Result {
 
 func edgeBotReachabilityCheck() *Check {
 	return &Check{
-		ID: "edge_bot_reachability", Ring: RingSearch, Pillar: pillarCrawlAccess, Weight: 5, Effort: Medium,
+		ID: "edge_bot_reachability", Ring: scoring.RingSearch, Pillar: pillarCrawlAccess, Weight: 5, Effort: Medium,
 		Marketing: Text{
 			Title: "Your firewall lets AI crawlers through",
 			Why:   "Even when robots.txt welcomes AI crawlers, bot protection at your CDN or firewall can still turn them away with an error or a challenge page. Visitors never notice, but AI engines see nothing.",
@@ -570,7 +571,7 @@ func nonEmpty(ss ...string) string {
 
 func contentSignalsCheck() *Check {
 	return &Check{
-		ID: "content_signals", Ring: RingSearch, Pillar: pillarCrawlAccess, Weight: 0, Effort: Low,
+		ID: "content_signals", Ring: scoring.RingSearch, Pillar: pillarCrawlAccess, Weight: 0, Effort: Low,
 		Marketing: Text{
 			Title: "Content usage preferences (info)",
 			Why:   "Content Signals let you state in robots.txt whether your content may be used for search, for AI answers and for AI training. They are preferences rather than locks and are shown for information.",

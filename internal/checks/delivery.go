@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"github.com/geoscan/geoscan/internal/scoring"
 )
 
 // The delivery pillar: how quickly and lightly do the pages reach a
@@ -25,7 +27,7 @@ func deliveryChecks() []*Check {
 
 func ttfbCheck() *Check {
 	return &Check{
-		ID: "ttfb", Ring: RingSearch, Pillar: pillarDelivery, Weight: 3, Effort: High,
+		ID: "ttfb", Ring: scoring.RingSearch, Pillar: pillarDelivery, Weight: 3, Effort: High,
 		Marketing: Text{
 			Title: "Server responds quickly",
 			Why:   "Slow servers get crawled less often, and AI assistants that fetch pages live may give up, leaving your content out of the answer.",
@@ -75,7 +77,7 @@ func evalTTFB(in *Input) Result {
 
 func htmlWeightCheck() *Check {
 	return &Check{
-		ID: "html_weight", Ring: RingSearch, Pillar: pillarDelivery, Weight: 2, Effort: Medium,
+		ID: "html_weight", Ring: scoring.RingSearch, Pillar: pillarDelivery, Weight: 2, Effort: Medium,
 		Marketing: Text{
 			Title: "Page size is reasonable",
 			Why:   "Very heavy pages take longer to fetch, and some AI crawlers stop reading after a limit, so content near the end may be missed.",
@@ -120,7 +122,7 @@ func evalHTMLWeight(in *Input) Result {
 
 func compressionCheck() *Check {
 	return &Check{
-		ID: "compression", Ring: RingSearch, Pillar: pillarDelivery, Weight: 2, Effort: Low,
+		ID: "compression", Ring: scoring.RingSearch, Pillar: pillarDelivery, Weight: 2, Effort: Low,
 		Marketing: Text{
 			Title: "Pages are compressed",
 			Why:   "Compressed pages download several times faster, so crawlers fetch more of your site in the same time.",
@@ -160,7 +162,7 @@ func evalCompression(in *Input) Result {
 
 func renderBlockingHeadCheck() *Check {
 	return &Check{
-		ID: "render_blocking_head", Ring: RingSearch, Pillar: pillarDelivery, Weight: 1, Effort: Medium,
+		ID: "render_blocking_head", Ring: scoring.RingSearch, Pillar: pillarDelivery, Weight: 1, Effort: Medium,
 		Marketing: Text{
 			Title: "Page starts showing quickly",
 			Why:   "Scripts and style files that must load before anything appears slow the page down for people who click through from an AI answer, and page experience feeds search quality signals.",
@@ -205,7 +207,7 @@ func evalRenderBlockingHead(in *Input) Result {
 
 func imageDimensionsLCPCheck() *Check {
 	return &Check{
-		ID: "image_dimensions_lcp", Ring: RingSearch, Pillar: pillarDelivery, Weight: 1, Effort: Low,
+		ID: "image_dimensions_lcp", Ring: scoring.RingSearch, Pillar: pillarDelivery, Weight: 1, Effort: Low,
 		Marketing: Text{
 			Title: "Images are sized and load promptly",
 			Why:   "Images without set sizes make the page jump while loading, and a delayed main image appears late; both spoil the first impression for visitors who arrive from AI answers.",
@@ -252,7 +254,7 @@ func evalImageDimensionsLCP(in *Input) Result {
 
 func cruxFieldVitalsCheck() *Check {
 	return &Check{
-		ID: "crux_field_vitals", Ring: RingSearch, Pillar: pillarDelivery, Weight: 3, Effort: High,
+		ID: "crux_field_vitals", Ring: scoring.RingSearch, Pillar: pillarDelivery, Weight: 3, Effort: High,
 		Marketing: Text{
 			Title: "Real-visitor speed (Core Web Vitals)",
 			Why:   "How fast and stable your pages feel to real visitors is part of Google's page-experience signals, which also shape the pages AI Overviews draw on.",

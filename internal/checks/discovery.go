@@ -10,6 +10,7 @@ import (
 
 	"github.com/geoscan/geoscan/internal/fetch"
 	"github.com/geoscan/geoscan/internal/robots"
+	"github.com/geoscan/geoscan/internal/scoring"
 )
 
 // The discovery pillar: how easily do crawlers find every important
@@ -29,7 +30,7 @@ func discoveryChecks() []*Check {
 
 func sitemapPresentCheck() *Check {
 	return &Check{
-		ID: "sitemap_present", Ring: RingSearch, Pillar: pillarDiscovery, Weight: 5, Effort: Low,
+		ID: "sitemap_present", Ring: scoring.RingSearch, Pillar: pillarDiscovery, Weight: 5, Effort: Low,
 		Marketing: Text{
 			Title: "Sitemap is published",
 			Why:   "A sitemap lists every page you want found, so AI search crawlers discover new and updated content sooner.",
@@ -238,7 +239,7 @@ func evalSitemapPresent(in *Input) Result {
 
 func sitemapQualityCheck() *Check {
 	return &Check{
-		ID: "sitemap_quality", Ring: RingSearch, Pillar: pillarDiscovery, Weight: 3, Effort: Medium,
+		ID: "sitemap_quality", Ring: scoring.RingSearch, Pillar: pillarDiscovery, Weight: 3, Effort: Medium,
 		Marketing: Text{
 			Title: "Sitemap is accurate and up to date",
 			Why:   "A sitemap full of broken, redirected or undated addresses teaches crawlers to ignore it, while real update dates help AI engines pick up your latest content.",
@@ -392,7 +393,7 @@ func evalSitemapQuality(in *Input) Result {
 
 func llmsTxtPresentCheck() *Check {
 	return &Check{
-		ID: "llms_txt_present", Ring: RingSearch, Pillar: pillarDiscovery, Weight: 2, Effort: Low,
+		ID: "llms_txt_present", Ring: scoring.RingSearch, Pillar: pillarDiscovery, Weight: 2, Effort: Low,
 		Marketing: Text{
 			Title: "llms.txt guide for AI (optional)",
 			Why:   "llms.txt is a proposed short guide to your site written for AI tools. No major AI search engine has committed to reading it, so it counts for little, but it is cheap to add.",
@@ -446,7 +447,7 @@ func looksLikeHTMLDoc(b []byte) bool {
 
 func feedDiscoverableCheck() *Check {
 	return &Check{
-		ID: "feed_discoverable", Ring: RingSearch, Pillar: pillarDiscovery, Weight: 1, Effort: Low,
+		ID: "feed_discoverable", Ring: scoring.RingSearch, Pillar: pillarDiscovery, Weight: 1, Effort: Low,
 		Marketing: Text{
 			Title: "News or blog feed is available",
 			Why:   "An RSS or Atom feed announces new articles the moment they go live, which helps AI engines and aggregators keep up with your latest content.",
@@ -508,7 +509,7 @@ func evalFeedDiscoverable(in *Input) Result {
 
 func internalLinkHubsCheck() *Check {
 	return &Check{
-		ID: "internal_link_hubs", Ring: RingSearch, Pillar: pillarDiscovery, Weight: 2, Effort: Low,
+		ID: "internal_link_hubs", Ring: scoring.RingSearch, Pillar: pillarDiscovery, Weight: 2, Effort: Low,
 		Marketing: Text{
 			Title: "Homepage links to key pages",
 			Why:   "AI crawlers start at your homepage. Clear links to your about, contact, product or service, and blog pages help them find and understand the pages that matter.",

@@ -10,6 +10,7 @@ import (
 	"github.com/geoscan/geoscan/internal/fetch"
 	"github.com/geoscan/geoscan/internal/jsonld"
 	"github.com/geoscan/geoscan/internal/page"
+	"github.com/geoscan/geoscan/internal/scoring"
 )
 
 // The entity_identity pillar: can AI systems tell exactly who is behind
@@ -30,7 +31,7 @@ func entityIdentityChecks() []*Check {
 
 func organizationEntityCheck() *Check {
 	return &Check{
-		ID: "organization_entity", Ring: RingTrust, Pillar: pillarEntityIdentity, Weight: 5, Effort: Low,
+		ID: "organization_entity", Ring: scoring.RingTrust, Pillar: pillarEntityIdentity, Weight: 5, Effort: Low,
 		Marketing: Text{
 			Title: "Your organisation is clearly identified",
 			Why:   "AI engines recommend businesses they can identify with confidence; a complete description of your organisation (name, website, logo, contact) is that identity card.",
@@ -170,7 +171,7 @@ func evalOrganizationEntity(in *Input) Result {
 
 func sameAsProfilesCheck() *Check {
 	return &Check{
-		ID: "sameas_profiles", Ring: RingTrust, Pillar: pillarEntityIdentity, Weight: 3, Effort: Low,
+		ID: "sameas_profiles", Ring: scoring.RingTrust, Pillar: pillarEntityIdentity, Weight: 3, Effort: Low,
 		Marketing: Text{
 			Title: "Links to your official profiles",
 			Why:   "Pointing to your official profiles (Wikipedia, LinkedIn, GitHub, YouTube and the like) lets AI engines confirm that the site, the profiles and the brand they know are one and the same.",
@@ -254,7 +255,7 @@ func evalSameAs(in *Input) Result {
 
 func brandNameConsistencyCheck() *Check {
 	return &Check{
-		ID: "brand_name_consistency", Ring: RingTrust, Pillar: pillarEntityIdentity, Weight: 3, Effort: Low,
+		ID: "brand_name_consistency", Ring: scoring.RingTrust, Pillar: pillarEntityIdentity, Weight: 3, Effort: Low,
 		Marketing: Text{
 			Title: "One brand name everywhere",
 			Why:   "When the title, the sharing tags, the logo and the copyright line all use the same name, AI engines connect every mention to one brand instead of splitting it.",
@@ -365,7 +366,7 @@ func evalBrandConsistency(in *Input) Result {
 
 func aboutContactPagesCheck() *Check {
 	return &Check{
-		ID: "about_contact_pages", Ring: RingTrust, Pillar: pillarEntityIdentity, Weight: 3, Effort: Low,
+		ID: "about_contact_pages", Ring: scoring.RingTrust, Pillar: pillarEntityIdentity, Weight: 3, Effort: Low,
 		Marketing: Text{
 			Title: "About and contact pages",
 			Why:   "AI engines and the people who use them look for who runs a site and how to reach them; reachable about and contact pages are basic proof that a real business stands behind it.",
@@ -409,7 +410,7 @@ func evalAboutContact(in *Input) Result {
 
 func localNAPConsistencyCheck() *Check {
 	return &Check{
-		ID: "local_nap_consistency", Ring: RingTrust, Pillar: pillarEntityIdentity, Weight: 1, Effort: Low,
+		ID: "local_nap_consistency", Ring: scoring.RingTrust, Pillar: pillarEntityIdentity, Weight: 1, Effort: Low,
 		Marketing: Text{
 			Title: "Name, address and phone match",
 			Why:   "For local businesses, AI answers about \"near me\" rely on the name, address and phone being the same in your markup and on your pages.",

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/geoscan/geoscan/internal/page"
+	"github.com/geoscan/geoscan/internal/scoring"
 )
 
 // The extractability pillar: are the words in the page itself, where AI
@@ -26,7 +27,7 @@ func extractabilityChecks() []*Check {
 
 func ssrTextContentCheck() *Check {
 	return &Check{
-		ID: "ssr_text_content", Ring: RingVisibility, Pillar: pillarExtractability, Weight: 10, Effort: Medium,
+		ID: "ssr_text_content", Ring: scoring.RingVisibility, Pillar: pillarExtractability, Weight: 10, Effort: Medium,
 		Marketing: Text{
 			Title: "Readable text without JavaScript",
 			Why:   "AI answer engines read your page as the server sends it, and most of their crawlers never run JavaScript. Words that only appear after scripts run are invisible to them, so there is nothing to quote.",
@@ -129,7 +130,7 @@ func visibleWords(n int) string {
 
 func jsRenderingDependenceCheck() *Check {
 	return &Check{
-		ID: "js_rendering_dependence", Ring: RingVisibility, Pillar: pillarExtractability, Weight: 5, Effort: High,
+		ID: "js_rendering_dependence", Ring: scoring.RingVisibility, Pillar: pillarExtractability, Weight: 5, Effort: High,
 		Marketing: Text{
 			Title: "Content does not depend on JavaScript",
 			Why:   "If the page is an empty frame that a script fills in later, AI crawlers see a blank page or a \"please enable JavaScript\" notice instead of your offer.",
@@ -198,7 +199,7 @@ func evalJSDependence(in *Input) Result {
 
 func textHTMLRatioCheck() *Check {
 	return &Check{
-		ID: "text_html_ratio", Ring: RingVisibility, Pillar: pillarExtractability, Weight: 2, Effort: Medium,
+		ID: "text_html_ratio", Ring: scoring.RingVisibility, Pillar: pillarExtractability, Weight: 2, Effort: Medium,
 		Marketing: Text{
 			Title: "Text is not buried in code",
 			Why:   "When the visible text is a tiny share of the page, crawlers spend their budget on code and may cut the page off before reaching your content.",
@@ -226,7 +227,7 @@ func evalTextHTMLRatio(in *Input) Result {
 
 func semanticMainCheck() *Check {
 	return &Check{
-		ID: "semantic_main", Ring: RingVisibility, Pillar: pillarExtractability, Weight: 2, Effort: Low,
+		ID: "semantic_main", Ring: scoring.RingVisibility, Pillar: pillarExtractability, Weight: 2, Effort: Low,
 		Marketing: Text{
 			Title: "Main content is clearly marked",
 			Why:   "Marking the main content tells AI tools which part of the page is the answer and which part is menus and footers, so they quote the right text.",
@@ -269,7 +270,7 @@ func evalSemanticMain(in *Input) Result {
 
 func imageAltCoverageCheck() *Check {
 	return &Check{
-		ID: "image_alt_coverage", Ring: RingVisibility, Pillar: pillarExtractability, Weight: 2, Effort: Low,
+		ID: "image_alt_coverage", Ring: scoring.RingVisibility, Pillar: pillarExtractability, Weight: 2, Effort: Low,
 		Marketing: Text{
 			Title: "Images are described in words",
 			Why:   "AI engines cannot see pictures in a page they read as text; the short description of each image is the only way your product shots and diagrams count as content.",

@@ -20,6 +20,7 @@ import (
 	"github.com/geoscan/geoscan/internal/fetch"
 	"github.com/geoscan/geoscan/internal/page"
 	"github.com/geoscan/geoscan/internal/robots"
+	"github.com/geoscan/geoscan/internal/scoring"
 )
 
 // testNow is the fixed clock of the check tests.
@@ -249,7 +250,7 @@ func testPillar(t *testing.T, pillarID string, want []pillarCheck) {
 }
 
 // requireCheckComplete holds a definition to the catalog's contract.
-func requireCheckComplete(t *testing.T, c *Check, ring, pillarID string) {
+func requireCheckComplete(t *testing.T, c *Check, ring scoring.Ring, pillarID string) {
 	t.Helper()
 	require.Equal(t, ring, c.Ring, "%s: pillar %s is in ring %s", c.ID, pillarID, ring)
 	require.Equal(t, pillarID, c.Pillar, c.ID)

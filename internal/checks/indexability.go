@@ -13,6 +13,7 @@ import (
 
 	"github.com/geoscan/geoscan/internal/fetch"
 	"github.com/geoscan/geoscan/internal/page"
+	"github.com/geoscan/geoscan/internal/scoring"
 )
 
 // The indexability pillar: can the pages be kept in the indexes AI
@@ -36,7 +37,7 @@ func indexabilityChecks() []*Check {
 
 func homepageHTTPOKCheck() *Check {
 	return &Check{
-		ID: "homepage_http_ok", Ring: RingSearch, Pillar: pillarIndexability, Weight: 10, Effort: Medium,
+		ID: "homepage_http_ok", Ring: scoring.RingSearch, Pillar: pillarIndexability, Weight: 10, Effort: Medium,
 		Marketing: Text{
 			Title: "Homepage loads successfully",
 			Why:   "If your homepage does not load, or loads only through a long chain of redirects, AI engines cannot reliably read or cite anything on the site.",
@@ -122,7 +123,7 @@ func evalHomepageHTTPOK(in *Input) Result {
 
 func httpsRedirectCheck() *Check {
 	return &Check{
-		ID: "https_redirect", Ring: RingSearch, Pillar: pillarIndexability, Weight: 3, Effort: Low,
+		ID: "https_redirect", Ring: scoring.RingSearch, Pillar: pillarIndexability, Weight: 3, Effort: Low,
 		Marketing: Text{
 			Title: "Old http:// links go to the secure site",
 			Why:   "Links to the insecure http:// version of your site should forward permanently to the secure one, so AI engines merge them and credit the right address.",
@@ -200,7 +201,7 @@ func parseUnavailableAfter(v string) (time.Time, bool) {
 
 func metaRobotsIndexableCheck() *Check {
 	return &Check{
-		ID: "meta_robots_indexable", Ring: RingSearch, Pillar: pillarIndexability, Weight: 10, Effort: Low,
+		ID: "meta_robots_indexable", Ring: scoring.RingSearch, Pillar: pillarIndexability, Weight: 10, Effort: Low,
 		Marketing: Text{
 			Title: "Homepage may be indexed",
 			Why:   "A \"noindex\" instruction tells search engines to drop the page, and the AI answers of Google, Bing and others are built on those indexes. It is often left over from a staging site.",
@@ -252,7 +253,7 @@ func evalMetaRobotsIndexable(in *Input) Result {
 
 func snippetControlsCheck() *Check {
 	return &Check{
-		ID: "snippet_controls", Ring: RingSearch, Pillar: pillarIndexability, Weight: 5, Effort: Low,
+		ID: "snippet_controls", Ring: scoring.RingSearch, Pillar: pillarIndexability, Weight: 5, Effort: Low,
 		Marketing: Text{
 			Title: "AI engines may quote your text",
 			Why:   "Snippet settings decide how much of a page search engines may show. Google applies them to AI Overviews and AI Mode too, so strict limits keep your words out of AI answers.",
@@ -330,7 +331,7 @@ func evalSnippetControls(in *Input) Result {
 
 func canonicalValidCheck() *Check {
 	return &Check{
-		ID: "canonical_valid", Ring: RingSearch, Pillar: pillarIndexability, Weight: 3, Effort: Low,
+		ID: "canonical_valid", Ring: scoring.RingSearch, Pillar: pillarIndexability, Weight: 3, Effort: Low,
 		Marketing: Text{
 			Title: "Homepage names its main address",
 			Why:   "A canonical tag tells AI engines which address is the official one, so your pages are not split across duplicates or credited to the wrong URL.",
@@ -452,7 +453,7 @@ func evalCanonicalValid(in *Input) Result {
 
 func hreflangValidCheck() *Check {
 	return &Check{
-		ID: "hreflang_valid", Ring: RingSearch, Pillar: pillarIndexability, Weight: 1, Effort: Medium,
+		ID: "hreflang_valid", Ring: scoring.RingSearch, Pillar: pillarIndexability, Weight: 1, Effort: Medium,
 		Marketing: Text{
 			Title: "Language versions are linked correctly",
 			Why:   "If your site has several language or country versions, correct language tags help AI engines cite the version that matches the reader's language.",
@@ -552,7 +553,7 @@ func evalHreflangValid(in *Input) Result {
 
 func soft404Check() *Check {
 	return &Check{
-		ID: "soft_404", Ring: RingSearch, Pillar: pillarIndexability, Weight: 2, Effort: Medium,
+		ID: "soft_404", Ring: scoring.RingSearch, Pillar: pillarIndexability, Weight: 2, Effort: Medium,
 		Marketing: Text{
 			Title: "Missing pages report \"not found\"",
 			Why:   "When addresses that do not exist still look like normal pages, crawlers waste their visits on them and may index junk instead of your real content.",
@@ -592,7 +593,7 @@ func evalSoft404(in *Input) Result {
 
 func crawlableAnchorsCheck() *Check {
 	return &Check{
-		ID: "crawlable_anchors", Ring: RingSearch, Pillar: pillarIndexability, Weight: 2, Effort: Medium,
+		ID: "crawlable_anchors", Ring: scoring.RingSearch, Pillar: pillarIndexability, Weight: 2, Effort: Medium,
 		Marketing: Text{
 			Title: "Links can be followed by crawlers",
 			Why:   "AI crawlers discover your pages by following real links. Menus and buttons that only work with JavaScript hide those pages from them.",

@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/geoscan/geoscan/internal/fetch"
+	"github.com/geoscan/geoscan/internal/scoring"
 )
 
 // The machine_metadata pillar: the labels machines read first. The
@@ -33,7 +34,7 @@ func machineMetadataChecks() []*Check {
 
 func titleQualityCheck() *Check {
 	return &Check{
-		ID: "title_quality", Ring: RingVisibility, Pillar: pillarMachineMetadata, Weight: 3, Effort: Low,
+		ID: "title_quality", Ring: scoring.RingVisibility, Pillar: pillarMachineMetadata, Weight: 3, Effort: Low,
 		Marketing: Text{
 			Title: "A descriptive page title with your brand",
 			Why:   "The page title is often the label AI engines show next to a citation; a clear title with your brand name earns the click and the recognition.",
@@ -86,7 +87,7 @@ func evalTitleQuality(in *Input) Result {
 
 func metaDescriptionCheck() *Check {
 	return &Check{
-		ID: "meta_description", Ring: RingVisibility, Pillar: pillarMachineMetadata, Weight: 2, Effort: Low,
+		ID: "meta_description", Ring: scoring.RingVisibility, Pillar: pillarMachineMetadata, Weight: 2, Effort: Low,
 		Marketing: Text{
 			Title: "A summary of the page for machines",
 			Why:   "The page summary is a ready-made description AI tools and search engines can show or use to understand the page at a glance.",
@@ -120,7 +121,7 @@ func evalMetaDescription(in *Input) Result {
 
 func openGraphCheck() *Check {
 	return &Check{
-		ID: "open_graph", Ring: RingVisibility, Pillar: pillarMachineMetadata, Weight: 2, Effort: Low,
+		ID: "open_graph", Ring: scoring.RingVisibility, Pillar: pillarMachineMetadata, Weight: 2, Effort: Low,
 		Marketing: Text{
 			Title: "Link previews are set up",
 			Why:   "Social and AI tools build link previews from these tags; complete tags give your citations a proper title, summary and image.",
@@ -168,7 +169,7 @@ func evalOpenGraph(in *Input) Result {
 
 func htmlLangCheck() *Check {
 	return &Check{
-		ID: "html_lang", Ring: RingVisibility, Pillar: pillarMachineMetadata, Weight: 2, Effort: Low,
+		ID: "html_lang", Ring: scoring.RingVisibility, Pillar: pillarMachineMetadata, Weight: 2, Effort: Low,
 		Marketing: Text{
 			Title: "Page language is declared",
 			Why:   "Declaring the language lets AI engines offer your pages to people asking in that language and translate them correctly.",
@@ -246,7 +247,7 @@ func evalHTMLLang(in *Input) Result {
 
 func charsetDeclaredCheck() *Check {
 	return &Check{
-		ID: "charset_declared", Ring: RingVisibility, Pillar: pillarMachineMetadata, Weight: 1, Effort: Low,
+		ID: "charset_declared", Ring: scoring.RingVisibility, Pillar: pillarMachineMetadata, Weight: 1, Effort: Low,
 		Marketing: Text{
 			Title: "Text encoding is declared",
 			Why:   "A page should say which character set it is written in. Without that, browsers and AI crawlers have to guess, and a wrong guess turns accents, currency signs and quotation marks into gibberish such as \"Ã¼\" in the text they read and quote.",
@@ -384,7 +385,7 @@ func evalCharsetDeclared(in *Input) Result {
 
 func llmsTxtValidCheck() *Check {
 	return &Check{
-		ID: "llms_txt_valid", Ring: RingVisibility, Pillar: pillarMachineMetadata, Weight: 2, Effort: Low,
+		ID: "llms_txt_valid", Ring: scoring.RingVisibility, Pillar: pillarMachineMetadata, Weight: 2, Effort: Low,
 		Marketing: Text{
 			Title: "The AI guide file is well formed",
 			Why:   "An llms.txt file is a proposed table of contents for AI tools; when it exists it should follow the format, or tools that read it get a broken map of your site.",
@@ -582,7 +583,7 @@ func evalLLMsTxtValid(in *Input) Result {
 
 func markdownAlternatesCheck() *Check {
 	return &Check{
-		ID: "markdown_alternates", Ring: RingVisibility, Pillar: pillarMachineMetadata, Weight: 1, Effort: Medium,
+		ID: "markdown_alternates", Ring: scoring.RingVisibility, Pillar: pillarMachineMetadata, Weight: 1, Effort: Medium,
 		Marketing: Text{
 			Title: "Clean text versions of pages",
 			Why:   "Some AI tools prefer a plain-text (Markdown) copy of a page; offering one makes your content cheaper and more accurate for them to read.",

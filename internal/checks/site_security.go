@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/geoscan/geoscan/internal/fetch"
+	"github.com/geoscan/geoscan/internal/scoring"
 )
 
 // The site_security pillar: the basic security and legal signals a
@@ -29,7 +30,7 @@ func siteSecurityChecks() []*Check {
 
 func tlsValidCheck() *Check {
 	return &Check{
-		ID: "tls_valid", Ring: RingTrust, Pillar: pillarSiteSecurity, Weight: 3, Effort: Low,
+		ID: "tls_valid", Ring: scoring.RingTrust, Pillar: pillarSiteSecurity, Weight: 3, Effort: Low,
 		Marketing: Text{
 			Title: "Secure connection",
 			Why:   "Engines and browsers will not send people to a site with a broken or outdated security certificate.",
@@ -75,7 +76,7 @@ func tlsAtLeast12(v string) bool {
 
 func hstsCheck() *Check {
 	return &Check{
-		ID: "hsts", Ring: RingTrust, Pillar: pillarSiteSecurity, Weight: 1, Effort: Low,
+		ID: "hsts", Ring: scoring.RingTrust, Pillar: pillarSiteSecurity, Weight: 1, Effort: Low,
 		Marketing: Text{
 			Title: "Always-secure connection",
 			Why:   "Telling browsers to always use the secure version of your site protects visitors and is a basic trust signal.",
@@ -131,7 +132,7 @@ func evalHSTS(in *Input) Result {
 
 func securityHeadersCheck() *Check {
 	return &Check{
-		ID: "security_headers", Ring: RingTrust, Pillar: pillarSiteSecurity, Weight: 1, Effort: Medium,
+		ID: "security_headers", Ring: scoring.RingTrust, Pillar: pillarSiteSecurity, Weight: 1, Effort: Medium,
 		Marketing: Text{
 			Title: "Standard security protections",
 			Why:   "Standard browser protections show the site is professionally maintained and protect visitors who arrive from AI answers.",
@@ -184,7 +185,7 @@ func evalSecurityHeaders(in *Input) Result {
 
 func mixedContentCheck() *Check {
 	return &Check{
-		ID: "mixed_content", Ring: RingTrust, Pillar: pillarSiteSecurity, Weight: 1, Effort: Low,
+		ID: "mixed_content", Ring: scoring.RingTrust, Pillar: pillarSiteSecurity, Weight: 1, Effort: Low,
 		Marketing: Text{
 			Title: "No insecure page elements",
 			Why:   "Images or scripts loaded over an insecure connection break the padlock and may not load at all.",
@@ -229,7 +230,7 @@ func evalMixedContent(in *Input) Result {
 
 func legalPagesCheck() *Check {
 	return &Check{
-		ID: "legal_pages", Ring: RingTrust, Pillar: pillarSiteSecurity, Weight: 2, Effort: Low,
+		ID: "legal_pages", Ring: scoring.RingTrust, Pillar: pillarSiteSecurity, Weight: 2, Effort: Low,
 		Marketing: Text{
 			Title: "Privacy policy and terms",
 			Why:   "A privacy policy and terms of use are expected of any legitimate business and count towards how trustworthy a site looks.",

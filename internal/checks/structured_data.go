@@ -10,6 +10,7 @@ import (
 	"github.com/geoscan/geoscan/internal/fetch"
 	"github.com/geoscan/geoscan/internal/jsonld"
 	"github.com/geoscan/geoscan/internal/page"
+	"github.com/geoscan/geoscan/internal/scoring"
 )
 
 // The structured_data pillar: do the pages tell machines, in schema.org
@@ -32,7 +33,7 @@ func structuredDataChecks() []*Check {
 
 func jsonldValidCheck() *Check {
 	return &Check{
-		ID: "jsonld_valid", Ring: RingVisibility, Pillar: pillarStructuredData, Weight: 5, Effort: Medium,
+		ID: "jsonld_valid", Ring: scoring.RingVisibility, Pillar: pillarStructuredData, Weight: 5, Effort: Medium,
 		Marketing: Text{
 			Title: "Structured data that machines can read",
 			Why:   "Structured data is a machine-readable summary of who you are and what each page offers; when it is missing or broken, engines have to guess.",
@@ -105,7 +106,7 @@ func evalJSONLDValid(in *Input) Result {
 
 func schemaSiteEntitiesCheck() *Check {
 	return &Check{
-		ID: "schema_site_entities", Ring: RingVisibility, Pillar: pillarStructuredData, Weight: 5, Effort: Low,
+		ID: "schema_site_entities", Ring: scoring.RingVisibility, Pillar: pillarStructuredData, Weight: 5, Effort: Low,
 		Marketing: Text{
 			Title: "Your site and organisation are described",
 			Why:   "Describing your website and your organisation on the homepage tells AI engines exactly which company or person stands behind the site.",
@@ -155,7 +156,7 @@ func evalSiteEntities(in *Input) Result {
 
 func schemaPageTypeMatchCheck() *Check {
 	return &Check{
-		ID: "schema_page_type_match", Ring: RingVisibility, Pillar: pillarStructuredData, Weight: 3, Effort: Medium,
+		ID: "schema_page_type_match", Ring: scoring.RingVisibility, Pillar: pillarStructuredData, Weight: 3, Effort: Medium,
 		Marketing: Text{
 			Title: "Each page says what kind of page it is",
 			Why:   "Labelling articles as articles and products as products (with their price) lets AI engines present your pages correctly and with the right details.",
@@ -260,7 +261,7 @@ func faqHowToNotes(in *Input) []string {
 
 func schemaRequiredPropsCheck() *Check {
 	return &Check{
-		ID: "schema_required_props", Ring: RingVisibility, Pillar: pillarStructuredData, Weight: 3, Effort: Medium,
+		ID: "schema_required_props", Ring: scoring.RingVisibility, Pillar: pillarStructuredData, Weight: 3, Effort: Medium,
 		Marketing: Text{
 			Title: "Structured data is complete",
 			Why:   "Half-filled structured data leaves out the facts engines look for first, such as the author, the date, the logo or the price.",
@@ -362,7 +363,7 @@ func evalRequiredProps(in *Input) Result {
 
 func schemaLinkedGraphCheck() *Check {
 	return &Check{
-		ID: "schema_linked_graph", Ring: RingVisibility, Pillar: pillarStructuredData, Weight: 1, Effort: Low,
+		ID: "schema_linked_graph", Ring: scoring.RingVisibility, Pillar: pillarStructuredData, Weight: 1, Effort: Low,
 		Marketing: Text{
 			Title: "Structured data is connected",
 			Why:   "When the article, the page, the site and the company are linked together in the markup, AI engines know they all belong to you.",
@@ -415,7 +416,7 @@ func evalLinkedGraph(in *Input) Result {
 
 func schemaVisibleMatchCheck() *Check {
 	return &Check{
-		ID: "schema_visible_match", Ring: RingVisibility, Pillar: pillarStructuredData, Weight: 2, Effort: Medium,
+		ID: "schema_visible_match", Ring: scoring.RingVisibility, Pillar: pillarStructuredData, Weight: 2, Effort: Medium,
 		Marketing: Text{
 			Title: "Structured data matches the page",
 			Why:   "Engines trust markup only when it says the same as the visible page; a different headline, author or price looks like manipulation.",

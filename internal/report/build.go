@@ -118,7 +118,7 @@ func ringResult(rr scoring.RingResult, audience scoring.Audience) api.RingResult
 
 // CheckResult renders one outcome for an audience.
 func CheckResult(o checks.Outcome, impact float64, audience scoring.Audience) api.CheckResult {
-	t := o.Check.TextFor(string(audience))
+	t := o.Check.TextFor(audience)
 	// The finding is the same for both audiences (a tested invariant); ids
 	// in it are named by the PDF's marketing edition.
 	summary := tidyCounts(o.Result.Summary)
@@ -257,7 +257,7 @@ func summaries(in Input, audience scoring.Audience) api.Summaries {
 		}
 	}
 	if len(top) > 0 {
-		t := top[0].Check.TextFor(string(audience))
+		t := top[0].Check.TextFor(audience)
 		if eng {
 			fmt.Fprintf(&b, " Highest-impact finding: %s (%s) — %s", top[0].Check.ID, top[0].Result.Status, top[0].Result.Summary)
 		} else {
@@ -301,7 +301,7 @@ func ringNarrative(in Input, ring scoring.Ring, audience scoring.Audience) strin
 	eng := audience == scoring.Engineering
 	var scored, passed int
 	for _, o := range in.Outcomes {
-		if scoring.Ring(o.Check.Ring) != ring {
+		if o.Check.Ring != ring {
 			continue
 		}
 		if _, ok := o.Result.Status.Score(); ok && o.Check.Weight > 0 {
@@ -343,7 +343,7 @@ func ringNarrative(in Input, ring scoring.Ring, audience scoring.Audience) strin
 		if eng {
 			names = append(names, o.Check.ID)
 		} else {
-			names = append(names, quoted(o.Check.TextFor(string(audience)).Title))
+			names = append(names, quoted(o.Check.TextFor(audience).Title))
 		}
 	}
 	if eng {
@@ -359,7 +359,7 @@ func ringNarrative(in Input, ring scoring.Ring, audience scoring.Audience) strin
 func topIssues(in Input, ring scoring.Ring, n int) []checks.Outcome {
 	var list []checks.Outcome
 	for _, o := range in.Outcomes {
-		if (ring == "" || scoring.Ring(o.Check.Ring) == ring) && (o.Result.Status == checks.Warn || o.Result.Status == checks.Fail) {
+		if (ring == "" || o.Check.Ring == ring) && (o.Result.Status == checks.Warn || o.Result.Status == checks.Fail) {
 			list = append(list, o)
 		}
 	}

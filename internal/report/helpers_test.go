@@ -19,7 +19,6 @@ import (
 	"github.com/google/uuid"
 	"github.com/stretchr/testify/require"
 
-	"github.com/geoscan/geoscan/gen/api"
 	"github.com/geoscan/geoscan/internal/checks"
 	"github.com/geoscan/geoscan/internal/fetch"
 	"github.com/geoscan/geoscan/internal/netguard"
@@ -92,7 +91,7 @@ func built(t testing.TB, name, brand string) fixture {
 	outcomes := checks.Run(&checks.Input{Site: site, Home: site.HomePage, BrandName: brand, Now: now})
 	scored := make([]scoring.CheckScore, 0, len(outcomes))
 	for _, o := range outcomes {
-		scored = append(scored, scoring.CheckScore{ID: o.Check.ID, Ring: scoring.Ring(o.Check.Ring), Pillar: o.Check.Pillar, Weight: o.Check.Weight, Status: string(o.Result.Status)})
+		scored = append(scored, scoring.CheckScore{ID: o.Check.ID, Ring: o.Check.Ring, Pillar: o.Check.Pillar, Weight: o.Check.Weight, Status: string(o.Result.Status)})
 	}
 	scores := scoring.Score(scored)
 	id := uuid.New()
@@ -103,11 +102,11 @@ func built(t testing.TB, name, brand string) fixture {
 }
 
 // pdf renders one edition of a fixture.
-func (f fixture) pdf(t testing.TB, audience api.Audience) []byte {
+func (f fixture) pdf(t testing.TB, audience scoring.Audience) []byte {
 	t.Helper()
-	d := f.dossier.For(scoring.Audience(audience))
+	d := f.dossier.For(audience)
 	var buf bytes.Buffer
-	require.NoError(t, report.RenderPDF(&buf, f.report.For(scoring.Audience(audience)), &d))
+	require.NoError(t, report.RenderPDF(&buf, f.report.For(audience), &d))
 	return buf.Bytes()
 }
 

@@ -56,8 +56,8 @@ func TestRenderPDFFixtures(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			f := built(t, name, "")
-			for _, audience := range []api.Audience{api.AudienceMarketing, api.AudienceEngineering} {
-				r := f.report.For(scoring.Audience(audience))
+			for _, audience := range []scoring.Audience{scoring.Marketing, scoring.Engineering} {
+				r := f.report.For(audience)
 				text := pdfText(t, f.pdf(t, audience))
 
 				// Who and what: the site, its brand, every score.
@@ -72,7 +72,7 @@ func TestRenderPDFFixtures(t *testing.T) {
 				for _, section := range []string{"Executive summary", "Site Triage", "Search", "AI visibility", "AI trust", "What was fetched", "Page 1 of "} {
 					require.Contains(t, text, section)
 				}
-				dossier := f.dossier.For(scoring.Audience(audience))
+				dossier := f.dossier.For(audience)
 				require.Contains(t, text, "Risk by lens")
 				for _, l := range dossier.RiskLenses {
 					require.Contains(t, text, l.Label+" "+string(l.Bucket), "lens %s as a level", l.LensID)
@@ -97,7 +97,7 @@ func TestRenderPDFFixtures(t *testing.T) {
 					requireAbsent(t, text, regexp.QuoteMeta(wrong))
 				}
 
-				if audience == api.AudienceMarketing {
+				if audience == scoring.Marketing {
 					for _, id := range forbidden {
 						requireAbsent(t, text, `\b`+id+`\b`)
 					}
@@ -146,7 +146,7 @@ func TestRenderPDFBrandScripts(t *testing.T) {
 		t.Run(tc.want, func(t *testing.T) {
 			t.Parallel()
 			f := built(t, testsite.Docs, tc.brand)
-			for _, audience := range []api.Audience{api.AudienceMarketing, api.AudienceEngineering} {
+			for _, audience := range []scoring.Audience{scoring.Marketing, scoring.Engineering} {
 				text := pdfText(t, f.pdf(t, audience))
 				require.Contains(t, text, tc.want)
 			}
@@ -168,7 +168,7 @@ func TestRenderPDFFetchTableColumns(t *testing.T) {
 			Error: ptr("connection: " + strings.Repeat("reset by peer ", 20)), Redirects: []string{},
 		})
 	}
-	d := f.dossier.For("marketing")
+	d := f.dossier.For(scoring.Marketing)
 	var buf bytes.Buffer
 	require.NoError(t, report.RenderPDF(&buf, r, &d))
 	words := pdfWords(t, buf.Bytes())
@@ -227,7 +227,7 @@ func TestRenderPDFHostileInput(t *testing.T) {
 func TestRenderPDFNotMeasuredPillar(t *testing.T) {
 	t.Parallel()
 	f := built(t, testsite.WordPress, "")
-	for _, audience := range []api.Audience{api.AudienceMarketing, api.AudienceEngineering} {
+	for _, audience := range []scoring.Audience{scoring.Marketing, scoring.Engineering} {
 		text := pdfText(t, f.pdf(t, audience))
 		require.Regexp(t, `AI mentions not measured .{0,200}Not measured: no answer engine configured`, text)
 		require.NotContains(t, text, "comes with the AI layer")
@@ -245,7 +245,7 @@ func ptr[T any](v T) *T { return &v }
 func BenchmarkRenderPDF(b *testing.B) {
 	for _, name := range testsite.Realistic {
 		f := built(b, name, "")
-		d := f.dossier.For("marketing")
+		d := f.dossier.For(scoring.Marketing)
 		r := f.report.For(scoring.Marketing)
 		b.Run(name, func(b *testing.B) {
 			var buf bytes.Buffer

@@ -48,7 +48,7 @@ func TestStoredReportRoundTrips(t *testing.T) {
 	outcomes := checks.Run(&checks.Input{Site: site, Home: p, BrandName: "Example", Now: now})
 	scored := make([]scoring.CheckScore, 0, len(outcomes))
 	for _, o := range outcomes {
-		scored = append(scored, scoring.CheckScore{ID: o.Check.ID, Ring: scoring.Ring(o.Check.Ring), Pillar: o.Check.Pillar, Weight: o.Check.Weight, Status: string(o.Result.Status)})
+		scored = append(scored, scoring.CheckScore{ID: o.Check.ID, Ring: o.Check.Ring, Pillar: o.Check.Pillar, Weight: o.Check.Weight, Status: string(o.Result.Status)})
 	}
 	built := Build(Input{ScanID: uuid.New(), URL: u.String(), BrandName: "Example", GeneratedAt: now, Outcomes: outcomes, Scores: scoring.Score(scored), Site: site})
 	jsonshape.RequireRoundTrip(t, built)

@@ -74,7 +74,7 @@ func joinAnd(items []string) string {
 func checkTitles(outcomes []checks.Outcome, audience scoring.Audience) map[string]string {
 	m := make(map[string]string, len(outcomes))
 	for _, o := range outcomes {
-		m[o.Check.ID] = o.Check.TextFor(string(audience)).Title
+		m[o.Check.ID] = o.Check.TextFor(audience).Title
 	}
 	return m
 }

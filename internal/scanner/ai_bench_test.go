@@ -74,7 +74,7 @@ func benchScanWithEngine(b *testing.B, f *fetch.Fetcher, layer *llm.Layer, targe
 		outcomes := checks.Run(in)
 		scored := make([]scoring.CheckScore, 0, len(outcomes))
 		for _, o := range outcomes {
-			scored = append(scored, scoring.CheckScore{ID: o.Check.ID, Ring: scoring.Ring(o.Check.Ring), Pillar: o.Check.Pillar, Weight: o.Check.Weight, Status: string(o.Result.Status)})
+			scored = append(scored, scoring.CheckScore{ID: o.Check.ID, Ring: o.Check.Ring, Pillar: o.Check.Pillar, Weight: o.Check.Weight, Status: string(o.Result.Status)})
 		}
 		doc := report.Build(report.Input{URL: target.String(), BrandName: in.BrandName, GeneratedAt: time.Now(), Outcomes: outcomes, Scores: scoring.Score(scored), Site: site})
 		aiStart = time.Now()

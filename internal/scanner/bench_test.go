@@ -42,7 +42,7 @@ func BenchmarkScanPipeline(b *testing.B) {
 				outcomes := checks.Run(&checks.Input{Site: site, Home: site.HomePage, BrandName: name, Now: time.Now()})
 				scored := make([]scoring.CheckScore, 0, len(outcomes))
 				for _, o := range outcomes {
-					scored = append(scored, scoring.CheckScore{ID: o.Check.ID, Ring: scoring.Ring(o.Check.Ring), Pillar: o.Check.Pillar, Weight: o.Check.Weight, Status: string(o.Result.Status)})
+					scored = append(scored, scoring.CheckScore{ID: o.Check.ID, Ring: o.Check.Ring, Pillar: o.Check.Pillar, Weight: o.Check.Weight, Status: string(o.Result.Status)})
 				}
 				_ = report.Build(report.Input{URL: target.String(), BrandName: name, GeneratedAt: time.Now(), Outcomes: outcomes, Scores: scoring.Score(scored), Site: site})
 				checkT += time.Since(start)

@@ -186,7 +186,7 @@ func (r *Runner) Run(ctx context.Context, scanID uuid.UUID, lastAttempt bool) (T
 	outcomes := checks.Run(in)
 	scored := make([]scoring.CheckScore, 0, len(outcomes))
 	for _, o := range outcomes {
-		scored = append(scored, scoring.CheckScore{ID: o.Check.ID, Ring: scoring.Ring(o.Check.Ring), Pillar: o.Check.Pillar, Weight: o.Check.Weight, Status: string(o.Result.Status)})
+		scored = append(scored, scoring.CheckScore{ID: o.Check.ID, Ring: o.Check.Ring, Pillar: o.Check.Pillar, Weight: o.Check.Weight, Status: string(o.Result.Status)})
 	}
 	scores := scoring.Score(scored)
 	doc := report.Build(report.Input{

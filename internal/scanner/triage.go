@@ -200,7 +200,7 @@ func outcomesOf(rows []store.CheckResult) ([]checks.Outcome, scoring.Result, err
 			}
 		}
 		outcomes = append(outcomes, checks.Outcome{Check: c, Result: res})
-		scored = append(scored, scoring.CheckScore{ID: c.ID, Ring: scoring.Ring(c.Ring), Pillar: c.Pillar, Weight: c.Weight, Status: row.Status})
+		scored = append(scored, scoring.CheckScore{ID: c.ID, Ring: c.Ring, Pillar: c.Pillar, Weight: c.Weight, Status: row.Status})
 	}
 	return outcomes, scoring.Score(scored), nil
 }

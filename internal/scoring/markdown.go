@@ -14,7 +14,7 @@ func WriteMarkdown(w io.Writer, checks []CheckDef) error {
 	for _, ring := range Rings {
 		var ps []string
 		for _, p := range Pillars {
-			if Ring(p.Ring) == ring {
+			if p.Ring == ring {
 				ps = append(ps, fmt.Sprintf("`%s` %.2f", p.ID, p.Weight))
 			}
 		}
@@ -42,6 +42,8 @@ func WriteMarkdown(w io.Writer, checks []CheckDef) error {
 
 // CheckDef is the part of a catalog entry the rubric table shows.
 type CheckDef struct {
-	ID, Ring, Pillar, Effort string
-	Weight                   float64
+	ID             string
+	Ring           Ring
+	Pillar, Effort string
+	Weight         float64
 }

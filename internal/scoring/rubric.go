@@ -34,11 +34,9 @@ const (
 
 // PillarDef is a pillar of a ring.
 type PillarDef struct {
-	ID   string
-	Name string
-	// Ring is a plain string while the check catalog, whose checks name
-	// their ring the same way, does.
-	Ring   string
+	ID     string
+	Name   string
+	Ring   Ring
 	Weight float64 // share of the ring score
 	// Descriptions per audience.
 	Marketing   string
@@ -81,69 +79,69 @@ var (
 // Pillars of every ring.
 var Pillars = []PillarDef{
 	{
-		"crawl_access", "Crawl access", string(RingSearch), 0.40,
+		"crawl_access", "Crawl access", RingSearch, 0.40,
 		"Whether AI search engines and assistants are allowed in and actually get through to your pages.",
 		"robots.txt rules per crawler role (RFC 9309) and what the edge answers to AI user agents.",
 	},
 	{
-		"indexability", "Indexability", string(RingSearch), 0.30,
+		"indexability", "Indexability", RingSearch, 0.30,
 		"Whether your pages can be kept in the indexes AI answers are built from, and quoted.",
 		"Status codes, redirects, robots meta and X-Robots-Tag, snippet controls, canonical and hreflang.",
 	},
 	{
-		"discovery", "Discovery", string(RingSearch), 0.15,
+		"discovery", "Discovery", RingSearch, 0.15,
 		"How easily crawlers find all of your important pages.",
 		"XML sitemaps, llms.txt, feeds and internal links from the homepage.",
 	},
 	{
-		"delivery", "Delivery", string(RingSearch), 0.15,
+		"delivery", "Delivery", RingSearch, 0.15,
 		"How quickly and lightly your pages reach a crawler.",
 		"TTFB, HTML weight, compression, render-blocking resources and image sizing.",
 	},
 
 	{
-		"extractability", "Extractability", string(RingVisibility), 0.35,
+		"extractability", "Extractability", RingVisibility, 0.35,
 		"Whether your words are in the page itself, where AI crawlers (which run no JavaScript) can read them.",
 		"Server-rendered text, dependence on client-side rendering, text-to-HTML ratio, landmarks and alt text.",
 	},
 	{
-		"answer_structure", "Answer structure", string(RingVisibility), 0.25,
+		"answer_structure", "Answer structure", RingVisibility, 0.25,
 		"Whether your content is shaped the way answer engines quote it: clear headings, direct answers, facts.",
 		"Heading outline, answer-first paragraphs, passage length, lists and tables, cited facts.",
 	},
 	{
-		"structured_data", "Structured data", string(RingVisibility), 0.25,
+		"structured_data", "Structured data", RingVisibility, 0.25,
 		"Whether your pages tell machines, in schema.org terms, who you are and what each page is.",
 		"JSON-LD validity, site entities, page-type schema, required properties, @id graph, match with visible text.",
 	},
 	{
-		"machine_metadata", "Machine-readable metadata", string(RingVisibility), 0.15,
+		"machine_metadata", "Machine-readable metadata", RingVisibility, 0.15,
 		"The labels machines read first: titles, descriptions, previews, language and AI-specific files.",
 		"<title>, meta description, Open Graph, html lang, llms.txt structure and markdown alternates.",
 	},
 
 	{
-		"entity_identity", "Entity identity", string(RingTrust), 0.35,
+		"entity_identity", "Entity identity", RingTrust, 0.35,
 		"Whether AI systems can tell exactly who is behind the site and connect it to your other profiles.",
 		"Organization schema, sameAs profiles, consistent brand name, about and contact pages, NAP.",
 	},
 	{
-		"authorship_freshness", "Authorship and freshness", string(RingTrust), 0.20,
+		"authorship_freshness", "Authorship and freshness", RingTrust, 0.20,
 		"Whether content shows who wrote it and when, signals AI systems use to judge expertise.",
 		"Author bylines and Person schema, published/modified dates, recency of updates.",
 	},
 	{
-		"site_security", "Site security", string(RingTrust), 0.15,
+		"site_security", "Site security", RingTrust, 0.15,
 		"The basic security and legal signals a trustworthy business site shows.",
 		"TLS validity, HSTS, security headers, mixed content, privacy and terms pages.",
 	},
 	{
-		"content_integrity", "Content integrity", string(RingTrust), 0.15,
+		"content_integrity", "Content integrity", RingTrust, 0.15,
 		"Whether the site is free of hidden instructions aimed at AI systems and of spam patterns.",
 		"Prompt injection in hidden DOM, comments and invisible Unicode; keyword stuffing and similar signals.",
 	},
 	{
-		"ai_mentions", "AI mentions", string(RingTrust), 0.15,
+		"ai_mentions", "AI mentions", RingTrust, 0.15,
 		"What AI assistants already say about your brand.",
 		"Language-model probes of brand recognition, accuracy, category mentions and search citations.",
 	},

@@ -92,7 +92,7 @@ func Score(results []CheckScore) Result {
 		rr := RingResult{Ring: ring}
 		var num, den, totalW, coveredW float64
 		for _, def := range Pillars {
-			if Ring(def.Ring) != ring {
+			if def.Ring != ring {
 				continue
 			}
 			pr := PillarResult{Def: def, CheckCount: len(byPillar[def.ID])}

@@ -20,7 +20,7 @@ func TestPillarAndRingArithmetic(t *testing.T) {
 		cs("e", "search", "crawl_access", 0, "info"),
 		cs("f", "search", "indexability", 2, "pass"),
 	})
-	search := r.Ring("search")
+	search := r.Ring(RingSearch)
 	crawl := search.Pillars[0]
 	require.Equal(t, "crawl_access", crawl.Def.ID)
 	// (10·1 + 5·0.5 + 5·0) / 20 = 62.5 → 63 (na and info left out).
@@ -33,7 +33,7 @@ func TestPillarAndRingArithmetic(t *testing.T) {
 	require.Equal(t, "B", search.Grade.Grade)
 	require.Nil(t, search.Pillars[2].Score, "discovery has no checks")
 	// Rings without any scored check score 0 with coverage 0.
-	require.Equal(t, 0, r.Ring("trust").Score)
+	require.Equal(t, 0, r.Ring(RingTrust).Score)
 	require.InDelta(t, 27.7, r.Overall, 1e-9) // 0.35·79 = 27.65 → 27.7
 }
 
@@ -45,12 +45,12 @@ func TestGatesCapAndAreNamed(t *testing.T) {
 		cs("robots", "search", "crawl_access", 90, "pass"),
 		cs("ssr_text_content", "visibility", "extractability", 10, "pass"),
 	})
-	search := r.Ring("search")
+	search := r.Ring(RingSearch)
 	require.Equal(t, 50, search.Score)
 	require.Equal(t, "search_blocked_for_ai_search", search.CappedBy)
 	require.Len(t, r.Gates, 1)
 	require.Equal(t, RingSearch, r.Gates[0].Ring)
-	require.Empty(t, r.Ring("visibility").CappedBy)
+	require.Empty(t, r.Ring(RingVisibility).CappedBy)
 	require.Greater(t, r.Impact["ai_search_bots_allowed"], r.Impact["robots"])
 
 	// A gate whose cap is above the score fires but caps nothing.
@@ -59,7 +59,7 @@ func TestGatesCapAndAreNamed(t *testing.T) {
 		cs("robots", "search", "crawl_access", 10, "fail"),
 	})
 	require.Len(t, low.Gates, 1)
-	require.Empty(t, low.Ring("search").CappedBy)
+	require.Empty(t, low.Ring(RingSearch).CappedBy)
 
 	// The homepage gate caps every ring.
 	all := Score([]CheckScore{

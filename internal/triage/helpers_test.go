@@ -59,7 +59,7 @@ func evaluated(site *fetch.Site) ([]checks.Outcome, scoring.Result) {
 	outcomes := checks.Run(&checks.Input{Site: site, Home: site.HomePage, BrandName: brand, Now: time.Date(2026, 11, 1, 12, 0, 0, 0, time.UTC)})
 	scored := make([]scoring.CheckScore, 0, len(outcomes))
 	for _, o := range outcomes {
-		scored = append(scored, scoring.CheckScore{ID: o.Check.ID, Ring: scoring.Ring(o.Check.Ring), Pillar: o.Check.Pillar, Weight: o.Check.Weight, Status: string(o.Result.Status)})
+		scored = append(scored, scoring.CheckScore{ID: o.Check.ID, Ring: o.Check.Ring, Pillar: o.Check.Pillar, Weight: o.Check.Weight, Status: string(o.Result.Status)})
 	}
 	return outcomes, scoring.Score(scored)
 }

@@ -347,7 +347,7 @@ func (f facts) render(in Input, audience scoring.Audience) api.TriageDossier {
 		if fd.platform != nil {
 			row.Label, row.WhyItMatters = fd.platform.label.For(audience), fd.platform.why.For(audience)
 		} else {
-			t := fd.outcome.Check.TextFor(string(audience))
+			t := fd.outcome.Check.TextFor(audience)
 			row.Label, row.WhyItMatters = t.Title, t.Why
 		}
 		if fd.impact != "" {
@@ -364,7 +364,7 @@ func (f facts) render(in Input, audience scoring.Audience) api.TriageDossier {
 		}
 	}
 	for _, a := range f.actions {
-		t := a.outcome.Check.TextFor(string(audience))
+		t := a.outcome.Check.TextFor(audience)
 		act := api.TriageAction{
 			ID: a.outcome.Check.ID, CheckID: a.outcome.Check.ID, Label: t.Title, Recommendation: t.Fix,
 			Impact: api.Level(a.impact), Effort: api.Level(a.effort), QuickWin: a.quickWin,
@@ -434,7 +434,7 @@ func (f facts) summary(in Input, audience scoring.Audience) string {
 }
 
 func quoteTitle(c *checks.Check, audience scoring.Audience) string {
-	t := "“" + c.TextFor(string(audience)).Title + "”"
+	t := "“" + c.TextFor(audience).Title + "”"
 	if audience == scoring.Engineering {
 		t += " (" + c.ID + ")"
 	}

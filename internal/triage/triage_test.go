@@ -329,7 +329,7 @@ func platformInput(t *testing.T, header http.Header, html string, failing ...str
 			st = checks.Fail
 		}
 		outcomes = append(outcomes, checks.Outcome{Check: c, Result: checks.Result{Status: st, Summary: "synthetic"}})
-		scored = append(scored, scoring.CheckScore{ID: c.ID, Ring: scoring.Ring(c.Ring), Pillar: c.Pillar, Weight: c.Weight, Status: string(st)})
+		scored = append(scored, scoring.CheckScore{ID: c.ID, Ring: c.Ring, Pillar: c.Pillar, Weight: c.Weight, Status: string(st)})
 	}
 	return triage.Input{URL: site.Target.String(), Site: site, Outcomes: outcomes, Scores: scoring.Score(scored)}
 }
