@@ -165,7 +165,7 @@ func evalBrandAccuracy(in *Input) Result {
 	e["confirmed"], e["contradicted"], e["missing"] = confirmed, contradicted, missing
 	switch {
 	case described == 0:
-		return na("No engine described the brand in its branded answers (see llm_brand_recognition), so there is nothing to judge.", e)
+		return na("No engine described the brand in its branded answers (see the brand recognition check), so there is nothing to judge.", e)
 	case failed == described:
 		return errored(fmt.Sprintf("Not checked: the judging call failed (%s).", reason), e)
 	}
@@ -175,12 +175,16 @@ func evalBrandAccuracy(in *Input) Result {
 	}
 	share := float64(confirmed) / float64(stated)
 	e["accuracy"] = roundTenth(100*share) / 100
-	s := fmt.Sprintf("Of the site's facts the descriptions state, %d of %d are right", confirmed, stated)
+	s := fmt.Sprintf("Of the site's facts the descriptions state, %d of %d %s right", confirmed, stated, map[bool]string{true: "is", false: "are"}[stated == 1])
 	if contradicted > 0 {
 		sort.Strings(wrong)
 		s += fmt.Sprintf("; contradicted: %s", andList(uniqueStrings(wrong)))
 	}
-	s += fmt.Sprintf(" (%d not mentioned; judged by %s).", missing, res.Accuracy[0].JudgeModel)
+	if missing > 0 {
+		s += fmt.Sprintf(" (%d not mentioned; judged by %s).", missing, res.Accuracy[0].JudgeModel)
+	} else {
+		s += fmt.Sprintf(" (judged by %s).", res.Accuracy[0].JudgeModel)
+	}
 	if failed > 0 {
 		s += fmt.Sprintf(" The judging of %s failed and is left out.", plural(failed, "engine", "engines"))
 	}
@@ -413,7 +417,7 @@ func skipped(res *mentions.Result, p mentions.Probes, e map[string]any) *Result 
 }
 
 func ofAnswers(k, n int, kind string) string {
-	return fmt.Sprintf("%d of %d %s answers", k, n, kind)
+	return ofTotal(k, n, kind+" answer", kind+" answers")
 }
 
 func interval(e map[string]any) string {
@@ -465,15 +469,6 @@ func mean(xs []int) float64 {
 		s += x
 	}
 	return roundTenth(float64(s) / float64(len(xs)))
-}
-
-func capFirst(s string) string {
-	r := []rune(s)
-	if len(r) == 0 {
-		return s
-	}
-	r[0] = unicode.ToUpper(r[0])
-	return string(r)
 }
 
 func uniqueStrings(s []string) []string {

@@ -218,7 +218,7 @@ func TestAIMentions(t *testing.T) {
 		}},
 		{id: "llm_search_citation", cases: []checkCase{
 			{"no answer engine", noEngineInput, NA, "no answer engine configured", ev("scored", false)},
-			{"no engine can search", measured(engineSetup{script: world{}.script}), NA, "no configured engine has the web_search capability", ev("skipped", "no configured engine has the web_search capability")},
+			{"no engine can search", measured(engineSetup{script: world{}.script}), NA, "no configured engine can search the web", ev("skipped", "no configured engine can search the web")},
 			{"cited in every run", measured(engineSetup{script: world{}.script, search: true}), Pass, "cited in 12 of 12 web-search answers", ev("cited", 12, "cited_pages", []string{"https://www.millbrook-bakery.test/about/"})},
 			{"retrieved but not cited", measured(engineSetup{script: world{search: func(scripted.Call) scripted.Reply {
 				return scripted.Reply{Text: competitors, Cited: []string{"https://greggs.example/"}, Retrieved: []string{"https://www.millbrook-bakery.test/"}}

@@ -68,7 +68,7 @@ func evalSingleH1(in *Input) Result {
 	if ok == len(pages) {
 		return pass(fmt.Sprintf("There is exactly one non-empty H1 on %s.", allOf(len(pages), "page", "pages")), e)
 	}
-	return warn(fmt.Sprintf("%d of %d pages have exactly one non-empty H1; the others have none or several.", ok, len(pages)), e)
+	return warn(fmt.Sprintf("%s exactly one non-empty H1; the others have none or several.", ofTotal(ok, len(pages), "page has", "pages have")), e)
 }
 
 func headingHierarchyCheck() *Check {
@@ -126,7 +126,7 @@ func evalHeadingHierarchy(in *Input) Result {
 	if clean == len(pages) {
 		return pass(fmt.Sprintf("Headings nest without skipped levels on %s.", allOf(len(pages), "page", "pages")), e)
 	}
-	return warn(fmt.Sprintf("%d of %d pages have heading problems (skipped levels, missing H2 sections or no headings).", len(pages)-clean, len(pages)), e)
+	return warn(fmt.Sprintf("%s heading problems (skipped levels, missing H2 sections or no headings).", ofTotal(len(pages)-clean, len(pages), "page has", "pages have")), e)
 }
 
 func answerFirstIntroCheck() *Check {
@@ -169,7 +169,7 @@ func evalAnswerFirst(in *Input) Result {
 	if good == len(pages) {
 		return pass(fmt.Sprintf("A 25–90 word paragraph that states what the subject is opens %s.", allOf(len(pages), "page", "pages")), e)
 	}
-	return warn(fmt.Sprintf("%d of %d pages open with a direct 25–90 word answer paragraph after the H1.", good, len(pages)), e)
+	return warn(fmt.Sprintf("%s with a direct 25–90 word answer paragraph after the H1.", ofTotal(good, len(pages), "page opens", "pages open")), e)
 }
 
 func passageChunkingCheck() *Check {
@@ -225,7 +225,7 @@ func evalPassageChunking(in *Input) Result {
 	}
 	share := percent(inRange, total)
 	e := ev("sections", total, "in_range", inRange, "share_pct", share, "per_section", firstN(rows, 30))
-	s := fmt.Sprintf("%d of %d content sections hold 40–300 words between H2/H3 headings (%.0f%%).", inRange, total, share)
+	s := fmt.Sprintf("%s 40–300 words between H2/H3 headings (%.0f%%).", ofTotal(inRange, total, "content section holds", "content sections hold"), share)
 	return byThreshold(share, 60, 30, s, e)
 }
 
@@ -308,10 +308,13 @@ func evalQuestionHeadings(in *Input) Result {
 	}
 	e := ev("question_headings", nonNil(firstN(found, 10)), "count", len(found), "subheadings", headings)
 	if len(found) > 0 {
-		return pass(fmt.Sprintf("%d of %d subheadings are phrased as questions, e.g. %q.", len(found), headings, found[0]), e)
+		return pass(fmt.Sprintf("%s, e.g. %q.", ofTotal(len(found), headings, "subheading is phrased as a question", "subheadings are phrased as questions"), found[0]), e)
 	}
 	if headings == 0 {
 		return info("The pages have no subheadings, so none is phrased as a question; this is a hint, not a requirement.", e)
+	}
+	if headings == 1 {
+		return info("The only subheading is not phrased as a question; this is a hint, not a requirement.", e)
 	}
 	return info(fmt.Sprintf("None of the %d subheadings is phrased as a question; this is a hint, not a requirement.", headings), e)
 }
@@ -382,7 +385,7 @@ func evalFactsCitations(in *Input) Result {
 		}
 	}
 	if words < sparseSSRWords {
-		return na(fmt.Sprintf("The judged pages have only %d words of content, too little to measure facts and citations.", words), ev("words", words))
+		return na(fmt.Sprintf("The judged pages have %s of content, too little to measure facts and citations.", only(words, "word", "words")), ev("words", words))
 	}
 	per100 := roundTenth(100 * float64(numbers) / float64(words))
 	hasFacts := per100 >= 1

@@ -72,7 +72,7 @@ func TestAnswerStructure(t *testing.T) {
 			}, Pass, "2 links to primary or reference sources", nil},
 			{"numbers without sources", func(t *testing.T) *Input {
 				return inputOf(t, simplePage("x", "<main><p>We grew 40% in 2024 and 35% in 2025 with 12 people. "+fixtureProse(150, "n")+"</p></main>"))
-			}, Warn, "0 links", nil},
+			}, Warn, "no links", nil},
 			{"neither", func(t *testing.T) *Input {
 				return inputOf(t, simplePage("x", `<main><p>`+fixtureProse(200, "v")+` <a href="https://twitter.com/example">us</a></p></main>`))
 			}, Fail, "0.0 numbers", ev("outbound_links", 1)},

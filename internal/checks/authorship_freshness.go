@@ -128,9 +128,20 @@ func evalAuthorAttribution(in *Input) Result {
 	case full == len(arts):
 		return pass(fmt.Sprintf("A visible author who is a Person with a profile URL in the markup signs %s.", allOf(len(arts), "article", "articles")), e)
 	case some > 0:
-		return warn(fmt.Sprintf("%d of %d articles name an author, and %d fully attribute it (visible byline plus a Person with url or sameAs).", some, len(arts), full), e)
+		return warn(fmt.Sprintf("%s an author, and %s (visible byline plus a Person with url or sameAs).", ofTotal(some, len(arts), "article names", "articles name"), fullyAttributed(full)), e)
 	}
 	return fail(fmt.Sprintf("No author is named, visibly or in markup, on %s.", theN(len(arts), "article", "articles")), e)
+}
+
+// fullyAttributed says how many articles attribute their author fully.
+func fullyAttributed(n int) string {
+	switch n {
+	case 0:
+		return "none fully attributes it"
+	case 1:
+		return "1 fully attributes it"
+	}
+	return fmt.Sprintf("%d fully attribute it", n)
 }
 
 func contentDatesCheck() *Check {
@@ -232,7 +243,7 @@ func evalContentDates(in *Input) Result {
 	case dated == len(arts):
 		return pass(fmt.Sprintf("Machine-readable publication or modification dates are on %s.", allOf(len(arts), "article", "articles")), e)
 	case dated > 0:
-		return warn(fmt.Sprintf("%d of %d articles carry machine-readable dates.", dated, len(arts)), e)
+		return warn(fmt.Sprintf("%s machine-readable dates.", ofTotal(dated, len(arts), "article carries", "articles carry")), e)
 	}
 	return fail(fmt.Sprintf("There is no machine-readable publication or modification date on %s.", theN(len(arts), "article", "articles")), e)
 }
@@ -296,7 +307,11 @@ func evalContentFreshness(in *Input) Result {
 	days = max(days, 0)
 	e := ev("newest", newest.at.UTC().Format(time.RFC3339), "source", newest.source, "url", newest.url, "age_days", days,
 		"dates_seen", len(all), "sitemap_lastmods", sitemapDates, "future_dates_ignored", future)
-	s := fmt.Sprintf("The newest content date is %s (%s, %d days ago).", newest.at.UTC().Format("2006-01-02"), newest.source, days)
+	ago := "today"
+	if days > 0 {
+		ago = plural(days, "day", "days") + " ago"
+	}
+	s := fmt.Sprintf("The newest content date is %s (%s, %s).", newest.at.UTC().Format("2006-01-02"), newest.source, ago)
 	switch {
 	case days <= 365:
 		return pass(s, e)

@@ -36,7 +36,7 @@ func TestAuthorshipFreshness(t *testing.T) {
 			},
 			{"byline without profile", func(t *testing.T) *Input {
 				return inputOf(t, fixtureYoastHome(), resp(fetch.Article, articleURL, 200, bylineOnly))
-			}, Warn, "1 of 1 articles name an author, and 0", nil},
+			}, Warn, "1 of 1 article names an author, and none", nil},
 			{"anonymous", func(t *testing.T) *Input {
 				return inputOf(t, fixtureYoastHome(), resp(fetch.Article, articleURL, 200, bare))
 			}, Fail, "on the article", nil},

@@ -2,8 +2,10 @@ package checks
 
 import (
 	"bytes"
+	"context"
 	"flag"
 	"fmt"
+	"net/url"
 	"os"
 	"regexp"
 	"strings"
@@ -14,6 +16,7 @@ import (
 	"github.com/geoscan/geoscan/internal/fetch"
 	"github.com/geoscan/geoscan/internal/page"
 	"github.com/geoscan/geoscan/internal/scoring"
+	"github.com/geoscan/geoscan/internal/testsite"
 )
 
 var update = flag.Bool("update", false, "rewrite the generated tables of docs/SCORING.md")
@@ -162,5 +165,66 @@ func TestChecksSurviveMissingData(t *testing.T) {
 				requireResult(t, r)
 			}()
 		}
+	}
+}
+
+// TestFixtureSitesReadAsWritten runs the catalog on the fixture sites as a
+// scan fetches them (the realistic ones, and the hostile one whose
+// homepage can be read): every result keeps the evidence rule, so no
+// summary names an internal id or miscounts.
+func TestFixtureSitesReadAsWritten(t *testing.T) {
+	t.Parallel()
+	sites, err := testsite.Start()
+	require.NoError(t, err)
+	t.Cleanup(sites.Close)
+	caFile, err := sites.WriteCAFile(t.TempDir())
+	require.NoError(t, err)
+	f, err := fetch.New(fetch.Options{AllowPrivate: true, ExtraCAFile: caFile, Resolver: sites.Resolver(), PlainHTTPPort: sites.HTTPPort()})
+	require.NoError(t, err)
+	names := append([]string{testsite.NulBytes}, testsite.Realistic...)
+	for _, name := range names {
+		t.Run(name, func(t *testing.T) {
+			target, err := url.Parse(sites.URL(name))
+			require.NoError(t, err)
+			s, err := f.Site(context.Background(), target)
+			require.NoError(t, err)
+			for _, o := range Run(&Input{Site: s, Home: s.HomePage, BrandName: name, Now: testNow}) {
+				require.NotContains(t, o.Result.Evidence, "internal_error", "%s: %s", o.Check.ID, o.Result.Summary)
+				t.Run(o.Check.ID, func(t *testing.T) { requireResult(t, o.Result) })
+			}
+		})
+	}
+}
+
+// TestSummaryFaults holds the rule of summaries to what it must catch and
+// what it must let through.
+func TestSummaryFaults(t *testing.T) {
+	t.Parallel()
+	for _, s := range []string{
+		"No fetched page has readable text to structure; ssr_text_content reports why.",
+		"Capped by search_blocked_for_ai_search.",
+		"The ttfb_sample answered in 40 ms.",
+		"The judged pages have only 0 words of content.",
+		"The homepage HTML links to 0 internal URLs.",
+		"On the homepage only 0 of 2 images declare width and height.",
+		"0 of 1 pages have exactly one non-empty H1.",
+		"/llms.txt has 1 H3-or-deeper headings (sections are H2 only).",
+		"Strict-Transport-Security max-age=86400 (1 days) is below 180 days.",
+		"The homepage links to 3 page.",
+	} {
+		require.NotEmpty(t, summaryFaults(s), s)
+	}
+	for _, s := range []string{
+		`3 of 4 brand mentions use "Example"; og:site_name "Exemplar" differs.`,
+		"https://example.com/sitemap_index.xml (at a default location) answered HTTP 404.",
+		"The homepage tells search engines not to index it: meta robots: unavailable_after:2025-01-01 (date passed).",
+		"0 of 3 pages open with a direct 25–90 word answer paragraph after the H1.",
+		"1 of 2 sitemap files could not be read; 1 is broken.",
+		"The median time to first byte of 3 requests is 0 ms (good is up to 800 ms).",
+		"The homepage reaches HTTP 200 through a temporary 302 redirect from https://example.com/start.",
+		"13 of 19 expected properties are present across 1 schema entity (68%), which is incomplete.",
+		"The homepage HTML is 0 bytes after decompression (under 500 KiB).",
+	} {
+		require.Empty(t, summaryFaults(s), s)
 	}
 }

@@ -85,7 +85,7 @@ func evalRobotsTxtFetchable(in *Input) Result {
 	if ct == "" {
 		ct = "no content type"
 	}
-	return pass(fmt.Sprintf("robots.txt answered HTTP %d with %d bytes (%s) in %d ms.", r.Status, r.Bytes, ct, r.Duration.Milliseconds()), e)
+	return pass(fmt.Sprintf("robots.txt answered HTTP %d with %s (%s) in %d ms.", r.Status, byteCount(r.Bytes), ct, r.Duration.Milliseconds()), e)
 }
 
 func robotsTxtSyntaxCheck() *Check {
@@ -281,7 +281,7 @@ func evalAIUserFetchersAllowed(in *Input) Result {
 		return warn("AI assistants that honor robots.txt must not fetch pages on request: "+f.StateReason()+".", e)
 	}
 	if len(blocked) > 0 {
-		msg := fmt.Sprintf("robots.txt blocks %d of %d assistant fetchers (%s)", len(blocked), len(vs), andList(blocked))
+		msg := fmt.Sprintf("robots.txt blocks %s (%s)", ofTotal(len(blocked), len(vs), "assistant fetcher", "assistant fetchers"), andList(blocked))
 		if len(ignoring) > 0 {
 			msg += fmt.Sprintf("; %s may ignore robots.txt for user requests, so edge rules decide for them", andList(ignoring))
 		}
@@ -552,7 +552,11 @@ func evalEdgeBotReachability(in *Input) Result {
 	case len(differing) > 0:
 		return warn(fmt.Sprintf("The homepage served to %s differs in size by more than half from what %s.", andList(differing), strings.Replace(baseline, "got HTTP", "got with HTTP", 1)), e)
 	}
-	msg := fmt.Sprintf("All %d AI user agents got the same answer as %s (HTTP %d, about %d bytes)", len(rows), baseWho, base.Status, base.Bytes)
+	size := "an empty body"
+	if base.Bytes > 0 {
+		size = "about " + byteCount(base.Bytes)
+	}
+	msg := fmt.Sprintf("All %d AI user agents got the same answer as %s (HTTP %d, %s)", len(rows), baseWho, base.Status, size)
 	if len(trainingRefused) > 0 {
 		msg = fmt.Sprintf("AI search and assistant user agents got the same answer as %s (HTTP %d); only the training crawler %s was refused, which is a policy choice", baseWho, base.Status, andList(trainingRefused))
 	}

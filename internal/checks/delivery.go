@@ -107,7 +107,7 @@ func evalHTMLWeight(in *Input) Result {
 	e := ev("bytes", h.Bytes, "kib", kib, "truncated", h.Truncated, "content_encoding", h.ContentEncoding)
 	size := fmt.Sprintf("%d KiB", kib)
 	if h.Bytes < 10<<10 {
-		size = plural(h.Bytes, "byte", "bytes")
+		size = byteCount(h.Bytes)
 	}
 	switch {
 	case h.Truncated:
@@ -150,12 +150,15 @@ func evalCompression(in *Input) Result {
 	e := ev("content_encoding", enc, "bytes", h.Bytes, "vary", h.Header.Get("Vary"))
 	switch enc {
 	case "br", "gzip", "x-gzip", "zstd":
-		return pass(fmt.Sprintf("The homepage is sent with Content-Encoding %s (%d bytes decompressed).", enc, h.Bytes), e)
+		return pass(fmt.Sprintf("The homepage is sent with Content-Encoding %s (%s decompressed).", enc, byteCount(h.Bytes)), e)
 	case "deflate":
 		return warn("The homepage is sent with Content-Encoding deflate; br, gzip or zstd are better supported.", e)
 	}
+	if h.Bytes == 0 {
+		return na("The homepage is empty, so compression does not matter.", e)
+	}
 	if h.Bytes < compressionMinBytes {
-		return na(fmt.Sprintf("The homepage is only %d bytes, too small for compression to matter.", h.Bytes), e)
+		return na(fmt.Sprintf("The homepage is only %s, too small for compression to matter.", byteCount(h.Bytes)), e)
 	}
 	return fail(fmt.Sprintf("The homepage's %d bytes of HTML are sent uncompressed although the request accepted br, gzip and zstd.", h.Bytes), e)
 }
@@ -241,7 +244,7 @@ func evalImageDimensionsLCP(in *Input) Result {
 	e := ev("images", len(p.Images), "with_dimensions", sized, "with_dimensions_pct", pct, "first_image", first.Src, "first_lazy", first.Lazy)
 	var problems []string
 	if pct < 80 {
-		problems = append(problems, fmt.Sprintf("only %d of %d images (%.0f%%) declare width and height", sized, len(p.Images), pct))
+		problems = append(problems, fmt.Sprintf("%s (%.0f%%) %s width and height", fewOf(sized, len(p.Images), "image", "images"), pct, map[bool]string{true: "declares", false: "declare"}[len(p.Images) == 1]))
 	}
 	if first.Lazy {
 		problems = append(problems, "the first image is lazy-loaded")
@@ -249,7 +252,7 @@ func evalImageDimensionsLCP(in *Input) Result {
 	if len(problems) > 0 {
 		return warn("On the homepage "+strings.Join(problems, " and ")+".", e)
 	}
-	return pass(fmt.Sprintf("%d of %d homepage images (%.0f%%) declare width and height, and the first image loads eagerly.", sized, len(p.Images), pct), e)
+	return pass(fmt.Sprintf("%s (%.0f%%) %s width and height, and the first image loads eagerly.", ofTotal(sized, len(p.Images), "homepage image", "homepage images"), pct, map[bool]string{true: "declares", false: "declare"}[len(p.Images) == 1]), e)
 }
 
 func cruxFieldVitalsCheck() *Check {
@@ -270,5 +273,5 @@ func cruxFieldVitalsCheck() *Check {
 }
 
 func evalCruxFieldVitals(*Input) Result {
-	return na("Field Core Web Vitals need a CrUX API key, which comes with the AI layer; not scored.", ev("reason", "no_crux_api_key"))
+	return na("Not measured: real-visitor speed data needs a Chrome UX Report (CrUX) API key, which this GeoScan server does not have; not scored.", ev("reason", "no_crux_api_key"))
 }

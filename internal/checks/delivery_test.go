@@ -40,7 +40,7 @@ func TestDelivery(t *testing.T) {
 			{"not fetched", withEdit("", func(s *fetch.Site) { s.Home = nil }), NA, "not fetched", nil},
 		}},
 		{id: "render_blocking_head", cases: []checkCase{
-			{"deferred", withSite(htmlPage(`<script src="/a.js" defer></script><script src="/b.js" async></script><script type="module" src="/c.js"></script><link rel="stylesheet" href="/s.css">`, "hi")), Pass, "0 synchronous scripts and 1 stylesheet", ev("total", 1)},
+			{"deferred", withSite(htmlPage(`<script src="/a.js" defer></script><script src="/b.js" async></script><script type="module" src="/c.js"></script><link rel="stylesheet" href="/s.css">`, "hi")), Pass, "no synchronous scripts and 1 stylesheet", ev("total", 1)},
 			{"five", withSite(htmlPage(`<script src="/a.js"></script><script src="/b.js"></script><script src="/c.js"></script><link rel="stylesheet" href="/1.css"><link rel="stylesheet" href="/2.css">`, "hi")), Warn, "5 in total", ev("blocking_stylesheets", 2)},
 			{"ten", withSite(htmlPage(strings.Repeat(`<script src="/a.js"></script>`, 6)+strings.Repeat(`<link rel="stylesheet" href="/s.css">`, 4), "hi")), Fail, "10 in total", nil},
 			{"not html", withEdit("", func(s *fetch.Site) { s.HomePage = nil }), NA, "not HTML", nil},
@@ -52,7 +52,7 @@ func TestDelivery(t *testing.T) {
 			{"no images", withSite(htmlPage("", "hi")), NA, "no <img>", nil},
 		}},
 		{id: "crux_field_vitals", never: []Status{Pass, Warn, Fail}, cases: []checkCase{
-			{"always na", withSite(""), NA, "Field Core Web Vitals need a CrUX API key, which comes with the AI layer; not scored.", ev("reason", "no_crux_api_key")},
+			{"always na", withSite(""), NA, "Not measured: real-visitor speed data needs a Chrome UX Report (CrUX) API key, which this GeoScan server does not have; not scored.", ev("reason", "no_crux_api_key")},
 		}},
 	})
 }

@@ -224,7 +224,7 @@ func evalSitemapPresent(in *Input) Result {
 		}
 	}
 	if len(brokenFiles) > 0 {
-		return warn(fmt.Sprintf("%d of %d sitemap files could not be read: %s.", len(brokenFiles), len(files), states(brokenFiles)), e)
+		return warn(fmt.Sprintf("%s could not be read: %s.", ofTotal(len(brokenFiles), len(files), "sitemap file", "sitemap files"), states(brokenFiles)), e)
 	}
 	if !fromRobots && len(offSite) > 0 {
 		return pass(fmt.Sprintf("robots.txt lists %s on another site, which was not read; %s read at the default location, with %s.",
@@ -292,7 +292,7 @@ func evalSitemapQuality(in *Input) Result {
 		}
 	}
 	if len(urls) == 0 {
-		return na("No sitemap URLs were read (sitemap_present says what was looked for), so their quality cannot be judged.",
+		return na("No sitemap URLs were read (the check for a published sitemap says what was looked for), so their quality cannot be judged.",
 			ev("total_urls", s.SitemapTotal, "entries_without_loc", len(s.SitemapURLs), "read_from", nonNil(from)))
 	}
 	host := siteHost(in)
@@ -351,7 +351,7 @@ func evalSitemapQuality(in *Input) Result {
 	if checked > 0 {
 		e["sample_ok_pct"] = samplePct
 		if samplePct < 90 {
-			problems = append(problems, fmt.Sprintf("only %d of %d sampled URLs answered 200 without a redirect", ok, checked))
+			problems = append(problems, fmt.Sprintf("%s answered 200 without a redirect", fewOf(ok, checked, "sampled URL", "sampled URLs")))
 			failing = failing || samplePct < 70
 		}
 	}
@@ -384,9 +384,9 @@ func evalSitemapQuality(in *Input) Result {
 	case len(problems) > 0:
 		return warn("The sitemap has quality gaps: "+strings.Join(problems, "; ")+".", e)
 	}
-	msg := fmt.Sprintf("All %d sitemap URLs read are on %s, %.0f%% carry a lastmod (newest %s)", n, host, lastmodPct, newest.Format("2006-01-02"))
+	msg := fmt.Sprintf("%s on %s, %.0f%% carry a lastmod (newest %s)", capFirst(allOf(n, "sitemap URL read is", "sitemap URLs read are")), host, lastmodPct, newest.Format("2006-01-02"))
 	if checked > 0 {
-		msg += fmt.Sprintf(", and %d of %d sampled URLs answered 200 directly", ok, checked)
+		msg += fmt.Sprintf(", and %s answered 200 directly", ofTotal(ok, checked, "sampled URL", "sampled URLs"))
 	}
 	return pass(msg+".", e)
 }

@@ -343,6 +343,9 @@ func evalBrandConsistency(in *Input) Result {
 		}
 	}
 	if len(mentions) < 2 || key == "" {
+		if len(mentions) == 0 {
+			return na("The brand name was not found on the homepage, so there is nothing to compare.", ev("brand", reference))
+		}
 		return na(fmt.Sprintf("Only %s of the brand name found on the homepage, too few to compare.", plural(len(mentions), "mention", "mentions")), ev("brand", reference))
 	}
 	var rows []map[string]any

@@ -106,26 +106,21 @@ func evalSSRText(in *Input) Result {
 	}
 	e := ev("words", h.Words, "html_bytes", h.HTMLBytes, "text_sample", excerpt(h.MainText, 300))
 	if h.Words >= minSSRWords {
-		return pass(fmt.Sprintf("The homepage HTML carries %s of main content before any script runs.", visibleWords(h.Words)), e)
+		return pass(fmt.Sprintf("The homepage HTML carries %s of main content before any script runs.", plural(h.Words, "visible word", "visible words")), e)
 	}
 	r := h.Rendering()
 	signs := scriptSigns(h, r)
 	renderingEvidence(e, r, signs)
 	if len(signs) > 0 {
 		if h.Words >= sparseSSRWords {
-			return warn(fmt.Sprintf("The homepage HTML carries only %s of main content before any script runs; it has %s, so more of its text appears only with JavaScript.", visibleWords(h.Words), andList(signs)), e)
+			return warn(fmt.Sprintf("The homepage HTML carries %s of main content before any script runs; it has %s, so more of its text appears only with JavaScript.", only(h.Words, "visible word", "visible words"), andList(signs)), e)
 		}
-		return fail(fmt.Sprintf("The homepage HTML carries only %s of main content; it has %s, so crawlers that run no JavaScript see an almost empty page.", visibleWords(h.Words), andList(signs)), e)
+		return fail(fmt.Sprintf("The homepage HTML carries %s of main content; it has %s, so crawlers that run no JavaScript see an almost empty page.", only(h.Words, "visible word", "visible words"), andList(signs)), e)
 	}
 	if h.Words >= sparseSSRWords {
-		return warn(fmt.Sprintf("The homepage HTML carries only %s of main content (300 or more is the target); the page itself has little text, nothing in it waits for JavaScript.", visibleWords(h.Words)), e)
+		return warn(fmt.Sprintf("The homepage HTML carries %s of main content (300 or more is the target); the page itself has little text, nothing in it waits for JavaScript.", only(h.Words, "visible word", "visible words")), e)
 	}
-	return fail(fmt.Sprintf("The homepage HTML carries only %s of main content, and nothing in it waits for JavaScript: the page itself has almost no text to read.", visibleWords(h.Words)), e)
-}
-
-// visibleWords phrases a word count: "1 visible word", "12 visible words".
-func visibleWords(n int) string {
-	return plural(n, "visible word", "visible words")
+	return fail(fmt.Sprintf("The homepage HTML carries %s of main content, and nothing in it waits for JavaScript: the page itself has almost no text to read.", only(h.Words, "visible word", "visible words")), e)
 }
 
 func jsRenderingDependenceCheck() *Check {
@@ -178,13 +173,13 @@ func evalJSDependence(in *Input) Result {
 	sparse := h.Words < sparseSSRWords
 	switch {
 	case sparse && len(signs) > 0:
-		return fail(fmt.Sprintf("The homepage's text needs JavaScript: its HTML has only %s, with %s.", plural(h.Words, "word", "words"), andList(signs)), e)
+		return fail(fmt.Sprintf("The homepage's text needs JavaScript: its HTML has %s, with %s.", only(h.Words, "word", "words"), andList(signs)), e)
 	case wall != "":
-		return warn(fmt.Sprintf("The homepage has %d words in its HTML but also a page-wide <noscript> notice asking to enable JavaScript (%q).", h.Words, excerpt(wall, 60)), e)
+		return warn(fmt.Sprintf("The homepage has %s in its HTML but also a page-wide <noscript> notice asking to enable JavaScript (%q).", plural(h.Words, "word", "words"), excerpt(wall, 60)), e)
 	case r.ScriptOnlyWords >= 300 && r.ScriptOnlyWords >= 2*h.Words:
-		return warn(fmt.Sprintf("The homepage HTML shows %d words, but %d more words of text sit only in its scripts (%q), so crawlers that run no JavaScript miss them.", h.Words, r.ScriptOnlyWords, excerpt(r.ScriptOnlySample, 60)), e)
+		return warn(fmt.Sprintf("The homepage HTML shows %s, but %d more words of text sit only in its scripts (%q), so crawlers that run no JavaScript miss them.", plural(h.Words, "word", "words"), r.ScriptOnlyWords, excerpt(r.ScriptOnlySample, 60)), e)
 	case sparse:
-		return pass(fmt.Sprintf("The homepage does not wait for JavaScript: its HTML has only %s, and no empty app root, <noscript> wall or text in scripts suggests scripts add more (ssr_text_content reports the little text).", plural(h.Words, "word", "words")), e)
+		return pass(fmt.Sprintf("The homepage does not wait for JavaScript: its HTML has %s, and no empty app root, <noscript> wall or text in scripts suggests scripts add more (the readable-text check reports how little there is).", only(h.Words, "word", "words")), e)
 	}
 	how := "no framework markers"
 	if len(r.Frameworks) > 0 {
@@ -265,7 +260,7 @@ func evalSemanticMain(in *Input) Result {
 	if covered == judged {
 		return pass(fmt.Sprintf("Most of the text sits in <main> or <article> on %s.", allOf(judged, "page", "pages")), e)
 	}
-	return warn(fmt.Sprintf("%d of %d pages wrap most of their text in <main> or <article>.", covered, judged), e)
+	return warn(fmt.Sprintf("%s in <main> or <article>.", ofTotal(covered, judged, "page wraps most of its text", "pages wrap most of their text")), e)
 }
 
 func imageAltCoverageCheck() *Check {
@@ -301,6 +296,6 @@ func evalImageAlt(in *Input) Result {
 	covered := withAlt + decorative
 	pct := percent(covered, total)
 	e := ev("images", total, "with_alt", withAlt, "decorative", decorative, "missing_alt", len(missing), "coverage_pct", pct, "missing_sources", firstN(missing, 10))
-	s := fmt.Sprintf("%d of %d images have alt text or are marked decorative (%.0f%%).", covered, total, pct)
+	s := fmt.Sprintf("%s (%.0f%%).", ofTotal(covered, total, "image has alt text or is marked decorative", "images have alt text or are marked decorative"), pct)
 	return byThreshold(pct, 90, 60, s, e)
 }

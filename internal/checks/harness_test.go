@@ -10,10 +10,15 @@ import (
 	"math"
 	"net/http"
 	"net/url"
+	"regexp"
 	"slices"
+	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/stretchr/testify/require"
 
@@ -203,7 +208,8 @@ type pillarCheck struct {
 // this order, each complete and in the pillar's ring, with a case for each
 // verdict it can give, weighing 0 exactly when it only informs; every case
 // gives its verdict, summary and evidence, and every result keeps the
-// evidence rule of requireResult.
+// evidence rule of requireResult. Every case's input is also read by the
+// whole catalog, whose summaries are held to summaryFaults.
 func testPillar(t *testing.T, pillarID string, want []pillarCheck) {
 	t.Helper()
 	i := slices.IndexFunc(pillars, func(p pillar) bool { return p.id == pillarID })
@@ -235,7 +241,8 @@ func testPillar(t *testing.T, pillarID string, want []pillarCheck) {
 		for _, tc := range w.cases {
 			t.Run(c.ID+"/"+tc.name, func(t *testing.T) {
 				t.Parallel()
-				r := c.Eval(tc.in(t))
+				in := tc.in(t)
+				r := c.Eval(in)
 				t.Log(r.Summary)
 				require.Equal(t, tc.status, r.Status, "summary: %s\nevidence: %v", r.Summary, r.Evidence)
 				require.Contains(t, r.Summary, tc.summary)
@@ -244,6 +251,12 @@ func testPillar(t *testing.T, pillarID string, want []pillarCheck) {
 					require.Equal(t, fmt.Sprint(want), fmt.Sprint(r.Evidence[k]), "evidence %s", k)
 				}
 				requireResult(t, r)
+				// The case's input is a site like any other: every check
+				// of the catalog reads it without fault.
+				for _, o := range Run(in) {
+					require.NotContains(t, o.Result.Evidence, "internal_error", "%s: %s", o.Check.ID, o.Result.Summary)
+					require.Empty(t, summaryFaults(o.Result.Summary), "%s: %q", o.Check.ID, o.Result.Summary)
+				}
 			})
 		}
 	}
@@ -261,18 +274,22 @@ func requireCheckComplete(t *testing.T, c *Check, ring scoring.Ring, pillarID st
 		require.NotEmpty(t, txt.Why, c.ID)
 		require.NotEmpty(t, txt.Fix, c.ID)
 	}
+	for _, txt := range []string{c.Marketing.Title, c.Marketing.Why, c.Marketing.Fix} {
+		require.NotRegexp(t, snakeWord, txt, "%s: the marketing texts name no id", c.ID)
+	}
 	require.NotEqual(t, c.Marketing.Why, c.Engineering.Why, "%s: audiences must differ", c.ID)
 	require.NotEqual(t, c.Marketing.Fix, c.Engineering.Fix, "%s: audiences must differ", c.ID)
 }
 
 // requireResult is the evidence rule every result keeps: the summary is
-// one sentence, and the evidence is a map that reports can render and
+// one sentence written for people (summaryFaults), and the evidence is a map that reports can render and
 // that survives JSON: at every depth only strings, bools, ints, finite
 // floats, string and int64 lists, rows and nested maps of the same.
 func requireResult(t *testing.T, r Result) {
 	t.Helper()
 	require.NotEmpty(t, r.Summary)
 	require.True(t, strings.HasSuffix(r.Summary, "."), "summary %q is not a sentence", r.Summary)
+	require.Empty(t, summaryFaults(r.Summary), "summary %q", r.Summary)
 	require.NotNil(t, r.Evidence, "nil evidence")
 	_, err := json.Marshal(r.Evidence)
 	require.NoError(t, err)
@@ -296,3 +313,128 @@ func requireResult(t *testing.T, r Result) {
 	}
 	check("evidence", r.Evidence)
 }
+
+// A summary is shown to both audiences, the marketing one included, so it
+// names no internal id and counts as a writer would. summaryFaults lists
+// what breaks that: a check, gate or pillar id, or any other snake_case
+// word that stands alone (one inside a URL, a tag or an attribute such as
+// og:site_name is the site's, not ours); a bare 0 before a noun ("0
+// links" reads "no links") and "only 0"; 1 before a plural noun ("1 pages", "0 of 1
+// images"); and a number above 1 before a singular one ("3 page.").
+func summaryFaults(s string) []string {
+	var faults []string
+	for _, m := range snakeWord.FindAllStringIndex(s, -1) {
+		word := s[m[0]:m[1]]
+		before, after := charBefore(s, m[0]), charAfter(s, m[1])
+		if isWordChar(before) || isWordChar(after) {
+			continue
+		}
+		switch {
+		case internalIDs()[word]:
+			faults = append(faults, fmt.Sprintf("names the id %s", word))
+		case !strings.ContainsRune(`/:.#<="'-`, before) && !strings.ContainsRune(`/.:=(`, after):
+			faults = append(faults, fmt.Sprintf("spells %s like an id", word))
+		}
+	}
+	if strings.Contains(strings.ToLower(s), "only 0 ") {
+		faults = append(faults, `"only 0": write none, no …`)
+	}
+	for _, m := range countedWords.FindAllStringSubmatchIndex(s, -1) {
+		n, words := s[m[2]:m[3]], strings.Fields(s[m[1]:])
+		if len(words) == 0 {
+			continue
+		}
+		switch n {
+		case "0":
+			if w := strings.TrimRight(words[0], ",;:.)"); w != "of" && !units[w] {
+				faults = append(faults, fmt.Sprintf("0 %s: write none, no …", w))
+			}
+		case "1":
+			// Up to two modifiers may stand between the number and its
+			// noun: "1 H3-or-deeper headings", "1 empty script block".
+			for i, w := range words[:min(3, len(words))] {
+				bare := strings.TrimRight(w, ",;:.)")
+				if plurals[bare] {
+					faults = append(faults, fmt.Sprintf("1 … %s: a singular noun after 1", bare))
+					break
+				}
+				if singulars[bare] || nounPhraseEnds[bare] || bare != w || i == 2 {
+					break
+				}
+			}
+		default:
+			// A singular noun ends the phrase ("3 page." or "3 page in")
+			// unless it qualifies the next noun ("2 sitemap files"); an
+			// HTTP status names, it does not count ("a 302 redirect").
+			bare := strings.TrimRight(words[0], ",;:.)")
+			if status, _ := strconv.Atoi(n); status >= 100 && status <= 599 {
+				continue
+			}
+			if singulars[bare] && (bare != words[0] || len(words) == 1 || nounPhraseEnds[words[1]]) {
+				faults = append(faults, fmt.Sprintf("%s %s: a plural noun after %s", n, bare, n))
+			}
+		}
+	}
+	return faults
+}
+
+var (
+	snakeWord = regexp.MustCompile(`[a-z][a-z0-9]*(?:_[a-z0-9]+)+`)
+	// countedWords is a number standing alone before a word: not part of
+	// a decimal, a range ("25–90 word"), a version or an attribute.
+	countedWords = regexp.MustCompile(`(?:^|[^\w.,:=/+–-])(\d+) `)
+	// units (and "vs") may follow any number, 0 included.
+	units = map[string]bool{"vs": true, "ms": true, "s": true, "%": true, "bytes": true, "B": true, "KiB": true, "MiB": true}
+	// nounPhraseEnds are words after which the noun of a count is over.
+	nounPhraseEnds = map[string]bool{
+		"of": true, "on": true, "in": true, "at": true, "with": true, "from": true, "to": true, "for": true,
+		"is": true, "are": true, "was": true, "were": true, "has": true, "have": true, "that": true, "which": true, "but": true,
+	}
+	// countNouns are the nouns summaries count, singular to plural.
+	countNouns = map[string]string{
+		"URL": "URLs", "agent": "agents", "answer": "answers", "article": "articles", "block": "blocks", "byte": "bytes",
+		"call": "calls", "character": "characters", "crawler": "crawlers", "day": "days", "element": "elements",
+		"engine": "engines", "entity": "entities", "entry": "entries", "error": "errors", "fact": "facts", "feed": "feeds",
+		"fetcher": "fetchers", "file": "files", "header": "headers", "heading": "headings", "hub": "hubs", "image": "images",
+		"instruction": "instructions", "issue": "issues", "item": "items", "jump": "jumps", "lastmod": "lastmods",
+		"line": "lines", "link": "links", "list": "lists", "mention": "mentions", "page": "pages", "problem": "problems",
+		"profile": "profiles", "prompt": "prompts", "property": "properties", "record": "records", "redirect": "redirects",
+		"request": "requests", "run": "runs", "script": "scripts", "section": "sections", "sitemap": "sitemaps",
+		"source": "sources", "stylesheet": "stylesheets", "subheading": "subheadings", "subresource": "subresources",
+		"table": "tables", "token": "tokens", "value": "values", "word": "words",
+	}
+	singulars, plurals = func() (map[string]bool, map[string]bool) {
+		one, many := map[string]bool{}, map[string]bool{}
+		for s, p := range countNouns {
+			one[s], many[p] = true, true
+		}
+		return one, many
+	}()
+)
+
+// internalIDs are the ids of the catalog, its gates and its pillars.
+var internalIDs = sync.OnceValue(func() map[string]bool {
+	ids := map[string]bool{}
+	for _, c := range All() {
+		ids[c.ID] = true
+	}
+	for _, g := range scoring.Gates {
+		ids[g.ID] = true
+	}
+	for _, p := range scoring.Pillars {
+		ids[p.ID] = true
+	}
+	return ids
+})
+
+func charBefore(s string, i int) rune {
+	r, _ := utf8.DecodeLastRuneInString(s[:i])
+	return r
+}
+
+func charAfter(s string, i int) rune {
+	r, _ := utf8.DecodeRuneInString(s[i:])
+	return r
+}
+
+func isWordChar(r rune) bool { return r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r) }

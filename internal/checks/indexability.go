@@ -544,9 +544,9 @@ func evalHreflangValid(in *Input) Result {
 	e := ev("pairs", pairs, "errors", nonNil(errs), "warnings", nonNil(warns))
 	switch {
 	case len(errs) > 0:
-		return fail(fmt.Sprintf("%s in %d hreflang entries: %s.", plural(len(errs), "error", "errors"), len(alts), strings.Join(errs, "; ")), e)
+		return fail(fmt.Sprintf("%s in %s: %s.", plural(len(errs), "error", "errors"), plural(len(alts), "hreflang entry", "hreflang entries"), strings.Join(errs, "; ")), e)
 	case len(warns) > 0:
-		return warn(fmt.Sprintf("The %d hreflang entries are valid, but %s.", len(alts), strings.Join(warns, " and ")), e)
+		return warn(fmt.Sprintf("%s valid, but %s.", capFirst(theN(len(alts), "hreflang entry is", "hreflang entries are")), strings.Join(warns, " and ")), e)
 	}
 	return pass(fmt.Sprintf("The %d hreflang entries use valid codes and absolute URLs, include the page itself and an x-default.", len(alts)), e)
 }
@@ -656,10 +656,15 @@ func evalCrawlableAnchors(in *Input) Result {
 		return fail(fmt.Sprintf("The homepage HTML links to no other page; %s within the page.", jumpsOnly), e)
 	case total == 0:
 		return fail("The homepage HTML contains no <a> links, so crawlers cannot follow anything from it.", e)
-	case pct >= 90:
-		return pass(fmt.Sprintf("%d of %d links on the homepage (%.0f%%) have a crawlable href%s.", good, total, pct, jumps), e)
-	case pct >= 70:
-		return warn(fmt.Sprintf("Only %d of %d links on the homepage (%.0f%%) have a crawlable href%s; the rest use #, javascript: or no href.", good, total, pct, jumps), e)
 	}
-	return fail(fmt.Sprintf("Only %d of %d links on the homepage (%.0f%%) have a crawlable href%s; the rest use #, javascript: or no href.", good, total, pct, jumps), e)
+	links := func(share string) string {
+		return fmt.Sprintf("%s on the homepage (%.0f%%) %s a crawlable href%s", capFirst(share), pct, map[bool]string{true: "has", false: "have"}[total == 1], jumps)
+	}
+	switch {
+	case pct >= 90:
+		return pass(links(ofTotal(good, total, "link", "links"))+".", e)
+	case pct >= 70:
+		return warn(links(fewOf(good, total, "link", "links"))+"; the rest use #, javascript: or no href.", e)
+	}
+	return fail(links(fewOf(good, total, "link", "links"))+"; the rest use #, javascript: or no href.", e)
 }

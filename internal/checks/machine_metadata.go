@@ -70,7 +70,7 @@ func evalTitleQuality(in *Input) Result {
 	}
 	var problems []string
 	if n < 10 || n > 60 {
-		problems = append(problems, fmt.Sprintf("%d characters (10–60 expected)", n))
+		problems = append(problems, plural(n, "character", "characters")+" (10–60 expected)")
 	}
 	if generic {
 		problems = append(problems, "generic wording")
@@ -116,7 +116,7 @@ func evalMetaDescription(in *Input) Result {
 	case n >= 70 && n <= 160:
 		return pass(fmt.Sprintf("The homepage meta description has %d characters.", n), e)
 	}
-	return warn(fmt.Sprintf("The homepage meta description has %d characters (70–160 expected).", n), e)
+	return warn(fmt.Sprintf("The homepage meta description has %s (70–160 expected).", plural(n, "character", "characters")), e)
 }
 
 func openGraphCheck() *Check {
@@ -505,19 +505,19 @@ func readLLMsTxt(body []byte, contentType string) llmsReport {
 		r.violations = append(r.violations, "no '>' blockquote summary after the title")
 	}
 	if deep > 0 {
-		r.violations = append(r.violations, fmt.Sprintf("%d H3-or-deeper headings (sections are H2 only)", deep))
+		r.violations = append(r.violations, plural(deep, "H3-or-deeper heading", "H3-or-deeper headings")+" (sections are H2 only)")
 	}
 	if len(r.sections) == 0 {
 		r.violations = append(r.violations, "no H2 sections of links")
 	}
 	if emptySections > 0 {
-		r.violations = append(r.violations, fmt.Sprintf("%d H2 sections without a [name](url) link list", emptySections))
+		r.violations = append(r.violations, plural(emptySections, "H2 section without a [name](url) link list", "H2 sections without a [name](url) link list"))
 	}
 	if nonList > 0 {
-		r.violations = append(r.violations, fmt.Sprintf("%d lines inside H2 sections that are not '- [name](url)' list items", nonList))
+		r.violations = append(r.violations, plural(nonList, "line inside H2 sections that is not a '- [name](url)' list item", "lines inside H2 sections that are not '- [name](url)' list items"))
 	}
 	if len(r.relative) > 0 {
-		r.violations = append(r.violations, fmt.Sprintf("%d relative links (absolute URLs expected)", len(r.relative)))
+		r.violations = append(r.violations, plural(len(r.relative), "relative link", "relative links")+" (absolute URLs expected)")
 	}
 	if r.links == 0 {
 		r.violations = append(r.violations, "no links at all")
@@ -561,7 +561,7 @@ func evalLLMsTxtValid(in *Input) Result {
 	}
 	violations := r.violations
 	if broken > 0 {
-		violations = append(violations, fmt.Sprintf("%d of %d sampled links do not answer", broken, len(linkRows)))
+		violations = append(violations, ofTotal(broken, len(linkRows), "sampled link does not answer", "sampled links do not answer"))
 	}
 	e := ev("url", lt.FinalURL, "content_type", lt.ContentType(), "bytes", len(lt.Body), "title", r.title, "blockquote", r.blockquote,
 		"sections", nonNil(r.sections), "links", r.links, "relative_links", nonNil(firstN(r.relative, 10)), "optional_section", r.optional,
@@ -570,7 +570,7 @@ func evalLLMsTxtValid(in *Input) Result {
 	case r.fatal != "":
 		return fail(fmt.Sprintf("/llms.txt does not follow the llmstxt.org format: %s.", r.fatal), e)
 	case len(linkRows) > 0 && broken*2 >= len(linkRows):
-		return fail(fmt.Sprintf("/llms.txt is well formed but %d of %d sampled links do not answer.", broken, len(linkRows)), e)
+		return fail(fmt.Sprintf("/llms.txt is well formed but %s.", ofTotal(broken, len(linkRows), "sampled link does not answer", "sampled links do not answer")), e)
 	case len(violations) > 0:
 		return warn(fmt.Sprintf("/llms.txt starts with an H1 but has %s: %s.", plural(len(violations), "issue", "issues"), strings.Join(violations, "; ")), e)
 	}

@@ -120,7 +120,7 @@ func TestMachineMetadata(t *testing.T) {
 		{id: "llms_txt_valid", cases: []checkCase{
 			{"well formed", llms(goodLLMs, ok("https://example.com/docs/start.md"), ok("https://example.com/docs/api/"),
 				resp(fetch.LLMsFullTxt, "https://example.com/llms-full.txt", 200, "")), Pass, "llms-full.txt exists", ev("optional_section", true, "links", 3)},
-			{"relative links, no summary", llms("# Example\n\n## Docs\n\n- [Start](/docs/start)\nSome prose line.\n### Deep\n"), Warn, "relative links", nil},
+			{"relative links, no summary", llms("# Example\n\n## Docs\n\n- [Start](/docs/start)\nSome prose line.\n### Deep\n"), Warn, "1 relative link (absolute URLs expected)", nil},
 			{"html catch-all", llms("<!doctype html><html><body>app</body></html>"), NA, "catch-all", ev("html_catch_all", true)},
 			{"no title first", llms("Welcome to Example\n# Example\n"), Fail, "first line is not an H1", nil},
 			{"broken links", llms(goodLLMs, gone("https://example.com/docs/start.md"), gone("https://example.com/docs/api/")), Fail, "2 of 2", nil},

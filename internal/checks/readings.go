@@ -47,7 +47,7 @@ func nowOf(in *Input) time.Time {
 // The verdicts of checks that have nothing to read.
 const (
 	naNoHome     = "The homepage is not an HTML document that could be parsed, so there is nothing to measure."
-	naNoReadable = "No fetched page has readable text to structure; ssr_text_content reports why."
+	naNoReadable = "No fetched page has readable text to structure; the readable-text check says why."
 )
 
 // sitePages returns the parsed pages of the given purposes; a missing site
@@ -408,12 +408,61 @@ func andList(names []string) string {
 	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
 }
 
-// plural phrases a count with its noun: "1 page", "3 pages".
+// plural phrases a count with its noun: "no pages", "1 page", "3 pages".
 func plural(n int, one, many string) string {
-	if n == 1 {
-		return fmt.Sprintf("%d %s", n, one)
+	switch n {
+	case 0:
+		return "no " + many
+	case 1:
+		return "1 " + one
 	}
 	return fmt.Sprintf("%d %s", n, many)
+}
+
+// byteCount phrases a size: "0 bytes", "1 byte", "86 bytes".
+func byteCount(n int) string {
+	if n == 1 {
+		return "1 byte"
+	}
+	return fmt.Sprintf("%d bytes", n)
+}
+
+// only phrases a count that is too small: "no words", "only 1 word",
+// "only 3 words".
+func only(n int, one, many string) string {
+	if n == 0 {
+		return plural(n, one, many)
+	}
+	return "only " + plural(n, one, many)
+}
+
+// ofTotal phrases a part of a whole, the noun (and the verb, when one or
+// many carries it) agreeing with the whole: "0 of 1 page has", "2 of 3
+// pages have".
+func ofTotal(part, whole int, one, many string) string {
+	if whole == 1 {
+		return fmt.Sprintf("%d of 1 %s", part, one)
+	}
+	return fmt.Sprintf("%d of %d %s", part, whole, many)
+}
+
+// fewOf phrases a part of a whole that is too small: "only 2 of 9
+// images", and "0 of 9 images" rather than "only 0".
+func fewOf(part, whole int, one, many string) string {
+	if part == 0 {
+		return ofTotal(part, whole, one, many)
+	}
+	return "only " + ofTotal(part, whole, one, many)
+}
+
+// capFirst starts a sentence with a phrase: "All 3 pages".
+func capFirst(s string) string {
+	r := []rune(s)
+	if len(r) == 0 {
+		return s
+	}
+	r[0] = unicode.ToUpper(r[0])
+	return string(r)
 }
 
 // allOf names every item of a group: "the page" for one, "all 3 pages"

@@ -58,8 +58,10 @@ func evalTLSValid(in *Input) Result {
 		return fail(fmt.Sprintf("The certificate issued by %s expired on %s.", t.Issuer, t.NotAfter.UTC().Format("2006-01-02")), e)
 	case !versionOK:
 		return fail(fmt.Sprintf("The homepage was served over %s; TLS 1.2 or newer is expected.", t.Version), e)
+	case days == 0:
+		return warn(fmt.Sprintf("The certificate issued by %s expires within a day (%s).", t.Issuer, t.NotAfter.UTC().Format("2006-01-02")), e)
 	case days <= 14:
-		return warn(fmt.Sprintf("The certificate issued by %s expires in %d days (%s).", t.Issuer, days, t.NotAfter.UTC().Format("2006-01-02")), e)
+		return warn(fmt.Sprintf("The certificate issued by %s expires in %s (%s).", t.Issuer, plural(days, "day", "days"), t.NotAfter.UTC().Format("2006-01-02")), e)
 	}
 	return pass(fmt.Sprintf("%s with a certificate from %s valid for %d more days.", t.Version, t.Issuer, days), e)
 }
@@ -125,7 +127,11 @@ func evalHSTS(in *Input) Result {
 	case maxAge >= 15552000:
 		return pass(fmt.Sprintf("Strict-Transport-Security is set with max-age=%d (%d days).", maxAge, maxAge/86400), e)
 	case maxAge > 0:
-		return warn(fmt.Sprintf("Strict-Transport-Security max-age=%d (%d days) is below 180 days.", maxAge, maxAge/86400), e)
+		days := "under a day"
+		if maxAge >= 86400 {
+			days = plural(int(maxAge/86400), "day", "days")
+		}
+		return warn(fmt.Sprintf("Strict-Transport-Security max-age=%d (%s) is below 180 days.", maxAge, days), e)
 	}
 	return fail("Strict-Transport-Security is sent with max-age=0 or none, which disables it.", e)
 }

@@ -91,7 +91,7 @@ func evalJSONLDValid(in *Input) Result {
 	}
 	switch {
 	case filled == 0 && micro+rdfa > 0:
-		return warn(fmt.Sprintf("There is no JSON-LD on %s, only microdata or RDFa (%d items), which fewer consumers read reliably.", theN(len(pages), "page", "pages"), micro+rdfa), e)
+		return warn(fmt.Sprintf("There is no JSON-LD on %s, only microdata or RDFa (%s), which fewer consumers read reliably.", theN(len(pages), "page", "pages"), plural(micro+rdfa, "item", "items")), e)
 	case filled == 0 && empty > 0:
 		return fail(fmt.Sprintf("The only JSON-LD on %s is %s, and there is no microdata or RDFa.", theN(len(pages), "page", "pages"), plural(empty, "empty script block", "empty script blocks")), e)
 	case filled == 0:
@@ -99,7 +99,7 @@ func evalJSONLDValid(in *Input) Result {
 	case valid == 0:
 		return fail(fmt.Sprintf("No JSON-LD block parses (%d found).", filled), e)
 	case len(errs) > 0:
-		return warn(fmt.Sprintf("%d of %d JSON-LD blocks parse; %d %s broken%s.", valid, filled, filled-valid, map[bool]string{true: "is", false: "are"}[filled-valid == 1], unusual), e)
+		return warn(fmt.Sprintf("%s; %d %s broken%s.", ofTotal(valid, filled, "JSON-LD block parses", "JSON-LD blocks parse"), filled-valid, map[bool]string{true: "is", false: "are"}[filled-valid == 1], unusual), e)
 	}
 	return pass(fmt.Sprintf("JSON-LD parses without errors in %s, declaring %s%s.", plural(valid, "block", "blocks"), strings.Join(firstN(types, 8), ", "), unusual), e)
 }
@@ -222,7 +222,7 @@ func evalPageTypeMatch(in *Input) Result {
 	if judged-matched > 1 {
 		first = "e.g. " + first
 	}
-	return warn(fmt.Sprintf("%d of %d article and product pages declare the expected schema type and breadcrumbs; %s.", matched, judged, first), e)
+	return warn(fmt.Sprintf("%s the expected schema type and breadcrumbs; %s.", ofTotal(matched, judged, "article or product page declares", "article and product pages declare"), first), e)
 }
 
 func hasOffer(g *jsonld.Graph) bool {
@@ -357,7 +357,11 @@ func evalRequiredProps(in *Input) Result {
 	}
 	pct := percent(present, expected)
 	e := ev("entities", entities, "properties_expected", expected, "properties_present", present, "completeness_pct", pct, "missing", firstN(rows, 20))
-	s := fmt.Sprintf("%d of %d expected properties are present across %s (%.0f%%), %d of them complete.", present, expected, plural(entities, "schema entity", "schema entities"), pct, entities-len(rows))
+	complete := fmt.Sprintf("%d of them complete", entities-len(rows))
+	if entities == 1 {
+		complete = map[bool]string{true: "which is complete", false: "which is incomplete"}[len(rows) == 0]
+	}
+	s := fmt.Sprintf("%s present across %s (%.0f%%), %s.", ofTotal(present, expected, "expected property is", "expected properties are"), plural(entities, "schema entity", "schema entities"), pct, complete)
 	return byThreshold(pct, 90, 60, s, e)
 }
 
@@ -411,7 +415,7 @@ func evalLinkedGraph(in *Input) Result {
 	if split == 0 {
 		return pass(fmt.Sprintf("The schema.org entities form one connected graph on %s.", allOf(pagesWithEntities, "page", "pages")), e)
 	}
-	return warn(fmt.Sprintf("On %d of %d pages the schema.org entities form separate, unlinked groups.", split, pagesWithEntities), e)
+	return warn(fmt.Sprintf("On %s the schema.org entities form separate, unlinked groups.", ofTotal(split, pagesWithEntities, "page", "pages")), e)
 }
 
 func schemaVisibleMatchCheck() *Check {
@@ -476,13 +480,14 @@ func evalVisibleMatch(in *Input) Result {
 	}
 	share := float64(len(mismatches)) / float64(checked)
 	e := ev("values_checked", checked, "mismatches", len(mismatches), "not_visible", firstN(mismatches, 15))
+	notVisible := ofTotal(len(mismatches), checked, "value taken from the markup does not appear", "values taken from the markup do not appear") + " in the visible text."
 	switch {
 	case len(mismatches) == 0:
 		return pass(fmt.Sprintf("Every value taken from the markup (%d) appears in the visible text.", checked), e)
 	case share <= 0.5:
-		return warn(fmt.Sprintf("%d of %d values taken from the markup do not appear in the visible text.", len(mismatches), checked), e)
+		return warn(notVisible, e)
 	}
-	return fail(fmt.Sprintf("%d of %d values taken from the markup do not appear in the visible text.", len(mismatches), checked), e)
+	return fail(notVisible, e)
 }
 
 // authorNames resolves an entity's authors: inline names, @id references

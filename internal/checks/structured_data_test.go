@@ -64,7 +64,7 @@ func TestStructuredData(t *testing.T) {
 			{"an article that lacks only breadcrumbs", func(t *testing.T) *Input {
 				noCrumb := ldBlock(`{"@context":"https://schema.org","@type":"BlogPosting","headline":"How to close your books in three days"}`)
 				return inputOf(t, fixtureYoastHome(), resp(fetch.Article, articleURL, 200, fixtureArticle(noCrumb)))
-			}, Warn, "0 of 1 article and product pages declare the expected schema type and breadcrumbs; https://example.com/blog/close-books/ lacks BreadcrumbList.", nil},
+			}, Warn, "0 of 1 article or product page declares the expected schema type and breadcrumbs; https://example.com/blog/close-books/ lacks BreadcrumbList.", nil},
 			{"homepage only, faq noted", func(t *testing.T) *Input { return inputOf(t, faqHome) }, NA, "No article or product page", ev("notes", []string{"FAQPage found on https://example.com/: valid schema.org that describes the content; Google no longer shows rich results for it."})},
 		}},
 		{id: "schema_required_props", cases: []checkCase{

@@ -226,7 +226,7 @@ func Measure(ctx context.Context, sess *llm.Session, subj Subject) *Result {
 	} else {
 		res.Category.Prompts = categoryPrompts(category, offer, location)
 		if len(search) == 0 {
-			res.Citation.Skipped = "no configured engine has the web_search capability"
+			res.Citation.Skipped = "no configured engine can search the web"
 		} else {
 			res.Citation.Prompts = citationPrompts(res.Category.Prompts)
 		}
