@@ -119,19 +119,11 @@ func ringResult(rr scoring.RingResult, audience scoring.Audience) api.RingResult
 // CheckResult renders one outcome for an audience.
 func CheckResult(o checks.Outcome, impact float64, audience scoring.Audience) api.CheckResult {
 	t := o.Check.TextFor(audience)
-	// The finding is the same for both audiences (a tested invariant); ids
-	// in it are named by the PDF's marketing edition.
-	summary := tidyCounts(o.Result.Summary)
-	if o.Result.Status == checks.NA {
-		if s, ok := notMeasured(o.Result.Evidence); ok {
-			summary = s
-		}
-	}
 	out := api.CheckResult{
 		ID: o.Check.ID, Title: t.Title, Ring: api.Ring(o.Check.Ring), Pillar: o.Check.Pillar,
 		Status: api.CheckStatus(o.Result.Status), Weight: o.Check.Weight,
 		Impact: api.Level(scoring.ImpactLevel(impact)), Effort: api.Level(o.Check.Effort),
-		Summary: summary, Evidence: o.Result.Evidence, WhyItMatters: t.Why,
+		Summary: o.Result.Summary, Evidence: o.Result.Evidence, WhyItMatters: t.Why,
 	}
 	if v, ok := o.Result.Status.Score(); ok {
 		out.Score = &v
@@ -262,7 +254,7 @@ func summaries(in Input, audience scoring.Audience) api.Summaries {
 			fmt.Fprintf(&b, " Highest-impact finding: %s (%s) — %s", top[0].Check.ID, top[0].Result.Status, top[0].Result.Summary)
 		} else {
 			fmt.Fprintf(&b, " The fix that would gain the most: %s, which %s today. %s",
-				quoted(t.Title), statusVerb(top[0].Result.Status), Humanize(top[0].Result.Summary, audience, checkTitles(in.Outcomes, audience)))
+				quoted(t.Title), statusVerb(top[0].Result.Status), top[0].Result.Summary)
 		}
 	}
 	s.Executive = b.String()

@@ -218,7 +218,8 @@ var (
 
 // ValidateSummary returns why a summary text cannot be used ("" when it can): it
 // is empty or too long, or it states a number, grade or check the data
-// does not hold, gives a ring a score that is not its own, or says a check
+// does not hold, names a check, pillar or gate by its id in the marketing
+// edition, gives a ring a score that is not its own, or says a check
 // passes or fails when its status says otherwise.
 func ValidateSummary(text string, d SummaryData) string {
 	if text == "" {
@@ -255,6 +256,9 @@ func ValidateSummary(text string, d SummaryData) string {
 	for _, id := range idRE.FindAllString(text, -1) {
 		if !ids[id] {
 			return fmt.Sprintf("%s is not a check, pillar or gate of the report", id)
+		}
+		if d.Audience == string(api.ReportAudienceMarketing) {
+			return fmt.Sprintf("it names %s by its id, which the marketing edition never shows", id)
 		}
 	}
 	for _, m := range ringNumRE.FindAllStringSubmatch(text, -1) {

@@ -56,6 +56,17 @@ func TestValidatorRejectsWhatTheReportDoesNotSay(t *testing.T) {
 	} {
 		require.Equal(t, c.want, report.ValidateSummary(c.text, d), c.text)
 	}
+
+	// The marketing edition names checks by their titles only.
+	m := report.SummaryFacts(ptr(sample(api.ReportAudienceMarketing)))
+	for _, c := range []struct{ text, want string }{
+		{"Trust is held at 50 by hidden instructions to AI tools; fix “A summary of the page for machines” next.", ""},
+		{"The site scores 73 overall; fix meta_description first.", "it names meta_description by its id, which the marketing edition never shows"},
+		{"Trust is capped by prompt_injection_found.", "it names prompt_injection_found by its id, which the marketing edition never shows"},
+		{"Fix schema_magic_markup first.", "schema_magic_markup is not a check, pillar or gate of the report"},
+	} {
+		require.Equal(t, c.want, report.ValidateSummary(c.text, m), c.text)
+	}
 }
 
 // engineAnswering is a default engine whose summaries are the given JSON.

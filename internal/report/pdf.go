@@ -12,7 +12,6 @@ import (
 	"golang.org/x/image/math/fixed"
 
 	"github.com/geoscan/geoscan/gen/api"
-	"github.com/geoscan/geoscan/internal/scoring"
 )
 
 // The PDF is laid out here by hand on top of gopdf, which embeds TrueType
@@ -101,7 +100,6 @@ type doc struct {
 	r      api.Report
 	t      *api.TriageDossier
 	eng    bool
-	titles map[string]string // check id → title, for the marketing edition
 	family string
 	size   float64
 	ink    rgb // the current text colour
@@ -120,10 +118,7 @@ func RenderPDF(w io.Writer, r api.Report, t *api.TriageDossier) error {
 }
 
 func render(w io.Writer, r api.Report, t *api.TriageDossier, o options) error {
-	d := &doc{pdf: &gopdf.GoPdf{}, r: r, t: t, eng: r.Audience == api.ReportAudienceEngineering, titles: map[string]string{}}
-	for _, c := range r.Checks {
-		d.titles[c.ID] = c.Title
-	}
+	d := &doc{pdf: &gopdf.GoPdf{}, r: r, t: t, eng: r.Audience == api.ReportAudienceEngineering}
 	d.pdf.Start(gopdf.Config{PageSize: *gopdf.PageSizeA4, Unit: gopdf.UnitMM})
 	if o.uncompressed {
 		d.pdf.SetNoCompression()
@@ -169,15 +164,6 @@ func (d *doc) brand() string {
 		return b
 	}
 	return d.r.URL
-}
-
-// say is every sentence's last step: the marketing edition names checks,
-// never their ids, whatever text it was handed.
-func (d *doc) say(s string) string {
-	if d.eng {
-		return s
-	}
-	return Humanize(s, scoring.Marketing, d.titles)
 }
 
 // Pages and flow.

@@ -180,7 +180,7 @@ func (d *doc) summaryPage() {
 	d.heading("Executive summary")
 	d.font(fontRegular, 10.5)
 	d.color(ink)
-	d.para(marginL, contentW, d.say(d.r.Summaries.Executive))
+	d.para(marginL, contentW, d.r.Summaries.Executive)
 
 	d.subheading("Scores")
 	rows := []struct {
@@ -350,7 +350,7 @@ func (d *doc) action(n int, a priority) {
 	if a.fix != "" {
 		d.font(fontRegular, 9)
 		d.color(ink)
-		d.para(marginL+8, contentW-8, d.say(a.fix))
+		d.para(marginL+8, contentW-8, a.fix)
 	}
 	d.y += 2.5
 }
@@ -361,7 +361,7 @@ func (d *doc) bullet(s string, c rgb) {
 	d.fill(c)
 	d.pdf.Polygon(circle(marginL+1.5, d.y+d.lineH()/2-0.2, 0.9), "F")
 	d.color(ink)
-	d.para(marginL+5, contentW-5, d.say(s))
+	d.para(marginL+5, contentW-5, s)
 	d.y += 1
 }
 
@@ -405,7 +405,7 @@ func (d *doc) triagePage() {
 	t := d.t
 	d.font(fontRegular, 10.5)
 	d.color(ink)
-	d.para(marginL, contentW, d.say(t.SummaryParagraph))
+	d.para(marginL, contentW, t.SummaryParagraph)
 
 	d.subheading("Platform")
 	p := t.Platform
@@ -532,7 +532,7 @@ func (d *doc) ringSection(ring api.RingResult) {
 	d.y += 2
 	d.font(fontRegular, 10.5)
 	d.color(ink)
-	d.para(marginL, contentW, d.say(ringSummary(d.r.Summaries, ring.Ring)))
+	d.para(marginL, contentW, ringSummary(d.r.Summaries, ring.Ring))
 
 	d.subheading("Pillars")
 	checksBy := map[string][]api.CheckResult{}
@@ -622,7 +622,7 @@ func (d *doc) pillarRow(p api.Pillar, list []api.CheckResult) {
 	d.para(x, contentW-62, desc)
 	if reason != "" {
 		d.color(ink)
-		d.para(x, contentW-62, d.say(reason))
+		d.para(x, contentW-62, reason)
 	}
 	d.y = math.Max(d.y, top+h) + 1.5
 }
@@ -651,13 +651,13 @@ func notMeasuredReason(list []api.CheckResult) string {
 func (d *doc) checkBlock(c api.CheckResult) {
 	const indent = 26.0
 	w := contentW - indent
-	found := d.say(c.Summary)
+	found := c.Summary
 	var why, fix string
 	if c.Status == api.CheckStatusFail || c.Status == api.CheckStatusWarn || c.Status == api.CheckStatusPass {
-		why = d.say(c.WhyItMatters)
+		why = c.WhyItMatters
 	}
 	if c.Recommendation != nil && (c.Status == api.CheckStatusFail || c.Status == api.CheckStatusWarn) {
-		fix = d.say(*c.Recommendation)
+		fix = *c.Recommendation
 	}
 	var meta string
 	if d.eng {

@@ -2,17 +2,16 @@ package report
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 
 	"github.com/geoscan/geoscan/internal/checks"
-	"github.com/geoscan/geoscan/internal/scoring"
 )
 
 // Texts written for people: the report's sentences are generated, so the
 // small rules of English a writer would follow (plurals, "none of" rather
-// than "0 of", names not ids) live here and both the JSON report and the
-// PDF use them.
+// than "0 of", titles rather than ids for the marketing audience) live here
+// and both the JSON report and the PDF use them. The findings of the checks
+// come written that way (package checks tests its summaries for it).
 
 // quoted puts a check title in typographic quotes, as the triage dossier
 // does, so a title phrased as a goal ("Your organisation is clearly
@@ -68,64 +67,4 @@ func joinAnd(items []string) string {
 		return items[0]
 	}
 	return strings.Join(items[:len(items)-1], ", ") + " and " + items[len(items)-1]
-}
-
-// checkTitles maps check ids to their titles for an audience.
-func checkTitles(outcomes []checks.Outcome, audience scoring.Audience) map[string]string {
-	m := make(map[string]string, len(outcomes))
-	for _, o := range outcomes {
-		m[o.Check.ID] = o.Check.TextFor(audience).Title
-	}
-	return m
-}
-
-var (
-	// snakeID is how every internal id is spelled: lower case words joined
-	// by underscores. Only ids in the title table are replaced.
-	snakeID = regexp.MustCompile(`\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b`)
-	// onlyZero is "only 0 words", which reads as "no words".
-	onlyZero = regexp.MustCompile(`\bonly 0 ([a-z])`)
-	// zeroCount is "links to 0 internal URLs"; "0 of", "0%" and "0.5" are
-	// left alone.
-	zeroCount = regexp.MustCompile(`(^|[\s(])0 ([a-z][a-zA-Z-]*)`)
-)
-
-// tidyCounts writes zero counts as words: "only 0 words" and "0 words"
-// become "no words"; "0 of 3", "0%" and "0.5" are left alone. It changes
-// no number a reader could compare, so both audiences get the same text.
-func tidyCounts(s string) string {
-	s = onlyZero.ReplaceAllString(s, "no $1")
-	return zeroCount.ReplaceAllStringFunc(s, func(m string) string {
-		sub := zeroCount.FindStringSubmatch(m)
-		if sub[2] == "of" {
-			return m
-		}
-		return sub[1] + "no " + sub[2]
-	})
-}
-
-// Humanize rewrites a finding for people: zero counts as words and, for the
-// marketing audience, every check id as the check's quoted title.
-func Humanize(s string, audience scoring.Audience, titles map[string]string) string {
-	s = tidyCounts(s)
-	if audience == scoring.Engineering {
-		return s
-	}
-	return snakeID.ReplaceAllStringFunc(s, func(id string) string {
-		if t, ok := titles[id]; ok {
-			return quoted(t)
-		}
-		return id
-	})
-}
-
-// notMeasured replaces the summary of a check that needs something this
-// installation does not have, keyed by the evidence the check leaves. The
-// summary of a check is the same for both audiences, so the sentence is
-// written for both.
-func notMeasured(ev map[string]any) (string, bool) {
-	if ev["reason"] == "no_crux_api_key" {
-		return "Not measured: real-visitor speed data needs a Chrome UX Report (CrUX) API key, which this GeoScan server does not have; not scored.", true
-	}
-	return "", false
 }
