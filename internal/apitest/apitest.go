@@ -25,6 +25,7 @@ import (
 	"github.com/getkin/kin-openapi/routers"
 	"github.com/getkin/kin-openapi/routers/gorillamux"
 	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/stretchr/testify/require"
 
 	"github.com/geoscan/geoscan/gen/api"
@@ -138,6 +139,21 @@ func Start(t testing.TB, databaseURL string, opts Options) *Harness {
 		require.NoError(t, a.Shutdown(ctx))
 		RequireNoKeysIn(t, logs.String())
 	})
+	return h
+}
+
+// Attach is a Harness for a GeoScan already serving at baseURL in another
+// process (internal/binarytest), with its own store on databaseURL for
+// setting up organizations and keys and reading rows. Responses are
+// validated as Start's are; App is nil and Logs empty (the process keeps
+// its own output).
+func Attach(t testing.TB, baseURL, databaseURL string) *Harness {
+	t.Helper()
+	pool, err := pgxpool.New(context.Background(), databaseURL)
+	require.NoError(t, err)
+	t.Cleanup(pool.Close)
+	h := &Harness{t: t, BaseURL: baseURL, APIURL: baseURL + "/api/v1", Store: store.New(pool), logs: &syncBuffer{}}
+	h.HTTP = &http.Client{Timeout: 30 * time.Second, Transport: &validatingTransport{t: t, base: http.DefaultTransport, router: specRouter(t)}}
 	return h
 }
 

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"os"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -16,14 +17,14 @@ import (
 	"github.com/geoscan/geoscan/gen/client"
 	"github.com/geoscan/geoscan/internal/apitest"
 	"github.com/geoscan/geoscan/internal/auth"
+	"github.com/geoscan/geoscan/internal/binarytest"
 	"github.com/geoscan/geoscan/internal/pgcluster"
 	"github.com/geoscan/geoscan/internal/testsite"
-	"github.com/geoscan/geoscan/internal/wait"
 	"github.com/geoscan/geoscan/webhook"
 )
 
-// TestDatabaseOutage runs the application (API and scan workers) on a
-// private cluster, stops PostgreSQL while a scan is mid-fetch and clients
+// TestDatabaseOutage runs the geoscan binary (API and scan workers in one
+// process) on a private cluster, stops PostgreSQL while a scan is mid-fetch and clients
 // poll and create, and starts it again: meanwhile every request that needs
 // the database is 503 service_unavailable with Retry-After and the
 // envelope; afterwards the same requests succeed again without a restart
@@ -47,16 +48,18 @@ func TestDatabaseOutage(t *testing.T) {
 	t.Cleanup(sites.Close)
 	caFile, err := sites.WriteCAFile(t.TempDir())
 	require.NoError(t, err)
-	hosts := map[string][]string{}
+	var resolve []string
 	for _, name := range testsite.Realistic {
-		hosts[sites.Host(name)] = []string{"127.0.0.1"}
+		resolve = append(resolve, sites.Host(name)+"=127.0.0.1")
 	}
-	h := apitest.Start(t, cluster.URL("geoscan"), apitest.Options{AllowPrivateTargets: true, Hosts: hosts, Getenv: map[string]string{
-		"GEOSCAN_ROLE":            "all",
-		"GEOSCAN_EXTRA_CA_FILE":   caFile,
-		"GEOSCAN_PLAIN_HTTP_PORT": strconv.Itoa(sites.HTTPPort()),
-		"GEOSCAN_SCAN_BUDGET":     "30s",
-	}})
+	// The real binary, API and scan workers in one process, as deployed.
+	server := binarytest.Serve(t, "geoscan", binarytest.Build(t), "all", []string{
+		"DATABASE_URL=" + cluster.URL("geoscan"), "GEOSCAN_ENV=test", "GEOSCAN_ALLOW_PRIVATE_TARGETS=true",
+		"GEOSCAN_EXTRA_CA_FILE=" + caFile, "GEOSCAN_RESOLVE=" + strings.Join(resolve, ","),
+		"GEOSCAN_PLAIN_HTTP_PORT=" + strconv.Itoa(sites.HTTPPort()), "GEOSCAN_SCAN_BUDGET=30s",
+		"GEOSCAN_LOG_LEVEL=info",
+	})
+	h := apitest.Attach(t, server.BaseURL(), cluster.URL("geoscan"))
 	org := h.NewOrg(t, "pro", true)
 	unknownKey, err := auth.NewKey() // well formed, so only the database can refuse it
 	require.NoError(t, err)
@@ -66,9 +69,9 @@ func TestDatabaseOutage(t *testing.T) {
 	defer release()
 	held := createScan(ctx, t, org, sites.URL(testsite.Docs))
 	other := createScan(ctx, t, org, sites.URL(testsite.WordPress))
-	wait.Until(t, 60*time.Second, "the held scan to start fetching", func() bool {
+	binarytest.Until(t, 60*time.Second, "the held scan to start fetching", func() bool {
 		return getScan(ctx, t, org, held).Status == client.ScanStatusRunning && sites.Hits(testsite.Docs)["/"] > 0
-	})
+	}, server)
 
 	require.NoError(t, cluster.Stop(ctx))
 
@@ -104,13 +107,15 @@ func TestDatabaseOutage(t *testing.T) {
 	require.Equal(t, http.StatusOK, h.Do(t, "GET", "/healthz", "", nil).Status)
 	require.Equal(t, http.StatusServiceUnavailable, h.Do(t, "GET", "/readyz", "", nil).Status)
 
+	require.False(t, server.Exited(), "the server survives the outage; output:\n%s", server.Logs())
+
 	running, err = pgcluster.Start(ctx, pgcluster.Options{Dir: cluster.Dir(), Port: cluster.Port(), Logf: t.Logf})
 	require.NoError(t, err)
 
 	// The same process recovers: reads and creates succeed again.
-	wait.Until(t, 30*time.Second, "reads to succeed again", func() bool {
+	binarytest.Until(t, 30*time.Second, "reads to succeed again", func() bool {
 		return h.Do(t, "GET", "/api/v1/scans/"+held.String(), org.Key, nil).Status == http.StatusOK
-	})
+	}, server)
 	require.Equal(t, http.StatusOK, h.Do(t, "GET", "/readyz", "", nil).Status)
 	after := createScan(ctx, t, org, sites.URL(testsite.Shopify))
 	patched := h.Do(t, "PATCH", "/api/v1/scans/"+other.String(), org.Key, `{"project":"after-outage"}`)
@@ -119,15 +124,17 @@ func TestDatabaseOutage(t *testing.T) {
 
 	// No scan was lost or left running: each one completes.
 	for _, id := range []client.ScanID{held, other, after} {
-		wait.Until(t, 120*time.Second, "scan "+id.String()+" to finish", func() bool {
+		binarytest.Until(t, 120*time.Second, "scan "+id.String()+" to finish", func() bool {
 			return webhook.IsFinished(string(getScan(ctx, t, org, id).Status))
-		})
+		}, server)
 		got := getScan(ctx, t, org, id)
 		require.Equal(t, client.ScanStatusCompleted, got.Status, "scan %s: %v %v", id, got.ErrorCode, got.ErrorMessage)
 	}
 	var stuck int
 	require.NoError(t, h.Store.Pool().QueryRow(ctx, "SELECT count(*) FROM scans WHERE status IN ('pending', 'running')").Scan(&stuck))
 	require.Zero(t, stuck)
+	require.False(t, server.Exited(), "the same process served throughout; output:\n%s", server.Logs())
+	apitest.RequireNoKeysIn(t, server.Logs())
 }
 
 func createScan(ctx context.Context, t *testing.T, org apitest.Org, url string) client.ScanID {
