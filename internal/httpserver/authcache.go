@@ -192,6 +192,9 @@ func (c *AuthCache) Run(ctx context.Context) {
 		}
 		c.flush()
 		c.live.Store(true)
+		// Said once per connection, so an operator sees the cache come back
+		// after an outage (and tests of other processes know it is in use).
+		c.logger.Info("authentication cache on: listening for key revocations")
 		for {
 			payload, err := l.Wait(ctx)
 			if err != nil {
