@@ -94,9 +94,10 @@ func requireRefusedSoon(t *testing.T, h *apitest.Harness, key string) {
 	h.Do(t, "GET", "/api/v1/usage", key, nil).RequireError(t, 401, "api_key_invalid", "")
 }
 
-// Two application processes both cache a key; revoking it through one (or
+// Two application instances both cache a key; revoking it through one (or
 // deleting it in SQL) stops it in both, and an organization's new override
-// reaches both, without waiting for any cache to expire.
+// reaches both, without waiting for any cache to expire. (The same across
+// real processes: internal/httpserver/proctest.)
 func TestRevocationReachesEveryInstance(t *testing.T) {
 	t.Parallel()
 	a := start(t)

@@ -190,8 +190,9 @@ func TestOrgRateLimitPlansAndOverrides(t *testing.T) {
 	require.Equal(t, 120, u.RateLimits.APIRead)
 }
 
-// Two application processes on one database share an organization's
-// counters: five writes through each use up the free plan's ten.
+// Two application instances on one database share an organization's
+// counters: five writes through each use up the free plan's ten. (The same
+// across real processes: internal/httpserver/proctest.)
 func TestOrgRateLimitIsSharedAcrossInstances(t *testing.T) {
 	t.Parallel()
 	a := start(t)
@@ -211,8 +212,8 @@ func TestOrgRateLimitIsSharedAcrossInstances(t *testing.T) {
 	requireRefused(t, b.Do(t, "POST", "/api/v1/webhooks/verify", org.Key, verifyBody), "org_rate_limit_exceeded")
 }
 
-// Under a limit large enough to be leased (500 a minute: each process may
-// hold up to 10 requests of it), two application processes hammered at once
+// Under a limit large enough to be leased (500 a minute: each instance may
+// hold up to 10 requests of it), two application instances hammered at once
 // stay within the documented bound: at most the limit, plus what refilled
 // during the run, plus 2 × 10; and at least the limit less 2 × 10. Every
 // answer carries the headers, and every refusal is a 429 with Retry-After.
