@@ -101,6 +101,7 @@ type Outbox struct {
 	CreatedAt  time.Time
 	UpdatedAt  time.Time
 	SentAt     *time.Time
+	Resends    int32
 }
 
 type RateLimit struct {

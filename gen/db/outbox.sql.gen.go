@@ -15,7 +15,7 @@ const createOutboxMessage = `-- name: CreateOutboxMessage :one
 INSERT INTO outbox (org_id, schedule_id, scan_id, recipient, subject, text_body, html_body, status)
 VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
 ON CONFLICT (scan_id) WHERE scan_id IS NOT NULL DO NOTHING
-RETURNING id, org_id, schedule_id, scan_id, recipient, subject, text_body, html_body, status, attempts, last_error, created_at, updated_at, sent_at
+RETURNING id, org_id, schedule_id, scan_id, recipient, subject, text_body, html_body, status, attempts, last_error, created_at, updated_at, sent_at, resends
 `
 
 type CreateOutboxMessageParams struct {
@@ -58,12 +58,13 @@ func (q *Queries) CreateOutboxMessage(ctx context.Context, db DBTX, arg CreateOu
 		&i.CreatedAt,
 		&i.UpdatedAt,
 		&i.SentAt,
+		&i.Resends,
 	)
 	return i, err
 }
 
 const getOutboxMessage = `-- name: GetOutboxMessage :one
-SELECT id, org_id, schedule_id, scan_id, recipient, subject, text_body, html_body, status, attempts, last_error, created_at, updated_at, sent_at FROM outbox WHERE id = $1
+SELECT id, org_id, schedule_id, scan_id, recipient, subject, text_body, html_body, status, attempts, last_error, created_at, updated_at, sent_at, resends FROM outbox WHERE id = $1
 `
 
 func (q *Queries) GetOutboxMessage(ctx context.Context, db DBTX, id uuid.UUID) (Outbox, error) {
@@ -84,12 +85,13 @@ func (q *Queries) GetOutboxMessage(ctx context.Context, db DBTX, id uuid.UUID) (
 		&i.CreatedAt,
 		&i.UpdatedAt,
 		&i.SentAt,
+		&i.Resends,
 	)
 	return i, err
 }
 
 const getOutboxMessageByScan = `-- name: GetOutboxMessageByScan :one
-SELECT id, org_id, schedule_id, scan_id, recipient, subject, text_body, html_body, status, attempts, last_error, created_at, updated_at, sent_at FROM outbox WHERE scan_id = $1
+SELECT id, org_id, schedule_id, scan_id, recipient, subject, text_body, html_body, status, attempts, last_error, created_at, updated_at, sent_at, resends FROM outbox WHERE scan_id = $1
 `
 
 func (q *Queries) GetOutboxMessageByScan(ctx context.Context, db DBTX, scanID *uuid.UUID) (Outbox, error) {
@@ -110,12 +112,13 @@ func (q *Queries) GetOutboxMessageByScan(ctx context.Context, db DBTX, scanID *u
 		&i.CreatedAt,
 		&i.UpdatedAt,
 		&i.SentAt,
+		&i.Resends,
 	)
 	return i, err
 }
 
 const listOutboxMessages = `-- name: ListOutboxMessages :many
-SELECT id, org_id, schedule_id, scan_id, recipient, subject, text_body, html_body, status, attempts, last_error, created_at, updated_at, sent_at FROM outbox
+SELECT id, org_id, schedule_id, scan_id, recipient, subject, text_body, html_body, status, attempts, last_error, created_at, updated_at, sent_at, resends FROM outbox
 WHERE ($1::uuid IS NULL OR org_id = $1::uuid)
   AND ($2::text IS NULL OR status = $2::text)
 ORDER BY created_at DESC, id DESC
@@ -152,6 +155,106 @@ func (q *Queries) ListOutboxMessages(ctx context.Context, db DBTX, arg ListOutbo
 			&i.CreatedAt,
 			&i.UpdatedAt,
 			&i.SentAt,
+			&i.Resends,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
+const lockOutboxMessages = `-- name: LockOutboxMessages :many
+SELECT id, org_id, schedule_id, scan_id, recipient, subject, text_body, html_body, status, attempts, last_error, created_at, updated_at, sent_at, resends FROM outbox
+WHERE ($1::uuid[] IS NULL OR id = ANY($1::uuid[]))
+  AND ($2::text[] IS NULL OR status = ANY($2::text[]))
+  AND ($3::uuid IS NULL OR org_id = $3::uuid)
+ORDER BY created_at, id
+FOR UPDATE
+`
+
+type LockOutboxMessagesParams struct {
+	Ids      []uuid.UUID
+	Statuses []string
+	OrgID    *uuid.UUID
+}
+
+// The messages geoscan outbox send considers: the given ids, or those in
+// the given states, locked in a fixed order. A concurrent send waits for
+// the lock and then sees the committed state, so a message another send
+// has just queued no longer matches the states and is not queued twice.
+func (q *Queries) LockOutboxMessages(ctx context.Context, db DBTX, arg LockOutboxMessagesParams) ([]Outbox, error) {
+	rows, err := db.Query(ctx, lockOutboxMessages, arg.Ids, arg.Statuses, arg.OrgID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []Outbox{}
+	for rows.Next() {
+		var i Outbox
+		if err := rows.Scan(
+			&i.ID,
+			&i.OrgID,
+			&i.ScheduleID,
+			&i.ScanID,
+			&i.Recipient,
+			&i.Subject,
+			&i.TextBody,
+			&i.HtmlBody,
+			&i.Status,
+			&i.Attempts,
+			&i.LastError,
+			&i.CreatedAt,
+			&i.UpdatedAt,
+			&i.SentAt,
+			&i.Resends,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
+const requeueOutboxMessages = `-- name: RequeueOutboxMessages :many
+UPDATE outbox SET status = 'pending', resends = resends + 1, updated_at = now()
+WHERE id = ANY($1::uuid[]) AND status IN ('held', 'failed')
+RETURNING id, org_id, schedule_id, scan_id, recipient, subject, text_body, html_body, status, attempts, last_error, created_at, updated_at, sent_at, resends
+`
+
+// Moves held or failed messages back to pending for one more send; the
+// caller queues each one's job in the same transaction.
+func (q *Queries) RequeueOutboxMessages(ctx context.Context, db DBTX, ids []uuid.UUID) ([]Outbox, error) {
+	rows, err := db.Query(ctx, requeueOutboxMessages, ids)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []Outbox{}
+	for rows.Next() {
+		var i Outbox
+		if err := rows.Scan(
+			&i.ID,
+			&i.OrgID,
+			&i.ScheduleID,
+			&i.ScanID,
+			&i.Recipient,
+			&i.Subject,
+			&i.TextBody,
+			&i.HtmlBody,
+			&i.Status,
+			&i.Attempts,
+			&i.LastError,
+			&i.CreatedAt,
+			&i.UpdatedAt,
+			&i.SentAt,
+			&i.Resends,
 		); err != nil {
 			return nil, err
 		}
@@ -171,7 +274,7 @@ UPDATE outbox SET
     sent_at = CASE WHEN $1 = 'sent' THEN now() ELSE sent_at END,
     updated_at = now()
 WHERE id = $4
-RETURNING id, org_id, schedule_id, scan_id, recipient, subject, text_body, html_body, status, attempts, last_error, created_at, updated_at, sent_at
+RETURNING id, org_id, schedule_id, scan_id, recipient, subject, text_body, html_body, status, attempts, last_error, created_at, updated_at, sent_at, resends
 `
 
 type UpdateOutboxMessageParams struct {
@@ -204,6 +307,7 @@ func (q *Queries) UpdateOutboxMessage(ctx context.Context, db DBTX, arg UpdateOu
 		&i.CreatedAt,
 		&i.UpdatedAt,
 		&i.SentAt,
+		&i.Resends,
 	)
 	return i, err
 }

@@ -35,17 +35,19 @@ type OutboxMessage struct {
 	HTMLBody   string
 	Status     string
 	Attempts   int
-	LastError  *string
-	CreatedAt  time.Time
-	UpdatedAt  time.Time
-	SentAt     *time.Time
+	// Resends counts the times an operator queued the message again.
+	Resends   int
+	LastError *string
+	CreatedAt time.Time
+	UpdatedAt time.Time
+	SentAt    *time.Time
 }
 
 func toOutboxMessage(m db.Outbox) OutboxMessage {
 	return OutboxMessage{
 		ID: m.ID, OrgID: m.OrgID, ScheduleID: m.ScheduleID, ScanID: m.ScanID, Recipient: m.Recipient,
 		Subject: m.Subject, TextBody: m.TextBody, HTMLBody: m.HtmlBody, Status: m.Status,
-		Attempts: int(m.Attempts), LastError: m.LastError, CreatedAt: m.CreatedAt, UpdatedAt: m.UpdatedAt, SentAt: m.SentAt,
+		Attempts: int(m.Attempts), Resends: int(m.Resends), LastError: m.LastError, CreatedAt: m.CreatedAt, UpdatedAt: m.UpdatedAt, SentAt: m.SentAt,
 	}
 }
 
@@ -104,4 +106,31 @@ func (s *Store) ListOutboxMessages(ctx context.Context, f OutboxFilter, limit in
 		out[i] = toOutboxMessage(r)
 	}
 	return out, nil
+}
+
+// OutboxSelection chooses the messages LockOutboxMessages returns: the
+// given ids, or else those in the given states; OrgID narrows either.
+type OutboxSelection struct {
+	IDs      []uuid.UUID
+	Statuses []string
+	OrgID    *uuid.UUID
+}
+
+// LockOutboxMessages returns the selected messages, oldest first, locked
+// until the transaction ends: a concurrent caller waits for them and then
+// sees what this one made of them.
+func (s *Store) LockOutboxMessages(ctx context.Context, sel OutboxSelection) ([]OutboxMessage, error) {
+	if err := s.requireTx("LockOutboxMessages"); err != nil {
+		return nil, err
+	}
+	rows, err := s.q.LockOutboxMessages(ctx, s.conn, db.LockOutboxMessagesParams{Ids: sel.IDs, Statuses: sel.Statuses, OrgID: sel.OrgID})
+	return all(rows, err, toOutboxMessage)
+}
+
+// RequeueOutboxMessages moves held or failed messages back to pending and
+// counts one more resend on each; messages in any other state are left
+// alone and not returned.
+func (s *Store) RequeueOutboxMessages(ctx context.Context, ids []uuid.UUID) ([]OutboxMessage, error) {
+	rows, err := s.q.RequeueOutboxMessages(ctx, s.conn, ids)
+	return all(rows, err, toOutboxMessage)
 }

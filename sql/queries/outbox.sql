@@ -28,3 +28,22 @@ WHERE (sqlc.narg(org_id)::uuid IS NULL OR org_id = sqlc.narg(org_id)::uuid)
   AND (sqlc.narg(status)::text IS NULL OR status = sqlc.narg(status)::text)
 ORDER BY created_at DESC, id DESC
 LIMIT @row_limit;
+
+-- name: LockOutboxMessages :many
+-- The messages geoscan outbox send considers: the given ids, or those in
+-- the given states, locked in a fixed order. A concurrent send waits for
+-- the lock and then sees the committed state, so a message another send
+-- has just queued no longer matches the states and is not queued twice.
+SELECT * FROM outbox
+WHERE (sqlc.narg(ids)::uuid[] IS NULL OR id = ANY(sqlc.narg(ids)::uuid[]))
+  AND (sqlc.narg(statuses)::text[] IS NULL OR status = ANY(sqlc.narg(statuses)::text[]))
+  AND (sqlc.narg(org_id)::uuid IS NULL OR org_id = sqlc.narg(org_id)::uuid)
+ORDER BY created_at, id
+FOR UPDATE;
+
+-- name: RequeueOutboxMessages :many
+-- Moves held or failed messages back to pending for one more send; the
+-- caller queues each one's job in the same transaction.
+UPDATE outbox SET status = 'pending', resends = resends + 1, updated_at = now()
+WHERE id = ANY(@ids::uuid[]) AND status IN ('held', 'failed')
+RETURNING *;
