@@ -27,10 +27,16 @@ const Queue = "email"
 var DefaultRetryDelays = []time.Duration{time.Minute, 5 * time.Minute, 30 * time.Minute, 2 * time.Hour, 6 * time.Hour}
 
 // NotifyArgs is the job of the email about one finished scheduled scan.
-// It carries only the scan id; the message is built and stored by the
-// first attempt and resent unchanged by the others.
+// The job queued when the scan finishes carries only the scan id: its
+// first attempt builds and stores the message, the others resend it
+// unchanged. A job queued by `geoscan outbox send` also names the stored
+// message and the resend it belongs to; it only sends that message, and
+// its arguments differ from every earlier job's, so River's uniqueness by
+// arguments never takes it for one of them.
 type NotifyArgs struct {
-	ScanID uuid.UUID `json:"scan_id"`
+	ScanID    uuid.UUID `json:"scan_id"`
+	MessageID uuid.UUID `json:"message_id,omitzero"`
+	Resend    int       `json:"resend,omitzero"`
 }
 
 // Kind names the job type in the queue.
@@ -64,13 +70,15 @@ func (n *Notifier) QueueEmail(ctx context.Context, tx *store.Store, scan store.S
 	if scan.ScheduleID == nil {
 		return nil
 	}
-	_, err := n.Client.InsertTx(ctx, tx.Tx(), NotifyArgs{ScanID: scan.ID}, &river.InsertOpts{
-		Queue: Queue, MaxAttempts: len(n.retryDelays()) + 1, UniqueOpts: river.UniqueOpts{ByArgs: true},
-	})
+	_, err := n.Client.InsertTx(ctx, tx.Tx(), NotifyArgs{ScanID: scan.ID}, n.jobOpts())
 	if err != nil {
 		return fmt.Errorf("queue email of scan %s: %w", scan.ID, err)
 	}
 	return nil
+}
+
+func (n *Notifier) jobOpts() *river.InsertOpts {
+	return &river.InsertOpts{Queue: Queue, MaxAttempts: len(n.retryDelays()) + 1, UniqueOpts: river.UniqueOpts{ByArgs: true}}
 }
 
 func (n *Notifier) retryDelays() []time.Duration {
@@ -99,8 +107,10 @@ func (n *Notifier) Deliver(ctx context.Context, scanID uuid.UUID, lastAttempt bo
 	msg, err := n.Store.GetOutboxMessageByScan(ctx, scanID)
 	switch {
 	case err == nil:
-		if msg.Status != store.EmailPending {
-			return nil // sent, held or failed by an earlier attempt
+		// Sent, held or failed by an earlier attempt; or queued again by an
+		// operator, and then that later job sends it.
+		if msg.Status != store.EmailPending || msg.Resends > 0 {
+			return nil
 		}
 	case errors.Is(err, store.ErrNotFound):
 		var ok bool
@@ -108,9 +118,7 @@ func (n *Notifier) Deliver(ctx context.Context, scanID uuid.UUID, lastAttempt bo
 			return err
 		}
 		if msg.Status == store.EmailHeld {
-			n.Logger.Info("email held in the outbox: no SMTP relay is configured (GEOSCAN_SMTP_URL)",
-				slog.String("outbox_id", msg.ID.String()), slog.String("scan_id", scanID.String()),
-				slog.String("to", msg.Recipient), slog.String("subject", msg.Subject), slog.String("text", msg.TextBody))
+			n.logHeld(msg)
 			return n.Store.SetScheduleRunEmail(ctx, scanID, store.EmailHeld, nil)
 		}
 		if msg.Status != store.EmailPending {
@@ -119,7 +127,53 @@ func (n *Notifier) Deliver(ctx context.Context, scanID uuid.UUID, lastAttempt bo
 	default:
 		return fmt.Errorf("read outbox: %w", err)
 	}
-	return n.send(ctx, msg, lastAttempt)
+	return n.sendStored(ctx, msg, lastAttempt)
+}
+
+// Resend does one attempt of a job queued by `geoscan outbox send`: it
+// sends the stored message unchanged, as long as it is pending and this
+// job is its latest resend (a job an operator's later resend superseded,
+// run again after its worker died, sends nothing).
+func (n *Notifier) Resend(ctx context.Context, messageID uuid.UUID, resend int, lastAttempt bool) error {
+	msg, err := n.Store.GetOutboxMessage(ctx, messageID)
+	switch {
+	case errors.Is(err, store.ErrNotFound):
+		return nil // deleted with its organization
+	case err != nil:
+		return fmt.Errorf("read outbox: %w", err)
+	}
+	if msg.Status != store.EmailPending || msg.Resends != resend {
+		return nil
+	}
+	return n.sendStored(ctx, msg, lastAttempt)
+}
+
+// sendStored sends a stored pending message. A process with no relay
+// (a worker started without GEOSCAN_SMTP_URL took the job) holds it again
+// instead, so it waits in the outbox for `geoscan outbox send`.
+func (n *Notifier) sendStored(ctx context.Context, msg store.OutboxMessage, lastAttempt bool) error {
+	if n.Sender != nil {
+		return n.send(ctx, msg, lastAttempt)
+	}
+	held, err := n.Store.UpdateOutboxMessage(ctx, msg.ID, store.EmailHeld, msg.Attempts, msg.LastError)
+	if err != nil {
+		return err
+	}
+	n.logHeld(held)
+	return n.recordRun(ctx, held, store.EmailHeld, nil)
+}
+
+func (n *Notifier) logHeld(msg store.OutboxMessage) {
+	n.Logger.Info("email held in the outbox: no SMTP relay is configured (GEOSCAN_SMTP_URL)",
+		slog.String("outbox_id", msg.ID.String()), slog.String("scan_id", orNone(msg.ScanID)),
+		slog.String("to", msg.Recipient), slog.String("subject", msg.Subject), slog.String("text", msg.TextBody))
+}
+
+func orNone(id *uuid.UUID) string {
+	if id == nil {
+		return ""
+	}
+	return id.String()
 }
 
 // compose builds the email of a finished scheduled scan and stores it; ok
@@ -416,5 +470,9 @@ func (w *Worker) NextRetry(job *river.Job[NotifyArgs]) time.Time {
 
 // Work sends (or holds) the email of one scan.
 func (w *Worker) Work(ctx context.Context, job *river.Job[NotifyArgs]) error {
-	return w.Notifier.Deliver(ctx, job.Args.ScanID, job.Attempt >= job.MaxAttempts)
+	last := job.Attempt >= job.MaxAttempts
+	if job.Args.MessageID != uuid.Nil {
+		return w.Notifier.Resend(ctx, job.Args.MessageID, job.Args.Resend, last)
+	}
+	return w.Notifier.Deliver(ctx, job.Args.ScanID, last)
 }
