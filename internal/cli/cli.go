@@ -54,6 +54,8 @@ Usage:
   geoscan key revoke KEY_ID
   geoscan outbox list [--org ORG_ID] [--status pending|sent|held|failed] [--limit N]
   geoscan outbox show MESSAGE_ID        print a notification email as built (to, subject, text)
+  geoscan outbox send [MESSAGE_ID ...] [--held] [--failed] [--org ORG_ID] [--dry-run]
+                                        queue held (or failed) emails for sending again; needs GEOSCAN_SMTP_URL
   geoscan schedule tick [--at RFC3339] [--org ORG_ID]
                                         create the scans of the schedules due now (or at --at) and exit
 

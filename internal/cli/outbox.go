@@ -12,13 +12,16 @@ import (
 	"github.com/geoscan/geoscan/internal/store"
 )
 
-// outbox is `geoscan outbox list|show`: the emails GeoScan built, sent or
-// not; without an SMTP relay they wait here (status held).
+// outbox is `geoscan outbox list|show|send`: the emails GeoScan built,
+// sent or not; without an SMTP relay they wait here (status held) until
+// `outbox send` queues them.
 func outbox(ctx context.Context, e env, args []string) error {
 	if len(args) == 0 {
-		return fmt.Errorf("%w: outbox needs a subcommand: list or show", errUsage)
+		return fmt.Errorf("%w: outbox needs a subcommand: list, show or send", errUsage)
 	}
 	switch args[0] {
+	case "send":
+		return outboxSend(ctx, e, args[1:])
 	case "list":
 		fs := newFlagSet(e, "outbox list")
 		orgFlag := fs.String("org", "", "only this organization's emails")
