@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"os"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -59,9 +60,9 @@ type bundle struct {
 	clock  *clock
 	sites  *testsite.Server
 	caFile string
-	// down and quiet are homepages on a closed port: their scans fail at
-	// once.
-	down, quiet string
+	// down, quiet and gone are homepages on a closed port: their scans
+	// fail at once.
+	down, quiet, gone string
 }
 
 func setup(t *testing.T, env map[string]string) *bundle {
@@ -76,7 +77,7 @@ func setup(t *testing.T, env map[string]string) *bundle {
 	closed := strconv.Itoa(ln.Addr().(*net.TCPAddr).Port)
 	require.NoError(t, ln.Close())
 
-	hosts := map[string][]string{"down.example.com": {"127.0.0.1"}, "quiet.example.com": {"127.0.0.1"}}
+	hosts := map[string][]string{"down.example.com": {"127.0.0.1"}, "quiet.example.com": {"127.0.0.1"}, "gone.example.com": {"127.0.0.1"}}
 	for _, name := range testsite.Realistic {
 		hosts[sites.Host(name)] = []string{"127.0.0.1"}
 	}
@@ -93,7 +94,9 @@ func setup(t *testing.T, env map[string]string) *bundle {
 	}
 	c := &clock{t: time.Date(2030, 1, 15, 10, 0, 0, 0, time.UTC)}
 	h := apitest.Start(t, pgtest.URL(), apitest.Options{AllowPrivateTargets: true, Hosts: hosts, Getenv: vars, NowFunc: c.Now, ManualScheduler: true})
-	return &bundle{h: h, clock: c, sites: sites, caFile: caFile, down: "https://down.example.com:" + closed + "/", quiet: "https://quiet.example.com:" + closed + "/"}
+	return &bundle{h: h, clock: c, sites: sites, caFile: caFile, down: "https://down.example.com:" + closed + "/", quiet: "https://quiet.example.com:" + closed + "/",
+		gone: "https://gone.example.com:" + closed + "/",
+	}
 }
 
 // tick serves org's schedules due at at, as the periodic job would.
@@ -151,6 +154,20 @@ func (b *bundle) scan(t *testing.T, org apitest.Org, id uuid.UUID) client.Scan {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// on returns org with a client of this bundle's server, for an
+// organization an earlier server of the test created.
+func (b *bundle) on(t *testing.T, org apitest.Org) apitest.Org {
+	t.Helper()
+	c, err := client.NewClientWithResponses(b.h.APIURL, client.WithHTTPClient(b.h.HTTP),
+		client.WithRequestEditorFn(func(_ context.Context, r *http.Request) error {
+			r.Header.Set("X-API-Key", org.Key)
+			return nil
+		}))
+	require.NoError(t, err)
+	org.Client = c
+	return org
+}
 
 // TestScheduledScanEmails runs a schedule over a fixture site for three
 // months against a real SMTP server and checks each email against the
@@ -396,4 +413,211 @@ func TestOutboxWithoutSMTP(t *testing.T) {
 
 	run = b.latestRun(t, lonely, quiet.ID)
 	require.Equal(t, store.EmailNotRequested, *run.EmailStatus)
+}
+
+// runCLI runs one geoscan command against the package database with
+// vars added to its environment.
+func runCLI(t *testing.T, vars map[string]string, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	code = cli.Main(context.Background(), args, func(k string) string {
+		if k == "DATABASE_URL" {
+			return pgtest.URL()
+		}
+		return vars[k]
+	}, &out, &errOut)
+	return code, out.String(), errOut.String()
+}
+
+// resendJobs counts the email jobs `geoscan outbox send` queued for a
+// message.
+func resendJobs(t *testing.T, st *store.Store, messageID uuid.UUID) int {
+	t.Helper()
+	var n int
+	require.NoError(t, st.Pool().QueryRow(context.Background(),
+		`SELECT count(*) FROM river_job WHERE kind = 'scan_email' AND args->>'message_id' = $1`, messageID.String()).Scan(&n))
+	return n
+}
+
+// TestOutboxSend holds emails while no relay is configured, then sends
+// them with `geoscan outbox send` once one is: each arrives once, as it
+// was stored, and a failed one goes again only when asked.
+func TestOutboxSend(t *testing.T) {
+	ctx := context.Background()
+	var (
+		org, other apitest.Org
+		schedules  []client.Schedule // org's, whose emails are sent
+		held       []store.OutboxMessage
+		orphan     store.OutboxMessage // org's, whose scan was deleted
+		elsewhere  store.OutboxMessage // other's
+	)
+	t.Run("held without a relay", func(t *testing.T) {
+		b := setup(t, nil)
+		org, other = b.h.NewOrg(t, "pro", true), b.h.NewOrg(t, "pro", true)
+		for _, s := range [][2]string{{b.down, "ana@example.com"}, {b.quiet, "ben@example.com"}, {b.gone, "cy@example.com"}} {
+			schedules = append(schedules, b.createSchedule(t, org.Key, map[string]any{"url": s[0], "frequency": "monthly", "notify_to": s[1]}))
+		}
+		otherSchedule := b.createSchedule(t, other.Key, map[string]any{"url": b.down, "frequency": "monthly", "notify_to": "dee@example.com"})
+		at := time.Date(2030, 2, 15, 10, 0, 0, 0, time.UTC)
+		b.tick(t, org.ID, at)
+		b.tick(t, other.ID, at)
+		stored := func(o apitest.Org, id uuid.UUID) store.OutboxMessage {
+			run := b.latestRun(t, o, id)
+			require.Equal(t, store.EmailHeld, *run.EmailStatus)
+			m, err := b.h.Store.GetOutboxMessageByScan(ctx, *run.ScanID)
+			require.NoError(t, err)
+			require.Equal(t, store.EmailHeld, m.Status)
+			return m
+		}
+		for _, sc := range schedules {
+			held = append(held, stored(org, sc.ID))
+		}
+		elsewhere = stored(other, otherSchedule.ID)
+		orphan, held, schedules = held[2], held[:2], schedules[:2]
+		r := b.h.Do(t, "DELETE", "/api/v1/scans/"+orphan.ScanID.String(), org.Key, nil)
+		require.Equal(t, http.StatusNoContent, r.Status, "body: %s", r.Body)
+
+		// Sent from a shell that has a relay while the workers have none:
+		// the worker holds the email again, for a later send.
+		code, out, errOut := runCLI(t, map[string]string{"GEOSCAN_SMTP_URL": "smtp://127.0.0.1:2525"}, "outbox", "send", held[0].ID.String())
+		require.Equal(t, 0, code, errOut)
+		require.Contains(t, out, "1 queued for sending, 0 skipped")
+		require.Equal(t, store.EmailHeld, *b.latestRun(t, org, schedules[0].ID).EmailStatus)
+		again, err := b.h.Store.GetOutboxMessage(ctx, held[0].ID)
+		require.NoError(t, err)
+		require.Equal(t, store.EmailHeld, again.Status)
+		require.Equal(t, 1, again.Resends)
+		require.Zero(t, again.Attempts)
+		heldLogs := 0
+		for line := range strings.Lines(b.h.Logs()) {
+			if strings.Contains(line, "email held in the outbox") && strings.Contains(line, held[0].ID.String()) {
+				heldLogs++
+			}
+		}
+		require.Equal(t, 2, heldLogs, "logged when built and when held again")
+		held[0] = again
+	})
+	if t.Failed() {
+		return
+	}
+
+	// The relay refuses the first two attempts it sees: those of a new
+	// schedule's email, which then fails (two attempts with one retry).
+	smtp := mailtest.Start(t, mailtest.Options{RefuseFirst: 2})
+	b := setup(t, map[string]string{"GEOSCAN_SMTP_URL": smtp.URL(), "GEOSCAN_MAIL_RETRY_DELAYS": "1s"})
+	relay := map[string]string{"GEOSCAN_SMTP_URL": smtp.URL()}
+	org = b.on(t, org)
+	fails := b.h.NewOrg(t, "pro", true)
+	failing := b.createSchedule(t, fails.Key, map[string]any{"url": b.down, "frequency": "monthly", "notify_to": "eve@example.com"})
+	b.tick(t, fails.ID, time.Date(2030, 2, 15, 10, 0, 0, 0, time.UTC))
+	run := b.latestRun(t, fails, failing.ID)
+	require.Equal(t, store.EmailFailed, *run.EmailStatus)
+	require.Contains(t, *run.EmailDetail, "451")
+	failed, err := b.h.Store.GetOutboxMessageByScan(ctx, *run.ScanID)
+	require.NoError(t, err)
+	require.Equal(t, 2, failed.Attempts)
+	require.Empty(t, smtp.Messages())
+
+	// Without a relay here the command refuses: the emails would be held
+	// again.
+	code, out, errOut := runCLI(t, nil, "outbox", "send", "--held", "--org", org.ID.String())
+	require.Equal(t, 1, code, out)
+	require.Contains(t, errOut, "GEOSCAN_SMTP_URL is unset")
+
+	code, out, errOut = runCLI(t, relay, "outbox", "send", "--held", "--org", org.ID.String(), "--dry-run")
+	require.Equal(t, 0, code, errOut)
+	for _, m := range held {
+		require.Regexp(t, m.ID.String()+`\s+held\s+`+regexp.QuoteMeta(m.Recipient)+`\s+`+regexp.QuoteMeta(m.Subject)+`\s+would be queued\n`, out)
+	}
+	require.Regexp(t, orphan.ID.String()+`\s+held\s+.*skipped: its scan was deleted\n`, out)
+	require.Contains(t, out, "dry run: 2 would be queued, 1 skipped; nothing was changed")
+	for _, m := range append(held, orphan, elsewhere) {
+		got, err := b.h.Store.GetOutboxMessage(ctx, m.ID)
+		require.NoError(t, err)
+		require.Equal(t, store.EmailHeld, got.Status)
+		require.Equal(t, m.Resends, got.Resends)
+		require.Equal(t, m.Resends, resendJobs(t, b.h.Store, m.ID))
+	}
+
+	// Two operators at once: each email is queued by one of them.
+	var wg sync.WaitGroup
+	outs := make([]string, 2)
+	for i := range outs {
+		wg.Go(func() {
+			code, out, errOut := runCLI(t, relay, "outbox", "send", "--held", "--org", org.ID.String())
+			outs[i] = fmt.Sprintf("exit %d\n%s%s", code, out, errOut)
+		})
+	}
+	wg.Wait()
+	both := outs[0] + outs[1]
+	require.Equal(t, 2, strings.Count(both, "exit 0\n"), both)
+	for _, m := range held {
+		require.Equal(t, 1, len(regexp.MustCompile(m.ID.String()+`\s+held\s+.*\squeued\n`).FindAllString(both, -1)), both)
+	}
+	require.Equal(t, 2, strings.Count(both, "skipped: its scan was deleted"), both)
+
+	for i, sc := range schedules {
+		require.Equal(t, store.EmailSent, *b.latestRun(t, org, sc.ID).EmailStatus)
+		got, err := b.h.Store.GetOutboxMessage(ctx, held[i].ID)
+		require.NoError(t, err)
+		require.Equal(t, store.EmailSent, got.Status)
+		require.Equal(t, 1, got.Attempts)
+		require.NotNil(t, got.SentAt)
+		// The first email's earlier send, held again, left a completed job
+		// with the same message: this send's job is a second one.
+		require.Equal(t, 2-i, got.Resends)
+		require.Equal(t, 2-i, resendJobs(t, b.h.Store, held[i].ID))
+	}
+	msgs := smtp.Messages()
+	require.Len(t, msgs, 2, "logs:\n%s", b.h.Logs())
+	for _, m := range held {
+		i := slices.IndexFunc(msgs, func(got mailtest.Message) bool { return got.To[0] == m.Recipient })
+		require.GreaterOrEqual(t, i, 0, "an email to %s arrived", m.Recipient)
+		require.Equal(t, []string{m.Recipient}, msgs[i].To)
+		require.Equal(t, m.Subject, msgs[i].Subject)
+		require.Equal(t, m.TextBody, msgs[i].Text)
+		require.Contains(t, msgs[i].Header.Get("Message-Id"), m.ID.String())
+	}
+
+	// Again: nothing is held any more, and emails named by id were sent.
+	code, out, errOut = runCLI(t, relay, "outbox", "send", "--held", "--org", org.ID.String())
+	require.Equal(t, 0, code, errOut)
+	require.Contains(t, out, "0 queued for sending, 1 skipped")
+	code, out, errOut = runCLI(t, relay, "outbox", "send", held[0].ID.String(), held[1].ID.String())
+	require.Equal(t, 0, code, errOut)
+	require.Equal(t, 2, strings.Count(out, "skipped: already sent"), out)
+
+	// An unknown id, or one of another organization, queues nothing.
+	unknown := uuid.NewString()
+	code, _, errOut = runCLI(t, relay, "outbox", "send", elsewhere.ID.String(), unknown)
+	require.Equal(t, 1, code)
+	require.Contains(t, errOut, "geoscan: no outbox message with id "+unknown+"; nothing was queued")
+	code, _, errOut = runCLI(t, relay, "outbox", "send", "--org", org.ID.String(), elsewhere.ID.String())
+	require.Equal(t, 1, code)
+	require.Contains(t, errOut, "no outbox message with id "+elsewhere.ID.String()+" in organization "+org.ID.String())
+
+	// A failed email goes again only when asked, unchanged.
+	code, out, errOut = runCLI(t, relay, "outbox", "send", failed.ID.String())
+	require.Equal(t, 0, code, errOut)
+	require.Contains(t, out, "skipped: failed; failed messages are queued again only when asked (--failed)")
+	code, out, errOut = runCLI(t, relay, "outbox", "send", "--failed", "--org", fails.ID.String())
+	require.Equal(t, 0, code, errOut)
+	require.Regexp(t, failed.ID.String()+`\s+failed\s+eve@example.com\s+.*\squeued\n`, out)
+	require.Equal(t, store.EmailSent, *b.latestRun(t, fails, failing.ID).EmailStatus)
+	resent, err := b.h.Store.GetOutboxMessage(ctx, failed.ID)
+	require.NoError(t, err)
+	require.Equal(t, store.EmailSent, resent.Status)
+	require.Equal(t, 3, resent.Attempts)
+	msgs = smtp.Messages()
+	require.Len(t, msgs, 3)
+	require.Equal(t, []string{"eve@example.com"}, msgs[2].To)
+	require.Equal(t, failed.Subject, msgs[2].Subject)
+	require.Contains(t, msgs[2].Header.Get("Message-Id"), failed.ID.String())
+
+	// The other organization's email was never taken.
+	got, err := b.h.Store.GetOutboxMessage(ctx, elsewhere.ID)
+	require.NoError(t, err)
+	require.Equal(t, store.EmailHeld, got.Status)
+	require.Zero(t, resendJobs(t, b.h.Store, elsewhere.ID))
+	require.Empty(t, smtp.Errors())
 }
