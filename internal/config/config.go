@@ -290,7 +290,7 @@ func variables() []variable {
 			func(c *Config, v string) error { return positiveInt(v, &c.LLM.Concurrency) },
 		},
 		{
-			"GEOSCAN_SMTP_URL", "", "SMTP relay for the emails of scheduled scans: smtp://user:password@host:587 (STARTTLS, required when credentials are given) or smtps://user:password@host:465 (TLS); percent-encode special characters. Unset: emails are kept in the outbox table and logged (geoscan outbox list).", true,
+			"GEOSCAN_SMTP_URL", "", "SMTP relay for the emails of scheduled scans: smtp://user:password@host:587 (STARTTLS, required when credentials are given) or smtps://user:password@host:465 (TLS); percent-encode special characters. Unset: emails are kept in the outbox table and logged (geoscan outbox list); geoscan outbox send sends them once it is set.", true,
 			func(c *Config, v string) error { c.SMTPURL = v; return checkSMTPURL(v) },
 		},
 		{
