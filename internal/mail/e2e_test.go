@@ -94,8 +94,9 @@ func setup(t *testing.T, env map[string]string) *bundle {
 	}
 	c := &clock{t: time.Date(2030, 1, 15, 10, 0, 0, 0, time.UTC)}
 	h := apitest.Start(t, pgtest.URL(), apitest.Options{AllowPrivateTargets: true, Hosts: hosts, Getenv: vars, NowFunc: c.Now, ManualScheduler: true})
-	return &bundle{h: h, clock: c, sites: sites, caFile: caFile, down: "https://down.example.com:" + closed + "/", quiet: "https://quiet.example.com:" + closed + "/",
-		gone: "https://gone.example.com:" + closed + "/",
+	return &bundle{
+		h: h, clock: c, sites: sites, caFile: caFile,
+		down: "https://down.example.com:" + closed + "/", quiet: "https://quiet.example.com:" + closed + "/", gone: "https://gone.example.com:" + closed + "/",
 	}
 }
 
@@ -552,7 +553,7 @@ func TestOutboxSend(t *testing.T) {
 	both := outs[0] + outs[1]
 	require.Equal(t, 2, strings.Count(both, "exit 0\n"), both)
 	for _, m := range held {
-		require.Equal(t, 1, len(regexp.MustCompile(m.ID.String()+`\s+held\s+.*\squeued\n`).FindAllString(both, -1)), both)
+		require.Len(t, regexp.MustCompile(m.ID.String()+`\s+held\s+.*\squeued\n`).FindAllString(both, -1), 1, both)
 	}
 	require.Equal(t, 2, strings.Count(both, "skipped: its scan was deleted"), both)
 
