@@ -63,8 +63,8 @@ type Process struct {
 }
 
 // Start runs bin with args and the test's environment plus env (KEY=value
-// entries, later ones winning). Its JSON log lines are watched for the
-// address it serves on (see Addr).
+// entries, later ones winning). Its stdout and stderr go to Logs; its JSON
+// log lines are watched for the address it serves on (see Addr).
 func Start(t testing.TB, name, bin string, env []string, args ...string) *Process {
 	t.Helper()
 	cmd := exec.Command(bin, args...)
@@ -74,10 +74,18 @@ func Start(t testing.TB, name, bin string, env []string, args ...string) *Proces
 	cmd.Stderr = pw
 	cmd.Stdout = p.logs
 	require.NoError(t, cmd.Start(), "start %s", name)
-	go p.scan(pr)
+	scanned := make(chan struct{})
+	go func() {
+		p.scan(pr)
+		close(scanned)
+	}()
 	go func() {
 		err := cmd.Wait()
 		_ = pw.Close()
+		// The scanner may still hold the last lines it read; the process
+		// counts as exited only once they are in its logs, so a test that
+		// waited for it reads everything it printed.
+		<-scanned
 		p.mu.Lock()
 		p.err = err
 		p.mu.Unlock()
@@ -140,7 +148,8 @@ func (p *Process) Addr() string {
 // BaseURL is http://Addr.
 func (p *Process) BaseURL() string { return "http://" + p.Addr() }
 
-// Logs is everything the process printed so far.
+// Logs is everything the process printed so far; once it has exited
+// (Exited, Wait, Kill), all it printed.
 func (p *Process) Logs() string { return p.logs.String() }
 
 // Exited reports whether the process has ended.
