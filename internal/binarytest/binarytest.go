@@ -8,6 +8,7 @@ package binarytest
 
 import (
 	"bufio"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -42,7 +43,9 @@ func Build(t testing.TB) string {
 			return
 		}
 		builtBin = filepath.Join(dir, "geoscan")
-		build := exec.Command("go", "build", "-o", builtBin, "github.com/geoscan/geoscan/cmd/geoscan")
+		// The build serves every test in the binary, not only the one that
+		// happens to run it first, so it gets no test's context.
+		build := exec.CommandContext(context.Background(), "go", "build", "-o", builtBin, "github.com/geoscan/geoscan/cmd/geoscan") //nolint:gosec // our own temporary directory
 		build.Stderr = os.Stderr
 		buildErr = build.Run()
 	})
@@ -67,7 +70,7 @@ type Process struct {
 // log lines are watched for the address it serves on (see Addr).
 func Start(t testing.TB, name, bin string, env []string, args ...string) *Process {
 	t.Helper()
-	cmd := exec.Command(bin, args...)
+	cmd := exec.CommandContext(t.Context(), bin, args...) //nolint:gosec // the binary and arguments a test chose
 	cmd.Env = append(os.Environ(), env...)
 	pr, pw := io.Pipe()
 	p := &Process{Cmd: cmd, name: name, logs: &Logs{}, exited: make(chan struct{})}
