@@ -6,12 +6,8 @@ import (
 	"context"
 	"net/http"
 	"os"
-	"os/exec"
-	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -19,9 +15,9 @@ import (
 
 	"github.com/geoscan/geoscan/gen/client"
 	"github.com/geoscan/geoscan/internal/apitest"
+	"github.com/geoscan/geoscan/internal/binarytest"
 	"github.com/geoscan/geoscan/internal/pgtest"
 	"github.com/geoscan/geoscan/internal/testsite"
-	"github.com/geoscan/geoscan/internal/wait"
 	"github.com/geoscan/geoscan/webhook"
 )
 
@@ -33,10 +29,7 @@ func TestWorkerKilledMidScan(t *testing.T) {
 		t.Skip("builds and runs the binary")
 	}
 	s, caFile := fixtures(t)
-	bin := filepath.Join(t.TempDir(), "geoscan")
-	build := exec.Command("go", "build", "-o", bin, "github.com/geoscan/geoscan/cmd/geoscan")
-	build.Stderr = os.Stderr
-	require.NoError(t, build.Run())
+	bin := binarytest.Build(t)
 
 	// The API runs in the test process and only queues; workers are processes.
 	hosts := map[string][]string{}
@@ -58,55 +51,29 @@ func TestWorkerKilledMidScan(t *testing.T) {
 	for _, name := range testsite.Realistic {
 		resolve = append(resolve, s.Host(name)+"=127.0.0.1")
 	}
-	worker := func() (*exec.Cmd, *lockedWriter) {
-		cmd := exec.Command(bin, "serve", "--role", "worker")
-		cmd.Env = append(os.Environ(),
-			"DATABASE_URL="+pgtest.URL(), "GEOSCAN_ENV=test", "GEOSCAN_ALLOW_PRIVATE_TARGETS=true",
-			"GEOSCAN_EXTRA_CA_FILE="+caFile, "GEOSCAN_RESOLVE="+strings.Join(resolve, ","),
-			"GEOSCAN_PLAIN_HTTP_PORT="+strconv.Itoa(s.HTTPPort()), "GEOSCAN_SCAN_BUDGET=8s", "GEOSCAN_LOG_LEVEL=info")
-		logs := &lockedWriter{}
-		cmd.Stderr = logs
-		require.NoError(t, cmd.Start())
-		t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
-		return cmd, logs
+	env := []string{
+		"DATABASE_URL=" + pgtest.URL(), "GEOSCAN_ENV=test", "GEOSCAN_ALLOW_PRIVATE_TARGETS=true",
+		"GEOSCAN_EXTRA_CA_FILE=" + caFile, "GEOSCAN_RESOLVE=" + strings.Join(resolve, ","),
+		"GEOSCAN_PLAIN_HTTP_PORT=" + strconv.Itoa(s.HTTPPort()), "GEOSCAN_SCAN_BUDGET=8s", "GEOSCAN_LOG_LEVEL=info",
 	}
 
-	first, _ := worker()
-	wait.Until(t, 30*time.Second, "the first worker to start the scan", func() bool {
+	first := binarytest.Serve(t, "first worker", bin, "worker", env)
+	binarytest.Until(t, 30*time.Second, "the first worker to start the scan", func() bool {
 		return scanStatus(ctx, t, org, id).Status == client.ScanStatusRunning && s.Hits(testsite.Docs)["/"] > 0
-	})
-	require.NoError(t, first.Process.Signal(syscall.SIGKILL))
-	_ = first.Wait()
+	}, first)
+	first.Kill(t)
 	release()
 	require.Equal(t, client.ScanStatusRunning, scanStatus(ctx, t, org, id).Status, "a killed worker leaves its scan running")
 
-	_, logs := worker()
-	wait.Until(t, 150*time.Second, "the second worker to finish the rescued scan", func() bool {
+	second := binarytest.Serve(t, "second worker", bin, "worker", env)
+	binarytest.Until(t, 150*time.Second, "the second worker to finish the rescued scan", func() bool {
 		return webhook.IsFinished(string(scanStatus(ctx, t, org, id).Status))
-	})
+	}, second)
 	done := scanStatus(ctx, t, org, id)
-	require.Equal(t, client.ScanStatusCompleted, done.Status, "error: %v; worker logs:\n%s", done.ErrorMessage, logs)
+	require.Equal(t, client.ScanStatusCompleted, done.Status, "error: %v; worker logs:\n%s", done.ErrorMessage, second.Logs())
 	var attempts int
 	require.NoError(t, h.Store.Pool().QueryRow(ctx, "SELECT attempts FROM scans WHERE id = $1", id).Scan(&attempts))
 	require.Equal(t, 2, attempts, "the scan ran once in each worker")
-}
-
-// lockedWriter collects a process's output for the failure message.
-type lockedWriter struct {
-	mu sync.Mutex
-	b  strings.Builder
-}
-
-func (w *lockedWriter) Write(p []byte) (int, error) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return w.b.Write(p)
-}
-
-func (w *lockedWriter) String() string {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return w.b.String()
 }
 
 func TestMain(m *testing.M) { os.Exit(pgtest.Main(m)) }

@@ -8,7 +8,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -21,9 +20,9 @@ import (
 
 	"github.com/geoscan/geoscan/gen/client"
 	"github.com/geoscan/geoscan/internal/apitest"
+	"github.com/geoscan/geoscan/internal/binarytest"
 	"github.com/geoscan/geoscan/internal/pgtest"
 	"github.com/geoscan/geoscan/internal/testsite"
-	"github.com/geoscan/geoscan/internal/wait"
 	"github.com/geoscan/geoscan/webhook"
 )
 
@@ -62,7 +61,7 @@ func TestWorkerStoppedMidScan(t *testing.T) {
 		t.Skip("builds and runs the binary")
 	}
 	s, sitesCA := fixtures(t)
-	bin := binary(t)
+	bin := binarytest.Build(t)
 
 	rc := &callbacks{}
 	receiver := httptest.NewTLSServer(rc)
@@ -99,43 +98,36 @@ func TestWorkerStoppedMidScan(t *testing.T) {
 		// The grace is far shorter than the hang and than the scan's budget.
 		"GEOSCAN_SHUTDOWN_TIMEOUT=2s", "GEOSCAN_SCAN_BUDGET=60s",
 	}
-	first, firstLogs := startWorker(t, bin, env)
-	wait.Until(t, 30*time.Second, "the first worker to start the scan", func() bool {
+	first := binarytest.Serve(t, "first worker", bin, "worker", env)
+	binarytest.Until(t, 30*time.Second, "the first worker to start the scan", func() bool {
 		return scanStatus(ctx, t, org, id).Status == client.ScanStatusRunning && s.Hits(testsite.Docs)["/"] > 0
-	})
-	require.NoError(t, first.Process.Signal(syscall.SIGTERM))
+	}, first)
+	first.Signal(t, syscall.SIGTERM)
 	signalled := time.Now()
-	exited := make(chan error, 1)
-	go func() { exited <- first.Wait() }()
-	select {
-	case err := <-exited:
-		require.NoError(t, err, "a stopped worker exits cleanly; logs:\n%s", firstLogs)
-		t.Logf("the worker exited %s after SIGTERM (grace 2s)", time.Since(signalled).Round(10*time.Millisecond))
-	case <-time.After(60 * time.Second):
-		t.Fatalf("the worker did not exit after SIGTERM; logs:\n%s", firstLogs)
-	}
+	require.NoError(t, first.Wait(t, 60*time.Second), "a stopped worker exits cleanly; logs:\n%s", first.Logs())
+	t.Logf("the worker exited %s after SIGTERM (grace 2s)", time.Since(signalled).Round(10*time.Millisecond))
 
 	// Untouched: running to clients, no error, no callback, and the job
 	// available again with its attempt given back.
 	stopped := scanStatus(ctx, t, org, id)
-	require.Equal(t, client.ScanStatusRunning, stopped.Status, "logs:\n%s", firstLogs)
+	require.Equal(t, client.ScanStatusRunning, stopped.Status, "logs:\n%s", first.Logs())
 	require.Nil(t, stopped.ErrorCode)
 	require.Empty(t, rc.got())
 	state, attempt, errs := job(ctx, t, h, id)
-	require.Equal(t, "available", state, "logs:\n%s", firstLogs)
+	require.Equal(t, "available", state, "logs:\n%s", first.Logs())
 	require.Zero(t, attempt, "the interrupted run does not count")
 	require.Zero(t, errs)
-	require.Contains(t, firstLogs.String(), "scan interrupted; it goes back to the queue")
+	require.Contains(t, first.Logs(), "scan interrupted; it goes back to the queue")
 
 	release()
 	released := time.Now()
-	_, logs := startWorker(t, bin, env)
-	wait.Until(t, 120*time.Second, "the next worker to complete the scan, call back and complete the job", func() bool {
+	next := binarytest.Serve(t, "next worker", bin, "worker", env)
+	binarytest.Until(t, 120*time.Second, "the next worker to complete the scan, call back and complete the job", func() bool {
 		state, _, _ := job(ctx, t, h, id)
 		return webhook.IsFinished(string(scanStatus(ctx, t, org, id).Status)) && len(rc.got()) > 0 && state != "running"
-	})
+	}, next)
 	done := scanStatus(ctx, t, org, id)
-	require.Equal(t, client.ScanStatusCompleted, done.Status, "error: %v; logs:\n%s", done.ErrorMessage, logs)
+	require.Equal(t, client.ScanStatusCompleted, done.Status, "error: %v; logs:\n%s", done.ErrorMessage, next.Logs())
 	t.Logf("the next worker completed the scan %s after it was released", time.Since(released).Round(10*time.Millisecond))
 	require.Equal(t, []string{"scan.completed"}, rc.got(), "one callback, and no scan.failed")
 	var runs int
@@ -146,48 +138,6 @@ func TestWorkerStoppedMidScan(t *testing.T) {
 	require.Equal(t, 1, attempt, "one attempt counted in all")
 	require.Zero(t, errs)
 	require.Equal(t, 1, usage(ctx, t, org), "the quota was used once, at creation")
-}
-
-var (
-	buildOnce sync.Once
-	builtBin  string
-	buildErr  error
-)
-
-// binary builds the geoscan binary once for the package.
-func binary(t *testing.T) string {
-	t.Helper()
-	buildOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "geoscan-crashtest-")
-		if err != nil {
-			buildErr = err
-			return
-		}
-		builtBin = filepath.Join(dir, "geoscan")
-		build := exec.Command("go", "build", "-o", builtBin, "github.com/geoscan/geoscan/cmd/geoscan")
-		build.Stderr = os.Stderr
-		buildErr = build.Run()
-	})
-	require.NoError(t, buildErr)
-	return builtBin
-}
-
-// startWorker runs the binary as a worker process; it is killed when the
-// test ends if it is still running.
-func startWorker(t *testing.T, bin string, env []string) (*exec.Cmd, *lockedWriter) {
-	t.Helper()
-	cmd := exec.Command(bin, "serve", "--role", "worker")
-	cmd.Env = append(os.Environ(), env...)
-	logs := &lockedWriter{}
-	cmd.Stderr = logs
-	require.NoError(t, cmd.Start())
-	t.Cleanup(func() {
-		if cmd.ProcessState == nil {
-			_ = cmd.Process.Kill()
-			_ = cmd.Wait()
-		}
-	})
-	return cmd, logs
 }
 
 // job reads the River job of a scan: its state, attempt and error count.

@@ -15,12 +15,9 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
-	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -28,8 +25,8 @@ import (
 
 	"github.com/geoscan/geoscan/gen/client"
 	"github.com/geoscan/geoscan/internal/apitest"
+	"github.com/geoscan/geoscan/internal/binarytest"
 	"github.com/geoscan/geoscan/internal/pgtest"
-	"github.com/geoscan/geoscan/internal/wait"
 )
 
 func TestMain(m *testing.M) { os.Exit(pgtest.Main(m)) }
@@ -92,10 +89,7 @@ func TestWorkerKilledBeforeCallbackSucceeded(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs the binary")
 	}
-	bin := filepath.Join(t.TempDir(), "geoscan")
-	build := exec.Command("go", "build", "-o", bin, "github.com/geoscan/geoscan/cmd/geoscan")
-	build.Stderr = os.Stderr
-	require.NoError(t, build.Run())
+	bin := binarytest.Build(t)
 
 	rc := &receiver{calls: map[string][]http.Header{}, body: map[string][][]byte{}}
 	srv := httptest.NewTLSServer(rc)
@@ -119,38 +113,30 @@ func TestWorkerKilledBeforeCallbackSucceeded(t *testing.T) {
 		return created.JSON201.ID, *created.JSON201.WebhookSecret
 	}
 
-	worker := func() (*exec.Cmd, *lockedWriter) {
-		cmd := exec.Command(bin, "serve", "--role", "worker")
-		cmd.Env = append(os.Environ(),
-			"DATABASE_URL="+pgtest.URL(), "GEOSCAN_ENV=test", "GEOSCAN_ALLOW_PRIVATE_TARGETS=true",
-			"GEOSCAN_EXTRA_CA_FILE="+caFile, "GEOSCAN_PLAIN_HTTP_PORT="+closedPort,
-			"GEOSCAN_SCAN_BUDGET=5s", "GEOSCAN_WEBHOOK_RETRY_DELAYS=3s", "GEOSCAN_LOG_LEVEL=info")
-		logs := &lockedWriter{}
-		cmd.Stderr = logs
-		require.NoError(t, cmd.Start())
-		t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
-		return cmd, logs
+	env := []string{
+		"DATABASE_URL=" + pgtest.URL(), "GEOSCAN_ENV=test", "GEOSCAN_ALLOW_PRIVATE_TARGETS=true",
+		"GEOSCAN_EXTRA_CA_FILE=" + caFile, "GEOSCAN_PLAIN_HTTP_PORT=" + closedPort,
+		"GEOSCAN_SCAN_BUDGET=5s", "GEOSCAN_WEBHOOK_RETRY_DELAYS=3s", "GEOSCAN_LOG_LEVEL=info",
 	}
 
-	first, firstLogs := worker()
+	first := binarytest.Serve(t, "first worker", bin, "worker", env)
 	hangScan, hangSecret := create("/hang")
 	failScan, failSecret := create("/fail")
-	wait.Until(t, 60*time.Second, "both first attempts", func() bool { return rc.count("/hang") == 1 && rc.count("/fail") == 1 })
+	binarytest.Until(t, 60*time.Second, "both first attempts", func() bool { return rc.count("/hang") == 1 && rc.count("/fail") == 1 }, first)
 	for _, id := range []client.ScanID{hangScan, failScan} {
-		require.Equal(t, client.ScanStatusCompleted, scanStatus(ctx, t, org, id), "worker logs:\n%s", firstLogs)
+		require.Equal(t, client.ScanStatusCompleted, scanStatus(ctx, t, org, id), "worker logs:\n%s", first.Logs())
 	}
-	require.NoError(t, first.Process.Signal(syscall.SIGKILL))
-	_ = first.Wait()
+	first.Kill(t)
 	for _, id := range []client.ScanID{hangScan, failScan} {
 		require.Equal(t, client.WebhookDeliveryStatusPending, delivery(ctx, t, org, id).Status, "the callback has not succeeded yet")
 	}
 
-	_, logs := worker()
-	wait.Until(t, 150*time.Second, "both callbacks to arrive through the second worker", func() bool {
+	second := binarytest.Serve(t, "second worker", bin, "worker", env)
+	binarytest.Until(t, 150*time.Second, "both callbacks to arrive through the second worker", func() bool {
 		return rc.count("/hang") >= 2 && rc.count("/fail") >= 2 &&
 			delivery(ctx, t, org, hangScan).Status == client.WebhookDeliveryStatusSucceeded &&
 			delivery(ctx, t, org, failScan).Status == client.WebhookDeliveryStatusSucceeded
-	})
+	}, second)
 	for _, c := range []struct {
 		path, secret string
 		scan         client.ScanID
@@ -159,7 +145,7 @@ func TestWorkerKilledBeforeCallbackSucceeded(t *testing.T) {
 		firstHeader, firstBody := rc.call(c.path, 0)
 		lastHeader, lastBody := rc.call(c.path, rc.count(c.path)-1)
 		require.Equal(t, d.ID.String(), firstHeader.Get("X-GeoScan-Delivery"))
-		require.Equal(t, d.ID.String(), lastHeader.Get("X-GeoScan-Delivery"), "the same delivery, resumed; logs:\n%s", logs)
+		require.Equal(t, d.ID.String(), lastHeader.Get("X-GeoScan-Delivery"), "the same delivery, resumed; logs:\n%s", second.Logs())
 		require.Equal(t, firstBody, lastBody)
 		mac := hmac.New(sha256.New, []byte(c.secret))
 		mac.Write(lastBody)
@@ -183,22 +169,4 @@ func delivery(ctx context.Context, t *testing.T, org apitest.Org, id client.Scan
 	require.Equal(t, http.StatusOK, got.StatusCode(), "body: %s", got.Body)
 	require.Len(t, got.JSON200.Data, 1)
 	return got.JSON200.Data[0]
-}
-
-// lockedWriter collects a process's output for the failure message.
-type lockedWriter struct {
-	mu sync.Mutex
-	b  strings.Builder
-}
-
-func (w *lockedWriter) Write(p []byte) (int, error) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return w.b.Write(p)
-}
-
-func (w *lockedWriter) String() string {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return w.b.String()
 }

@@ -7,7 +7,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"syscall"
@@ -18,8 +17,8 @@ import (
 
 	"github.com/geoscan/geoscan/gen/client"
 	"github.com/geoscan/geoscan/internal/apitest"
+	"github.com/geoscan/geoscan/internal/binarytest"
 	"github.com/geoscan/geoscan/internal/pgtest"
-	"github.com/geoscan/geoscan/internal/wait"
 )
 
 // TestWorkerStoppedMidCallback is a deploy while a callback is being sent:
@@ -33,10 +32,7 @@ func TestWorkerStoppedMidCallback(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs the binary")
 	}
-	bin := filepath.Join(t.TempDir(), "geoscan")
-	build := exec.Command("go", "build", "-o", bin, "github.com/geoscan/geoscan/cmd/geoscan")
-	build.Stderr = os.Stderr
-	require.NoError(t, build.Run())
+	bin := binarytest.Build(t)
 
 	rc := &receiver{calls: map[string][]http.Header{}, body: map[string][][]byte{}}
 	srv := httptest.NewTLSServer(rc)
@@ -52,46 +48,27 @@ func TestWorkerStoppedMidCallback(t *testing.T) {
 	ctx := context.Background()
 	org := h.NewOrg(t, "pro", true)
 
-	worker := func() (*exec.Cmd, *lockedWriter) {
-		cmd := exec.Command(bin, "serve", "--role", "worker")
-		cmd.Env = append(os.Environ(),
-			"DATABASE_URL="+pgtest.URL(), "GEOSCAN_ENV=test", "GEOSCAN_ALLOW_PRIVATE_TARGETS=true",
-			"GEOSCAN_EXTRA_CA_FILE="+caFile, "GEOSCAN_PLAIN_HTTP_PORT="+closedPort,
-			// The grace is shorter than the 10 s an attempt may take.
-			"GEOSCAN_SHUTDOWN_TIMEOUT=1s", "GEOSCAN_SCAN_BUDGET=5s", "GEOSCAN_LOG_LEVEL=info")
-		logs := &lockedWriter{}
-		cmd.Stderr = logs
-		require.NoError(t, cmd.Start())
-		t.Cleanup(func() {
-			if cmd.ProcessState == nil {
-				_ = cmd.Process.Kill()
-				_ = cmd.Wait()
-			}
-		})
-		return cmd, logs
+	env := []string{
+		"DATABASE_URL=" + pgtest.URL(), "GEOSCAN_ENV=test", "GEOSCAN_ALLOW_PRIVATE_TARGETS=true",
+		"GEOSCAN_EXTRA_CA_FILE=" + caFile, "GEOSCAN_PLAIN_HTTP_PORT=" + closedPort,
+		// The grace is shorter than the 10 s an attempt may take.
+		"GEOSCAN_SHUTDOWN_TIMEOUT=1s", "GEOSCAN_SCAN_BUDGET=5s", "GEOSCAN_LOG_LEVEL=info",
 	}
 
-	first, firstLogs := worker()
+	first := binarytest.Serve(t, "first worker", bin, "worker", env)
 	cb := srv.URL + "/hold"
 	created, err := org.Client.CreateScanWithResponse(ctx, nil, client.ScanCreateRequest{URL: srv.URL + "/", CallbackURL: &cb})
 	require.NoError(t, err)
 	require.Equal(t, http.StatusCreated, created.StatusCode(), "body: %s", created.Body)
 	id := created.JSON201.ID
-	wait.Until(t, 60*time.Second, "the first attempt to reach the receiver", func() bool { return rc.count("/hold") == 1 })
-	require.NoError(t, first.Process.Signal(syscall.SIGTERM))
+	binarytest.Until(t, 60*time.Second, "the first attempt to reach the receiver", func() bool { return rc.count("/hold") == 1 }, first)
+	first.Signal(t, syscall.SIGTERM)
 	signalled := time.Now()
-	exited := make(chan error, 1)
-	go func() { exited <- first.Wait() }()
-	select {
-	case err := <-exited:
-		require.NoError(t, err, "a stopped worker exits cleanly; logs:\n%s", firstLogs)
-		t.Logf("the worker exited %s after SIGTERM (grace 1s)", time.Since(signalled).Round(10*time.Millisecond))
-	case <-time.After(60 * time.Second):
-		t.Fatalf("the worker did not exit after SIGTERM; logs:\n%s", firstLogs)
-	}
+	require.NoError(t, first.Wait(t, 60*time.Second), "a stopped worker exits cleanly; logs:\n%s", first.Logs())
+	t.Logf("the worker exited %s after SIGTERM (grace 1s)", time.Since(signalled).Round(10*time.Millisecond))
 
 	d := delivery(ctx, t, org, id)
-	require.Equal(t, client.WebhookDeliveryStatusPending, d.Status, "logs:\n%s", firstLogs)
+	require.Equal(t, client.WebhookDeliveryStatusPending, d.Status, "logs:\n%s", first.Logs())
 	require.Empty(t, d.Attempts, "the interrupted attempt is not the receiver's failure")
 	var state string
 	var attempt, errs int
@@ -105,13 +82,13 @@ func TestWorkerStoppedMidCallback(t *testing.T) {
 	require.Zero(t, attempt)
 	require.Zero(t, errs)
 
-	_, logs := worker()
-	wait.Until(t, 60*time.Second, "the callback to arrive through the next worker and its job to complete", func() bool {
+	next := binarytest.Serve(t, "next worker", bin, "worker", env)
+	binarytest.Until(t, 60*time.Second, "the callback to arrive through the next worker and its job to complete", func() bool {
 		readJob()
 		return delivery(ctx, t, org, id).Status == client.WebhookDeliveryStatusSucceeded && state == "completed"
-	})
+	}, next)
 	d = delivery(ctx, t, org, id)
-	require.Len(t, d.Attempts, 1, "logs:\n%s", logs)
+	require.Len(t, d.Attempts, 1, "logs:\n%s", next.Logs())
 	require.Nil(t, d.Attempts[0].Error)
 	require.Equal(t, 2, rc.count("/hold"), "the interrupted send and the successful one")
 	for i := range 2 {
