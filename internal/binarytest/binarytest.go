@@ -34,6 +34,8 @@ var (
 
 // Build compiles cmd/geoscan once per test binary and returns its path.
 // The go command's build cache makes the second package's build cheap.
+// The binary outlives the test that built it, so the package's TestMain
+// calls Remove once all its tests have run.
 func Build(t testing.TB) string {
 	t.Helper()
 	buildOnce.Do(func() {
@@ -51,6 +53,14 @@ func Build(t testing.TB) string {
 	})
 	require.NoError(t, buildErr, "go build ./cmd/geoscan")
 	return builtBin
+}
+
+// Remove deletes what Build compiled, if anything; TestMain calls it after
+// the tests, as `code := m.Run(); binarytest.Remove(); os.Exit(code)`.
+func Remove() {
+	if builtBin != "" {
+		_ = os.RemoveAll(filepath.Dir(builtBin))
+	}
 }
 
 // Process is one running geoscan process.

@@ -153,4 +153,8 @@ func getScan(ctx context.Context, t *testing.T, org apitest.Org, id client.ScanI
 	return *got.JSON200
 }
 
-func TestMain(m *testing.M) { os.Exit(m.Run()) }
+func TestMain(m *testing.M) {
+	code := m.Run()
+	binarytest.Remove()
+	os.Exit(code)
+}

@@ -20,7 +20,11 @@ import (
 	"github.com/geoscan/geoscan/internal/pgtest"
 )
 
-func TestMain(m *testing.M) { os.Exit(pgtest.Main(m)) }
+func TestMain(m *testing.M) {
+	code := pgtest.Main(m)
+	binarytest.Remove()
+	os.Exit(code)
+}
 
 // redisAddr is where the Redis backend is tested when a Redis answers.
 const redisAddr = "127.0.0.1:6379"

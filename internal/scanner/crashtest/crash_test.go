@@ -76,7 +76,11 @@ func TestWorkerKilledMidScan(t *testing.T) {
 	require.Equal(t, 2, attempts, "the scan ran once in each worker")
 }
 
-func TestMain(m *testing.M) { os.Exit(pgtest.Main(m)) }
+func TestMain(m *testing.M) {
+	code := pgtest.Main(m)
+	binarytest.Remove()
+	os.Exit(code)
+}
 
 // fixtures starts the fixture sites and writes their CA for the workers.
 func fixtures(t *testing.T) (*testsite.Server, string) {

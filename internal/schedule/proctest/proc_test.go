@@ -24,7 +24,11 @@ import (
 	"github.com/geoscan/geoscan/internal/store"
 )
 
-func TestMain(m *testing.M) { os.Exit(pgtest.Main(m)) }
+func TestMain(m *testing.M) {
+	code := pgtest.Main(m)
+	binarytest.Remove()
+	os.Exit(code)
+}
 
 func TestTwoServersServeEachPeriodOnce(t *testing.T) {
 	if testing.Short() {

@@ -29,7 +29,11 @@ import (
 	"github.com/geoscan/geoscan/internal/pgtest"
 )
 
-func TestMain(m *testing.M) { os.Exit(pgtest.Main(m)) }
+func TestMain(m *testing.M) {
+	code := pgtest.Main(m)
+	binarytest.Remove()
+	os.Exit(code)
+}
 
 // receiver records callbacks per path. On /hang and /hold the first
 // callback hangs until the connection drops; on /fail the first one gets a
