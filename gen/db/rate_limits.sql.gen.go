@@ -47,24 +47,45 @@ func (q *Queries) GiveRateLimit(ctx context.Context, db DBTX, arg GiveRateLimitP
 	return err
 }
 
+const listenRateLimits = `-- name: ListenRateLimits :exec
+LISTEN geoscan_ratelimit
+`
+
+// Subscribes the connection to the grants announced by TakeRateLimit.
+func (q *Queries) ListenRateLimits(ctx context.Context, db DBTX) error {
+	_, err := db.Exec(ctx, listenRateLimits)
+	return err
+}
+
 const takeRateLimit = `-- name: TakeRateLimit :one
-INSERT INTO rate_limits (bucket, tat, allowed, granted, updated_at)
-VALUES ($1,
-        now() + least($2::integer, $3::bigint / $4::bigint) * $4::bigint * interval '1 microsecond',
-        true, least($2::integer, $3::bigint / $4::bigint), now())
-ON CONFLICT (bucket) DO UPDATE SET
-    granted = greatest(0, least($2::integer,
-        floor(($3::bigint - extract(epoch FROM greatest(rate_limits.tat, now()) - now()) * 1000000) / $4::bigint)))::integer,
-    allowed = least($2::integer,
-        floor(($3::bigint - extract(epoch FROM greatest(rate_limits.tat, now()) - now()) * 1000000) / $4::bigint)) >= 1,
-    tat = greatest(rate_limits.tat, now()) + greatest(0, least($2::integer,
-        floor(($3::bigint - extract(epoch FROM greatest(rate_limits.tat, now()) - now()) * 1000000) / $4::bigint)))
-        * $4::bigint * interval '1 microsecond',
-    updated_at = now()
-RETURNING granted, tat, now()::timestamptz AS now
+WITH taken AS (
+    INSERT INTO rate_limits (bucket, tat, allowed, granted, updated_at)
+    VALUES ($2,
+            now() + least($3::integer, $4::bigint / $5::bigint) * $5::bigint * interval '1 microsecond',
+            true, least($3::integer, $4::bigint / $5::bigint), now())
+    ON CONFLICT (bucket) DO UPDATE SET
+        granted = greatest(0, least($3::integer,
+            floor(($4::bigint - extract(epoch FROM greatest(rate_limits.tat, now()) - now()) * 1000000) / $5::bigint)))::integer,
+        allowed = least($3::integer,
+            floor(($4::bigint - extract(epoch FROM greatest(rate_limits.tat, now()) - now()) * 1000000) / $5::bigint)) >= 1,
+        tat = greatest(rate_limits.tat, now()) + greatest(0, least($3::integer,
+            floor(($4::bigint - extract(epoch FROM greatest(rate_limits.tat, now()) - now()) * 1000000) / $5::bigint)))
+            * $5::bigint * interval '1 microsecond',
+        updated_at = now()
+    RETURNING rate_limits.granted, rate_limits.tat, now()::timestamptz AS now
+)
+SELECT taken.granted, taken.tat, taken.now, (announcement.origin IS NOT NULL)::boolean AS announced
+FROM taken
+LEFT JOIN LATERAL (
+    SELECT $1::text AS origin,
+           pg_notify('geoscan_ratelimit', $1::text || ' '
+               || (extract(epoch FROM taken.tat - taken.now) * 1000000)::bigint::text || ' ' || $2::text)
+    WHERE $1::text <> '' AND taken.granted > 0
+) AS announcement ON true
 `
 
 type TakeRateLimitParams struct {
+	Origin     string
 	Bucket     string
 	N          int32
 	PeriodUs   int64
@@ -72,9 +93,10 @@ type TakeRateLimitParams struct {
 }
 
 type TakeRateLimitRow struct {
-	Granted int32
-	Tat     time.Time
-	Now     time.Time
+	Granted   int32
+	Tat       time.Time
+	Now       time.Time
+	Announced bool
 }
 
 // Takes up to n requests of bucket's allowance at once (GCRA), atomically:
@@ -83,14 +105,28 @@ type TakeRateLimitRow struct {
 // so processes with skewed clocks agree. emission_us is period / rate,
 // period_us the window the burst refills in. The SET expressions all read
 // the row as it was before this statement.
+//
+// When origin is not empty a grant is announced, in the same transaction,
+// on the geoscan_ratelimit channel as '<origin> <busy_us> <bucket>', busy_us
+// being how long until the bucket is whole again (tat - now, database
+// clock), so other processes can follow the bucket without asking. A
+// refusal changes nothing and is not announced. pg_notify sits behind a
+// one-time filter, so it runs only for an announced grant, and the select
+// reads announcement.origin, so the planner keeps the join.
 func (q *Queries) TakeRateLimit(ctx context.Context, db DBTX, arg TakeRateLimitParams) (TakeRateLimitRow, error) {
 	row := db.QueryRow(ctx, takeRateLimit,
+		arg.Origin,
 		arg.Bucket,
 		arg.N,
 		arg.PeriodUs,
 		arg.EmissionUs,
 	)
 	var i TakeRateLimitRow
-	err := row.Scan(&i.Granted, &i.Tat, &i.Now)
+	err := row.Scan(
+		&i.Granted,
+		&i.Tat,
+		&i.Now,
+		&i.Announced,
+	)
 	return i, err
 }

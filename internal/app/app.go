@@ -61,8 +61,12 @@ type App struct {
 	served   chan error
 	// closeLimiter releases the rate-limit backend's connections, if any.
 	closeLimiter func(ctx context.Context) error
+	// leased, when rate limits are on, follows other processes' grants
+	// while the API serves.
+	leased *ratelimit.Leased
 	// authCache listens for key revocations while the API serves.
 	authCache *httpserver.AuthCache
+	// stopCache stops both listeners; cacheDone is closed when they are.
 	stopCache context.CancelFunc
 	cacheDone chan struct{}
 }
@@ -204,7 +208,8 @@ func New(ctx context.Context, cfg config.Config, logger *slog.Logger, opts Optio
 
 // rateLimits picks the rate-limit backend: none when disabled (dev/test
 // only), Redis when GEOSCAN_REDIS_URL is set, PostgreSQL otherwise; either
-// way requests are decided in process from leases on the shared buckets. An
+// way requests are decided in process from leases on the shared buckets
+// (and, while the API serves, Start follows the grants of other processes). An
 // unreachable Redis does not stop the start: the limiter fails open and
 // logs until it answers.
 func (a *App) rateLimits(ctx context.Context, cfg config.Config, logger *slog.Logger) (httpserver.RateLimits, error) {
@@ -223,9 +228,11 @@ func (a *App) rateLimits(ctx context.Context, cfg config.Config, logger *slog.Lo
 			logger.Error("redis for rate limits does not answer; requests are allowed until it does", slog.String("error", err.Error()))
 		}
 		l := ratelimit.NewLeased(ctx, r, logger)
+		a.leased = l
 		limits.Limiter, a.closeLimiter = l, func(ctx context.Context) error { l.Close(ctx); return r.Close() }
 	default:
 		l := ratelimit.NewLeased(ctx, ratelimit.NewPostgres(a.store), logger)
+		a.leased = l
 		limits.Limiter, a.closeLimiter = l, func(ctx context.Context) error { l.Close(ctx); return nil }
 	}
 	return limits, nil
@@ -391,7 +398,12 @@ func (a *App) Start(ctx context.Context) error {
 	a.stopCache, a.cacheDone = stop, make(chan struct{})
 	go func() {
 		defer close(a.cacheDone)
-		a.authCache.Run(cctx)
+		var wg sync.WaitGroup
+		wg.Go(func() { a.authCache.Run(cctx) })
+		if a.leased != nil {
+			wg.Go(func() { a.leased.Run(cctx) })
+		}
+		wg.Wait()
 	}()
 	a.served = make(chan error, 1)
 	go func() {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"log/slog"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -34,10 +35,28 @@ import (
 // is remembered until its Retry-After, so a client over its limit costs
 // no round trip either.
 //
-// X-RateLimit-Remaining is the tokens this process holds plus what the
-// shared bucket held at this process's last exchange with it, refilled
-// since; it is off by what other processes took since that exchange, which
-// is at most one LeaseTTL old for a busy bucket.
+// Remaining. X-RateLimit-Remaining is the tokens this process holds plus
+// what its view of the shared bucket holds now. The view is the bucket's
+// theoretical arrival time (tat) as of this process's last exchange with
+// the backend, moved forward (never back) by every grant another process
+// announces (Announcer; Run listens). What all processes can still admit
+// is the shared bucket plus every unspent lease, so Remaining
+//
+//   - understates it by what the other processes hold, plus what they gave
+//     back since (giving back is not announced), at most (P-1) ×
+//     MaxShare(limit) in all: each process's part is at most one share;
+//   - overstates it only by what the other processes were granted in
+//     announcements still in flight and have already spent: at most (P-1)
+//     × MaxShare(limit) while each process has at most one take in flight
+//     that this one has not heard of, which holds as long as an
+//     announcement arrives faster than a process takes and spends a lease.
+//
+// An announcement is applied on arrival as "busy for that long from now",
+// so its delivery delay only moves the view later, the understating side,
+// by the delay's worth of refill. While the listener is down (or Run is not
+// called) the view is only the last exchange, refilled since, and Remaining
+// overstates by what other processes took since then, at most one LeaseTTL
+// of their traffic for a busy bucket.
 type Leased struct {
 	// base is the context of background work (janitor, Close): the
 	// creator's, without its cancellation.
@@ -48,6 +67,9 @@ type Leased struct {
 
 	mu      sync.RWMutex
 	buckets map[string]*leasedBucket
+
+	// listening is true while announcements are heard.
+	listening atomic.Bool
 
 	stop chan struct{}
 	done chan struct{}
@@ -73,9 +95,12 @@ type leasedBucket struct {
 	// lease is the size of the next take; fetched is when the last began.
 	lease   int
 	fetched time.Time
-	// tat is the shared bucket's theoretical arrival time as of the last
-	// exchange, on the local clock.
+	// tat is this process's view of the shared bucket's theoretical
+	// arrival time, on the local clock: as of the last exchange, or later
+	// if another process announced a grant since.
 	tat time.Time
+	// heard is when an announcement last moved tat.
+	heard time.Time
 	// refusedUntil is when the backend's last refusal ends.
 	refusedUntil time.Time
 	lastUse      time.Time
@@ -192,6 +217,7 @@ func (l *Leased) startFetch(ctx context.Context, name string, b *leasedBucket, n
 	}
 	n := max(min(b.lease, share-b.tokens), 1)
 	b.fetched = now
+	start := now
 	call := &fetchCall{done: make(chan struct{})}
 	b.inflight = call
 	go func() {
@@ -210,7 +236,12 @@ func (l *Leased) startFetch(ctx context.Context, name string, b *leasedBucket, n
 			// The limit changed while the take was under way.
 			l.giveLocked(ctx, name, limit, g.Granted)
 		default:
-			b.tat = now.Add(g.Busy)
+			// The take's answer is the bucket as it is, unless another
+			// process's grant was heard while it was under way: that grant
+			// may be the later one, and the view only moves forward.
+			if tat := now.Add(g.Busy); !b.heard.After(start) || tat.After(b.tat) {
+				b.tat = tat
+			}
 			if g.Granted > 0 {
 				b.tokens += g.Granted
 				b.expires = now.Add(l.ttl)
@@ -223,6 +254,69 @@ func (l *Leased) startFetch(ctx context.Context, name string, b *leasedBucket, n
 		close(call.done)
 	}()
 	return call
+}
+
+// Run follows the grants other processes announce until ctx ends, when
+// the backend is an Announcer, reconnecting after a failure with a backoff
+// of up to maxListenBackoff. Without it the limiter decides the same, and
+// Remaining is as of each process's last exchange (see Leased).
+func (l *Leased) Run(ctx context.Context) {
+	a, ok := l.backend.(Announcer)
+	if !ok {
+		return
+	}
+	backoff := minListenBackoff
+	var lastLog time.Time
+	for {
+		err := a.Listen(ctx, func() {
+			l.listening.Store(true)
+			backoff = minListenBackoff
+			// Once per connection, so the return after an outage shows.
+			l.logger.Info("rate limit announcements on: following other processes' leases")
+		}, l.heard)
+		wasListening := l.listening.Swap(false)
+		if ctx.Err() != nil {
+			return
+		}
+		if wasListening || time.Since(lastLog) >= 10*time.Second {
+			lastLog = time.Now()
+			l.logger.Warn("rate limit announcements off: X-RateLimit-Remaining is as of each process's last exchange with the store",
+				slog.String("error", err.Error()))
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(backoff):
+		}
+		backoff = min(backoff*2, maxListenBackoff)
+	}
+}
+
+const (
+	minListenBackoff = 100 * time.Millisecond
+	maxListenBackoff = 5 * time.Second
+)
+
+// Listening reports whether announcements are heard.
+func (l *Leased) Listening() bool { return l.listening.Load() }
+
+// heard moves the view of a bucket this process tracks to another
+// process's grant, never back: announcements of one bucket may arrive in
+// any order relative to this process's own takes.
+func (l *Leased) heard(bucket string, busy time.Duration) {
+	l.mu.RLock()
+	b := l.buckets[bucket]
+	l.mu.RUnlock()
+	if b == nil {
+		return
+	}
+	now := time.Now()
+	b.mu.Lock()
+	if tat := now.Add(busy); tat.After(b.tat) {
+		b.tat = tat
+		b.heard = now
+	}
+	b.mu.Unlock()
 }
 
 // giveBackLocked gives back tokens that expired unspent; b.mu is held.

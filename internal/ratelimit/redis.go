@@ -5,16 +5,16 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/go-redis/redis_rate/v10"
 	"github.com/redis/go-redis/v9"
 )
 
-// Redis keeps the buckets in Redis with redis_rate's GCRA script, timed by
-// the Redis server's clock. It is used when GEOSCAN_REDIS_URL is set.
+// Redis keeps the buckets in Redis, one GCRA script call per take, timed
+// by the Redis server's clock. It is used when GEOSCAN_REDIS_URL is set.
+// Grants of leased limits are published by the same script.
 type Redis struct {
-	client  *redis.Client
-	limiter *redis_rate.Limiter
-	prefix  string
+	client *redis.Client
+	prefix string
+	origin string
 }
 
 // NewRedis connects lazily to the Redis at url (redis:// or rediss://).
@@ -33,7 +33,7 @@ func NewRedis(url string) (*Redis, error) {
 	opt.MaxRetries = -1
 	opt.DialerRetries = 1
 	c := redis.NewClient(opt)
-	return &Redis{client: c, limiter: redis_rate.NewLimiter(c), prefix: "geoscan:"}, nil
+	return &Redis{client: c, prefix: "geoscan:", origin: newOrigin()}, nil
 }
 
 func nonZero(d, def time.Duration) time.Duration {
@@ -44,9 +44,10 @@ func nonZero(d, def time.Duration) time.Duration {
 }
 
 // WithPrefix returns a limiter on the same connection whose bucket names
-// start with prefix (tests isolate themselves with it).
+// and announcement channel start with prefix (tests isolate themselves
+// with it).
 func (r *Redis) WithPrefix(prefix string) *Redis {
-	return &Redis{client: r.client, limiter: r.limiter, prefix: prefix}
+	return &Redis{client: r.client, prefix: prefix, origin: r.origin}
 }
 
 // Ping checks that Redis answers.
@@ -55,34 +56,73 @@ func (r *Redis) Ping(ctx context.Context) error { return r.client.Ping(ctx).Err(
 // Close closes the connections.
 func (r *Redis) Close() error { return r.client.Close() }
 
-// Allow implements Limiter: one request, decided exactly by Redis.
+// Allow implements Limiter: one request, decided exactly by Redis. It
+// announces nothing: a limiter used this way holds no lease.
 func (r *Redis) Allow(ctx context.Context, bucket string, limit Limit) (Result, error) {
-	g, err := r.Take(ctx, bucket, limit, 1)
+	g, err := r.take(ctx, bucket, limit, 1, false)
 	if err != nil {
 		return Result{}, err
 	}
 	return g.result(limit), nil
 }
 
-// redisLimit is limit in redis_rate's terms, with the emission rounded to
-// the microsecond as everywhere else, so that Give undoes Take exactly.
-func redisLimit(limit Limit) redis_rate.Limit {
-	rate := max(limit.Rate, 1)
-	return redis_rate.Limit{Rate: rate, Burst: rate, Period: limit.emission() * time.Duration(rate)}
+// Take implements Backend with one script call, which publishes a grant of
+// a leased limit.
+func (r *Redis) Take(ctx context.Context, bucket string, limit Limit, n int) (Grant, error) {
+	return r.take(ctx, bucket, limit, n, announced(limit))
 }
 
-// Take implements Backend with redis_rate's AllowAtMost, one script call.
-func (r *Redis) Take(ctx context.Context, bucket string, limit Limit, n int) (Grant, error) {
-	res, err := r.limiter.AllowAtMost(ctx, r.prefix+bucket, redisLimit(limit), max(n, 1))
+// take takes up to ARGV[3] emissions of ARGV[1] microseconds from a bucket
+// whose burst is ARGV[2] requests. The tat is kept as redis_rate keeps it
+// (seconds since 2017-01-01 as a float, the Redis server's clock), so
+// buckets survive a change of implementation; the arithmetic is in whole
+// microseconds, where a double is exact, so a full bucket grants exactly
+// its burst. A grant is published on ARGV[4], unless it is empty, as
+// "ARGV[5] <busy_us> ARGV[6]". It returns the grant and the microseconds
+// until the bucket is whole again.
+var take = redis.NewScript(`
+local t = redis.call("TIME")
+local now = (t[1] - 1483228800) * 1000000 + t[2]
+local emission = tonumber(ARGV[1])
+local burst = tonumber(ARGV[2])
+local n = tonumber(ARGV[3])
+local stored = redis.call("GET", KEYS[1])
+local tat = now
+if stored then
+  tat = math.max(math.floor(tonumber(stored) * 1000000 + 0.5), now)
+end
+local free = math.floor((burst * emission - (tat - now)) / emission)
+local granted = math.max(math.min(n, free), 0)
+if granted > 0 then
+  tat = tat + granted * emission
+  redis.call("SET", KEYS[1], string.format("%.6f", tat / 1000000), "EX", math.ceil((tat - now) / 1000000))
+  if ARGV[4] ~= "" then
+    redis.call("PUBLISH", ARGV[4], ARGV[5] .. " " .. string.format("%d", tat - now) .. " " .. ARGV[6])
+  end
+end
+return {granted, tat - now}
+`)
+
+func (r *Redis) take(ctx context.Context, bucket string, limit Limit, n int, announce bool) (Grant, error) {
+	channel := ""
+	if announce {
+		channel = r.channel()
+	}
+	args := []any{limit.emission().Microseconds(), max(limit.Rate, 1), max(n, 1), channel, r.origin, bucket}
+	v, err := take.Run(ctx, r.client, []string{redisRatePrefix + r.prefix + bucket}, args...).Int64Slice()
 	if err != nil {
 		return Grant{}, fmt.Errorf("redis rate limit: %w", err)
 	}
-	return grant(limit, res.Allowed, max(res.ResetAfter, 0)), nil
+	if len(v) != 2 {
+		return Grant{}, fmt.Errorf("redis rate limit: unexpected reply %v", v)
+	}
+	return grant(limit, int(v[0]), time.Duration(v[1])*time.Microsecond), nil
 }
 
-// giveBack moves a redis_rate bucket's tat back by n emissions, never
-// before now, in redis_rate's own representation (seconds since
-// 2017-01-01 as a float, the Redis server's clock).
+// channel is where grants are announced.
+func (r *Redis) channel() string { return r.prefix + "ratelimit" }
+
+// giveBack moves a bucket's tat back by n emissions, never before now.
 var giveBack = redis.NewScript(`
 local tat = redis.call("GET", KEYS[1])
 if not tat then
@@ -99,7 +139,8 @@ end
 return 1
 `)
 
-// Give implements Backend.
+// Give implements Backend. Giving back is not announced: other processes'
+// views then understate what is left, by no more than was given back.
 func (r *Redis) Give(ctx context.Context, bucket string, limit Limit, n int) error {
 	if n <= 0 {
 		return nil
@@ -110,5 +151,29 @@ func (r *Redis) Give(ctx context.Context, bucket string, limit Limit, n int) err
 	return nil
 }
 
-// redisRatePrefix is the prefix redis_rate puts before every key.
+// Listen implements Announcer with SUBSCRIBE on a connection of its own.
+func (r *Redis) Listen(ctx context.Context, ready func(), heard func(bucket string, busy time.Duration)) error {
+	sub := r.client.Subscribe(ctx, r.channel())
+	// A blocked read does not watch ctx: closing the subscription ends it.
+	stop := context.AfterFunc(ctx, func() { _ = sub.Close() })
+	defer func() {
+		stop()
+		_ = sub.Close()
+	}()
+	// The first reply confirms the subscription.
+	if _, err := sub.Receive(ctx); err != nil {
+		return fmt.Errorf("redis subscribe: %w", err)
+	}
+	ready()
+	for {
+		msg, err := sub.ReceiveMessage(ctx)
+		if err != nil {
+			return fmt.Errorf("redis subscription: %w", err)
+		}
+		hear(r.origin, msg.Payload, heard)
+	}
+}
+
+// redisRatePrefix is the prefix of every bucket's key (redis_rate's, kept
+// so that existing buckets keep counting).
 const redisRatePrefix = "rate:"

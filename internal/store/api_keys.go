@@ -103,36 +103,40 @@ func (s *Store) TouchAPIKey(ctx context.Context, id uuid.UUID) error {
 	return s.q.TouchAPIKey(ctx, s.conn, id)
 }
 
-// AuthListener receives the announcements of changes that cached
-// authentication depends on (a key revoked or deleted, an organization
-// changed), on a connection of its own outside the pool: a pooled
-// connection would be handed to other queries between waits.
-type AuthListener struct {
+// Listener receives the announcements of one PostgreSQL channel on a
+// connection of its own outside the pool: a pooled connection would be
+// handed to other queries between waits.
+type Listener struct {
 	conn *pgx.Conn
 }
 
-// ListenAuth opens the listening connection. Notifications sent before it
-// returns are not received, so a caller that caches must start afresh.
-func (s *Store) ListenAuth(ctx context.Context) (*AuthListener, error) {
+// ListenAuth opens the connection that receives the announcements of
+// changes cached authentication depends on (a key revoked or deleted, an
+// organization changed). Notifications sent before it returns are not
+// received, so a caller that caches must start afresh.
+func (s *Store) ListenAuth(ctx context.Context) (*Listener, error) {
+	return s.listen(ctx, AuthListenerName, s.q.ListenAuth)
+}
+
+// AuthListenerName is the auth listening connection's application_name.
+const AuthListenerName = "geoscan auth listener"
+
+func (s *Store) listen(ctx context.Context, name string, subscribe func(context.Context, db.DBTX) error) (*Listener, error) {
 	cfg := s.pool.Config().ConnConfig.Copy()
-	cfg.RuntimeParams["application_name"] = AuthListenerName
+	cfg.RuntimeParams["application_name"] = name
 	conn, err := pgx.ConnectConfig(ctx, cfg)
 	if err != nil {
-		return nil, fmt.Errorf("connect auth listener: %w", err)
+		return nil, fmt.Errorf("connect %s: %w", name, err)
 	}
-	if err := s.q.ListenAuth(ctx, conn); err != nil {
+	if err := subscribe(ctx, conn); err != nil {
 		_ = conn.Close(context.WithoutCancel(ctx))
 		return nil, fmt.Errorf("listen: %w", err)
 	}
-	return &AuthListener{conn: conn}, nil
+	return &Listener{conn: conn}, nil
 }
 
-// AuthListenerName is the listening connection's application_name.
-const AuthListenerName = "geoscan auth listener"
-
-// Wait blocks until the next announcement and returns its payload:
-// "key:<hex sha-256>" or "org:<uuid>".
-func (l *AuthListener) Wait(ctx context.Context) (string, error) {
+// Wait blocks until the next announcement and returns its payload.
+func (l *Listener) Wait(ctx context.Context) (string, error) {
 	n, err := l.conn.WaitForNotification(ctx)
 	if err != nil {
 		return "", err
@@ -141,4 +145,4 @@ func (l *AuthListener) Wait(ctx context.Context) (string, error) {
 }
 
 // Close closes the connection.
-func (l *AuthListener) Close(ctx context.Context) error { return l.conn.Close(ctx) }
+func (l *Listener) Close(ctx context.Context) error { return l.conn.Close(ctx) }
