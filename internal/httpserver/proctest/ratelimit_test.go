@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"net/http"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -12,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/geoscan/geoscan/internal/apitest"
+	"github.com/geoscan/geoscan/internal/binarytest"
 )
 
 // The limits under test are large enough to be leased (100 a minute or
@@ -35,7 +37,8 @@ func share(limit int) int { return limit / 50 }
 // process; and at least the limit less that), every answer carries the
 // group's headers, every refusal is a 429 with Retry-After and the envelope,
 // and no X-RateLimit-Remaining understates what was still admitted after
-// it by more than the same bound.
+// it by more than the same bound, nor, once both processes hear each
+// other's grants, overstates it by more than one process's share.
 func TestRateLimitsAcrossProcesses(t *testing.T) {
 	t.Run("Postgres", func(t *testing.T) {
 		testSharedLimits(t)
@@ -53,6 +56,13 @@ func testSharedLimits(t *testing.T, env ...string) {
 		// proxy would.
 		"GEOSCAN_TRUSTED_PROXIES=127.0.0.1",
 	}, env...)...)
+	// Remaining is only as truthful as documented while each process hears
+	// the others' grants.
+	for i, proc := range p.procs {
+		binarytest.Until(t, 30*time.Second, "the rate limiter of "+p.hs[i].BaseURL+" to hear announcements", func() bool {
+			return strings.Contains(proc.Logs(), `"msg":"rate limit announcements on`)
+		}, proc)
+	}
 	const callers, perCaller = 8, 90
 	// orgCallers returns the requests of callers of a new organization
 	// limited to orgReadLimit reads a minute with the CLI. Each caller has
@@ -104,13 +114,16 @@ func clientAddress() string {
 // sample is one request and its answer, with when it was sent and when
 // the answer was read.
 type sample struct {
+	proc           int
 	sent, received time.Time
 	resp           apitest.Response
 }
 
 type hammerRun struct {
 	start, end time.Time
-	samples    []sample
+	// firstDrained is when the first process drained refused.
+	firstDrained time.Time
+	samples      []sample
 }
 
 // alternate sends request i of caller c to the processes in turn.
@@ -126,7 +139,10 @@ func oneInTen(c, i int) int {
 
 // hammer sends callers × perCaller GET /usage requests at once, request i
 // of caller c to process route(c, i); request(c) gives caller c's key and
-// headers.
+// headers. Then it drains each process in turn, as caller 0, until it
+// refuses: a process refuses only when it holds no token and the shared
+// bucket has none, so nothing is left unspent when the run ends but what
+// refilled since (and a refusal is not an admitted request).
 func hammer(t *testing.T, p *pair, callers, perCaller int, route func(c, i int) int, request func(c int) (string, []string)) hammerRun {
 	t.Helper()
 	run := hammerRun{start: time.Now()}
@@ -139,7 +155,7 @@ func hammer(t *testing.T, p *pair, callers, perCaller int, route func(c, i int) 
 			key, headers := request(c)
 			for i := range perCaller {
 				h := p.hs[route(c, i)]
-				s := sample{sent: time.Now()}
+				s := sample{proc: route(c, i), sent: time.Now()}
 				s.resp = h.Do(t, "GET", "/api/v1/usage", key, nil, headers...)
 				s.received = time.Now()
 				per[c] = append(per[c], s)
@@ -147,13 +163,31 @@ func hammer(t *testing.T, p *pair, callers, perCaller int, route func(c, i int) 
 		}()
 	}
 	wg.Wait()
-	run.end = time.Now()
 	for _, ss := range per {
 		run.samples = append(run.samples, ss...)
 	}
 	require.Len(t, run.samples, callers*perCaller)
+	key, headers := request(0)
+	for i, h := range p.hs {
+		for refused := false; !refused; {
+			require.Less(t, len(run.samples), callers*perCaller+200, "a process admits beyond its limit")
+			s := sample{proc: i, sent: time.Now()}
+			s.resp = h.Do(t, "GET", "/api/v1/usage", key, nil, headers...)
+			s.received = time.Now()
+			run.samples = append(run.samples, s)
+			refused = s.resp.Status == http.StatusTooManyRequests
+		}
+		if run.firstDrained.IsZero() {
+			run.firstDrained = time.Now()
+		}
+	}
+	run.end = time.Now()
 	return run
 }
+
+// inFlight is how long an announcement may take to arrive on a loaded
+// machine, for the allowance in check.
+const inFlight = 25 * time.Millisecond
 
 // refilled is how many requests a bucket of limit a minute gets back
 // between from and to, rounded up.
@@ -201,16 +235,31 @@ func (run hammerRun) check(t *testing.T, group string, limit, admitted int, code
 	require.GreaterOrEqual(t, allowed, limit-bound, "fewer admitted than the limit allows across processes")
 	require.Positive(t, refused, "the run should exhaust the limit")
 
-	// X-RateLimit-Remaining is what this process holds plus what the shared
-	// bucket held at its last exchange with it, refilled since. What was
-	// admitted of the requests sent after an answer came back was, when
-	// that answer was decided, in the shared bucket or held by a process (or
-	// refilled since), so it is at most the answer's Remaining plus the
-	// bound, and one for rounding: the header never understates by more.
-	// The other way the header is off by what other processes spent since
-	// this one's last exchange, which the design bounds in time (a lease
-	// lifetime), not in requests; that is measured, not asserted.
-	var under, over int
+	// X-RateLimit-Remaining is what this process holds plus its view of the
+	// shared bucket: its last exchange with it, moved forward by every
+	// grant the other process announced. What was admitted of the requests
+	// sent after an answer came back was, when that answer was decided, in
+	// the shared bucket or held by a process (or refilled since), so it is
+	// at most the answer's Remaining plus the bound, and one for rounding:
+	// the header never understates by more.
+	//
+	// The other way, what was admitted of the requests answered after an
+	// answer was sent is at least its Remaining less what the other
+	// process had been granted in announcements not yet heard and spent
+	// by then, and one for rounding; the drain leaves nothing unspent but
+	// what refilled after the first process refused. An announcement
+	// arrives within a loopback round trip, well under a millisecond, so
+	// what was not heard is normally at most one take, one share; but on a
+	// loaded machine (CI's two cores run both processes, the database and
+	// this test) its delivery can be held up for tens of milliseconds. The
+	// allowance for that is what the other process admitted in the
+	// inFlight before the answer was sent: a process that did not hear
+	// announcements at all would overstate by what the other admitted
+	// since its last exchange, up to a lease lifetime (measured 59 to 73
+	// in the skewed phase), which this still fails.
+	// overBeyond is the most an answer overstated beyond its allowance.
+	var under, over, overBeyond int
+	var worst sample
 	for i, s := range run.samples {
 		if s.resp.Status != admitted {
 			continue
@@ -234,8 +283,22 @@ func (run hammerRun) check(t *testing.T, group string, limit, admitted int, code
 		require.LessOrEqual(t, sentAfter, remaining+bound+refill+1,
 			"X-RateLimit-Remaining %d, yet %d admitted after it (refilled %d)", remaining, sentAfter, refill)
 		under = max(under, sentAfter-refill-remaining)
+		// inFlightAdmitted is the allowance for announcements in flight.
+		inFlightAdmitted := 0
+		for _, other := range run.samples {
+			if other.proc != s.proc && other.resp.Status == admitted &&
+				other.received.Before(s.sent) && other.received.After(s.sent.Add(-inFlight)) {
+				inFlightAdmitted++
+			}
+		}
 		over = max(over, remaining-answeredAfter)
+		if remaining-answeredAfter-inFlightAdmitted > overBeyond {
+			overBeyond, worst = remaining-answeredAfter-inFlightAdmitted, s
+		}
 	}
-	t.Logf("%s: X-RateLimit-Remaining against what was admitted after it: at most %d under (refill aside), at most %d over",
-		group, under, over)
+	t.Logf("%s: X-RateLimit-Remaining against what was admitted after it: at most %d under (refill aside), at most %d over (%d beyond what the other process admitted in the %s before); bound %d",
+		group, under, over, overBeyond, inFlight, bound)
+	require.LessOrEqual(t, overBeyond, (processes-1)*share(limit)+1+refilled(limit, run.firstDrained, run.end),
+		"X-RateLimit-Remaining overstates what was admitted after it by more than one share and what was in flight: process %d, %s into the run",
+		worst.proc, worst.sent.Sub(run.start))
 }
