@@ -486,7 +486,9 @@ func IsJSONLD(typ string) bool {
 // on its own. Those scripts put no spaces between words, so a run of them
 // is a sentence, not a word; counting each character is the convention
 // of word processors for East Asian text. Korean separates its words
-// with spaces and is counted by runs like Latin script.
+// with spaces and is counted by runs like Latin script. Thai, Lao, Khmer
+// and Burmese need a dictionary to find their words; a run of them counts
+// as one (see docs/SCORING.md).
 func CountWords(s string) int {
 	n, in := 0, false
 	for _, r := range s {
@@ -495,7 +497,9 @@ func CountWords(s string) int {
 			in = false
 			continue
 		}
-		w := unicode.IsLetter(r) || unicode.IsDigit(r)
+		// A combining mark continues its word: decomposed accents
+		// ("cafe" + U+0301) and the vowel signs of Indic and Thai scripts.
+		w := unicode.IsLetter(r) || unicode.IsDigit(r) || (in && unicode.IsMark(r))
 		if w && !in {
 			n++
 		}

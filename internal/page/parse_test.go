@@ -382,6 +382,14 @@ func TestCountWords(t *testing.T) {
 		"iPhone15を買った":    5,
 		"서울은 한국의 수도입니다":   3,
 		"Tokyo (東京) 2026": 4,
+		// Combining marks belong to their word: decomposed accents (as
+		// text pasted from some editors arrives) and Devanagari and Thai
+		// vowel signs.
+		"cafe\u0301 nai\u0308ve": 2,
+		"नमस्ते दुनिया":          2,
+		// Thai has no spaces between words and no dictionary here: a run
+		// between spaces is one word (docs/SCORING.md).
+		"ภาษาไทย ง่ายมาก": 2,
 	} {
 		require.Equal(t, want, page.CountWords(s), "%q", s)
 	}
