@@ -25,7 +25,6 @@ import (
 	"github.com/getkin/kin-openapi/routers"
 	"github.com/getkin/kin-openapi/routers/gorillamux"
 	"github.com/google/uuid"
-	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/stretchr/testify/require"
 
 	"github.com/geoscan/geoscan/gen/api"
@@ -149,7 +148,7 @@ func Start(t testing.TB, databaseURL string, opts Options) *Harness {
 // its own output).
 func Attach(t testing.TB, baseURL, databaseURL string) *Harness {
 	t.Helper()
-	pool, err := pgxpool.New(context.Background(), databaseURL)
+	pool, err := store.NewPool(context.Background(), databaseURL)
 	require.NoError(t, err)
 	t.Cleanup(pool.Close)
 	h := &Harness{t: t, BaseURL: baseURL, APIURL: baseURL + "/api/v1", Store: store.New(pool), logs: &syncBuffer{}}

@@ -110,7 +110,7 @@ func New(ctx context.Context, cfg config.Config, logger *slog.Logger, opts Optio
 	}
 
 	// Database.
-	poolCfg, err := pgxpool.ParseConfig(cfg.DatabaseURL)
+	poolCfg, err := store.PoolConfig(cfg.DatabaseURL)
 	if err != nil {
 		return nil, fmt.Errorf("parse DATABASE_URL: %w", err)
 	}

@@ -13,8 +13,6 @@ import (
 	"log/slog"
 	"os"
 
-	"github.com/jackc/pgx/v5/pgxpool"
-
 	"github.com/geoscan/geoscan/gen/client"
 	"github.com/geoscan/geoscan/internal/config"
 	"github.com/geoscan/geoscan/internal/dbmigrate"
@@ -177,7 +175,7 @@ func openStore(ctx context.Context, e env) (*store.Store, func(), error) {
 	if cfg.DatabaseURL == "" {
 		return nil, nil, errors.New("DATABASE_URL is not set")
 	}
-	pool, err := pgxpool.New(ctx, cfg.DatabaseURL)
+	pool, err := store.NewPool(ctx, cfg.DatabaseURL)
 	if err != nil {
 		return nil, nil, fmt.Errorf("connect to database: %w", err)
 	}

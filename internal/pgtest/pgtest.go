@@ -24,6 +24,7 @@ import (
 
 	"github.com/geoscan/geoscan/internal/dbmigrate"
 	"github.com/geoscan/geoscan/internal/pgcluster"
+	"github.com/geoscan/geoscan/internal/store"
 )
 
 // EnvAdminURL names an existing server to create test databases on; the URL
@@ -48,7 +49,7 @@ func URL() string {
 func Pool(t testing.TB) *pgxpool.Pool {
 	t.Helper()
 	require.NotEmpty(t, databaseURL, "pgtest.Pool: TestMain must call pgtest.Main")
-	pool, err := pgxpool.New(context.Background(), databaseURL)
+	pool, err := store.NewPool(context.Background(), databaseURL)
 	require.NoError(t, err, "open the package database")
 	t.Cleanup(pool.Close)
 	return pool

@@ -1,0 +1,126 @@
+package store
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgtype"
+	"github.com/jackc/pgx/v5/pgxpool"
+)
+
+// PoolConfig parses a database URL into a pool configuration whose
+// connections know the Go types of gen/db (RegisterTypes). Every pool that
+// a Store runs on should come from it.
+func PoolConfig(databaseURL string) (*pgxpool.Config, error) {
+	cfg, err := pgxpool.ParseConfig(databaseURL)
+	if err != nil {
+		return nil, err
+	}
+	cfg.AfterConnect = func(_ context.Context, conn *pgx.Conn) error {
+		RegisterTypes(conn.TypeMap())
+		return nil
+	}
+	return cfg, nil
+}
+
+// NewPool opens a pool configured by PoolConfig.
+func NewPool(ctx context.Context, databaseURL string) (*pgxpool.Pool, error) {
+	cfg, err := PoolConfig(databaseURL)
+	if err != nil {
+		return nil, err
+	}
+	return pgxpool.NewWithConfig(ctx, cfg)
+}
+
+// RegisterTypes teaches m to move github.com/google/uuid.UUID, the type
+// sqlc generates for uuid columns, as the 16 bytes PostgreSQL sends. pgx
+// knows the type only through database/sql's interfaces: a parameter went
+// through its string form, a failed binary encoding (an error built with
+// fmt) and a parse, and a column through a formatted string parsed again;
+// every query of the service paid that for each id it sent or read.
+func RegisterTypes(m *pgtype.Map) {
+	t := &pgtype.Type{Name: "uuid", OID: pgtype.UUIDOID, Codec: uuidCodec{}}
+	m.RegisterType(t)
+	m.RegisterType(&pgtype.Type{Name: "_uuid", OID: pgtype.UUIDArrayOID, Codec: &pgtype.ArrayCodec{ElementType: t}})
+	// Where a statement does not say a parameter's type (the simple
+	// protocol), these values are uuids too.
+	m.RegisterDefaultPgType(uuid.UUID{}, "uuid")
+	m.RegisterDefaultPgType([]uuid.UUID{}, "_uuid")
+}
+
+// uuidCodec is pgx's uuid codec with direct plans for uuid.UUID values
+// and *uuid.UUID targets; pointers to them (nullable columns) reach these
+// plans through pgx's own pointer handling. Anything else is left to pgx.
+type uuidCodec struct{ pgtype.UUIDCodec }
+
+func (c uuidCodec) PlanEncode(m *pgtype.Map, oid uint32, format int16, value any) pgtype.EncodePlan {
+	if _, ok := value.(uuid.UUID); ok {
+		switch format {
+		case pgtype.BinaryFormatCode:
+			return encodeUUIDBinary{}
+		case pgtype.TextFormatCode:
+			return encodeUUIDText{}
+		}
+	}
+	return c.UUIDCodec.PlanEncode(m, oid, format, value)
+}
+
+func (c uuidCodec) PlanScan(m *pgtype.Map, oid uint32, format int16, target any) pgtype.ScanPlan {
+	if _, ok := target.(*uuid.UUID); ok {
+		switch format {
+		case pgtype.BinaryFormatCode:
+			return scanUUIDBinary{}
+		case pgtype.TextFormatCode:
+			return scanUUIDText{}
+		}
+	}
+	return c.UUIDCodec.PlanScan(m, oid, format, target)
+}
+
+type encodeUUIDBinary struct{}
+
+func (encodeUUIDBinary) Encode(value any, buf []byte) ([]byte, error) {
+	u := value.(uuid.UUID) //nolint:forcetypeassert // planned for uuid.UUID only
+	return append(buf, u[:]...), nil
+}
+
+type encodeUUIDText struct{}
+
+func (encodeUUIDText) Encode(value any, buf []byte) ([]byte, error) {
+	u := value.(uuid.UUID) //nolint:forcetypeassert // planned for uuid.UUID only
+	return append(buf, u.String()...), nil
+}
+
+// NULL scans into a uuid.UUID as the zero UUID, as uuid.UUID's own Scan
+// does: these plans change how ids travel, not what a query returns.
+
+type scanUUIDBinary struct{}
+
+func (scanUUIDBinary) Scan(src []byte, dst any) error {
+	if src == nil {
+		*dst.(*uuid.UUID) = uuid.Nil //nolint:forcetypeassert // planned for *uuid.UUID only
+		return nil
+	}
+	if len(src) != len(uuid.UUID{}) {
+		return fmt.Errorf("invalid length for uuid: %d", len(src))
+	}
+	copy(dst.(*uuid.UUID)[:], src) //nolint:forcetypeassert // planned for *uuid.UUID only
+	return nil
+}
+
+type scanUUIDText struct{}
+
+func (scanUUIDText) Scan(src []byte, dst any) error {
+	if src == nil {
+		*dst.(*uuid.UUID) = uuid.Nil //nolint:forcetypeassert // planned for *uuid.UUID only
+		return nil
+	}
+	u, err := uuid.ParseBytes(src)
+	if err != nil {
+		return err
+	}
+	*dst.(*uuid.UUID) = u //nolint:forcetypeassert // planned for *uuid.UUID only
+	return nil
+}
