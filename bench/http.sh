@@ -8,6 +8,7 @@
 #   bench/http.sh                 # ephemeral cluster (cmd/testdb)
 #   GEOSCAN_TEST_DATABASE_URL=... bench/http.sh
 #   CONNS=16 DURATION=10s EXPORT_ROWS=100000 bench/http.sh
+#   EXPORT_ROWS=0 bench/http.sh   # the reads only
 #
 # Needs wrk (Debian: apt-get install wrk), pgbench and psql
 # (postgresql-client); the Redis rows need a Redis at REDIS_URL
@@ -22,6 +23,7 @@ command -v wrk >/dev/null || { echo "wrk is missing: apt-get install wrk" >&2; e
 command -v pgbench >/dev/null || { echo "pgbench is missing: apt-get install postgresql-client" >&2; exit 1; }
 
 CONNS=${CONNS:-32}
+# DURATION in seconds ("15s"); PostgreSQL's CPU is read from 3s on.
 THREADS=${THREADS:-2}
 DURATION=${DURATION:-15s}
 PORT=${PORT:-18080}
@@ -53,7 +55,7 @@ key=$(bin/geoscan key create --org "$org")
 psql "$db_url" -qc "UPDATE organizations SET rate_limit_read_override = 1000000000 WHERE id = '$org'"
 psql "$db_url" -qc "INSERT INTO scans (org_id, url, domain, brand_name, created_at)
   SELECT '$org', 'https://site' || g || '.example.com/', 'site' || g || '.example.com', 'site' || g,
-         now() - g * interval '1 minute' FROM generate_series(1, $SCANS) g"
+         now() - g * interval '1 minute' FROM generate_series(1, $SCANS) g" -c "ANALYZE scans"
 scan=$(psql "$db_url" -Atc "SELECT id FROM scans WHERE org_id = '$org' ORDER BY created_at DESC LIMIT 1")
 
 # start_server ENV...: a fresh API process with extra settings.
@@ -72,21 +74,65 @@ pgbench_tps() {
 results=$work/results
 # cpu_ticks: the server process's CPU time so far, in clock ticks.
 cpu_ticks() { awk '{print $14 + $15}' "/proc/$server/stat"; }
+# The PostgreSQL server's processes, when it runs on this machine: its
+# postmaster (from postmaster.pid in its data directory) and the children
+# it forks, a backend per connection among them.
+postmaster=$(head -1 "$(psql "$admin" -Atc 'SHOW data_directory' 2>/dev/null)/postmaster.pid" 2>/dev/null || true)
+# pg_snapshot FILE: the CPU time so far of each of PostgreSQL's processes,
+# "pid ticks" per line (nothing when PostgreSQL is not local).
+pg_snapshot() {
+  : >"$1"
+  [ -n "$postmaster" ] && [ -r "/proc/$postmaster/stat" ] || return 0
+  # Processes may end while they are read. /proc/PID/stat's second field
+  # may hold spaces: the fields after it are counted from the closing
+  # parenthesis (ppid is the 2nd, utime and stime the 12th and 13th).
+  { cat /proc/[0-9]*/stat 2>/dev/null || true; } | awk -v pm="$postmaster" '{ pid = $1; sub(/^.*\) /, "") }
+    pid == pm || $2 == pm { print pid, $12 + $13 }' >"$1"
+}
+# pg_ticks_between F0 F1: PostgreSQL's CPU time between two snapshots, in
+# clock ticks, from the processes alive at the second: a process that
+# ended in between (an autovacuum worker, a closed connection) takes its
+# time with it.
+pg_ticks_between() {
+  awk 'NR == FNR { t0[$1] = $2; next } { d += $2 - t0[$1] } END { print d + 0 }' "$1" "$2"
+}
 # load NAME PATH: wrk against the running server; appends "NAME rps p50
-# p99 cpu", cpu being the server's CPU time per request in microseconds, a
-# figure that other work on the machine barely moves.
+# p99 cpu pgcpu", cpu being the server's CPU time per request and pgcpu
+# PostgreSQL's, in microseconds: figures that other work on the machine
+# barely moves. PostgreSQL's is read from a second after wrk starts to a
+# second before it ends and divided by the requests of that window at the
+# run's rate: when wrk closes its connections, requests in flight are
+# cancelled and pgx closes the connections that were running them, whose
+# backends would take their time with them.
 load() {
-  local out c0 c1 n
+  local out c0 c1 n tck secs w0 w1
+  secs=${DURATION%s}
   c0=$(cpu_ticks)
-  out=$(wrk -t"$THREADS" -c"$CONNS" -d"$DURATION" --latency -H "X-API-Key: $key" "http://127.0.0.1:$PORT$2")
+  wrk -t"$THREADS" -c"$CONNS" -d"$DURATION" --latency -H "X-API-Key: $key" "http://127.0.0.1:$PORT$2" >"$work/wrk.out" &
+  local wrk_pid=$!
+  : >"$work/pg1"
+  if [ "$secs" -ge 3 ]; then
+    sleep 1
+    pg_snapshot "$work/pg0"
+    w0=$(date +%s.%N)
+    sleep $((secs - 2))
+    pg_snapshot "$work/pg1"
+    w1=$(date +%s.%N)
+  fi
+  wait "$wrk_pid"
   c1=$(cpu_ticks)
+  out=$(cat "$work/wrk.out")
   n=$(awk '/requests in/{print $1}' <<<"$out")
+  tck=$(getconf CLK_TCK)
   if grep -q 'Non-2xx' <<<"$out"; then echo "$1: non-2xx answers" >&2; grep 'Non-2xx' <<<"$out" >&2; fi
-  local rps p50 p99
+  local rps p50 p99 pgcpu=-
   rps=$(awk '/Requests\/sec/{printf "%d", $2}' <<<"$out")
   p50=$(awk '$1=="50%"{print $2}' <<<"$out")
   p99=$(awk '$1=="99%"{print $2}' <<<"$out")
-  echo "$1 $rps $p50 $p99 $(( (c1 - c0) * 1000000 / $(getconf CLK_TCK) / n ))" >>"$results"
+  if [ -s "$work/pg1" ]; then
+    pgcpu=$(echo "$(pg_ticks_between "$work/pg0" "$work/pg1") * 1000000 / $tck / ($rps * ($w1 - $w0))" | bc -l | cut -d. -f1)
+  fi
+  echo "$1 $rps $p50 $p99 $(( (c1 - c0) * 1000000 / tck / n )) ${pgcpu:-0}" >>"$results"
 }
 
 echo "== machine: $(nproc) cores, $(free -g | awk '/Mem:/{print $2}') GiB, load $(cut -d' ' -f1-3 /proc/loadavg); wrk -t$THREADS -c$CONNS -d$DURATION --latency; $SCANS scans in the organization"
@@ -107,8 +153,8 @@ pg2=$(pgbench_tps)
 pg=$(( (pg1 + pg2) / 2 ))
 
 echo "pgbench -S -c$CONNS -j$THREADS: $pg1 and $pg2 tps (before and after), reference $pg tps"
-printf '%-36s %10s %8s %8s %10s %10s\n' "" "req/s" "p50" "p99" "× pgbench" "server CPU"
-while read -r name rps p50 p99 cpu; do
+printf '%-36s %10s %8s %8s %10s %10s %10s\n' "" "req/s" "p50" "p99" "× pgbench" "server CPU" "PG CPU"
+while read -r name rps p50 p99 cpu pgcpu; do
   case $name in
     get) label="GET /scans/{id}" ;;
     list) label="GET /scans?limit=20" ;;
@@ -116,12 +162,13 @@ while read -r name rps p50 p99 cpu; do
     list_nolimits) label="GET /scans?limit=20, rate limits off" ;;
     get_redis) label="GET /scans/{id}, GEOSCAN_REDIS_URL" ;;
   esac
-  printf '%-36s %10d %8s %8s %10.2f %7d µs\n' "$label" "$rps" "$p50" "$p99" "$(echo "$rps / $pg" | bc -l)" "$cpu"
+  printf '%-36s %10d %8s %8s %10.2f %7d µs %7s µs\n' "$label" "$rps" "$p50" "$p99" "$(echo "$rps / $pg" | bc -l)" "$cpu" "$pgcpu"
 done <"$results"
 
 # The export: EXPORT_ROWS scans of another organization, streamed in one
 # response, next to psql's \copy of the same rows; the server's peak RSS
-# is read before and after, from a fresh process.
+# is read before and after, from a fresh process. EXPORT_ROWS=0 skips it.
+[ "$EXPORT_ROWS" -gt 0 ] || exit 0
 org2=$(bin/geoscan org create --name export --plan pro)
 key2=$(bin/geoscan key create --org "$org2")
 psql "$db_url" -qc "INSERT INTO scans (org_id, url, domain, brand_name, project, status, overall_score, overall_grade, created_at, completed_at)
