@@ -441,7 +441,125 @@ func (q *Queries) GetScanForOrg(ctx context.Context, db DBTX, arg GetScanForOrgP
 }
 
 const listScansForOrg = `-- name: ListScansForOrg :many
-SELECT id, org_id, api_key_id, schedule_id, source, url, domain, brand_name, callback_url, webhook_secret, project, tracked_url, status, error_code, error_message, overall_score, overall_grade, search_score, search_grade, visibility_score, visibility_grade, trust_score, trust_grade, scoring_version, job_id, attempts, created_at, updated_at, started_at, completed_at, brand_aliases FROM scans
+SELECT page.id, page.schedule_id, page.source, page.url, page.domain, page.brand_name, page.brand_aliases, page.callback_url, page.project, page.tracked_url, page.status, page.error_code, page.error_message, page.overall_score, page.overall_grade, page.search_score, page.search_grade, page.visibility_score, page.visibility_grade, page.trust_score, page.trust_grade, page.scoring_version, page.created_at, page.updated_at, page.started_at, page.completed_at FROM (
+    SELECT id, schedule_id, source, url, domain, brand_name, brand_aliases, callback_url, project, tracked_url,
+           status, error_code, error_message, overall_score, overall_grade, search_score, search_grade,
+           visibility_score, visibility_grade, trust_score, trust_grade, scoring_version,
+           created_at, updated_at, started_at, completed_at
+    FROM scans
+    WHERE org_id = $1
+      AND (created_at, id) < (coalesce($2::timestamptz, 'infinity'),
+                              coalesce($3::uuid, 'ffffffff-ffff-ffff-ffff-ffffffffffff'))
+    ORDER BY created_at DESC, id DESC
+    LIMIT 101
+) page
+ORDER BY created_at DESC, id DESC
+LIMIT $4
+`
+
+type ListScansForOrgParams struct {
+	OrgID           uuid.UUID
+	CursorCreatedAt *time.Time
+	CursorID        *uuid.UUID
+	RowLimit        int32
+}
+
+type ListScansForOrgRow struct {
+	ID              uuid.UUID
+	ScheduleID      *uuid.UUID
+	Source          string
+	URL             string
+	Domain          string
+	BrandName       string
+	BrandAliases    []string
+	CallbackURL     *string
+	Project         *string
+	TrackedURL      *string
+	Status          string
+	ErrorCode       *string
+	ErrorMessage    *string
+	OverallScore    *float64
+	OverallGrade    *string
+	SearchScore     *int32
+	SearchGrade     *string
+	VisibilityScore *int32
+	VisibilityGrade *string
+	TrustScore      *int32
+	TrustGrade      *string
+	ScoringVersion  *string
+	CreatedAt       time.Time
+	UpdatedAt       time.Time
+	StartedAt       *time.Time
+	CompletedAt     *time.Time
+}
+
+// One page of the organization's scans, newest first, after the cursor when
+// there is one; the columns of a scan the API shows. A statement prepared
+// once per connection is planned once (a generic plan) when that plan costs
+// no more than planning each call would, and the page size is not known
+// then; the inner LIMIT, at least the largest page plus one (store's
+// maxListRows), tells the planner that this is a top-N read, so the plan it
+// keeps walks scans_org_list_idx from the cursor and stops after the page,
+// whatever the organization's size. The cursor defaults to a position
+// after every row so that it is always an index condition.
+func (q *Queries) ListScansForOrg(ctx context.Context, db DBTX, arg ListScansForOrgParams) ([]ListScansForOrgRow, error) {
+	rows, err := db.Query(ctx, listScansForOrg,
+		arg.OrgID,
+		arg.CursorCreatedAt,
+		arg.CursorID,
+		arg.RowLimit,
+	)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	items := []ListScansForOrgRow{}
+	for rows.Next() {
+		var i ListScansForOrgRow
+		if err := rows.Scan(
+			&i.ID,
+			&i.ScheduleID,
+			&i.Source,
+			&i.URL,
+			&i.Domain,
+			&i.BrandName,
+			&i.BrandAliases,
+			&i.CallbackURL,
+			&i.Project,
+			&i.TrackedURL,
+			&i.Status,
+			&i.ErrorCode,
+			&i.ErrorMessage,
+			&i.OverallScore,
+			&i.OverallGrade,
+			&i.SearchScore,
+			&i.SearchGrade,
+			&i.VisibilityScore,
+			&i.VisibilityGrade,
+			&i.TrustScore,
+			&i.TrustGrade,
+			&i.ScoringVersion,
+			&i.CreatedAt,
+			&i.UpdatedAt,
+			&i.StartedAt,
+			&i.CompletedAt,
+		); err != nil {
+			return nil, err
+		}
+		items = append(items, i)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	return items, nil
+}
+
+const listScansForOrgFiltered = `-- name: ListScansForOrgFiltered :many
+SELECT id, schedule_id, source, url, domain, brand_name, brand_aliases, callback_url, project, tracked_url,
+       status, error_code, error_message, overall_score, overall_grade, search_score, search_grade,
+       visibility_score, visibility_grade, trust_score, trust_grade, scoring_version,
+       created_at, updated_at, started_at, completed_at
+FROM scans
 WHERE org_id = $1
   AND ($2::text IS NULL OR status = $2::text)
   AND ($3::text IS NULL OR project = $3::text)
@@ -456,7 +574,7 @@ ORDER BY created_at DESC, id DESC
 LIMIT $10
 `
 
-type ListScansForOrgParams struct {
+type ListScansForOrgFilteredParams struct {
 	OrgID           uuid.UUID
 	Status          *string
 	Project         *string
@@ -469,9 +587,40 @@ type ListScansForOrgParams struct {
 	RowLimit        int32
 }
 
-// Keyset pagination over (created_at, id) descending; every filter is optional.
-func (q *Queries) ListScansForOrg(ctx context.Context, db DBTX, arg ListScansForOrgParams) ([]Scan, error) {
-	rows, err := db.Query(ctx, listScansForOrg,
+type ListScansForOrgFilteredRow struct {
+	ID              uuid.UUID
+	ScheduleID      *uuid.UUID
+	Source          string
+	URL             string
+	Domain          string
+	BrandName       string
+	BrandAliases    []string
+	CallbackURL     *string
+	Project         *string
+	TrackedURL      *string
+	Status          string
+	ErrorCode       *string
+	ErrorMessage    *string
+	OverallScore    *float64
+	OverallGrade    *string
+	SearchScore     *int32
+	SearchGrade     *string
+	VisibilityScore *int32
+	VisibilityGrade *string
+	TrustScore      *int32
+	TrustGrade      *string
+	ScoringVersion  *string
+	CreatedAt       time.Time
+	UpdatedAt       time.Time
+	StartedAt       *time.Time
+	CompletedAt     *time.Time
+}
+
+// Keyset pagination over (created_at, id) descending with the list's
+// filters, each optional: planned for each call's values, so a filter with
+// an index of its own (status, project, url, domain) uses it.
+func (q *Queries) ListScansForOrgFiltered(ctx context.Context, db DBTX, arg ListScansForOrgFilteredParams) ([]ListScansForOrgFilteredRow, error) {
+	rows, err := db.Query(ctx, listScansForOrgFiltered,
 		arg.OrgID,
 		arg.Status,
 		arg.Project,
@@ -487,20 +636,18 @@ func (q *Queries) ListScansForOrg(ctx context.Context, db DBTX, arg ListScansFor
 		return nil, err
 	}
 	defer rows.Close()
-	items := []Scan{}
+	items := []ListScansForOrgFilteredRow{}
 	for rows.Next() {
-		var i Scan
+		var i ListScansForOrgFilteredRow
 		if err := rows.Scan(
 			&i.ID,
-			&i.OrgID,
-			&i.APIKeyID,
 			&i.ScheduleID,
 			&i.Source,
 			&i.URL,
 			&i.Domain,
 			&i.BrandName,
+			&i.BrandAliases,
 			&i.CallbackURL,
-			&i.WebhookSecret,
 			&i.Project,
 			&i.TrackedURL,
 			&i.Status,
@@ -515,13 +662,10 @@ func (q *Queries) ListScansForOrg(ctx context.Context, db DBTX, arg ListScansFor
 			&i.TrustScore,
 			&i.TrustGrade,
 			&i.ScoringVersion,
-			&i.JobID,
-			&i.Attempts,
 			&i.CreatedAt,
 			&i.UpdatedAt,
 			&i.StartedAt,
 			&i.CompletedAt,
-			&i.BrandAliases,
 		); err != nil {
 			return nil, err
 		}

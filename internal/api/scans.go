@@ -75,7 +75,7 @@ func (s *Server) CreateScan(ctx context.Context, req api.CreateScanRequestObject
 			if err := s.d.Scans.Enqueue(ctx, tx, scan.ID); err != nil {
 				return 0, api.Scan{}, err
 			}
-			out := toAPIScan(scan)
+			out := toAPIScan(scan.ScanView)
 			out.WebhookSecret = scan.WebhookSecret
 			return http.StatusCreated, out, nil
 		})
@@ -157,7 +157,7 @@ func (s *Server) GetScan(ctx context.Context, req api.GetScanRequestObject) (api
 	if err != nil {
 		return nil, err
 	}
-	return api.GetScan200JSONResponse{Body: toAPIScan(scan)}, nil
+	return api.GetScan200JSONResponse{Body: toAPIScan(scan.ScanView)}, nil
 }
 
 func (s *Server) loadScan(ctx context.Context, id uuid.UUID) (store.Scan, error) {
@@ -187,7 +187,7 @@ func (s *Server) ListScans(ctx context.Context, req api.ListScansRequestObject) 
 	if err != nil {
 		return nil, err
 	}
-	pg, err := keysetPage(prm.Cursor, prm.Limit, func(after *store.Cursor, limit int) ([]store.Scan, error) {
+	pg, err := keysetPage(prm.Cursor, prm.Limit, func(after *store.Cursor, limit int) ([]store.ScanView, error) {
 		return s.d.Store.ListScans(ctx, p.OrgID, filter, after, limit)
 	}, toAPIScan)
 	if err != nil {
@@ -253,7 +253,7 @@ func (s *Server) UpdateScan(ctx context.Context, req api.UpdateScanRequestObject
 	if err != nil {
 		return nil, err
 	}
-	return api.UpdateScan200JSONResponse{Body: toAPIScan(scan)}, nil
+	return api.UpdateScan200JSONResponse{Body: toAPIScan(scan.ScanView)}, nil
 }
 
 // DeleteScan removes a scan and everything that belongs to it.
@@ -271,7 +271,7 @@ func (s *Server) DeleteScan(ctx context.Context, req api.DeleteScanRequestObject
 	return api.DeleteScan204Response{}, nil
 }
 
-func toAPIScan(r store.Scan) api.Scan {
+func toAPIScan(r store.ScanView) api.Scan {
 	out := api.Scan{
 		ID: r.ID, URL: r.URL, Domain: r.Domain, BrandName: r.BrandName, BrandAliases: aliasList(r.BrandAliases),
 		Status: api.ScanStatus(r.Status), OverallScore: r.OverallScore,

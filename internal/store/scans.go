@@ -38,12 +38,11 @@ const (
 	SourceSchedule ScanSource = "schedule"
 )
 
-// Scan is one audit of a URL, with the scores of its report once completed
-// (kept here too, so lists, exports and comparisons read no report).
-type Scan struct {
+// ScanView is what the API shows of a scan: every column but the
+// organization, the key that created it, its webhook secret and its job's
+// bookkeeping. Lists read only these columns.
+type ScanView struct {
 	ID              uuid.UUID
-	OrgID           uuid.UUID
-	APIKeyID        *uuid.UUID
 	ScheduleID      *uuid.UUID
 	Source          ScanSource
 	URL             string
@@ -51,7 +50,6 @@ type Scan struct {
 	BrandName       string
 	BrandAliases    []string
 	CallbackURL     *string
-	WebhookSecret   *string
 	Project         *string
 	TrackedURL      *string
 	Status          ScanStatus
@@ -66,31 +64,56 @@ type Scan struct {
 	TrustScore      *int32
 	TrustGrade      *string
 	ScoringVersion  *string
-	JobID           *int64
-	Attempts        int32
 	CreatedAt       time.Time
 	UpdatedAt       time.Time
 	StartedAt       *time.Time
 	CompletedAt     *time.Time
 }
 
+// Cursor is the scan's place in a list.
+func (s ScanView) Cursor() Cursor { return Cursor{CreatedAt: s.CreatedAt, ID: s.ID} }
+
+// Scan is one audit of a URL, with the scores of its report once completed
+// (kept here too, so lists, exports and comparisons read no report).
+type Scan struct {
+	ScanView
+	OrgID         uuid.UUID
+	APIKeyID      *uuid.UUID
+	WebhookSecret *string
+	JobID         *int64
+	Attempts      int32
+}
+
 func scanOf(r db.Scan) Scan {
 	return Scan{
-		ID: r.ID, OrgID: r.OrgID, APIKeyID: r.APIKeyID, ScheduleID: r.ScheduleID, Source: ScanSource(r.Source),
+		ScanView: ScanView{
+			ID: r.ID, ScheduleID: r.ScheduleID, Source: ScanSource(r.Source),
+			URL: r.URL, Domain: r.Domain, BrandName: r.BrandName, BrandAliases: r.BrandAliases,
+			CallbackURL: r.CallbackURL, Project: r.Project, TrackedURL: r.TrackedURL,
+			Status: ScanStatus(r.Status), ErrorCode: r.ErrorCode, ErrorMessage: r.ErrorMessage,
+			OverallScore: r.OverallScore, OverallGrade: r.OverallGrade,
+			SearchScore: r.SearchScore, SearchGrade: r.SearchGrade,
+			VisibilityScore: r.VisibilityScore, VisibilityGrade: r.VisibilityGrade,
+			TrustScore: r.TrustScore, TrustGrade: r.TrustGrade, ScoringVersion: r.ScoringVersion,
+			CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt, StartedAt: r.StartedAt, CompletedAt: r.CompletedAt,
+		},
+		OrgID: r.OrgID, APIKeyID: r.APIKeyID, WebhookSecret: r.WebhookSecret, JobID: r.JobID, Attempts: r.Attempts,
+	}
+}
+
+func scanViewOf(r db.ListScansForOrgRow) ScanView {
+	return ScanView{
+		ID: r.ID, ScheduleID: r.ScheduleID, Source: ScanSource(r.Source),
 		URL: r.URL, Domain: r.Domain, BrandName: r.BrandName, BrandAliases: r.BrandAliases,
-		CallbackURL: r.CallbackURL, WebhookSecret: r.WebhookSecret, Project: r.Project, TrackedURL: r.TrackedURL,
+		CallbackURL: r.CallbackURL, Project: r.Project, TrackedURL: r.TrackedURL,
 		Status: ScanStatus(r.Status), ErrorCode: r.ErrorCode, ErrorMessage: r.ErrorMessage,
 		OverallScore: r.OverallScore, OverallGrade: r.OverallGrade,
 		SearchScore: r.SearchScore, SearchGrade: r.SearchGrade,
 		VisibilityScore: r.VisibilityScore, VisibilityGrade: r.VisibilityGrade,
 		TrustScore: r.TrustScore, TrustGrade: r.TrustGrade, ScoringVersion: r.ScoringVersion,
-		JobID: r.JobID, Attempts: r.Attempts,
 		CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt, StartedAt: r.StartedAt, CompletedAt: r.CompletedAt,
 	}
 }
-
-// Cursor is the scan's place in a list.
-func (s Scan) Cursor() Cursor { return Cursor{CreatedAt: s.CreatedAt, ID: s.ID} }
 
 // NewScan is what creating a scan stores.
 type NewScan struct {
@@ -180,17 +203,33 @@ type Cursor struct {
 	ID        uuid.UUID
 }
 
+// maxListRows is the most rows ListScansForOrg returns whatever its limit
+// (the LIMIT inside it): the largest page plus the row that tells whether
+// another page follows.
+const maxListRows = 101
+
+// Empty reports whether f selects every scan.
+func (f ScanFilter) Empty() bool { return f == ScanFilter{} }
+
 // ListScans returns up to limit scans after cursor, newest first.
-func (s *Store) ListScans(ctx context.Context, orgID uuid.UUID, f ScanFilter, after *Cursor, limit int) ([]Scan, error) {
-	p := db.ListScansForOrgParams{
-		OrgID: orgID, Status: (*string)(f.Status), Project: f.Project, URL: f.URL, Domain: f.Domain,
-		CreatedAfter: f.CreatedAfter, CreatedBefore: f.CreatedBefore, RowLimit: int32(limit),
-	}
+func (s *Store) ListScans(ctx context.Context, orgID uuid.UUID, f ScanFilter, after *Cursor, limit int) ([]ScanView, error) {
+	var cursorAt *time.Time
+	var cursorID *uuid.UUID
 	if after != nil {
-		p.CursorCreatedAt, p.CursorID = &after.CreatedAt, &after.ID
+		cursorAt, cursorID = &after.CreatedAt, &after.ID
 	}
-	rows, err := s.q.ListScansForOrg(ctx, s.conn, p)
-	return all(rows, err, scanOf)
+	if f.Empty() && limit <= maxListRows {
+		rows, err := s.q.ListScansForOrg(ctx, s.conn, db.ListScansForOrgParams{
+			OrgID: orgID, CursorCreatedAt: cursorAt, CursorID: cursorID, RowLimit: int32(limit),
+		})
+		return all(rows, err, scanViewOf)
+	}
+	rows, err := s.q.ListScansForOrgFiltered(ctx, s.conn, db.ListScansForOrgFilteredParams{
+		OrgID: orgID, Status: (*string)(f.Status), Project: f.Project, URL: f.URL, Domain: f.Domain,
+		CreatedAfter: f.CreatedAfter, CreatedBefore: f.CreatedBefore,
+		CursorCreatedAt: cursorAt, CursorID: cursorID, RowLimit: int32(limit),
+	})
+	return all(rows, err, func(r db.ListScansForOrgFilteredRow) ScanView { return scanViewOf(db.ListScansForOrgRow(r)) })
 }
 
 // ScanMetadata is a PATCH of a scan: Set* says whether a field was sent.

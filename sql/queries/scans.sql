@@ -15,8 +15,39 @@ SELECT * FROM scans WHERE id = @id AND org_id = @org_id;
 SELECT * FROM scans WHERE id = @id AND org_id = @org_id FOR UPDATE;
 
 -- name: ListScansForOrg :many
--- Keyset pagination over (created_at, id) descending; every filter is optional.
-SELECT * FROM scans
+-- One page of the organization's scans, newest first, after the cursor when
+-- there is one; the columns of a scan the API shows. A statement prepared
+-- once per connection is planned once (a generic plan) when that plan costs
+-- no more than planning each call would, and the page size is not known
+-- then; the inner LIMIT, at least the largest page plus one (store's
+-- maxListRows), tells the planner that this is a top-N read, so the plan it
+-- keeps walks scans_org_list_idx from the cursor and stops after the page,
+-- whatever the organization's size. The cursor defaults to a position
+-- after every row so that it is always an index condition.
+SELECT page.* FROM (
+    SELECT id, schedule_id, source, url, domain, brand_name, brand_aliases, callback_url, project, tracked_url,
+           status, error_code, error_message, overall_score, overall_grade, search_score, search_grade,
+           visibility_score, visibility_grade, trust_score, trust_grade, scoring_version,
+           created_at, updated_at, started_at, completed_at
+    FROM scans
+    WHERE org_id = @org_id
+      AND (created_at, id) < (coalesce(sqlc.narg(cursor_created_at)::timestamptz, 'infinity'),
+                              coalesce(sqlc.narg(cursor_id)::uuid, 'ffffffff-ffff-ffff-ffff-ffffffffffff'))
+    ORDER BY created_at DESC, id DESC
+    LIMIT 101
+) page
+ORDER BY created_at DESC, id DESC
+LIMIT @row_limit;
+
+-- name: ListScansForOrgFiltered :many
+-- Keyset pagination over (created_at, id) descending with the list's
+-- filters, each optional: planned for each call's values, so a filter with
+-- an index of its own (status, project, url, domain) uses it.
+SELECT id, schedule_id, source, url, domain, brand_name, brand_aliases, callback_url, project, tracked_url,
+       status, error_code, error_message, overall_score, overall_grade, search_score, search_grade,
+       visibility_score, visibility_grade, trust_score, trust_grade, scoring_version,
+       created_at, updated_at, started_at, completed_at
+FROM scans
 WHERE org_id = @org_id
   AND (sqlc.narg(status)::text IS NULL OR status = sqlc.narg(status)::text)
   AND (sqlc.narg(project)::text IS NULL OR project = sqlc.narg(project)::text)
