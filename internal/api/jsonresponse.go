@@ -1,8 +1,6 @@
 package api
 
 import (
-	"bytes"
-	"encoding/json"
 	"net/http"
 	"strconv"
 	"sync"
@@ -11,33 +9,38 @@ import (
 )
 
 // scanListResponse is the 200 of GET /scans. The generated response
-// encodes into a fresh buffer and writes it without a length, so a page of
-// scans (about 10 KiB) went out chunked, in several writes; this one reuses
-// buffers and sends one body with its Content-Length.
+// encodes with encoding/json into a fresh buffer and writes it without a
+// length, so a page of scans (about 10 KiB) went out chunked, in several
+// writes; this one encodes with appendScanList into a pooled buffer and
+// sends one body with its Content-Length.
 type scanListResponse api.ScanList
 
 func (r scanListResponse) VisitListScansResponse(w http.ResponseWriter) error {
-	return writeJSON(w, http.StatusOK, api.ScanList(r))
-}
-
-var jsonBuffers = sync.Pool{New: func() any { return new(bytes.Buffer) }}
-
-// writeJSON writes v as the JSON body of a response, as the generated
-// responses do (same encoder, same trailing newline), with its length.
-func writeJSON(w http.ResponseWriter, status int, v any) error {
-	buf := jsonBuffers.Get().(*bytes.Buffer) //nolint:forcetypeassert // the pool holds nothing else
-	defer func() {
-		if buf.Cap() <= 1<<20 {
-			buf.Reset()
-			jsonBuffers.Put(buf)
-		}
-	}()
-	if err := json.NewEncoder(buf).Encode(v); err != nil {
+	buf := bodyBuffers.Get().(*[]byte) //nolint:forcetypeassert // the pool holds nothing else
+	defer putBodyBuffer(buf)
+	b, err := appendScanList((*buf)[:0], api.ScanList(r))
+	if err != nil {
 		return err
 	}
+	*buf = append(b, '\n') // as json.Encoder ends a value
+	return writeBody(w, http.StatusOK, *buf)
+}
+
+var bodyBuffers = sync.Pool{New: func() any { b := make([]byte, 0, 16<<10); return &b }}
+
+// putBodyBuffer returns a buffer to the pool unless one large response
+// made it too big to keep.
+func putBodyBuffer(b *[]byte) {
+	if cap(*b) <= 1<<20 {
+		bodyBuffers.Put(b)
+	}
+}
+
+// writeBody writes a JSON body in one write, with its length.
+func writeBody(w http.ResponseWriter, status int, body []byte) error {
 	w.Header().Set("Content-Type", "application/json")
-	w.Header().Set("Content-Length", strconv.Itoa(buf.Len()))
+	w.Header().Set("Content-Length", strconv.Itoa(len(body)))
 	w.WriteHeader(status)
-	_, err := w.Write(buf.Bytes())
+	_, err := w.Write(body)
 	return err
 }
