@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
@@ -34,12 +35,14 @@ func NewPool(ctx context.Context, databaseURL string) (*pgxpool.Pool, error) {
 	return pgxpool.NewWithConfig(ctx, cfg)
 }
 
-// RegisterTypes teaches m to move github.com/google/uuid.UUID, the type
-// sqlc generates for uuid columns, as the 16 bytes PostgreSQL sends. pgx
-// knows the type only through database/sql's interfaces: a parameter went
-// through its string form, a failed binary encoding (an error built with
-// fmt) and a parse, and a column through a formatted string parsed again;
-// every query of the service paid that for each id it sent or read.
+// RegisterTypes teaches m the Go types of gen/db. It moves
+// github.com/google/uuid.UUID, the type sqlc generates for uuid columns,
+// as the 16 bytes PostgreSQL sends: pgx knows that type only through
+// database/sql's interfaces, so a parameter went through its string form,
+// a failed binary encoding (an error built with fmt) and a parse, and a
+// column through a formatted string parsed again, for each id of every
+// query. And it scans nullable columns into pointers without reflection
+// (tryNullableScanPlan).
 func RegisterTypes(m *pgtype.Map) {
 	t := &pgtype.Type{Name: "uuid", OID: pgtype.UUIDOID, Codec: uuidCodec{}}
 	m.RegisterType(t)
@@ -48,6 +51,50 @@ func RegisterTypes(m *pgtype.Map) {
 	// protocol), these values are uuids too.
 	m.RegisterDefaultPgType(uuid.UUID{}, "uuid")
 	m.RegisterDefaultPgType([]uuid.UUID{}, "_uuid")
+	m.TryWrapScanPlanFuncs = append([]pgtype.TryWrapScanPlanFunc{tryNullableScanPlan}, m.TryWrapScanPlanFuncs...)
+}
+
+// tryNullableScanPlan plans a nullable column's scan into a pointer field
+// of the types gen/db uses for them (sqlc's pointers for NULL): NULL is a
+// nil pointer, anything else a new value scanned by pgx's plan for it.
+// pgx's own plan for a pointer to a pointer does the same through
+// reflect, which was a good part of reading a page of scans.
+func tryNullableScanPlan(target any) (pgtype.WrappedScanPlanNextSetter, any, bool) {
+	switch target.(type) {
+	case **string:
+		return &nullableScanPlan[string]{}, (*string)(nil), true
+	case **int32:
+		return &nullableScanPlan[int32]{}, (*int32)(nil), true
+	case **int64:
+		return &nullableScanPlan[int64]{}, (*int64)(nil), true
+	case **float64:
+		return &nullableScanPlan[float64]{}, (*float64)(nil), true
+	case **bool:
+		return &nullableScanPlan[bool]{}, (*bool)(nil), true
+	case **time.Time:
+		return &nullableScanPlan[time.Time]{}, (*time.Time)(nil), true
+	case **uuid.UUID:
+		return &nullableScanPlan[uuid.UUID]{}, (*uuid.UUID)(nil), true
+	}
+	return nil, nil, false
+}
+
+type nullableScanPlan[T any] struct{ next pgtype.ScanPlan }
+
+func (p *nullableScanPlan[T]) SetNext(next pgtype.ScanPlan) { p.next = next }
+
+func (p *nullableScanPlan[T]) Scan(src []byte, dst any) error {
+	field := dst.(**T) //nolint:forcetypeassert // planned for **T only
+	if src == nil {
+		*field = nil
+		return nil
+	}
+	v := new(T)
+	if err := p.next.Scan(src, v); err != nil {
+		return err
+	}
+	*field = v
+	return nil
 }
 
 // uuidCodec is pgx's uuid codec with direct plans for uuid.UUID values

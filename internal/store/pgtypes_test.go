@@ -2,7 +2,9 @@ package store_test
 
 import (
 	"context"
+	"fmt"
 	"testing"
+	"time"
 
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
@@ -77,4 +79,52 @@ func TestUUIDEncodesWithoutAllocating(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, id, back)
 	require.Zero(t, allocs)
+}
+
+func TestNullableColumnsRoundTrip(t *testing.T) {
+	t.Parallel()
+	pool, ctx := pgtest.Pool(t), context.Background()
+	at := time.Date(2026, 11, 23, 21, 26, 9, 123456000, time.UTC)
+	id := uuid.MustParse("0b9e2f4c-7a1d-4e5f-9c3b-2d8a6f1e0c47")
+	const values = `SELECT 'text'::text, 7::int4, 8::int8, 72.5::float8, true, $1::timestamptz, $2::uuid`
+	const nulls = `SELECT NULL::text, NULL::int4, NULL::int8, NULL::float8, NULL::bool, NULL::timestamptz, NULL::uuid`
+	for name, mode := range map[string]pgx.QueryExecMode{"binary": pgx.QueryExecModeCacheStatement, "text": pgx.QueryExecModeSimpleProtocol} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			var (
+				s  *string
+				i4 *int32
+				i8 *int64
+				f  *float64
+				b  *bool
+				ts *time.Time
+				u  *uuid.UUID
+			)
+			require.NoError(t, pool.QueryRow(ctx, values, mode, at, id).Scan(&s, &i4, &i8, &f, &b, &ts, &u))
+			require.Equal(t, "text", *s)
+			require.Equal(t, int32(7), *i4)
+			require.Equal(t, int64(8), *i8)
+			require.InDelta(t, 72.5, *f, 0)
+			require.True(t, *b)
+			require.True(t, at.Equal(*ts), "%v", *ts)
+			require.Equal(t, id, *u)
+
+			require.NoError(t, pool.QueryRow(ctx, nulls, mode).Scan(&s, &i4, &i8, &f, &b, &ts, &u))
+			require.Nil(t, s)
+			require.Nil(t, i4)
+			require.Nil(t, i8)
+			require.Nil(t, f)
+			require.Nil(t, b)
+			require.Nil(t, ts)
+			require.Nil(t, u)
+
+			err := pool.QueryRow(ctx, `SELECT 'x'::text`, mode).Scan(&i4)
+			require.Error(t, err, "a value that does not fit fails as pgx's own plan does")
+		})
+	}
+
+	// The registered plan is the one used.
+	m := pgtype.NewMap()
+	store.RegisterTypes(m)
+	require.Contains(t, fmt.Sprintf("%T", m.PlanScan(pgtype.TextOID, pgtype.BinaryFormatCode, new(*string))), "nullableScanPlan")
 }
