@@ -18,8 +18,8 @@ SELECT r.id, r.schedule_id, r.due_at, r.outcome, r.skip_reason, r.scan_id, r.att
 FROM schedule_runs r
 LEFT JOIN scans s ON s.id = r.scan_id
 WHERE r.schedule_id = $1
-  AND ($2::timestamptz IS NULL
-       OR (r.created_at, r.id) < ($2::timestamptz, $3::uuid))
+  AND (r.created_at, r.id) < (coalesce($2::timestamptz, 'infinity'),
+                              coalesce($3::uuid, 'ffffffff-ffff-ffff-ffff-ffffffffffff'))
 ORDER BY r.created_at DESC, r.id DESC
 LIMIT $4
 `
@@ -50,6 +50,9 @@ type ListScheduleRunsRow struct {
 }
 
 // Newest first, keyset over (created_at, id), each with its scan's state.
+// The cursor defaults to a position after every row, so that it is an
+// index condition in any plan, the generic one PostgreSQL may keep for
+// the prepared statement included (an "IS NULL OR" would be a filter).
 func (q *Queries) ListScheduleRuns(ctx context.Context, db DBTX, arg ListScheduleRunsParams) ([]ListScheduleRunsRow, error) {
 	rows, err := db.Query(ctx, listScheduleRuns,
 		arg.ScheduleID,

@@ -256,8 +256,8 @@ const listSchedulesForOrg = `-- name: ListSchedulesForOrg :many
 SELECT id, org_id, owner_member_id, url, domain, brand_name, frequency, notify_email, active, next_run_at, last_run_at, last_scan_id, created_at, updated_at, deactivated_at, brand_aliases, anchor_at, due_at, last_skip_reason, last_skipped_at, notify_to FROM schedules
 WHERE org_id = $1
   AND ($2::boolean IS NULL OR active = $2::boolean)
-  AND ($3::timestamptz IS NULL
-       OR (created_at, id) < ($3::timestamptz, $4::uuid))
+  AND (created_at, id) < (coalesce($3::timestamptz, 'infinity'),
+                          coalesce($4::uuid, 'ffffffff-ffff-ffff-ffff-ffffffffffff'))
 ORDER BY created_at DESC, id DESC
 LIMIT $5
 `
@@ -270,6 +270,9 @@ type ListSchedulesForOrgParams struct {
 	RowLimit        int32
 }
 
+// Keyset pagination over (created_at, id) descending; the cursor defaults
+// to a position after every row, so that it is an index condition in any
+// plan (see ListScheduleRuns).
 func (q *Queries) ListSchedulesForOrg(ctx context.Context, db DBTX, arg ListSchedulesForOrgParams) ([]Schedule, error) {
 	rows, err := db.Query(ctx, listSchedulesForOrg,
 		arg.OrgID,

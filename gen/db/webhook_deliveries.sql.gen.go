@@ -91,8 +91,8 @@ func (q *Queries) GetWebhookDeliveryForSend(ctx context.Context, db DBTX, id uui
 const listWebhookDeliveriesForScan = `-- name: ListWebhookDeliveriesForScan :many
 SELECT id, org_id, scan_id, event, url, payload, status, attempt_count, last_status_code, last_error, next_attempt_at, created_at, completed_at FROM webhook_deliveries
 WHERE scan_id = $1
-  AND ($2::timestamptz IS NULL
-       OR (created_at, id) < ($2::timestamptz, $3::uuid))
+  AND (created_at, id) < (coalesce($2::timestamptz, 'infinity'),
+                          coalesce($3::uuid, 'ffffffff-ffff-ffff-ffff-ffffffffffff'))
 ORDER BY created_at DESC, id DESC
 LIMIT $4
 `
@@ -104,7 +104,9 @@ type ListWebhookDeliveriesForScanParams struct {
 	RowLimit        int32
 }
 
-// Keyset pagination over (created_at, id) descending.
+// Keyset pagination over (created_at, id) descending; the cursor defaults
+// to a position after every row, so that it is an index condition in any
+// plan (see ListScheduleRuns).
 func (q *Queries) ListWebhookDeliveriesForScan(ctx context.Context, db DBTX, arg ListWebhookDeliveriesForScanParams) ([]WebhookDelivery, error) {
 	rows, err := db.Query(ctx, listWebhookDeliveriesForScan,
 		arg.ScanID,

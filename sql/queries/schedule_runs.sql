@@ -14,13 +14,16 @@ RETURNING *;
 
 -- name: ListScheduleRuns :many
 -- Newest first, keyset over (created_at, id), each with its scan's state.
+-- The cursor defaults to a position after every row, so that it is an
+-- index condition in any plan, the generic one PostgreSQL may keep for
+-- the prepared statement included (an "IS NULL OR" would be a filter).
 SELECT r.id, r.schedule_id, r.due_at, r.outcome, r.skip_reason, r.scan_id, r.attempts, r.created_at, r.updated_at,
        r.email_status, r.email_detail, s.status AS scan_status, s.overall_score, s.overall_grade, s.error_code
 FROM schedule_runs r
 LEFT JOIN scans s ON s.id = r.scan_id
 WHERE r.schedule_id = @schedule_id
-  AND (sqlc.narg(cursor_created_at)::timestamptz IS NULL
-       OR (r.created_at, r.id) < (sqlc.narg(cursor_created_at)::timestamptz, sqlc.narg(cursor_id)::uuid))
+  AND (r.created_at, r.id) < (coalesce(sqlc.narg(cursor_created_at)::timestamptz, 'infinity'),
+                              coalesce(sqlc.narg(cursor_id)::uuid, 'ffffffff-ffff-ffff-ffff-ffffffffffff'))
 ORDER BY r.created_at DESC, r.id DESC
 LIMIT @row_limit;
 

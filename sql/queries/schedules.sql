@@ -19,11 +19,14 @@ SELECT * FROM schedules WHERE id = @id AND org_id = @org_id FOR UPDATE;
 SELECT count(*)::integer FROM schedules WHERE org_id = @org_id AND active;
 
 -- name: ListSchedulesForOrg :many
+-- Keyset pagination over (created_at, id) descending; the cursor defaults
+-- to a position after every row, so that it is an index condition in any
+-- plan (see ListScheduleRuns).
 SELECT * FROM schedules
 WHERE org_id = @org_id
   AND (sqlc.narg(active)::boolean IS NULL OR active = sqlc.narg(active)::boolean)
-  AND (sqlc.narg(cursor_created_at)::timestamptz IS NULL
-       OR (created_at, id) < (sqlc.narg(cursor_created_at)::timestamptz, sqlc.narg(cursor_id)::uuid))
+  AND (created_at, id) < (coalesce(sqlc.narg(cursor_created_at)::timestamptz, 'infinity'),
+                          coalesce(sqlc.narg(cursor_id)::uuid, 'ffffffff-ffff-ffff-ffff-ffffffffffff'))
 ORDER BY created_at DESC, id DESC
 LIMIT @row_limit;
 

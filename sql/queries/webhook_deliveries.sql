@@ -24,11 +24,13 @@ WHERE id = @id AND status = 'pending'
 RETURNING attempt_count;
 
 -- name: ListWebhookDeliveriesForScan :many
--- Keyset pagination over (created_at, id) descending.
+-- Keyset pagination over (created_at, id) descending; the cursor defaults
+-- to a position after every row, so that it is an index condition in any
+-- plan (see ListScheduleRuns).
 SELECT * FROM webhook_deliveries
 WHERE scan_id = @scan_id
-  AND (sqlc.narg(cursor_created_at)::timestamptz IS NULL
-       OR (created_at, id) < (sqlc.narg(cursor_created_at)::timestamptz, sqlc.narg(cursor_id)::uuid))
+  AND (created_at, id) < (coalesce(sqlc.narg(cursor_created_at)::timestamptz, 'infinity'),
+                          coalesce(sqlc.narg(cursor_id)::uuid, 'ffffffff-ffff-ffff-ffff-ffffffffffff'))
 ORDER BY created_at DESC, id DESC
 LIMIT @row_limit;
 
