@@ -1,6 +1,7 @@
 package api
 
 import (
+	"encoding/json"
 	"net/http"
 	"strconv"
 	"sync"
@@ -8,12 +9,18 @@ import (
 	"github.com/geoscan/geoscan/gen/api"
 )
 
-// scanListResponse is the 200 of GET /scans. The generated response
-// encodes with encoding/json into a fresh buffer and writes it without a
-// length, so a page of scans (about 10 KiB) went out chunked, in several
-// writes; this one encodes with appendScanList into a pooled buffer and
-// sends one body with its Content-Length.
-type scanListResponse api.ScanList
+// The 200s of the list operations. A generated response encodes into a
+// fresh buffer and writes it without a length, so a page (about 10 KiB of
+// scans) went out chunked, in more writes than its size needs; these
+// encode into a pooled buffer and send one body with its Content-Length.
+// A page of scans is encoded by appendScanList, the others by
+// encoding/json as the generated responses do.
+type (
+	scanListResponse        api.ScanList
+	scheduleListResponse    api.ScheduleList
+	scheduleRunListResponse api.ScheduleRunList
+	deliveryListResponse    api.WebhookDeliveryList
+)
 
 func (r scanListResponse) VisitListScansResponse(w http.ResponseWriter) error {
 	buf := bodyBuffers.Get().(*[]byte) //nolint:forcetypeassert // the pool holds nothing else
@@ -26,6 +33,18 @@ func (r scanListResponse) VisitListScansResponse(w http.ResponseWriter) error {
 	return writeBody(w, http.StatusOK, *buf)
 }
 
+func (r scheduleListResponse) VisitListSchedulesResponse(w http.ResponseWriter) error {
+	return writeJSON(w, http.StatusOK, api.ScheduleList(r))
+}
+
+func (r scheduleRunListResponse) VisitListScheduleRunsResponse(w http.ResponseWriter) error {
+	return writeJSON(w, http.StatusOK, api.ScheduleRunList(r))
+}
+
+func (r deliveryListResponse) VisitListScanDeliveriesResponse(w http.ResponseWriter) error {
+	return writeJSON(w, http.StatusOK, api.WebhookDeliveryList(r))
+}
+
 var bodyBuffers = sync.Pool{New: func() any { b := make([]byte, 0, 16<<10); return &b }}
 
 // putBodyBuffer returns a buffer to the pool unless one large response
@@ -34,6 +53,26 @@ func putBodyBuffer(b *[]byte) {
 	if cap(*b) <= 1<<20 {
 		bodyBuffers.Put(b)
 	}
+}
+
+// appendWriter appends what is written to a byte slice.
+type appendWriter struct{ b *[]byte }
+
+func (a appendWriter) Write(p []byte) (int, error) {
+	*a.b = append(*a.b, p...)
+	return len(p), nil
+}
+
+// writeJSON writes v as the JSON body of a response, as the generated
+// responses do (same encoder, same trailing newline), with its length.
+func writeJSON(w http.ResponseWriter, status int, v any) error {
+	buf := bodyBuffers.Get().(*[]byte) //nolint:forcetypeassert // the pool holds nothing else
+	defer putBodyBuffer(buf)
+	*buf = (*buf)[:0]
+	if err := json.NewEncoder(appendWriter{buf}).Encode(v); err != nil {
+		return err
+	}
+	return writeBody(w, status, *buf)
 }
 
 // writeBody writes a JSON body in one write, with its length.

@@ -110,7 +110,7 @@ func (s *Server) ListSchedules(ctx context.Context, req api.ListSchedulesRequest
 	if err != nil {
 		return nil, err
 	}
-	return api.ListSchedules200JSONResponse{Body: api.ScheduleList{Data: pg.Data, HasMore: pg.HasMore, NextCursor: pg.NextCursor}}, nil
+	return scheduleListResponse(api.ScheduleList{Data: pg.Data, HasMore: pg.HasMore, NextCursor: pg.NextCursor}), nil
 }
 
 // GetSchedule returns one schedule.
@@ -196,7 +196,7 @@ func (s *Server) ListScheduleRuns(ctx context.Context, req api.ListScheduleRunsR
 	if err != nil {
 		return nil, err
 	}
-	return api.ListScheduleRuns200JSONResponse{Body: api.ScheduleRunList{Data: pg.Data, HasMore: pg.HasMore, NextCursor: pg.NextCursor}}, nil
+	return scheduleRunListResponse(api.ScheduleRunList{Data: pg.Data, HasMore: pg.HasMore, NextCursor: pg.NextCursor}), nil
 }
 
 func toAPIScheduleRun(r store.ScheduleRun) api.ScheduleRun {

@@ -123,7 +123,7 @@ func (s *Server) ListScanDeliveries(ctx context.Context, req api.ListScanDeliver
 	if err != nil {
 		return nil, err
 	}
-	return api.ListScanDeliveries200JSONResponse{Body: api.WebhookDeliveryList{Data: pg.Data, HasMore: pg.HasMore, NextCursor: pg.NextCursor}}, nil
+	return deliveryListResponse(api.WebhookDeliveryList{Data: pg.Data, HasMore: pg.HasMore, NextCursor: pg.NextCursor}), nil
 }
 
 // RedeliverScanWebhook queues the final event of a finished scan again.
