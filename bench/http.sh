@@ -9,6 +9,8 @@
 #   GEOSCAN_TEST_DATABASE_URL=... bench/http.sh
 #   CONNS=16 DURATION=10s EXPORT_ROWS=100000 bench/http.sh
 #   EXPORT_ROWS=0 bench/http.sh   # the reads only
+#   PERF_OUT=list.perf bench/http.sh   # also a CPU profile of the server
+#                                      # under the list's load (perf record -g)
 #
 # Needs wrk (Debian: apt-get install wrk), pgbench and psql
 # (postgresql-client); the Redis rows need a Redis at REDIS_URL
@@ -109,7 +111,11 @@ load() {
   secs=${DURATION%s}
   c0=$(cpu_ticks)
   wrk -t"$THREADS" -c"$CONNS" -d"$DURATION" --latency -H "X-API-Key: $key" "http://127.0.0.1:$PORT$2" >"$work/wrk.out" &
-  local wrk_pid=$!
+  local wrk_pid=$! perf_pid=
+  if [ -n "${PERF_OUT:-}" ] && [ "$1" = list ]; then
+    perf record -q -F 999 -g -p "$server" -o "$PERF_OUT" -- sleep "$secs" >/dev/null 2>&1 &
+    perf_pid=$!
+  fi
   : >"$work/pg1"
   if [ "$secs" -ge 3 ]; then
     sleep 1
@@ -120,6 +126,7 @@ load() {
     w1=$(date +%s.%N)
   fi
   wait "$wrk_pid"
+  if [ -n "$perf_pid" ]; then wait "$perf_pid" || true; fi
   c1=$(cpu_ticks)
   out=$(cat "$work/wrk.out")
   n=$(awk '/requests in/{print $1}' <<<"$out")
