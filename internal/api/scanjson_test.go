@@ -3,6 +3,7 @@ package api
 import (
 	"encoding/json"
 	"math"
+	"reflect"
 	"testing"
 	"time"
 
@@ -111,3 +112,14 @@ func FuzzAppendScanList(f *testing.F) {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// TestFullScanSetsEveryField keeps the "full" case complete: a field added
+// to api.Scan fails here until fullScan sets it, and then the comparison
+// with encoding/json fails until appendScan writes it.
+func TestFullScanSetsEveryField(t *testing.T) {
+	t.Parallel()
+	v := reflect.ValueOf(fullScan())
+	for i := range v.NumField() {
+		require.False(t, v.Field(i).IsZero(), "fullScan leaves %s unset: set it, and encode it in appendScan", v.Type().Field(i).Name)
+	}
+}
