@@ -105,12 +105,15 @@ func New(d Deps) (*echo.Echo, error) {
 		cache = NewAuthCache(d.Store, d.Logger)
 	}
 	authn := &authenticator{store: d.Store, logger: d.Logger, limits: guard, cache: cache}
-	validator := oapimw.OapiRequestValidatorWithOptions(spec, &oapimw.Options{
+	validator, err := requestValidator(spec, &oapimw.Options{
 		SilenceServersWarning: true,
 		Options: openapi3filter.Options{
 			AuthenticationFunc: authn.authenticate,
 		},
 	})
+	if err != nil {
+		return nil, err
+	}
 	g := e.Group("/api/v1",
 		middleware.BodyLimit("1M"),
 		newBodyGuard().strictJSON,
