@@ -27,7 +27,7 @@ func requestValidator(spec *openapi3.T, opts *oapimw.Options) (echo.MiddlewareFu
 	routes := operationRoutes(spec)
 	return func(next echo.HandlerFunc) echo.HandlerFunc {
 		return func(c echo.Context) error {
-			var router routers.Router = fallback
+			router := fallback
 			if r, ok := routes[c.Request().Method+" "+c.Path()]; ok {
 				router = r.match(c.Request())
 			}
@@ -109,4 +109,3 @@ type matchedRoute struct {
 func (m matchedRoute) FindRoute(*http.Request) (*routers.Route, map[string]string, error) {
 	return m.route, m.params, nil
 }
-
