@@ -13,6 +13,10 @@ import (
 	"log/slog"
 	"os"
 
+	"github.com/jackc/pgx/v5"
+	"github.com/riverqueue/river"
+	"github.com/riverqueue/river/riverdriver/riverpgxv5"
+
 	"github.com/geoscan/geoscan/gen/client"
 	"github.com/geoscan/geoscan/internal/config"
 	"github.com/geoscan/geoscan/internal/dbmigrate"
@@ -184,6 +188,28 @@ func openStore(ctx context.Context, e env) (*store.Store, func(), error) {
 		return nil, nil, fmt.Errorf("migrate: %w", err)
 	}
 	return store.New(pool), pool.Close, nil
+}
+
+// openQueue is openStore with an insert-only River client on the same
+// pool: commands that queue work (schedule tick, outbox send) insert the
+// jobs, and the workers of `geoscan serve` run them.
+func openQueue(ctx context.Context, e env) (*store.Store, *river.Client[pgx.Tx], func(), error) {
+	st, closeFn, err := openStore(ctx, e)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	queue, err := river.NewClient(riverpgxv5.New(st.Pool()), &river.Config{})
+	if err != nil {
+		closeFn()
+		return nil, nil, nil, fmt.Errorf("queue client: %w", err)
+	}
+	return st, queue, closeFn, nil
+}
+
+// warnLogger is the logger of a one-shot command: warnings and errors only,
+// as text on stderr.
+func warnLogger(e env) *slog.Logger {
+	return slog.New(slog.NewTextHandler(e.stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
 }
 
 func oneOf(v string, allowed ...string) bool {

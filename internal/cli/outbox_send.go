@@ -4,12 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"log/slog"
 	"text/tabwriter"
 
 	"github.com/google/uuid"
-	"github.com/riverqueue/river"
-	"github.com/riverqueue/river/riverdriver/riverpgxv5"
 
 	"github.com/geoscan/geoscan/internal/config"
 	"github.com/geoscan/geoscan/internal/mail"
@@ -79,19 +76,14 @@ func outboxSend(ctx context.Context, e env, args []string) error {
 		}
 		fmt.Fprintln(e.stderr, "geoscan: GEOSCAN_SMTP_URL is unset: without --dry-run this command would refuse to queue anything")
 	}
-	st, closeFn, err := openStore(ctx, e)
+	st, queue, closeFn, err := openQueue(ctx, e)
 	if err != nil {
 		return err
 	}
 	defer closeFn()
-	// Insert-only: the jobs are queued here and run by the workers.
-	queue, err := river.NewClient(riverpgxv5.New(st.Pool()), &river.Config{})
-	if err != nil {
-		return fmt.Errorf("queue client: %w", err)
-	}
 	n := &mail.Notifier{
 		Store: st, Client: queue, RetryDelays: cfg.MailRetryDelays,
-		Logger: slog.New(slog.NewTextHandler(e.stderr, &slog.HandlerOptions{Level: slog.LevelWarn})),
+		Logger: warnLogger(e),
 	}
 	res, err := n.Requeue(ctx, opts)
 	if errors.Is(err, mail.ErrUnknownMessage) {

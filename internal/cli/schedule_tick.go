@@ -3,13 +3,10 @@ package cli
 import (
 	"context"
 	"fmt"
-	"log/slog"
 	"text/tabwriter"
 	"time"
 
 	"github.com/google/uuid"
-	"github.com/riverqueue/river"
-	"github.com/riverqueue/river/riverdriver/riverpgxv5"
 
 	"github.com/geoscan/geoscan/internal/scanner"
 	"github.com/geoscan/geoscan/internal/schedule"
@@ -46,19 +43,14 @@ func scheduleTick(ctx context.Context, e env, args []string) error {
 		}
 		instant = t.UTC()
 	}
-	st, closeFn, err := openStore(ctx, e)
+	st, queue, closeFn, err := openQueue(ctx, e)
 	if err != nil {
 		return err
 	}
 	defer closeFn()
-	// Insert-only: the scans' jobs are queued here and run by the workers.
-	queue, err := river.NewClient(riverpgxv5.New(st.Pool()), &river.Config{})
-	if err != nil {
-		return fmt.Errorf("queue client: %w", err)
-	}
 	sched := &schedule.Scheduler{
 		Store: st, Scans: &scanner.Queuer{Client: queue},
-		Logger: slog.New(slog.NewTextHandler(e.stderr, &slog.HandlerOptions{Level: slog.LevelWarn})),
+		Logger: warnLogger(e),
 	}
 	var (
 		runs    []schedule.Run
