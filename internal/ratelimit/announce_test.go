@@ -210,23 +210,3 @@ func TestLeasedRemainingFollowsOtherProcesses(t *testing.T) {
 		require.GreaterOrEqual(t, res.Remaining, left-1-share)
 	})
 }
-
-// Hearing announcements changes nothing for a process alone: it does not
-// hear its own, and its Remaining stays exact.
-func TestLeasedRemainingIsExactInOneListeningProcess(t *testing.T) {
-	t.Parallel()
-	sharedBackends(t, func(t *testing.T, b backend) {
-		l := leased(t, b)
-		running(t, l)
-		limit := ratelimit.Limit{Rate: 1000, Period: 24 * time.Hour}
-		bucket := "test:" + uuid.NewString()
-		for i := range 300 {
-			res, err := l.Allow(context.Background(), bucket, limit)
-			require.NoError(t, err)
-			require.True(t, res.Allowed)
-			// +1 at most: the bucket refills by one request every 86 s.
-			require.GreaterOrEqual(t, res.Remaining, limit.Rate-i-1, "request %d", i+1)
-			require.LessOrEqual(t, res.Remaining, limit.Rate-i, "request %d", i+1)
-		}
-	})
-}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
 	"net"
 	"net/http"
@@ -235,23 +236,36 @@ func TestLeasedIsExactForSmallLimits(t *testing.T) {
 }
 
 // One process sees the exact count in its headers: what it holds plus what
-// the shared bucket holds is what remains.
+// the shared bucket holds is what remains. Hearing announcements changes
+// nothing for a process alone: it does not hear its own.
 func TestLeasedRemainingIsExactInOneProcess(t *testing.T) {
 	t.Parallel()
 	sharedBackends(t, func(t *testing.T, b backend) {
-		l := leased(t, b)
-		limit := ratelimit.Limit{Rate: 1000, Period: 24 * time.Hour}
-		bucket := "test:" + uuid.NewString()
-		for i := range 300 {
-			res, err := l.Allow(context.Background(), bucket, limit)
-			require.NoError(t, err)
-			require.True(t, res.Allowed)
-			// +1 at most: the bucket refills by one request every 86 s.
-			require.GreaterOrEqual(t, res.Remaining, limit.Rate-i-1, "request %d", i+1)
-			require.LessOrEqual(t, res.Remaining, limit.Rate-i, "request %d", i+1)
-			require.Positive(t, res.ResetAfter)
+		for _, listening := range []bool{false, true} {
+			t.Run(fmt.Sprintf("listening=%v", listening), func(t *testing.T) {
+				remainingIsExact(t, b, listening)
+			})
 		}
 	})
+}
+
+func remainingIsExact(t *testing.T, b backend, listening bool) {
+	t.Helper()
+	l := leased(t, b)
+	if listening {
+		running(t, l)
+	}
+	limit := ratelimit.Limit{Rate: 1000, Period: 24 * time.Hour}
+	bucket := "test:" + uuid.NewString()
+	for i := range 300 {
+		res, err := l.Allow(context.Background(), bucket, limit)
+		require.NoError(t, err)
+		require.True(t, res.Allowed)
+		// +1 at most: the bucket refills by one request every 86 s.
+		require.GreaterOrEqual(t, res.Remaining, limit.Rate-i-1, "request %d", i+1)
+		require.LessOrEqual(t, res.Remaining, limit.Rate-i, "request %d", i+1)
+		require.Positive(t, res.ResetAfter)
+	}
 }
 
 // Tokens a process took and did not spend go back to the shared bucket
