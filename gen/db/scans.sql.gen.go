@@ -440,6 +440,83 @@ func (q *Queries) GetScanForOrg(ctx context.Context, db DBTX, arg GetScanForOrgP
 	return i, err
 }
 
+const getScanViewForOrg = `-- name: GetScanViewForOrg :one
+SELECT id, schedule_id, source, url, domain, brand_name, brand_aliases, callback_url, project, tracked_url,
+       status, error_code, error_message, overall_score, overall_grade, search_score, search_grade,
+       visibility_score, visibility_grade, trust_score, trust_grade, scoring_version,
+       created_at, updated_at, started_at, completed_at
+FROM scans WHERE id = $1 AND org_id = $2
+`
+
+type GetScanViewForOrgParams struct {
+	ID    uuid.UUID
+	OrgID uuid.UUID
+}
+
+type GetScanViewForOrgRow struct {
+	ID              uuid.UUID
+	ScheduleID      *uuid.UUID
+	Source          string
+	URL             string
+	Domain          string
+	BrandName       string
+	BrandAliases    []string
+	CallbackURL     *string
+	Project         *string
+	TrackedURL      *string
+	Status          string
+	ErrorCode       *string
+	ErrorMessage    *string
+	OverallScore    *float64
+	OverallGrade    *string
+	SearchScore     *int32
+	SearchGrade     *string
+	VisibilityScore *int32
+	VisibilityGrade *string
+	TrustScore      *int32
+	TrustGrade      *string
+	ScoringVersion  *string
+	CreatedAt       time.Time
+	UpdatedAt       time.Time
+	StartedAt       *time.Time
+	CompletedAt     *time.Time
+}
+
+// A scan of the organization as the API shows it (ListScansForOrg's columns).
+func (q *Queries) GetScanViewForOrg(ctx context.Context, db DBTX, arg GetScanViewForOrgParams) (GetScanViewForOrgRow, error) {
+	row := db.QueryRow(ctx, getScanViewForOrg, arg.ID, arg.OrgID)
+	var i GetScanViewForOrgRow
+	err := row.Scan(
+		&i.ID,
+		&i.ScheduleID,
+		&i.Source,
+		&i.URL,
+		&i.Domain,
+		&i.BrandName,
+		&i.BrandAliases,
+		&i.CallbackURL,
+		&i.Project,
+		&i.TrackedURL,
+		&i.Status,
+		&i.ErrorCode,
+		&i.ErrorMessage,
+		&i.OverallScore,
+		&i.OverallGrade,
+		&i.SearchScore,
+		&i.SearchGrade,
+		&i.VisibilityScore,
+		&i.VisibilityGrade,
+		&i.TrustScore,
+		&i.TrustGrade,
+		&i.ScoringVersion,
+		&i.CreatedAt,
+		&i.UpdatedAt,
+		&i.StartedAt,
+		&i.CompletedAt,
+	)
+	return i, err
+}
+
 const listScansForOrg = `-- name: ListScansForOrg :many
 SELECT page.id, page.schedule_id, page.source, page.url, page.domain, page.brand_name, page.brand_aliases, page.callback_url, page.project, page.tracked_url, page.status, page.error_code, page.error_message, page.overall_score, page.overall_grade, page.search_score, page.search_grade, page.visibility_score, page.visibility_grade, page.trust_score, page.trust_grade, page.scoring_version, page.created_at, page.updated_at, page.started_at, page.completed_at FROM (
     SELECT id, schedule_id, source, url, domain, brand_name, brand_aliases, callback_url, project, tracked_url,

@@ -9,18 +9,31 @@ import (
 	"github.com/geoscan/geoscan/gen/api"
 )
 
-// The 200s of the list operations. A generated response encodes into a
-// fresh buffer and writes it without a length, so a page (about 10 KiB of
-// scans) went out chunked, in more writes than its size needs; these
-// encode into a pooled buffer and send one body with its Content-Length.
-// A page of scans is encoded by appendScanList, the others by
+// The 200s of the list operations and of reading a scan. A generated
+// response encodes into a fresh buffer and writes it without a length, so
+// a page (about 10 KiB of scans) went out chunked, in more writes than its
+// size needs; these encode into a pooled buffer and send one body with its
+// Content-Length. Scans are encoded by appendScan, the others by
 // encoding/json as the generated responses do.
 type (
+	scanResponse            api.Scan
 	scanListResponse        api.ScanList
 	scheduleListResponse    api.ScheduleList
 	scheduleRunListResponse api.ScheduleRunList
 	deliveryListResponse    api.WebhookDeliveryList
 )
+
+func (r scanResponse) VisitGetScanResponse(w http.ResponseWriter) error {
+	buf := bodyBuffers.Get().(*[]byte) //nolint:forcetypeassert // the pool holds nothing else
+	defer putBodyBuffer(buf)
+	s := api.Scan(r)
+	b, err := appendScan((*buf)[:0], &s)
+	if err != nil {
+		return err
+	}
+	*buf = append(b, '\n') // as json.Encoder ends a value
+	return writeBody(w, http.StatusOK, *buf)
+}
 
 func (r scanListResponse) VisitListScansResponse(w http.ResponseWriter) error {
 	buf := bodyBuffers.Get().(*[]byte) //nolint:forcetypeassert // the pool holds nothing else

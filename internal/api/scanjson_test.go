@@ -3,7 +3,9 @@ package api
 import (
 	"encoding/json"
 	"math"
+	"net/http/httptest"
 	"reflect"
+	"strconv"
 	"testing"
 	"time"
 
@@ -121,5 +123,28 @@ func TestFullScanSetsEveryField(t *testing.T) {
 	v := reflect.ValueOf(fullScan())
 	for i := range v.NumField() {
 		require.False(t, v.Field(i).IsZero(), "fullScan leaves %s unset: set it, and encode it in appendScan", v.Type().Field(i).Name)
+	}
+}
+
+// TestScanResponseWritesWhatTheGeneratedResponseWrites: GET /scans/{id}
+// answers with appendScan's bytes, the same body and content type as the
+// generated response, in one write with its length.
+func TestScanResponseWritesWhatTheGeneratedResponseWrites(t *testing.T) {
+	t.Parallel()
+	for name, s := range map[string]api.Scan{
+		"full":  fullScan(),
+		"nulls": {ID: uuid.New(), CreatedAt: time.Unix(0, 0).UTC(), UpdatedAt: time.Unix(1, 1).UTC()},
+		"html":  func() api.Scan { s := fullScan(); s.BrandName = `<b>"Tom & Jerry"</b>` + "\u2028"; return s }(),
+	} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			want, got := httptest.NewRecorder(), httptest.NewRecorder()
+			require.NoError(t, api.GetScan200JSONResponse{Body: s}.VisitGetScanResponse(want))
+			require.NoError(t, scanResponse(s).VisitGetScanResponse(got))
+			require.Equal(t, want.Code, got.Code)
+			require.Equal(t, want.Body.String(), got.Body.String())
+			require.Equal(t, want.Header().Get("Content-Type"), got.Header().Get("Content-Type"))
+			require.Equal(t, strconv.Itoa(got.Body.Len()), got.Header().Get("Content-Length"))
+		})
 	}
 }

@@ -153,11 +153,18 @@ func (s *Server) GetScanPrice(ctx context.Context, req api.GetScanPriceRequestOb
 
 // GetScan returns a scan of the caller's organization.
 func (s *Server) GetScan(ctx context.Context, req api.GetScanRequestObject) (api.GetScanResponseObject, error) {
-	scan, err := s.loadScan(ctx, req.ScanID)
+	p, err := principal(ctx)
 	if err != nil {
 		return nil, err
 	}
-	return api.GetScan200JSONResponse{Body: toAPIScan(scan.ScanView)}, nil
+	scan, err := s.d.Store.GetScanView(ctx, p.OrgID, req.ScanID)
+	if errors.Is(err, store.ErrNotFound) {
+		return nil, scanNotFound(req.ScanID)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return scanResponse(toAPIScan(scan)), nil
 }
 
 func (s *Server) loadScan(ctx context.Context, id uuid.UUID) (store.Scan, error) {

@@ -181,6 +181,12 @@ func (s *Store) GetScan(ctx context.Context, orgID, id uuid.UUID) (Scan, error) 
 	return one(scan, err, scanOf)
 }
 
+// GetScanView returns what the API shows of a scan of the organization.
+func (s *Store) GetScanView(ctx context.Context, orgID, id uuid.UUID) (ScanView, error) {
+	scan, err := s.q.GetScanViewForOrg(ctx, s.conn, db.GetScanViewForOrgParams{ID: id, OrgID: orgID})
+	return one(scan, err, func(r db.GetScanViewForOrgRow) ScanView { return scanViewOf(db.ListScansForOrgRow(r)) })
+}
+
 // GetScanByID reads a scan without an organization scope (the runner).
 func (s *Store) GetScanByID(ctx context.Context, id uuid.UUID) (Scan, error) {
 	scan, err := s.q.GetScan(ctx, s.conn, id)

@@ -11,6 +11,14 @@ UPDATE scans SET job_id = @job_id WHERE id = @id;
 -- name: GetScanForOrg :one
 SELECT * FROM scans WHERE id = @id AND org_id = @org_id;
 
+-- name: GetScanViewForOrg :one
+-- A scan of the organization as the API shows it (ListScansForOrg's columns).
+SELECT id, schedule_id, source, url, domain, brand_name, brand_aliases, callback_url, project, tracked_url,
+       status, error_code, error_message, overall_score, overall_grade, search_score, search_grade,
+       visibility_score, visibility_grade, trust_score, trust_grade, scoring_version,
+       created_at, updated_at, started_at, completed_at
+FROM scans WHERE id = @id AND org_id = @org_id;
+
 -- name: LockScanForOrg :one
 SELECT * FROM scans WHERE id = @id AND org_id = @org_id FOR UPDATE;
 
