@@ -100,23 +100,27 @@ func TestNullableColumnsRoundTrip(t *testing.T) {
 				ts *time.Time
 				u  *uuid.UUID
 			)
-			require.NoError(t, pool.QueryRow(ctx, values, mode, at, id).Scan(&s, &i4, &i8, &f, &b, &ts, &u))
-			require.Equal(t, "text", *s)
-			require.Equal(t, int32(7), *i4)
-			require.Equal(t, int64(8), *i8)
-			require.InDelta(t, 72.5, *f, 0)
-			require.True(t, *b)
-			require.True(t, at.Equal(*ts), "%v", *ts)
-			require.Equal(t, id, *u)
+			// Rounds: the plans a connection remembers serve later
+			// results, a NULL after a value and a value after a NULL.
+			for range 3 {
+				require.NoError(t, pool.QueryRow(ctx, values, mode, at, id).Scan(&s, &i4, &i8, &f, &b, &ts, &u))
+				require.Equal(t, "text", *s)
+				require.Equal(t, int32(7), *i4)
+				require.Equal(t, int64(8), *i8)
+				require.InDelta(t, 72.5, *f, 0)
+				require.True(t, *b)
+				require.True(t, at.Equal(*ts), "%v", *ts)
+				require.Equal(t, id, *u)
 
-			require.NoError(t, pool.QueryRow(ctx, nulls, mode).Scan(&s, &i4, &i8, &f, &b, &ts, &u))
-			require.Nil(t, s)
-			require.Nil(t, i4)
-			require.Nil(t, i8)
-			require.Nil(t, f)
-			require.Nil(t, b)
-			require.Nil(t, ts)
-			require.Nil(t, u)
+				require.NoError(t, pool.QueryRow(ctx, nulls, mode).Scan(&s, &i4, &i8, &f, &b, &ts, &u))
+				require.Nil(t, s)
+				require.Nil(t, i4)
+				require.Nil(t, i8)
+				require.Nil(t, f)
+				require.Nil(t, b)
+				require.Nil(t, ts)
+				require.Nil(t, u)
+			}
 
 			err := pool.QueryRow(ctx, `SELECT 'x'::text`, mode).Scan(&i4)
 			require.Error(t, err, "a value that does not fit fails as pgx's own plan does")
@@ -126,5 +130,10 @@ func TestNullableColumnsRoundTrip(t *testing.T) {
 	// The registered plan is the one used.
 	m := pgtype.NewMap()
 	store.RegisterTypes(m)
-	require.Contains(t, fmt.Sprintf("%T", m.PlanScan(pgtype.TextOID, pgtype.BinaryFormatCode, new(*string))), "nullableScanPlan")
+	plan := m.PlanScan(pgtype.TextOID, pgtype.BinaryFormatCode, new(*string))
+	require.Contains(t, fmt.Sprintf("%T", plan), "nullableScanPlan")
+	require.Same(t, plan, m.PlanScan(pgtype.TextOID, pgtype.BinaryFormatCode, new(*string)), "the connection's map remembers the plan")
+	require.NotSame(t, plan, m.PlanScan(pgtype.TextOID, pgtype.TextFormatCode, new(*string)), "a plan per format")
+	failed := m.PlanScan(pgtype.TextOID, pgtype.BinaryFormatCode, new(int32))
+	require.Error(t, failed.Scan([]byte("x"), new(int32)), "a target pgx cannot fill still fails")
 }
