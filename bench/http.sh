@@ -11,6 +11,7 @@
 #   EXPORT_ROWS=0 bench/http.sh   # the reads only
 #   PERF_OUT=list.perf bench/http.sh   # also a CPU profile of the server
 #                                      # under the list's load (perf record -g)
+#   PERF_OUT=get.perf PERF_LOAD=get bench/http.sh   # ... under another load
 #
 # Needs wrk (Debian: apt-get install wrk), pgbench and psql
 # (postgresql-client); the Redis rows need a Redis at REDIS_URL
@@ -28,6 +29,7 @@ CONNS=${CONNS:-32}
 # DURATION in seconds ("15s"); PostgreSQL's CPU is read from 3s on.
 THREADS=${THREADS:-2}
 DURATION=${DURATION:-15s}
+WARMUP=${WARMUP:-2s}
 PORT=${PORT:-18080}
 SCANS=${SCANS:-2000}
 EXPORT_ROWS=${EXPORT_ROWS:-1000000}
@@ -59,6 +61,11 @@ psql "$db_url" -qc "INSERT INTO scans (org_id, url, domain, brand_name, created_
   SELECT '$org', 'https://site' || g || '.example.com/', 'site' || g || '.example.com', 'site' || g,
          now() - g * interval '1 minute' FROM generate_series(1, $SCANS) g" -c "ANALYZE scans"
 scan=$(psql "$db_url" -Atc "SELECT id FROM scans WHERE org_id = '$org' ORDER BY created_at DESC LIMIT 1")
+# Settle before measuring: pgbench's initialization and the inserts leave
+# dirty buffers that a timed checkpoint would otherwise write during the
+# first load, and tables that autovacuum would visit then.
+psql "$pgb_url" -qc 'VACUUM ANALYZE' >/dev/null
+psql "$db_url" -qc 'VACUUM ANALYZE' -c 'CHECKPOINT' >/dev/null
 
 # start_server ENV...: a fresh API process with extra settings.
 start_server() {
@@ -109,10 +116,15 @@ pg_ticks_between() {
 load() {
   local out c0 c1 n tck secs w0 w1
   secs=${DURATION%s}
+  # Steady state only: a fresh process first opens its pool's connections,
+  # prepares its statements on each and grows its heap.
+  if [ "${WARMUP%s}" -gt 0 ]; then
+    wrk -t"$THREADS" -c"$CONNS" -d"$WARMUP" -H "X-API-Key: $key" "http://127.0.0.1:$PORT$2" >/dev/null
+  fi
   c0=$(cpu_ticks)
   wrk -t"$THREADS" -c"$CONNS" -d"$DURATION" --latency -H "X-API-Key: $key" "http://127.0.0.1:$PORT$2" >"$work/wrk.out" &
   local wrk_pid=$! perf_pid=
-  if [ -n "${PERF_OUT:-}" ] && [ "$1" = list ]; then
+  if [ -n "${PERF_OUT:-}" ] && [ "$1" = "${PERF_LOAD:-list}" ]; then
     perf record -q -F 999 -g -p "$server" -o "$PERF_OUT" -- sleep "$secs" >/dev/null 2>&1 &
     perf_pid=$!
   fi
@@ -142,7 +154,7 @@ load() {
   echo "$1 $rps $p50 $p99 $(( (c1 - c0) * 1000000 / tck / n )) ${pgcpu:-0}" >>"$results"
 }
 
-echo "== machine: $(nproc) cores, $(free -g | awk '/Mem:/{print $2}') GiB, load $(cut -d' ' -f1-3 /proc/loadavg); wrk -t$THREADS -c$CONNS -d$DURATION --latency; $SCANS scans in the organization"
+echo "== machine: $(nproc) cores, $(free -g | awk '/Mem:/{print $2}') GiB, load $(cut -d' ' -f1-3 /proc/loadavg); wrk -t$THREADS -c$CONNS -d$DURATION --latency after $WARMUP of warm-up; $SCANS scans in the organization"
 pg1=$(pgbench_tps)
 
 start_server
