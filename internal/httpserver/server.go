@@ -150,8 +150,12 @@ func requestLogger(logger *slog.Logger) echo.MiddlewareFunc {
 			if err != nil {
 				c.Error(err)
 			}
+			ctx := c.Request().Context()
+			if !logger.Enabled(ctx, slog.LevelInfo) {
+				return nil
+			}
 			// The path only: a query string may carry a key pasted by mistake.
-			logger.LogAttrs(c.Request().Context(), slog.LevelInfo, "request",
+			logger.LogAttrs(ctx, slog.LevelInfo, "request",
 				slog.String("request_id", c.Response().Header().Get(echo.HeaderXRequestID)),
 				slog.String("method", c.Request().Method),
 				slog.String("path", redact(c.Request().URL.Path)),

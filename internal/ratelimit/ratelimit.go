@@ -152,12 +152,23 @@ const (
 // SetHeaders writes the X-RateLimit-* headers of r; Reset is the Unix
 // second by which the whole allowance is back, rounded up.
 func SetHeaders(h http.Header, g Group, r Result, now time.Time) {
-	h.Set(HeaderLimit, strconv.Itoa(r.Limit.Rate))
-	h.Set(HeaderRemaining, strconv.Itoa(max(r.Remaining, 0)))
 	reset := now.Add(max(r.ResetAfter, 0))
-	h.Set(HeaderReset, strconv.FormatInt(int64(math.Ceil(float64(reset.UnixNano())/1e9)), 10))
-	h.Set(HeaderGroup, string(g))
+	// Every limited request sets these, twice when both layers apply: the
+	// keys are canonicalized once, and the four values share one array.
+	v := make([]string, 4)
+	v[0] = strconv.Itoa(r.Limit.Rate)
+	v[1] = strconv.Itoa(max(r.Remaining, 0))
+	v[2] = strconv.FormatInt(int64(math.Ceil(float64(reset.UnixNano())/1e9)), 10)
+	v[3] = string(g)
+	h[canonicalLimit], h[canonicalRemaining], h[canonicalReset], h[canonicalGroup] = v[0:1:1], v[1:2:2], v[2:3:3], v[3:4:4]
 }
+
+var (
+	canonicalLimit     = http.CanonicalHeaderKey(HeaderLimit)
+	canonicalRemaining = http.CanonicalHeaderKey(HeaderRemaining)
+	canonicalReset     = http.CanonicalHeaderKey(HeaderReset)
+	canonicalGroup     = http.CanonicalHeaderKey(HeaderGroup)
+)
 
 // RetryAfterSeconds is the Retry-After value of a refused request: whole
 // seconds, rounded up and at least 1, so a client that waits that long is

@@ -409,6 +409,15 @@ func TestSetHeaders(t *testing.T) {
 	require.Equal(t, "4", h.Get("X-RateLimit-Remaining"))
 	require.Equal(t, "1800000031", h.Get("X-RateLimit-Reset"))
 	require.Equal(t, "api_write", h.Get("X-RateLimit-Group"))
+	// The second layer's headers replace the first's, and the values do
+	// not share what one of them appends.
+	ratelimit.SetHeaders(h, ratelimit.GroupRead, ratelimit.Result{Limit: ratelimit.PerMinute(600), Remaining: -2}, now)
+	h.Add("X-RateLimit-Limit", "appended")
+	require.Equal(t, []string{"600", "appended"}, h.Values("X-RateLimit-Limit"))
+	require.Equal(t, []string{"0"}, h.Values("X-RateLimit-Remaining"))
+	require.Equal(t, []string{"1800000000"}, h.Values("X-RateLimit-Reset"))
+	require.Equal(t, []string{"api_read"}, h.Values("X-RateLimit-Group"))
+	require.Len(t, h, 4)
 	require.Equal(t, 1, ratelimit.RetryAfterSeconds(ratelimit.Result{RetryAfter: time.Millisecond}))
 	require.Equal(t, 7, ratelimit.RetryAfterSeconds(ratelimit.Result{RetryAfter: 6*time.Second + time.Millisecond}))
 }
