@@ -142,7 +142,7 @@ func variables() []variable {
 			func(c *Config, v string) error { c.ExtraCAFile = v; return nil },
 		},
 		{
-			"GEOSCAN_LOG_LEVEL", "info", "Log level: debug, info, warn or error.", false,
+			"GEOSCAN_LOG_LEVEL", "info", "Log level: debug, info, warn or error. geoscan serve writes debug and info lines in batches, at most 100 ms late; warnings and errors at once.", false,
 			func(c *Config, v string) error {
 				switch v {
 				case "debug", "info", "warn", "error":
