@@ -67,17 +67,18 @@ scan=$(psql "$db_url" -Atc "SELECT id FROM scans WHERE org_id = '$org' ORDER BY 
 psql "$pgb_url" -qc 'VACUUM ANALYZE' >/dev/null
 psql "$db_url" -qc 'VACUUM ANALYZE' -c 'CHECKPOINT' >/dev/null
 
-# start_server ENV...: a fresh API process with extra settings.
+# start_server ENV...: a fresh API process with extra settings, logging at
+# the default level (an access-log line per request) to /dev/null.
 start_server() {
   stop_server
-  env "$@" bin/geoscan serve 2>/dev/null &
+  env GEOSCAN_LOG_LEVEL=info "$@" bin/geoscan serve 2>/dev/null &
   server=$!
   for _ in $(seq 100); do curl -fs "http://127.0.0.1:$PORT/readyz" >/dev/null && return; sleep 0.1; done
   echo "server did not start" >&2; exit 1
 }
 
 pgbench_tps() {
-  pgbench -S -c "$CONNS" -j "$THREADS" -T "${DURATION%s}" "$pgb_url" 2>/dev/null | awk '/^tps/{printf "%d", $3}'
+  pgbench -S -c "$CONNS" -j "$THREADS" -T "${DURATION%s}" "$pgb_url" 2>/dev/null | awk '/^tps/{printf "%d\n", $3}'
 }
 
 results=$work/results
@@ -155,24 +156,33 @@ load() {
 }
 
 echo "== machine: $(nproc) cores, $(free -g | awk '/Mem:/{print $2}') GiB, load $(cut -d' ' -f1-3 /proc/loadavg); wrk -t$THREADS -c$CONNS -d$DURATION --latency after $WARMUP of warm-up; $SCANS scans in the organization"
-pg1=$(pgbench_tps)
+# The reference moves by 10 – 20 % between runs of pgbench a minute apart
+# on this kind of machine, so pgbench runs before each load and after the
+# last, and each load is compared with the mean of the runs either side.
+pgbench_tps >>"$work/pgbench"
 
 start_server
 load get "/api/v1/scans/$scan"
+pgbench_tps >>"$work/pgbench"
 load list "/api/v1/scans?limit=20"
 start_server GEOSCAN_DISABLE_RATE_LIMITS=true
+pgbench_tps >>"$work/pgbench"
 load get_nolimits "/api/v1/scans/$scan"
+pgbench_tps >>"$work/pgbench"
 load list_nolimits "/api/v1/scans?limit=20"
 if redis-cli -u "$REDIS_URL" ping >/dev/null 2>&1; then
   start_server GEOSCAN_REDIS_URL="$REDIS_URL"
+  pgbench_tps >>"$work/pgbench"
   load get_redis "/api/v1/scans/$scan"
 fi
 stop_server
-pg2=$(pgbench_tps)
-pg=$(( (pg1 + pg2) / 2 ))
+pgbench_tps >>"$work/pgbench"
 
-echo "pgbench -S -c$CONNS -j$THREADS: $pg1 and $pg2 tps (before and after), reference $pg tps"
-printf '%-36s %10s %8s %8s %10s %10s %10s\n' "" "req/s" "p50" "p99" "× pgbench" "server CPU" "PG CPU"
+mapfile -t pgs <"$work/pgbench"
+echo "pgbench -S -c$CONNS -j$THREADS before each load and after the last: ${pgs[*]} tps"
+printf '%-36s %10s %8s %8s %10s %10s %10s %10s
+' "" "req/s" "p50" "p99" "pgbench" "× pgbench" "server CPU" "PG CPU"
+i=0
 while read -r name rps p50 p99 cpu pgcpu; do
   case $name in
     get) label="GET /scans/{id}" ;;
@@ -181,7 +191,9 @@ while read -r name rps p50 p99 cpu pgcpu; do
     list_nolimits) label="GET /scans?limit=20, rate limits off" ;;
     get_redis) label="GET /scans/{id}, GEOSCAN_REDIS_URL" ;;
   esac
-  printf '%-36s %10d %8s %8s %10.2f %7d µs %7s µs\n' "$label" "$rps" "$p50" "$p99" "$(echo "$rps / $pg" | bc -l)" "$cpu" "$pgcpu"
+  pg=$(( (pgs[i] + pgs[i + 1]) / 2 ))
+  printf '%-36s %10d %8s %8s %10d %10.2f %7d µs %7s µs\n' "$label" "$rps" "$p50" "$p99" "$pg" "$(echo "$rps / $pg" | bc -l)" "$cpu" "$pgcpu"
+  i=$((i + 1))
 done <"$results"
 
 # The export: EXPORT_ROWS scans of another organization, streamed in one
