@@ -217,6 +217,19 @@ const maxListRows = 101
 // Empty reports whether f selects every scan.
 func (f ScanFilter) Empty() bool { return f == ScanFilter{} }
 
+// planPerCall runs a query as an unnamed statement, which PostgreSQL plans
+// for each call's values. A catch-all query (each filter "$n IS NULL OR
+// …") kept as a prepared statement may be given a generic plan after five
+// calls, one that cannot know which filters are set: in a large
+// organization that plan may walk every scan to find the few a filter
+// selects. pgx keeps the statement's description, so this costs no round
+// trip, only the planning.
+type planPerCall struct{ db.DBTX }
+
+func (p planPerCall) Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error) {
+	return p.DBTX.Query(ctx, sql, append([]any{pgx.QueryExecModeCacheDescribe}, args...)...)
+}
+
 // ListScans returns up to limit scans after cursor, newest first.
 func (s *Store) ListScans(ctx context.Context, orgID uuid.UUID, f ScanFilter, after *Cursor, limit int) ([]ScanView, error) {
 	var cursorAt *time.Time
@@ -230,7 +243,7 @@ func (s *Store) ListScans(ctx context.Context, orgID uuid.UUID, f ScanFilter, af
 		})
 		return all(rows, err, scanViewOf)
 	}
-	rows, err := s.q.ListScansForOrgFiltered(ctx, s.conn, db.ListScansForOrgFilteredParams{
+	rows, err := s.q.ListScansForOrgFiltered(ctx, planPerCall{s.conn}, db.ListScansForOrgFilteredParams{
 		OrgID: orgID, Status: (*string)(f.Status), Project: f.Project, URL: f.URL, Domain: f.Domain,
 		CreatedAfter: f.CreatedAfter, CreatedBefore: f.CreatedBefore,
 		CursorCreatedAt: cursorAt, CursorID: cursorID, RowLimit: int32(limit),

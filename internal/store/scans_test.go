@@ -78,6 +78,18 @@ func TestListScansPages(t *testing.T) {
 	page, err := st.ListScans(ctx, a.ID, store.ScanFilter{}, nil, 1)
 	require.NoError(t, err)
 	require.Equal(t, []store.ScanView{done.ScanView}, page, "a list item holds every column the API shows")
+
+	// Each query above ran on the transaction's one connection, the
+	// filtered one far more than five times: it was planned for each
+	// call's values, never kept as a statement PostgreSQL could give a
+	// generic plan; the unfiltered one is kept, its plan made for any
+	// cursor.
+	var filtered, unfiltered int
+	require.NoError(t, tx.QueryRow(ctx, `SELECT count(*) FILTER (WHERE statement LIKE '-- name: ListScansForOrgFiltered %'),
+	       count(*) FILTER (WHERE statement LIKE '-- name: ListScansForOrg :%')
+	FROM pg_prepared_statements`).Scan(&filtered, &unfiltered))
+	require.Zero(t, filtered)
+	require.Equal(t, 1, unfiltered)
 }
 
 func ptr[T any](v T) *T { return &v }
