@@ -78,27 +78,32 @@ func rememberScanPlans(m *pgtype.Map) {
 		if !ok {
 			continue
 		}
-		m.RegisterType(&pgtype.Type{Name: t.Name, OID: t.OID, Codec: &rememberingCodec{Codec: t.Codec, plans: map[planKey]pgtype.ScanPlan{}}})
+		m.RegisterType(&pgtype.Type{Name: t.Name, OID: t.OID, Codec: &rememberingCodec{Codec: t.Codec}})
 	}
-}
-
-type planKey struct {
-	format int16
-	target reflect.Type
 }
 
 // rememberingCodec is a codec that keeps the scan plans it makes, and
 // makes the plan for gen/db's nullable pointers itself so that it is kept
-// too (what tryNullableScanPlan would build from pgx's fallback).
+// too (what tryNullableScanPlan would build from pgx's fallback). A column
+// type meets few targets (a value, a pointer to one), so the plans are a
+// short list searched in order, cheaper than hashing a map key.
 type rememberingCodec struct {
 	pgtype.Codec
-	plans map[planKey]pgtype.ScanPlan
+	plans []rememberedPlan
+}
+
+type rememberedPlan struct {
+	format int16
+	target reflect.Type
+	plan   pgtype.ScanPlan
 }
 
 func (c *rememberingCodec) PlanScan(m *pgtype.Map, oid uint32, format int16, target any) pgtype.ScanPlan {
-	k := planKey{format, reflect.TypeOf(target)}
-	if p, ok := c.plans[k]; ok {
-		return p
+	t := reflect.TypeOf(target)
+	for i := range c.plans {
+		if p := &c.plans[i]; p.target == t && p.format == format {
+			return p.plan
+		}
 	}
 	p := c.Codec.PlanScan(m, oid, format, target)
 	if p == nil {
@@ -110,7 +115,7 @@ func (c *rememberingCodec) PlanScan(m *pgtype.Map, oid uint32, format int16, tar
 		}
 	}
 	if p != nil {
-		c.plans[k] = p
+		c.plans = append(c.plans, rememberedPlan{format, t, p})
 	}
 	return p
 }
