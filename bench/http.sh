@@ -7,7 +7,7 @@
 #
 #   bench/http.sh                 # ephemeral cluster (cmd/testdb)
 #   GEOSCAN_TEST_DATABASE_URL=... bench/http.sh
-#   CONNS=16 DURATION=10s EXPORT_ROWS=100000 bench/http.sh
+#   CONNS=16 DURATION=5s ROUNDS=1 EXPORT_ROWS=100000 bench/http.sh
 #   EXPORT_ROWS=0 bench/http.sh   # the reads only
 #   PERF_OUT=list.perf bench/http.sh   # also a CPU profile of the server
 #                                      # under the list's load (perf record -g)
@@ -28,8 +28,9 @@ command -v pgbench >/dev/null || { echo "pgbench is missing: apt-get install pos
 CONNS=${CONNS:-32}
 # DURATION in seconds ("15s"); PostgreSQL's CPU is read from 3s on.
 THREADS=${THREADS:-2}
-DURATION=${DURATION:-15s}
+DURATION=${DURATION:-10s}
 WARMUP=${WARMUP:-2s}
+ROUNDS=${ROUNDS:-3}
 PORT=${PORT:-18080}
 SCANS=${SCANS:-2000}
 EXPORT_ROWS=${EXPORT_ROWS:-1000000}
@@ -159,42 +160,69 @@ echo "== machine: $(nproc) cores, $(free -g | awk '/Mem:/{print $2}') GiB, load 
 # The reference moves by 10 – 20 % between runs of pgbench a minute apart
 # on this kind of machine, so pgbench runs before each load and after the
 # last, and each load is compared with the mean of the runs either side.
-pgbench_tps >>"$work/pgbench"
-
-start_server
-load get "/api/v1/scans/$scan"
-pgbench_tps >>"$work/pgbench"
-load list "/api/v1/scans?limit=20"
-start_server GEOSCAN_DISABLE_RATE_LIMITS=true
-pgbench_tps >>"$work/pgbench"
-load get_nolimits "/api/v1/scans/$scan"
-pgbench_tps >>"$work/pgbench"
-load list_nolimits "/api/v1/scans?limit=20"
-if redis-cli -u "$REDIS_URL" ping >/dev/null 2>&1; then
-  start_server GEOSCAN_REDIS_URL="$REDIS_URL"
-  pgbench_tps >>"$work/pgbench"
-  load get_redis "/api/v1/scans/$scan"
-fi
-stop_server
-pgbench_tps >>"$work/pgbench"
-
-mapfile -t pgs <"$work/pgbench"
-echo "pgbench -S -c$CONNS -j$THREADS before each load and after the last: ${pgs[*]} tps"
-printf '%-36s %10s %8s %8s %10s %10s %10s %10s
-' "" "req/s" "p50" "p99" "pgbench" "× pgbench" "server CPU" "PG CPU"
-i=0
-while read -r name rps p50 p99 cpu pgcpu; do
-  case $name in
-    get) label="GET /scans/{id}" ;;
-    list) label="GET /scans?limit=20" ;;
-    get_nolimits) label="GET /scans/{id}, rate limits off" ;;
-    list_nolimits) label="GET /scans?limit=20, rate limits off" ;;
-    get_redis) label="GET /scans/{id}, GEOSCAN_REDIS_URL" ;;
+# The sequence is run ROUNDS times; the summary gives each load's median
+# ratio and its range.
+label() {
+  case $1 in
+    get) echo "GET /scans/{id}" ;;
+    list) echo "GET /scans?limit=20" ;;
+    get_nolimits) echo "GET /scans/{id}, rate limits off" ;;
+    list_nolimits) echo "GET /scans?limit=20, rate limits off" ;;
+    get_redis) echo "GET /scans/{id}, GEOSCAN_REDIS_URL" ;;
   esac
-  pg=$(( (pgs[i] + pgs[i + 1]) / 2 ))
-  printf '%-36s %10d %8s %8s %10d %10.2f %7d µs %7s µs\n' "$label" "$rps" "$p50" "$p99" "$pg" "$(echo "$rps / $pg" | bc -l)" "$cpu" "$pgcpu"
-  i=$((i + 1))
-done <"$results"
+}
+redis=false
+if redis-cli -u "$REDIS_URL" ping >/dev/null 2>&1; then redis=true; fi
+for round in $(seq "$ROUNDS"); do
+  : >"$results"
+  : >"$work/pgbench"
+  # Each process is started before the pgbench run that precedes its
+  # first load, so that every load meets a process (and PostgreSQL
+  # backends) of the same age.
+  start_server
+  pgbench_tps >>"$work/pgbench"
+  load get "/api/v1/scans/$scan"
+  pgbench_tps >>"$work/pgbench"
+  load list "/api/v1/scans?limit=20"
+  start_server GEOSCAN_DISABLE_RATE_LIMITS=true
+  pgbench_tps >>"$work/pgbench"
+  load get_nolimits "/api/v1/scans/$scan"
+  pgbench_tps >>"$work/pgbench"
+  load list_nolimits "/api/v1/scans?limit=20"
+  if $redis; then
+    start_server GEOSCAN_REDIS_URL="$REDIS_URL"
+    pgbench_tps >>"$work/pgbench"
+    load get_redis "/api/v1/scans/$scan"
+  fi
+  stop_server
+  pgbench_tps >>"$work/pgbench"
+
+  mapfile -t pgs <"$work/pgbench"
+  echo "round $round: pgbench -S -c$CONNS -j$THREADS before each load and after the last: ${pgs[*]} tps"
+  printf '%-36s %10s %8s %8s %10s %10s %10s %10s\n' "" "req/s" "p50" "p99" "pgbench" "× pgbench" "server CPU" "PG CPU"
+  i=0
+  while read -r name rps p50 p99 cpu pgcpu; do
+    pg=$(( (pgs[i] + pgs[i + 1]) / 2 ))
+    ratio=$(echo "$rps / $pg" | bc -l)
+    printf '%-36s %10d %8s %8s %10d %10.2f %7d µs %7s µs\n' "$(label "$name")" "$rps" "$p50" "$p99" "$pg" "$ratio" "$cpu" "$pgcpu"
+    echo "$name $ratio $p99 $cpu $pgcpu" >>"$work/all"
+    i=$((i + 1))
+  done <"$results"
+done
+if [ "$ROUNDS" -gt 1 ]; then
+  echo "over $ROUNDS rounds: median (lowest – highest)"
+  printf '%-36s %20s %22s %18s %18s\n' "" "× pgbench" "p99" "server CPU µs" "PG CPU µs"
+  for name in get list get_nolimits list_nolimits get_redis; do
+    grep -q "^$name " "$work/all" || continue
+    # p99 as wrk prints it (7.48ms, 1.02s) in milliseconds.
+    awk -v n="$name" '$1 == n { r[++k] = $2; p = $3; m = p ~ /ms$/ ? 1 : p ~ /us$/ ? 0.001 : 1000; sub(/[a-z]+$/, "", p); q[k] = p * m; c[k] = $4; g[k] = $5 }
+      function med(a,   i, j, t) { for (i = 1; i <= k; i++) for (j = i + 1; j <= k; j++) if (a[j] < a[i]) { t = a[i]; a[i] = a[j]; a[j] = t } ; return k % 2 ? a[(k + 1) / 2] : (a[k / 2] + a[k / 2 + 1]) / 2 }
+      function lo(a,   i, v) { v = a[1]; for (i = 2; i <= k; i++) if (a[i] < v) v = a[i]; return v }
+      function hi(a,   i, v) { v = a[1]; for (i = 2; i <= k; i++) if (a[i] > v) v = a[i]; return v }
+      END { printf "%.2f (%.2f – %.2f)|%.1f ms (%.1f – %.1f)|%d (%d – %d)|%d (%d – %d)\n", med(r), lo(r), hi(r), med(q), lo(q), hi(q), med(c), lo(c), hi(c), med(g), lo(g), hi(g) }' "$work/all" |
+      { IFS='|' read -r a b c d; printf '%-36s %20s %22s %18s %18s\n' "$(label "$name")" "$a" "$b" "$c" "$d"; }
+  done
+fi
 
 # The export: EXPORT_ROWS scans of another organization, streamed in one
 # response, next to psql's \copy of the same rows; the server's peak RSS
