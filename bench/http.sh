@@ -229,11 +229,12 @@ if [ "$ROUNDS" -gt 1 ]; then
   for name in get list get_nolimits list_nolimits get_redis; do
     grep -q "^$name " "$work/all" || continue
     # p99 as wrk prints it (7.48ms, 1.02s) in milliseconds.
-    awk -v n="$name" '$1 == n { r[++k] = $2; p = $3; m = p ~ /ms$/ ? 1 : p ~ /us$/ ? 0.001 : 1000; sub(/[a-z]+$/, "", p); q[k] = p * m; c[k] = $4; g[k] = $5 }
+    awk -v n="$name" '$1 == n { r[++k] = $2; p = $3; m = p ~ /ms$/ ? 1 : p ~ /us$/ ? 0.001 : 1000; sub(/[a-z]+$/, "", p); q[k] = p * m; c[k] = $4; g[k] = $5 == "-" ? -1 : $5 }
       function med(a,   i, j, t) { for (i = 1; i <= k; i++) for (j = i + 1; j <= k; j++) if (a[j] < a[i]) { t = a[i]; a[i] = a[j]; a[j] = t } ; return k % 2 ? a[(k + 1) / 2] : (a[k / 2] + a[k / 2 + 1]) / 2 }
       function lo(a,   i, v) { v = a[1]; for (i = 2; i <= k; i++) if (a[i] < v) v = a[i]; return v }
       function hi(a,   i, v) { v = a[1]; for (i = 2; i <= k; i++) if (a[i] > v) v = a[i]; return v }
-      END { printf "%.2f (%.2f – %.2f)|%.1f ms (%.1f – %.1f)|%d (%d – %d)|%d (%d – %d)\n", med(r), lo(r), hi(r), med(q), lo(q), hi(q), med(c), lo(c), hi(c), med(g), lo(g), hi(g) }' "$work/all" |
+      END { pg = lo(g) < 0 ? "-" : sprintf("%d (%d – %d)", med(g), lo(g), hi(g))
+            printf "%.2f (%.2f – %.2f)|%.1f ms (%.1f – %.1f)|%d (%d – %d)|%s\n", med(r), lo(r), hi(r), med(q), lo(q), hi(q), med(c), lo(c), hi(c), pg }' "$work/all" |
       { IFS='|' read -r a b c d; printf '%-36s %20s %22s %18s %18s\n' "$(label "$name")" "$a" "$b" "$c" "$d"; }
   done
 fi
