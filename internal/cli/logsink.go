@@ -26,6 +26,17 @@ func newLogSink(w io.Writer) *logSink {
 	return &logSink{buf: bufio.NewWriterSize(w, 64<<10)}
 }
 
+// startLogSink returns a sink over w that flushes every logFlushInterval,
+// and the function that stops it, writing out what is left; that function
+// returns when it has.
+func startLogSink(ctx context.Context, w io.Writer) (*logSink, func()) {
+	sink := newLogSink(w)
+	ctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	flushed := make(chan struct{})
+	go func() { defer close(flushed); sink.flushEvery(ctx, logFlushInterval) }()
+	return sink, func() { cancel(); <-flushed }
+}
+
 // Write keeps p, a whole record: slog's handlers write one record a call.
 func (s *logSink) Write(p []byte) (int, error) {
 	s.mu.Lock()

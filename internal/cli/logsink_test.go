@@ -78,6 +78,13 @@ func TestLogSinkFlushesOnItsOwnAndWhenStopped(t *testing.T) {
 	<-stopped
 	require.Contains(t, out.lines()[len(out.lines())-1], "last words")
 
+	// As geoscan serve starts and stops its sink: stopping returns once
+	// the last lines are out.
+	started, stopStarted := startLogSink(context.Background(), out)
+	slog.New(slog.NewJSONHandler(started, nil)).Info("at exit")
+	stopStarted()
+	require.Contains(t, out.lines()[len(out.lines())-1], "at exit")
+
 	cancel()
 	<-done
 }

@@ -33,13 +33,9 @@ func serve(ctx context.Context, e env, args []string) error {
 	if err != nil {
 		return fmt.Errorf("configuration: %w", err)
 	}
-	sink := newLogSink(e.stderr)
-	flushCtx, stopFlushing := context.WithCancel(context.WithoutCancel(ctx))
-	flushed := make(chan struct{})
-	go func() { defer close(flushed); sink.flushEvery(flushCtx, logFlushInterval) }()
-	defer func() { stopFlushing(); <-flushed }()
-	logger := newLogger(cfg, sink)
-	logger = slog.New(flushAtWarn{logger.Handler(), sink})
+	sink, stopSink := startLogSink(ctx, e.stderr)
+	defer stopSink()
+	logger := slog.New(flushAtWarn{newLogger(cfg, sink).Handler(), sink})
 	if cfg.Role == config.RoleAPI && e.getenv("GOGC") == "" && e.getenv("GOMEMLIMIT") == "" {
 		tuneAPIGC()
 	}
