@@ -19,10 +19,15 @@ import (
 	"github.com/geoscan/geoscan/internal/auth"
 	"github.com/geoscan/geoscan/internal/pgcluster"
 	"github.com/geoscan/geoscan/internal/pgtest"
+	"github.com/geoscan/geoscan/internal/testsite"
 	"github.com/geoscan/geoscan/internal/wait"
 )
 
-func TestMain(m *testing.M) { os.Exit(pgtest.Main(m)) }
+func TestMain(m *testing.M) {
+	code := pgtest.Main(m)
+	testsite.RemoveTempCAFiles()
+	os.Exit(code)
+}
 
 // runCLI runs one command with the given environment and returns its exit
 // code and output.

@@ -39,12 +39,7 @@ func fixtureSites(t *testing.T) *testsite.Server {
 		if sitesErr != nil {
 			return
 		}
-		dir, err := os.MkdirTemp("", "geoscan-cli-ca-")
-		if err != nil {
-			sitesErr = err
-			return
-		}
-		path, err := sites.WriteCAFile(dir)
+		path, err := sites.WriteTempCAFile()
 		if err != nil {
 			sitesErr = err
 			return

@@ -28,6 +28,12 @@ import (
 	"github.com/geoscan/geoscan/internal/triage"
 )
 
+func TestMain(m *testing.M) {
+	code := m.Run()
+	testsite.RemoveTempCAFiles()
+	os.Exit(code)
+}
+
 var (
 	sitesOnce sync.Once
 	sites     *testsite.Server
@@ -46,12 +52,7 @@ func fetched(t testing.TB, name string) *fetch.Site {
 		if sitesErr != nil {
 			return
 		}
-		dir, err := os.MkdirTemp("", "geoscan-report-ca-")
-		if err != nil {
-			sitesErr = err
-			return
-		}
-		caFile, err := sites.WriteCAFile(dir)
+		caFile, err := sites.WriteTempCAFile()
 		if err != nil {
 			sitesErr = err
 			return

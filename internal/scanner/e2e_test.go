@@ -26,7 +26,11 @@ import (
 
 var update = flag.Bool("update", false, "rewrite the golden files")
 
-func TestMain(m *testing.M) { os.Exit(pgtest.Main(m)) }
+func TestMain(m *testing.M) {
+	code := pgtest.Main(m)
+	testsite.RemoveTempCAFiles()
+	os.Exit(code)
+}
 
 var (
 	sitesOnce sync.Once
@@ -43,12 +47,7 @@ func fixtures(t testing.TB) *testsite.Server {
 		if sitesErr != nil {
 			return
 		}
-		dir, err := os.MkdirTemp("", "geoscan-ca-")
-		if err != nil {
-			sitesErr = err
-			return
-		}
-		caFile, sitesErr = sites.WriteCAFile(dir)
+		caFile, sitesErr = sites.WriteTempCAFile()
 	})
 	require.NoError(t, sitesErr)
 	return sites

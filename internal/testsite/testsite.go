@@ -314,6 +314,35 @@ func (s *Server) WriteCAFile(dir string) (string, error) {
 	return path, nil
 }
 
+// WriteTempCAFile writes the CA certificate to a new temporary directory,
+// for fixtures shared by a whole test binary, which no test's cleanup can
+// remove; RemoveTempCAFiles, called from TestMain after the tests, does.
+func (s *Server) WriteTempCAFile() (string, error) {
+	dir, err := os.MkdirTemp("", "geoscan-test-ca-")
+	if err != nil {
+		return "", fmt.Errorf("testsite: CA directory: %w", err)
+	}
+	tempCADirs.Lock()
+	tempCADirs.dirs = append(tempCADirs.dirs, dir)
+	tempCADirs.Unlock()
+	return s.WriteCAFile(dir)
+}
+
+var tempCADirs struct {
+	sync.Mutex
+	dirs []string
+}
+
+// RemoveTempCAFiles removes what WriteTempCAFile wrote.
+func RemoveTempCAFiles() {
+	tempCADirs.Lock()
+	defer tempCADirs.Unlock()
+	for _, d := range tempCADirs.dirs {
+		_ = os.RemoveAll(d)
+	}
+	tempCADirs.dirs = nil
+}
+
 // CertPool is a pool holding only the test CA.
 func (s *Server) CertPool() *x509.CertPool { return s.pool.Clone() }
 

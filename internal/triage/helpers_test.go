@@ -17,6 +17,12 @@ import (
 	"github.com/geoscan/geoscan/internal/testsite"
 )
 
+func TestMain(m *testing.M) {
+	code := m.Run()
+	testsite.RemoveTempCAFiles()
+	os.Exit(code)
+}
+
 var (
 	sitesOnce sync.Once
 	sites     *testsite.Server
@@ -32,12 +38,7 @@ func fetched(t testing.TB, name string) *fetch.Site {
 		if sitesErr != nil {
 			return
 		}
-		dir, err := os.MkdirTemp("", "geoscan-ca-")
-		if err != nil {
-			sitesErr = err
-			return
-		}
-		caFile, err := sites.WriteCAFile(dir)
+		caFile, err := sites.WriteTempCAFile()
 		if err != nil {
 			sitesErr = err
 			return
