@@ -153,14 +153,7 @@ func (s *Server) GetScanPrice(ctx context.Context, req api.GetScanPriceRequestOb
 
 // GetScan returns a scan of the caller's organization.
 func (s *Server) GetScan(ctx context.Context, req api.GetScanRequestObject) (api.GetScanResponseObject, error) {
-	p, err := principal(ctx)
-	if err != nil {
-		return nil, err
-	}
-	scan, err := s.d.Store.GetScanView(ctx, p.OrgID, req.ScanID)
-	if errors.Is(err, store.ErrNotFound) {
-		return nil, scanNotFound(req.ScanID)
-	}
+	scan, err := ownScan(ctx, req.ScanID, s.d.Store.GetScanView)
 	if err != nil {
 		return nil, err
 	}
@@ -168,13 +161,21 @@ func (s *Server) GetScan(ctx context.Context, req api.GetScanRequestObject) (api
 }
 
 func (s *Server) loadScan(ctx context.Context, id uuid.UUID) (store.Scan, error) {
+	return ownScan(ctx, id, s.d.Store.GetScan)
+}
+
+// ownScan reads a scan of the caller's organization with get (the whole
+// scan, or what the API shows of it); another organization's scan is not
+// found, as a missing one is.
+func ownScan[T any](ctx context.Context, id uuid.UUID, get func(ctx context.Context, orgID, id uuid.UUID) (T, error)) (T, error) {
+	var none T
 	p, err := principal(ctx)
 	if err != nil {
-		return store.Scan{}, err
+		return none, err
 	}
-	scan, err := s.d.Store.GetScan(ctx, p.OrgID, id)
+	scan, err := get(ctx, p.OrgID, id)
 	if errors.Is(err, store.ErrNotFound) {
-		return store.Scan{}, scanNotFound(id)
+		return none, scanNotFound(id)
 	}
 	return scan, err
 }

@@ -35,6 +35,8 @@ func TestUUIDFormatMatchesKinOpenAPI(t *testing.T) {
 		"40dbc2ae-3526-4ebd-94b1_28cebe5d80a8", "g0dbc2ae-3526-4ebd-94b1-28cebe5d80a8",
 		"40dbc2ae-3526-4ebd-94b1-28cebe5d80a\n", "40dbc2ae-3526-4ebd-94b1-28cebe5d80é", "",
 		"00000000-0000-0000-0000-00000000000F", "0000000f-ffff-ffff-ffff-ffffffffffff",
+		"40dbc2ae-3526-4ebd-94b1-28cebe5d80\x00", "40dbc2ae-3526-4ebd-94b1-28cebe5d80a8\r",
+		"\x0040dbc2ae-3526-4ebd-94b1-28cebe5d80a", "40dbc2ae%2D3526-4ebd-94b1-28cebe5d80a8",
 	} {
 		requireSameAsKinOpenAPI(t, s)
 	}
