@@ -28,7 +28,7 @@ func requestValidator(spec *openapi3.T, opts *oapimw.Options) (echo.MiddlewareFu
 	return func(next echo.HandlerFunc) echo.HandlerFunc {
 		return func(c echo.Context) error {
 			router := fallback
-			if r, ok := routes[c.Request().Method+" "+c.Path()]; ok {
+			if r, ok := routes[routeKey{c.Request().Method, c.Path()}]; ok {
 				router = r.match(c.Request())
 			}
 			if err := oapimw.ValidateRequestFromContext(c, router, opts); err != nil {
@@ -41,6 +41,10 @@ func requestValidator(spec *openapi3.T, opts *oapimw.Options) (echo.MiddlewareFu
 
 // operationRoute is one operation of the spec under the path Echo
 // registers for it.
+// routeKey is an operation's method and Echo route path; a struct, so that
+// looking one up builds no string.
+type routeKey struct{ method, path string }
+
 type operationRoute struct {
 	route *routers.Route
 	// segments is the template split at "/"; a parameter's segment is
@@ -51,12 +55,12 @@ type operationRoute struct {
 // operationRoutes indexes the spec's operations by method and Echo path:
 // the server's base path and the template with {name} written :name, as
 // the generated RegisterHandlers registers them.
-func operationRoutes(spec *openapi3.T) map[string]*operationRoute {
+func operationRoutes(spec *openapi3.T) map[routeKey]*operationRoute {
 	base := ""
 	if len(spec.Servers) > 0 {
 		base = strings.TrimSuffix(spec.Servers[0].URL, "/")
 	}
-	out := map[string]*operationRoute{}
+	out := map[routeKey]*operationRoute{}
 	for template, item := range spec.Paths.Map() {
 		full := base + template
 		segments := strings.Split(full, "/")
@@ -68,7 +72,7 @@ func operationRoutes(spec *openapi3.T) map[string]*operationRoute {
 			echoPath[i] = s
 		}
 		for method, op := range item.Operations() {
-			out[method+" "+strings.Join(echoPath, "/")] = &operationRoute{
+			out[routeKey{method, strings.Join(echoPath, "/")}] = &operationRoute{
 				route:    &routers.Route{Spec: spec, Server: firstServer(spec), Path: template, PathItem: item, Method: method, Operation: op},
 				segments: segments,
 			}
