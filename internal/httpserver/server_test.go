@@ -215,3 +215,18 @@ func TestUnavailableDatabaseIs503(t *testing.T) {
 		require.Equal(t, http.StatusInternalServerError, toAPIError(err).Status, "%v", err)
 	}
 }
+
+func TestRedact(t *testing.T) {
+	t.Parallel()
+	key := "geo_" + strings.Repeat("A", 40)
+	for in, want := range map[string]string{
+		"/api/v1/scans/6f1c0e2a-6a55-4c1b-9b1e-1a2b3c4d5e6f": "/api/v1/scans/6f1c0e2a-6a55-4c1b-9b1e-1a2b3c4d5e6f",
+		"/api/v1/" + key:                 "/api/v1/geo_[redacted]",
+		"a " + key + " b " + key:         "a geo_[redacted] b geo_[redacted]",
+		"geo_abc is too short a key":     "geo_abc is too short a key",
+		"GEO_" + strings.Repeat("A", 40): "GEO_" + strings.Repeat("A", 40),
+		"":                               "",
+	} {
+		require.Equal(t, want, redact(in), in)
+	}
+}

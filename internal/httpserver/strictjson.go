@@ -46,6 +46,13 @@ func (g *bodyGuard) strictJSON(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		r := c.Request()
 		if r.Body == nil || r.Body == http.NoBody || r.ContentLength == 0 {
+			// The body limit wraps even an absent body, and the request
+			// validator copies any body that is not http.NoBody into memory
+			// for each security scheme it checks. A length of 0 is a body of
+			// none (chunked bodies have -1).
+			if r.ContentLength == 0 {
+				r.Body = http.NoBody
+			}
 			return next(c)
 		}
 		var buf *[]byte

@@ -251,3 +251,41 @@ func FuzzCheckJSON(f *testing.F) {
 		}
 	})
 }
+
+// An empty body reaches the validator as http.NoBody, which it does not copy
+// for each security scheme; a body of unknown length is still read.
+func TestStrictJSONEmptyBodyIsNoBody(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name   string
+		length int64
+		body   string
+		noBody bool
+	}{
+		{"no body, wrapped by the body limit", 0, "", true},
+		{"chunked, empty", -1, "", false},
+		{"chunked, JSON", -1, `{"a":1}`, false},
+		{"sized JSON", 7, `{"a":1}`, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			e := echo.New()
+			req := httptest.NewRequest(http.MethodPost, "/", strings.NewReader(tc.body))
+			req.ContentLength = tc.length
+			// What echo's BodyLimit leaves: a reader that is not http.NoBody.
+			req.Body = io.NopCloser(req.Body)
+			c := e.NewContext(req, httptest.NewRecorder())
+			var got []byte
+			var isNoBody bool
+			err := newBodyGuard().strictJSON(func(c echo.Context) error {
+				isNoBody = c.Request().Body == http.NoBody
+				var err error
+				got, err = io.ReadAll(c.Request().Body)
+				return err
+			})(c)
+			require.NoError(t, err)
+			require.Equal(t, tc.noBody, isNoBody)
+			require.Equal(t, tc.body, string(got))
+		})
+	}
+}
