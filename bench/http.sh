@@ -7,7 +7,7 @@
 #
 #   bench/http.sh                 # ephemeral cluster (cmd/testdb)
 #   GEOSCAN_TEST_DATABASE_URL=... bench/http.sh
-#   CONNS=16 DURATION=5s ROUNDS=1 EXPORT_ROWS=100000 bench/http.sh
+#   CONNS=16 DURATION=4s SLICES=2 ROUNDS=1 EXPORT_ROWS=100000 bench/http.sh
 #   EXPORT_ROWS=0 bench/http.sh   # the reads only
 #   PERF_OUT=list.perf bench/http.sh   # also a CPU profile of the server
 #                                      # under the list's load (perf record -g)
@@ -26,10 +26,20 @@ command -v wrk >/dev/null || { echo "wrk is missing: apt-get install wrk" >&2; e
 command -v pgbench >/dev/null || { echo "pgbench is missing: apt-get install postgresql-client" >&2; exit 1; }
 
 CONNS=${CONNS:-32}
-# DURATION in seconds ("15s"); PostgreSQL's CPU is read from 3s on.
+# DURATION in seconds ("15s"): each load's time under wrk, and its
+# reference's under pgbench.
 THREADS=${THREADS:-2}
 DURATION=${DURATION:-10s}
-WARMUP=${WARMUP:-2s}
+# Each load and its reference take turns in SLICES slices (see load); a
+# slice lasts DURATION/SLICES, whole seconds, at least 2.
+SLICES=${SLICES:-5}
+if [ $(( ${DURATION%s} / SLICES )) -lt 2 ]; then
+  echo "DURATION/SLICES must be at least 2 seconds" >&2; exit 2
+fi
+WARMUP=${WARMUP:-5s}
+# pgbench's warm-up, and the share of its transactions it logs.
+PGWARMUP=${PGWARMUP:-5s}
+PGSAMPLE=${PGSAMPLE:-0.1}
 ROUNDS=${ROUNDS:-3}
 PORT=${PORT:-18080}
 SCANS=${SCANS:-2000}
@@ -41,13 +51,17 @@ pgb_url=${admin%/*}/geoscan_pgbench${admin##*/postgres}
 work=$(mktemp -d)
 server=
 stop_server() { if [ -n "$server" ]; then kill "$server" 2>/dev/null || true; wait "$server" 2>/dev/null || true; server=; fi; }
-trap 'stop_server; rm -rf "$work"' EXIT
+# The reference's pgbench run, while a load is measured (it may be stopped).
+pgb=
+stop_pgbench() { if [ -n "$pgb" ]; then kill -CONT "$pgb" 2>/dev/null || true; kill "$pgb" 2>/dev/null || true; wait "$pgb" 2>/dev/null || true; pgb=; fi; }
+trap 'stop_pgbench; stop_server; rm -rf "$work"' EXIT
 
 psql "$admin" -qc 'DROP DATABASE IF EXISTS geoscan_bench' -c 'CREATE DATABASE geoscan_bench' \
   -c 'DROP DATABASE IF EXISTS geoscan_pgbench' -c 'CREATE DATABASE geoscan_pgbench' >/dev/null 2>&1
 pgbench -i -q -s 10 "$pgb_url" >/dev/null 2>&1
 
 go build -trimpath ${GOFLAGS_EXTRA:-} -o bin/geoscan ./cmd/geoscan
+go build -trimpath ${GOFLAGS_EXTRA:-} -o bin/floor ./bench/floor
 # An API process (--role api) in its default configuration, both rate-limit
 # layers on: wrk sends far more than
 # a real client from one address and one organization, so the address
@@ -78,11 +92,28 @@ start_server() {
   echo "server did not start" >&2; exit 1
 }
 
-pgbench_tps() {
-  pgbench -S -c "$CONNS" -j "$THREADS" -T "${DURATION%s}" "$pgb_url" 2>/dev/null | awk '/^tps/{printf "%d\n", $3}'
-}
 
 results=$work/results
+# wrk prints each slice's latency quantiles at every 0.1 % (in µs) with
+# its request count, so that p50 and p99 are those of all the slices'
+# requests together.
+cat >"$work/quantiles.lua" <<'LUA'
+done = function(summary, latency, requests)
+  io.write(string.format("requests %d\n", summary.requests))
+  for i = 1, 1000 do
+    io.write(string.format("q %d\n", latency:percentile(i / 10)))
+  end
+end
+LUA
+# quantile Q FILE...: the Qth quantile (0 – 1) of the requests of the
+# slices whose wrk output the files hold, in milliseconds: each slice's
+# 1 000 quantiles stand for a thousandth of its requests each.
+quantile() {
+  local q=$1
+  shift
+  awk '/^requests /{ w = $2 / 1000; next } /^q /{ print $2, w }' "$@" | sort -n |
+    awk -v q="$q" '{ v[NR] = $1; c[NR] = $2; t += $2 } END { for (i = 1; i <= NR; i++) { s += c[i]; if (s >= q * t) { printf "%.2fms\n", v[i] / 1000; exit } } }'
+}
 # cpu_ticks: the server process's CPU time so far, in clock ticks.
 cpu_ticks() { awk '{print $14 + $15}' "/proc/$server/stat"; }
 # The PostgreSQL server's processes, when it runs on this machine: its
@@ -107,56 +138,102 @@ pg_snapshot() {
 pg_ticks_between() {
   awk 'NR == FNR { t0[$1] = $2; next } { d += $2 - t0[$1] } END { print d + 0 }' "$1" "$2"
 }
-# load NAME PATH: wrk against the running server; appends "NAME rps p50
-# p99 cpu pgcpu", cpu being the server's CPU time per request and pgcpu
-# PostgreSQL's, in microseconds: figures that other work on the machine
-# barely moves. PostgreSQL's is read from a second after wrk starts to a
-# second before it ends and divided by the requests of that window at the
-# run's rate: when wrk closes its connections, requests in flight are
-# cancelled and pgx closes the connections that were running them, whose
-# backends would take their time with them.
+# load NAME PATH: the load next to its reference, in slices. One pgbench
+# -S run and wrk take turns, SLICES times each for DURATION/SLICES, with one
+# more pgbench slice at the end: pgbench is stopped (SIGSTOP) while wrk
+# runs and continued after it. The reference drifts by 10 – 25 % over tens
+# of seconds on this kind of machine, and alternating slices of a few
+# seconds puts the same drift under both. pgbench stays one run with the
+# same connections: a fresh PostgreSQL backend is slow for its first
+# seconds (pgbench -S climbs by a quarter over its first five here), while
+# the API's pool keeps its connections, so the reference starts PGWARMUP
+# after pgbench does, and the API's after WARMUP of wrk. pgbench logs a
+# sample of its transactions with their end times, from which each of its
+# slices' rate is counted.
+#
+# Appends "NAME rps p50 p99 cpu pgcpu pgbench pgbench-lowest
+# pgbench-highest": rps is all wrk slices' requests over their time, p50
+# and p99 those of all their requests; cpu is the server's CPU time per request and
+# pgcpu PostgreSQL's, in microseconds, figures that other work on the
+# machine barely moves. PostgreSQL's is read from half a second after each
+# wrk slice starts to half a second before it ends and divided by the
+# requests of those windows at the slice's rate: when wrk closes its
+# connections, requests in flight are cancelled and pgx closes the
+# connections that were running them, whose backends would take their time
+# with them.
 load() {
-  local out c0 c1 n tck secs w0 w1
-  secs=${DURATION%s}
+  local name=$1 path=$2 slice=$(( ${DURATION%s} / SLICES )) c0 c1 s n=0 secs=0 cpu=0 out w0 w1 sn st
+  local pgticks=0 pgreq=0 windows=$work/windows
   # Steady state only: a fresh process first opens its pool's connections,
   # prepares its statements on each and grows its heap.
   if [ "${WARMUP%s}" -gt 0 ]; then
-    wrk -t"$THREADS" -c"$CONNS" -d"$WARMUP" -H "X-API-Key: $key" "http://127.0.0.1:$PORT$2" >/dev/null
+    wrk -t"$THREADS" -c"$CONNS" -d"$WARMUP" -H "X-API-Key: $key" "http://127.0.0.1:$PORT$path" >/dev/null
   fi
-  c0=$(cpu_ticks)
-  wrk -t"$THREADS" -c"$CONNS" -d"$DURATION" --latency -H "X-API-Key: $key" "http://127.0.0.1:$PORT$2" >"$work/wrk.out" &
-  local wrk_pid=$! perf_pid=
-  if [ -n "${PERF_OUT:-}" ] && [ "$1" = "${PERF_LOAD:-list}" ]; then
-    perf record -q -F 999 -g -p "$server" -o "$PERF_OUT" -- sleep "$secs" >/dev/null 2>&1 &
-    perf_pid=$!
-  fi
-  : >"$work/pg1"
-  if [ "$secs" -ge 3 ]; then
-    sleep 1
+  rm -f "$work"/pgb.* "$work"/wrk.[0-9]*
+  : >"$windows"
+  # Long enough for every slice; ended once the last is measured.
+  pgbench -S -c "$CONNS" -j "$THREADS" -T $(( ${PGWARMUP%s} + 4 * (SLICES + 1) * slice + 60 )) \
+    -l --sampling-rate="$PGSAMPLE" --log-prefix="$work/pgb" "$pgb_url" >/dev/null 2>&1 &
+  pgb=$!
+  sleep "${PGWARMUP%s}"
+  for s in $(seq 0 "$SLICES"); do
+    w0=$(date +%s.%N)
+    sleep "$slice"
+    w1=$(date +%s.%N)
+    echo "$w0 $w1" >>"$windows"
+    [ "$s" -lt "$SLICES" ] || break
+    kill -STOP "$pgb"
+    c0=$(cpu_ticks)
+    wrk -t"$THREADS" -c"$CONNS" -d"${slice}s" -s "$work/quantiles.lua" -H "X-API-Key: $key" "http://127.0.0.1:$PORT$path" >"$work/wrk.out" &
+    local wrk_pid=$! perf_pid=
+    if [ -n "${PERF_OUT:-}" ] && [ "$name" = "${PERF_LOAD:-list}" ] && [ "$s" = 0 ]; then
+      perf record -q -F 999 -g -p "$server" -o "$PERF_OUT" -- sleep "$slice" >/dev/null 2>&1 &
+      perf_pid=$!
+    fi
+    sleep 0.5
     pg_snapshot "$work/pg0"
     w0=$(date +%s.%N)
-    sleep $((secs - 2))
+    sleep $((slice - 1))
     pg_snapshot "$work/pg1"
     w1=$(date +%s.%N)
-  fi
-  wait "$wrk_pid"
-  if [ -n "$perf_pid" ]; then wait "$perf_pid" || true; fi
-  c1=$(cpu_ticks)
-  out=$(cat "$work/wrk.out")
-  n=$(awk '/requests in/{print $1}' <<<"$out")
+    wait "$wrk_pid"
+    if [ -n "$perf_pid" ]; then wait "$perf_pid" || true; fi
+    c1=$(cpu_ticks)
+    kill -CONT "$pgb"
+    cp "$work/wrk.out" "$work/wrk.$s"
+    out=$(cat "$work/wrk.out")
+    if grep -q 'Non-2xx' <<<"$out"; then echo "$name: non-2xx answers" >&2; grep 'Non-2xx' <<<"$out" >&2; fi
+    # "28113 requests in 2.00s, 14.53MB read"
+    read -r sn st < <(awk '/requests in/{t = $4; sub(/s,?$/, "", t); print $1, t}' <<<"$out")
+    n=$((n + sn))
+    secs=$(echo "$secs + $st" | bc -l)
+    cpu=$((cpu + c1 - c0))
+    if [ -s "$work/pg1" ]; then
+      pgticks=$((pgticks + $(pg_ticks_between "$work/pg0" "$work/pg1")))
+      pgreq=$(echo "$pgreq + $sn / $st * ($w1 - $w0)" | bc -l)
+    fi
+  done
+  # The lines pgbench still buffers are of transactions after the last
+  # window.
+  sleep 0.2
+  stop_pgbench
+  local tps=()
+  # Log lines: client, transaction, latency µs, script, end time s, µs.
+  mapfile -t tps < <(awk -v rate="$PGSAMPLE" 'NR == FNR { a[FNR] = $1; b[FNR] = $2; k = FNR; next }
+    { t = $5 + $6 / 1e6; for (i = 1; i <= k; i++) if (t >= a[i] && t < b[i]) { c[i]++; break } }
+    END { for (i = 1; i <= k; i++) printf "%d\n", c[i] / rate / (b[i] - a[i]) }' "$windows" "$work"/pgb.*)
+  local tck rps pgcpu=- ref lo hi
   tck=$(getconf CLK_TCK)
-  if grep -q 'Non-2xx' <<<"$out"; then echo "$1: non-2xx answers" >&2; grep 'Non-2xx' <<<"$out" >&2; fi
-  local rps p50 p99 pgcpu=-
-  rps=$(awk '/Requests\/sec/{printf "%d", $2}' <<<"$out")
-  p50=$(awk '$1=="50%"{print $2}' <<<"$out")
-  p99=$(awk '$1=="99%"{print $2}' <<<"$out")
-  if [ -s "$work/pg1" ]; then
-    pgcpu=$(echo "$(pg_ticks_between "$work/pg0" "$work/pg1") * 1000000 / $tck / ($rps * ($w1 - $w0))" | bc -l | cut -d. -f1)
+  rps=$(echo "$n / $secs" | bc -l | cut -d. -f1)
+  if [ -n "$postmaster" ]; then
+    pgcpu=$(echo "$pgticks * 1000000 / $tck / $pgreq" | bc -l | cut -d. -f1)
   fi
-  echo "$1 $rps $p50 $p99 $(( (c1 - c0) * 1000000 / tck / n )) ${pgcpu:-0}" >>"$results"
+  read -r ref lo hi < <(printf '%s\n' "${tps[@]}" | awk '{ s += $1; if (NR == 1 || $1 < l) l = $1; if ($1 > h) h = $1 } END { printf "%d %d %d\n", s / NR, l, h }')
+  echo "$name $rps $(quantile 0.5 "$work"/wrk.[0-9]*) $(quantile 0.99 "$work"/wrk.[0-9]*) $((cpu * 1000000 / tck / n)) $pgcpu $ref $lo $hi" >>"$results"
 }
 
-echo "== machine: $(nproc) cores, $(free -g | awk '/Mem:/{print $2}') GiB, load $(cut -d' ' -f1-3 /proc/loadavg); wrk -t$THREADS -c$CONNS -d$DURATION --latency after $WARMUP of warm-up; $SCANS scans in the organization"
+
+echo "== machine: $(nproc) cores, $(free -g | awk '/Mem:/{print $2}') GiB, load $(cut -d' ' -f1-3 /proc/loadavg); wrk -t$THREADS -c$CONNS --latency for $DURATION after $WARMUP of warm-up, taking turns with pgbench -S -c$CONNS -j$THREADS in $SLICES slices; $SCANS scans in the organization"
 # The reference moves by 10 – 20 % between runs of pgbench a minute apart
 # on this kind of machine, so pgbench runs before each load and after the
 # last, and each load is compared with the mean of the runs either side.
@@ -169,38 +246,43 @@ label() {
     get_nolimits) echo "GET /scans/{id}, rate limits off" ;;
     list_nolimits) echo "GET /scans?limit=20, rate limits off" ;;
     get_redis) echo "GET /scans/{id}, GEOSCAN_REDIS_URL" ;;
+    floor) echo "the stack's floor (bench/floor)" ;;
   esac
 }
 redis=false
 if redis-cli -u "$REDIS_URL" ping >/dev/null 2>&1; then redis=true; fi
-# run_config NAME: one process configuration's loads, each after a pgbench
-# run. The process is started before the first of them, so that every load
-# meets a process (and PostgreSQL backends) of some seconds' age.
+# start_floor: bench/floor in place of the API, reading the same scans.
+start_floor() {
+  stop_server
+  bin/floor -addr "127.0.0.1:$PORT" -org "$org" 2>/dev/null &
+  server=$!
+  for _ in $(seq 100); do curl -fs "http://127.0.0.1:$PORT/readyz" >/dev/null && return; sleep 0.1; done
+  echo "floor did not start" >&2; exit 1
+}
+# run_config NAME: one process configuration's loads.
 run_config() {
   case $1 in
     limits)
       start_server
-      pgbench_tps >>"$work/pgbench"
       load get "/api/v1/scans/$scan"
-      pgbench_tps >>"$work/pgbench"
       load list "/api/v1/scans?limit=20" ;;
     nolimits)
       start_server GEOSCAN_DISABLE_RATE_LIMITS=true
-      pgbench_tps >>"$work/pgbench"
       load get_nolimits "/api/v1/scans/$scan"
-      pgbench_tps >>"$work/pgbench"
       load list_nolimits "/api/v1/scans?limit=20" ;;
     redis)
       start_server GEOSCAN_REDIS_URL="$REDIS_URL"
-      pgbench_tps >>"$work/pgbench"
       load get_redis "/api/v1/scans/$scan" ;;
+    floor)
+      start_floor
+      load floor "/scans/$scan" ;;
   esac
 }
 configs=(limits nolimits)
 if $redis; then configs+=(redis); fi
+configs+=(floor)
 for round in $(seq "$ROUNDS"); do
   : >"$results"
-  : >"$work/pgbench"
   # The first load of a round measures lower than the same load later in
   # it (seen in every run, cause not found), so each round starts with
   # another configuration.
@@ -209,24 +291,19 @@ for round in $(seq "$ROUNDS"); do
     run_config "${configs[$(( (round - 1 + k) % n ))]}"
   done
   stop_server
-  pgbench_tps >>"$work/pgbench"
 
-  mapfile -t pgs <"$work/pgbench"
-  echo "round $round: pgbench -S -c$CONNS -j$THREADS before each load and after the last: ${pgs[*]} tps"
-  printf '%-36s %10s %8s %8s %10s %10s %10s %10s\n' "" "req/s" "p50" "p99" "pgbench" "× pgbench" "server CPU" "PG CPU"
-  i=0
-  while read -r name rps p50 p99 cpu pgcpu; do
-    pg=$(( (pgs[i] + pgs[i + 1]) / 2 ))
-    ratio=$(echo "$rps / $pg" | bc -l)
-    printf '%-36s %10d %8s %8s %10d %10.2f %7d µs %7s µs\n' "$(label "$name")" "$rps" "$p50" "$p99" "$pg" "$ratio" "$cpu" "$pgcpu"
+  echo "round $round:"
+  printf '%-36s %8s %8s %8s %22s %10s %10s %10s\n' "" "req/s" "p50" "p99" "pgbench (slices)" "× pgbench" "server CPU" "PG CPU"
+  while read -r name rps p50 p99 cpu pgcpu ref lo hi; do
+    ratio=$(echo "$rps / $ref" | bc -l)
+    printf '%-36s %8d %8s %8s %22s %10.2f %7d µs %7s µs\n' "$(label "$name")" "$rps" "$p50" "$p99" "$ref ($lo – $hi)" "$ratio" "$cpu" "$pgcpu"
     echo "$name $ratio $p99 $cpu $pgcpu" >>"$work/all"
-    i=$((i + 1))
   done <"$results"
 done
 if [ "$ROUNDS" -gt 1 ]; then
   echo "over $ROUNDS rounds: median (lowest – highest)"
   printf '%-36s %20s %22s %18s %18s\n' "" "× pgbench" "p99" "server CPU µs" "PG CPU µs"
-  for name in get list get_nolimits list_nolimits get_redis; do
+  for name in get list get_nolimits list_nolimits get_redis floor; do
     grep -q "^$name " "$work/all" || continue
     # p99 as wrk prints it (7.48ms, 1.02s) in milliseconds.
     awk -v n="$name" '$1 == n { r[++k] = $2; p = $3; m = p ~ /ms$/ ? 1 : p ~ /us$/ ? 0.001 : 1000; sub(/[a-z]+$/, "", p); q[k] = p * m; c[k] = $4; g[k] = $5 == "-" ? -1 : $5 }
