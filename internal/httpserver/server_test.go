@@ -226,6 +226,10 @@ func TestRedact(t *testing.T) {
 		"geo_abc is too short a key":     "geo_abc is too short a key",
 		"GEO_" + strings.Repeat("A", 40): "GEO_" + strings.Repeat("A", 40),
 		"":                               "",
+		// Bytes a path or an error may carry around a key.
+		"/a\x00" + key + "\x00b": "/a\x00geo_[redacted]\x00b",
+		"x\r\n" + key + "\r":     "x\r\ngeo_[redacted]\r",
+		"geo_":                   "geo_",
 	} {
 		require.Equal(t, want, redact(in), in)
 	}
