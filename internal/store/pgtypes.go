@@ -9,6 +9,8 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgconn/ctxwatch"
 	"github.com/jackc/pgx/v5/pgtype"
 	"github.com/jackc/pgx/v5/pgxpool"
 )
@@ -25,7 +27,26 @@ func PoolConfig(databaseURL string) (*pgxpool.Config, error) {
 		RegisterTypes(conn.TypeMap())
 		return nil
 	}
+	cfg.ConnConfig.BuildContextWatcherHandler = keepConnOnCancel
 	return cfg, nil
+}
+
+// cancelGrace is how long a statement may still run after its context
+// ends (see keepConnOnCancel).
+const cancelGrace = 250 * time.Millisecond
+
+// keepConnOnCancel makes an ended context cost a connection only when its
+// statement is slow. pgx's default breaks the connection the moment the
+// context ends: a client that hung up while its read was in flight cost
+// the pool a connection, and its replacement a fork on the server and a
+// backend that stays slow until its caches warm (several seconds under
+// load). Here the connection's deadline is set cancelGrace after the
+// context ends, so a statement that finishes within it (a read of one
+// row takes well under a millisecond) leaves the connection in the pool,
+// and a slower one is broken off as before. A LISTEN wait whose context
+// ends returns after the grace, with the connection kept.
+func keepConnOnCancel(conn *pgconn.PgConn) ctxwatch.Handler {
+	return &pgconn.DeadlineContextWatcherHandler{Conn: conn.Conn(), DeadlineDelay: cancelGrace}
 }
 
 // NewPool opens a pool configured by PoolConfig.
