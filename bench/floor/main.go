@@ -21,6 +21,8 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/geoscan/geoscan/internal/store"
 )
 
 const query = `SELECT id, schedule_id, source, url, domain, brand_name, brand_aliases, callback_url, project, tracked_url,
@@ -39,11 +41,12 @@ func main() {
 }
 
 func run(addr, org string) error {
-	cfg, err := pgxpool.ParseConfig(os.Getenv("DATABASE_URL"))
+	// The API's pool: its configuration (a client hanging up costs no
+	// connection) and default size (GEOSCAN_DB_MAX_CONNS).
+	cfg, err := store.PoolConfig(os.Getenv("DATABASE_URL"))
 	if err != nil {
 		return err
 	}
-	// The API's default pool (GEOSCAN_DB_MAX_CONNS).
 	cfg.MaxConns = int32(4 * runtime.NumCPU())
 
 	pool, err := pgxpool.NewWithConfig(context.Background(), cfg)
