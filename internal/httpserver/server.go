@@ -114,7 +114,7 @@ func New(d Deps) (*echo.Echo, error) {
 	if err != nil {
 		return nil, err
 	}
-	g := e.Group("/api/v1",
+	chain := []echo.MiddlewareFunc{
 		middleware.BodyLimit("1M"),
 		newBodyGuard().strictJSON,
 		middleware.ContextTimeout(d.RequestTimeout),
@@ -122,8 +122,13 @@ func New(d Deps) (*echo.Echo, error) {
 		validator,
 		storableText,
 		principalToContext,
-	)
-	api.RegisterHandlers(g, api.NewStrictHandler(d.Handler, nil))
+	}
+	// The group holds the chain for the paths under it that no operation
+	// matches (its not-found routes), so that their 404 or 405 comes from
+	// the validator as an operation's errors do; the operations themselves
+	// get the same chain composed once.
+	e.Group("/api/v1", chain...)
+	api.RegisterHandlers(composedRouter{e: e, prefix: "/api/v1", chain: chain}, api.NewStrictHandler(d.Handler, nil))
 	// Anything under /api that no route matched still gets the envelope.
 	e.Any("/api/*", func(echo.Context) error { return echo.ErrNotFound })
 	return e, nil
