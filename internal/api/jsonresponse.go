@@ -88,10 +88,16 @@ func writeJSON(w http.ResponseWriter, status int, v any) error {
 	return writeBody(w, status, *buf)
 }
 
+// jsonContentType is shared by every response: net/http only reads a
+// header's values, and Header.Add would append to a copy (the slice is
+// full).
+var jsonContentType = []string{"application/json"}
+
 // writeBody writes a JSON body in one write, with its length.
 func writeBody(w http.ResponseWriter, status int, body []byte) error {
-	w.Header().Set("Content-Type", "application/json")
-	w.Header().Set("Content-Length", strconv.Itoa(len(body)))
+	h := w.Header()
+	h["Content-Type"] = jsonContentType
+	h["Content-Length"] = []string{strconv.Itoa(len(body))}
 	w.WriteHeader(status)
 	_, err := w.Write(body)
 	return err

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"log/slog"
+	"net/http"
 	"sync"
 	"time"
 
@@ -18,6 +19,9 @@ import (
 )
 
 const principalKey = "geoscan.principal"
+
+// apiKeyHeader is X-API-Key as net/http keys a request's headers.
+var apiKeyHeader = http.CanonicalHeaderKey("X-API-Key")
 
 type authenticator struct {
 	store  *store.Store
@@ -42,7 +46,7 @@ func errInvalidKey() *apierror.Error {
 // malformed, unknown and revoked keys.
 func (a *authenticator) authenticate(ctx context.Context, in *openapi3filter.AuthenticationInput) error {
 	r := in.RequestValidationInput.Request
-	values := r.Header.Values("X-API-Key")
+	values := r.Header[apiKeyHeader]
 	if len(values) == 0 || (len(values) == 1 && values[0] == "") {
 		return apierror.New(apierror.CodeAPIKeyRequired, "", "An API key is required in the X-API-Key header (keys in the query string are not accepted).")
 	}

@@ -59,7 +59,7 @@ func errorHandler(logger *slog.Logger) echo.HTTPErrorHandler {
 			return
 		}
 		ctx := c.Request().Context()
-		requestID := c.Response().Header().Get(echo.HeaderXRequestID)
+		requestID := responseRequestID(c)
 		// A handler cancelled because its client went away has no one
 		// left to answer: that is not a failure of the service.
 		if clientCtx, ok := c.Get(clientContextKey).(context.Context); ok && errors.Is(err, context.Canceled) && clientCtx.Err() != nil {

@@ -17,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/jackc/puddle/v2"
@@ -232,5 +233,20 @@ func TestRedact(t *testing.T) {
 		"geo_":                   "geo_",
 	} {
 		require.Equal(t, want, redact(in), in)
+	}
+}
+
+// A generated request id is a version 4 UUID, different every time.
+func TestNewRequestID(t *testing.T) {
+	seen := map[string]bool{}
+	for range 1000 {
+		id := newRequestID()
+		u, err := uuid.Parse(id)
+		require.NoError(t, err)
+		require.Equal(t, uuid.Version(4), u.Version(), id)
+		require.Equal(t, uuid.RFC4122, u.Variant(), id)
+		require.Equal(t, u.String(), id)
+		require.False(t, seen[id], "repeated id %s", id)
+		seen[id] = true
 	}
 }

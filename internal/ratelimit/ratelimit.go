@@ -154,11 +154,17 @@ const (
 func SetHeaders(h http.Header, g Group, r Result, now time.Time) {
 	reset := now.Add(max(r.ResetAfter, 0))
 	// Every limited request sets these, twice when both layers apply: the
-	// keys are canonicalized once, and the four values share one array.
+	// keys are canonicalized once, the four values share one array, and the
+	// three numbers one string.
+	var digits [64]byte
+	b := strconv.AppendInt(digits[:0], int64(r.Limit.Rate), 10)
+	limitEnd := len(b)
+	b = strconv.AppendInt(b, int64(max(r.Remaining, 0)), 10)
+	remainingEnd := len(b)
+	b = strconv.AppendInt(b, int64(math.Ceil(float64(reset.UnixNano())/1e9)), 10)
+	numbers := string(b)
 	v := make([]string, 4)
-	v[0] = strconv.Itoa(r.Limit.Rate)
-	v[1] = strconv.Itoa(max(r.Remaining, 0))
-	v[2] = strconv.FormatInt(int64(math.Ceil(float64(reset.UnixNano())/1e9)), 10)
+	v[0], v[1], v[2] = numbers[:limitEnd], numbers[limitEnd:remainingEnd], numbers[remainingEnd:]
 	v[3] = string(g)
 	h[canonicalLimit], h[canonicalRemaining], h[canonicalReset], h[canonicalGroup] = v[0:1:1], v[1:2:2], v[2:3:3], v[3:4:4]
 }
