@@ -162,12 +162,17 @@ func requestLogger(logger *slog.Logger) echo.MiddlewareFunc {
 				return nil
 			}
 			// The path only: a query string may carry a key pasted by mistake.
-			logger.LogAttrs(ctx, slog.LevelInfo, "request",
+			// The record is handed to the handler directly: Logger.LogAttrs
+			// would also walk the stack for the caller's address, which the
+			// line does not print (the handlers add no source).
+			r := slog.NewRecord(time.Now(), slog.LevelInfo, "request", 0)
+			r.AddAttrs(
 				slog.String("request_id", responseRequestID(c)),
 				slog.String("method", c.Request().Method),
 				slog.String("path", redact(c.Request().URL.Path)),
 				slog.Int("status", c.Response().Status),
-				slog.Duration("duration", time.Since(start)))
+				slog.Duration("duration", r.Time.Sub(start)))
+			_ = logger.Handler().Handle(ctx, r)
 			return nil
 		}
 	}
