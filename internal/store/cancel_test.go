@@ -11,25 +11,46 @@ import (
 	"github.com/geoscan/geoscan/internal/pgtest"
 )
 
-// blockedOnLock starts `SELECT pg_advisory_lock(key)` on conn under ctx,
-// which holder's lock on key keeps waiting, and returns once the server
-// shows it waiting: the statement is in flight when the caller acts.
-func blockedOnLock(t *testing.T, ctx context.Context, holder, conn *pgxpool.Conn, key int64) <-chan error {
+// heldLock is a statement in flight: holder holds an advisory lock, and
+// conn (whose backend is pid) waits for it in `SELECT pg_advisory_lock`
+// under a context that cancel ends; done receives the statement's error.
+type heldLock struct {
+	holder, conn *pgxpool.Conn
+	pid          int
+	cancel       context.CancelFunc
+	done         <-chan error
+}
+
+// onHeldLock acquires two connections of the test pool and starts conn's
+// statement on holder's lock key, returning once the server shows it
+// waiting, so that the statement is in flight when the caller acts.
+func onHeldLock(t *testing.T, key int64) heldLock {
 	t.Helper()
-	var pid int
-	require.NoError(t, conn.QueryRow(context.Background(), `SELECT pg_backend_pid()`).Scan(&pid))
+	pool, ctx := pgtest.Pool(t), context.Background()
+	holder, err := pool.Acquire(ctx)
+	require.NoError(t, err)
+	t.Cleanup(holder.Release)
+	conn, err := pool.Acquire(ctx)
+	require.NoError(t, err)
+	t.Cleanup(conn.Release)
+	_, err = holder.Exec(ctx, `SELECT pg_advisory_lock($1)`, key)
+	require.NoError(t, err)
+
+	pid := backendPID(t, conn)
+	stmtCtx, cancel := context.WithCancel(ctx)
+	t.Cleanup(cancel)
 	done := make(chan error, 1)
 	go func() {
-		_, err := conn.Exec(ctx, `SELECT pg_advisory_lock($1)`, key)
+		_, err := conn.Exec(stmtCtx, `SELECT pg_advisory_lock($1)`, key)
 		done <- err
 	}()
 	require.Eventually(t, func() bool {
 		var waiting bool
-		err := holder.QueryRow(context.Background(),
+		err := holder.QueryRow(ctx,
 			`SELECT EXISTS (SELECT 1 FROM pg_locks WHERE pid = $1 AND locktype = 'advisory' AND NOT granted)`, pid).Scan(&waiting)
 		return err == nil && waiting
 	}, 30*time.Second, 2*time.Millisecond)
-	return done
+	return heldLock{holder: holder, conn: conn, pid: pid, cancel: cancel, done: done}
 }
 
 func backendPID(t *testing.T, conn *pgxpool.Conn) int {
@@ -43,51 +64,28 @@ func backendPID(t *testing.T, conn *pgxpool.Conn) int {
 // while its read was in flight) keeps its connection, and the connection
 // its backend.
 func TestEndedContextKeepsTheConnectionOfAQuickStatement(t *testing.T) {
-	pool, ctx := pgtest.Pool(t), context.Background()
-	holder, err := pool.Acquire(ctx)
-	require.NoError(t, err)
-	defer holder.Release()
-	conn, err := pool.Acquire(ctx)
-	require.NoError(t, err)
-	defer conn.Release()
-	before := backendPID(t, conn)
-
-	_, err = holder.Exec(ctx, `SELECT pg_advisory_lock(71)`)
-	require.NoError(t, err)
-	stmtCtx, cancel := context.WithCancel(ctx)
-	done := blockedOnLock(t, stmtCtx, holder, conn, 71)
-	cancel()
-	_, err = holder.Exec(ctx, `SELECT pg_advisory_unlock(71)`)
+	ctx := context.Background()
+	l := onHeldLock(t, 71)
+	l.cancel()
+	_, err := l.holder.Exec(ctx, `SELECT pg_advisory_unlock(71)`)
 	require.NoError(t, err)
 
-	require.NoError(t, <-done, "the statement finished within the grace")
-	require.False(t, conn.Conn().IsClosed())
-	require.Equal(t, before, backendPID(t, conn))
-	_, err = conn.Exec(ctx, `SELECT pg_advisory_unlock(71)`)
+	require.NoError(t, <-l.done, "the statement finished within the grace")
+	require.False(t, l.conn.Conn().IsClosed())
+	require.Equal(t, l.pid, backendPID(t, l.conn))
+	_, err = l.conn.Exec(ctx, `SELECT pg_advisory_unlock(71)`)
 	require.NoError(t, err)
 }
 
 // A statement still running when the grace ends is broken off as before:
 // the caller gets the context's error instead of waiting for it.
 func TestEndedContextBreaksOffASlowStatement(t *testing.T) {
-	pool, ctx := pgtest.Pool(t), context.Background()
-	holder, err := pool.Acquire(ctx)
-	require.NoError(t, err)
-	defer holder.Release()
-	conn, err := pool.Acquire(ctx)
-	require.NoError(t, err)
-	defer conn.Release()
-
-	_, err = holder.Exec(ctx, `SELECT pg_advisory_lock(72)`)
-	require.NoError(t, err)
-	stmtCtx, cancel := context.WithCancel(ctx)
-	done := blockedOnLock(t, stmtCtx, holder, conn, 72)
-	cancel()
-	err = <-done
-	require.ErrorIs(t, err, context.Canceled)
+	l := onHeldLock(t, 72)
+	l.cancel()
+	require.ErrorIs(t, <-l.done, context.Canceled)
 	// The waiting backend takes the lock once it is free, finds its client
 	// gone and ends.
-	_, err = holder.Exec(ctx, `SELECT pg_advisory_unlock(72)`)
+	_, err := l.holder.Exec(context.Background(), `SELECT pg_advisory_unlock(72)`)
 	require.NoError(t, err)
 }
 
