@@ -19,7 +19,7 @@ func TestJSONLogWritesWhatSlogWrites(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	strs := []string{
 		"", "request", "GET", "/api/v1/scans/0b9e2f4c-7a1d-4e5f-9c3b-2d8a6f1e0c47",
-		`quote " inside`, `back\slash`, "tab\there", "nul\x00", "line\nbreak", "caf\u00e9", "\xff\xfe invalid",
+		`quote " inside`, `back\slash`, "tab\there", "nul\x00", "line\nbreak", "cr\rlf", "crlf\r\n", "caf\u00e9", "\xff\xfe invalid",
 		"<html>&amp;", "\u2028", "DEL\x7f", strings.Repeat("x", 3000),
 	}
 	values := []func() slog.Value{
