@@ -20,8 +20,8 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/geoscan/geoscan/internal/pgcluster"
-	"github.com/geoscan/geoscan/internal/pgtest"
+	"github.com/geoscan/geoscan/internal/store/pgcluster"
+	"github.com/geoscan/geoscan/internal/testing/pgtest"
 )
 
 func main() {

@@ -5,8 +5,8 @@ import (
 	"log/slog"
 	"os"
 
+	"github.com/geoscan/geoscan/internal/audit/llm"
 	"github.com/geoscan/geoscan/internal/config"
-	"github.com/geoscan/geoscan/internal/llm"
 	"github.com/geoscan/geoscan/internal/store"
 )
 

@@ -10,9 +10,9 @@ import (
 
 	"github.com/google/uuid"
 
-	"github.com/geoscan/geoscan/internal/auth"
-	"github.com/geoscan/geoscan/internal/mail"
+	"github.com/geoscan/geoscan/internal/jobs/mail"
 	"github.com/geoscan/geoscan/internal/store"
+	"github.com/geoscan/geoscan/internal/web/auth"
 )
 
 func org(ctx context.Context, e env, args []string) error {

@@ -19,8 +19,8 @@ import (
 
 	"github.com/geoscan/geoscan/gen/client"
 	"github.com/geoscan/geoscan/internal/config"
-	"github.com/geoscan/geoscan/internal/dbmigrate"
 	"github.com/geoscan/geoscan/internal/store"
+	"github.com/geoscan/geoscan/internal/store/dbmigrate"
 )
 
 // env is what every command gets.

@@ -16,11 +16,11 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/geoscan/geoscan/internal/auth"
-	"github.com/geoscan/geoscan/internal/pgcluster"
-	"github.com/geoscan/geoscan/internal/pgtest"
-	"github.com/geoscan/geoscan/internal/testsite"
-	"github.com/geoscan/geoscan/internal/wait"
+	"github.com/geoscan/geoscan/internal/store/pgcluster"
+	"github.com/geoscan/geoscan/internal/testing/pgtest"
+	"github.com/geoscan/geoscan/internal/testing/poll"
+	"github.com/geoscan/geoscan/internal/testing/testsite"
+	"github.com/geoscan/geoscan/internal/web/auth"
 )
 
 func TestMain(m *testing.M) {
@@ -147,7 +147,7 @@ func startDev(t *testing.T, dataDir string) (api, key string, stop func() (int, 
 	done := make(chan int, 1)
 	vars := map[string]string{"GEOSCAN_DATA_DIR": dataDir, "GEOSCAN_HTTP_ADDR": "127.0.0.1:0", "GEOSCAN_LOG_LEVEL": "warn"}
 	go func() { done <- Main(ctx, []string{"dev"}, func(k string) string { return vars[k] }, out, errOut) }()
-	printed, _ := wait.For(t, 90*time.Second, func() (bool, bool) {
+	printed, _ := poll.For(t, 90*time.Second, func() (bool, bool) {
 		select {
 		case code := <-done:
 			cancel()

@@ -19,9 +19,9 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/geoscan/geoscan/gen/client"
-	"github.com/geoscan/geoscan/internal/apitest"
-	"github.com/geoscan/geoscan/internal/pgtest"
-	"github.com/geoscan/geoscan/internal/testsite"
+	"github.com/geoscan/geoscan/internal/testing/apitest"
+	"github.com/geoscan/geoscan/internal/testing/pgtest"
+	"github.com/geoscan/geoscan/internal/testing/testsite"
 )
 
 var (

@@ -13,9 +13,9 @@ import (
 
 	"github.com/geoscan/geoscan/gen/client"
 	"github.com/geoscan/geoscan/internal/app"
+	"github.com/geoscan/geoscan/internal/audit/llm"
 	"github.com/geoscan/geoscan/internal/config"
-	"github.com/geoscan/geoscan/internal/llm"
-	"github.com/geoscan/geoscan/internal/testsite"
+	"github.com/geoscan/geoscan/internal/testing/testsite"
 	"github.com/geoscan/geoscan/webhook"
 )
 

@@ -8,9 +8,9 @@ import (
 	"text/tabwriter"
 
 	"github.com/geoscan/geoscan/gen/client"
-	"github.com/geoscan/geoscan/internal/llm"
-	"github.com/geoscan/geoscan/internal/llm/scripted"
-	"github.com/geoscan/geoscan/internal/testsite"
+	"github.com/geoscan/geoscan/internal/audit/llm"
+	"github.com/geoscan/geoscan/internal/audit/llm/scripted"
+	"github.com/geoscan/geoscan/internal/testing/testsite"
 )
 
 // demoEngine starts the scripted demo engine on loopback and returns it

@@ -10,10 +10,10 @@ import (
 	"strings"
 
 	"github.com/geoscan/geoscan/internal/app"
-	"github.com/geoscan/geoscan/internal/auth"
 	"github.com/geoscan/geoscan/internal/config"
-	"github.com/geoscan/geoscan/internal/pgcluster"
 	"github.com/geoscan/geoscan/internal/store"
+	"github.com/geoscan/geoscan/internal/store/pgcluster"
+	"github.com/geoscan/geoscan/internal/web/auth"
 )
 
 const devOrgName = "Development"

@@ -7,7 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/geoscan/geoscan/internal/testsite"
+	"github.com/geoscan/geoscan/internal/testing/testsite"
 )
 
 // fixtures serves the fixture sites until interrupted and prints the

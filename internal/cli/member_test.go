@@ -8,9 +8,9 @@ import (
 	"github.com/google/uuid"
 	"github.com/stretchr/testify/require"
 
-	"github.com/geoscan/geoscan/internal/auth"
-	"github.com/geoscan/geoscan/internal/pgtest"
 	"github.com/geoscan/geoscan/internal/store"
+	"github.com/geoscan/geoscan/internal/testing/pgtest"
+	"github.com/geoscan/geoscan/internal/web/auth"
 )
 
 func TestMembersAndMemberKeys(t *testing.T) {

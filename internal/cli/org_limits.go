@@ -11,7 +11,7 @@ import (
 
 	"github.com/google/uuid"
 
-	"github.com/geoscan/geoscan/internal/plan"
+	"github.com/geoscan/geoscan/internal/planlimits"
 	"github.com/geoscan/geoscan/internal/store"
 )
 
@@ -85,7 +85,7 @@ func orgSetLimits(ctx context.Context, e env, args []string) error {
 		}
 		o := cur.Overrides
 		if *clearAll {
-			o = plan.Overrides{}
+			o = planlimits.Overrides{}
 		}
 		apply := func(dst **int32, f *overrideFlag) {
 			if f.set {
@@ -190,7 +190,7 @@ func orgArg(fs *flag.FlagSet, args []string, synopsis string) (uuid.UUID, error)
 }
 
 func printLimits(e env, org store.Organization) error {
-	defaults := plan.Defaults(org.Plan)
+	defaults := planlimits.Defaults(org.Plan)
 	limits := store.Limits(org)
 	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "LIMIT\tPLAN\tOVERRIDE\tIN FORCE")

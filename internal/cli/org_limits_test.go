@@ -9,10 +9,10 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/geoscan/geoscan/internal/apitest"
-	"github.com/geoscan/geoscan/internal/pgtest"
 	"github.com/geoscan/geoscan/internal/store"
-	"github.com/geoscan/geoscan/internal/wait"
+	"github.com/geoscan/geoscan/internal/testing/apitest"
+	"github.com/geoscan/geoscan/internal/testing/pgtest"
+	"github.com/geoscan/geoscan/internal/testing/poll"
 )
 
 // TestOrgSetLimitsAppliesToARunningServer changes an organization's limits
@@ -42,7 +42,7 @@ func TestOrgSetLimitsAppliesToARunningServer(t *testing.T) {
 		RequireError(t, http.StatusUnprocessableEntity, "schedule_limit_reached", "")
 	// Rate limits are reread when the change is announced: poll until the
 	// new limit shows.
-	wait.Until(t, 30*time.Second, "the api_write override to apply", func() bool {
+	poll.Until(t, 30*time.Second, "the api_write override to apply", func() bool {
 		return h.Do(t, "GET", "/api/v1/usage", org.Key, nil).Header.Get("X-RateLimit-Limit") == "120" && writeLimit(t, h, org) == "1000"
 	})
 

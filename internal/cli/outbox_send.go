@@ -9,7 +9,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/geoscan/geoscan/internal/config"
-	"github.com/geoscan/geoscan/internal/mail"
+	"github.com/geoscan/geoscan/internal/jobs/mail"
 )
 
 const outboxSendUsage = `Usage: geoscan outbox send [MESSAGE_ID ...] [--held] [--failed] [--org ORG_ID] [--dry-run]

@@ -8,9 +8,9 @@ import (
 	"github.com/google/uuid"
 	"github.com/stretchr/testify/require"
 
-	"github.com/geoscan/geoscan/internal/pgtest"
-	"github.com/geoscan/geoscan/internal/schedule"
+	"github.com/geoscan/geoscan/internal/jobs/schedule"
 	"github.com/geoscan/geoscan/internal/store"
+	"github.com/geoscan/geoscan/internal/testing/pgtest"
 )
 
 // storedMessage stores the email of a new scan of a new schedule of org in
@@ -46,7 +46,7 @@ func emailJobs(t *testing.T, st *store.Store, messageID uuid.UUID) int {
 
 // TestOutboxSendQueuesNothingWhenItRefuses covers what `outbox send`
 // refuses and what it only reports; the sending itself is tested with a
-// relay and the workers in internal/mail (TestOutboxSend). Nothing here
+// relay and the workers in internal/jobs/mail (TestOutboxSend). Nothing here
 // queues a job: the workers of this package's other tests have no relay.
 func TestOutboxSendQueuesNothingWhenItRefuses(t *testing.T) {
 	t.Parallel()

@@ -8,8 +8,8 @@ import (
 
 	"github.com/google/uuid"
 
-	"github.com/geoscan/geoscan/internal/scanner"
-	"github.com/geoscan/geoscan/internal/schedule"
+	"github.com/geoscan/geoscan/internal/jobs/scanner"
+	"github.com/geoscan/geoscan/internal/jobs/schedule"
 )
 
 // scheduleTick is `geoscan schedule tick [--at RFC3339]`: an operator's

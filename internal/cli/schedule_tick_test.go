@@ -8,9 +8,9 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/geoscan/geoscan/internal/pgtest"
-	"github.com/geoscan/geoscan/internal/schedule"
+	"github.com/geoscan/geoscan/internal/jobs/schedule"
 	"github.com/geoscan/geoscan/internal/store"
+	"github.com/geoscan/geoscan/internal/testing/pgtest"
 )
 
 // TestScheduleTickTwiceCreatesOneScan runs `geoscan schedule tick --at` for

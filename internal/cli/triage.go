@@ -9,7 +9,7 @@ import (
 
 	"github.com/geoscan/geoscan/internal/app"
 	"github.com/geoscan/geoscan/internal/config"
-	"github.com/geoscan/geoscan/internal/scanner"
+	"github.com/geoscan/geoscan/internal/jobs/scanner"
 	"github.com/geoscan/geoscan/internal/store"
 )
 

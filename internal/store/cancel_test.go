@@ -8,7 +8,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/stretchr/testify/require"
 
-	"github.com/geoscan/geoscan/internal/pgtest"
+	"github.com/geoscan/geoscan/internal/testing/pgtest"
 )
 
 // heldLock is a statement in flight: holder holds an advisory lock, and

@@ -10,7 +10,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/geoscan/geoscan/gen/db"
-	"github.com/geoscan/geoscan/internal/llm"
+	"github.com/geoscan/geoscan/internal/audit/llm"
 )
 
 // The answer cache of the AI layer: llm.Cache over the llm_answers table.

@@ -8,7 +8,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/geoscan/geoscan/gen/db"
-	"github.com/geoscan/geoscan/internal/plan"
+	"github.com/geoscan/geoscan/internal/planlimits"
 )
 
 // SubscriptionStatus says whether an organization may create scans.
@@ -34,7 +34,7 @@ type Organization struct {
 	Plan               string // "free" or "pro"
 	SubscriptionStatus SubscriptionStatus
 	// Overrides replace the plan's limits where set.
-	Overrides plan.Overrides
+	Overrides planlimits.Overrides
 	CreatedAt time.Time
 	UpdatedAt time.Time
 }
@@ -42,7 +42,7 @@ type Organization struct {
 func organizationOf(r db.Organization) Organization {
 	return Organization{
 		ID: r.ID, Name: r.Name, Plan: r.Plan, SubscriptionStatus: SubscriptionStatus(r.SubscriptionStatus),
-		Overrides: plan.Overrides{
+		Overrides: planlimits.Overrides{
 			DailyScans:      r.DailyScanQuotaOverride,
 			ActiveSchedules: r.ScheduleLimitOverride,
 			WritePerMinute:  r.RateLimitWriteOverride,
@@ -88,7 +88,7 @@ func (s *Store) SetPlan(ctx context.Context, id uuid.UUID, planName string) (Org
 }
 
 // SetOverrides replaces an organization's limit overrides (nil = plan value).
-func (s *Store) SetOverrides(ctx context.Context, id uuid.UUID, o plan.Overrides) (Organization, error) {
+func (s *Store) SetOverrides(ctx context.Context, id uuid.UUID, o planlimits.Overrides) (Organization, error) {
 	org, err := s.q.SetOrganizationOverrides(ctx, s.conn, db.SetOrganizationOverridesParams{
 		ID:                     id,
 		DailyScanQuotaOverride: o.DailyScans,
@@ -100,8 +100,8 @@ func (s *Store) SetOverrides(ctx context.Context, id uuid.UUID, o plan.Overrides
 }
 
 // Limits returns the limits in force for org.
-func Limits(org Organization) plan.Limits {
-	return plan.For(org.Plan, org.Overrides)
+func Limits(org Organization) planlimits.Limits {
+	return planlimits.For(org.Plan, org.Overrides)
 }
 
 // lockOrganization locks an organization until the end of the caller's

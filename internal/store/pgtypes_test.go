@@ -11,8 +11,8 @@ import (
 	"github.com/jackc/pgx/v5/pgtype"
 	"github.com/stretchr/testify/require"
 
-	"github.com/geoscan/geoscan/internal/pgtest"
 	"github.com/geoscan/geoscan/internal/store"
+	"github.com/geoscan/geoscan/internal/testing/pgtest"
 )
 
 func TestUUIDRoundTrip(t *testing.T) {

@@ -9,9 +9,9 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/stretchr/testify/require"
 
-	"github.com/geoscan/geoscan/internal/pgtest"
-	"github.com/geoscan/geoscan/internal/plan"
+	"github.com/geoscan/geoscan/internal/planlimits"
 	"github.com/geoscan/geoscan/internal/store"
+	"github.com/geoscan/geoscan/internal/testing/pgtest"
 )
 
 // Lists without a filter and with one read different queries; both page
@@ -21,8 +21,8 @@ func TestListScansPages(t *testing.T) {
 	t.Parallel()
 	tx := pgtest.Tx(t)
 	st, ctx := store.New(pgtest.Pool(t)).WithTx(tx), context.Background()
-	a := org(t, st, true, plan.Overrides{})
-	other := org(t, st, true, plan.Overrides{})
+	a := org(t, st, true, planlimits.Overrides{})
+	other := org(t, st, true, planlimits.Overrides{})
 	// 230 scans, three to a creation time, and a completed one with every
 	// column set; another organization's scans in between.
 	_, err := tx.Exec(ctx, `INSERT INTO scans (org_id, url, domain, brand_name, created_at)

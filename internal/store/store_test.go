@@ -9,9 +9,9 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/geoscan/geoscan/internal/pgtest"
-	"github.com/geoscan/geoscan/internal/plan"
+	"github.com/geoscan/geoscan/internal/planlimits"
 	"github.com/geoscan/geoscan/internal/store"
+	"github.com/geoscan/geoscan/internal/testing/pgtest"
 )
 
 func TestMain(m *testing.M) { os.Exit(pgtest.Main(m)) }
@@ -23,7 +23,7 @@ func txStore(t *testing.T) *store.Store {
 	return store.New(pgtest.Pool(t)).WithTx(pgtest.Tx(t))
 }
 
-func org(t *testing.T, st *store.Store, active bool, o plan.Overrides) store.Organization {
+func org(t *testing.T, st *store.Store, active bool, o planlimits.Overrides) store.Organization {
 	t.Helper()
 	ctx := context.Background()
 	org, err := st.CreateOrganization(ctx, "store-test", "free", active)
@@ -43,7 +43,7 @@ func TestCreateScanChecksSubscriptionAndQuota(t *testing.T) {
 	one := int32(1)
 	now := time.Date(2026, 11, 23, 23, 59, 0, 0, time.UTC)
 
-	a := org(t, st, true, plan.Overrides{DailyScans: &one})
+	a := org(t, st, true, planlimits.Overrides{DailyScans: &one})
 	scan, err := st.CreateScan(ctx, newScan(a), now)
 	require.NoError(t, err)
 	require.Equal(t, store.ScanPending, scan.Status)
@@ -56,7 +56,7 @@ func TestCreateScanChecksSubscriptionAndQuota(t *testing.T) {
 	_, err = st.CreateScan(ctx, newScan(a), now.Add(time.Minute))
 	require.NoError(t, err, "the quota is per UTC day")
 
-	inactive := org(t, st, false, plan.Overrides{})
+	inactive := org(t, st, false, planlimits.Overrides{})
 	_, err = st.CreateScan(ctx, newScan(inactive), now)
 	require.ErrorIs(t, err, store.ErrNoSubscription)
 }
@@ -64,7 +64,7 @@ func TestCreateScanChecksSubscriptionAndQuota(t *testing.T) {
 func TestScanLifecycle(t *testing.T) {
 	t.Parallel()
 	st, ctx := txStore(t), context.Background()
-	a := org(t, st, true, plan.Overrides{})
+	a := org(t, st, true, planlimits.Overrides{})
 	scan, err := st.CreateScan(ctx, newScan(a), time.Now())
 	require.NoError(t, err)
 
@@ -117,7 +117,7 @@ func TestIdempotencyKeys(t *testing.T) {
 	require.Error(t, err, "the key's lock lasts a transaction, so a claim needs one")
 
 	st := txStore(t)
-	a := org(t, st, true, plan.Overrides{})
+	a := org(t, st, true, planlimits.Overrides{})
 	k := store.IdempotencyKey{OrgID: a.ID, Operation: "createScan", Key: "k1"}
 	hash := []byte("request")
 	_, found, err := st.ClaimIdempotencyKey(ctx, k, hash)
@@ -143,7 +143,7 @@ func TestScheduleRowsAndLimit(t *testing.T) {
 	t.Parallel()
 	st, ctx := txStore(t), context.Background()
 	limit := int32(1)
-	a := org(t, st, true, plan.Overrides{ActiveSchedules: &limit})
+	a := org(t, st, true, planlimits.Overrides{ActiveSchedules: &limit})
 	anchor := time.Date(2026, 1, 31, 9, 0, 0, 0, time.UTC)
 	due := time.Date(2026, 4, 30, 9, 0, 0, 0, time.UTC)
 	n := store.NewSchedule{
@@ -177,7 +177,7 @@ func TestScheduleRowsAndLimit(t *testing.T) {
 	require.Equal(t, store.Monthly, off.Frequency)
 	require.NoError(t, st.CheckScheduleLimit(ctx, a.ID), "a deactivated schedule frees its place")
 
-	_, err = st.LockSchedule(ctx, org(t, st, true, plan.Overrides{}).ID, sc.ID)
+	_, err = st.LockSchedule(ctx, org(t, st, true, planlimits.Overrides{}).ID, sc.ID)
 	require.ErrorIs(t, err, store.ErrNotFound, "another organization's schedule")
 	_, err = store.New(st.Pool()).LockSchedule(ctx, a.ID, sc.ID)
 	require.Error(t, err, "a row lock outside a transaction would be released at once")

@@ -10,7 +10,7 @@ import (
 	"github.com/google/uuid"
 	"github.com/stretchr/testify/require"
 
-	"github.com/geoscan/geoscan/internal/plan"
+	"github.com/geoscan/geoscan/internal/planlimits"
 	"github.com/geoscan/geoscan/internal/store"
 )
 
@@ -19,7 +19,7 @@ import (
 func TestListDeliveriesPages(t *testing.T) {
 	t.Parallel()
 	st, ctx := txStore(t), context.Background()
-	a := org(t, st, true, plan.Overrides{})
+	a := org(t, st, true, planlimits.Overrides{})
 	scan, err := st.CreateScan(ctx, newScan(a), time.Now())
 	require.NoError(t, err)
 	other, err := st.CreateScan(ctx, newScan(a), time.Now())

@@ -1,0 +1,213 @@
+package report_test
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/stretchr/testify/require"
+
+	"github.com/geoscan/geoscan/internal/audit/checks"
+	"github.com/geoscan/geoscan/internal/audit/fetch"
+	"github.com/geoscan/geoscan/internal/audit/report"
+	"github.com/geoscan/geoscan/internal/audit/scoring"
+	"github.com/geoscan/geoscan/internal/audit/triage"
+	"github.com/geoscan/geoscan/internal/netguard"
+	"github.com/geoscan/geoscan/internal/testing/testsite"
+)
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	testsite.RemoveTempCAFiles()
+	os.Exit(code)
+}
+
+var (
+	sitesOnce sync.Once
+	sites     *testsite.Server
+	fetcher   *fetch.Fetcher
+	sitesErr  error
+
+	fetchedMu sync.Mutex
+	fetchedBy = map[string]*fetch.Site{}
+)
+
+// fetched fetches one fixture site once per test binary.
+func fetched(t testing.TB, name string) *fetch.Site {
+	t.Helper()
+	sitesOnce.Do(func() {
+		sites, sitesErr = testsite.Start()
+		if sitesErr != nil {
+			return
+		}
+		caFile, err := sites.WriteTempCAFile()
+		if err != nil {
+			sitesErr = err
+			return
+		}
+		fetcher, sitesErr = fetch.New(fetch.Options{AllowPrivate: true, ExtraCAFile: caFile, Resolver: sites.Resolver(), PlainHTTPPort: sites.HTTPPort()})
+	})
+	require.NoError(t, sitesErr)
+	fetchedMu.Lock()
+	defer fetchedMu.Unlock()
+	if s, ok := fetchedBy[name]; ok {
+		return s
+	}
+	target, err := url.Parse(sites.URL(name))
+	require.NoError(t, err)
+	site, err := fetcher.Site(context.Background(), target)
+	require.NoError(t, err)
+	fetchedBy[name] = site
+	return site
+}
+
+// fixture is a fixture site's report and dossier, built as a scan builds
+// them.
+type fixture struct {
+	report  report.Stored
+	dossier triage.Stored
+}
+
+// built runs the checks, scoring, report and triage over a fixture site.
+// An empty brand is the default a scan gets.
+func built(t testing.TB, name, brand string) fixture {
+	t.Helper()
+	site := fetched(t, name)
+	if brand == "" {
+		brand = netguard.RegistrableName(site.Target.Hostname())
+	}
+	now := time.Date(2026, 11, 22, 5, 28, 42, 0, time.UTC)
+	outcomes := checks.Run(&checks.Input{Site: site, Home: site.HomePage, BrandName: brand, Now: now})
+	scored := make([]scoring.CheckScore, 0, len(outcomes))
+	for _, o := range outcomes {
+		scored = append(scored, scoring.CheckScore{ID: o.Check.ID, Ring: o.Check.Ring, Pillar: o.Check.Pillar, Weight: o.Check.Weight, Status: string(o.Result.Status)})
+	}
+	scores := scoring.Score(scored)
+	id := uuid.New()
+	doc := report.Build(report.Input{ScanID: id, URL: site.Target.String(), BrandName: brand, GeneratedAt: now, Outcomes: outcomes, Scores: scores, Site: site})
+	dossier, err := triage.Build(triage.Input{ScanID: id, URL: site.Target.String(), BrandName: brand, Site: site, Outcomes: outcomes, Scores: scores})
+	require.NoError(t, err)
+	return fixture{report: doc, dossier: dossier}
+}
+
+// pdf renders one edition of a fixture.
+func (f fixture) pdf(t testing.TB, audience scoring.Audience) []byte {
+	t.Helper()
+	d := f.dossier.For(audience)
+	var buf bytes.Buffer
+	require.NoError(t, report.RenderPDF(&buf, f.report.For(audience), &d))
+	return buf.Bytes()
+}
+
+var (
+	popplerOnce sync.Once
+	popplerErr  error
+)
+
+// requirePoppler makes sure poppler-utils' pdftotext is installed: CI runs
+// as root and installs it when missing; anywhere else a missing tool fails
+// the test with the command to run.
+func requirePoppler(t testing.TB) {
+	t.Helper()
+	popplerOnce.Do(func() {
+		if _, err := exec.LookPath("pdftotext"); err == nil {
+			return
+		}
+		if os.Geteuid() != 0 {
+			popplerErr = errors.New("pdftotext is not installed: run `apt-get install poppler-utils` (the tests install it themselves only when run as root)")
+			return
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+		defer cancel()
+		cmd := exec.CommandContext(ctx, "sh", "-c", "apt-get update -qq && apt-get install -y -qq poppler-utils")
+		cmd.Env = append(os.Environ(), "DEBIAN_FRONTEND=noninteractive")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			popplerErr = fmt.Errorf("install poppler-utils for pdftotext: %w\n%s", err, out)
+			return
+		}
+		if _, err := exec.LookPath("pdftotext"); err != nil {
+			popplerErr = fmt.Errorf("poppler-utils installed but pdftotext not found: %w", err)
+		}
+	})
+	require.NoError(t, popplerErr)
+}
+
+// pdfText extracts a PDF's text with pdftotext, whitespace collapsed to
+// single spaces so wrapped lines read as one sentence.
+func pdfText(t testing.TB, pdf []byte) string {
+	t.Helper()
+	requirePoppler(t)
+	path := filepath.Join(t.TempDir(), "report.pdf")
+	require.NoError(t, os.WriteFile(path, pdf, 0o600))
+	out, err := exec.CommandContext(context.Background(), "pdftotext", "-enc", "UTF-8", path, "-").Output()
+	require.NoError(t, err, "pdftotext")
+	return strings.Join(strings.Fields(string(out)), " ")
+}
+
+// pdfPages is the page count pdfinfo reports.
+func pdfPages(t testing.TB, pdf []byte) int {
+	t.Helper()
+	requirePoppler(t)
+	path := filepath.Join(t.TempDir(), "report.pdf")
+	require.NoError(t, os.WriteFile(path, pdf, 0o600))
+	out, err := exec.CommandContext(context.Background(), "pdfinfo", path).Output()
+	require.NoError(t, err, "pdfinfo")
+	m := regexp.MustCompile(`(?m)^Pages:\s+(\d+)`).FindSubmatch(out)
+	require.NotNil(t, m, "pdfinfo output: %s", out)
+	n, err := strconv.Atoi(string(m[1]))
+	require.NoError(t, err)
+	return n
+}
+
+// word is one word pdftotext -bbox found, in points from the top left.
+type word struct {
+	page                   int
+	xMin, yMin, xMax, yMax float64
+	text                   string
+}
+
+var (
+	bboxPage = regexp.MustCompile(`<page `)
+	bboxWord = regexp.MustCompile(`<word xMin="([0-9.]+)" yMin="([0-9.]+)" xMax="([0-9.]+)" yMax="([0-9.]+)">([^<]*)</word>`)
+)
+
+// pdfWords lists every word with its bounding box.
+func pdfWords(t testing.TB, pdf []byte) []word {
+	t.Helper()
+	requirePoppler(t)
+	path := filepath.Join(t.TempDir(), "report.pdf")
+	require.NoError(t, os.WriteFile(path, pdf, 0o600))
+	out, err := exec.CommandContext(context.Background(), "pdftotext", "-bbox", "-enc", "UTF-8", path, "-").Output()
+	require.NoError(t, err, "pdftotext -bbox")
+	var words []word
+	page := 0
+	for _, line := range strings.Split(string(out), "\n") {
+		if bboxPage.MatchString(line) {
+			page++
+			continue
+		}
+		m := bboxWord.FindStringSubmatch(line)
+		if m == nil {
+			continue
+		}
+		f := func(s string) float64 {
+			v, err := strconv.ParseFloat(s, 64)
+			require.NoError(t, err)
+			return v
+		}
+		words = append(words, word{page: page, xMin: f(m[1]), yMin: f(m[2]), xMax: f(m[3]), yMax: f(m[4]), text: m[5]})
+	}
+	return words
+}

@@ -1,0 +1,206 @@
+package scanner
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/url"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
+	"github.com/riverqueue/river"
+	"github.com/riverqueue/river/rivertype"
+
+	"github.com/geoscan/geoscan/internal/audit/checks"
+	"github.com/geoscan/geoscan/internal/audit/fetch"
+	"github.com/geoscan/geoscan/internal/audit/scoring"
+	"github.com/geoscan/geoscan/internal/audit/triage"
+	"github.com/geoscan/geoscan/internal/store"
+	"github.com/geoscan/geoscan/internal/store/storable"
+)
+
+// TriageArgs is the job that computes the triage dossier of a completed
+// scan again: queued when computing it at completion failed, or by
+// `geoscan triage recompute --queue`.
+type TriageArgs struct {
+	ScanID uuid.UUID `json:"scan_id"`
+}
+
+// Kind names the job type in the queue.
+func (TriageArgs) Kind() string { return "triage" }
+
+// InsertOpts runs recomputations on the scans queue, at most one waiting or
+// running per scan; a finished one does not block asking again.
+func (TriageArgs) InsertOpts() river.InsertOpts {
+	return river.InsertOpts{Queue: Queue, MaxAttempts: 5, UniqueOpts: river.UniqueOpts{
+		ByArgs: true,
+		ByState: []rivertype.JobState{
+			rivertype.JobStateAvailable, rivertype.JobStatePending, rivertype.JobStateRetryable,
+			rivertype.JobStateRunning, rivertype.JobStateScheduled,
+		},
+	}}
+}
+
+// TriageWorker is the River worker of TriageArgs.
+type TriageWorker struct {
+	river.WorkerDefaults[TriageArgs]
+	Runner *Runner
+}
+
+// Timeout allows for fetching the site again when no snapshot exists.
+func (w *TriageWorker) Timeout(*river.Job[TriageArgs]) time.Duration {
+	return w.Runner.Budget + 5*time.Second
+}
+
+// Work recomputes one dossier; a scan that is gone or not completed ends
+// the job without error.
+func (w *TriageWorker) Work(ctx context.Context, job *river.Job[TriageArgs]) error {
+	_, err := w.Runner.RecomputeTriage(ctx, job.Args.ScanID)
+	if errors.Is(err, store.ErrNotFound) || errors.Is(err, ErrNotCompleted) {
+		w.Runner.Logger.Info("triage recompute skipped", slog.String("scan_id", job.Args.ScanID.String()), slog.Any("reason", err))
+		return nil
+	}
+	return err
+}
+
+// ErrNotCompleted is returned for a triage recompute of a scan that has
+// not completed.
+var ErrNotCompleted = errors.New("scan is not completed")
+
+// Source says what a recomputed dossier was built from.
+type Source string
+
+// The sources.
+const (
+	FromSnapshot Source = "snapshot" // the pages the scan fetched
+	FromRefetch  Source = "refetch"  // a fresh fetch: the scan kept no snapshot
+)
+
+// TriageBuilder computes a dossier at scan completion.
+type TriageBuilder func(triage.Input) (triage.Stored, error)
+
+// SetTriageBuilder replaces triage.Build at scan completion (nil restores
+// it). Tests use it to make the computation fail; recomputations always
+// use triage.Build.
+func (r *Runner) SetTriageBuilder(b TriageBuilder) {
+	if b == nil {
+		r.triageBuilder.Store(nil)
+		return
+	}
+	r.triageBuilder.Store(&b)
+}
+
+// buildTriage computes the dossier; a failure is logged and the scan
+// completes without one (triage is derived, the report is not).
+func (r *Runner) buildTriage(in triage.Input, log *slog.Logger) *store.TriageDoc {
+	build := triage.Build
+	if b := r.triageBuilder.Load(); b != nil {
+		build = *b
+	}
+	doc, err := build(in)
+	if err != nil {
+		log.Error("triage failed; the scan completes without it", slog.Any("error", err))
+		return nil
+	}
+	return &store.TriageDoc{SchemaVersion: triage.SchemaVersion, Body: doc}
+}
+
+// queueTriage queues a recomputation inside the completing transaction when
+// the dossier is missing, so it is filled in without anyone asking.
+func queueTriage(ctx context.Context, tx *store.Store, scanID uuid.UUID) error {
+	client, err := river.ClientFromContextSafely[pgx.Tx](ctx)
+	if err != nil {
+		return nil //nolint:nilerr // not running under a queue worker (direct calls): nothing to queue with
+	}
+	if _, err := client.InsertTx(ctx, tx.Tx(), TriageArgs{ScanID: scanID}, nil); err != nil {
+		return fmt.Errorf("queue triage recompute: %w", err)
+	}
+	return nil
+}
+
+// RecomputeTriage builds the dossier of a completed scan again from its
+// stored check results and the snapshot of what it fetched, or from a
+// fresh fetch of the site when the scan kept no snapshot (the dossier then
+// says so in its caveats), and stores it.
+func (r *Runner) RecomputeTriage(ctx context.Context, scanID uuid.UUID) (Source, error) {
+	scan, err := r.Store.GetScanByID(ctx, scanID)
+	if err != nil {
+		return "", err
+	}
+	if scan.Status != store.ScanCompleted {
+		return "", fmt.Errorf("%w: scan %s is %s", ErrNotCompleted, scan.ID, scan.Status)
+	}
+	rows, err := r.Store.ListCheckResults(ctx, scan.ID)
+	if err != nil {
+		return "", fmt.Errorf("load check results: %w", err)
+	}
+	outcomes, scores, err := outcomesOf(rows)
+	if err != nil {
+		return "", err
+	}
+
+	in := triage.Input{ScanID: scan.ID, URL: scan.URL, BrandName: scan.BrandName, Outcomes: outcomes, Scores: scores}
+	source := FromSnapshot
+	snap, err := r.Store.GetSnapshot(ctx, scan.ID)
+	switch {
+	case err == nil:
+		if in.Site, err = fetch.Restore(snap.Body); err != nil {
+			return "", fmt.Errorf("restore snapshot of %s: %w", scan.ID, err)
+		}
+	case errors.Is(err, store.ErrNotFound):
+		source = FromRefetch
+		target, err := url.Parse(scan.URL)
+		if err != nil {
+			return "", fmt.Errorf("stored URL: %w", err)
+		}
+		fctx, cancel := context.WithTimeout(ctx, r.Budget)
+		site, err := r.Fetcher.Site(fctx, target)
+		cancel()
+		if err != nil {
+			return "", fmt.Errorf("fetch %s again: %w", scan.URL, err)
+		}
+		in.Site = site
+		in.Caveats = append(in.Caveats, "This dossier was recomputed from a fresh fetch of the site made after the scan, on "+
+			r.now().UTC().Format("2 January 2006")+"; the site may have changed since the checks ran.")
+	default:
+		return "", fmt.Errorf("load snapshot: %w", err)
+	}
+	doc, err := triage.Build(in)
+	if err != nil {
+		return "", err
+	}
+	// The dossier quotes the site (see makeStorable).
+	body, err := storable.Marshal(doc)
+	if err != nil {
+		return "", fmt.Errorf("encode triage: %w", err)
+	}
+	if err := r.Store.PutTriage(ctx, scan.ID, store.TriageDoc{SchemaVersion: triage.SchemaVersion, Body: body}); err != nil {
+		return "", err
+	}
+	return source, nil
+}
+
+// outcomesOf turns stored check results back into outcomes and scores.
+// Scores are recomputed from the statuses, which is what produced them.
+func outcomesOf(rows []store.CheckResult) ([]checks.Outcome, scoring.Result, error) {
+	outcomes := make([]checks.Outcome, 0, len(rows))
+	scored := make([]scoring.CheckScore, 0, len(rows))
+	for _, row := range rows {
+		c := checks.Lookup(row.CheckID)
+		if c == nil {
+			continue // a check retired from the catalog since the scan
+		}
+		res := checks.Result{Status: checks.Status(row.Status), Summary: row.Summary}
+		if len(row.Evidence) > 0 {
+			if err := json.Unmarshal(row.Evidence, &res.Evidence); err != nil {
+				return nil, scoring.Result{}, fmt.Errorf("decode evidence of %s: %w", row.CheckID, err)
+			}
+		}
+		outcomes = append(outcomes, checks.Outcome{Check: c, Result: res})
+		scored = append(scored, scoring.CheckScore{ID: c.ID, Ring: c.Ring, Pillar: c.Pillar, Weight: c.Weight, Status: row.Status})
+	}
+	return outcomes, scoring.Score(scored), nil
+}
