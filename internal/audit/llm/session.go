@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"log/slog"
 	"sort"
 	"strconv"
@@ -28,11 +29,13 @@ type Limits struct {
 // DefaultLimits are the defaults of the configuration table.
 var DefaultLimits = Limits{Runs: 3, CallTimeout: 30 * time.Second, MaxCalls: 80, MaxTokens: 100_000, Concurrency: 16}
 
-// Cache keeps answers for a day. Implementations must be safe for
-// concurrent use; an error is treated as a miss.
+// Cache keeps answers for a day, as the JSON the session encodes them to:
+// the cache stores bytes, so its implementation (the store) needs none of
+// this package's types. Implementations must be safe for concurrent use;
+// an error is treated as a miss.
 type Cache interface {
-	GetAnswer(ctx context.Context, key string, day time.Time) (Answer, bool, error)
-	PutAnswer(ctx context.Context, key string, day time.Time, engine, model string, a Answer) error
+	GetAnswer(ctx context.Context, key string, day time.Time) (answer []byte, ok bool, err error)
+	PutAnswer(ctx context.Context, key string, day time.Time, engine, model string, answer []byte) error
 }
 
 // Layer is the configured AI layer of a process: the default engine (which
@@ -153,7 +156,7 @@ func estimate(req Request) int { return (len(req.System)+len(req.Prompt))/4 + 60
 func (s *Session) Ask(ctx context.Context, purpose string, e Engine, req Request, run int) Result {
 	key := CacheKey(e.Info(), req, run, s.day)
 	if c := s.layer.Cache; c != nil {
-		if a, ok, err := c.GetAnswer(ctx, key, s.day); err == nil && ok {
+		if a, ok, err := getCached(ctx, c, key, s.day); err == nil && ok {
 			s.count(purpose, func(p *PurposeUsage) { p.CacheHits++ })
 			return Result{Answer: a, Cached: true}
 		} else if err != nil {
@@ -193,12 +196,34 @@ func (s *Session) Ask(ctx context.Context, purpose string, e Engine, req Request
 	if c := s.layer.Cache; c != nil {
 		// The cache outlives the scan's context only as long as a write.
 		wctx, wcancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
-		if err := c.PutAnswer(wctx, key, s.day, e.Info().Name, e.Info().Model, a); err != nil {
+		if err := putCached(wctx, c, key, s.day, e.Info(), a); err != nil {
 			s.log(ctx, "answer cache write failed", e, slog.String("error", s.redact(err.Error())))
 		}
 		wcancel()
 	}
 	return Result{Answer: a}
+}
+
+// getCached reads and decodes a cached answer.
+func getCached(ctx context.Context, c Cache, key string, day time.Time) (Answer, bool, error) {
+	raw, ok, err := c.GetAnswer(ctx, key, day)
+	if err != nil || !ok {
+		return Answer{}, false, err
+	}
+	var a Answer
+	if err := json.Unmarshal(raw, &a); err != nil {
+		return Answer{}, false, fmt.Errorf("decode cached answer: %w", err)
+	}
+	return a, true, nil
+}
+
+// putCached encodes and caches an answer.
+func putCached(ctx context.Context, c Cache, key string, day time.Time, info Info, a Answer) error {
+	raw, err := json.Marshal(a)
+	if err != nil {
+		return fmt.Errorf("encode answer: %w", err)
+	}
+	return c.PutAnswer(ctx, key, day, info.Name, info.Model, raw)
 }
 
 // reserve takes one call and an estimate of tokens from the budget.
@@ -277,11 +302,11 @@ func CacheKey(info Info, req Request, run int, day time.Time) string {
 // MemoryCache is a Cache in memory, for tests and one-off runs.
 type MemoryCache struct {
 	mu sync.Mutex
-	m  map[string]Answer
+	m  map[string][]byte
 }
 
 // GetAnswer implements Cache.
-func (c *MemoryCache) GetAnswer(_ context.Context, key string, _ time.Time) (Answer, bool, error) {
+func (c *MemoryCache) GetAnswer(_ context.Context, key string, _ time.Time) ([]byte, bool, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	a, ok := c.m[key]
@@ -289,11 +314,11 @@ func (c *MemoryCache) GetAnswer(_ context.Context, key string, _ time.Time) (Ans
 }
 
 // PutAnswer implements Cache.
-func (c *MemoryCache) PutAnswer(_ context.Context, key string, _ time.Time, _, _ string, a Answer) error {
+func (c *MemoryCache) PutAnswer(_ context.Context, key string, _ time.Time, _, _ string, a []byte) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.m == nil {
-		c.m = map[string]Answer{}
+		c.m = map[string][]byte{}
 	}
 	c.m[key] = a
 	return nil
