@@ -5,8 +5,6 @@ import (
 	"net/http"
 	"strconv"
 	"sync"
-	"sync/atomic"
-	"time"
 
 	"github.com/geoscan/geoscan/gen/api"
 )
@@ -98,32 +96,9 @@ var jsonContentType = []string{"application/json"}
 // writeBody writes a JSON body in one write, with its length.
 func writeBody(w http.ResponseWriter, status int, body []byte) error {
 	h := w.Header()
-	h["Date"] = httpDate(time.Now())
 	h["Content-Type"] = jsonContentType
 	h["Content-Length"] = []string{strconv.Itoa(len(body))}
 	w.WriteHeader(status)
 	_, err := w.Write(body)
 	return err
-}
-
-// dateHeader is a Date header's value and the second it names.
-type dateHeader struct {
-	unix  int64
-	value []string
-}
-
-var lastDate atomic.Pointer[dateHeader]
-
-// httpDate is the Date header for now. net/http formats it for every
-// response through the general layout path, which cost a read of one scan
-// about as much as encoding the scan; the value changes once a second, so
-// it is formatted once a second and shared (net/http only reads it).
-func httpDate(now time.Time) []string {
-	unix := now.Unix()
-	if d := lastDate.Load(); d != nil && d.unix == unix {
-		return d.value
-	}
-	d := &dateHeader{unix: unix, value: []string{now.UTC().Format(http.TimeFormat)}}
-	lastDate.Store(d)
-	return d.value
 }
