@@ -3,8 +3,6 @@ package store
 import (
 	"context"
 	"fmt"
-	"reflect"
-	"strings"
 	"time"
 
 	"github.com/google/uuid"
@@ -75,76 +73,6 @@ func RegisterTypes(m *pgtype.Map) {
 	m.RegisterDefaultPgType(uuid.UUID{}, "uuid")
 	m.RegisterDefaultPgType([]uuid.UUID{}, "_uuid")
 	m.TryWrapScanPlanFuncs = append([]pgtype.TryWrapScanPlanFunc{tryNullableScanPlan}, m.TryWrapScanPlanFuncs...)
-	rememberScanPlans(m)
-}
-
-// The column types of gen/db whose scan plans a connection remembers.
-var rememberedOIDs = []uint32{
-	pgtype.TextOID, pgtype.VarcharOID, pgtype.Int2OID, pgtype.Int4OID, pgtype.Int8OID,
-	pgtype.Float4OID, pgtype.Float8OID, pgtype.NumericOID, pgtype.BoolOID,
-	pgtype.TimestamptzOID, pgtype.TimestampOID, pgtype.DateOID, pgtype.UUIDOID,
-	pgtype.JSONBOID, pgtype.JSONOID, pgtype.ByteaOID, pgtype.TextArrayOID,
-}
-
-// rememberScanPlans makes m keep the scan plan it makes for each column
-// type and Go target. pgx plans every column of every query result again
-// (a lookup of the type, the codec's checks of the target and, for a
-// nullable column, the wrapping for its pointer): for reading one scan,
-// that was about a twentieth of the server's time. A Map belongs to one
-// connection, which runs one query at a time, so the plans need no lock;
-// pgx reuses a plan for every row of a result, so one plan serves many.
-func rememberScanPlans(m *pgtype.Map) {
-	for _, oid := range rememberedOIDs {
-		t, ok := m.TypeForOID(oid)
-		if !ok {
-			continue
-		}
-		m.RegisterType(&pgtype.Type{Name: t.Name, OID: t.OID, Codec: &rememberingCodec{Codec: t.Codec}})
-	}
-}
-
-// rememberingCodec is a codec that keeps the scan plans it makes, and
-// makes the plan for gen/db's nullable pointers itself so that it is kept
-// too (what tryNullableScanPlan would build from pgx's fallback). A column
-// type meets few targets (a value, a pointer to one), so the plans are a
-// short list searched in order, cheaper than hashing a map key.
-type rememberingCodec struct {
-	pgtype.Codec
-	plans []rememberedPlan
-}
-
-type rememberedPlan struct {
-	format int16
-	target reflect.Type
-	plan   pgtype.ScanPlan
-}
-
-func (c *rememberingCodec) PlanScan(m *pgtype.Map, oid uint32, format int16, target any) pgtype.ScanPlan {
-	t := reflect.TypeOf(target)
-	for i := range c.plans {
-		if p := &c.plans[i]; p.target == t && p.format == format {
-			return p.plan
-		}
-	}
-	p := c.Codec.PlanScan(m, oid, format, target)
-	if p == nil {
-		if wrap, next, ok := tryNullableScanPlan(target); ok {
-			if nextPlan := m.PlanScan(oid, format, next); nextPlan != nil && !failedPlan(nextPlan) {
-				wrap.SetNext(nextPlan)
-				p = wrap
-			}
-		}
-	}
-	if p != nil {
-		c.plans = append(c.plans, rememberedPlan{format, t, p})
-	}
-	return p
-}
-
-// failedPlan reports pgx's plan for a target it cannot scan into, which
-// fails when used and must not stand in for pgx's other fallbacks.
-func failedPlan(p pgtype.ScanPlan) bool {
-	return strings.HasSuffix(fmt.Sprintf("%T", p), "scanPlanFail")
 }
 
 // tryNullableScanPlan plans a nullable column's scan into a pointer field
