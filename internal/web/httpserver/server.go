@@ -116,7 +116,10 @@ func New(d Deps) (*echo.Echo, error) {
 	if err != nil {
 		return nil, err
 	}
-	chain := []echo.MiddlewareFunc{
+	// The group's middleware also runs for the paths under it that no
+	// operation matches (its not-found routes), so that their 404 or 405
+	// comes from the validator as an operation's errors do.
+	g := e.Group("/api/v1",
 		middleware.BodyLimit("1M"),
 		newBodyGuard().strictJSON,
 		middleware.ContextTimeout(d.RequestTimeout),
@@ -124,13 +127,8 @@ func New(d Deps) (*echo.Echo, error) {
 		validator,
 		storableText,
 		principalToContext,
-	}
-	// The group holds the chain for the paths under it that no operation
-	// matches (its not-found routes), so that their 404 or 405 comes from
-	// the validator as an operation's errors do; the operations themselves
-	// get the same chain composed once.
-	e.Group("/api/v1", chain...)
-	api.RegisterHandlers(composedRouter{e: e, prefix: "/api/v1", chain: chain}, api.NewStrictHandler(d.Handler, nil))
+	)
+	api.RegisterHandlers(g, api.NewStrictHandler(d.Handler, nil))
 	// Anything under /api that no route matched still gets the envelope.
 	e.Any("/api/*", func(echo.Context) error { return echo.ErrNotFound })
 	return e, nil
