@@ -51,7 +51,7 @@ func New(d Deps) (*echo.Echo, error) {
 	// kin-openapi checks only a few formats unless told; the registry is
 	// process-global, so register once.
 	registerFormats.Do(func() {
-		openapi3.DefineStringFormatValidator("uuid", uuidFormat)
+		openapi3.DefineStringFormatValidator("uuid", openapi3.NewRegexpFormatValidator(openapi3.FormatOfStringForUUIDOfRFC9562))
 	})
 
 	spec, err := api.GetSpec()
