@@ -177,16 +177,24 @@ func requestLogger(logger *slog.Logger) echo.MiddlewareFunc {
 }
 
 // newRequestID is a random (version 4) UUID for a request that brings no
-// id. It names a request in logs and answers and guards nothing, so it
-// comes from the runtime's fast generator instead of the system's
+// id. It names a request in logs and answers and guards nothing, so its
+// bytes come from the runtime's fast generator instead of the system's
 // cryptographic one.
 func newRequestID() string {
-	var u uuid.UUID
-	binary.LittleEndian.PutUint64(u[:8], rand.Uint64()) //nolint:gosec // an id, not a secret (see above)
-	binary.LittleEndian.PutUint64(u[8:], rand.Uint64()) //nolint:gosec // an id, not a secret (see above)
-	u[6] = u[6]&0x0f | 0x40                             // version 4
-	u[8] = u[8]&0x3f | 0x80                             // RFC 9562 variant
-	return u.String()
+	return uuid.Must(uuid.NewRandomFromReader(runtimeRandom{})).String()
+}
+
+// runtimeRandom reads from math/rand/v2's generator, which is safe for
+// concurrent use.
+type runtimeRandom struct{}
+
+func (runtimeRandom) Read(p []byte) (int, error) {
+	for i := 0; i < len(p); i += 8 {
+		var b [8]byte
+		binary.LittleEndian.PutUint64(b[:], rand.Uint64()) //nolint:gosec // an id, not a secret (see newRequestID)
+		copy(p[i:], b[:])
+	}
+	return len(p), nil
 }
 
 // canonicalRequestIDHeader is X-Request-ID as net/http keys it, so that
