@@ -2,10 +2,8 @@ package checks
 
 import (
 	"bytes"
-	"context"
 	"flag"
 	"fmt"
-	"net/url"
 	"os"
 	"regexp"
 	"strings"
@@ -16,7 +14,6 @@ import (
 	"github.com/geoscan/geoscan/internal/audit/fetch"
 	"github.com/geoscan/geoscan/internal/audit/page"
 	"github.com/geoscan/geoscan/internal/audit/scoring"
-	"github.com/geoscan/geoscan/internal/testing/testsite"
 )
 
 var update = flag.Bool("update", false, "rewrite the generated tables of docs/SCORING.md")
@@ -165,34 +162,6 @@ func TestChecksSurviveMissingData(t *testing.T) {
 				requireResult(t, r)
 			}()
 		}
-	}
-}
-
-// TestFixtureSitesReadAsWritten runs the catalog on the fixture sites as a
-// scan fetches them (the realistic ones, and the hostile one whose
-// homepage can be read): every result keeps the evidence rule, so no
-// summary names an internal id or miscounts.
-func TestFixtureSitesReadAsWritten(t *testing.T) {
-	t.Parallel()
-	sites, err := testsite.Start()
-	require.NoError(t, err)
-	t.Cleanup(sites.Close)
-	caFile, err := sites.WriteCAFile(t.TempDir())
-	require.NoError(t, err)
-	f, err := fetch.New(fetch.Options{AllowPrivate: true, ExtraCAFile: caFile, Resolver: sites.Resolver(), PlainHTTPPort: sites.HTTPPort()})
-	require.NoError(t, err)
-	names := append([]string{testsite.NulBytes}, testsite.Realistic...)
-	for _, name := range names {
-		t.Run(name, func(t *testing.T) {
-			target, err := url.Parse(sites.URL(name))
-			require.NoError(t, err)
-			s, err := f.Site(context.Background(), target)
-			require.NoError(t, err)
-			for _, o := range Run(&Input{Site: s, Home: s.HomePage, BrandName: name, Now: testNow}) {
-				require.NotContains(t, o.Result.Evidence, "internal_error", "%s: %s", o.Check.ID, o.Result.Summary)
-				t.Run(o.Check.ID, func(t *testing.T) { requireResult(t, o.Result) })
-			}
-		})
 	}
 }
 

@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -16,15 +15,13 @@ import (
 	"testing"
 	"time"
 
-	"github.com/google/uuid"
 	"github.com/stretchr/testify/require"
 
-	"github.com/geoscan/geoscan/internal/audit/checks"
-	"github.com/geoscan/geoscan/internal/audit/fetch"
+	"github.com/geoscan/geoscan/internal/audit"
 	"github.com/geoscan/geoscan/internal/audit/report"
 	"github.com/geoscan/geoscan/internal/audit/scoring"
 	"github.com/geoscan/geoscan/internal/audit/triage"
-	"github.com/geoscan/geoscan/internal/netguard"
+	"github.com/geoscan/geoscan/internal/testing/audittest"
 	"github.com/geoscan/geoscan/internal/testing/testsite"
 )
 
@@ -34,45 +31,6 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-var (
-	sitesOnce sync.Once
-	sites     *testsite.Server
-	fetcher   *fetch.Fetcher
-	sitesErr  error
-
-	fetchedMu sync.Mutex
-	fetchedBy = map[string]*fetch.Site{}
-)
-
-// fetched fetches one fixture site once per test binary.
-func fetched(t testing.TB, name string) *fetch.Site {
-	t.Helper()
-	sitesOnce.Do(func() {
-		sites, sitesErr = testsite.Start()
-		if sitesErr != nil {
-			return
-		}
-		caFile, err := sites.WriteTempCAFile()
-		if err != nil {
-			sitesErr = err
-			return
-		}
-		fetcher, sitesErr = fetch.New(fetch.Options{AllowPrivate: true, ExtraCAFile: caFile, Resolver: sites.Resolver(), PlainHTTPPort: sites.HTTPPort()})
-	})
-	require.NoError(t, sitesErr)
-	fetchedMu.Lock()
-	defer fetchedMu.Unlock()
-	if s, ok := fetchedBy[name]; ok {
-		return s
-	}
-	target, err := url.Parse(sites.URL(name))
-	require.NoError(t, err)
-	site, err := fetcher.Site(context.Background(), target)
-	require.NoError(t, err)
-	fetchedBy[name] = site
-	return site
-}
-
 // fixture is a fixture site's report and dossier, built as a scan builds
 // them.
 type fixture struct {
@@ -80,26 +38,13 @@ type fixture struct {
 	dossier triage.Stored
 }
 
-// built runs the checks, scoring, report and triage over a fixture site.
-// An empty brand is the default a scan gets.
+// built audits a fixture site under brand; an empty brand is the default
+// a scan gets.
 func built(t testing.TB, name, brand string) fixture {
 	t.Helper()
-	site := fetched(t, name)
-	if brand == "" {
-		brand = netguard.RegistrableName(site.Target.Hostname())
-	}
-	now := time.Date(2026, 11, 22, 5, 28, 42, 0, time.UTC)
-	outcomes := checks.Run(&checks.Input{Site: site, Home: site.HomePage, BrandName: brand, Now: now})
-	scored := make([]scoring.CheckScore, 0, len(outcomes))
-	for _, o := range outcomes {
-		scored = append(scored, scoring.CheckScore{ID: o.Check.ID, Ring: o.Check.Ring, Pillar: o.Check.Pillar, Weight: o.Check.Weight, Status: string(o.Result.Status)})
-	}
-	scores := scoring.Score(scored)
-	id := uuid.New()
-	doc := report.Build(report.Input{ScanID: id, URL: site.Target.String(), BrandName: brand, GeneratedAt: now, Outcomes: outcomes, Scores: scores, Site: site})
-	dossier, err := triage.Build(triage.Input{ScanID: id, URL: site.Target.String(), BrandName: brand, Site: site, Outcomes: outcomes, Scores: scores})
-	require.NoError(t, err)
-	return fixture{report: doc, dossier: dossier}
+	res := audittest.Run(t, name, brand, audit.Options{})
+	require.NoError(t, res.TriageErr)
+	return fixture{report: *res.Report, dossier: *res.Triage}
 }
 
 // pdf renders one edition of a fixture.

@@ -1,6 +1,7 @@
-package report
+package report_test
 
 import (
+	"context"
 	"flag"
 	"net/http"
 	"net/url"
@@ -11,10 +12,10 @@ import (
 	"github.com/google/uuid"
 	"github.com/stretchr/testify/require"
 
-	"github.com/geoscan/geoscan/internal/audit/checks"
+	"github.com/geoscan/geoscan/internal/audit"
 	"github.com/geoscan/geoscan/internal/audit/fetch"
 	"github.com/geoscan/geoscan/internal/audit/page"
-	"github.com/geoscan/geoscan/internal/audit/scoring"
+	"github.com/geoscan/geoscan/internal/audit/report"
 	"github.com/geoscan/geoscan/internal/testing/jsonshape"
 )
 
@@ -26,7 +27,7 @@ var update = flag.Bool("update", false, "rewrite the golden files")
 // stored documents migrated), not discovered when an old scan is served.
 func TestStoredShapeIsPinned(t *testing.T) {
 	t.Parallel()
-	jsonshape.RequirePinned(t, filepath.Join("testdata", "stored.shape.golden"), Stored{}, *update,
+	jsonshape.RequirePinned(t, filepath.Join("testdata", "stored.shape.golden"), report.Stored{}, *update,
 		"the stored report changed shape; stored reports must be migrated with it")
 }
 
@@ -45,11 +46,9 @@ func TestStoredReportRoundTrips(t *testing.T) {
 	require.NoError(t, err)
 	site := &fetch.Site{Target: u, Home: home, HomePage: p, Parsed: map[*fetch.Response]*page.Page{home: p}, All: []*fetch.Response{home}}
 	now := time.Date(2026, 11, 1, 12, 0, 0, 0, time.UTC)
-	outcomes := checks.Run(&checks.Input{Site: site, Home: p, BrandName: "Example", Now: now})
-	scored := make([]scoring.CheckScore, 0, len(outcomes))
-	for _, o := range outcomes {
-		scored = append(scored, scoring.CheckScore{ID: o.Check.ID, Ring: o.Check.Ring, Pillar: o.Check.Pillar, Weight: o.Check.Weight, Status: string(o.Result.Status)})
-	}
-	built := Build(Input{ScanID: uuid.New(), URL: u.String(), BrandName: "Example", GeneratedAt: now, Outcomes: outcomes, Scores: scoring.Score(scored), Site: site})
+	res, err := audit.Run(context.Background(), audit.Target{URL: u, ScanID: uuid.New(), BrandName: "Example"},
+		audit.Options{Site: site, Now: func() time.Time { return now }})
+	require.NoError(t, err)
+	built := *res.Report
 	jsonshape.RequireRoundTrip(t, built)
 }

@@ -33,9 +33,8 @@ func BenchmarkBuild(b *testing.B) {
 		b.Fatal(err)
 	}
 	for _, name := range testsite.Realistic {
-		site := fetched(b, name)
-		outcomes, scores := evaluated(site)
-		in := triage.Input{URL: site.Target.String(), Site: site, Outcomes: outcomes, Scores: scores}
+		res := audited(b, fetched(b, name))
+		in := triage.Input{URL: res.Site.Target.String(), Site: res.Site, Outcomes: res.Outcomes, Scores: res.Scores}
 		b.Run(name, func(b *testing.B) {
 			for b.Loop() {
 				if _, err := triage.Build(in); err != nil {

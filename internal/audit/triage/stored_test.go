@@ -5,8 +5,6 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/stretchr/testify/require"
-
 	"github.com/geoscan/geoscan/internal/audit/triage"
 	"github.com/geoscan/geoscan/internal/testing/jsonshape"
 )
@@ -27,8 +25,5 @@ func TestStoredDossierRoundTrips(t *testing.T) {
 	t.Parallel()
 	site := htmlSite(t, http.Header{"X-Powered-By": {"Next.js"}},
 		`<html><head><meta name="generator" content="WordPress 6.5"></head><body><div id="__next"><p>Hi</p></div></body></html>`)
-	outcomes, scores := evaluated(site)
-	built, err := triage.Build(triage.Input{URL: site.Target.String(), Site: site, Outcomes: outcomes, Scores: scores})
-	require.NoError(t, err)
-	jsonshape.RequireRoundTrip(t, built)
+	jsonshape.RequireRoundTrip(t, *audited(t, site).Triage)
 }

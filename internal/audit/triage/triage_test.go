@@ -1,6 +1,7 @@
 package triage_test
 
 import (
+	"context"
 	"encoding/json"
 	"flag"
 	"net/http"
@@ -13,10 +14,10 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/geoscan/geoscan/gen/api"
+	"github.com/geoscan/geoscan/internal/audit"
 	"github.com/geoscan/geoscan/internal/audit/checks"
 	"github.com/geoscan/geoscan/internal/audit/fetch"
 	"github.com/geoscan/geoscan/internal/audit/page"
-	"github.com/geoscan/geoscan/internal/audit/scoring"
 	"github.com/geoscan/geoscan/internal/audit/triage"
 	"github.com/geoscan/geoscan/internal/testing/testsite"
 )
@@ -38,11 +39,7 @@ type golden struct {
 
 func build(t testing.TB, name string) triage.Stored {
 	t.Helper()
-	site := fetched(t, name)
-	outcomes, scores := evaluated(site)
-	st, err := triage.Build(triage.Input{URL: site.Target.String(), Site: site, Outcomes: outcomes, Scores: scores})
-	require.NoError(t, err)
-	return st
+	return *audited(t, fetched(t, name)).Triage
 }
 
 func TestFixturesMatchGoldens(t *testing.T) {
@@ -294,19 +291,13 @@ func TestNoRawNumberLeaks(t *testing.T) {
 func TestSnapshotRebuildsTheSameDossier(t *testing.T) {
 	for _, name := range testsite.Realistic {
 		t.Run(name, func(t *testing.T) {
-			site := fetched(t, name)
-			outcomes, scores := evaluated(site)
-			in := triage.Input{URL: site.Target.String(), Site: site, Outcomes: outcomes, Scores: scores}
-			want, err := triage.Build(in)
+			first := audited(t, fetched(t, name))
+			require.NoError(t, first.SnapshotErr)
+			again, err := audit.Run(context.Background(), audit.Target{URL: first.Site.Target},
+				audit.Options{Prior: &audit.Prior{Outcomes: first.Outcomes, Snapshot: first.Snapshot}})
 			require.NoError(t, err)
-
-			snap, err := fetch.Snapshot(site)
-			require.NoError(t, err)
-			in.Site, err = fetch.Restore(snap)
-			require.NoError(t, err)
-			got, err := triage.Build(in)
-			require.NoError(t, err)
-			require.Equal(t, want, got)
+			require.False(t, again.Refetched)
+			require.Equal(t, *first.Triage, *again.Triage)
 		})
 	}
 }
@@ -322,16 +313,14 @@ func platformInput(t *testing.T, header http.Header, html string, failing ...str
 	t.Helper()
 	site := htmlSite(t, header, html)
 	var outcomes []checks.Outcome
-	var scored []scoring.CheckScore
 	for _, c := range checks.All() {
 		st := checks.Pass
 		if slices.Contains(failing, c.ID) {
 			st = checks.Fail
 		}
 		outcomes = append(outcomes, checks.Outcome{Check: c, Result: checks.Result{Status: st, Summary: "synthetic"}})
-		scored = append(scored, scoring.CheckScore{ID: c.ID, Ring: c.Ring, Pillar: c.Pillar, Weight: c.Weight, Status: string(st)})
 	}
-	return triage.Input{URL: site.Target.String(), Site: site, Outcomes: outcomes, Scores: scoring.Score(scored)}
+	return triage.Input{URL: site.Target.String(), Site: site, Outcomes: outcomes, Scores: audit.Score(outcomes)}
 }
 
 func TestEffortDependsOnThePlatform(t *testing.T) {

@@ -1,6 +1,7 @@
-// Package scanner owns running a scan: the queue job that carries it, the
-// lifecycle pending → running → completed|failed, and the pipeline fetch →
-// checks → scoring → report and triage → store. Workers in any number of processes
+// Package scanner owns the scan job: the queue job that carries a scan, the
+// lifecycle pending → running → completed|failed, and what a scan leaves
+// behind: it claims the scan, calls audit.Run, and stores the result with
+// the callback and email it queues in one transaction. Workers in any number of processes
 // share the queue through PostgreSQL (River); a job whose worker died is
 // rescued by River and runs again, a scan interrupted by its worker's
 // shutdown goes back to the queue untouched, and a sweeper fails scans
@@ -20,10 +21,9 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/riverqueue/river"
 
-	"github.com/geoscan/geoscan/internal/audit/checks"
+	"github.com/geoscan/geoscan/internal/audit"
 	"github.com/geoscan/geoscan/internal/audit/fetch"
 	"github.com/geoscan/geoscan/internal/audit/llm"
-	"github.com/geoscan/geoscan/internal/audit/report"
 	"github.com/geoscan/geoscan/internal/audit/scoring"
 	"github.com/geoscan/geoscan/internal/audit/triage"
 	"github.com/geoscan/geoscan/internal/jobs/mail"
@@ -151,13 +151,14 @@ func (r *Runner) Run(ctx context.Context, scanID uuid.UUID, lastAttempt bool) (T
 		return t, r.fail(ctx, scan.ID, CodeInternal, "The stored URL could not be parsed.")
 	}
 
-	// Fetching gets most of the budget; checks and storing need the rest.
-	fetchCtx, cancel := context.WithTimeoutCause(ctx, r.Budget*85/100, fetch.ErrBudget)
-	start := time.Now()
-	site, err := r.Fetcher.Site(fetchCtx, target)
-	cancel()
-	t.Parse = site.ParseTime
-	t.Fetch = time.Since(start) - t.Parse
+	if r.AI.Enabled() {
+		r.pruneAnswers(ctx)
+	}
+	res, err := audit.Run(ctx, audit.Target{
+		URL: target, ScanID: scan.ID, BrandName: scan.BrandName, BrandAliases: scan.BrandAliases,
+	}, r.auditOptions(log))
+	t.Fetch, t.Parse, t.AI = res.Timings.Fetch, res.Timings.Parse, res.Timings.AI
+	t.Checks = res.Timings.Total - res.Timings.Fetch - res.Timings.Parse
 	if err := interrupted(ctx); err != nil {
 		log.Info("scan interrupted; it goes back to the queue", slog.String("reason", err.Error()))
 		return t, err
@@ -173,52 +174,41 @@ func (r *Runner) Run(ctx context.Context, scanID uuid.UUID, lastAttempt bool) (T
 		}
 		log.Info("scan failed", slog.String("error_code", code), slog.String("reason", msg))
 		return t, r.fail(ctx, scan.ID, code, msg)
+	case errors.Is(err, audit.ErrOutOfTime):
+		return t, r.fail(ctx, scan.ID, CodeTimeout, fmt.Sprintf("The scan did not finish within its budget of %s.", r.Budget))
 	case err != nil:
 		return t, r.internal(ctx, scan.ID, lastAttempt, err)
 	}
-	if ctx.Err() != nil {
-		return t, r.fail(ctx, scan.ID, CodeTimeout, fmt.Sprintf("The scan did not finish within its budget of %s.", r.Budget))
-	}
 
-	start = time.Now()
-	in := &checks.Input{Site: site, Home: site.HomePage, BrandName: scan.BrandName, BrandAliases: scan.BrandAliases, Now: r.now()}
-	sess := r.askEngines(ctx, in, &t)
-	outcomes := checks.Run(in)
-	scored := make([]scoring.CheckScore, 0, len(outcomes))
-	for _, o := range outcomes {
-		scored = append(scored, scoring.CheckScore{ID: o.Check.ID, Ring: o.Check.Ring, Pillar: o.Check.Pillar, Weight: o.Check.Weight, Status: string(o.Result.Status)})
-	}
-	scores := scoring.Score(scored)
-	doc := report.Build(report.Input{
-		ScanID: scan.ID, URL: scan.URL, BrandName: scan.BrandName, GeneratedAt: r.now(),
-		Outcomes: outcomes, Scores: scores, Site: site, Caveats: r.aiCaveats(outcomes),
-	})
-	r.writeSummaries(ctx, sess, &doc, &t, log)
+	start := time.Now()
+	scores := res.Scores
 	completion := store.Completion{
 		ScanID: scan.ID, ScoringVersion: scores.Version, Overall: scores.Overall, OverallGrade: scores.OverallGrade.Grade,
 		Search:     ringScore(scores, scoring.RingSearch),
 		Visibility: ringScore(scores, scoring.RingVisibility),
 		Trust:      ringScore(scores, scoring.RingTrust),
-		Report:     doc,
+		Report:     res.Report,
 	}
-	for _, c := range doc.Engineering.Checks {
+	for _, c := range res.Report.Engineering.Checks {
 		completion.Checks = append(completion.Checks, store.CheckRow{
 			CheckID: c.ID, Ring: string(c.Ring), Pillar: c.Pillar, Status: string(c.Status), Score: c.Score,
 			Weight: c.Weight, Impact: string(c.Impact), Effort: string(c.Effort), Summary: c.Summary, Evidence: c.Evidence,
 		})
 	}
-	completion.Triage = r.buildTriage(triage.Input{
-		ScanID: scan.ID, URL: scan.URL, BrandName: scan.BrandName, Site: site, Outcomes: outcomes, Scores: scores,
-	}, log)
-	if snap, err := fetch.Snapshot(site); err != nil {
-		log.Warn("snapshot not kept", slog.Any("error", err))
+	if res.TriageErr != nil {
+		log.Error("triage failed; the scan completes without it", slog.Any("error", res.TriageErr))
 	} else {
-		completion.Snapshot, completion.SnapshotFormat = snap, fetch.SnapshotFormat
+		completion.Triage = &store.TriageDoc{SchemaVersion: triage.SchemaVersion, Body: res.Triage}
+	}
+	if res.SnapshotErr != nil {
+		log.Warn("snapshot not kept", slog.Any("error", res.SnapshotErr))
+	} else {
+		completion.Snapshot, completion.SnapshotFormat = res.Snapshot, fetch.SnapshotFormat
 	}
 	if err := makeStorable(&completion); err != nil {
 		return t, r.internal(ctx, scan.ID, lastAttempt, err)
 	}
-	t.Checks = time.Since(start)
+	t.Checks += time.Since(start)
 
 	// One transaction completes the scan, queues the recomputation of a
 	// dossier that could not be built, and queues the callback.

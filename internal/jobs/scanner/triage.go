@@ -14,9 +14,8 @@ import (
 	"github.com/riverqueue/river"
 	"github.com/riverqueue/river/rivertype"
 
+	"github.com/geoscan/geoscan/internal/audit"
 	"github.com/geoscan/geoscan/internal/audit/checks"
-	"github.com/geoscan/geoscan/internal/audit/fetch"
-	"github.com/geoscan/geoscan/internal/audit/scoring"
 	"github.com/geoscan/geoscan/internal/audit/triage"
 	"github.com/geoscan/geoscan/internal/store"
 	"github.com/geoscan/geoscan/internal/store/storable"
@@ -93,21 +92,6 @@ func (r *Runner) SetTriageBuilder(b TriageBuilder) {
 	r.triageBuilder.Store(&b)
 }
 
-// buildTriage computes the dossier; a failure is logged and the scan
-// completes without one (triage is derived, the report is not).
-func (r *Runner) buildTriage(in triage.Input, log *slog.Logger) *store.TriageDoc {
-	build := triage.Build
-	if b := r.triageBuilder.Load(); b != nil {
-		build = *b
-	}
-	doc, err := build(in)
-	if err != nil {
-		log.Error("triage failed; the scan completes without it", slog.Any("error", err))
-		return nil
-	}
-	return &store.TriageDoc{SchemaVersion: triage.SchemaVersion, Body: doc}
-}
-
 // queueTriage queues a recomputation inside the completing transaction when
 // the dossier is missing, so it is filled in without anyone asking.
 func queueTriage(ctx context.Context, tx *store.Store, scanID uuid.UUID) error {
@@ -137,41 +121,33 @@ func (r *Runner) RecomputeTriage(ctx context.Context, scanID uuid.UUID) (Source,
 	if err != nil {
 		return "", fmt.Errorf("load check results: %w", err)
 	}
-	outcomes, scores, err := outcomesOf(rows)
+	outcomes, err := outcomesOf(rows)
 	if err != nil {
 		return "", err
 	}
 
-	in := triage.Input{ScanID: scan.ID, URL: scan.URL, BrandName: scan.BrandName, Outcomes: outcomes, Scores: scores}
-	source := FromSnapshot
-	snap, err := r.Store.GetSnapshot(ctx, scan.ID)
-	switch {
+	prior := &audit.Prior{Outcomes: outcomes}
+	switch snap, err := r.Store.GetSnapshot(ctx, scan.ID); {
 	case err == nil:
-		if in.Site, err = fetch.Restore(snap.Body); err != nil {
-			return "", fmt.Errorf("restore snapshot of %s: %w", scan.ID, err)
-		}
-	case errors.Is(err, store.ErrNotFound):
-		source = FromRefetch
-		target, err := url.Parse(scan.URL)
-		if err != nil {
-			return "", fmt.Errorf("stored URL: %w", err)
-		}
-		fctx, cancel := context.WithTimeout(ctx, r.Budget)
-		site, err := r.Fetcher.Site(fctx, target)
-		cancel()
-		if err != nil {
-			return "", fmt.Errorf("fetch %s again: %w", scan.URL, err)
-		}
-		in.Site = site
-		in.Caveats = append(in.Caveats, "This dossier was recomputed from a fresh fetch of the site made after the scan, on "+
-			r.now().UTC().Format("2 January 2006")+"; the site may have changed since the checks ran.")
-	default:
+		prior.Snapshot = snap.Body
+	case !errors.Is(err, store.ErrNotFound):
 		return "", fmt.Errorf("load snapshot: %w", err)
 	}
-	doc, err := triage.Build(in)
+	target, err := url.Parse(scan.URL)
 	if err != nil {
-		return "", err
+		return "", fmt.Errorf("stored URL: %w", err)
 	}
+	res, err := audit.Run(ctx, audit.Target{URL: target, ScanID: scan.ID, BrandName: scan.BrandName}, audit.Options{
+		Fetcher: r.Fetcher, FetchBudget: r.Budget, Now: r.Now, Prior: prior,
+	})
+	if err != nil {
+		return "", fmt.Errorf("recompute triage of %s: %w", scan.ID, err)
+	}
+	source := FromSnapshot
+	if res.Refetched {
+		source = FromRefetch
+	}
+	doc := res.Triage
 	// The dossier quotes the site (see makeStorable).
 	body, err := storable.Marshal(doc)
 	if err != nil {
@@ -183,11 +159,10 @@ func (r *Runner) RecomputeTriage(ctx context.Context, scanID uuid.UUID) (Source,
 	return source, nil
 }
 
-// outcomesOf turns stored check results back into outcomes and scores.
-// Scores are recomputed from the statuses, which is what produced them.
-func outcomesOf(rows []store.CheckResult) ([]checks.Outcome, scoring.Result, error) {
+// outcomesOf turns stored check results back into outcomes; the engine
+// recomputes the scores from their statuses, which is what produced them.
+func outcomesOf(rows []store.CheckResult) ([]checks.Outcome, error) {
 	outcomes := make([]checks.Outcome, 0, len(rows))
-	scored := make([]scoring.CheckScore, 0, len(rows))
 	for _, row := range rows {
 		c := checks.Lookup(row.CheckID)
 		if c == nil {
@@ -196,11 +171,10 @@ func outcomesOf(rows []store.CheckResult) ([]checks.Outcome, scoring.Result, err
 		res := checks.Result{Status: checks.Status(row.Status), Summary: row.Summary}
 		if len(row.Evidence) > 0 {
 			if err := json.Unmarshal(row.Evidence, &res.Evidence); err != nil {
-				return nil, scoring.Result{}, fmt.Errorf("decode evidence of %s: %w", row.CheckID, err)
+				return nil, fmt.Errorf("decode evidence of %s: %w", row.CheckID, err)
 			}
 		}
 		outcomes = append(outcomes, checks.Outcome{Check: c, Result: res})
-		scored = append(scored, scoring.CheckScore{ID: c.ID, Ring: c.Ring, Pillar: c.Pillar, Weight: c.Weight, Status: row.Status})
 	}
-	return outcomes, scoring.Score(scored), nil
+	return outcomes, nil
 }

@@ -1,0 +1,335 @@
+package audit
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/url"
+	"time"
+
+	"github.com/google/uuid"
+
+	"github.com/geoscan/geoscan/internal/audit/checks"
+	"github.com/geoscan/geoscan/internal/audit/fetch"
+	"github.com/geoscan/geoscan/internal/audit/llm"
+	"github.com/geoscan/geoscan/internal/audit/mentions"
+	"github.com/geoscan/geoscan/internal/audit/report"
+	"github.com/geoscan/geoscan/internal/audit/scoring"
+	"github.com/geoscan/geoscan/internal/audit/triage"
+)
+
+// Target is the site to audit and the names it is audited under.
+type Target struct {
+	URL *url.URL
+	// ScanID is the scan the report and dossier belong to; the zero UUID
+	// outside a scan.
+	ScanID uuid.UUID
+	// BrandName is the brand the answer engines are asked about and the
+	// report names; BrandAliases are its other names.
+	BrandName    string
+	BrandAliases []string
+}
+
+// Options say how to audit. The zero value of every field but Fetcher is
+// usable.
+type Options struct {
+	// Fetcher reads the site. It is needed unless Site is given or Prior
+	// brings a snapshot.
+	Fetcher *fetch.Fetcher
+	// Site is the site already read (a page built in a test, a site read
+	// by another fetch); Run then reads nothing.
+	Site *fetch.Site
+	// FetchBudget bounds reading the site, with fetch.ErrBudget as the
+	// cause when it runs out; zero leaves it to ctx.
+	FetchBudget time.Duration
+	// AI is the layer of answer engines. Nil, or one without engines,
+	// leaves the four ai_mentions checks unmeasured (na) and the
+	// summaries written from templates, and the report says so.
+	AI *llm.Layer
+	// AIReserve is the part of ctx's remaining time the answer engines
+	// leave to the caller (to score and store): calls that would run into
+	// it are cut short and their checks end as error, not the audit.
+	AIReserve time.Duration
+	// Now stamps the report and the day answers are cached for; nil is
+	// time.Now.
+	Now func() time.Time
+	// Logger receives what the AI layer spent; nil discards it.
+	Logger *slog.Logger
+	// BuildTriage replaces triage.Build; nil is triage.Build. Tests use it
+	// to make the dossier fail.
+	BuildTriage func(triage.Input) (triage.Stored, error)
+	// Prior makes Run recompute the dossier of an earlier audit from its
+	// check outcomes instead of auditing afresh.
+	Prior *Prior
+}
+
+// Prior is what an earlier audit of the target found. With it, Run asks
+// no engine, runs no check and writes no report: it rebuilds the site from
+// Snapshot (or fetches it again when there is none), recomputes the
+// scores from Outcomes and builds the dossier, whose failure is then Run's.
+type Prior struct {
+	Outcomes []checks.Outcome
+	// Snapshot is fetch.Snapshot of what the earlier audit fetched; nil
+	// fetches the site again, and the dossier says it may have changed.
+	Snapshot []byte
+}
+
+// Result is what an audit found, for its caller to keep.
+type Result struct {
+	Site     *fetch.Site
+	Outcomes []checks.Outcome
+	Scores   scoring.Result
+	// Report is both audiences' report; nil when Prior was given.
+	Report *report.Stored
+	// Triage is the dossier, nil when building it failed (TriageErr): the
+	// dossier is derived, so an audit completes without it.
+	Triage    *triage.Stored
+	TriageErr error
+	// Snapshot is what was fetched, in fetch.SnapshotFormat, for
+	// recomputing the dossier later; nil when it could not be made
+	// (SnapshotErr) or when Prior was given.
+	Snapshot    []byte
+	SnapshotErr error
+	// Refetched says the site was fetched again for a Prior without a
+	// snapshot.
+	Refetched bool
+	// AIUsage is what the answer engines were asked and spent; zero
+	// without them.
+	AIUsage llm.Usage
+	Timings Timings
+}
+
+// Timings split an audit's wall time by stage.
+type Timings struct {
+	Fetch time.Duration // the network; parsing excluded
+	Parse time.Duration
+	// AI is the time spent waiting for answer engines, the mention probes
+	// and the summaries together.
+	AI       time.Duration
+	Checks   time.Duration // the checks and scoring
+	Report   time.Duration // AI summaries excluded
+	Triage   time.Duration
+	Snapshot time.Duration
+	Total    time.Duration
+}
+
+// ErrOutOfTime is Run's error when ctx ended just as the site had been
+// read, leaving no time to judge it.
+var ErrOutOfTime = errors.New("no time was left to judge the site after reading it")
+
+// Run audits target: fetch → ask answer engines → checks → scores →
+// report → dossier → snapshot. It touches no database, queue or handler.
+//
+// An error means there is nothing to report: the site could not be read
+// (a *fetch.HomeError says why, in words for the site's owner), ctx ended
+// as it was read ([ErrOutOfTime]; the caller tells its own budget from an
+// interruption by ctx's cause), or, with Prior, the snapshot could not be restored or
+// the dossier not built. Everything else about the site ends in a Result.
+func Run(ctx context.Context, target Target, opts Options) (res Result, err error) {
+	start := time.Now()
+	defer func() { res.Timings.Total = time.Since(start) }()
+	if opts.Prior != nil {
+		return res, recompute(ctx, target, opts, &res)
+	}
+
+	site, err := read(ctx, target, opts, &res.Timings)
+	if err != nil {
+		return res, err
+	}
+	if ctx.Err() != nil {
+		return res, fmt.Errorf("audit %s: %w: %w", target.URL, ErrOutOfTime, context.Cause(ctx))
+	}
+	res.Site = site
+
+	in := &checks.Input{Site: site, Home: site.HomePage, BrandName: target.BrandName, BrandAliases: target.BrandAliases, Now: opts.now()}
+	sess := askEngines(ctx, opts, in, &res.Timings)
+
+	stage := time.Now()
+	res.Outcomes = checks.Run(in)
+	res.Scores = Score(res.Outcomes)
+	res.Timings.Checks = time.Since(stage)
+
+	stage = time.Now()
+	doc := report.Build(report.Input{
+		ScanID: target.ScanID, URL: target.URL.String(), BrandName: target.BrandName, GeneratedAt: opts.now(),
+		Outcomes: res.Outcomes, Scores: res.Scores, Site: site, Caveats: aiCaveats(opts.AI, res.Outcomes),
+	})
+	res.Timings.Report = time.Since(stage)
+	if sess != nil {
+		writeSummaries(ctx, opts, sess, &doc, &res.Timings)
+		res.AIUsage = sess.Usage()
+	}
+	res.Report = &doc
+
+	stage = time.Now()
+	dossier, err := opts.buildTriage()(triage.Input{
+		ScanID: target.ScanID, URL: target.URL.String(), BrandName: target.BrandName,
+		Site: site, Outcomes: res.Outcomes, Scores: res.Scores,
+	})
+	if err != nil {
+		res.TriageErr = err
+	} else {
+		res.Triage = &dossier
+	}
+	res.Timings.Triage = time.Since(stage)
+
+	stage = time.Now()
+	res.Snapshot, res.SnapshotErr = fetch.Snapshot(site)
+	res.Timings.Snapshot = time.Since(stage)
+	return res, nil
+}
+
+// read fetches and parses the site within the fetch budget.
+func read(ctx context.Context, target Target, opts Options, t *Timings) (*fetch.Site, error) {
+	if opts.Site != nil {
+		return opts.Site, nil
+	}
+	if opts.Fetcher == nil {
+		return nil, errors.New("audit: no fetcher")
+	}
+	fctx, cancel := ctx, context.CancelFunc(func() {})
+	if opts.FetchBudget > 0 {
+		fctx, cancel = context.WithTimeoutCause(ctx, opts.FetchBudget, fetch.ErrBudget)
+	}
+	start := time.Now()
+	site, err := opts.Fetcher.Site(fctx, target.URL)
+	cancel()
+	if site != nil {
+		t.Parse = site.ParseTime
+	}
+	t.Fetch = time.Since(start) - t.Parse
+	if err != nil {
+		return nil, fmt.Errorf("fetch %s: %w", target.URL, err)
+	}
+	return site, nil
+}
+
+// recompute rebuilds the scores and dossier of an earlier audit.
+func recompute(ctx context.Context, target Target, opts Options, res *Result) error {
+	in := triage.Input{ScanID: target.ScanID, URL: target.URL.String(), BrandName: target.BrandName, Outcomes: opts.Prior.Outcomes}
+	if opts.Prior.Snapshot != nil {
+		site, err := fetch.Restore(opts.Prior.Snapshot)
+		if err != nil {
+			return fmt.Errorf("restore snapshot: %w", err)
+		}
+		res.Site = site
+	} else {
+		site, err := read(ctx, target, opts, &res.Timings)
+		if err != nil {
+			return err
+		}
+		res.Site, res.Refetched = site, true
+		in.Caveats = append(in.Caveats, "This dossier was recomputed from a fresh fetch of the site made after the scan, on "+
+			opts.now().UTC().Format("2 January 2006")+"; the site may have changed since the checks ran.")
+	}
+	in.Site = res.Site
+	res.Outcomes = opts.Prior.Outcomes
+	res.Scores = Score(res.Outcomes)
+	in.Scores = res.Scores
+	stage := time.Now()
+	dossier, err := opts.buildTriage()(in)
+	res.Timings.Triage = time.Since(stage)
+	if err != nil {
+		return err
+	}
+	res.Triage = &dossier
+	return nil
+}
+
+// Score scores check outcomes by the rubric: the scores of an audit are
+// this function of its outcomes' statuses, whenever they are recomputed.
+func Score(outcomes []checks.Outcome) scoring.Result {
+	scored := make([]scoring.CheckScore, 0, len(outcomes))
+	for _, o := range outcomes {
+		scored = append(scored, scoring.CheckScore{ID: o.Check.ID, Ring: o.Check.Ring, Pillar: o.Check.Pillar, Weight: o.Check.Weight, Status: string(o.Result.Status)})
+	}
+	return scoring.Score(scored)
+}
+
+// aiContext bounds the answer engines by ctx's deadline less the reserve.
+func aiContext(ctx context.Context, reserve time.Duration) (context.Context, context.CancelFunc) {
+	if d, ok := ctx.Deadline(); ok {
+		return context.WithDeadline(ctx, d.Add(-reserve))
+	}
+	return context.WithCancel(ctx)
+}
+
+// askEngines measures what the answer engines say about the brand into
+// in.Mentions and returns the session the summaries use; nil without an
+// engine.
+func askEngines(ctx context.Context, opts Options, in *checks.Input, t *Timings) *llm.Session {
+	if !opts.AI.Enabled() {
+		return nil
+	}
+	start := time.Now()
+	sess := opts.AI.Session(opts.now())
+	actx, cancel := aiContext(ctx, opts.AIReserve)
+	defer cancel()
+	in.Mentions = mentions.Measure(actx, sess, checks.AISubject(in))
+	t.AI += time.Since(start)
+	return sess
+}
+
+// writeSummaries lets the default engine write the summaries and logs what
+// the AI layer spent on the audit.
+func writeSummaries(ctx context.Context, opts Options, sess *llm.Session, doc *report.Stored, t *Timings) {
+	start := time.Now()
+	actx, cancel := aiContext(ctx, opts.AIReserve)
+	report.WriteSummaries(actx, sess, doc)
+	cancel()
+	t.AI += time.Since(start)
+	u := sess.Usage()
+	attrs := []any{slog.Int("calls", u.Calls), slog.Int("cache_hits", u.CacheHits), slog.Int("tokens", u.Tokens)}
+	for purpose, p := range u.ByPurpose {
+		attrs = append(attrs, slog.Group(purpose, slog.Int("calls", p.Calls), slog.Int("cache_hits", p.CacheHits),
+			slog.Int("errors", p.Errors), slog.Int("input_tokens", p.InputTokens), slog.Int("output_tokens", p.OutputTokens)))
+	}
+	opts.logger().InfoContext(ctx, "answer engines used", attrs...)
+}
+
+// aiCaveats are the report's sentences about the AI layer: not configured,
+// the scripted demo engine, or checks an engine failure left unmeasured.
+func aiCaveats(ai *llm.Layer, outcomes []checks.Outcome) []string {
+	if !ai.Enabled() {
+		return []string{"No answer engine is configured (GEOSCAN_LLM_BASE_URL), so the four AI mention checks were not measured and the trust ring is scored without them; the summaries are written from templates."}
+	}
+	var out []string
+	for _, e := range ai.Engines {
+		if e.Info().Scripted {
+			out = append(out, "The answer engine is GeoScan's scripted demo engine: its answers are canned and say nothing about any real AI assistant.")
+			break
+		}
+	}
+	errored := 0
+	for _, o := range outcomes {
+		if o.Check.Pillar == "ai_mentions" && o.Result.Status == checks.Error {
+			errored++
+		}
+	}
+	if errored > 0 {
+		out = append(out, fmt.Sprintf("%d of the 4 AI mention checks could not be measured (an answer engine failed, timed out or the scan's call budget ran out); they are left out of the scores.", errored))
+	}
+	return out
+}
+
+func (o Options) now() time.Time {
+	if o.Now != nil {
+		return o.Now()
+	}
+	return time.Now()
+}
+
+func (o Options) logger() *slog.Logger {
+	if o.Logger != nil {
+		return o.Logger
+	}
+	return slog.New(slog.DiscardHandler)
+}
+
+func (o Options) buildTriage() func(triage.Input) (triage.Stored, error) {
+	if o.BuildTriage != nil {
+		return o.BuildTriage
+	}
+	return triage.Build
+}
