@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"net/url"
-	"os"
 	"strings"
 	"testing"
 	"time"
@@ -22,11 +21,7 @@ import (
 	"github.com/geoscan/geoscan/internal/testing/testsite"
 )
 
-func TestMain(m *testing.M) {
-	code := m.Run()
-	testsite.RemoveTempCAFiles()
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { audittest.Main(m) }
 
 // A fixture site is audited end to end, from the network to the snapshot,
 // with no database anywhere.

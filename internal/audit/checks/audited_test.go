@@ -1,7 +1,6 @@
 package checks_test
 
 import (
-	"os"
 	"testing"
 	"time"
 
@@ -13,11 +12,7 @@ import (
 	"github.com/geoscan/geoscan/internal/testing/testsite"
 )
 
-func TestMain(m *testing.M) {
-	code := m.Run()
-	testsite.RemoveTempCAFiles()
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { audittest.Main(m) }
 
 // TestFixtureSitesReadAsWritten audits the fixture sites as a scan does
 // (the realistic ones, and the hostile one whose homepage can be read):

@@ -22,14 +22,9 @@ import (
 	"github.com/geoscan/geoscan/internal/audit/scoring"
 	"github.com/geoscan/geoscan/internal/audit/triage"
 	"github.com/geoscan/geoscan/internal/testing/audittest"
-	"github.com/geoscan/geoscan/internal/testing/testsite"
 )
 
-func TestMain(m *testing.M) {
-	code := m.Run()
-	testsite.RemoveTempCAFiles()
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { audittest.Main(m) }
 
 // fixture is a fixture site's report and dossier, built as a scan builds
 // them.

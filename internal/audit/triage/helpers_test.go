@@ -2,7 +2,6 @@ package triage_test
 
 import (
 	"context"
-	"os"
 	"testing"
 	"time"
 
@@ -12,14 +11,9 @@ import (
 	"github.com/geoscan/geoscan/internal/audit/fetch"
 	"github.com/geoscan/geoscan/internal/netguard"
 	"github.com/geoscan/geoscan/internal/testing/audittest"
-	"github.com/geoscan/geoscan/internal/testing/testsite"
 )
 
-func TestMain(m *testing.M) {
-	code := m.Run()
-	testsite.RemoveTempCAFiles()
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { audittest.Main(m) }
 
 // checkedAt is when the triage tests' audits are made.
 var checkedAt = time.Date(2026, 11, 1, 12, 0, 0, 0, time.UTC)

@@ -1,12 +1,13 @@
 // Package audittest audits the local fixture sites (internal/testing/testsite)
 // through audit.Run, as a scan does, for the tests and benchmarks of the
-// engine's packages. The fixture sites start once per test binary; a
-// TestMain that uses them calls testsite.RemoveTempCAFiles after m.Run.
+// engine's packages. The fixture sites start once per test binary, whose
+// TestMain is Main.
 package audittest
 
 import (
 	"context"
 	"net/url"
+	"os"
 	"sync"
 	"testing"
 	"time"
@@ -33,6 +34,14 @@ var (
 	readMu sync.Mutex
 	read   = map[string]*fetch.Site{}
 )
+
+// Main runs a test binary's tests, then removes the fixture sites' CA
+// files: the TestMain of a package that uses this kit.
+func Main(m *testing.M) {
+	code := m.Run()
+	testsite.RemoveTempCAFiles()
+	os.Exit(code)
+}
 
 // Sites returns the fixture sites and a fetcher that reaches them: the
 // sites' resolver and CA, private addresses allowed.
