@@ -85,8 +85,7 @@ func WriteClientHelp(w io.Writer) error {
 	return tw.Flush()
 }
 
-// WriteClientMarkdown prints the same table as Markdown, for the README's
-// client section.
+// WriteClientMarkdown prints the same table as Markdown, for docs/CLI.md.
 func WriteClientMarkdown(w io.Writer) error {
 	if _, err := fmt.Fprintln(w, "| Variable | Default | Description |\n|---|---|---|"); err != nil {
 		return err

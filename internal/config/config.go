@@ -1,6 +1,6 @@
 // Package config owns the service configuration: the GEOSCAN_* environment
 // variables and DATABASE_URL, their defaults and validation, and the help
-// table that `geoscan serve --help` prints and the README copies.
+// table that `geoscan serve --help` prints and docs/OPERATIONS.md copies.
 package config
 
 import (
@@ -483,7 +483,7 @@ func WriteHelp(w io.Writer) error {
 	return tw.Flush()
 }
 
-// WriteMarkdown prints the same table as Markdown, for the README.
+// WriteMarkdown prints the same table as Markdown, for docs/OPERATIONS.md.
 func WriteMarkdown(w io.Writer) error {
 	if _, err := fmt.Fprintln(w, "| Variable | Default | Description |\n|---|---|---|"); err != nil {
 		return err
