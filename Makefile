@@ -107,6 +107,10 @@ db/reset: ## Delete the private development cluster and key under .data/.
 demo: build ## Scan the built-in fixture sites offline and print rings and grades.
 	./$(BIN) demo
 
+.PHONY: docs
+docs: ## Rewrite the outputs and tables README.md and docs/*.md show from what the code prints (tests fail when they drift).
+	$(GO) run ./cmd/testdb -- $(GO) test -count=1 -run '^TestDocs' ./internal/cli ./internal/config -update
+
 .PHONY: docs/pdf-samples
 docs/pdf-samples: build ## Scan the fixtures offline and render sample PDF pages of both audiences into docs/pdf-samples (poppler-utils).
 	@command -v pdftoppm >/dev/null || { echo "pdftoppm not found: apt-get install poppler-utils"; exit 1; }
