@@ -12,6 +12,17 @@
 #   PERF_OUT=list.perf bench/http.sh   # also a CPU profile of the server
 #                                      # under the list's load (perf record -g)
 #   PERF_OUT=get.perf PERF_LOAD=get bench/http.sh   # ... under another load
+#   COMPARE="before=/tmp/before/bin/geoscan" bench/http.sh
+#                                 # other builds side by side (below)
+#   CONFIGS="limits floor" bench/http.sh   # some configurations only
+#
+# COMPARE names other builds of geoscan ("name=path", separated by spaces),
+# such as the commit before a change built in a worktree: each is measured
+# in every round like this build's first configuration (its get and its
+# list, both rate-limit layers on), taking its turn in the same rounds, and
+# the summary gives this build's ratios over each one's, round by round.
+# CONFIGS picks this build's configurations (limits, nolimits, redis,
+# floor; all by default, redis only when a Redis answers).
 #
 # Needs wrk (Debian: apt-get install wrk), pgbench and psql
 # (postgresql-client); the Redis rows need a Redis at REDIS_URL
@@ -83,10 +94,12 @@ psql "$pgb_url" -qc 'VACUUM ANALYZE' >/dev/null
 psql "$db_url" -qc 'VACUUM ANALYZE' -c 'CHECKPOINT' >/dev/null
 
 # start_server ENV...: a fresh API process with extra settings, logging at
-# the default level (an access-log line per request) to /dev/null.
+# the default level (an access-log line per request) to /dev/null; the
+# binary is server_bin's, this build's unless set.
+server_bin=bin/geoscan
 start_server() {
   stop_server
-  env GEOSCAN_LOG_LEVEL=info "$@" bin/geoscan serve 2>/dev/null &
+  env GEOSCAN_LOG_LEVEL=info "$@" "$server_bin" serve 2>/dev/null &
   server=$!
   for _ in $(seq 100); do curl -fs "http://127.0.0.1:$PORT/readyz" >/dev/null && return; sleep 0.1; done
   echo "server did not start" >&2; exit 1
@@ -247,6 +260,8 @@ label() {
     list_nolimits) echo "GET /scans?limit=20, rate limits off" ;;
     get_redis) echo "GET /scans/{id}, GEOSCAN_REDIS_URL" ;;
     floor) echo "the stack's floor (bench/floor)" ;;
+    get@*) echo "GET /scans/{id}, ${1#get@}" ;;
+    list@*) echo "GET /scans?limit=20, ${1#list@}" ;;
   esac
 }
 redis=false
@@ -261,7 +276,14 @@ start_floor() {
 }
 # run_config NAME: one process configuration's loads.
 run_config() {
+  server_bin=bin/geoscan
   case $1 in
+    compare:*)
+      local c=${1#compare:}
+      server_bin=${c#*=}
+      start_server
+      load "get@${c%%=*}" "/api/v1/scans/$scan"
+      load "list@${c%%=*}" "/api/v1/scans?limit=20" ;;
     limits)
       start_server
       load get "/api/v1/scans/$scan"
@@ -281,6 +303,13 @@ run_config() {
 configs=(limits nolimits)
 if $redis; then configs+=(redis); fi
 configs+=(floor)
+if [ -n "${CONFIGS:-}" ]; then read -ra configs <<<"$CONFIGS"; fi
+compared=()
+for c in ${COMPARE:-}; do
+  [ -x "${c#*=}" ] || { echo "COMPARE: ${c#*=} is not an executable" >&2; exit 2; }
+  configs+=("compare:$c")
+  compared+=("${c%%=*}")
+done
 for round in $(seq "$ROUNDS"); do
   : >"$results"
   # The first load of a round measures lower than the same load later in
@@ -297,13 +326,13 @@ for round in $(seq "$ROUNDS"); do
   while read -r name rps p50 p99 cpu pgcpu ref lo hi; do
     ratio=$(echo "$rps / $ref" | bc -l)
     printf '%-36s %8d %8s %8s %22s %10.2f %7d µs %7s µs\n' "$(label "$name")" "$rps" "$p50" "$p99" "$ref ($lo – $hi)" "$ratio" "$cpu" "$pgcpu"
-    echo "$name $ratio $p99 $cpu $pgcpu" >>"$work/all"
+    echo "$name $ratio $p99 $cpu $pgcpu $round" >>"$work/all"
   done <"$results"
 done
 if [ "$ROUNDS" -gt 1 ]; then
   echo "over $ROUNDS rounds: median (lowest – highest)"
   printf '%-36s %20s %22s %18s %18s\n' "" "× pgbench" "p99" "server CPU µs" "PG CPU µs"
-  for name in get list get_nolimits list_nolimits get_redis floor; do
+  for name in get list get_nolimits list_nolimits get_redis floor ${compared[@]/#/get@} ${compared[@]/#/list@}; do
     grep -q "^$name " "$work/all" || continue
     # p99 as wrk prints it (7.48ms, 1.02s) in milliseconds.
     awk -v n="$name" '$1 == n { r[++k] = $2; p = $3; m = p ~ /ms$/ ? 1 : p ~ /us$/ ? 0.001 : 1000; sub(/[a-z]+$/, "", p); q[k] = p * m; c[k] = $4; g[k] = $5 == "-" ? -1 : $5 }
@@ -315,6 +344,17 @@ if [ "$ROUNDS" -gt 1 ]; then
       { IFS='|' read -r a b c d; printf '%-36s %20s %22s %18s %18s\n' "$(label "$name")" "$a" "$b" "$c" "$d"; }
   done
 fi
+# This build's ratio over each compared build's, from the two loads of
+# the same round (pgbench is each load's own reference), then their median.
+for c in "${compared[@]}"; do
+  for l in get list; do
+    awk -v a="$l" -v b="$l@$c" -v what="$(label "$l") ÷ $c" '$1 == a { x[$6] = $2; if ($6 > n) n = $6 } $1 == b { y[$6] = $2 }
+      END { for (r = 1; r <= n; r++) if ((r in x) && (r in y)) { v[++k] = x[r] / y[r]; s = s sprintf(" %.3f", v[k]) }
+            if (!k) exit
+            for (i = 1; i <= k; i++) for (j = i + 1; j <= k; j++) if (v[j] < v[i]) { t = v[i]; v[i] = v[j]; v[j] = t }
+            printf "%s, by round:%s; median %.3f\n", what, s, k % 2 ? v[(k + 1) / 2] : (v[k / 2] + v[k / 2 + 1]) / 2 }' "$work/all"
+  done
+done
 
 # The export: EXPORT_ROWS scans of another organization, streamed in one
 # response, next to psql's \copy of the same rows; the server's peak RSS

@@ -12,6 +12,9 @@
 #   GEOSCAN_TEST_DATABASE_URL=... COUNT=20s bench/instructions.sh
 #   CALLGRIND_OUT=dir bench/instructions.sh   # keep the profiles
 #                                             # (callgrind_annotate FILE)
+#   COMPARE="before=/tmp/before/bin/geoscan" bench/instructions.sh
+#                                 # also other builds' gets ("name=path",
+#                                 # separated by spaces), counted alike
 #
 # Needs valgrind and wrk (Debian: apt-get install valgrind wrk) and psql.
 set -euo pipefail
@@ -84,11 +87,18 @@ count() {
 }
 
 count get "/api/v1/scans/$scan" bin/geoscan serve
+for c in ${COMPARE:-}; do
+  count "get@${c%%=*}" "/api/v1/scans/$scan" "${c#*=}" serve
+done
 count floor "/scans/$scan" bin/floor -addr "127.0.0.1:$PORT" -org "$org"
 
 printf '%-36s %10s %16s %18s\n' "" "requests" "instructions" "per request"
 while read -r name n ir; do
-  label=$([ "$name" = get ] && echo "GET /scans/{id} (API, limits on)" || echo "the stack's floor (bench/floor)")
+  case $name in
+    get) label="GET /scans/{id} (API, limits on)" ;;
+    get@*) label="GET /scans/{id}, ${name#get@}" ;;
+    *) label="the stack's floor (bench/floor)" ;;
+  esac
   printf '%-36s %10d %16d %18d\n' "$label" "$n" "$ir" "$((ir / n))"
 done <"$work/results"
 awk '{ per[$1] = $3 / $2 } END { printf "the API'"'"'s own work: %d instructions per get (%.2f × the floor'"'"'s)\n", per["get"] - per["floor"], per["get"] / per["floor"] }' "$work/results"
