@@ -36,8 +36,37 @@ const regenerate = "go run ./cmd/testdb -- go test ./internal/cli -run TestDocs 
 // `geoscan demo` in-process and compares. What changes from run to run
 // (ports, ids, keys, times, temporary paths, byte counts) is replaced by
 // fixed sample values.
+//
+// One check of every scan reads time: the median time to first byte passes
+// up to 800 ms. So the test is not parallel (the package's other tests wait
+// while it scans), and when a page differs it scans once more and compares
+// with that run: a drift shows in both, a machine too busy to answer within
+// 800 ms rarely twice.
 func TestDocsShowWhatTheCodePrints(t *testing.T) {
-	t.Parallel()
+	pages, err := filepath.Glob("../../docs/*.md")
+	require.NoError(t, err)
+	pages = append([]string{"../../README.md"}, pages...)
+
+	blocks := docBlocks(t)
+	if t.Failed() {
+		return
+	}
+	if !*update && len(staleBlocks(t, pages, blocks)) > 0 {
+		t.Log("a page differs from this run's output; running again to tell a drift from a busy machine")
+		blocks = docBlocks(t)
+		if t.Failed() {
+			return
+		}
+	}
+	for _, s := range staleBlocks(t, pages, blocks) {
+		require.Equal(t, s.want, s.shown, "%s: the block %q shows output the code no longer prints; rewrite it with %s",
+			s.page, s.name, regenerate)
+	}
+}
+
+// docBlocks runs what the pages show and returns each block by name.
+func docBlocks(t *testing.T) map[string]string {
+	t.Helper()
 	var demo, walkthrough map[string]string
 	t.Run("run", func(t *testing.T) {
 		t.Run("demo", func(t *testing.T) {
@@ -49,19 +78,23 @@ func TestDocsShowWhatTheCodePrints(t *testing.T) {
 			walkthrough = walkthroughBlocks(t)
 		})
 	})
-	if t.Failed() {
-		return
-	}
 	blocks := map[string]string{}
 	for _, m := range []map[string]string{demo, walkthrough, helpBlocks(t)} {
 		for k, v := range m {
 			blocks[k] = v
 		}
 	}
+	return blocks
+}
 
-	pages, err := filepath.Glob("../../docs/*.md")
-	require.NoError(t, err)
-	pages = append([]string{"../../README.md"}, pages...)
+type staleBlock struct{ page, name, want, shown string }
+
+// staleBlocks returns the blocks of pages that differ from blocks; with
+// -update it rewrites those pages instead. A block no page shows fails
+// the test.
+func staleBlocks(t *testing.T, pages []string, blocks map[string]string) []staleBlock {
+	t.Helper()
+	var stale []staleBlock
 	used := map[string]bool{}
 	for _, page := range pages {
 		b, err := os.ReadFile(page)
@@ -70,9 +103,8 @@ func TestDocsShowWhatTheCodePrints(t *testing.T) {
 		require.NoError(t, err, page)
 		for name, body := range shown {
 			used[name] = true
-			if !*update {
-				require.Equal(t, blocks[name], body, "%s: the block %q shows output the code no longer prints; rewrite it with %s",
-					strings.TrimPrefix(page, "../../"), name, regenerate)
+			if body != blocks[name] && !*update {
+				stale = append(stale, staleBlock{strings.TrimPrefix(page, "../../"), name, blocks[name], body})
 			}
 		}
 		if *update && got != string(b) {
@@ -87,6 +119,8 @@ func TestDocsShowWhatTheCodePrints(t *testing.T) {
 	}
 	sort.Strings(unused)
 	require.Empty(t, unused, "generated blocks no page shows; add <!-- generated: NAME --> and <!-- end generated --> where they belong")
+	sort.Slice(stale, func(i, j int) bool { return stale[i].page+stale[i].name < stale[j].page+stale[j].name })
+	return stale
 }
 
 // A block's markers stand alone on their lines, so prose may name them.
