@@ -452,6 +452,12 @@ func walkthroughBlocks(t *testing.T) map[string]string {
 	c.cmd(`bin/geoscan scan create "$SITE" --min-score 60 >/dev/null 2>errors.txt; echo "exit $?"; tail -1 errors.txt`,
 		fmt.Sprintf("exit %d\n", code), lines[len(lines)-1])
 	blocks["cli-min-score"] = c.block(n)
+
+	c = console{}
+	const unknown = "5b0e7c1e-8d4f-4c7a-9a51-0f3c2d9e6b11"
+	code, out, errOut = geoscan("scan", "get", unknown)
+	c.cmd(`bin/geoscan scan get `+unknown+`; echo "exit $?"`, out, errOut, fmt.Sprintf("exit %d\n", code))
+	blocks["cli-error"] = c.block(n)
 	return blocks
 }
 
