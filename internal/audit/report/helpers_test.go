@@ -3,17 +3,13 @@ package report_test
 import (
 	"bytes"
 	"context"
-	"errors"
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/require"
 
@@ -22,6 +18,7 @@ import (
 	"github.com/geoscan/geoscan/internal/audit/scoring"
 	"github.com/geoscan/geoscan/internal/audit/triage"
 	"github.com/geoscan/geoscan/internal/testing/audittest"
+	"github.com/geoscan/geoscan/internal/testing/debtool"
 )
 
 func TestMain(m *testing.M) { audittest.Main(m) }
@@ -51,37 +48,10 @@ func (f fixture) pdf(t testing.TB, audience scoring.Audience) []byte {
 	return buf.Bytes()
 }
 
-var (
-	popplerOnce sync.Once
-	popplerErr  error
-)
-
-// requirePoppler makes sure poppler-utils' pdftotext is installed: CI runs
-// as root and installs it when missing; anywhere else a missing tool fails
-// the test with the command to run.
+// requirePoppler makes sure poppler-utils' pdftotext is installed.
 func requirePoppler(t testing.TB) {
 	t.Helper()
-	popplerOnce.Do(func() {
-		if _, err := exec.LookPath("pdftotext"); err == nil {
-			return
-		}
-		if os.Geteuid() != 0 {
-			popplerErr = errors.New("pdftotext is not installed: run `apt-get install poppler-utils` (the tests install it themselves only when run as root)")
-			return
-		}
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-		defer cancel()
-		cmd := exec.CommandContext(ctx, "sh", "-c", "apt-get update -qq && apt-get install -y -qq poppler-utils")
-		cmd.Env = append(os.Environ(), "DEBIAN_FRONTEND=noninteractive")
-		if out, err := cmd.CombinedOutput(); err != nil {
-			popplerErr = fmt.Errorf("install poppler-utils for pdftotext: %w\n%s", err, out)
-			return
-		}
-		if _, err := exec.LookPath("pdftotext"); err != nil {
-			popplerErr = fmt.Errorf("poppler-utils installed but pdftotext not found: %w", err)
-		}
-	})
-	require.NoError(t, popplerErr)
+	debtool.Require(t, "pdftotext", "poppler-utils")
 }
 
 // pdfText extracts a PDF's text with pdftotext, whitespace collapsed to
