@@ -7,6 +7,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"net/http"
 	"os"
 	"os/exec"
@@ -555,4 +556,42 @@ func headingAnchors(t *testing.T, path string) []string {
 		anchors = append(anchors, a.String())
 	}
 	return anchors
+}
+
+// TestDevelopmentLayoutNamesEveryPackage keeps the layout of
+// docs/DEVELOPMENT.md true: every folder of Go code under internal/ and
+// tests/ is named there, at the start of a line of the layout block (by its
+// path, or by its last element indented under its parent).
+func TestDevelopmentLayoutNamesEveryPackage(t *testing.T) {
+	t.Parallel()
+	doc, err := os.ReadFile("../../docs/DEVELOPMENT.md")
+	require.NoError(t, err)
+	_, layout, ok := strings.Cut(string(doc), "## Project layout")
+	require.True(t, ok, "docs/DEVELOPMENT.md has no Project layout section")
+	layout, _, _ = strings.Cut(layout, "\n## ")
+	named := map[string]bool{}
+	for _, line := range strings.Split(layout, "\n") {
+		if f := strings.Fields(line); len(f) > 0 {
+			named[strings.TrimSuffix(f[0], "/")] = true
+		}
+	}
+	for _, root := range []string{"internal", "tests"} {
+		err := filepath.WalkDir("../../"+root, func(path string, d fs.DirEntry, err error) error {
+			if err != nil || !d.IsDir() {
+				return err
+			}
+			if d.Name() == "testdata" {
+				return filepath.SkipDir
+			}
+			if gofiles, _ := filepath.Glob(filepath.Join(path, "*.go")); len(gofiles) == 0 {
+				return nil
+			}
+			rel := strings.TrimPrefix(filepath.ToSlash(path), "../../")
+			if !named[rel] && !named[filepath.Base(path)] {
+				t.Errorf("docs/DEVELOPMENT.md's layout does not name %s", rel)
+			}
+			return nil
+		})
+		require.NoError(t, err)
+	}
 }
