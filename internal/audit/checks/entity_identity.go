@@ -186,11 +186,25 @@ func sameAsProfilesCheck() *Check {
 	}
 }
 
+// actionSegments are first path segments of the profile platforms that
+// name an action or a widget, not an account: share buttons
+// (facebook.com/sharer.php, twitter.com/intent/tweet,
+// linkedin.com/shareArticle), dialogs, plugins and embeds.
+var actionSegments = []string{
+	"share", "share.php", "sharer", "sharer.php", "sharearticle", "sharing", "cws", "intent", "dialog",
+	"plugins", "embed", "tr", "login", "signup", "search", "hashtag", "home",
+}
+
 // profilePlatform names the authoritative profile site a URL points to,
-// or "".
+// or "" when it points elsewhere, or to the platform's own front page or
+// one of its actions (a share button is no profile).
 func profilePlatform(raw string) string {
 	u, err := url.Parse(strings.TrimSpace(raw))
 	if err != nil || u.Host == "" {
+		return ""
+	}
+	first, _, _ := strings.Cut(strings.Trim(u.EscapedPath(), "/"), "/")
+	if first == "" || slices.Contains(actionSegments, strings.ToLower(first)) {
 		return ""
 	}
 	host := strings.ToLower(u.Hostname())

@@ -53,6 +53,18 @@ func TestEntityIdentity(t *testing.T) {
 			{"footer links but no sameAs", func(t *testing.T) *Input {
 				return inputOf(t, homeWith(ldBlock(`{"@context":"https://schema.org","@type":"Organization","name":"Example"}`), `<footer><a href="https://www.youtube.com/@example">YouTube</a></footer>`))
 			}, Fail, "homepage links 1 profile", ev("profile_links_on_homepage", []string{"https://www.youtube.com/@example"})},
+			{"share buttons are no profiles", func(t *testing.T) *Input {
+				return inputOf(t, homeWith(ldBlock(`{"@context":"https://schema.org","@type":"Organization","name":"Example","sameAs":[`+
+					`"https://www.facebook.com/sharer/sharer.php?u=https%3A%2F%2Fexample.com%2F","https://twitter.com/intent/tweet?url=https%3A%2F%2Fexample.com%2F",`+
+					`"https://www.linkedin.com/shareArticle?mini=true&url=https%3A%2F%2Fexample.com%2F","https://x.com/"]}`),
+					`<div class="share"><a href="https://www.facebook.com/sharer.php?u=https://example.com/">Teilen</a>`+
+						`<a href="https://twitter.com/intent/tweet?text=Hola">Compartir</a><a href="https://www.linkedin.com/sharing/share-offsite/?url=x">Поделиться</a>`+
+						`<a href="https://www.youtube.com/embed/abc">Video</a></div>`))
+			}, Fail, "No sameAs link to an authoritative profile (", ev("count", 0, "profile_links_on_homepage", []string{})},
+			{"profiles beside share buttons", func(t *testing.T) *Input {
+				return inputOf(t, homeWith(ldBlock(`{"@context":"https://schema.org","@type":"Organization","name":"Example","sameAs":[`+
+					`"https://www.facebook.com/sharer.php?u=https://example.com/","https://www.facebook.com/ExampleInc","https://www.linkedin.com/company/example"]}`), ""))
+			}, Pass, "2 authoritative profiles (Facebook, LinkedIn)", ev("authoritative_platforms", []string{"Facebook", "LinkedIn"})},
 			{"no entity", func(t *testing.T) *Input { return inputOf(t, homeWith("", "")) }, Fail, "No sameAs", nil},
 			{"nothing fetched", noHomeInput, NA, "", nil},
 		}},
