@@ -17,10 +17,12 @@
 #   CONFIGS="limits floor" bench/http.sh   # some configurations only
 #
 # COMPARE names other builds of geoscan ("name=path", separated by spaces),
-# such as the commit before a change built in a worktree: each is measured
-# in every round like this build's first configuration (its get and its
-# list, both rate-limit layers on), taking its turn in the same rounds, and
-# the summary gives this build's ratios over each one's, round by round.
+# such as the commit before a change built in a worktree: each serves next
+# to this build in its first configuration (both rate-limit layers on),
+# and the get's and the list's wrk slices go to the builds in turn (see
+# load), so that they are measured under the same drift against one
+# reference; the summary gives this build's ratios over each one's, round
+# by round.
 # CONFIGS picks this build's configurations (limits, nolimits, redis,
 # floor; all by default, redis only when a Redis answers).
 #
@@ -65,7 +67,17 @@ stop_server() { if [ -n "$server" ]; then kill "$server" 2>/dev/null || true; wa
 # The reference's pgbench run, while a load is measured (it may be stopped).
 pgb=
 stop_pgbench() { if [ -n "$pgb" ]; then kill -CONT "$pgb" 2>/dev/null || true; kill "$pgb" 2>/dev/null || true; wait "$pgb" 2>/dev/null || true; pgb=; fi; }
-trap 'stop_pgbench; stop_server; rm -rf "$work"' EXIT
+# COMPARE's builds, while they serve: "NAME=PID:PORT" each.
+compared_servers=()
+stop_compared() {
+  local c pid
+  for c in "${compared_servers[@]}"; do
+    pid=${c#*=}; pid=${pid%%:*}
+    kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true
+  done
+  compared_servers=()
+}
+trap 'stop_pgbench; stop_server; stop_compared; rm -rf "$work"' EXIT
 
 psql "$admin" -qc 'DROP DATABASE IF EXISTS geoscan_bench' -c 'CREATE DATABASE geoscan_bench' \
   -c 'DROP DATABASE IF EXISTS geoscan_pgbench' -c 'CREATE DATABASE geoscan_pgbench' >/dev/null 2>&1
@@ -94,12 +106,10 @@ psql "$pgb_url" -qc 'VACUUM ANALYZE' >/dev/null
 psql "$db_url" -qc 'VACUUM ANALYZE' -c 'CHECKPOINT' >/dev/null
 
 # start_server ENV...: a fresh API process with extra settings, logging at
-# the default level (an access-log line per request) to /dev/null; the
-# binary is server_bin's, this build's unless set.
-server_bin=bin/geoscan
+# the default level (an access-log line per request) to /dev/null.
 start_server() {
   stop_server
-  env GEOSCAN_LOG_LEVEL=info "$@" "$server_bin" serve 2>/dev/null &
+  env GEOSCAN_LOG_LEVEL=info "$@" bin/geoscan serve 2>/dev/null &
   server=$!
   for _ in $(seq 100); do curl -fs "http://127.0.0.1:$PORT/readyz" >/dev/null && return; sleep 0.1; done
   echo "server did not start" >&2; exit 1
@@ -127,8 +137,8 @@ quantile() {
   awk '/^requests /{ w = $2 / 1000; next } /^q /{ print $2, w }' "$@" | sort -n |
     awk -v q="$q" '{ v[NR] = $1; c[NR] = $2; t += $2 } END { for (i = 1; i <= NR; i++) { s += c[i]; if (s >= q * t) { printf "%.2fms\n", v[i] / 1000; exit } } }'
 }
-# cpu_ticks: the server process's CPU time so far, in clock ticks.
-cpu_ticks() { awk '{print $14 + $15}' "/proc/$server/stat"; }
+# cpu_ticks PID: a server process's CPU time so far, in clock ticks.
+cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
 # The PostgreSQL server's processes, when it runs on this machine: its
 # postmaster (from postmaster.pid in its data directory) and the children
 # it forks, a backend per connection among them.
@@ -151,53 +161,70 @@ pg_snapshot() {
 pg_ticks_between() {
   awk 'NR == FNR { t0[$1] = $2; next } { d += $2 - t0[$1] } END { print d + 0 }' "$1" "$2"
 }
-# load NAME PATH: the load next to its reference, in slices. One pgbench
-# -S run and wrk take turns, SLICES times each for DURATION/SLICES, with one
-# more pgbench slice at the end: pgbench is stopped (SIGSTOP) while wrk
-# runs and continued after it. The reference drifts by 10 – 25 % over tens
-# of seconds on this kind of machine, and alternating slices of a few
-# seconds puts the same drift under both. pgbench stays one run with the
-# same connections: a fresh PostgreSQL backend is slow for its first
-# seconds (pgbench -S climbs by a quarter over its first five here), while
-# the API's pool keeps its connections, so the reference starts PGWARMUP
-# after pgbench does, and the API's after WARMUP of wrk. pgbench logs a
-# sample of its transactions with their end times, from which each of its
-# slices' rate is counted.
+# load NAME PATH [OTHER=PID:PORT...]: the load next to its reference, in
+# slices. One pgbench -S run and wrk take turns, SLICES times each for
+# DURATION/SLICES, with one more pgbench slice at the end: pgbench is
+# stopped (SIGSTOP) while wrk runs and continued after it. The reference
+# drifts by 10 – 25 % over tens of seconds on this kind of machine, and
+# alternating slices of a few seconds puts the same drift under both.
+# pgbench stays one run with the same connections: a fresh PostgreSQL
+# backend is slow for its first seconds (pgbench -S climbs by a quarter
+# over its first five here), while the API's pool keeps its connections,
+# so the reference starts PGWARMUP after pgbench does, and the API's after
+# WARMUP of wrk. pgbench logs a sample of its transactions with their end
+# times, from which each of its slices' rate is counted.
+#
+# Other servers given as OTHER=PID:PORT (COMPARE's builds) take part in
+# the same load: wrk's slices go to each server in turn, SLICES each, with
+# a pgbench slice between every two, so that the machine's drift falls on
+# all of them alike and they share one reference.
 #
 # Appends "NAME rps p50 p99 cpu pgcpu pgbench pgbench-lowest
-# pgbench-highest": rps is all wrk slices' requests over their time, p50
-# and p99 those of all their requests; cpu is the server's CPU time per request and
-# pgcpu PostgreSQL's, in microseconds, figures that other work on the
-# machine barely moves. PostgreSQL's is read from half a second after each
-# wrk slice starts to half a second before it ends and divided by the
-# requests of those windows at the slice's rate: when wrk closes its
-# connections, requests in flight are cancelled and pgx closes the
-# connections that were running them, whose backends would take their time
-# with them.
+# pgbench-highest" for each server: rps is all its wrk slices' requests
+# over their time, p50 and p99 those of all their requests; cpu is the
+# server's CPU time per request and pgcpu PostgreSQL's, in microseconds,
+# figures that other work on the machine barely moves. PostgreSQL's is
+# read from half a second after each wrk slice starts to half a second
+# before it ends and divided by the requests of those windows at the
+# slice's rate: when wrk closes its connections, requests in flight are
+# cancelled and pgx closes the connections that were running them, whose
+# backends would take their time with them.
 load() {
-  local name=$1 path=$2 slice=$(( ${DURATION%s} / SLICES )) c0 c1 s n=0 secs=0 cpu=0 out w0 w1 sn st
-  local pgticks=0 pgreq=0 windows=$work/windows
-  # Steady state only: a fresh process first opens its pool's connections,
-  # prepares its statements on each and grows its heap.
-  if [ "${WARMUP%s}" -gt 0 ]; then
-    wrk -t"$THREADS" -c"$CONNS" -d"$WARMUP" -H "X-API-Key: $key" "http://127.0.0.1:$PORT$path" >/dev/null
-  fi
+  local name=$1 path=$2 slice=$(( ${DURATION%s} / SLICES )) c0 c1 s k out w0 w1 sn st
+  shift 2
+  local names=("$name") pids=("$server") ports=("$PORT") o
+  for o in "$@"; do
+    names+=("${o%%=*}"); o=${o#*=}
+    pids+=("${o%%:*}"); ports+=("${o#*:}")
+  done
+  local t=${#names[@]} windows=$work/windows
+  local n=() secs=() cpu=() pgticks=() pgreq=()
+  for k in $(seq 0 $((t - 1))); do
+    n[k]=0 secs[k]=0 cpu[k]=0 pgticks[k]=0 pgreq[k]=0
+    # Steady state only: a fresh process first opens its pool's
+    # connections, prepares its statements on each and grows its heap.
+    if [ "${WARMUP%s}" -gt 0 ]; then
+      wrk -t"$THREADS" -c"$CONNS" -d"$WARMUP" -H "X-API-Key: $key" "http://127.0.0.1:${ports[k]}$path" >/dev/null
+    fi
+  done
   rm -f "$work"/pgb.* "$work"/wrk.[0-9]*
   : >"$windows"
+  local slices=$((SLICES * t))
   # Long enough for every slice; ended once the last is measured.
-  pgbench -S -c "$CONNS" -j "$THREADS" -T $(( ${PGWARMUP%s} + 4 * (SLICES + 1) * slice + 60 )) \
+  pgbench -S -c "$CONNS" -j "$THREADS" -T $(( ${PGWARMUP%s} + 4 * (slices + 1) * slice + 60 )) \
     -l --sampling-rate="$PGSAMPLE" --log-prefix="$work/pgb" "$pgb_url" >/dev/null 2>&1 &
   pgb=$!
   sleep "${PGWARMUP%s}"
-  for s in $(seq 0 "$SLICES"); do
+  for s in $(seq 0 "$slices"); do
     w0=$(date +%s.%N)
     sleep "$slice"
     w1=$(date +%s.%N)
     echo "$w0 $w1" >>"$windows"
-    [ "$s" -lt "$SLICES" ] || break
+    [ "$s" -lt "$slices" ] || break
+    k=$((s % t))
     kill -STOP "$pgb"
-    c0=$(cpu_ticks)
-    wrk -t"$THREADS" -c"$CONNS" -d"${slice}s" -s "$work/quantiles.lua" -H "X-API-Key: $key" "http://127.0.0.1:$PORT$path" >"$work/wrk.out" &
+    c0=$(cpu_ticks "${pids[k]}")
+    wrk -t"$THREADS" -c"$CONNS" -d"${slice}s" -s "$work/quantiles.lua" -H "X-API-Key: $key" "http://127.0.0.1:${ports[k]}$path" >"$work/wrk.out" &
     local wrk_pid=$! perf_pid=
     if [ -n "${PERF_OUT:-}" ] && [ "$name" = "${PERF_LOAD:-list}" ] && [ "$s" = 0 ]; then
       perf record -q -F 999 -g -p "$server" -o "$PERF_OUT" -- sleep "$slice" >/dev/null 2>&1 &
@@ -211,19 +238,19 @@ load() {
     w1=$(date +%s.%N)
     wait "$wrk_pid"
     if [ -n "$perf_pid" ]; then wait "$perf_pid" || true; fi
-    c1=$(cpu_ticks)
+    c1=$(cpu_ticks "${pids[k]}")
     kill -CONT "$pgb"
-    cp "$work/wrk.out" "$work/wrk.$s"
+    cp "$work/wrk.out" "$work/wrk.$k.$s"
     out=$(cat "$work/wrk.out")
-    if grep -q 'Non-2xx' <<<"$out"; then echo "$name: non-2xx answers" >&2; grep 'Non-2xx' <<<"$out" >&2; fi
+    if grep -q 'Non-2xx' <<<"$out"; then echo "${names[k]}: non-2xx answers" >&2; grep 'Non-2xx' <<<"$out" >&2; fi
     # "28113 requests in 2.00s, 14.53MB read"
     read -r sn st < <(awk '/requests in/{t = $4; sub(/s,?$/, "", t); print $1, t}' <<<"$out")
-    n=$((n + sn))
-    secs=$(echo "$secs + $st" | bc -l)
-    cpu=$((cpu + c1 - c0))
+    n[k]=$((n[k] + sn))
+    secs[k]=$(echo "${secs[k]} + $st" | bc -l)
+    cpu[k]=$((cpu[k] + c1 - c0))
     if [ -s "$work/pg1" ]; then
-      pgticks=$((pgticks + $(pg_ticks_between "$work/pg0" "$work/pg1")))
-      pgreq=$(echo "$pgreq + $sn / $st * ($w1 - $w0)" | bc -l)
+      pgticks[k]=$((pgticks[k] + $(pg_ticks_between "$work/pg0" "$work/pg1")))
+      pgreq[k]=$(echo "${pgreq[k]} + $sn / $st * ($w1 - $w0)" | bc -l)
     fi
   done
   # The lines pgbench still buffers are of transactions after the last
@@ -235,14 +262,17 @@ load() {
   mapfile -t tps < <(awk -v rate="$PGSAMPLE" 'NR == FNR { a[FNR] = $1; b[FNR] = $2; k = FNR; next }
     { t = $5 + $6 / 1e6; for (i = 1; i <= k; i++) if (t >= a[i] && t < b[i]) { c[i]++; break } }
     END { for (i = 1; i <= k; i++) printf "%d\n", c[i] / rate / (b[i] - a[i]) }' "$windows" "$work"/pgb.*)
-  local tck rps pgcpu=- ref lo hi
+  local tck rps pgcpu ref lo hi
   tck=$(getconf CLK_TCK)
-  rps=$(echo "$n / $secs" | bc -l | cut -d. -f1)
-  if [ -n "$postmaster" ]; then
-    pgcpu=$(echo "$pgticks * 1000000 / $tck / $pgreq" | bc -l | cut -d. -f1)
-  fi
   read -r ref lo hi < <(printf '%s\n' "${tps[@]}" | awk '{ s += $1; if (NR == 1 || $1 < l) l = $1; if ($1 > h) h = $1 } END { printf "%d %d %d\n", s / NR, l, h }')
-  echo "$name $rps $(quantile 0.5 "$work"/wrk.[0-9]*) $(quantile 0.99 "$work"/wrk.[0-9]*) $((cpu * 1000000 / tck / n)) $pgcpu $ref $lo $hi" >>"$results"
+  for k in $(seq 0 $((t - 1))); do
+    rps=$(echo "${n[k]} / ${secs[k]}" | bc -l | cut -d. -f1)
+    pgcpu=-
+    if [ -n "$postmaster" ]; then
+      pgcpu=$(echo "${pgticks[k]} * 1000000 / $tck / ${pgreq[k]}" | bc -l | cut -d. -f1)
+    fi
+    echo "${names[k]} $rps $(quantile 0.5 "$work"/wrk."$k".*) $(quantile 0.99 "$work"/wrk."$k".*) $((cpu[k] * 1000000 / tck / n[k])) $pgcpu $ref $lo $hi" >>"$results"
+  done
 }
 
 
@@ -274,20 +304,27 @@ start_floor() {
   for _ in $(seq 100); do curl -fs "http://127.0.0.1:$PORT/readyz" >/dev/null && return; sleep 0.1; done
   echo "floor did not start" >&2; exit 1
 }
+# start_compared: COMPARE's builds, each on a port of its own after
+# PORT's, configured as this build's first configuration.
+start_compared() {
+  local c i=0 port
+  for c in ${COMPARE:-}; do
+    i=$((i + 1)) port=$((PORT + i))
+    env GEOSCAN_HTTP_ADDR="127.0.0.1:$port" GEOSCAN_LOG_LEVEL=info "${c#*=}" serve 2>/dev/null &
+    compared_servers+=("${c%%=*}=$!:$port")
+    for _ in $(seq 100); do curl -fs "http://127.0.0.1:$port/readyz" >/dev/null && continue 2; sleep 0.1; done
+    echo "${c%%=*} did not start" >&2; exit 1
+  done
+}
 # run_config NAME: one process configuration's loads.
 run_config() {
-  server_bin=bin/geoscan
   case $1 in
-    compare:*)
-      local c=${1#compare:}
-      server_bin=${c#*=}
-      start_server
-      load "get@${c%%=*}" "/api/v1/scans/$scan"
-      load "list@${c%%=*}" "/api/v1/scans?limit=20" ;;
     limits)
       start_server
-      load get "/api/v1/scans/$scan"
-      load list "/api/v1/scans?limit=20" ;;
+      start_compared
+      load get "/api/v1/scans/$scan" "${compared_servers[@]/#/get@}"
+      load list "/api/v1/scans?limit=20" "${compared_servers[@]/#/list@}"
+      stop_compared ;;
     nolimits)
       start_server GEOSCAN_DISABLE_RATE_LIMITS=true
       load get_nolimits "/api/v1/scans/$scan"
@@ -307,7 +344,6 @@ if [ -n "${CONFIGS:-}" ]; then read -ra configs <<<"$CONFIGS"; fi
 compared=()
 for c in ${COMPARE:-}; do
   [ -x "${c#*=}" ] || { echo "COMPARE: ${c#*=} is not an executable" >&2; exit 2; }
-  configs+=("compare:$c")
   compared+=("${c%%=*}")
 done
 for round in $(seq "$ROUNDS"); do
