@@ -106,9 +106,11 @@ func TestEachFetchHasLimitsOfItsOwn(t *testing.T) {
 // scan's budget says so, and a cancelled one carries the caller's cause.
 func TestTheCallersBudgetIsNotBlamedOnTheSite(t *testing.T) {
 	t.Parallel()
-	arrived := make(chan struct{}, 16)
+	// Each request says which it is: under load the first may be cut
+	// short before it reaches the server at all.
+	arrived := make(chan string, 16)
 	f, base := testFetcher(t, http.HandlerFunc(func(_ http.ResponseWriter, r *http.Request) {
-		arrived <- struct{}{}
+		arrived <- r.URL.Path
 		<-r.Context().Done()
 	}), Options{})
 	ctx, cancel := context.WithTimeoutCause(context.Background(), 200*time.Millisecond, ErrBudget)
@@ -117,16 +119,18 @@ func TestTheCallersBudgetIsNotBlamedOnTheSite(t *testing.T) {
 	require.ErrorIs(t, r.Err, ErrBudget)
 	require.Equal(t, Failure{"timeout", "the scan's time budget ran out before this request finished"}, Describe(r.Err))
 
-	<-arrived // that request's
-
 	// Cancelled once the request is in flight, as a worker's shutdown does.
 	stop := errors.New("stop initiated")
 	ctx, cancelCause := context.WithCancelCause(context.Background())
 	go func() {
-		<-arrived
-		cancelCause(stop)
+		for p := range arrived {
+			if p == "/in-flight" {
+				cancelCause(stop)
+				return
+			}
+		}
 	}()
-	r = f.Do(ctx, Request{URL: base + "/"})
+	r = f.Do(ctx, Request{URL: base + "/in-flight"})
 	require.ErrorIs(t, r.Err, stop)
 
 	// A homepage cut short fails the audit with the limit in its message.
