@@ -525,18 +525,20 @@ func internalLinkHubsCheck() *Check {
 }
 
 // linkHubs are the hub pages a homepage should link to, recognised by
-// path segment or link text.
+// path segment or link text: about and contact pages by fetch's
+// multilingual vocabulary of page roles, the others by these words.
 var linkHubs = []struct {
 	name string
+	role fetch.Purpose
 	re   *regexp.Regexp
 }{
-	{"about", regexp.MustCompile(`(?i)\b(about|about-us|company|who-we-are|our-story|team)\b`)},
-	{"contact", regexp.MustCompile(`(?i)\b(contact|contact-us|get-in-touch|kontakt)\b`)},
-	{"offer", regexp.MustCompile(
+	{"about", fetch.About, nil},
+	{"contact", fetch.Contact, nil},
+	{"offer", "", regexp.MustCompile(
 		`(?i)\b(products?|services?|solutions?|pricing|prices|plans|shop|store|features?|catalog|catalogue|menu|collections?|angebote?|produkte|leistungen|sortiment|boutique|tienda|productos|servicios|prodotti|servizi|produits)\b`)}, //nolint:misspell // Spanish and Italian words
 	// Categories, topics and archives are the content hubs of blogs and
 	// wikis alike.
-	{"content", regexp.MustCompile(`(?i)\b(blog|news|articles?|insights|resources|guides?|learn|journal|posts?|docs|documentation|categor(?:y|ies)|topics?|archives?|magazine|stories|ratgeber|aktuelles)\b`)},
+	{"content", "", regexp.MustCompile(`(?i)\b(blog|news|articles?|insights|resources|guides?|learn|journal|posts?|docs|documentation|categor(?:y|ies)|topics?|archives?|magazine|stories|ratgeber|aktuelles)\b`)},
 }
 
 // hubWords names a hub and what its address or link text says.
@@ -573,7 +575,8 @@ func evalInternalLinkHubs(in *Input) Result {
 				// Wikis write spaces in page names as underscores.
 				path = strings.NewReplacer("/", " ", "_", " ").Replace(u.Path)
 			}
-			if hub.re.MatchString(path) || hub.re.MatchString(l.Text) {
+			if hub.re == nil && fetch.LinkRole(l.Href, l.Text) == hub.role ||
+				hub.re != nil && (hub.re.MatchString(path) || hub.re.MatchString(l.Text)) {
 				found[hub.name] = l.Href
 				break
 			}

@@ -325,10 +325,6 @@ func sameSite(raw string, origin *url.URL) bool {
 
 // Page-role patterns over URL paths and link texts.
 var (
-	// A wiki's project pages ("/wiki/Site:About", "Site:Contact_us") name
-	// their role after a colon, with underscores for spaces.
-	aboutRE   = regexp.MustCompile(`(?i)(^|[/:])(about|about[-_]us|company|who[-_]we[-_]are|our[-_]story|ueber[-_]uns|a[-_]propos)(/|$|\.)`)
-	contactRE = regexp.MustCompile(`(?i)(^|[/:])(contact|contact[-_]us|kontakt|get[-_]in[-_]touch)(/|$|\.)`)
 	privacyRE = regexp.MustCompile(`(?i)(privacy|datenschutz|gdpr)`)
 	termsRE   = regexp.MustCompile(`(?i)(terms|conditions|tos|legal|imprint|impressum)`)
 	articleRE = regexp.MustCompile(`(?i)/(blog|blogs|news|articles?|posts?|insights|guides?|docs|learn|resources|journal|\d{4}/\d{2})/[^/?#]+`)
@@ -342,26 +338,28 @@ func (c *crawl) choosePages(origin *url.URL) []Request {
 	if c.site.HomePage != nil {
 		links = c.site.HomePage.Links
 	}
-	var candidates []string
+	// A homepage link brings its text; a sitemap URL has none.
+	type candidate struct{ href, text string }
+	var candidates []candidate
 	for _, l := range links {
 		if l.Internal && l.Href != "" {
-			candidates = append(candidates, l.Href)
+			candidates = append(candidates, candidate{l.Href, l.Text})
 		}
 	}
 	for _, s := range c.site.SitemapURLs {
-		candidates = append(candidates, s.Loc)
+		candidates = append(candidates, candidate{href: s.Loc})
 	}
 	home := strings.TrimSuffix(c.site.Target.String(), "/")
 	picked := map[string]bool{}
 	var out []Request
-	take := func(p Purpose, re *regexp.Regexp, max int) {
+	take := func(p Purpose, is func(u *url.URL, text string) bool, max int) {
 		n := 0
 		for _, cand := range candidates {
 			if n >= max {
 				return
 			}
-			u, err := url.Parse(cand)
-			if err != nil || !sameSite(cand, origin) || u.RawQuery != "" {
+			u, err := url.Parse(cand.href)
+			if err != nil || !sameSite(cand.href, origin) || u.RawQuery != "" {
 				continue
 			}
 			u.Fragment = ""
@@ -369,19 +367,25 @@ func (c *crawl) choosePages(origin *url.URL) []Request {
 			if picked[s] || strings.TrimSuffix(s, "/") == home || path.Ext(u.Path) == ".xml" {
 				continue
 			}
-			if re.MatchString(u.Path) {
+			if is(u, cand.text) {
 				picked[s] = true
 				out = append(out, Request{Purpose: p, URL: s})
 				n++
 			}
 		}
 	}
-	take(About, aboutRE, 1)
-	take(Contact, contactRE, 1)
-	take(Privacy, privacyRE, 1)
-	take(Terms, termsRE, 1)
-	take(Article, articleRE, 3)
-	take(Product, productRE, 1)
+	role := func(r Purpose) func(*url.URL, string) bool {
+		return func(u *url.URL, text string) bool { return LinkRole(u.String(), text) == r }
+	}
+	byPath := func(re *regexp.Regexp) func(*url.URL, string) bool {
+		return func(u *url.URL, _ string) bool { return re.MatchString(u.Path) }
+	}
+	take(About, role(About), 1)
+	take(Contact, role(Contact), 1)
+	take(Privacy, byPath(privacyRE), 1)
+	take(Terms, byPath(termsRE), 1)
+	take(Article, byPath(articleRE), 3)
+	take(Product, byPath(productRE), 1)
 	return out
 }
 
