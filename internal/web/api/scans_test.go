@@ -321,8 +321,8 @@ func TestScanReadIsolation(t *testing.T) {
 	require.NoError(t, err)
 	require.Nil(t, got.JSON200.Project)
 
-	// Malformed ids are a 404 too.
-	h.Do(t, "GET", "/api/v1/scans/not-a-uuid", a.Key, nil).RequireError(t, 404, "scan_not_found", "scan_id")
+	// A malformed id is the request's mistake, not a missing scan.
+	h.Do(t, "GET", "/api/v1/scans/not-a-uuid", a.Key, nil).RequireError(t, 422, "invalid_parameter", "scan_id")
 }
 
 func TestScanList(t *testing.T) {

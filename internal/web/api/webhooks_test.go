@@ -308,7 +308,7 @@ func TestDeliveriesEndpoints(t *testing.T) {
 			{"other organization redelivers", "POST", base + "/redeliver", other.Key, 404, "scan_not_found", "scan_id"},
 			{"unknown scan", "GET", "/api/v1/scans/" + uuid.NewString() + "/deliveries", org.Key, 404, "scan_not_found", "scan_id"},
 			{"unknown scan redelivers", "POST", "/api/v1/scans/" + uuid.NewString() + "/deliveries/redeliver", org.Key, 404, "scan_not_found", "scan_id"},
-			{"malformed id", "GET", "/api/v1/scans/not-a-uuid/deliveries", org.Key, 404, "scan_not_found", "scan_id"},
+			{"malformed id", "GET", "/api/v1/scans/not-a-uuid/deliveries", org.Key, 422, "invalid_parameter", "scan_id"},
 			{"no key", "GET", base, "", 401, "api_key_required", ""},
 			{"limit too small", "GET", base + "?limit=0", org.Key, 422, "invalid_parameter", "limit"},
 			{"limit too large", "GET", base + "?limit=101", org.Key, 422, "invalid_parameter", "limit"},

@@ -26,14 +26,6 @@ var fieldCodes = map[string]apierror.Code{
 	"frequency":    apierror.CodeInvalidFrequency,
 }
 
-// pathParamCodes: a malformed id in a path names no resource, so it is the
-// same 404 as an id that does not exist.
-var pathParamCodes = map[string]apierror.Code{
-	"scan_id":     apierror.CodeScanNotFound,
-	"schedule_id": apierror.CodeScheduleNotFound,
-	"check_id":    apierror.CodeCheckNotFound,
-}
-
 var quotedProperty = regexp.MustCompile(`property "([^"]+)"`)
 
 // retryAfterUnavailable is the Retry-After of a 503: long enough for a
@@ -156,12 +148,8 @@ func toAPIError(err error) *apierror.Error {
 	return &apierror.Error{Status: http.StatusInternalServerError, Code: apierror.CodeInternal, Message: err.Error()}
 }
 
-// parameterError is a query, header or path parameter the binder refused;
-// a path parameter names no resource, as in fromRequestError.
+// parameterError is a query, header or path parameter the binder refused.
 func parameterError(name, format string, args ...any) *apierror.Error {
-	if code, ok := pathParamCodes[name]; ok {
-		return apierror.New(code, name, "No resource with this %s.", name)
-	}
 	return apierror.New(apierror.CodeInvalidParameter, name, "The parameter %s is invalid: %s.", name, fmt.Sprintf(format, args...))
 }
 
@@ -179,16 +167,18 @@ func binderReason(detail string) string {
 	return "it does not have the expected format"
 }
 
+// fromRequestError maps what the validator refused. A parameter that breaks
+// its schema is 422 invalid_parameter wherever it is, in the path too: an
+// id that is not a UUID is the request's mistake, not a resource that
+// does not exist, and the contract's 404s say "no such resource".
 func fromRequestError(re *openapi3filter.RequestError) *apierror.Error {
 	if re.Parameter != nil {
 		name := re.Parameter.Name
-		if re.Parameter.In == openapi3.ParameterInPath {
-			if code, ok := pathParamCodes[name]; ok {
-				return apierror.New(code, name, "No resource with %s %q.", name, pathValue(re))
-			}
-		}
 		if errors.Is(re.Err, openapi3filter.ErrInvalidRequired) {
 			return apierror.New(apierror.CodeMissingParameter, name, "The %s parameter %s is required.", re.Parameter.In, name)
+		}
+		if isUUIDParameter(re.Parameter) {
+			return apierror.New(apierror.CodeInvalidParameter, name, "The %s parameter %s must be a UUID such as %s.", re.Parameter.In, name, exampleUUID)
 		}
 		return apierror.New(apierror.CodeInvalidParameter, name, "The %s parameter %s is invalid: %s.", re.Parameter.In, name, reason(re.Err))
 	}
@@ -253,11 +243,13 @@ func joinParam(pointer []string, name string) string {
 	return strings.Join(out, ".")
 }
 
-func pathValue(re *openapi3filter.RequestError) string {
-	if re.Input == nil {
-		return ""
-	}
-	return re.Input.PathParams[re.Parameter.Name]
+// exampleUUID shows the form a uuid parameter takes; the value sent is not
+// echoed, as it may be anything.
+const exampleUUID = "5b0e7c1e-8d4f-4c7a-9a51-0f3c2d9e6b11"
+
+// isUUIDParameter reports a parameter declared as a string of format uuid.
+func isUUIDParameter(p *openapi3.Parameter) bool {
+	return p.Schema != nil && p.Schema.Value != nil && p.Schema.Value.Format == "uuid"
 }
 
 func reason(err error) string {
