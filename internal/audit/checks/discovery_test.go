@@ -158,9 +158,11 @@ func TestDiscovery(t *testing.T) {
 			{"few links", withSite(htmlPage("", linksTo("/about", "/contact", "/pricing"))), Warn, "3 internal URLs (fewer than 10) with the about, contact and offer hubs but no link whose address or text names a content hub (blog, news, guides, categories…).", nil},
 			{"a wiki's categories are its content hubs", withSite(htmlPage("", linksTo("/wiki/Site:About", "/wiki/Site:Contact_us", "/wiki/Category:Harbour", "/wiki/Harbour", "/wiki/Lighthouse",
 				"/wiki/Ferry", "/wiki/Tides", "/wiki/Fishing", "/wiki/Boats", "/wiki/Special:Random", "/wiki/Help:Contents"))), Pass, "including the about, contact and content hubs; no offer hub was found", nil},
-			{"hubs named in the site's language", withSite(htmlPage("", `<nav><a href="/page/2">О компании</a> <a href="/page/3">Контакты</a> `+
-				`<a href="/page/4">Каталог</a></nav>`+linksTo("/a", "/b", "/c", "/d", "/e", "/f", "/g"))), Warn,
-				"with the about and contact hubs", ev("hubs", map[string]any{"about": "https://example.com/page/2", "contact": "https://example.com/page/3"})},
+			{
+				"hubs named in the site's language", withSite(htmlPage("", `<nav><a href="/page/2">О компании</a> <a href="/page/3">Контакты</a> `+
+					`<a href="/page/4">Каталог</a></nav>`+linksTo("/a", "/b", "/c", "/d", "/e", "/f", "/g"))), Warn,
+				"with the about and contact hubs", ev("hubs", map[string]any{"about": "https://example.com/page/2", "contact": "https://example.com/page/3"}),
+			},
 			{"no hubs", withSite(htmlPage("", linksTo("/x", "/y", "/z", "/w"))), Fail, "none of the about", nil},
 			{"too few links", withSite(htmlPage("", linksTo("/about", "/"))), Fail, "only 1 internal URL (the about hub)", ev("internal_links", 1)},
 			{"not html", withEdit("", func(s *fetch.Site) { s.HomePage = nil }), NA, "not HTML", nil},
