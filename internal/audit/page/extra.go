@@ -3,6 +3,8 @@ package page
 import (
 	"regexp"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/PuerkitoBio/goquery"
 	"golang.org/x/net/html"
@@ -90,10 +92,11 @@ func (p *Page) IntroParagraph() string {
 			}
 			return true
 		}
-		if !seenH1 || s.ParentsFiltered("[hidden]").Length() > 0 || inChrome(s.Nodes[0], "nav", "footer", "aside") || byline(s) {
+		if !seenH1 || s.ParentsFiltered("[hidden]").Length() > 0 || inChrome(s.Nodes[0], "nav", "footer", "aside") ||
+			byline(s) || aroundTheLead(s) {
 			return true
 		}
-		if t := clean(visibleText(s, false)); CountWords(t) >= 8 {
+		if t := stripDateline(clean(visibleText(s, false))); CountWords(t) >= 8 && !dateLine(t) {
 			intro = t
 			return false
 		}
@@ -105,16 +108,98 @@ func (p *Page) IntroParagraph() string {
 // bylineClassRE names the classes of bylines and datelines.
 var bylineClassRE = regexp.MustCompile(`(?i)\b(byline|dateline|post-meta|entry-meta|article-meta|meta|author)\b`)
 
+// bylinePrefixRE starts a signature line in the languages most of the web
+// is written in: "By Priya Shah", "Von Anna Berg", "Por Ana Ruiz",
+// "Автор: Иван Петров", "文：山田太郎".
+var bylinePrefixRE = regexp.MustCompile(`(?i)^(by|von|por|par|di|door|av|af|przez|od|автор|текст|written by|escrito por|publié par|publicado por)(\s|:)|^(文|作者|著者|글)\s*[:：]`)
+
 // byline reports a paragraph that signs or dates the text rather than
 // opening it: a byline or meta class, an author link, a <time>, or a short
-// line starting with "By". "By Priya Shah, head baker · 5 August 2026"
-// has eight words, as many as a short answer.
+// line starting with "By" (in any of the common languages). "By Priya
+// Shah, head baker · 5 August 2026" has eight words, as many as a short
+// answer.
 func byline(s *goquery.Selection) bool {
 	if bylineClassRE.MatchString(s.AttrOr("class", "")) || s.Find(`a[rel~=author], time`).Length() > 0 {
 		return true
 	}
 	t := clean(s.Text())
-	return CountWords(t) <= 15 && (strings.HasPrefix(t, "By ") || strings.HasPrefix(t, "by "))
+	return CountWords(t) <= 15 && bylinePrefixRE.MatchString(t)
+}
+
+// leadChromeRE names, as one class token or id, what sits around a lead
+// paragraph without being it: captions, breadcrumbs, share bars, cookie
+// and newsletter notices, tag lists, related posts.
+var leadChromeRE = regexp.MustCompile(`(?i)(^|[-_])(caption|breadcrumbs?|share|sharing|sharebar|social|cookies?|consent|gdpr|newsletter|subscribe|signup|tags|tag-list|related|promo|advert)($|[-_])`)
+
+// aroundTheLead reports a paragraph a reader passes over on the way to
+// the lead: in a figure, or in a breadcrumb trail, share bar or notice
+// named by the class, id or label of the paragraph or of the three
+// elements around it (a wider look would catch whole-page wrappers).
+func aroundTheLead(s *goquery.Selection) bool {
+	depth := 0
+	for n := s.Nodes[0]; n != nil && n.Data != "body"; n = n.Parent {
+		if n.Type != html.ElementNode {
+			continue
+		}
+		if n.Data == "figure" || n.Data == "figcaption" {
+			return true
+		}
+		if depth > 3 {
+			continue
+		}
+		depth++
+		for _, a := range n.Attr {
+			if a.Key != "class" && a.Key != "id" && a.Key != "aria-label" {
+				continue
+			}
+			for _, token := range strings.Fields(a.Val) {
+				if leadChromeRE.MatchString(token) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// datelineRE is a news dateline opening a lead paragraph: a place in
+// capitals, maybe a date and an agency, and a dash ("LONDON, Nov 5
+// (Reuters) — ", "BERLIN (dpa) - ").
+var datelineRE = regexp.MustCompile(`^\p{Lu}[\p{Lu}\p{M} .'/-]{1,40}(?:,\s*[^—–()]{1,30}?)?\s*(?:\([^)]{1,30}\))?\s*[—–-]{1,2}\s+`)
+
+// stripDateline removes a news dateline from the start of a paragraph, so
+// the lead is measured from its first sentence, which starts with a
+// capital ("NASA - the agency said" opens with an apposition, not a
+// dateline).
+func stripDateline(t string) string {
+	m := datelineRE.FindString(t)
+	if m == "" || len(m) == len(t) {
+		return t
+	}
+	rest := strings.TrimSpace(t[len(m):])
+	if r, _ := utf8.DecodeRuneInString(rest); !unicode.IsUpper(r) {
+		return t
+	}
+	return rest
+}
+
+// yearRE finds a year in a date.
+var yearRE = regexp.MustCompile(`\b(19|20)\d{2}\b`)
+
+// dateLine reports a paragraph that is only a date with its label
+// ("Updated on Tuesday, 5 August 2026 at 10:32 CET"): a year, and few
+// words that are neither numbers nor short.
+func dateLine(t string) bool {
+	if !yearRE.MatchString(t) || CountWords(t) > 14 {
+		return false
+	}
+	long := 0
+	for _, w := range strings.Fields(t) {
+		if len([]rune(strings.Trim(w, ".,:;·|()"))) > 3 && !strings.ContainsAny(w, "0123456789") {
+			long++
+		}
+	}
+	return long <= 4
 }
 
 // Landmark reports the element that wraps the page's content — "main"

@@ -283,3 +283,31 @@ func TestStructuredMarkup(t *testing.T) {
 	require.Equal(t, 2, micro)
 	require.Equal(t, 2, rdfa)
 }
+
+// The lead is found as a reader finds it: past datelines, bylines in
+// other languages, captions, breadcrumbs, share bars and date lines.
+func TestIntroIsTheLeadAReaderFinds(t *testing.T) {
+	t.Parallel()
+	en := "The Bank of England held interest rates at 4 per cent on Thursday, saying inflation was falling more slowly than it had expected in the summer."
+	de := "Die Europäische Zentralbank hat den Leitzins am Donnerstag unverändert gelassen, weil die Inflation im Euroraum langsamer sinkt als erwartet."
+	es := "El Banco de España ha revisado al alza su previsión de crecimiento para este año, impulsada por el consumo de los hogares y el turismo."
+	for _, tc := range []struct{ name, html, want string }{
+		{"an agency dateline", `<h1>Rates held</h1><p>LONDON, Nov 5 (Reuters) — ` + en + `</p>`, en},
+		{"a German dateline", `<h1>Zinsen</h1><p>FRANKFURT (dpa) - ` + de + `</p>`, de},
+		{"a German byline", `<h1>Zinsen</h1><p>Von Anna Berg und Jonas Keller, Korrespondenten in Frankfurt am Main</p><p>` + de + `</p>`, de},
+		{"a Spanish byline", `<h1>Previsión</h1><p>Por Ana Ruiz García, corresponsal económica en Madrid, con información de agencias</p><p>` + es + `</p>`, es},
+		{"a Russian byline", `<h1>Ставка</h1><p>Автор: Иван Петров, обозреватель отдела экономики и финансов нашего издания</p><p>` + en + `</p>`, en},
+		{"a date line", `<h1>Rates held</h1><p>Updated on Thursday, 5 November 2026 at 12:04 GMT · 4 min read</p><p>` + en + `</p>`, en},
+		{"a caption", `<h1>Rates held</h1><figure><img src="/a.jpg"><p>The governor of the Bank of England speaking at a press conference in London on Thursday afternoon.</p></figure><p>` + en + `</p>`, en},
+		{"a WordPress caption", `<h1>Rates held</h1><div class="wp-caption"><img src="/a.jpg"><p class="wp-caption-text">The governor of the Bank of England speaking at a press conference on Thursday.</p></div><p>` + en + `</p>`, en},
+		{"a breadcrumb trail", `<h1>Rates held</h1><p class="breadcrumbs">Home › News › Economy › Central banks › Bank of England holds interest rates steady again</p><p>` + en + `</p>`, en},
+		{"a share bar", `<h1>Rates held</h1><div class="share-bar"><p>Share this article on Facebook, on X, on LinkedIn or by email with your friends</p></div><p>` + en + `</p>`, en},
+		{"a class that only contains a word", `<h1>Rates held</h1><div class="shared-content"><p>` + en + `</p></div>`, en},
+		{"a sentence that names a year is no date line", `<h1>Bakery</h1><p>Founded in 2009, Millbrook is a family bakery in Hebden Bridge that bakes sourdough every morning.</p>`,
+			"Founded in 2009, Millbrook is a family bakery in Hebden Bridge that bakes sourdough every morning."},
+		{"an acronym opening a sentence is no dateline", `<h1>NASA</h1><p>NASA - the American space agency - launched its first crewed lunar flight in fifty years this week, carrying four astronauts.</p>`,
+			"NASA - the American space agency - launched its first crewed lunar flight in fifty years this week, carrying four astronauts."},
+	} {
+		require.Equal(t, tc.want, parse(t, tc.html).IntroParagraph(), tc.name)
+	}
+}
