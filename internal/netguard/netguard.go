@@ -13,6 +13,10 @@
 // every form (IPv4, IPv4-mapped, embedded by NAT64, 6to4, Teredo or
 // ISATAP) and so do the metadata host names, directly and on redirects. The
 // configuration refuses AllowPrivate outside dev and test mode.
+//
+// TLSReason words the client's TLS failures for people, so the scanner and
+// the webhook sender say the same about an expired or mismatched
+// certificate.
 package netguard
 
 import (

@@ -384,14 +384,10 @@ type Failure struct {
 // Describe classifies a fetch error.
 func Describe(err error) Failure {
 	var dnsErr *net.DNSError
-	var certErr *tls.CertificateVerificationError
-	var unknownAuth x509.UnknownAuthorityError
-	var hostErr x509.HostnameError
-	var invalid x509.CertificateInvalidError
-	var recordErr tls.RecordHeaderError
 	var urlErr *url.Error
 	var netErr net.Error
 	var limitErr *LimitError
+	tlsReason := netguard.TLSReason(err)
 	switch {
 	case err == nil:
 		return Failure{}
@@ -403,10 +399,9 @@ func Describe(err error) Failure {
 		return Failure{"blocked_destination", "the site led to a private, loopback or otherwise reserved address, which GeoScan never connects to"}
 	case errors.As(err, &dnsErr):
 		return Failure{"dns_failure", fmt.Sprintf("the domain %s could not be resolved (DNS lookup failed)", dnsErr.Name)}
-	case errors.As(err, &certErr), errors.As(err, &unknownAuth), errors.As(err, &hostErr), errors.As(err, &invalid):
-		return Failure{"tls_error", "the TLS certificate could not be verified: " + rootMessage(err)}
-	case errors.As(err, &recordErr), strings.Contains(err.Error(), "tls: "):
-		return Failure{"tls_error", "the TLS handshake failed: " + rootMessage(err)}
+	case tlsReason != "":
+		// "the TLS certificate expired on …", "the TLS handshake failed: …"
+		return Failure{"tls_error", "the TLS " + tlsReason}
 	case errors.Is(err, ErrTooLarge):
 		return Failure{"response_too_large", "the response " + err.Error()}
 	case errors.Is(err, context.DeadlineExceeded), errors.As(err, &netErr) && netErr.Timeout():

@@ -14,10 +14,13 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/andybalholm/brotli"
 	"github.com/klauspost/compress/zstd"
 	"github.com/stretchr/testify/require"
+
+	"github.com/geoscan/geoscan/internal/testing/testsite"
 )
 
 // loopback resolves every name to 127.0.0.1.
@@ -202,4 +205,46 @@ func TestHomepageFailuresStopTheAudit(t *testing.T) {
 	require.Equal(t, "http_error", homeErr.Code)
 	require.Contains(t, homeErr.Message, "503")
 	require.Len(t, site.All, 1, "nothing else is fetched")
+}
+
+// TestTLSFailuresSayWhatFailed: a site's TLS failure is worded once, as
+// what failed (expired, not yet valid, issued for another host, by an
+// unknown authority, self-signed, or a handshake the site refused), never
+// with Go's "tls:" or "x509:" prefixes or "TLS" said twice.
+func TestTLSFailuresSayWhatFailed(t *testing.T) {
+	t.Parallel()
+	bad, err := testsite.StartBadTLS()
+	require.NoError(t, err)
+	t.Cleanup(bad.Close)
+	ca, err := bad.WriteCAFile(t.TempDir())
+	require.NoError(t, err)
+	f, err := New(Options{AllowPrivate: true, ExtraCAFile: ca})
+	require.NoError(t, err)
+
+	tests := []struct {
+		fault string
+		want  string
+	}{
+		{testsite.TLSExpired, "the TLS certificate expired on " + bad.Expiry.Format(time.DateOnly)},
+		{testsite.TLSNotYetValid, "the TLS certificate is not valid before " + bad.NotBefore.Format(time.DateOnly)},
+		{testsite.TLSWrongHost, "the TLS certificate is valid for other.test, not for 127.0.0.1"},
+		{testsite.TLSUnknownAuthority, "the TLS certificate is issued by Unknown Test Authority, which is not a trusted certificate authority (or the server does not send its intermediate certificates)"},
+		{testsite.TLSSelfSigned, "the TLS certificate is self-signed, not issued by a trusted certificate authority"},
+		{testsite.TLSOldProtocol, "the TLS handshake failed: the server refused it (protocol version not supported)"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.fault, func(t *testing.T) {
+			t.Parallel()
+			r := f.Do(context.Background(), Request{URL: bad.URL(tc.fault)})
+			require.Error(t, r.Err)
+			got := Describe(r.Err)
+			require.Equal(t, "tls_error", got.Code, r.Err.Error())
+			require.Equal(t, tc.want, got.Message)
+
+			home := describeHome(r).Message
+			require.Equal(t, "The homepage could not be fetched: "+tc.want+".", home)
+			require.Equal(t, 1, strings.Count(strings.ToLower(home), "tls"), home)
+			require.NotContains(t, home, "x509")
+		})
+	}
 }

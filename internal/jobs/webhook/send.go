@@ -3,8 +3,6 @@ package webhook
 import (
 	"bytes"
 	"context"
-	"crypto/tls"
-	"crypto/x509"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -161,14 +159,10 @@ func classify(err error) (string, error) {
 		err = ue.Err
 	}
 	var (
-		dnsErr   *net.DNSError
-		netErr   net.Error
-		unknown  x509.UnknownAuthorityError
-		invalid  x509.CertificateInvalidError
-		hostname x509.HostnameError
-		verify   *tls.CertificateVerificationError
-		record   tls.RecordHeaderError
+		dnsErr *net.DNSError
+		netErr net.Error
 	)
+	tlsReason := netguard.TLSReason(err)
 	switch {
 	case netguard.IsBlocked(err):
 		return ClassBlocked, errors.New("the receiver's address is not a public address")
@@ -176,8 +170,10 @@ func classify(err error) (string, error) {
 		return ClassTimeout, fmt.Errorf("no complete answer within %s", Timeout)
 	case errors.As(err, &dnsErr):
 		return ClassDNS, fmt.Errorf("host %s could not be resolved", dnsErr.Name)
-	case errors.As(err, &verify), errors.As(err, &unknown), errors.As(err, &invalid), errors.As(err, &hostname), errors.As(err, &record):
-		return ClassTLS, err
+	case tlsReason != "":
+		// The class says TLS; the reason says what failed, without
+		// crypto/tls's own "tls:" ("tls: certificate expired on …").
+		return ClassTLS, errors.New(tlsReason)
 	default:
 		return ClassConnection, err
 	}

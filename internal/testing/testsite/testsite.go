@@ -7,7 +7,9 @@
 // default path) and hostile targets (a slow drip, a 50 MiB page, a gzip
 // bomb, a redirect to a cloud metadata address, tarpits that send a page or
 // its headers a byte at a time, a site whose secondary files crawl, and a
-// page full of NUL bytes and invalid UTF-8).
+// page full of NUL bytes and invalid UTF-8). StartBadTLS serves, apart from
+// them, one origin per TLS fault (an expired, not yet valid, mismatched,
+// unknown-authority or self-signed certificate, or an old protocol).
 //
 // Start brings them all up on loopback: one HTTPS listener that routes by
 // Host header with certificates from a freshly generated test CA, and one
