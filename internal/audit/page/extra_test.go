@@ -303,10 +303,14 @@ func TestIntroIsTheLeadAReaderFinds(t *testing.T) {
 		{"a breadcrumb trail", `<h1>Rates held</h1><p class="breadcrumbs">Home › News › Economy › Central banks › Bank of England holds interest rates steady again</p><p>` + en + `</p>`, en},
 		{"a share bar", `<h1>Rates held</h1><div class="share-bar"><p>Share this article on Facebook, on X, on LinkedIn or by email with your friends</p></div><p>` + en + `</p>`, en},
 		{"a class that only contains a word", `<h1>Rates held</h1><div class="shared-content"><p>` + en + `</p></div>`, en},
-		{"a sentence that names a year is no date line", `<h1>Bakery</h1><p>Founded in 2009, Millbrook is a family bakery in Hebden Bridge that bakes sourdough every morning.</p>`,
-			"Founded in 2009, Millbrook is a family bakery in Hebden Bridge that bakes sourdough every morning."},
-		{"an acronym opening a sentence is no dateline", `<h1>NASA</h1><p>NASA - the American space agency - launched its first crewed lunar flight in fifty years this week, carrying four astronauts.</p>`,
-			"NASA - the American space agency - launched its first crewed lunar flight in fifty years this week, carrying four astronauts."},
+		{
+			"a sentence that names a year is no date line", `<h1>Bakery</h1><p>Founded in 2009, Millbrook is a family bakery in Hebden Bridge that bakes sourdough every morning.</p>`,
+			"Founded in 2009, Millbrook is a family bakery in Hebden Bridge that bakes sourdough every morning.",
+		},
+		{
+			"an acronym opening a sentence is no dateline", `<h1>NASA</h1><p>NASA - the American space agency - launched its first crewed lunar flight in fifty years this week, carrying four astronauts.</p>`,
+			"NASA - the American space agency - launched its first crewed lunar flight in fifty years this week, carrying four astronauts.",
+		},
 	} {
 		require.Equal(t, tc.want, parse(t, tc.html).IntroParagraph(), tc.name)
 	}

@@ -15,6 +15,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"net/url"
 	"regexp"
 	"sort"
 	"strconv"
@@ -136,6 +137,9 @@ type SummaryData struct {
 	Caveats      []string `json:"caveats"`
 
 	statuses map[string]string
+	// hosts are the domains the audit data names: the site's, and those
+	// its checks' titles, summaries and caveats mention.
+	hosts map[string]bool
 }
 
 // RingData is one ring as a summary may state it.
@@ -175,7 +179,15 @@ type FindingData struct {
 func SummaryFacts(r *api.Report) SummaryData {
 	d := SummaryData{
 		Audience: string(r.Audience), Brand: r.BrandName, Overall: r.OverallScore, OverallGrade: string(r.OverallGrade),
-		Counts: r.Counts, statuses: map[string]string{},
+		Counts: r.Counts, statuses: map[string]string{}, hosts: map[string]bool{},
+	}
+	if u, err := url.Parse(r.URL); err == nil && u.Hostname() != "" {
+		d.hosts[strings.TrimPrefix(strings.ToLower(u.Hostname()), "www.")] = true
+	}
+	named := func(text string) {
+		for _, h := range domainRE.FindAllString(text, -1) {
+			d.hosts[strings.TrimPrefix(strings.ToLower(h), "www.")] = true
+		}
 	}
 	for _, rr := range []api.RingResult{r.Rings.Search, r.Rings.Visibility, r.Rings.Trust} {
 		rd := RingData{Ring: string(rr.Ring), Score: rr.Score, Grade: string(rr.Grade)}
@@ -194,6 +206,8 @@ func SummaryFacts(r *api.Report) SummaryData {
 	var fix []api.CheckResult
 	for _, c := range r.Checks {
 		d.statuses[c.ID] = string(c.Status)
+		named(c.Title)
+		named(c.Summary)
 		if c.Status == api.CheckStatusFail || c.Status == api.CheckStatusWarn {
 			fix = append(fix, c)
 		}
@@ -205,6 +219,9 @@ func SummaryFacts(r *api.Report) SummaryData {
 	if r.Caveats != nil {
 		d.Caveats = *r.Caveats
 	}
+	for _, c := range d.Caveats {
+		named(c)
+	}
 	return d
 }
 
@@ -214,6 +231,11 @@ var (
 	idRE        = regexp.MustCompile(`\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b`)
 	ringNumRE   = regexp.MustCompile(`(?i)\b(search|visibility|trust|overall)\b(?:\s+ring)?(?:\s+(?:score[sd]?|is|at|of|stands\s+at|reaches))+\s+(\d+(?:\.\d+)?)`)
 	claimRE     = regexp.MustCompile(`(?i)\b(pass(?:es|ed)?|fail(?:s|ed)?|warn(?:s|ed)?)\b`)
+	// domainRE is a host name as a text would write one; the endings of
+	// files a report names (robots.txt, llms.txt, Node.js) are not hosts.
+	domainRE  = regexp.MustCompile(`(?i)\b(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,24}\b`)
+	fileEndRE = regexp.MustCompile(`(?i)\.(txt|xml|json|html?|js|mjs|css|php|pdf|md|png|jpe?g|gif|svg|webp|ico|gz|zip)$`)
+	allFineRE = regexp.MustCompile(`(?i)\b(?:everything|every check|all (?:the |\d+ )?checks?)\b[^.!?]{0,30}?\b(?:pass(?:es|ed)?|succeed(?:s|ed)?|(?:is|are|looks?) (?:fine|good|green|in order))\b|\bno (?:issues|problems|failures|failing checks|warnings)\b|\bnothing (?:to fix|fails|failed)\b|\bflawless\b|\bperfect (?:score|results?)\b`)
 )
 
 // ValidateSummary returns why a summary text cannot be used ("" when it can): it
@@ -231,6 +253,14 @@ func ValidateSummary(text string, d SummaryData) string {
 	}
 	if strings.Contains(text, "://") || strings.Contains(text, "<") {
 		return "the text contains a link or markup"
+	}
+	for _, h := range domainRE.FindAllString(text, -1) {
+		if !fileEndRE.MatchString(h) && !d.hosts[strings.TrimPrefix(strings.ToLower(h), "www.")] {
+			return fmt.Sprintf("it names %s, which the audit data does not", h)
+		}
+	}
+	if m := allFineRE.FindString(text); m != "" && d.Counts.Fail+d.Counts.Warn+deref(d.Counts.Error) > 0 {
+		return fmt.Sprintf("it says %q, but %d checks fail and %d warn", m, d.Counts.Fail, d.Counts.Warn)
 	}
 	nums := d.numbers()
 	for _, m := range sumNumberRE.FindAllString(text, -1) {

@@ -21,7 +21,7 @@ import (
 func sample(audience api.ReportAudience) api.Report {
 	capped := "prompt_injection_found"
 	r := api.Report{
-		Audience: audience, BrandName: "Millbrook Bakery", OverallScore: 72.5, OverallGrade: api.GradeB,
+		Audience: audience, BrandName: "Millbrook Bakery", URL: "https://www.millbrook-bakery.test/", OverallScore: 72.5, OverallGrade: api.GradeB,
 		GatesFired: []api.Gate{{ID: "prompt_injection_found", Ring: api.Trust, CheckID: "hidden_prompt_injection", Cap: 50}},
 		Counts:     api.CheckCounts{Pass: 50, Warn: 10, Fail: 4, Na: 5, Info: 3},
 		Checks: []api.CheckResult{
@@ -51,11 +51,23 @@ func TestValidatorRejectsWhatTheReportDoesNotSay(t *testing.T) {
 		{"Visibility scores 88.", "it gives visibility a score of 88, but the report says 81"},
 		{"Good news: hidden_prompt_injection passes.", "it says hidden_prompt_injection passes, but its status is fail"},
 		{"See https://example.com for details.", "the text contains a link or markup"},
+		{"Competitors such as rivalbakery.co.uk cite their sources better.", "it names rivalbakery.co.uk, which the audit data does not"},
+		{"Search scores 88 on millbrook-bakery.test; robots.txt and llms.txt are read.", ""},
+		{"Everything passes: search scores 88.", `it says "Everything passes", but 4 checks fail and 10 warn`},
+		{"All checks passed and search scores 88.", `it says "All checks passed", but 4 checks fail and 10 warn`},
+		{"There are no issues on the site.", `it says "no issues", but 4 checks fail and 10 warn`},
+		{"Search scores 88; nothing to fix there.", `it says "nothing to fix", but 4 checks fail and 10 warn`},
+		{"Crawl access looks fine: search scores 88.", ""},
 		{"", "the text is empty"},
 		{strings.Repeat("Search scores 88. ", 60), "the text is longer than 900 characters"},
 	} {
 		require.Equal(t, c.want, report.ValidateSummary(c.text, d), c.text)
 	}
+
+	// A report with nothing failing or warning may say so.
+	clean := sample(api.ReportAudienceEngineering)
+	clean.Counts = api.CheckCounts{Pass: 60, Na: 5, Info: 3}
+	require.Empty(t, report.ValidateSummary("Everything passes: search scores 88.", report.SummaryFacts(&clean)))
 
 	// The marketing edition names checks by their titles only.
 	m := report.SummaryFacts(ptr(sample(api.ReportAudienceMarketing)))
