@@ -6,10 +6,28 @@ SHELL := bash
 GO        ?= go
 BIN       := bin/geoscan
 LINT      := $(GO) tool -modfile=tools/golangci-lint.mod golangci-lint
-GOTEST    := $(GO) test -count=1 -p 2
-# Fuzzing time per target: FUZZTIME for `make fuzz`, FUZZTIME_CI in `make test`.
+GOTEST    := $(GO) test -count=1 -p 2 $(GOTESTFLAGS)
+# Every go command here builds with -trimpath, so the build cache keys the
+# module's packages by their content and not by the folder of the clone: a
+# fresh clone (CI's) reuses what an earlier run compiled, and vet,
+# golangci-lint, the tests and the binaries share one set of compiled
+# packages.
+export GOFLAGS := $(filter-out -trimpath,$(GOFLAGS)) -trimpath
+# `make fuzz` fuzzes each target for FUZZTIME; the fuzz stage of `make
+# test` takes about FUZZ_BUDGET seconds in all, builds included, however
+# many targets there are (.ci/fuzz).
 FUZZTIME    ?= 60s
-FUZZTIME_CI ?= 2s
+FUZZ_BUDGET ?= 60
+# The stages of `make test` (.ci/stages runs them and prints their times;
+# bg:STAGE runs in the background at a lower priority, `wait` joins). The
+# Node tools' install and verify (make generate in a copy of the tree) need
+# nothing the others build, so they run beside vet, whose compiled packages
+# golangci-lint, the tests and the contract's server then find in the
+# build cache. The fuzzing binaries are compiled while the tests run, on
+# the CPU the tests leave while they wait on processes and time-outs. The
+# contract's Redocly lint is the one lint/openapi runs, so make test runs
+# it once.
+TEST_STAGES := bg:contract/tools bg:verify vet lint/go bg:test/fuzz/build test/go wait test/fuzz contract
 # Node tools (Redocly, Spectral, openapi-typescript, openapi-fetch, tsc,
 # Prism), pinned in tools/contract/package-lock.json.
 NODE_TOOLS := tools/contract
@@ -28,7 +46,8 @@ run: build ## Start GeoScan with a private PostgreSQL under .data/ and print a d
 	./$(BIN) dev
 
 .PHONY: test
-test: verify vet lint test/go test/fuzz contract ## Everything CI runs: generated-code check, vet, lint, all tests on a real PostgreSQL, a short fuzz run, the contract checks.
+test: ## Everything CI runs: generated-code check, vet, lint, all tests on a real PostgreSQL, a one-minute fuzz run, the contract checks; then each stage's time.
+	@TEST_START=$$(date +%s) GOTESTFLAGS=-vet=off $(GO) run ./cmd/testdb -- .ci/stages $(TEST_STAGES)
 
 .PHONY: test/go
 test/go: ## Run the Go tests (GEOSCAN_TEST_DATABASE_URL, or an ephemeral cluster).
@@ -39,8 +58,12 @@ test/short: ## Quick local run: the Go tests with -short (no worker-crash tests,
 	$(GO) run ./cmd/testdb -- $(GOTEST) -short ./...
 
 .PHONY: test/fuzz
-test/fuzz: ## Run every Fuzz* target for FUZZTIME_CI (2s) each, as CI does.
-	$(GO) run ./cmd/testdb -- env FUZZTIME=$(FUZZTIME_CI) .ci/fuzz
+test/fuzz: ## Fuzz the Fuzz* targets for FUZZ_BUDGET (60) seconds in all, builds included, as make test does.
+	$(GO) run ./cmd/testdb -- env FUZZ_BUDGET=$(FUZZ_BUDGET) .ci/fuzz
+
+.PHONY: test/fuzz/build
+test/fuzz/build: ## Compile the fuzzing binaries of test/fuzz and fuzz (bin/fuzz/) ahead of them.
+	.ci/fuzz build
 
 .PHONY: fuzz
 fuzz: ## Run every Fuzz* target for FUZZTIME (60s) each; a crash is kept under testdata/fuzz/.
@@ -54,13 +77,15 @@ test/race: ## Run the Go tests with the race detector.
 generate: ## Regenerate gen/ from openapi.yaml and sql/.
 	$(GO) generate ./gen/...
 
+# make generate runs in a copy of the tree, which leaves the work tree as it
+# is: verify can run while other stages compile gen/.
 .PHONY: verify
 verify: ## Fail if gen/ is not what make generate produces (new files included).
-	@snapshot=$$(mktemp -d); trap 'rm -rf "$$snapshot"' EXIT; \
-	cp -a gen "$$snapshot/gen"; \
-	$(MAKE) -s generate; \
-	if ! diff -r "$$snapshot/gen" gen >/dev/null; then \
-		echo "gen/ is stale: run 'make generate' and commit the result"; diff -r "$$snapshot/gen" gen | head -40; exit 1; \
+	@copy=$$(mktemp -d); trap 'rm -rf "$$copy"' EXIT; \
+	tar -cf - --exclude=./.git --exclude=./.data --exclude=./bin --exclude=./$(NODE_TOOLS)/node_modules . | tar -xf - -C "$$copy"; \
+	$(MAKE) -s --no-print-directory -C "$$copy" generate; \
+	if ! diff -r gen "$$copy/gen" >/dev/null; then \
+		echo "gen/ is stale: run 'make generate' and commit the result"; diff -r gen "$$copy/gen" | head -40; exit 1; \
 	fi; \
 	if [ -n "$$(git status --porcelain --untracked-files=all -- gen 2>/dev/null)" ]; then \
 		echo "gen/ has uncommitted or untracked generated files:"; git status --porcelain --untracked-files=all -- gen; exit 1; \
@@ -72,13 +97,18 @@ vet: ## go vet.
 	$(GO) vet ./...
 
 .PHONY: lint
-lint: ## golangci-lint (pinned in tools/golangci-lint.mod) and the OpenAPI lint.
+lint: lint/go lint/openapi ## golangci-lint and the OpenAPI lint.
+
+.PHONY: lint/go
+lint/go: ## golangci-lint (pinned in tools/golangci-lint.mod).
 	$(LINT) run ./...
-	$(MAKE) -s lint/openapi
 
 .PHONY: lint/openapi
 lint/openapi: $(NODE_TOOLS)/node_modules/.package-lock.json ## Lint openapi.yaml with Redocly's recommended rules (redocly.yaml).
 	REDOCLY_TELEMETRY=off REDOCLY_SUPPRESS_UPDATE_NOTICE=true $(REDOCLY) lint openapi.yaml
+
+.PHONY: contract/tools
+contract/tools: $(NODE_TOOLS)/node_modules/.package-lock.json ## Install the Node tools of lint/openapi and contract (npm ci) unless they are up to date.
 
 .PHONY: contract
 contract: $(NODE_TOOLS)/node_modules/.package-lock.json ## Redocly and Spectral lint, a generated TypeScript client type-checked and run against a live server, directly and through Prism.

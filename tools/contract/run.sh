@@ -56,8 +56,9 @@ mkdir -p "$tools/out"
 
 step "live server: private database, fixture sites"
 psql "$admin" -qc "DROP DATABASE IF EXISTS $db" -c "CREATE DATABASE $db" >/dev/null
-# No -trimpath: the build shares the compile cache of the tests run before it.
-go build -o bin/geoscan ./cmd/geoscan
+# -trimpath like the Makefile's builds: the packages come compiled from the
+# build cache the tests left, and a bin/geoscan that is up to date is kept.
+go build -trimpath -o bin/geoscan ./cmd/geoscan
 bin/geoscan fixtures --ca-dir "$work" >"$work/fixtures.env" &
 pids+=($!)
 for _ in $(seq 100); do grep -q '^# ' "$work/fixtures.env" 2>/dev/null && break; sleep 0.1; done
