@@ -47,7 +47,7 @@ func org(ctx context.Context, e env, args []string) error {
 		if err != nil {
 			return err
 		}
-		fmt.Fprintln(e.stdout, o.ID)
+		printf(e.stdout, "%s\n", o.ID)
 		return nil
 	case "set-subscription":
 		if len(args) != 3 || !oneOf(args[2], "active", "inactive") {
@@ -69,7 +69,7 @@ func org(ctx context.Context, e env, args []string) error {
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(e.stdout, "%s subscription %s\n", o.ID, o.SubscriptionStatus)
+		printf(e.stdout, "%s subscription %s\n", o.ID, o.SubscriptionStatus)
 		return nil
 	}
 	return fmt.Errorf("%w: unknown org subcommand %q", errUsage, args[0])
@@ -123,7 +123,7 @@ func key(ctx context.Context, e env, args []string) error {
 				return err
 			}
 			// The key alone on stdout, so scripts can capture it.
-			fmt.Fprintln(e.stdout, k)
+			printf(e.stdout, "%s\n", k)
 			return nil
 		}
 		keys, err := st.ListAPIKeys(ctx, id)
@@ -133,7 +133,7 @@ func key(ctx context.Context, e env, args []string) error {
 		tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
 		fmt.Fprintln(tw, "ID\tKEY\tNAME\tCREATED\tLAST USED\tREVOKED")
 		for _, k := range keys {
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", k.ID, k.DisplayPrefix, k.Name, k.CreatedAt.UTC().Format(time.RFC3339), fmtTime(k.LastUsedAt), fmtTime(k.RevokedAt))
+			printf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", k.ID, k.DisplayPrefix, k.Name, k.CreatedAt.UTC().Format(time.RFC3339), fmtTime(k.LastUsedAt), fmtTime(k.RevokedAt))
 		}
 		return tw.Flush()
 	case "revoke":
@@ -156,7 +156,7 @@ func key(ctx context.Context, e env, args []string) error {
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(e.stdout, "%s revoked at %s\n", k.ID, fmtTime(k.RevokedAt))
+		printf(e.stdout, "%s revoked at %s\n", k.ID, fmtTime(k.RevokedAt))
 		return nil
 	}
 	return fmt.Errorf("%w: unknown key subcommand %q", errUsage, args[0])
@@ -226,7 +226,7 @@ func member(ctx context.Context, e env, args []string) error {
 			case err != nil:
 				return err
 			}
-			fmt.Fprintln(e.stdout, m.ID)
+			printf(e.stdout, "%s\n", m.ID)
 			return nil
 		}
 		if _, err := st.GetOrganization(ctx, id); err != nil {
@@ -248,7 +248,7 @@ func printMembers(e env, members []store.Member) error {
 	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "ID\tEMAIL\tNAME\tROLE\tCREATED")
 	for _, m := range members {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", m.ID, m.Email, m.Name, m.Role, m.CreatedAt.UTC().Format(time.RFC3339))
+		printf(tw, "%s\t%s\t%s\t%s\t%s\n", m.ID, m.Email, m.Name, m.Role, m.CreatedAt.UTC().Format(time.RFC3339))
 	}
 	return tw.Flush()
 }

@@ -32,6 +32,17 @@ type env struct {
 	// httpClient, when set, carries the client commands' requests (tests
 	// validate every response against the contract with it).
 	httpClient client.HttpRequestDoer
+	// terminal, when set, tells which writers are terminals (tests);
+	// otherwise a writer is one when it is an *os.File on a terminal.
+	terminal func(io.Writer) bool
+}
+
+// tty reports whether w is a terminal.
+func (e env) tty(w io.Writer) bool {
+	if e.terminal != nil {
+		return e.terminal(w)
+	}
+	return isTerminal(w)
 }
 
 const usage = `geoscan — GEO audit service
@@ -86,19 +97,22 @@ func mainWith(ctx context.Context, e env, args []string) int {
 		return 0
 	case errors.As(err, &exit):
 		if exit.msg != "" {
-			fmt.Fprintf(e.stderr, "geoscan: %s\n", exit.msg)
+			printf(e.stderr, "geoscan: %s\n", lines(exit.msg))
 		}
 		return exit.code
 	case errors.Is(err, errUsage):
 		if len(args) > 0 && oneOf(args[0], "scan", "schedule", "webhook", "usage") {
 			// The group's own usage is already part of the message.
-			fmt.Fprintf(e.stderr, "%v\n", err)
+			printf(e.stderr, "%s\n", lines(err.Error()))
 		} else {
-			fmt.Fprintf(e.stderr, "%v\n\n%s", err, usage)
+			printf(e.stderr, "%s\n\n%s", lines(err.Error()), lines(usage))
 		}
 		return 2
 	default:
-		fmt.Fprintf(e.stderr, "geoscan: %v\n", err)
+		// Text from the server is escaped where it enters an error
+		// (apiError, expect); an error of several lines (configuration)
+		// keeps them.
+		printf(e.stderr, "geoscan: %s\n", lines(err.Error()))
 		return 1
 	}
 }
@@ -146,7 +160,7 @@ func dispatch(ctx context.Context, e env, args []string) error {
 
 func newFlagSet(e env, name string) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	fs.SetOutput(e.stderr)
+	fs.SetOutput(layoutWriter{e.stderr}) // its messages echo the command line
 	return fs
 }
 

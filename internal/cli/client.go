@@ -50,16 +50,17 @@ type apiError struct {
 	requestID, retryAfter string // response headers
 }
 
+// Error is the server's message, code and request id (escaped: the
+// server's text, bound for a terminal) with the HTTP status.
 func (e *apiError) Error() string {
 	var b strings.Builder
-	b.WriteString(e.message)
-	fmt.Fprintf(&b, " (%s", e.code)
+	printf(&b, "%s (%s", e.message, e.code)
 	if e.param != "" {
-		fmt.Fprintf(&b, ", param %s", e.param)
+		printf(&b, ", param %s", e.param)
 	}
-	fmt.Fprintf(&b, ", HTTP %d", e.status)
+	printf(&b, ", HTTP %d", e.status)
 	if e.requestID != "" {
-		fmt.Fprintf(&b, ", request id %s", e.requestID)
+		printf(&b, ", request id %s", e.requestID)
 	}
 	b.WriteString(")")
 	return b.String()
@@ -88,7 +89,7 @@ func expect(resp *http.Response, body []byte, want ...int) error {
 	if len(snippet) > 200 {
 		snippet = snippet[:200] + "…"
 	}
-	return fmt.Errorf("unexpected answer from the server: HTTP %d %s", resp.StatusCode, snippet)
+	return fmt.Errorf("unexpected answer from the server: HTTP %d %s", resp.StatusCode, escape(snippet))
 }
 
 // api is what every client command works with.
@@ -140,7 +141,7 @@ func newClientFlagSet(e env, name, usageText string) (*flag.FlagSet, clientFlags
 	fs := newFlagSet(e, name)
 	f := clientFlags{json: fs.Bool("json", false, "print the API's JSON response instead of a table")}
 	fs.Usage = func() {
-		fmt.Fprint(e.stderr, usageText)
+		printf(e.stderr, "%s", lines(usageText))
 		fmt.Fprintln(e.stderr, "\nFlags:")
 		fs.PrintDefaults()
 		fmt.Fprintln(e.stderr, "\nEnvironment:")
@@ -243,12 +244,12 @@ func usageCmd(ctx context.Context, e env, args []string) error {
 	}
 	u := resp.JSON200
 	tw := newTable(e.stdout)
-	fmt.Fprintf(tw, "Plan\t%s (subscription %s)\n", u.Plan, u.SubscriptionStatus)
-	fmt.Fprintf(tw, "Date\t%s (UTC)\n", u.Date)
-	fmt.Fprintf(tw, "Scans today\t%d of %d used, %d left\n", u.Used, u.DailyLimit, u.Remaining)
-	fmt.Fprintf(tw, "Quota resets\t%s\n", u.ResetsAt.UTC().Format(time.RFC3339))
-	fmt.Fprintf(tw, "Schedules\t%d of %d active\n", u.Schedules.Active, u.Schedules.Limit)
-	fmt.Fprintf(tw, "Rate limits\t%d writes and %d reads per minute\n", u.RateLimits.APIWrite, u.RateLimits.APIRead)
+	printf(tw, "Plan\t%s (subscription %s)\n", u.Plan, u.SubscriptionStatus)
+	printf(tw, "Date\t%s (UTC)\n", u.Date)
+	printf(tw, "Scans today\t%d of %d used, %d left\n", u.Used, u.DailyLimit, u.Remaining)
+	printf(tw, "Quota resets\t%s\n", u.ResetsAt.UTC().Format(time.RFC3339))
+	printf(tw, "Schedules\t%d of %d active\n", u.Schedules.Active, u.Schedules.Limit)
+	printf(tw, "Rate limits\t%d writes and %d reads per minute\n", u.RateLimits.APIWrite, u.RateLimits.APIRead)
 	return tw.Flush()
 }
 

@@ -111,7 +111,7 @@ func demo(ctx context.Context, e env, args []string) error {
 		return err
 	}
 
-	fmt.Fprintf(e.stdout, "Scanning %d fixture sites through %s/api/v1 ...\n\n", len(testsite.Realistic), "http://"+a.Addr())
+	printf(e.stdout, "Scanning %d fixture sites through %s/api/v1 ...\n\n", len(testsite.Realistic), "http://"+a.Addr())
 	ids := make([]client.Scan, 0, len(testsite.Realistic))
 	for _, name := range testsite.Realistic {
 		resp, err := c.CreateScanWithResponse(ctx, nil, client.ScanCreateRequest{URL: sites.URL(name)})
@@ -149,10 +149,10 @@ func demo(ctx context.Context, e env, args []string) error {
 	for i, s := range results {
 		name := testsite.Realistic[i]
 		if s.Status != client.ScanStatusCompleted {
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t\t\t\n", name, sites.Host(name), s.Status, deref(s.ErrorMessage))
+			printf(tw, "%s\t%s\t%s\t%s\t\t\t\n", name, sites.Host(name), s.Status, deref(s.ErrorMessage))
 			continue
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%.1f %s\t%s\t%s\t%s\n", name, sites.Host(name), s.Status,
+		printf(tw, "%s\t%s\t%s\t%.1f %s\t%s\t%s\t%s\n", name, sites.Host(name), s.Status,
 			deref(s.OverallScore), deref(s.OverallGrade),
 			ring(s.SearchScore, s.SearchGrade), ring(s.VisibilityScore, s.VisibilityGrade), ring(s.TrustScore, s.TrustGrade))
 	}
@@ -169,9 +169,9 @@ func demo(ctx context.Context, e env, args []string) error {
 		if err := savePDFs(waitCtx, c, results, *pdfDir); err != nil {
 			return err
 		}
-		fmt.Fprintf(e.stdout, "\nPDF reports of both audiences saved in %s.\n", *pdfDir)
+		printf(e.stdout, "\nPDF reports of both audiences saved in %s.\n", *pdfDir)
 	}
-	fmt.Fprintf(e.stdout, "\nThe scans belong to the development organization: run `make run` and read them with the key in %s,\nfor example: curl -s -H \"X-API-Key: $(cat %s)\" http://127.0.0.1:8080/api/v1/scans/%s/report\n",
+	printf(e.stdout, "\nThe scans belong to the development organization: run `make run` and read them with the key in %s,\nfor example: curl -s -H \"X-API-Key: $(cat %s)\" http://127.0.0.1:8080/api/v1/scans/%s/report\n",
 		relative(keyFile), relative(keyFile), results[0].ID)
 	return nil
 }
@@ -193,7 +193,7 @@ func printTriage(ctx context.Context, e env, c *client.ClientWithResponses, resu
 		}
 		d := resp.JSON200
 		if d == nil {
-			fmt.Fprintf(tw, "%s\t(no dossier: HTTP %d)\t\t\t\n", testsite.Realistic[i], resp.StatusCode())
+			printf(tw, "%s\t(no dossier: HTTP %d)\t\t\t\n", testsite.Realistic[i], resp.StatusCode())
 			continue
 		}
 		var parts []string
@@ -213,7 +213,7 @@ func printTriage(ctx context.Context, e env, c *client.ClientWithResponses, resu
 				worst, risk = r, string(l.LensID)+" "+string(l.Bucket)
 			}
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d of %d actions\n", testsite.Realistic[i], platform, d.Platform.ComplexityBucket, risk, d.QuickWinCount, d.ActionCount)
+		printf(tw, "%s\t%s\t%s\t%s\t%d of %d actions\n", testsite.Realistic[i], platform, d.Platform.ComplexityBucket, risk, d.QuickWinCount, d.ActionCount)
 	}
 	return tw.Flush()
 }

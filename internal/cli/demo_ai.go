@@ -67,7 +67,7 @@ func printAI(ctx context.Context, e env, c *client.ClientWithResponses, results 
 		if p := r.Summaries.Provenance; p != nil && p.Executive.Source == client.ProvenanceLlm {
 			by = "llm: " + deref(p.Executive.Model)
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", testsite.Realistic[i], cells["llm_brand_recognition"], cells["llm_brand_accuracy"],
+		printf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", testsite.Realistic[i], cells["llm_brand_recognition"], cells["llm_brand_accuracy"],
 			cells["llm_category_mention_rate"], cells["llm_search_citation"], strings.TrimSpace(by))
 	}
 	return tw.Flush()

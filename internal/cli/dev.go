@@ -62,7 +62,7 @@ func dev(ctx context.Context, e env, args []string) error {
 			return err
 		}
 		base := "http://" + a.Addr()
-		fmt.Fprintf(e.stdout, `
+		printf(e.stdout, `
 GeoScan is running (%s mode).
 
   API        %s/api/v1
@@ -90,7 +90,7 @@ func privateDatabase(ctx context.Context, e env, cfg *config.Config, logger *slo
 	if err != nil {
 		return nil, err
 	}
-	fmt.Fprintf(e.stdout, "Starting private PostgreSQL in %s ...\n", relative(dir))
+	printf(e.stdout, "Starting private PostgreSQL in %s ...\n", relative(dir))
 	cluster, err := pgcluster.Start(ctx, pgcluster.Options{Dir: dir, Logf: func(f string, a ...any) { logger.Info(fmt.Sprintf(f, a...)) }})
 	if err != nil {
 		return nil, err

@@ -43,10 +43,10 @@ func fixtures(ctx context.Context, e env, args []string) error {
 	for _, name := range append(append([]string{}, testsite.Realistic...), testsite.Hostile...) {
 		resolve = append(resolve, sites.Host(name)+"=127.0.0.1")
 	}
-	fmt.Fprintf(e.stdout, "GEOSCAN_ENV=test\nGEOSCAN_ALLOW_PRIVATE_TARGETS=true\nGEOSCAN_EXTRA_CA_FILE=%s\nGEOSCAN_RESOLVE=%s\nGEOSCAN_PLAIN_HTTP_PORT=%d\n",
+	printf(e.stdout, "GEOSCAN_ENV=test\nGEOSCAN_ALLOW_PRIVATE_TARGETS=true\nGEOSCAN_EXTRA_CA_FILE=%s\nGEOSCAN_RESOLVE=%s\nGEOSCAN_PLAIN_HTTP_PORT=%d\n",
 		ca, strings.Join(resolve, ","), sites.HTTPPort())
 	for _, name := range testsite.Realistic {
-		fmt.Fprintf(e.stdout, "# %s %s\n", name, sites.URL(name))
+		printf(e.stdout, "# %s %s\n", name, sites.URL(name))
 	}
 	<-ctx.Done()
 	return nil

@@ -105,7 +105,7 @@ func orgSetLimits(ctx context.Context, e env, args []string) error {
 		}
 		return err
 	}
-	fmt.Fprintf(e.stdout, "%s limits (in force at once; rate limits within a second):\n", org.ID)
+	printf(e.stdout, "%s limits (in force at once; rate limits within a second):\n", org.ID)
 	return printLimits(e, org)
 }
 
@@ -153,15 +153,15 @@ func orgShow(ctx context.Context, e env, args []string) error {
 		}
 	}
 	limits := store.Limits(org)
-	fmt.Fprintf(e.stdout, "Organization  %s (%s)\n", org.ID, org.Name)
-	fmt.Fprintf(e.stdout, "Plan          %s, subscription %s\n", org.Plan, org.SubscriptionStatus)
-	fmt.Fprintf(e.stdout, "Created       %s\n\n", org.CreatedAt.UTC().Format(time.RFC3339))
+	printf(e.stdout, "Organization  %s (%s)\n", org.ID, org.Name)
+	printf(e.stdout, "Plan          %s, subscription %s\n", org.Plan, org.SubscriptionStatus)
+	printf(e.stdout, "Created       %s\n\n", org.CreatedAt.UTC().Format(time.RFC3339))
 	if err := printLimits(e, org); err != nil {
 		return err
 	}
-	fmt.Fprintf(e.stdout, "\nUsage on %s (UTC): %d of %d scans; %d of %d active schedules\n",
+	printf(e.stdout, "\nUsage on %s (UTC): %d of %d scans; %d of %d active schedules\n",
 		now.Format("2006-01-02"), used, limits.DailyScans, active, limits.ActiveSchedules)
-	fmt.Fprintf(e.stdout, "API keys: %d active, %d revoked\n\nMembers:\n", live, len(keys)-live)
+	printf(e.stdout, "API keys: %d active, %d revoked\n\nMembers:\n", live, len(keys)-live)
 	if len(members) == 0 {
 		fmt.Fprintln(e.stdout, "  none (schedule emails go only to notify_to addresses; geoscan member add)")
 		return nil
@@ -199,7 +199,7 @@ func printLimits(e env, org store.Organization) error {
 		if override != nil {
 			o = strconv.Itoa(int(*override))
 		}
-		fmt.Fprintf(tw, "%s\t%d\t%s\t%d\n", name, planValue, o, inForce)
+		printf(tw, "%s\t%d\t%s\t%d\n", name, planValue, o, inForce)
 	}
 	row("daily scans", defaults.DailyScans, org.Overrides.DailyScans, limits.DailyScans)
 	row("active schedules", defaults.ActiveSchedules, org.Overrides.ActiveSchedules, limits.ActiveSchedules)

@@ -63,7 +63,7 @@ func outbox(ctx context.Context, e env, args []string) error {
 			if m.ScanID != nil {
 				scan = m.ScanID.String()
 			}
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\t%s\t%s\n", m.ID, m.CreatedAt.UTC().Format(time.RFC3339), m.Status, m.Attempts, m.Recipient, m.Subject, scan)
+			printf(tw, "%s\t%s\t%s\t%d\t%s\t%s\t%s\n", m.ID, m.CreatedAt.UTC().Format(time.RFC3339), m.Status, m.Attempts, m.Recipient, m.Subject, scan)
 		}
 		return tw.Flush()
 	case "show":
@@ -86,11 +86,11 @@ func outbox(ctx context.Context, e env, args []string) error {
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(e.stdout, "To: %s\nSubject: %s\nStatus: %s (%d attempts)\nCreated: %s\n", m.Recipient, m.Subject, m.Status, m.Attempts, m.CreatedAt.UTC().Format(time.RFC3339))
+		printf(e.stdout, "To: %s\nSubject: %s\nStatus: %s (%d attempts)\nCreated: %s\n", m.Recipient, m.Subject, m.Status, m.Attempts, m.CreatedAt.UTC().Format(time.RFC3339))
 		if m.LastError != nil {
-			fmt.Fprintf(e.stdout, "Last error: %s\n", *m.LastError)
+			printf(e.stdout, "Last error: %s\n", *m.LastError)
 		}
-		fmt.Fprintf(e.stdout, "\n%s", m.TextBody)
+		printf(e.stdout, "\n%s", lines(m.TextBody))
 		return nil
 	}
 	return fmt.Errorf("%w: unknown outbox subcommand %q", errUsage, args[0])

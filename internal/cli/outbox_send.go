@@ -105,7 +105,7 @@ func printRequeued(e env, res []mail.Requeued, opts mail.RequeueOpts) {
 		case opts.Failed:
 			what = "failed"
 		}
-		fmt.Fprintf(e.stdout, "no %s emails to send\n", what)
+		printf(e.stdout, "no %s emails to send\n", what)
 		return
 	}
 	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
@@ -121,12 +121,12 @@ func printRequeued(e env, res []mail.Requeued, opts mail.RequeueOpts) {
 			}
 		}
 		m := r.Message
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", m.ID, m.Status, m.Recipient, m.Subject, outcome)
+		printf(tw, "%s\t%s\t%s\t%s\t%s\n", m.ID, m.Status, m.Recipient, m.Subject, outcome)
 	}
 	_ = tw.Flush()
 	if opts.DryRun {
-		fmt.Fprintf(e.stdout, "dry run: %d would be queued, %d skipped; nothing was changed\n", queued, len(res)-queued)
+		printf(e.stdout, "dry run: %d would be queued, %d skipped; nothing was changed\n", queued, len(res)-queued)
 		return
 	}
-	fmt.Fprintf(e.stdout, "%d queued for sending, %d skipped\n", queued, len(res)-queued)
+	printf(e.stdout, "%d queued for sending, %d skipped\n", queued, len(res)-queued)
 }

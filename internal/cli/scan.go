@@ -127,7 +127,7 @@ func scanCreate(ctx context.Context, e env, args []string) error {
 	}
 	if s.WebhookSecret != nil && !a.json {
 		// Shown once by the API; the final table comes from GET, which never shows it.
-		fmt.Fprintf(e.stderr, "webhook secret (shown only now): %s\n", *s.WebhookSecret)
+		printf(e.stderr, "webhook secret (shown only now): %s\n", *s.WebhookSecret)
 	}
 	final, raw, err := a.waitForScan(ctx, s.ID, s.URL, *timeout)
 	if err != nil {
@@ -146,10 +146,10 @@ func scanCreate(ctx context.Context, e env, args []string) error {
 // verdict turns a finished scan into the command's exit code.
 func verdict(s *client.Scan, minScore float64) error {
 	if !webhook.IsCompleted(string(s.Status)) {
-		return &exitError{code: exitScanFailed, msg: fmt.Sprintf("scan %s failed: %s (%s)", s.ID, orDash(s.ErrorMessage), orDash(s.ErrorCode))}
+		return &exitError{code: exitScanFailed, msg: sprintf("scan %s failed: %s (%s)", s.ID, orDash(s.ErrorMessage), orDash(s.ErrorCode))}
 	}
 	if minScore >= 0 && s.OverallScore != nil && *s.OverallScore < minScore {
-		return &exitError{code: exitBelowScore, msg: fmt.Sprintf("%s scores %.1f, below the minimum of %g", s.URL, *s.OverallScore, minScore)}
+		return &exitError{code: exitBelowScore, msg: sprintf("%s scores %.1f, below the minimum of %g", s.URL, *s.OverallScore, minScore)}
 	}
 	return nil
 }
@@ -160,7 +160,7 @@ func verdict(s *client.Scan, minScore float64) error {
 func (a *api) waitForScan(ctx context.Context, id uuid.UUID, url string, timeout time.Duration) (*client.Scan, []byte, error) {
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	tty := isTerminal(a.env.stderr)
+	tty := a.env.tty(a.env.stderr)
 	start := time.Now()
 	delay := 500 * time.Millisecond
 	last := ""
@@ -185,14 +185,14 @@ func (a *api) waitForScan(ctx context.Context, id uuid.UUID, url string, timeout
 			s := resp.JSON200
 			status := string(s.Status)
 			if tty {
-				fmt.Fprintf(a.env.stderr, "\r\033[K%s %s %s (%s)", spinner[i%len(spinner)], url, status, time.Since(start).Round(100*time.Millisecond))
+				printf(a.env.stderr, "\r\033[K%s %s %s (%s)", spinner[i%len(spinner)], url, status, time.Since(start).Round(100*time.Millisecond))
 			} else if status != last {
-				fmt.Fprintf(a.env.stderr, "scan %s %s\n", id, status)
+				printf(a.env.stderr, "scan %s %s\n", id, status)
 			}
 			last = status
 			if webhook.IsFinished(status) {
 				if tty {
-					fmt.Fprintf(a.env.stderr, "\r\033[K%s %s after %s\n", url, status, time.Since(start).Round(100*time.Millisecond))
+					printf(a.env.stderr, "\r\033[K%s %s after %s\n", url, status, time.Since(start).Round(100*time.Millisecond))
 				}
 				return s, resp.Body, nil
 			}
@@ -211,28 +211,28 @@ func (a *api) waitForScan(ctx context.Context, id uuid.UUID, url string, timeout
 
 func printScan(e env, s *client.Scan) error {
 	tw := newTable(e.stdout)
-	fmt.Fprintf(tw, "ID\t%s\n", s.ID)
-	fmt.Fprintf(tw, "URL\t%s\n", s.URL)
-	fmt.Fprintf(tw, "Brand\t%s\n", s.BrandName)
-	fmt.Fprintf(tw, "Status\t%s\n", s.Status)
+	printf(tw, "ID\t%s\n", s.ID)
+	printf(tw, "URL\t%s\n", s.URL)
+	printf(tw, "Brand\t%s\n", s.BrandName)
+	printf(tw, "Status\t%s\n", s.Status)
 	if s.ErrorCode != nil {
-		fmt.Fprintf(tw, "Error\t%s: %s\n", *s.ErrorCode, orDash(s.ErrorMessage))
+		printf(tw, "Error\t%s: %s\n", *s.ErrorCode, orDash(s.ErrorMessage))
 	}
-	fmt.Fprintf(tw, "Overall\t%s\n", scoreText(s.OverallScore, s.OverallGrade))
-	fmt.Fprintf(tw, "Search\t%s\n", ringText(s.SearchScore, s.SearchGrade))
-	fmt.Fprintf(tw, "AI visibility\t%s\n", ringText(s.VisibilityScore, s.VisibilityGrade))
-	fmt.Fprintf(tw, "AI trust\t%s\n", ringText(s.TrustScore, s.TrustGrade))
+	printf(tw, "Overall\t%s\n", scoreText(s.OverallScore, s.OverallGrade))
+	printf(tw, "Search\t%s\n", ringText(s.SearchScore, s.SearchGrade))
+	printf(tw, "AI visibility\t%s\n", ringText(s.VisibilityScore, s.VisibilityGrade))
+	printf(tw, "AI trust\t%s\n", ringText(s.TrustScore, s.TrustGrade))
 	if s.Project != nil {
-		fmt.Fprintf(tw, "Project\t%s\n", *s.Project)
+		printf(tw, "Project\t%s\n", *s.Project)
 	}
 	if s.CallbackURL != nil {
-		fmt.Fprintf(tw, "Callback\t%s\n", *s.CallbackURL)
+		printf(tw, "Callback\t%s\n", *s.CallbackURL)
 	}
 	if s.WebhookSecret != nil {
-		fmt.Fprintf(tw, "Webhook secret\t%s (shown only now)\n", *s.WebhookSecret)
+		printf(tw, "Webhook secret\t%s (shown only now)\n", *s.WebhookSecret)
 	}
-	fmt.Fprintf(tw, "Created\t%s\n", timeText(&s.CreatedAt))
-	fmt.Fprintf(tw, "Completed\t%s\n", timeText(s.CompletedAt))
+	printf(tw, "Created\t%s\n", timeText(&s.CreatedAt))
+	printf(tw, "Completed\t%s\n", timeText(s.CompletedAt))
 	return tw.Flush()
 }
 
@@ -309,7 +309,7 @@ func scanList(ctx context.Context, e env, args []string) error {
 		}
 		page := resp.JSON200
 		for _, s := range page.Data {
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", s.ID, s.Status, scoreText(s.OverallScore, s.OverallGrade),
+			printf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", s.ID, s.Status, scoreText(s.OverallScore, s.OverallGrade),
 				ringText(s.SearchScore, s.SearchGrade), ringText(s.VisibilityScore, s.VisibilityGrade), ringText(s.TrustScore, s.TrustGrade),
 				s.CreatedAt.UTC().Format(time.RFC3339), s.URL)
 		}
@@ -320,7 +320,7 @@ func scanList(ctx context.Context, e env, args []string) error {
 			if err := tw.Flush(); err != nil {
 				return err
 			}
-			fmt.Fprintf(e.stderr, "more scans: geoscan scan list --cursor %s\n", *page.NextCursor)
+			printf(e.stderr, "more scans: geoscan scan list --cursor %s\n", *page.NextCursor)
 			return nil
 		}
 		params.Cursor = page.NextCursor
@@ -373,9 +373,9 @@ func scanReport(ctx context.Context, e env, args []string) error {
 	}
 	r := resp.JSON200
 	w := e.stdout
-	fmt.Fprintf(w, "%s (%s)\n", r.URL, r.BrandName)
-	fmt.Fprintf(w, "Overall %.1f, grade %s: %s\n\n", r.OverallScore, r.OverallGrade, r.GradeDescriptor)
-	fmt.Fprintln(w, wrapText(r.Summaries.Executive, 100))
+	printf(w, "%s (%s)\n", r.URL, r.BrandName)
+	printf(w, "Overall %.1f, grade %s: %s\n\n", r.OverallScore, r.OverallGrade, r.GradeDescriptor)
+	printf(w, "%s\n", wrapText(r.Summaries.Executive, 100))
 	fmt.Fprintln(w)
 	tw := newTable(w)
 	fmt.Fprintln(tw, "RING\tPILLAR\tSCORE\tGRADE")
@@ -384,15 +384,15 @@ func scanReport(ctx context.Context, e env, args []string) error {
 		if ring.CappedBy != nil {
 			capped = " (capped)"
 		}
-		fmt.Fprintf(tw, "%s\t\t%d%s\t%s\n", ringLabel(ring.Ring), ring.Score, capped, ring.Grade)
+		printf(tw, "%s\t\t%d%s\t%s\n", ringLabel(ring.Ring), ring.Score, capped, ring.Grade)
 		for _, p := range ring.Pillars {
-			fmt.Fprintf(tw, "\t%s\t%s\t\n", p.Name, pillarScore(p.Score))
+			printf(tw, "\t%s\t%s\t\n", p.Name, pillarScore(p.Score))
 		}
 	}
 	if err := tw.Flush(); err != nil {
 		return err
 	}
-	fmt.Fprintf(w, "\nChecks: %d passed, %d partly, %d failed, %d not applicable, %d for information.\n",
+	printf(w, "\nChecks: %d passed, %d partly, %d failed, %d not applicable, %d for information.\n",
 		r.Counts.Pass, r.Counts.Warn, r.Counts.Fail, r.Counts.Na, r.Counts.Info)
 	var open []client.CheckResult
 	for _, c := range r.Checks {
@@ -407,7 +407,7 @@ func scanReport(ctx context.Context, e env, args []string) error {
 		tw = newTable(w)
 		fmt.Fprintln(tw, "STATUS\tIMPACT\tCHECK\tTITLE")
 		for _, c := range open {
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", c.Status, c.Impact, c.ID, c.Title)
+			printf(tw, "%s\t%s\t%s\t%s\n", c.Status, c.Impact, c.ID, c.Title)
 		}
 		return tw.Flush()
 	}
@@ -431,11 +431,13 @@ func pillarScore(p *int) string {
 	return fmt.Sprint(*p)
 }
 
-// wrapText breaks s into lines of at most width characters.
-func wrapText(s string, width int) string {
+// wrapText breaks s into lines of at most width characters, once what
+// would act on a terminal in it is escaped (so a line break or a control
+// in s shows rather than disappears into the wrapping).
+func wrapText(s string, width int) lines {
 	var b strings.Builder
 	n := 0
-	for _, w := range strings.Fields(s) {
+	for _, w := range strings.Fields(escape(s)) {
 		if n > 0 && n+1+len([]rune(w)) > width {
 			b.WriteByte('\n')
 			n = 0
@@ -446,7 +448,7 @@ func wrapText(s string, width int) string {
 		b.WriteString(w)
 		n += len([]rune(w))
 	}
-	return b.String()
+	return lines(b.String())
 }
 
 func scanTriage(ctx context.Context, e env, args []string) error {
@@ -480,25 +482,25 @@ func scanTriage(ctx context.Context, e env, args []string) error {
 	}
 	d := resp.JSON200
 	w := e.stdout
-	fmt.Fprintln(w, wrapText(d.SummaryParagraph, 100))
+	printf(w, "%s\n", wrapText(d.SummaryParagraph, 100))
 	fmt.Fprintln(w)
 	tw := newTable(w)
-	fmt.Fprintf(tw, "CMS\t%s\n", orNone(d.Platform.Cms))
-	fmt.Fprintf(tw, "Page builder\t%s\n", orNone(d.Platform.PageBuilder))
-	fmt.Fprintf(tw, "JavaScript framework\t%s\n", orNone(d.Platform.JsFramework))
-	fmt.Fprintf(tw, "Complexity\t%s (confidence %s)\n", d.Platform.ComplexityBucket, d.Platform.Confidence)
+	printf(tw, "CMS\t%s\n", orNone(d.Platform.Cms))
+	printf(tw, "Page builder\t%s\n", orNone(d.Platform.PageBuilder))
+	printf(tw, "JavaScript framework\t%s\n", orNone(d.Platform.JsFramework))
+	printf(tw, "Complexity\t%s (confidence %s)\n", d.Platform.ComplexityBucket, d.Platform.Confidence)
 	if err := tw.Flush(); err != nil {
 		return err
 	}
 	fmt.Fprintln(w, "\nRisk by lens:")
 	tw = newTable(w)
 	for _, l := range d.RiskLenses {
-		fmt.Fprintf(tw, "  %s\t%s\n", l.Label, l.Bucket)
+		printf(tw, "  %s\t%s\n", l.Label, l.Bucket)
 	}
 	if err := tw.Flush(); err != nil {
 		return err
 	}
-	fmt.Fprintf(w, "\nPriority actions (%d, %d quick wins):\n", d.ActionCount, d.QuickWinCount)
+	printf(w, "\nPriority actions (%d, %d quick wins):\n", d.ActionCount, d.QuickWinCount)
 	tw = newTable(w)
 	fmt.Fprintln(tw, "#\tQUICK WIN\tIMPACT\tEFFORT\tACTION")
 	for i, act := range d.PriorityActions {
@@ -506,7 +508,7 @@ func scanTriage(ctx context.Context, e env, args []string) error {
 		if act.QuickWin {
 			qw = "yes"
 		}
-		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\n", i+1, qw, act.Impact, act.Effort, act.Label)
+		printf(tw, "%d\t%s\t%s\t%s\t%s\n", i+1, qw, act.Impact, act.Effort, act.Label)
 	}
 	return tw.Flush()
 }
@@ -561,7 +563,7 @@ func scanChecks(ctx context.Context, e env, args []string) error {
 	tw := newTable(e.stdout)
 	fmt.Fprintln(tw, "STATUS\tRING\tPILLAR\tCHECK\tSUMMARY")
 	for _, c := range resp.JSON200.Data {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", c.Status, c.Ring, c.Pillar, c.ID, c.Summary)
+		printf(tw, "%s\t%s\t%s\t%s\t%s\n", c.Status, c.Ring, c.Pillar, c.ID, c.Summary)
 	}
 	return tw.Flush()
 }
@@ -605,13 +607,13 @@ func scanCompare(ctx context.Context, e env, args []string) error {
 		name string
 		d    client.ScoreDelta
 	}{{"Overall", c.Overall}, {"Search", c.Rings.Search}, {"AI visibility", c.Rings.Visibility}, {"AI trust", c.Rings.Trust}} {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", row.name, num(row.d.Base), num(row.d.Target), signed(row.d.Delta))
+		printf(tw, "%s\t%s\t%s\t%s\n", row.name, num(row.d.Base), num(row.d.Target), signed(row.d.Delta))
 	}
 	if err := tw.Flush(); err != nil {
 		return err
 	}
 	s := c.Summary
-	fmt.Fprintf(w, "\nChecks: %d improved, %d regressed, %d unchanged, %d added, %d removed.\n", s.Improved, s.Regressed, s.Unchanged, s.Added, s.Removed)
+	printf(w, "\nChecks: %d improved, %d regressed, %d unchanged, %d added, %d removed.\n", s.Improved, s.Regressed, s.Unchanged, s.Added, s.Removed)
 	tw = newTable(w)
 	header := false
 	for _, d := range c.Checks {
@@ -622,7 +624,7 @@ func scanCompare(ctx context.Context, e env, args []string) error {
 			fmt.Fprintln(tw, "CHANGE\tCHECK\tBASE\tTARGET")
 			header = true
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", d.Change, d.CheckID, orDash(d.BaseStatus), orDash(d.TargetStatus))
+		printf(tw, "%s\t%s\t%s\t%s\n", d.Change, d.CheckID, orDash(d.BaseStatus), orDash(d.TargetStatus))
 	}
 	return tw.Flush()
 }
@@ -641,16 +643,21 @@ func signed(p *float64) string {
 	return fmt.Sprintf("%+.1f", *p)
 }
 
-// writeOut writes a downloaded document to path, or to stdout for "-".
+// writeOut writes a downloaded document to path, or to stdout for "-":
+// as received, unless stdout is a terminal, where it is shown escaped.
 func writeOut(e env, path string, body []byte) error {
 	if path == "-" {
+		if e.tty(e.stdout) {
+			printf(e.stdout, "%s", lines(body))
+			return nil
+		}
 		_, err := e.stdout.Write(body)
 		return err
 	}
 	if err := os.WriteFile(path, body, 0o644); err != nil { //nolint:gosec // a document the user asked for
 		return err
 	}
-	fmt.Fprintf(e.stdout, "%s (%d bytes)\n", path, len(body))
+	printf(e.stdout, "%s (%d bytes)\n", path, len(body))
 	return nil
 }
 
@@ -753,6 +760,6 @@ func scanDelete(ctx context.Context, e env, args []string) error {
 	if a.json {
 		return nil // 204: the API sends no JSON
 	}
-	fmt.Fprintf(e.stdout, "deleted scan %s\n", id)
+	printf(e.stdout, "deleted scan %s\n", id)
 	return nil
 }

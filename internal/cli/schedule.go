@@ -63,24 +63,24 @@ func setFlags(fs *flag.FlagSet) map[string]bool {
 
 func printSchedule(e env, s *client.Schedule) error {
 	tw := newTable(e.stdout)
-	fmt.Fprintf(tw, "ID\t%s\n", s.ID)
-	fmt.Fprintf(tw, "URL\t%s\n", s.URL)
-	fmt.Fprintf(tw, "Brand\t%s\n", s.BrandName)
-	fmt.Fprintf(tw, "Frequency\t%s\n", s.Frequency)
-	fmt.Fprintf(tw, "Active\t%t\n", s.Active)
-	fmt.Fprintf(tw, "Email notification\t%t\n", s.NotifyEmail)
+	printf(tw, "ID\t%s\n", s.ID)
+	printf(tw, "URL\t%s\n", s.URL)
+	printf(tw, "Brand\t%s\n", s.BrandName)
+	printf(tw, "Frequency\t%s\n", s.Frequency)
+	printf(tw, "Active\t%t\n", s.Active)
+	printf(tw, "Email notification\t%t\n", s.NotifyEmail)
 	to := "the owner"
 	if s.NotifyTo != nil {
 		to = *s.NotifyTo
 	}
-	fmt.Fprintf(tw, "Email to\t%s\n", to)
-	fmt.Fprintf(tw, "Next run\t%s\n", timeText(s.NextRunAt))
-	fmt.Fprintf(tw, "Last run\t%s\n", timeText(s.LastRunAt))
-	fmt.Fprintf(tw, "Last scan\t%s\n", orDash(s.LastScanID))
+	printf(tw, "Email to\t%s\n", to)
+	printf(tw, "Next run\t%s\n", timeText(s.NextRunAt))
+	printf(tw, "Last run\t%s\n", timeText(s.LastRunAt))
+	printf(tw, "Last scan\t%s\n", orDash(s.LastScanID))
 	if s.LastSkipReason != nil {
-		fmt.Fprintf(tw, "Last skipped\t%s (%s)\n", timeText(s.LastSkippedAt), *s.LastSkipReason)
+		printf(tw, "Last skipped\t%s (%s)\n", timeText(s.LastSkippedAt), *s.LastSkipReason)
 	}
-	fmt.Fprintf(tw, "Created\t%s\n", timeText(&s.CreatedAt))
+	printf(tw, "Created\t%s\n", timeText(&s.CreatedAt))
 	return tw.Flush()
 }
 
@@ -177,13 +177,13 @@ func scheduleList(ctx context.Context, e env, args []string) error {
 		if s.NextRunAt != nil {
 			next = s.NextRunAt.UTC().Format(time.RFC3339)
 		}
-		fmt.Fprintf(tw, "%s\t%t\t%s\t%s\t%s\n", s.ID, s.Active, s.Frequency, next, s.URL)
+		printf(tw, "%s\t%t\t%s\t%s\t%s\n", s.ID, s.Active, s.Frequency, next, s.URL)
 	}
 	if err := tw.Flush(); err != nil {
 		return err
 	}
 	if resp.JSON200.HasMore && resp.JSON200.NextCursor != nil {
-		fmt.Fprintf(e.stderr, "more schedules: geoscan schedule list --cursor %s\n", *resp.JSON200.NextCursor)
+		printf(e.stderr, "more schedules: geoscan schedule list --cursor %s\n", *resp.JSON200.NextCursor)
 	}
 	return nil
 }
@@ -340,14 +340,14 @@ func scheduleRuns(ctx context.Context, e env, args []string) error {
 		if r.EmailDetail != nil {
 			email += ": " + *r.EmailDetail
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%d\t%s\n", r.DueAt.UTC().Format(time.RFC3339), outcome,
+		printf(tw, "%s\t%s\t%s\t%s\t%s\t%d\t%s\n", r.DueAt.UTC().Format(time.RFC3339), outcome,
 			orDash(r.ScanID), orDash(r.ScanStatus), score, r.Attempts, email)
 	}
 	if err := tw.Flush(); err != nil {
 		return err
 	}
 	if resp.JSON200.HasMore && resp.JSON200.NextCursor != nil {
-		fmt.Fprintf(e.stderr, "more runs: geoscan schedule runs %s --cursor %s\n", id, *resp.JSON200.NextCursor)
+		printf(e.stderr, "more runs: geoscan schedule runs %s --cursor %s\n", id, *resp.JSON200.NextCursor)
 	}
 	return nil
 }

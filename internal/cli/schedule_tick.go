@@ -67,7 +67,7 @@ func scheduleTick(ctx context.Context, e env, args []string) error {
 
 func printRuns(e env, runs []schedule.Run, at time.Time) {
 	if len(runs) == 0 {
-		fmt.Fprintf(e.stdout, "no schedule due at %s\n", at.Format(time.RFC3339))
+		printf(e.stdout, "no schedule due at %s\n", at.Format(time.RFC3339))
 		return
 	}
 	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
@@ -81,8 +81,8 @@ func printRuns(e env, runs []schedule.Run, at time.Time) {
 		} else {
 			outcome, detail = "skipped", r.SkipReason
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", r.ScheduleID, r.DueAt.Format(time.RFC3339), outcome, detail, r.NextRunAt.Format(time.RFC3339))
+		printf(tw, "%s\t%s\t%s\t%s\t%s\n", r.ScheduleID, r.DueAt.Format(time.RFC3339), outcome, detail, r.NextRunAt.Format(time.RFC3339))
 	}
 	_ = tw.Flush()
-	fmt.Fprintf(e.stdout, "%d scans created, %d runs skipped at %s\n", created, len(runs)-created, at.Format(time.RFC3339))
+	printf(e.stdout, "%d scans created, %d runs skipped at %s\n", created, len(runs)-created, at.Format(time.RFC3339))
 }

@@ -75,25 +75,25 @@ func triageCmd(ctx context.Context, e env, args []string) error {
 				return err
 			}
 			if queued {
-				fmt.Fprintf(e.stdout, "%s queued\n", id)
+				printf(e.stdout, "%s queued\n", id)
 			} else {
-				fmt.Fprintf(e.stdout, "%s already queued\n", id)
+				printf(e.stdout, "%s already queued\n", id)
 			}
 			continue
 		}
 		source, err := a.Runner().RecomputeTriage(ctx, id)
 		switch {
 		case errors.Is(err, store.ErrNotFound):
-			fmt.Fprintf(e.stdout, "%s not found\n", id)
+			printf(e.stdout, "%s not found\n", id)
 			failed++
 		case errors.Is(err, scanner.ErrNotCompleted):
-			fmt.Fprintf(e.stdout, "%s skipped: %v\n", id, err)
+			printf(e.stdout, "%s skipped: %v\n", id, err)
 			failed++
 		case err != nil:
-			fmt.Fprintf(e.stdout, "%s failed: %v\n", id, err)
+			printf(e.stdout, "%s failed: %v\n", id, err)
 			failed++
 		default:
-			fmt.Fprintf(e.stdout, "%s recomputed from %s\n", id, source)
+			printf(e.stdout, "%s recomputed from %s\n", id, source)
 		}
 	}
 	if failed > 0 {

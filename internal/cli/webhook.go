@@ -59,22 +59,22 @@ func webhookTest(ctx context.Context, e env, args []string) error {
 		}
 	} else {
 		tw := newTable(e.stdout)
-		fmt.Fprintf(tw, "Delivered\t%t\n", r.Delivered)
-		fmt.Fprintf(tw, "Receiver status\t%s\n", orDash(r.StatusCode))
-		fmt.Fprintf(tw, "Error\t%s\n", orDash(r.Error))
-		fmt.Fprintf(tw, "Duration\t%d ms\n", r.DurationMs)
-		fmt.Fprintf(tw, "Delivery id\t%s\n", r.DeliveryID)
-		fmt.Fprintf(tw, "Test secret\t%s\n", r.Secret)
-		fmt.Fprintf(tw, "X-GeoScan-Signature\t%s\n", r.Signature)
-		fmt.Fprintf(tw, "X-GeoScan-Timestamp\t%d\n", r.Timestamp)
-		fmt.Fprintf(tw, "webhook-signature\t%s\n", r.StandardSignature)
-		fmt.Fprintf(tw, "Body\t%s\n", r.Body)
+		printf(tw, "Delivered\t%t\n", r.Delivered)
+		printf(tw, "Receiver status\t%s\n", orDash(r.StatusCode))
+		printf(tw, "Error\t%s\n", orDash(r.Error))
+		printf(tw, "Duration\t%d ms\n", r.DurationMs)
+		printf(tw, "Delivery id\t%s\n", r.DeliveryID)
+		printf(tw, "Test secret\t%s\n", r.Secret)
+		printf(tw, "X-GeoScan-Signature\t%s\n", r.Signature)
+		printf(tw, "X-GeoScan-Timestamp\t%d\n", r.Timestamp)
+		printf(tw, "webhook-signature\t%s\n", r.StandardSignature)
+		printf(tw, "Body\t%s\n", r.Body)
 		if err := tw.Flush(); err != nil {
 			return err
 		}
 	}
 	if !r.Delivered {
-		return &exitError{code: exitWebhook, msg: fmt.Sprintf("the test callback to %s was not delivered: %s", pos[0], orDash(r.Error))}
+		return &exitError{code: exitWebhook, msg: sprintf("the test callback to %s was not delivered: %s", pos[0], orDash(r.Error))}
 	}
 	return nil
 }
@@ -123,13 +123,13 @@ func webhookVerify(ctx context.Context, e env, args []string) error {
 		}
 	} else {
 		tw := newTable(e.stdout)
-		fmt.Fprintf(tw, "Valid\t%t\n", r.Valid)
-		fmt.Fprintf(tw, "Expected signature\t%s\n", r.ExpectedSignature)
+		printf(tw, "Valid\t%t\n", r.Valid)
+		printf(tw, "Expected signature\t%s\n", r.ExpectedSignature)
 		if r.Reason != nil {
-			fmt.Fprintf(tw, "Reason\t%s\n", *r.Reason)
+			printf(tw, "Reason\t%s\n", *r.Reason)
 		}
 		if r.Hint != nil {
-			fmt.Fprintf(tw, "Hint\t%s\n", *r.Hint)
+			printf(tw, "Hint\t%s\n", *r.Hint)
 		}
 		if err := tw.Flush(); err != nil {
 			return err
