@@ -2455,9 +2455,13 @@ type ClientInterface interface {
 	// error_message, error_code`. With `include=checks` the rows are the checks of those
 	// scans instead, one row per check, each scan's checks in report order: `scan_id,
 	// check_id, ring, pillar, status, score, weight` (`score` from 0 to 1, empty when the
-	// check does not apply). Empty cells stand for null. Cells that a spreadsheet would run
-	// as a formula (starting with `=`, `+`, `-`, `@`, a tab or a carriage return) are
-	// prefixed with `'`.
+	// check does not apply). Empty cells stand for null. Served as `text/csv; charset=utf-8`.
+	//
+	// No text cell can run as a spreadsheet formula: one that starts with a tab or a carriage
+	// return, or whose first character after leading whitespace (Unicode's White_Space, the
+	// zero-width space and the byte order mark) is `=`, `+`, `-` or `@` or their full-width
+	// forms `＝ ＋ － ＠`, is prefixed with `'` (OWASP's advice on CSV injection), in every
+	// text column. The scores are numbers, never negative, and are not prefixed.
 	//
 	// The body is sent as it is read (chunked), so the status and headers are sent before
 	// the last row is known. A complete export ends with the final chunk and the HTTP
@@ -2863,9 +2867,13 @@ func (c *Client) CompareScans(ctx context.Context, params *CompareScansParams, r
 // error_message, error_code`. With `include=checks` the rows are the checks of those
 // scans instead, one row per check, each scan's checks in report order: `scan_id,
 // check_id, ring, pillar, status, score, weight` (`score` from 0 to 1, empty when the
-// check does not apply). Empty cells stand for null. Cells that a spreadsheet would run
-// as a formula (starting with `=`, `+`, `-`, `@`, a tab or a carriage return) are
-// prefixed with `'`.
+// check does not apply). Empty cells stand for null. Served as `text/csv; charset=utf-8`.
+//
+// No text cell can run as a spreadsheet formula: one that starts with a tab or a carriage
+// return, or whose first character after leading whitespace (Unicode's White_Space, the
+// zero-width space and the byte order mark) is `=`, `+`, `-` or `@` or their full-width
+// forms `＝ ＋ － ＠`, is prefixed with `'` (OWASP's advice on CSV injection), in every
+// text column. The scores are numbers, never negative, and are not prefixed.
 //
 // The body is sent as it is read (chunked), so the status and headers are sent before
 // the last row is known. A complete export ends with the final chunk and the HTTP
@@ -4963,9 +4971,13 @@ type ClientWithResponsesInterface interface {
 	// error_message, error_code`. With `include=checks` the rows are the checks of those
 	// scans instead, one row per check, each scan's checks in report order: `scan_id,
 	// check_id, ring, pillar, status, score, weight` (`score` from 0 to 1, empty when the
-	// check does not apply). Empty cells stand for null. Cells that a spreadsheet would run
-	// as a formula (starting with `=`, `+`, `-`, `@`, a tab or a carriage return) are
-	// prefixed with `'`.
+	// check does not apply). Empty cells stand for null. Served as `text/csv; charset=utf-8`.
+	//
+	// No text cell can run as a spreadsheet formula: one that starts with a tab or a carriage
+	// return, or whose first character after leading whitespace (Unicode's White_Space, the
+	// zero-width space and the byte order mark) is `=`, `+`, `-` or `@` or their full-width
+	// forms `＝ ＋ － ＠`, is prefixed with `'` (OWASP's advice on CSV injection), in every
+	// text column. The scores are numbers, never negative, and are not prefixed.
 	//
 	// The body is sent as it is read (chunked), so the status and headers are sent before
 	// the last row is known. A complete export ends with the final chunk and the HTTP
@@ -8309,9 +8321,13 @@ func (c *ClientWithResponses) CompareScansWithResponse(ctx context.Context, para
 // error_message, error_code`. With `include=checks` the rows are the checks of those
 // scans instead, one row per check, each scan's checks in report order: `scan_id,
 // check_id, ring, pillar, status, score, weight` (`score` from 0 to 1, empty when the
-// check does not apply). Empty cells stand for null. Cells that a spreadsheet would run
-// as a formula (starting with `=`, `+`, `-`, `@`, a tab or a carriage return) are
-// prefixed with `'`.
+// check does not apply). Empty cells stand for null. Served as `text/csv; charset=utf-8`.
+//
+// No text cell can run as a spreadsheet formula: one that starts with a tab or a carriage
+// return, or whose first character after leading whitespace (Unicode's White_Space, the
+// zero-width space and the byte order mark) is `=`, `+`, `-` or `@` or their full-width
+// forms `＝ ＋ － ＠`, is prefixed with `'` (OWASP's advice on CSV injection), in every
+// text column. The scores are numbers, never negative, and are not prefixed.
 //
 // The body is sent as it is read (chunked), so the status and headers are sent before
 // the last row is known. A complete export ends with the final chunk and the HTTP

@@ -15,10 +15,12 @@ VALUES (@scan_id, @check_id, @ring, @pillar, @status, @score, @weight, @impact, 
 -- include=checks of GET /scans/export: one row per check of the scans that
 -- ExportScansCSV (scans.sql) would export, for the filters of
 -- SetExportFilter, in the same order,
--- each scan's checks in report order.
+-- each scan's checks in report order. Text columns go through
+-- geoscan_csv_cell like the scans'; score (0 to 1) and weight (from 0) are
+-- numbers.
 COPY (
-    SELECT c.scan_id, geoscan_csv_cell(c.check_id) AS check_id, c.ring, geoscan_csv_cell(c.pillar) AS pillar,
-           c.status, c.score, c.weight
+    SELECT c.scan_id, geoscan_csv_cell(c.check_id) AS check_id, geoscan_csv_cell(c.ring) AS ring,
+           geoscan_csv_cell(c.pillar) AS pillar, geoscan_csv_cell(c.status) AS status, c.score, c.weight
     FROM (
         SELECT s.id, s.created_at
         FROM scans s

@@ -131,12 +131,16 @@ SELECT set_config('geoscan.export_org', sqlc.arg(org_id)::uuid::text, true),
 -- name: ExportScansCSV :exec
 -- The scans of GET /scans/export as CSV, newest first, for the filters of
 -- SetExportFilter (the same filters as ListScansForOrg). Run with COPY's
--- protocol by the store, which streams it to the client as it comes.
+-- protocol by the store, which streams it to the client as it comes. Every
+-- text column goes through geoscan_csv_cell, whoever wrote it; the scores
+-- are numbers the CHECK constraints keep from 0 up, never a formula.
 COPY (
     SELECT s.id AS scan_id, geoscan_csv_cell(s.url) AS url, geoscan_csv_cell(s.domain) AS domain,
-           geoscan_csv_cell(s.brand_name) AS brand_name, geoscan_csv_cell(s.project) AS project, s.status,
-           s.overall_score, s.overall_grade, s.search_score, s.search_grade,
-           s.visibility_score, s.visibility_grade, s.trust_score, s.trust_grade,
+           geoscan_csv_cell(s.brand_name) AS brand_name, geoscan_csv_cell(s.project) AS project,
+           geoscan_csv_cell(s.status) AS status, s.overall_score, geoscan_csv_cell(s.overall_grade) AS overall_grade,
+           s.search_score, geoscan_csv_cell(s.search_grade) AS search_grade,
+           s.visibility_score, geoscan_csv_cell(s.visibility_grade) AS visibility_grade,
+           s.trust_score, geoscan_csv_cell(s.trust_grade) AS trust_grade,
            geoscan_csv_cell(s.scoring_version) AS scoring_version,
            to_char(s.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS created_at,
            to_char(s.completed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS completed_at,

@@ -403,7 +403,7 @@ func (x *exportWriter) Write(p []byte) (int, error) {
 	if !x.started {
 		x.started = true
 		h := x.w.Header()
-		h.Set("Content-Type", "text/csv")
+		h.Set("Content-Type", "text/csv; charset=utf-8")
 		h.Set("Content-Disposition", x.name)
 		h.Set("Trailer", exportRowsTrailer)
 		x.w.WriteHeader(http.StatusOK)

@@ -153,7 +153,7 @@ func TestScanResults(t *testing.T) {
 		require.Equal(t, "engineering: add it", *one.JSON200.Recommendation)
 
 		h.Do(t, "GET", "/api/v1/scans/"+id.String()+"/checks/no_such_check", org.Key, nil).RequireError(t, 404, "check_not_found", "check_id")
-		h.Do(t, "GET", "/api/v1/scans/"+id.String()+"/checks/Bad-Id", org.Key, nil).RequireError(t, 404, "check_not_found", "check_id")
+		h.Do(t, "GET", "/api/v1/scans/"+id.String()+"/checks/Bad-Id", org.Key, nil).RequireError(t, 422, "invalid_parameter", "check_id")
 	})
 
 	t.Run("Triage", func(t *testing.T) {
@@ -289,7 +289,7 @@ func TestScanExport(t *testing.T) {
 
 	r := h.Do(t, "GET", "/api/v1/scans/export", org.Key, nil)
 	require.Equal(t, http.StatusOK, r.Status, "body: %s", r.Body)
-	require.True(t, strings.HasPrefix(r.Header.Get("Content-Type"), "text/csv"))
+	require.Equal(t, "text/csv; charset=utf-8", r.Header.Get("Content-Type"))
 	require.Contains(t, r.Header.Get("Content-Disposition"), "attachment")
 	require.Equal(t, "4", r.Trailer.Get("X-Export-Rows"), "a complete export ends with its row count")
 	rows, err := csv.NewReader(strings.NewReader(string(r.Body))).ReadAll()
@@ -323,6 +323,88 @@ func TestScanExport(t *testing.T) {
 	require.Equal(t, http.StatusOK, none.Status)
 	require.Equal(t, "scan_id,check_id,ring,pillar,status,score,weight\n", string(none.Body))
 	h.Do(t, "GET", "/api/v1/scans/export?include=scores", org.Key, nil).RequireError(t, 422, "invalid_parameter", "include")
+}
+
+// Every text cell of an export that a spreadsheet would run as a formula
+// is defused with a leading apostrophe, in every column: the values users
+// send (brand_name, project), those that come from the site (url, domain,
+// the error of a failed scan) and the API's own (grades, versions, check
+// ids and pillars), whichever form the formula takes (full-width signs,
+// leading whitespace, a leading tab or carriage return). The scores stay
+// numbers.
+func TestScanExportDefusesFormulas(t *testing.T) {
+	t.Parallel()
+	h := start(t)
+	ctx := context.Background()
+	org := h.NewOrg(t, "pro", true)
+
+	// Through the API: what a user may send.
+	resp, err := org.Client.CreateScanWithResponse(ctx, nil, client.ScanCreateRequest{
+		URL: "https://example.com/", BrandName: ptr("＝HYPERLINK(\"http://x\")"), Project: ptr("@SUM(A1)"),
+	})
+	require.NoError(t, err)
+	require.Equal(t, http.StatusCreated, resp.StatusCode(), string(resp.Body))
+	sent := resp.JSON201.ID
+
+	// Stored by other ways (a site, an older version, the engine): every
+	// text column of both exports holds a formula of another form.
+	stored := map[string]string{
+		"url":              "\t=1+1",
+		"domain":           "\u00a0-2+3",
+		"brand_name":       " ＝cmd|' /C calc'!A0",
+		"project":          "\n @SUM(A1)",
+		"overall_grade":    "=A",
+		"search_grade":     "+B",
+		"visibility_grade": "－C",
+		"trust_grade":      "\u3000＠D",
+		"scoring_version":  "\ufeff=1",
+		"error_message":    "\u2003＋1 failed",
+		"error_code":       "-fetch_failed",
+	}
+	resp, err = org.Client.CreateScanWithResponse(ctx, nil, client.ScanCreateRequest{URL: "https://example.com/"})
+	require.NoError(t, err)
+	id := resp.JSON201.ID
+	completeScan(t, h, id)
+	_, err = h.Store.Pool().Exec(ctx, `UPDATE scans SET url = $2, domain = $3, brand_name = $4, project = $5,
+		overall_grade = $6, search_grade = $7, visibility_grade = $8, trust_grade = $9, scoring_version = $10,
+		error_message = $11, error_code = $12 WHERE id = $1`, id, stored["url"], stored["domain"], stored["brand_name"],
+		stored["project"], stored["overall_grade"], stored["search_grade"], stored["visibility_grade"], stored["trust_grade"],
+		stored["scoring_version"], stored["error_message"], stored["error_code"])
+	require.NoError(t, err)
+	_, err = h.Store.Pool().Exec(ctx, `UPDATE check_results SET check_id = '=check', pillar = ' +pillar' WHERE scan_id = $1`, id)
+	require.NoError(t, err)
+
+	r := h.Do(t, "GET", "/api/v1/scans/export", org.Key, nil)
+	require.Equal(t, http.StatusOK, r.Status, "body: %s", r.Body)
+	require.Equal(t, "text/csv; charset=utf-8", r.Header.Get("Content-Type"))
+	rows, err := csv.NewReader(strings.NewReader(string(r.Body))).ReadAll()
+	require.NoError(t, err)
+	require.Len(t, rows, 3)
+	column := map[string]int{}
+	for i, name := range rows[0] {
+		column[name] = i
+	}
+	byID := map[string][]string{rows[1][0]: rows[1], rows[2][0]: rows[2]}
+	require.Equal(t, "'＝HYPERLINK(\"http://x\")", byID[sent.String()][column["brand_name"]])
+	require.Equal(t, "'@SUM(A1)", byID[sent.String()][column["project"]])
+	row := byID[id.String()]
+	for name, v := range stored {
+		require.Equal(t, "'"+v, row[column[name]], name)
+	}
+	require.Equal(t, "completed", row[column["status"]])
+	for name, want := range map[string]string{"overall_score": "72.5", "search_score": "80", "visibility_score": "64", "trust_score": "74"} {
+		require.Equal(t, want, row[column[name]], "%s: a score stays a number", name)
+	}
+
+	checks := h.Do(t, "GET", "/api/v1/scans/export?include=checks", org.Key, nil)
+	require.Equal(t, http.StatusOK, checks.Status)
+	require.Equal(t, "text/csv; charset=utf-8", checks.Header.Get("Content-Type"))
+	rows, err = csv.NewReader(strings.NewReader(string(checks.Body))).ReadAll()
+	require.NoError(t, err)
+	require.Equal(t, [][]string{
+		{"scan_id", "check_id", "ring", "pillar", "status", "score", "weight"},
+		{id.String(), "'=check", "search", "' +pillar", "pass", "1", "2"},
+	}, rows)
 }
 
 // An export has no row cap: thousands of scans come in one response.
