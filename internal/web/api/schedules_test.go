@@ -213,7 +213,8 @@ func TestScheduleReadUpdateIsolation(t *testing.T) {
 		h.Do(t, m, "/api/v1/schedules/"+uuid.NewString(), a.Key, nil).RequireError(t, 404, "schedule_not_found", "schedule_id")
 	}
 	h.Do(t, "PATCH", path, b.Key, map[string]any{"active": false}).RequireError(t, 404, "schedule_not_found", "schedule_id")
-	h.Do(t, "GET", "/api/v1/schedules/12", a.Key, nil).RequireError(t, 404, "schedule_not_found", "schedule_id")
+	// A malformed id is the request's mistake, not a missing schedule.
+	h.Do(t, "GET", "/api/v1/schedules/12", a.Key, nil).RequireError(t, 422, "invalid_parameter", "schedule_id")
 
 	list, err := b.Client.ListSchedulesWithResponse(ctx, nil)
 	require.NoError(t, err)
