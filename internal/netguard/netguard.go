@@ -168,30 +168,24 @@ func IsMetadataName(host string) bool {
 
 // CheckURL validates raw as an outbound HTTPS target and normalizes it:
 // lower-case scheme and host, IDN hosts in punycode, default port, trailing
-// dot and fragment removed, empty path made "/".
+// dot and fragment removed, empty path made "/". A host name is resolved
+// in every mode, through the resolver the client dials with, so a name
+// that does not resolve is refused now (Unresolvable) rather than left to
+// fail when it is fetched. Without AllowPrivate every address must be
+// public; with it, only link-local and cloud metadata addresses are
+// refused.
 func (p Policy) CheckURL(ctx context.Context, raw string) (*Target, error) {
 	t, err := parse(raw, p.AllowPrivate)
 	if err != nil {
 		return nil, err
 	}
-	if p.AllowPrivate {
-		// Private targets are allowed, metadata services are not: refuse a
-		// name that resolves to one now (the dialer refuses it anyway).
-		if _, err := netip.ParseAddr(t.Host); err != nil && p.Resolver != nil {
-			if addrs, err := p.Resolver.LookupIPAddr(ctx, t.Host); err == nil {
-				for _, a := range addrs {
-					if ip, ok := netip.AddrFromSlice(a.IP); ok && alwaysBlocked(ip) {
-						return nil, refuse("url host %s resolves to a link-local or cloud metadata address (%s)", t.Host, ip.Unmap())
-					}
-				}
-			}
-		}
-		return t, nil
-	}
-	g := guard(false)
+	g := guard(p.AllowPrivate)
 	if ip, err := netip.ParseAddr(t.Host); err == nil {
-		if err := g.SafeAddr(ip); err != nil {
-			return nil, refuse("url must point to a public address, not %s", ip)
+		// parse has refused link-local and metadata addresses already.
+		if g != nil {
+			if err := g.SafeAddr(ip); err != nil {
+				return nil, refuse("url must point to a public address, not %s", ip)
+			}
 		}
 		return t, nil
 	}
@@ -208,14 +202,22 @@ func (p Policy) CheckURL(ctx context.Context, raw string) (*Target, error) {
 	if err != nil || len(addrs) == 0 {
 		return nil, &URLError{Reason: fmt.Sprintf("url host %s could not be resolved", t.Host), Unresolvable: true}
 	}
-	// Every address must be public: a name with one private address among
-	// public ones is refused outright (OWASP: check all records).
+	// Every address must be acceptable: a name with one private address
+	// among public ones is refused outright (OWASP: check all records).
 	for _, a := range addrs {
 		// net.IP keeps IPv4 in 16-byte form; unmap so it is classified as v4.
 		ip, ok := netip.AddrFromSlice(a.IP)
 		ip = ip.Unmap()
 		if !ok {
 			return nil, refuse("url host %s resolves to an invalid address", t.Host)
+		}
+		if g == nil {
+			// Private targets are allowed, metadata services are not (the
+			// dialer refuses them anyway).
+			if alwaysBlocked(ip) {
+				return nil, refuse("url host %s resolves to a link-local or cloud metadata address (%s)", t.Host, ip)
+			}
+			continue
 		}
 		if err := g.SafeAddr(ip); err != nil {
 			return nil, refuse("url host %s resolves to a private or reserved address (%s)", t.Host, ip)

@@ -100,7 +100,7 @@ func TestCheckURLAcceptsAndNormalizes(t *testing.T) {
 
 func TestAllowPrivate(t *testing.T) {
 	t.Parallel()
-	p := Policy{AllowPrivate: true}
+	p := Policy{AllowPrivate: true, Resolver: fakeResolver{"localhost": {"127.0.0.1"}}}
 	for raw, want := range map[string]string{
 		"https://127.0.0.1:8443/":  "https://127.0.0.1:8443/",
 		"https://localhost:9999/x": "https://localhost:9999/x",
@@ -112,6 +112,32 @@ func TestAllowPrivate(t *testing.T) {
 	}
 	_, err := p.CheckURL(context.Background(), "http://127.0.0.1/")
 	require.Error(t, err, "https is required even for local targets")
+}
+
+// TestUnresolvableRefusedInEveryMode: a host name that does not resolve
+// through the policy's resolver is refused when the URL comes in, with
+// private targets allowed too, instead of failing later when it is
+// fetched.
+func TestUnresolvableRefusedInEveryMode(t *testing.T) {
+	t.Parallel()
+	resolver := fakeResolver{"fixture.example.com": {"127.0.0.1"}, "example.com": {"93.184.216.34"}, "empty.example.com": {}}
+	for _, allow := range []bool{false, true} {
+		p := Policy{AllowPrivate: allow, Resolver: resolver}
+		for _, raw := range []string{"https://unknown.example.org/", "https://empty.example.com/", "https://brokenbay.test/"} {
+			_, err := p.CheckURL(context.Background(), raw)
+			var ue *URLError
+			require.ErrorAs(t, err, &ue, "allow private %v: %s", allow, raw)
+			require.True(t, ue.Unresolvable, "allow private %v: %s: %s", allow, raw, ue.Reason)
+			require.Contains(t, ue.Reason, "could not be resolved")
+		}
+		_, err := p.CheckURL(context.Background(), "https://example.com/")
+		require.NoError(t, err, "allow private %v", allow)
+	}
+	_, err := Policy{AllowPrivate: true, Resolver: resolver}.CheckURL(context.Background(), "https://fixture.example.com:8443/")
+	require.NoError(t, err)
+	// An address needs no lookup.
+	_, err = Policy{AllowPrivate: true, Resolver: resolver}.CheckURL(context.Background(), "https://127.0.0.1:8443/")
+	require.NoError(t, err)
 }
 
 func TestHelpers(t *testing.T) {

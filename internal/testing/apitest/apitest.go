@@ -54,6 +54,9 @@ type Options struct {
 	// a name not listed does not resolve.
 	Hosts map[string][]string
 	// Getenv adds configuration (GEOSCAN_* variables) for this application.
+	// With GEOSCAN_RESOLVE among them Hosts is not used: the application
+	// resolves through the resolver it builds from that variable, as a
+	// dev or test server started by hand does.
 	Getenv map[string]string
 	// NowFunc replaces the application's clock (the handlers', the scan
 	// runner's and the scheduler's), so a test can move through months.
@@ -123,9 +126,13 @@ func Start(t testing.TB, databaseURL string, opts Options) *Harness {
 	if hosts == nil {
 		hosts = DefaultHosts
 	}
+	appOpts := app.Options{Resolver: fakeResolver{hosts: hosts}, NowFunc: opts.NowFunc, ManualScheduler: opts.ManualScheduler}
+	if _, ok := opts.Getenv["GEOSCAN_RESOLVE"]; ok {
+		appOpts.Resolver = nil
+	}
 	logs := &syncBuffer{}
 	logger := slog.New(slog.NewJSONHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
-	a, err := app.New(context.Background(), cfg, logger, app.Options{Resolver: fakeResolver{hosts: hosts}, NowFunc: opts.NowFunc, ManualScheduler: opts.ManualScheduler})
+	a, err := app.New(context.Background(), cfg, logger, appOpts)
 	require.NoError(t, err)
 	require.NoError(t, a.Start(context.Background()))
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"net/url"
 	"strings"
 	"sync"
 	"testing"
@@ -475,4 +476,73 @@ func TestScanResultsBeforeCompletion(t *testing.T) {
 	h.Do(t, "GET", base+"/report?audience=board", org.Key, nil).RequireError(t, 422, "invalid_parameter", "audience")
 	other := uuid.NewString()
 	h.Do(t, "GET", "/api/v1/scans/compare?base="+created.JSON201.ID.String()+"&target="+other, org.Key, nil).RequireError(t, 400, "scan_not_complete", "base")
+}
+
+// TestUnresolvableHostsRefusedInEveryMode: a URL whose host does not
+// resolve, through the resolver the scanner would fetch with, is refused
+// when it comes in (422, nothing created, no quota used) in production and
+// with the fixture settings alike; production still refuses loopback
+// targets, the fixture settings accept them.
+func TestUnresolvableHostsRefusedInEveryMode(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name string
+		opts apitest.Options
+		// private is a resolvable URL on a loopback address.
+		private       string
+		acceptPrivate bool
+	}{
+		{"Production", apitest.Options{Getenv: map[string]string{"GEOSCAN_ENV": "production"}}, "https://inward.example.com/", false},
+		{"TestDefaults", apitest.Options{}, "https://inward.example.com/", false},
+		{"FixtureSettingsTestResolver", apitest.Options{AllowPrivateTargets: true}, "https://inward.example.com:8443/", true},
+		{"FixtureSettingsResolve", apitest.Options{AllowPrivateTargets: true, Getenv: map[string]string{
+			"GEOSCAN_RESOLVE": "brokenbay.test=127.0.0.1,example.com=93.184.216.34,hooks.example.com=93.184.216.36",
+		}}, "https://brokenbay.test:8443/", true},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			h := start(t, tc.opts)
+			org := h.NewOrg(t, "free", true)
+			roomyRateLimits(t, h, org)
+
+			for _, u := range []string{"https://does-not-resolve.example.org/", "https://nowhere.test:8443/"} {
+				if !tc.acceptPrivate && strings.Contains(u, ":8443") {
+					continue // refused for its port before any lookup
+				}
+				r := h.Do(t, "POST", "/api/v1/scans", org.Key, map[string]any{"url": u})
+				r.RequireError(t, http.StatusUnprocessableEntity, "invalid_url", "url")
+				require.Contains(t, r.Error(t).Error.Message, "could not be resolved")
+
+				r = h.Do(t, "POST", "/api/v1/scans", org.Key, map[string]any{"url": "https://example.com/", "callback_url": u})
+				r.RequireError(t, http.StatusUnprocessableEntity, "invalid_callback_url", "callback_url")
+				require.Contains(t, r.Error(t).Error.Message, "could not be resolved")
+
+				r = h.Do(t, "POST", "/api/v1/schedules", org.Key, map[string]any{"url": u})
+				r.RequireError(t, http.StatusUnprocessableEntity, "invalid_url", "url")
+
+				r = h.Do(t, "GET", "/api/v1/scans/price?url="+url.QueryEscape(u), org.Key, nil)
+				r.RequireError(t, http.StatusUnprocessableEntity, "invalid_url", "url")
+
+				r = h.Do(t, "POST", "/api/v1/webhooks/test", org.Key, map[string]any{"url": u})
+				r.RequireError(t, http.StatusUnprocessableEntity, "invalid_callback_url", "url")
+			}
+
+			usage, err := org.Client.GetUsageWithResponse(context.Background())
+			require.NoError(t, err)
+			require.Equal(t, 0, usage.JSON200.Used, "a refused URL uses no quota")
+			list, err := org.Client.ListSchedulesWithResponse(context.Background(), nil)
+			require.NoError(t, err)
+			require.Empty(t, list.JSON200.Data)
+
+			r := h.Do(t, "POST", "/api/v1/scans", org.Key, map[string]any{"url": tc.private})
+			if tc.acceptPrivate {
+				require.Equal(t, http.StatusCreated, r.Status, "body: %s", r.Body)
+			} else {
+				r.RequireError(t, http.StatusUnprocessableEntity, "invalid_url", "url")
+			}
+			r = h.Do(t, "POST", "/api/v1/scans", org.Key, map[string]any{"url": "https://example.com/", "callback_url": "https://hooks.example.com/in"})
+			require.Equal(t, http.StatusCreated, r.Status, "body: %s", r.Body)
+		})
+	}
 }
