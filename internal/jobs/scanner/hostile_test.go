@@ -45,6 +45,33 @@ func TestHostileTargets(t *testing.T) {
 	}
 }
 
+// TestTLSFailuresFailTheScanOnce: a site whose TLS fails ends in a failed
+// scan that says what failed, naming TLS once ("tls: tls: …" and "x509:"
+// never reach the message).
+func TestTLSFailuresFailTheScanOnce(t *testing.T) {
+	t.Parallel()
+	h := engine(t, nil)
+	bad, err := testsite.StartBadTLS()
+	require.NoError(t, err)
+	t.Cleanup(bad.Close)
+	ctx := context.Background()
+	org := h.NewOrg(t, "pro", true)
+	for fault, want := range map[string]string{
+		testsite.TLSExpired:     "the TLS certificate expired on " + bad.Expiry.Format(time.DateOnly),
+		testsite.TLSWrongHost:   "the TLS certificate is valid for other.test, not for 127.0.0.1",
+		testsite.TLSSelfSigned:  "the TLS certificate is self-signed, not issued by a trusted certificate authority",
+		testsite.TLSOldProtocol: "the TLS handshake failed: the server refused it (protocol version not supported)",
+	} {
+		t.Run(fault, func(t *testing.T) {
+			t.Parallel()
+			done := scan(ctx, t, org, bad.URL(fault))
+			require.Equal(t, client.ScanStatusFailed, done.Status)
+			require.Equal(t, "tls_error", *done.ErrorCode)
+			require.Equal(t, "The homepage could not be fetched: "+want+".", *done.ErrorMessage)
+		})
+	}
+}
+
 // TestTarpits: every fetch has limits of its own, so a site that sends
 // next to nothing ends as a fetch error naming the limit that fired. On the
 // homepage that fails the scan (never a grade computed from a few bytes);
