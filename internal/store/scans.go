@@ -29,6 +29,21 @@ const (
 // Finished reports a final state.
 func (s ScanStatus) Finished() bool { return s == ScanCompleted || s == ScanFailed }
 
+// Phrase is the status as a sentence says it after the scan: "Scan … " +
+// Phrase() reads "Scan … is waiting to run", "… is running", "… completed"
+// or "… failed", never "… is failed".
+func (s ScanStatus) Phrase() string {
+	switch s {
+	case ScanPending:
+		return "is waiting to run"
+	case ScanRunning:
+		return "is running"
+	case ScanCompleted, ScanFailed:
+		return string(s)
+	}
+	return "is in state " + string(s)
+}
+
 // ScanSource says what created a scan.
 type ScanSource string
 

@@ -187,8 +187,8 @@ func (n *Notifier) compose(ctx context.Context, scanID uuid.UUID) (store.OutboxM
 	if err != nil {
 		return store.OutboxMessage{}, false, err
 	}
-	if scan.Status != "completed" && scan.Status != "failed" {
-		return store.OutboxMessage{}, false, fmt.Errorf("scan %s is %s, not finished", scan.ID, scan.Status)
+	if !scan.Status.Finished() {
+		return store.OutboxMessage{}, false, fmt.Errorf("scan %s has not finished yet; it %s", scan.ID, scan.Status.Phrase())
 	}
 	sc, err := n.Store.GetSchedule(ctx, scan.OrgID, *scan.ScheduleID)
 	if errors.Is(err, store.ErrNotFound) {

@@ -66,8 +66,24 @@ func (w *TriageWorker) Work(ctx context.Context, job *river.Job[TriageArgs]) err
 }
 
 // ErrNotCompleted is returned for a triage recompute of a scan that has
-// not completed.
-var ErrNotCompleted = errors.New("scan is not completed")
+// not completed; the error returned says where the scan stands.
+var ErrNotCompleted = errors.New("the scan has not completed")
+
+// notCompletedError is ErrNotCompleted worded for the scan at hand:
+// "scan … failed" or "scan … has not completed yet; it is running".
+type notCompletedError struct {
+	id     uuid.UUID
+	status store.ScanStatus
+}
+
+func (e notCompletedError) Error() string {
+	if e.status == store.ScanFailed {
+		return fmt.Sprintf("scan %s failed, so it has no results to build a dossier from", e.id)
+	}
+	return fmt.Sprintf("scan %s has not completed yet; it %s", e.id, e.status.Phrase())
+}
+
+func (notCompletedError) Is(target error) bool { return target == ErrNotCompleted }
 
 // Source says what a recomputed dossier was built from.
 type Source string
@@ -115,7 +131,7 @@ func (r *Runner) RecomputeTriage(ctx context.Context, scanID uuid.UUID) (Source,
 		return "", err
 	}
 	if scan.Status != store.ScanCompleted {
-		return "", fmt.Errorf("%w: scan %s is %s", ErrNotCompleted, scan.ID, scan.Status)
+		return "", notCompletedError{id: scan.ID, status: scan.Status}
 	}
 	rows, err := r.Store.ListCheckResults(ctx, scan.ID)
 	if err != nil {

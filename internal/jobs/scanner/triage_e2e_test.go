@@ -139,6 +139,14 @@ func TestTriageRecompute(t *testing.T) {
 		require.Equal(t, 1, cli.Main(ctx, []string{"triage", "recompute", "00000000-0000-4000-8000-000000000000"}, func(k string) string { return env[k] }, &out, &errOut))
 		require.Contains(t, out.String(), "not found")
 	})
+
+	t.Run("failed scan", func(t *testing.T) {
+		failed := scan(ctx, t, org, s.URL(testsite.MetadataRedirect))
+		require.Equal(t, client.ScanStatusFailed, failed.Status)
+		var out, errOut bytes.Buffer
+		require.Equal(t, 1, cli.Main(ctx, []string{"triage", "recompute", failed.ID.String()}, func(k string) string { return env[k] }, &out, &errOut))
+		require.Equal(t, failed.ID.String()+" skipped: scan "+failed.ID.String()+" failed, so it has no results to build a dossier from\n", out.String())
+	})
 }
 
 func str(p *string) string {

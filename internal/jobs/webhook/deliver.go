@@ -147,7 +147,7 @@ func NewDelivery(scan store.Scan) (store.NewDelivery, error) {
 	case store.ScanFailed:
 		p.Event, p.ErrorMessage = EventFailed, scan.ErrorMessage
 	default:
-		return store.NewDelivery{}, fmt.Errorf("scan %s is %s, not finished", scan.ID, scan.Status)
+		return store.NewDelivery{}, fmt.Errorf("scan %s has not finished yet; it %s", scan.ID, scan.Status.Phrase())
 	}
 	completed := scan.UpdatedAt
 	if scan.CompletedAt != nil {

@@ -44,10 +44,20 @@ func (s *Server) completedScan(ctx context.Context, id uuid.UUID, param string) 
 		return scan, err
 	}
 	if scan.Status != store.ScanCompleted {
-		return scan, apierror.New(apierror.CodeScanNotComplete, param,
-			"Scan %s is %s; its results are available once it has completed.", id, scan.Status)
+		return scan, apierror.New(apierror.CodeScanNotComplete, param, "%s", noResultsYet(scan, "Its results are"))
 	}
 	return scan, nil
+}
+
+// noResultsYet says why a scan that has not completed has none of what was
+// asked for: "Scan … failed, so it has no results." or "Scan … has not
+// completed yet; it is running. Its results are available when it
+// completes."
+func noResultsYet(scan store.Scan, what string) string {
+	if scan.Status == store.ScanFailed {
+		return fmt.Sprintf("Scan %s failed, so it has no results.", scan.ID)
+	}
+	return fmt.Sprintf("Scan %s has not completed yet; it %s. %s available when it completes.", scan.ID, scan.Status.Phrase(), what)
 }
 
 func (s *Server) report(ctx context.Context, scan store.Scan, audience scoring.Audience) (api.Report, error) {
@@ -124,14 +134,13 @@ func (s *Server) GetScanTriage(ctx context.Context, req api.GetScanTriageRequest
 	if err != nil {
 		return nil, err
 	}
-	notAvailable := apierror.New(apierror.CodeTriageNotAvailable, "scan_id",
-		"The triage dossier of scan %s has not been computed (the scan is %s).", scan.ID, scan.Status)
 	if scan.Status != store.ScanCompleted {
-		return nil, notAvailable
+		return nil, apierror.New(apierror.CodeTriageNotAvailable, "scan_id", "%s", noResultsYet(scan, "Its triage dossier is"))
 	}
 	row, err := s.d.Store.GetTriage(ctx, scan.ID)
 	if errors.Is(err, store.ErrNotFound) {
-		return nil, notAvailable
+		return nil, apierror.New(apierror.CodeTriageNotAvailable, "scan_id",
+			"The triage dossier of scan %s has not been computed yet.", scan.ID)
 	}
 	if err != nil {
 		return nil, err

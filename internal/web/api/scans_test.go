@@ -476,6 +476,25 @@ func TestScanResultsBeforeCompletion(t *testing.T) {
 	h.Do(t, "GET", base+"/report?audience=board", org.Key, nil).RequireError(t, 422, "invalid_parameter", "audience")
 	other := uuid.NewString()
 	h.Do(t, "GET", "/api/v1/scans/compare?base="+created.JSON201.ID.String()+"&target="+other, org.Key, nil).RequireError(t, 400, "scan_not_complete", "base")
+
+	// The messages say where the scan stands as a person would: never
+	// "Scan … is failed".
+	id := created.JSON201.ID
+	message := func(path string) string {
+		t.Helper()
+		return h.Do(t, "GET", base+path, org.Key, nil).Error(t).Error.Message
+	}
+	require.Equal(t, "Scan "+id.String()+" has not completed yet; it is waiting to run. Its results are available when it completes.", message("/report"))
+	require.Equal(t, "Scan "+id.String()+" has not completed yet; it is waiting to run. Its triage dossier is available when it completes.", message("/triage"))
+	_, err = h.Store.StartScan(ctx, id)
+	require.NoError(t, err)
+	require.Equal(t, "Scan "+id.String()+" has not completed yet; it is running. Its results are available when it completes.", message("/checks"))
+	_, err = h.Store.FailScan(ctx, id, "dns_failure", "The homepage could not be fetched.")
+	require.NoError(t, err)
+	require.Equal(t, "Scan "+id.String()+" failed, so it has no results.", message("/pdf"))
+	require.Equal(t, "Scan "+id.String()+" failed, so it has no results.", message("/triage"))
+	h.Do(t, "GET", base+"/report", org.Key, nil).RequireError(t, 400, "scan_not_complete", "scan_id")
+	h.Do(t, "GET", base+"/triage", org.Key, nil).RequireError(t, 404, "triage_not_available", "scan_id")
 }
 
 // TestUnresolvableHostsRefusedInEveryMode: a URL whose host does not

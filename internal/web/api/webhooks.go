@@ -142,7 +142,7 @@ func (s *Server) RedeliverScanWebhook(ctx context.Context, req api.RedeliverScan
 		return nil, scanNotFound(req.ScanID)
 	case errors.Is(err, webhook.ErrScanNotFinished):
 		return nil, apierror.New(apierror.CodeScanNotFinished, "scan_id",
-			"Scan %s has not finished; its callback is sent when it completes or fails.", req.ScanID)
+			"Scan %s has not finished yet; its callback is sent when it completes or fails.", req.ScanID)
 	case errors.Is(err, webhook.ErrNoCallback):
 		return nil, apierror.New(apierror.CodeCallbackNotSet, "scan_id",
 			"Scan %s was created without a callback_url, so there is nothing to redeliver.", req.ScanID)
