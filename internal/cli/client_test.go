@@ -128,6 +128,7 @@ func TestScanCommands(t *testing.T) {
 	require.Regexp(t, `(?m)^Status\s+completed$`, out)
 	require.Regexp(t, `(?m)^Overall\s+\d+\.\d [A-F]\+?$`, out)
 	require.Contains(t, errOut, "scan "+id+" completed")
+	require.NotRegexp(t, `scan \S+ (pending|running)\n`, errOut, "a status reads as a sentence: is waiting to run, is running")
 	require.NotContains(t, errOut, "\r", "no in-place redraw when stderr is not a terminal")
 
 	code, out, errOut = c.geoscan(t, "scan", "get", id)

@@ -15,6 +15,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/geoscan/geoscan/gen/client"
+	"github.com/geoscan/geoscan/internal/store"
 	"github.com/geoscan/geoscan/webhook"
 )
 
@@ -184,15 +185,17 @@ func (a *api) waitForScan(ctx context.Context, id uuid.UUID, url string, timeout
 		default:
 			s := resp.JSON200
 			status := string(s.Status)
+			// "scan … is running", "scan … failed": never "scan … pending".
+			phrase := store.ScanStatus(status).Phrase()
 			if tty {
-				printf(a.env.stderr, "\r\033[K%s %s %s (%s)", spinner[i%len(spinner)], url, status, time.Since(start).Round(100*time.Millisecond))
+				printf(a.env.stderr, "\r\033[K%s %s %s (%s)", spinner[i%len(spinner)], url, phrase, time.Since(start).Round(100*time.Millisecond))
 			} else if status != last {
-				printf(a.env.stderr, "scan %s %s\n", id, status)
+				printf(a.env.stderr, "scan %s %s\n", id, phrase)
 			}
 			last = status
 			if webhook.IsFinished(status) {
 				if tty {
-					printf(a.env.stderr, "\r\033[K%s %s after %s\n", url, status, time.Since(start).Round(100*time.Millisecond))
+					printf(a.env.stderr, "\r\033[K%s %s after %s\n", url, phrase, time.Since(start).Round(100*time.Millisecond))
 				}
 				return s, resp.Body, nil
 			}
