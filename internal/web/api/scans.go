@@ -157,7 +157,7 @@ func (s *Server) GetScan(ctx context.Context, req api.GetScanRequestObject) (api
 	if err != nil {
 		return nil, err
 	}
-	return api.GetScan200JSONResponse{Body: toAPIScan(scan)}, nil
+	return scanResponse(toAPIScan(scan)), nil
 }
 
 func (s *Server) loadScan(ctx context.Context, id uuid.UUID) (store.Scan, error) {
