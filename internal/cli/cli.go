@@ -181,7 +181,7 @@ func newLogger(cfg config.Config, w io.Writer) *slog.Logger {
 	if cfg.LogFormat == "text" {
 		return slog.New(slog.NewTextHandler(w, opts))
 	}
-	return slog.New(slog.NewJSONHandler(w, opts))
+	return slog.New(newJSONLog(w, opts))
 }
 
 // openStore connects and migrates for the administration commands.
