@@ -1,4 +1,4 @@
-// Package plan owns the limits of the subscription plans and how an
+// Package planlimits owns the limits of the subscription plans and how an
 // organization's overrides replace them.
 package planlimits
 

@@ -1,4 +1,4 @@
-// Package wait is how tests wait for asynchronous work (a queued job, a
+// Package poll is how tests wait for asynchronous work (a queued job, a
 // callback, a process starting): they poll a condition until it holds or a
 // deadline passes, never sleep for a fixed time, and never assert on how
 // long it took.
