@@ -1,4 +1,4 @@
-// Package crashtest kills a real worker process after a scan finished but
+// Package callbackcrash kills a real worker process after a scan finished but
 // before its callback succeeded, and checks that the callback still
 // arrives once another worker runs. It has a package of its own so that no
 // other test's workers share its database and queue.

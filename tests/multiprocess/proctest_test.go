@@ -1,4 +1,4 @@
-// Package proctest runs two real geoscan API processes (the compiled
+// Package multiprocess runs two real geoscan API processes (the compiled
 // binary) against one database, for what must hold across processes: a
 // shared rate limit decided from per-process leases, and a key revocation
 // that reaches every process's authentication cache. The package has a

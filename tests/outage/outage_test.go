@@ -1,4 +1,4 @@
-// Package outagetest stops the PostgreSQL server under a running GeoScan
+// Package outage stops the PostgreSQL server under a running GeoScan
 // and starts it again. It has a package and a private cluster of its own,
 // so no other test loses its database meanwhile.
 package outage

@@ -1,4 +1,4 @@
-// Package crashtest kills a real worker process mid-scan. It has a package
+// Package scancrash kills a real worker process mid-scan. It has a package
 // of its own so that no other test's workers share its database and queue.
 package scancrash
 

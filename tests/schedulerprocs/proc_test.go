@@ -1,4 +1,4 @@
-// Package proctest runs the scheduler in two real `geoscan serve`
+// Package schedulerprocs runs the scheduler in two real `geoscan serve`
 // processes against one database and checks that each due schedule gets
 // one scan per period, whichever process is the leader and when one dies.
 // It has a package of its own so that no other test's schedules or
