@@ -1,16 +1,23 @@
-// Package jsonld reads the schema.org JSON-LD of a page into a flat set of
-// entities. It understands what real sites publish rather than the whole
-// JSON-LD algorithm: several script blocks (wrapped in comments or CDATA
-// markers, with a byte-order mark or a trailing semicolon, or empty, as
-// browsers and Google tolerate), top-level arrays, @graph containers
-// (Yoast, Rank Math), nested entities, @id references between them, and
-// types written as "Article", "schema:Article" or a full IRI. Entities
-// come out in order of appearance, the same on every run.
+// Package jsonld owns a page's schema.org graph: a flat set of entities,
+// each carrying the syntax it was declared in. It reads the JSON-LD
+// itself and takes the nodes other readers find in microdata and RDFa
+// (AddMarkup), so every consumer sees all three in one shape.
+//
+// For JSON-LD it understands what real sites publish rather than the
+// whole JSON-LD algorithm: several script blocks (wrapped in comments or
+// CDATA markers, with a byte-order mark or a trailing semicolon, or
+// empty, as browsers and Google tolerate), top-level arrays, @graph
+// containers (Yoast, Rank Math), nested entities, @id references between
+// them, and types written as "Article", "schema:Article" or a full IRI
+// (http or https, with or without a trailing slash). Entities come out
+// in order of appearance, the same on every run.
 package jsonld
 
 import (
 	"encoding/json"
 	"fmt"
+	"reflect"
+	"slices"
 	"strings"
 )
 
@@ -22,6 +29,9 @@ type Entity struct {
 	// Nested is true for a node found inside another node's property
 	// rather than at the top level of a block or @graph.
 	Nested bool
+	// Syntax is the set of syntaxes that declared the node: one, or more
+	// when a page says the same thing twice (see AddMarkup).
+	Syntax Syntax
 	// keys are the property names of Props in the order the site wrote
 	// them.
 	keys []string
@@ -30,6 +40,9 @@ type Entity struct {
 // Graph is every entity of a page, in order of appearance: a node comes
 // before the nodes nested in its properties, and those follow in the
 // order the site wrote them, so every reading of a page is the same.
+//
+// Blocks, Valid, Empty, Errors and Quirks describe the JSON-LD script
+// blocks only; Cut says what microdata or RDFa was left unread.
 type Graph struct {
 	Blocks int // script blocks seen
 	// Valid counts the blocks that parsed; Empty those with no JSON at
@@ -41,16 +54,23 @@ type Graph struct {
 	// Quirks say what was unusual about blocks that were read anyway
 	// ("block 2: wrapped in CDATA markers", "block 3: empty"): browsers
 	// and search engines read past these, strict validators may not.
-	Quirks   []string
+	Quirks []string
+	// Cut names what a page's microdata or RDFa held beyond the reading
+	// limits and was left unread ("microdata: items after the first
+	// 1000"): what the graph says of such a page is a lower bound.
+	Cut      []string
 	Entities []*Entity
 	byID     map[string]*Entity
+	// byName indexes entities by lower-case name, to find a node a page
+	// declares again in another syntax.
+	byName map[string][]*Entity
 }
 
 // Parse reads the text of every application/ld+json script of a page.
 // Blocks are read as Google reads them: a byte-order mark, HTML comment
 // or CDATA markers around the JSON and a trailing semicolon are skipped.
 func Parse(blocks []string) *Graph {
-	g := &Graph{byID: map[string]*Entity{}}
+	g := &Graph{byID: map[string]*Entity{}, byName: map[string][]*Entity{}}
 	for i, b := range blocks {
 		g.Blocks++
 		b, quirks := unwrap(b)
@@ -84,18 +104,18 @@ func (g *Graph) walkTop(v any) {
 			// A block may carry both @graph and its own node properties;
 			// the node comes first, as it opens first.
 			if _, typed := t.vals["@type"]; typed {
-				g.add(t, false)
+				g.add(t, false, JSONLD)
 			}
 			g.walkTop(graph)
 			return
 		}
-		g.add(t, false)
+		g.add(t, false, JSONLD)
 	}
 }
 
 // add records a node, then the typed nodes nested in its properties.
-func (g *Graph) add(o *object, nested bool) {
-	e := &Entity{Props: map[string]any{}, Nested: nested}
+func (g *Graph) add(o *object, nested bool, syntax Syntax) {
+	e := &Entity{Props: map[string]any{}, Nested: nested, Syntax: syntax}
 	if id, ok := o.vals["@id"].(string); ok {
 		e.ID = id
 	}
@@ -114,12 +134,13 @@ func (g *Graph) add(o *object, nested bool) {
 	}
 	g.record(e, nested)
 	for _, v := range walk {
-		g.walkNested(v)
+		g.walkNested(v, syntax)
 	}
 }
 
 // record adds a node to the graph, or merges it into the node declared
-// with the same @id. A node with only an @id is a reference, not a
+// with the same @id, or into the same node declared in another syntax
+// (see sameElsewhere). A node with only an @id is a reference, not a
 // declaration.
 func (g *Graph) record(e *Entity, nested bool) {
 	if len(e.Types) == 0 && len(e.Props) == 0 {
@@ -128,34 +149,84 @@ func (g *Graph) record(e *Entity, nested bool) {
 	if e.ID != "" {
 		if prev, ok := g.byID[e.ID]; ok {
 			// The same @id declared twice: merge, as a JSON-LD processor would.
-			for _, k := range e.keys {
-				if _, has := prev.Props[k]; !has {
-					prev.Props[k] = e.Props[k]
-					prev.keys = append(prev.keys, k)
-				}
-			}
-			prev.Types = appendNew(prev.Types, e.Types...)
-			prev.Nested = prev.Nested && nested
+			merge(prev, e, nested)
 			return
 		}
+	}
+	if prev := g.sameElsewhere(e); prev != nil {
+		merge(prev, e, nested)
+		if prev.ID == "" && e.ID != "" {
+			prev.ID = e.ID
+			g.byID[e.ID] = prev
+		}
+		return
+	}
+	if e.ID != "" {
 		g.byID[e.ID] = e
+	}
+	if n := nameKey(e); n != "" {
+		g.byName[n] = append(g.byName[n], e)
 	}
 	g.Entities = append(g.Entities, e)
 }
 
-func (g *Graph) walkNested(v any) {
+// merge folds a second declaration of a node into the first, as a
+// JSON-LD processor merges nodes: a property both declare keeps the
+// first's values and gains the second's other ones (String still reads
+// the first), and types and syntaxes are added.
+func merge(prev, e *Entity, nested bool) {
+	for _, k := range e.keys {
+		pv, has := prev.Props[k]
+		if !has {
+			prev.Props[k] = e.Props[k]
+			prev.keys = append(prev.keys, k)
+			continue
+		}
+		prev.Props[k] = union(pv, e.Props[k])
+	}
+	prev.Types = appendNew(prev.Types, e.Types...)
+	prev.Nested = prev.Nested && nested
+	prev.Syntax |= e.Syntax
+}
+
+// union is the values of a, then those of b that a lacks; a itself when
+// b adds nothing.
+func union(a, b any) any {
+	list := func(v any) []any {
+		if l, ok := v.([]any); ok {
+			return l
+		}
+		return []any{v}
+	}
+	first := list(a)
+	out := first
+	for _, x := range list(b) {
+		if !slices.ContainsFunc(out, func(y any) bool { return reflect.DeepEqual(x, y) }) {
+			if len(out) == len(first) {
+				out = slices.Clone(first)
+			}
+			out = append(out, x)
+		}
+	}
+	if len(out) == len(first) {
+		return a
+	}
+	return out
+}
+
+func (g *Graph) walkNested(v any, syntax Syntax) {
 	switch t := v.(type) {
 	case []any:
 		for _, x := range t {
-			g.walkNested(x)
+			g.walkNested(x, syntax)
 		}
 	case *object:
 		if _, typed := t.vals["@type"]; typed {
-			g.add(t, true)
+			g.add(t, true, syntax)
 			return
 		}
 		for _, k := range t.keys {
-			g.walkNested(t.vals[k])
+			g.walkNested(t.vals[k], syntax)
 		}
 	}
 }
@@ -191,13 +262,12 @@ func typeNames(v any) []string {
 	return out
 }
 
-// shortName turns "https://schema.org/Article" or "schema:Article" into "Article".
+// shortName turns "https://schema.org/Article", "http://schema.org/Article/"
+// or "schema:Article" into "Article"; other names come back trimmed.
 func shortName(s string) string {
 	s = strings.TrimSpace(s)
-	for _, p := range []string{"http://schema.org/", "https://schema.org/", "schema:"} {
-		if strings.HasPrefix(s, p) {
-			return s[len(p):]
-		}
+	if t, ok := schemaTerm(s); ok {
+		return t
 	}
 	return s
 }
@@ -205,11 +275,24 @@ func shortName(s string) string {
 // ByID returns the entity declared with an @id.
 func (g *Graph) ByID(id string) *Entity { return g.byID[id] }
 
-// Types lists every type seen, each once, in order of appearance.
+// Types lists every type seen, in any syntax, each once, in order of
+// appearance.
 func (g *Graph) Types() []string {
 	var out []string
 	for _, e := range g.Entities {
 		out = appendNew(out, e.Types...)
+	}
+	return out
+}
+
+// TypesIn lists the types of the entities declared in any of the
+// syntaxes, each once, in order of appearance.
+func (g *Graph) TypesIn(s Syntax) []string {
+	var out []string
+	for _, e := range g.Entities {
+		if e.Syntax&s != 0 {
+			out = appendNew(out, e.Types...)
+		}
 	}
 	return out
 }

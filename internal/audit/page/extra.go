@@ -335,14 +335,22 @@ func (p *Page) Frameworks() []string {
 	if p == nil || p.Doc == nil {
 		return nil
 	}
-	d := p.Doc
+	_, texts := p.inlineScripts()
 	inline := func(marker string) bool {
-		found := false
-		d.Find("script:not([src])").EachWithBreak(func(_ int, s *goquery.Selection) bool {
-			found = strings.Contains(s.Text(), marker)
-			return !found
-		})
-		return found
+		for _, t := range texts {
+			if strings.Contains(t, marker) {
+				return true
+			}
+		}
+		return false
+	}
+	has := func(sels ...string) bool {
+		for _, sel := range sels {
+			if p.marked(sel) != nil {
+				return true
+			}
+		}
+		return false
 	}
 	srcHas := func(part string) bool {
 		for _, sc := range p.Scripts {
@@ -358,15 +366,15 @@ func (p *Page) Frameworks() []string {
 			out = append(out, name)
 		}
 	}
-	add("Next.js", d.Find("#__NEXT_DATA__, #__next").Length() > 0 || srcHas("/_next/") || inline("self.__next_f"))
-	add("Nuxt", d.Find("#__nuxt, #__NUXT_DATA__").Length() > 0 || srcHas("/_nuxt/") || inline("window.__NUXT__"))
-	add("Gatsby", d.Find("#___gatsby").Length() > 0)
+	add("Next.js", has("#__NEXT_DATA__", "#__next") || srcHas("/_next/") || inline("self.__next_f"))
+	add("Nuxt", has("#__nuxt", "#__NUXT_DATA__") || srcHas("/_nuxt/") || inline("window.__NUXT__"))
+	add("Gatsby", has("#___gatsby"))
 	add("Remix", inline("window.__remixContext"))
-	add("SvelteKit", d.Find("[data-sveltekit-hydrate], [data-svelte-h]").Length() > 0 || inline("__sveltekit_"))
-	add("Astro", d.Find("astro-island").Length() > 0)
-	add("Angular", d.Find("[ng-version], [ng-server-context]").Length() > 0)
-	add("Vue", d.Find("[data-server-rendered]").Length() > 0)
-	add("React", d.Find("[data-reactroot]").Length() > 0)
+	add("SvelteKit", has("[data-sveltekit-hydrate]", "[data-svelte-h]") || inline("__sveltekit_"))
+	add("Astro", has("astro-island"))
+	add("Angular", has("[ng-version]", "[ng-server-context]"))
+	add("Vue", has("[data-server-rendered]"))
+	add("React", has("[data-reactroot]"))
 	return out
 }
 

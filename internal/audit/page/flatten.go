@@ -16,22 +16,63 @@ import (
 // end tags) and their text kept, so the page is read as one text run at
 // that depth instead of not at all.
 
-// parseHTML parses a document, flattening it first when it nests too
-// deep for the parser. Time and memory stay linear in the input.
-func parseHTML(body []byte) (*html.Node, error) {
-	root, err := html.Parse(bytes.NewReader(body))
+// MaxElements bounds the elements of a parsed document. A DOM costs
+// several times its HTML in memory (a node is about 200 bytes, and the
+// checks keep it for the whole scan), so a page with more elements is
+// read up to the start tag of the first element beyond the cap; the page
+// says so (Page.Truncated) and the findings drawn from it say what part
+// was read. Large real pages (a long encyclopedia article, a store's
+// homepage with its mega menu) have 5 000 to 25 000.
+const MaxElements = 30000
+
+// elementCut returns how many bytes of body hold its first max start
+// tags: len(body) when it has no more. One pass of the tokenizer, which
+// allocates next to nothing when tokens are not materialised.
+func elementCut(body []byte, max int) int {
+	z := html.NewTokenizer(bytes.NewReader(body))
+	off, n := 0, 0
+	for {
+		tt := z.Next()
+		switch tt {
+		case html.ErrorToken:
+			return len(body)
+		case html.StartTagToken, html.SelfClosingTagToken:
+			if n == max {
+				return off
+			}
+			n++
+		}
+		off += len(z.Raw())
+	}
+}
+
+// parseHTML parses a document up to MaxElements elements, flattening it
+// first when it nests too deep for the parser, and returns how many of
+// its bytes were read. Time and memory stay linear in the input.
+func parseHTML(body []byte) (*html.Node, int, error) {
+	read := elementCut(body, MaxElements)
+	root, err := html.Parse(bytes.NewReader(body[:read]))
 	if err == nil {
-		return root, nil
+		return root, read, nil
 	}
 	// Each cap leaves room below the parser's limit for the elements it
 	// adds itself (tbody and tr in tables, reopened formatting elements);
-	// a lower cap is the fallback for input that adds many of them.
+	// a lower cap is the fallback for input that adds many of them. The
+	// elements flatten drops cost nothing, so the element cap applies to
+	// what it keeps; a cut then falls in the flattened document, whose
+	// bytes are fewer than the original's, so the original was read at
+	// least that far.
 	for _, c := range []flattenCap{{depth: 128, extra: 64, formatting: 64}, {depth: 16, extra: 8, formatting: 8}} {
-		if root, err2 := html.Parse(bytes.NewReader(flatten(body, c))); err2 == nil {
-			return root, nil
+		flat := flatten(body, c)
+		cut := elementCut(flat, MaxElements)
+		if root, err2 := html.Parse(bytes.NewReader(flat[:cut])); err2 == nil {
+			if cut == len(flat) {
+				return root, len(body), nil
+			}
+			return root, cut, nil
 		}
 	}
-	return nil, err
+	return nil, 0, err
 }
 
 // flattenCap bounds the elements flatten keeps open: depth the open

@@ -1,13 +1,16 @@
 // Package page parses one fetched HTML document into the facts GEO checks
 // and triage read: metadata, headings, links, images, scripts, visible text
-// (as a crawler that runs no JavaScript sees it) and JSON-LD. Parsing
-// happens once per page; checks only read the result.
+// (as a crawler that runs no JavaScript sees it) and its schema.org graph
+// (JSON-LD, microdata and RDFa). Parsing happens once per page; checks only
+// read the result.
 package page
 
 import (
 	"net/url"
 	"strings"
+	"sync"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/PuerkitoBio/goquery"
 	"golang.org/x/net/html"
@@ -23,6 +26,11 @@ type Page struct {
 	Base      *url.URL
 	Doc       *goquery.Document
 	HTMLBytes int
+	// Truncated says the document has more than MaxElements elements and
+	// only its first ReadBytes bytes were parsed: everything read from
+	// the page is read from that part.
+	Truncated bool
+	ReadBytes int
 
 	Title string
 	Lang  string
@@ -48,7 +56,9 @@ type Page struct {
 	Comments     []string
 	TimeValues   []string // datetime attributes of <time>
 	JSONLDTexts  []string
-	Graph        *jsonld.Graph
+	// Graph is the page's schema.org data: its JSON-LD, microdata and
+	// RDFa, each node marked with its syntax.
+	Graph *jsonld.Graph
 
 	// Text is the visible text of <body> without scripts, styles and
 	// templates; MainText further drops the page chrome: header, nav,
@@ -63,6 +73,12 @@ type Page struct {
 	NoSnippetWords int
 	// InlineJSBytes is the size of inline scripts (not JSON-LD or JSON data).
 	InlineJSBytes int
+
+	rendering struct {
+		once sync.Once
+		r    Rendering
+	}
+	marks marks
 }
 
 // Alternate is a <link rel=alternate>.
@@ -116,28 +132,33 @@ type Script struct {
 // parser recovers as browsers do, and a document nested too deep for it is
 // read flattened, see parseHTML); an error means the input was unreadable.
 func Parse(body []byte, pageURL *url.URL) (*Page, error) {
-	root, err := parseHTML(body)
+	root, read, err := parseHTML(body)
 	if err != nil {
 		return nil, err
 	}
 	doc := goquery.NewDocumentFromNode(root)
-	p := &Page{URL: pageURL, Base: pageURL, Doc: doc, HTMLBytes: len(body), Meta: map[string][]string{}, Properties: map[string][]string{}}
+	p := &Page{
+		URL: pageURL, Base: pageURL, Doc: doc, HTMLBytes: len(body), ReadBytes: read, Truncated: read < len(body),
+		Meta: map[string][]string{}, Properties: map[string][]string{},
+	}
+	idx := indexElements(root)
+	find := func(key string) *goquery.Selection { return doc.FindNodes(idx[key]...) }
 	// Browsers resolve every relative URL of the document against the
 	// first <base href>; only http(s) bases are taken.
-	if href, ok := doc.Find("base[href]").First().Attr("href"); ok && pageURL != nil {
+	if href, ok := find("base[href]").First().Attr("href"); ok && pageURL != nil {
 		if ref, err := url.Parse(strings.TrimSpace(href)); err == nil {
 			if b := pageURL.ResolveReference(ref); b.Scheme == "http" || b.Scheme == "https" {
 				p.Base = b
 			}
 		}
 	}
-	p.Title = clean(doc.Find("head title").First().Text())
+	p.Title = clean(find("head title").First().Text())
 	if p.Title == "" {
-		p.Title = clean(doc.Find("title").First().Text())
+		p.Title = clean(find("title").First().Text())
 	}
-	p.Lang = strings.TrimSpace(doc.Find("html").AttrOr("lang", ""))
+	p.Lang = strings.TrimSpace(find("html").AttrOr("lang", ""))
 
-	doc.Find("meta").Each(func(_ int, s *goquery.Selection) {
+	find("meta").Each(func(_ int, s *goquery.Selection) {
 		content := strings.TrimSpace(s.AttrOr("content", ""))
 		name := strings.ToLower(strings.TrimSpace(s.AttrOr("name", "")))
 		prop := strings.ToLower(strings.TrimSpace(s.AttrOr("property", "")))
@@ -156,7 +177,7 @@ func Parse(body []byte, pageURL *url.URL) (*Page, error) {
 		}
 	})
 
-	doc.Find("link").Each(func(_ int, s *goquery.Selection) {
+	find("link").Each(func(_ int, s *goquery.Selection) {
 		rels := strings.Fields(strings.ToLower(s.AttrOr("rel", "")))
 		href := strings.TrimSpace(s.AttrOr("href", ""))
 		for _, rel := range rels {
@@ -181,11 +202,11 @@ func Parse(body []byte, pageURL *url.URL) (*Page, error) {
 	})
 
 	anchors := map[string]bool{}
-	doc.Find("[id], a[name]").Each(func(_ int, s *goquery.Selection) {
+	find("[id], a[name]").Each(func(_ int, s *goquery.Selection) {
 		anchors[s.AttrOr("id", "")] = true
 		anchors[s.AttrOr("name", "")] = true
 	})
-	doc.Find("a").Each(func(_ int, s *goquery.Selection) {
+	find("a").Each(func(_ int, s *goquery.Selection) {
 		raw, _ := s.Attr("href")
 		l := Link{RawHref: raw, Text: clean(s.Text()), Rel: s.AttrOr("rel", "")}
 		if l.Text == "" {
@@ -209,15 +230,15 @@ func Parse(body []byte, pageURL *url.URL) (*Page, error) {
 		p.Links = append(p.Links, l)
 	})
 
-	doc.Find("h1, h2, h3, h4, h5, h6").Each(func(_ int, s *goquery.Selection) {
+	find("h1, h2, h3, h4, h5, h6").Each(func(_ int, s *goquery.Selection) {
 		p.Headings = append(p.Headings, Heading{Level: int(goquery.NodeName(s)[1] - '0'), Text: clean(s.Text())})
 	})
-	doc.Find("p").Each(func(_ int, s *goquery.Selection) {
+	find("p").Each(func(_ int, s *goquery.Selection) {
 		if t := clean(s.Text()); t != "" {
 			p.Paragraphs = append(p.Paragraphs, t)
 		}
 	})
-	doc.Find("img").Each(func(_ int, s *goquery.Selection) {
+	find("img").Each(func(_ int, s *goquery.Selection) {
 		alt, has := s.Attr("alt")
 		src := s.AttrOr("src", s.AttrOr("data-src", ""))
 		p.Images = append(p.Images, Image{
@@ -226,7 +247,7 @@ func Parse(body []byte, pageURL *url.URL) (*Page, error) {
 			Lazy: strings.EqualFold(s.AttrOr("loading", ""), "lazy"),
 		})
 	})
-	doc.Find("script").Each(func(_ int, s *goquery.Selection) {
+	find("script").Each(func(_ int, s *goquery.Selection) {
 		typ := strings.ToLower(strings.TrimSpace(s.AttrOr("type", "")))
 		if IsJSONLD(typ) {
 			p.JSONLDTexts = append(p.JSONLDTexts, s.Text())
@@ -248,28 +269,94 @@ func Parse(body []byte, pageURL *url.URL) (*Page, error) {
 		}
 		p.Scripts = append(p.Scripts, sc)
 	})
-	doc.Find("time[datetime]").Each(func(_ int, s *goquery.Selection) {
+	find("time[datetime]").Each(func(_ int, s *goquery.Selection) {
 		p.TimeValues = append(p.TimeValues, s.AttrOr("datetime", ""))
 	})
 	for _, n := range doc.Nodes {
 		collectComments(n, &p.Comments)
 	}
 	p.Graph = jsonld.Parse(p.JSONLDTexts)
+	p.readMarkup()
 
-	bodySel := doc.Find("body")
+	bodySel := find("body")
 	p.Text = visibleText(bodySel, false)
 	p.MainText = visibleText(bodySel, true)
 	p.Words = CountWords(p.MainText)
-	if main := doc.Find("main, article, [role=main]"); main.Length() > 0 {
+	if main := find("main, article, [role=main]"); main.Length() > 0 {
 		p.MainWords = CountWords(visibleText(main.First(), false))
 	}
-	doc.Find("[data-nosnippet]").Each(func(_ int, s *goquery.Selection) {
+	find("[data-nosnippet]").Each(func(_ int, s *goquery.Selection) {
 		// A data-nosnippet element inside another is counted with it.
 		if s.ParentsFiltered("[data-nosnippet]").Length() == 0 {
 			p.NoSnippetWords += CountWords(visibleText(s, false))
 		}
 	})
 	return p, nil
+}
+
+// indexElements gathers, in one walk of the document and in document
+// order, the elements each selector Parse reads matches, under the
+// selector as key: what doc.Find(key) would find.
+func indexElements(root *html.Node) map[string][]*html.Node {
+	idx := map[string][]*html.Node{}
+	var walk func(n *html.Node)
+	walk = func(n *html.Node) {
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			if c.Type == html.ElementNode {
+				indexElement(idx, c)
+			}
+			walk(c)
+		}
+	}
+	walk(root)
+	return idx
+}
+
+func indexElement(idx map[string][]*html.Node, n *html.Node) {
+	add := func(key string) { idx[key] = append(idx[key], n) }
+	switch n.Data {
+	case "title":
+		add("title")
+		for a := n.Parent; a != nil; a = a.Parent {
+			if a.Type == html.ElementNode && a.Data == "head" {
+				add("head title")
+				break
+			}
+		}
+	case "html", "meta", "link", "a", "p", "img", "script", "body":
+		add(n.Data)
+	case "h1", "h2", "h3", "h4", "h5", "h6":
+		add("h1, h2, h3, h4, h5, h6")
+	}
+	has := func(key string) bool {
+		for _, a := range n.Attr {
+			if a.Key == key {
+				return true
+			}
+		}
+		return false
+	}
+	if n.Data == "base" && has("href") {
+		add("base[href]")
+	}
+	if n.Data == "time" && has("datetime") {
+		add("time[datetime]")
+	}
+	if has("id") || n.Data == "a" && has("name") {
+		add("[id], a[name]")
+	}
+	main := n.Data == "main" || n.Data == "article"
+	for _, a := range n.Attr {
+		if a.Key == "role" && a.Val == "main" {
+			main = true
+		}
+	}
+	if main {
+		add("main, article, [role=main]")
+	}
+	if has("data-nosnippet") {
+		add("[data-nosnippet]")
+	}
 }
 
 // MetaContent returns the first value of a meta key ("description", "og:title").
@@ -472,7 +559,55 @@ func collectComments(n *html.Node, out *[]string) {
 }
 
 // clean collapses whitespace runs to single spaces and trims.
-func clean(s string) string { return strings.Join(strings.Fields(s), " ") }
+func clean(s string) string {
+	if isClean(s) {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	for f := range strings.FieldsSeq(s) {
+		if b.Len() > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(f)
+	}
+	return b.String()
+}
+
+// isClean reports text clean leaves as it is: no white space but single
+// spaces between words. Most text nodes and attributes are, and are
+// then kept without a copy.
+func isClean(s string) bool {
+	prevSpace := true // no leading space
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			switch {
+			case c == ' ':
+				if prevSpace {
+					return false
+				}
+				prevSpace = true
+			case asciiSpace[c]:
+				return false
+			default:
+				prevSpace = false
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if unicode.IsSpace(r) {
+			return false
+		}
+		prevSpace = false
+		i += size
+	}
+	return !prevSpace || s == ""
+}
+
+// asciiSpace are the ASCII characters unicode.IsSpace reports.
+var asciiSpace = [utf8.RuneSelf]bool{'\t': true, '\n': true, '\v': true, '\f': true, '\r': true, ' ': true}
 
 // IsJSONLD reports a script type that is JSON-LD: application/ld+json,
 // in any case and with parameters ("application/ld+json; charset=utf-8").
@@ -489,24 +624,53 @@ func IsJSONLD(typ string) bool {
 // with spaces and is counted by runs like Latin script. Thai, Lao, Khmer
 // and Burmese need a dictionary to find their words; a run of them counts
 // as one (see docs/SCORING.md).
-func CountWords(s string) int {
+func CountWords(s string) int { return countWords(s, -1) }
+
+// HasWords reports whether s has at least n words (CountWords(s) >= n),
+// reading it only as far as that takes.
+func HasWords(s string, n int) bool { return countWords(s, n) >= n }
+
+// countWords counts the words of s, stopping at limit when it is not
+// negative.
+func countWords(s string, limit int) int {
 	n, in := 0, false
+	if n == limit {
+		return n
+	}
 	for _, r := range s {
-		if ideographic(r) {
-			n++
-			in = false
-			continue
+		var w bool
+		if r < utf8.RuneSelf {
+			w = asciiWord[r]
+		} else {
+			if r >= 0x2E80 && ideographic(r) {
+				if n++; n == limit {
+					return n
+				}
+				in = false
+				continue
+			}
+			// A combining mark continues its word: decomposed accents
+			// ("cafe" + U+0301) and the vowel signs of Indic and Thai
+			// scripts.
+			w = unicode.IsLetter(r) || unicode.IsDigit(r) || (in && unicode.IsMark(r))
 		}
-		// A combining mark continues its word: decomposed accents
-		// ("cafe" + U+0301) and the vowel signs of Indic and Thai scripts.
-		w := unicode.IsLetter(r) || unicode.IsDigit(r) || (in && unicode.IsMark(r))
 		if w && !in {
-			n++
+			if n++; n == limit {
+				return n
+			}
 		}
 		in = w
 	}
 	return n
 }
+
+// asciiWord are the ASCII letters and digits.
+var asciiWord = func() (t [utf8.RuneSelf]bool) {
+	for c := range utf8.RuneSelf {
+		t[c] = 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9'
+	}
+	return t
+}()
 
 // ideographic reports a character of a script written without spaces
 // between words that CountWords counts one by one.
