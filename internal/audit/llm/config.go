@@ -29,13 +29,22 @@ type fileEngine struct {
 	APIKeyEnv    string       `json:"api_key_env"`
 	Capabilities []Capability `json:"capabilities"`
 	WebSearchAPI string       `json:"web_search_api"`
+	// Temperature false: the model takes only its default temperature.
+	Temperature *bool `json:"temperature"`
+	// JSONSchema false: the model has no structured output.
+	JSONSchema *bool `json:"json_schema"`
 }
 
 // enginesFile is the engines file:
 //
 //	{"engines": [{"name": "perplexity", "base_url": "https://api.perplexity.ai",
 //	  "model": "sonar", "api_key_env": "PERPLEXITY_API_KEY",
-//	  "capabilities": ["chat", "web_search"]}]}
+//	  "capabilities": ["chat", "web_search"]},
+//	 {"name": "gpt5", "base_url": "https://api.openai.com/v1", "model": "gpt-5-mini",
+//	  "api_key_env": "OPENAI_API_KEY", "temperature": false}]}
+//
+// The parameter fields say what a model is known not to take; left out,
+// the engine sends them and learns from the first 400 that names one.
 type enginesFile struct {
 	Engines []fileEngine `json:"engines"`
 }
@@ -105,6 +114,8 @@ func Build(s Settings, getenv func(string) string, cache Cache, logger *slog.Log
 			if err := add(EngineConfig{
 				Name: fe.Name, BaseURL: fe.BaseURL, Model: fe.Model, APIKey: key, Capabilities: fe.Capabilities,
 				SearchAPI: fe.WebSearchAPI, ExtraCAFile: s.ExtraCAFile,
+				DefaultTemperatureOnly: fe.Temperature != nil && !*fe.Temperature,
+				NoJSONSchema:           fe.JSONSchema != nil && !*fe.JSONSchema,
 			}); err != nil {
 				return nil, fmt.Errorf("GEOSCAN_LLM_ENGINES_FILE: %w", err)
 			}

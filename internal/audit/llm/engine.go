@@ -5,7 +5,11 @@
 // tokens), and the calls of one scan: run concurrently under a per-scan
 // budget of calls and tokens and a per-call timeout, and cached per engine,
 // model, prompt, run index and day so a second scan the same day makes
-// (almost) no calls.
+// (almost) no calls. An answer that is empty, a refusal, cut short or
+// malformed is an error of its own kind, never an answer: it says nothing
+// about what a model knows. Each engine learns which optional parameters
+// its model rejects (temperature, structured output) and stops sending
+// them.
 //
 // It does not decide what to ask or how to grade an answer: package mentions
 // measures brand mentions with it and package summary writes report
@@ -38,10 +42,42 @@ type Info struct {
 	Host         string
 	Model        string
 	Capabilities []Capability
+	// Params are the optional request parameters the model takes, as
+	// configured and as learned from its answers so far.
+	Params Params
 	// Scripted marks the built-in scripted demo engine: its answers are
 	// canned and say nothing about any real assistant.
 	Scripted bool
 }
+
+// Params say which optional request parameters a model takes. The zero
+// value is a model that takes them all.
+type Params struct {
+	// DefaultTemperatureOnly: the model accepts only its default
+	// temperature (GPT-5-family models), so none is sent and a request's
+	// temperature is the engine's default.
+	DefaultTemperatureOnly bool
+	// JSON is how a structured answer is asked for.
+	JSON JSONMode
+	// Learned names the parameters found unsupported at run time, from an
+	// HTTP 400 that named them, rather than configured ("temperature",
+	// "response_format").
+	Learned []string
+}
+
+// JSONMode is how a structured answer is asked for.
+type JSONMode string
+
+// The ways to ask for JSON. Below JSONSchema the engine no longer holds
+// the model to the schema, so the answer is checked against it here.
+const (
+	// JSONSchema is structured output: response_format json_schema, strict.
+	JSONSchema JSONMode = ""
+	// JSONObject is response_format json_object plus the schema in the prompt.
+	JSONObject JSONMode = "json_object"
+	// JSONPrompt is the schema in the prompt and no response_format.
+	JSONPrompt JSONMode = "prompt"
+)
 
 // Can reports whether the engine has a capability.
 func (i Info) Can(c Capability) bool { return slices.Contains(i.Capabilities, c) }
@@ -62,6 +98,16 @@ func (i Info) Evidence() map[string]any {
 		caps = append(caps, string(c))
 	}
 	e := map[string]any{"name": i.Name, "host": i.Host, "model": i.Model, "capabilities": caps}
+	// Only what differs from a model that takes every parameter is said.
+	if i.Params.DefaultTemperatureOnly {
+		e["temperature"] = "default_only"
+	}
+	if i.Params.JSON != JSONSchema {
+		e["structured_output"] = string(i.Params.JSON)
+	}
+	if len(i.Params.Learned) > 0 {
+		e["learned_from_errors"] = slices.Clone(i.Params.Learned)
+	}
 	if i.Scripted {
 		e["scripted_demo_engine"] = true
 	}
@@ -110,7 +156,10 @@ type Answer struct {
 	OutputTokens int    `json:"output_tokens"`
 }
 
-// Engine is an answer engine: something that answers a request.
+// Engine is an answer engine: something that answers a request. When the
+// engine answered but the answer cannot be used (refused, cut short …),
+// Ask returns the error together with an Answer holding the tokens the
+// call spent, so the budget counts them.
 type Engine interface {
 	Info() Info
 	Ask(ctx context.Context, req Request) (Answer, error)
@@ -118,14 +167,26 @@ type Engine interface {
 
 // Error kinds. A call that fails is reported with one of these and a
 // sentence that never carries an engine's raw error text (which may echo
-// a key or a prompt).
+// a key or a prompt). An answer that is empty, refused, truncated or
+// malformed is an error too: it says nothing about what the model knows,
+// so it must never read as "not known".
 var (
-	ErrTimeout   = errors.New("timeout")
-	ErrStatus    = errors.New("engine_error")
-	ErrMalformed = errors.New("malformed_answer")
-	ErrBudget    = errors.New("budget_exhausted")
-	ErrConnect   = errors.New("connection_failed")
+	ErrTimeout     = errors.New("timeout")
+	ErrStatus      = errors.New("engine_error")
+	ErrMalformed   = errors.New("malformed_answer")
+	ErrBudget      = errors.New("budget_exhausted")
+	ErrConnect     = errors.New("connection_failed")
+	ErrEmpty       = errors.New("empty_answer")
+	ErrRefused     = errors.New("refused")
+	ErrTruncated   = errors.New("truncated")
+	ErrRateLimited = errors.New("rate_limited")
 )
+
+// kinds lists every error kind, for Kind.
+var kinds = []error{
+	ErrTimeout, ErrStatus, ErrMalformed, ErrBudget, ErrConnect,
+	ErrEmpty, ErrRefused, ErrTruncated, ErrRateLimited,
+}
 
 // CallError is a failed call with a reason fit for evidence and logs.
 type CallError struct {
@@ -151,7 +212,7 @@ func Reason(err error) string {
 
 // Kind is the machine-readable kind of a call error ("timeout", …).
 func Kind(err error) string {
-	for _, k := range []error{ErrTimeout, ErrStatus, ErrMalformed, ErrBudget, ErrConnect} {
+	for _, k := range kinds {
 		if errors.Is(err, k) {
 			return k.Error()
 		}

@@ -214,6 +214,8 @@ func TestConfigRejectsWhatCannotWork(t *testing.T) {
 		"no engines":     `{"engines":[]}`,
 		"not json":       `engines: []`,
 		"search only":    `{"engines":[{"name":"a","base_url":"http://x/v1","model":"m","capabilities":["web_search"]}]}`,
+		"temperature":    `{"engines":[{"name":"a","base_url":"http://x/v1","model":"m","temperature":"default"}]}`,
+		"json_schema":    `{"engines":[{"name":"a","base_url":"http://x/v1","model":"m","json_schema":0}]}`,
 	} {
 		_, err := llm.Build(llm.Settings{EnginesFile: write(strings.ReplaceAll(name, " ", "_")+".json", body)}, getenv, nil, nil)
 		require.Error(t, err, name)

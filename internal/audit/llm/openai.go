@@ -10,7 +10,9 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/openai/openai-go/v3"
@@ -49,15 +51,25 @@ type EngineConfig struct {
 	// HTTPClient replaces the client built from ExtraCAFile (tests).
 	HTTPClient *http.Client
 	Scripted   bool
+	// DefaultTemperatureOnly sends no temperature: the model takes only
+	// its default (the engines file's "temperature": false).
+	DefaultTemperatureOnly bool
+	// NoJSONSchema asks for JSON with json_object and the schema in the
+	// prompt instead of structured output ("json_schema": false).
+	NoJSONSchema bool
 }
 
 // openAIEngine answers through openai-go against any OpenAI-compatible
-// base URL.
+// base URL. What it learns about the model's parameters is shared by all
+// calls, concurrent ones included.
 type openAIEngine struct {
 	info      Info
 	searchAPI string
 	chat      openai.ChatCompletionService
 	responses responses.ResponseService
+
+	mu     sync.Mutex
+	params Params
 }
 
 // NewOpenAI builds an engine for an OpenAI-compatible endpoint. The
@@ -113,14 +125,21 @@ func NewOpenAI(cfg EngineConfig) (Engine, error) {
 	opts := []option.RequestOption{
 		option.WithBaseURL(base),
 		option.WithHTTPClient(hc),
-		// One retry for a 429 or 5xx; the per-call timeout bounds both.
+		// One retry for a 429 (after its Retry-After) or 5xx; the per-call
+		// timeout bounds both.
 		option.WithMaxRetries(1),
+		option.WithMiddleware(recordStatus),
 	}
 	if cfg.APIKey != "" {
 		opts = append(opts, option.WithAPIKey(cfg.APIKey))
 	}
+	params := Params{DefaultTemperatureOnly: cfg.DefaultTemperatureOnly}
+	if cfg.NoJSONSchema {
+		params.JSON = JSONObject
+	}
 	return &openAIEngine{
 		info:      Info{Name: cfg.Name, Host: u.Host, Model: cfg.Model, Capabilities: cfg.Capabilities, Scripted: cfg.Scripted},
+		params:    params,
 		searchAPI: search,
 		// The services are built directly rather than through
 		// openai.NewClient, which would add OPENAI_ORG_ID, custom headers
@@ -130,46 +149,133 @@ func NewOpenAI(cfg EngineConfig) (Engine, error) {
 	}, nil
 }
 
-func (e *openAIEngine) Info() Info { return e.info }
+func (e *openAIEngine) Info() Info {
+	i := e.info
+	i.Params = e.currentParams()
+	return i
+}
+
+func (e *openAIEngine) currentParams() Params {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	p := e.params
+	p.Learned = slices.Clone(p.Learned)
+	return p
+}
+
+// learn records that the model rejected a parameter, so no later call
+// sends it.
+func (e *openAIEngine) learn(param string, change func(*Params)) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	change(&e.params)
+	if !slices.Contains(e.params.Learned, param) {
+		e.params.Learned = append(e.params.Learned, param)
+	}
+}
 
 func (e *openAIEngine) Ask(ctx context.Context, req Request) (Answer, error) {
+	ctx = context.WithValue(ctx, statusesKey{}, &statuses{})
 	if req.WebSearch && e.searchAPI == SearchResponses {
 		return e.askResponses(ctx, req)
 	}
 	return e.askChat(ctx, req)
 }
 
+// askChat sends a chat completion. A 400 that names a parameter the model
+// does not take (temperature, response_format) is sent again at once
+// without it, once per parameter, and the engine remembers; any other 400
+// is an error.
 func (e *openAIEngine) askChat(ctx context.Context, req Request) (Answer, error) {
+	dropped := map[string]bool{}
+	for {
+		p := e.currentParams()
+		resp, err := e.chat.New(ctx, e.chatParams(req, p))
+		if err == nil {
+			return e.readChat(req, p, resp)
+		}
+		param := rejectedParam(err, req, p)
+		if param == "" {
+			return Answer{}, classify(ctx, err)
+		}
+		retry := !dropped[param]
+		dropped[param] = true
+		switch param {
+		case paramTemperature:
+			e.learn(param, func(p *Params) { p.DefaultTemperatureOnly = true })
+		case paramResponseFormat:
+			next := JSONPrompt
+			if p.JSON == JSONSchema && mentionsJSONSchema(err) {
+				next = JSONObject
+			}
+			e.learn(param, func(p *Params) {
+				if jsonRank(next) > jsonRank(p.JSON) {
+					p.JSON = next
+				}
+			})
+		}
+		if !retry {
+			// Learned all the same: the next call starts without it.
+			return Answer{}, classify(ctx, err)
+		}
+	}
+}
+
+// chatParams is the chat request for req, given what the model takes.
+func (e *openAIEngine) chatParams(req Request, p Params) openai.ChatCompletionNewParams {
 	var msgs []openai.ChatCompletionMessageParamUnion
 	if req.System != "" {
 		msgs = append(msgs, openai.SystemMessage(req.System))
 	}
-	msgs = append(msgs, openai.UserMessage(req.Prompt))
+	prompt := req.Prompt
+	if req.Schema != nil && p.JSON != JSONSchema {
+		prompt += jsonInstruction(req.Schema)
+	}
+	msgs = append(msgs, openai.UserMessage(prompt))
 	params := openai.ChatCompletionNewParams{Model: e.info.Model, Messages: msgs}
-	if req.Temperature != nil {
+	if req.Temperature != nil && !p.DefaultTemperatureOnly {
 		params.Temperature = openai.Float(*req.Temperature)
 	}
 	if req.Schema != nil {
-		params.ResponseFormat = openai.ChatCompletionNewParamsResponseFormatUnion{
-			OfJSONSchema: &shared.ResponseFormatJSONSchemaParam{JSONSchema: shared.ResponseFormatJSONSchemaJSONSchemaParam{
-				Name: req.Schema.Name, Schema: req.Schema.Schema, Strict: openai.Bool(true),
-			}},
+		switch p.JSON {
+		case JSONSchema:
+			params.ResponseFormat = openai.ChatCompletionNewParamsResponseFormatUnion{
+				OfJSONSchema: &shared.ResponseFormatJSONSchemaParam{JSONSchema: shared.ResponseFormatJSONSchemaJSONSchemaParam{
+					Name: req.Schema.Name, Schema: req.Schema.Schema, Strict: openai.Bool(true),
+				}},
+			}
+		case JSONObject:
+			params.ResponseFormat = openai.ChatCompletionNewParamsResponseFormatUnion{OfJSONObject: &shared.ResponseFormatJSONObjectParam{}}
+		case JSONPrompt:
 		}
 	}
-	resp, err := e.chat.New(ctx, params)
-	if err != nil {
-		return Answer{}, classify(ctx, err)
-	}
+	return params
+}
+
+// readChat reads a chat completion: the wire says whether the model
+// refused, was cut short or was filtered, which no text check could.
+func (e *openAIEngine) readChat(req Request, p Params, resp *openai.ChatCompletion) (Answer, error) {
 	if len(resp.Choices) == 0 {
 		return Answer{}, &CallError{Kind: ErrMalformed, Reason: "the engine's answer had no choices"}
 	}
-	msg := resp.Choices[0].Message
+	choice := resp.Choices[0]
+	msg := choice.Message
 	a := Answer{
 		Text: msg.Content, Model: resp.Model,
 		InputTokens: int(resp.Usage.PromptTokens), OutputTokens: int(resp.Usage.CompletionTokens),
 	}
-	if a.Text == "" && msg.Refusal != "" {
-		a.Text = msg.Refusal
+	spent := Answer{Model: a.Model, InputTokens: a.InputTokens, OutputTokens: a.OutputTokens}
+	switch {
+	case msg.Refusal != "":
+		return spent, &CallError{Kind: ErrRefused, Reason: "the engine refused to answer (the answer's refusal field was set)"}
+	case choice.FinishReason == "length":
+		return spent, &CallError{Kind: ErrTruncated, Reason: "the engine's answer was cut off at its output token limit"}
+	case choice.FinishReason == "content_filter":
+		return spent, &CallError{Kind: ErrRefused, Reason: "the engine's content filter withheld the answer"}
+	case strings.TrimSpace(a.Text) == "":
+		return spent, errEmpty
+	case IsRefusal(a.Text):
+		return spent, errRefusal
 	}
 	for _, an := range msg.Annotations {
 		if an.URLCitation.URL != "" {
@@ -188,7 +294,7 @@ func (e *openAIEngine) askChat(ctx context.Context, req Request) (Answer, error)
 	}
 	if raw := resp.RawJSON(); strings.Contains(raw, `"citations"`) || strings.Contains(raw, `"search_results"`) {
 		if err := json.Unmarshal([]byte(raw), &extra); err != nil {
-			return Answer{}, &CallError{Kind: ErrMalformed, Reason: "the engine's citations or search_results are not lists of URLs"}
+			return spent, &CallError{Kind: ErrMalformed, Reason: "the engine's citations or search_results are not lists of URLs"}
 		}
 	}
 	citations, results := extra.Citations, extra.SearchResults
@@ -205,8 +311,19 @@ func (e *openAIEngine) askChat(ctx context.Context, req Request) (Answer, error)
 		}
 		a.Retrieved = appendNew(a.Retrieved, r.URL)
 	}
-	if req.Schema != nil && !json.Valid([]byte(a.Text)) {
-		return Answer{}, &CallError{Kind: ErrMalformed, Reason: "the engine did not answer with the JSON that was asked for"}
+	if req.Schema != nil {
+		if p.JSON == JSONSchema {
+			if !json.Valid([]byte(a.Text)) {
+				return spent, errNotJSON
+			}
+		} else {
+			// The engine did not hold the model to the schema: check here.
+			text, err := checkJSON(req.Schema, a.Text)
+			if err != nil {
+				return spent, err
+			}
+			a.Text = text
+		}
 	}
 	return a, nil
 }
@@ -227,7 +344,19 @@ func (e *openAIEngine) askResponses(ctx context.Context, req Request) (Answer, e
 		return Answer{}, classify(ctx, err)
 	}
 	a := Answer{Model: resp.Model, InputTokens: int(resp.Usage.InputTokens), OutputTokens: int(resp.Usage.OutputTokens)}
+	spent := a
+	switch {
+	case resp.Status == responses.ResponseStatusIncomplete && resp.IncompleteDetails.Reason == "content_filter":
+		return spent, &CallError{Kind: ErrRefused, Reason: "the engine's content filter withheld the answer"}
+	case resp.Status == responses.ResponseStatusIncomplete:
+		// max_output_tokens, or a limit the API adds later: either way the
+		// text is not the whole answer.
+		return spent, &CallError{Kind: ErrTruncated, Reason: "the engine's answer was cut off at its output token limit"}
+	case resp.Status == responses.ResponseStatusFailed || resp.Status == responses.ResponseStatusCancelled:
+		return spent, &CallError{Kind: ErrStatus, Reason: "the engine reported the response as " + string(resp.Status)}
+	}
 	var text strings.Builder
+	refused := false
 	for _, item := range resp.Output {
 		switch item.Type {
 		case "web_search_call":
@@ -245,6 +374,9 @@ func (e *openAIEngine) askResponses(ctx context.Context, req Request) (Answer, e
 			}
 		case "message":
 			for _, c := range item.Content {
+				if c.Type == "refusal" {
+					refused = true
+				}
 				if c.Type != "output_text" {
 					continue
 				}
@@ -258,8 +390,13 @@ func (e *openAIEngine) askResponses(ctx context.Context, req Request) (Answer, e
 		}
 	}
 	a.Text = text.String()
-	if a.Text == "" {
-		return Answer{}, &CallError{Kind: ErrMalformed, Reason: "the engine's answer had no output text"}
+	switch {
+	case refused && strings.TrimSpace(a.Text) == "":
+		return spent, &CallError{Kind: ErrRefused, Reason: "the engine refused to answer (the answer was a refusal item)"}
+	case strings.TrimSpace(a.Text) == "":
+		return spent, errEmpty
+	case IsRefusal(a.Text):
+		return spent, errRefusal
 	}
 	// A cited page was retrieved, whatever the sources list says.
 	for _, c := range a.Cited {
@@ -271,7 +408,12 @@ func (e *openAIEngine) askResponses(ctx context.Context, req Request) (Answer, e
 // classify turns a client error into a CallError whose reason names the
 // kind and the HTTP status, never the body (which can echo a key).
 func classify(ctx context.Context, err error) error {
-	if errors.Is(err, context.DeadlineExceeded) || errors.Is(ctx.Err(), context.DeadlineExceeded) {
+	timedOut := errors.Is(err, context.DeadlineExceeded) || errors.Is(ctx.Err(), context.DeadlineExceeded)
+	if (timedOut || errors.Is(err, context.Canceled)) && lastStatus(ctx) == http.StatusTooManyRequests {
+		// The client was waiting out a 429's Retry-After when time ran out.
+		return &CallError{Kind: ErrRateLimited, Reason: "the engine answered HTTP 429 (rate limited) and the per-call timeout ran out before it took the call"}
+	}
+	if timedOut {
 		return &CallError{Kind: ErrTimeout, Reason: "the engine did not answer within the per-call timeout"}
 	}
 	if errors.Is(err, context.Canceled) {
@@ -279,7 +421,11 @@ func classify(ctx context.Context, err error) error {
 	}
 	var apiErr *openai.Error
 	if errors.As(err, &apiErr) {
-		return &CallError{Kind: ErrStatus, Reason: fmt.Sprintf("the engine answered HTTP %d", apiErr.StatusCode)}
+		return statusError(ctx, apiErr.StatusCode)
+	}
+	if code := lastStatus(ctx); code >= http.StatusBadRequest {
+		// An error status whose body is not OpenAI's error object.
+		return statusError(ctx, code)
 	}
 	var syntax *json.SyntaxError
 	var typ *json.UnmarshalTypeError

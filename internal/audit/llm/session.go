@@ -27,7 +27,7 @@ type Limits struct {
 }
 
 // DefaultLimits are the defaults of the configuration table.
-var DefaultLimits = Limits{Runs: 3, CallTimeout: 30 * time.Second, MaxCalls: 80, MaxTokens: 100_000, Concurrency: 16}
+var DefaultLimits = Limits{Runs: 4, CallTimeout: 30 * time.Second, MaxCalls: 80, MaxTokens: 100_000, Concurrency: 16}
 
 // Cache keeps answers for a day, as the JSON the session encodes them to:
 // the cache stores bytes, so its implementation (the store) needs none of
@@ -72,6 +72,7 @@ func (l *Layer) Session(day time.Time) *Session {
 	return &Session{
 		layer: l, limits: lim, day: time.Date(y, m, d, 0, 0, 0, 0, time.UTC),
 		slots: make(chan struct{}, lim.Concurrency), usage: map[string]*PurposeUsage{},
+		flights: map[string]*flight{},
 	}
 }
 
@@ -87,10 +88,14 @@ type Session struct {
 	calls    int // made or in flight
 	reserved int // tokens used or reserved by calls in flight
 	usage    map[string]*PurposeUsage
+	flights  map[string]*flight
 }
 
 // Runs is the number of runs per probe.
 func (s *Session) Runs() int { return s.limits.Runs }
+
+// Limits are the session's limits, defaults filled in.
+func (s *Session) Limits() Limits { return s.limits }
 
 // Day is the date the session's cache entries belong to.
 func (s *Session) Day() time.Time { return s.day }
@@ -144,26 +149,64 @@ type Result struct {
 	Err    error
 }
 
-// estimate is the tokens a call is assumed to take until it reports its
-// real usage: the prompt at about four characters a token, plus room for
-// an answer.
-func estimate(req Request) int { return (len(req.System)+len(req.Prompt))/4 + 600 }
+// Estimate is the tokens a call of req is assumed to take until it
+// reports its real usage: the prompt at about four characters a token,
+// plus room for an answer. A plan made before any call counts with it.
+func Estimate(req Request) int { return (len(req.System)+len(req.Prompt))/4 + 600 }
 
 // Ask asks e, for a purpose (the check or output it serves), the run-th
 // time. A cached answer of the same engine, model, request and run from
 // the same day is returned without a call; otherwise the call waits for a
-// slot, counts against the budget and is cached when it succeeds.
+// slot, counts against the budget and is cached when it succeeds. An
+// answer that is empty, a refusal, cut short or malformed is an error
+// (see checkAnswer), from any engine: counted as one, never cached, and
+// a cached one is asked again.
+//
+// Within one session a request is asked at most once: a second Ask of the
+// same engine, request and run waits for the first and gets its result, so
+// which of two identical requests comes first (two engines' identical
+// descriptions judged, say) changes nothing the scan reports.
 func (s *Session) Ask(ctx context.Context, purpose string, e Engine, req Request, run int) Result {
 	key := CacheKey(e.Info(), req, run, s.day)
+	s.mu.Lock()
+	if f, ok := s.flights[key]; ok {
+		s.mu.Unlock()
+		select {
+		case <-f.done:
+		case <-ctx.Done():
+			s.count(purpose, func(p *PurposeUsage) { p.Errors++ })
+			return Result{Err: &CallError{Kind: ErrTimeout, Reason: "the scan ran out of time before the call could start"}}
+		}
+		s.count(purpose, func(p *PurposeUsage) { p.CacheHits++ }) // no call was made for it
+		return f.res
+	}
+	f := &flight{done: make(chan struct{})}
+	s.flights[key] = f
+	s.mu.Unlock()
+	f.res = s.ask(ctx, purpose, e, req, key)
+	close(f.done)
+	return f.res
+}
+
+// flight is a request of the session, asked or being asked.
+type flight struct {
+	done chan struct{}
+	res  Result
+}
+
+// ask answers a request from the cache or the engine.
+func (s *Session) ask(ctx context.Context, purpose string, e Engine, req Request, key string) Result {
 	if c := s.layer.Cache; c != nil {
-		if a, ok, err := getCached(ctx, c, key, s.day); err == nil && ok {
+		a, ok, err := getCached(ctx, c, key, s.day)
+		switch {
+		case err != nil:
+			s.log(ctx, "answer cache read failed", e, slog.String("error", s.redact(err.Error())))
+		case ok && checkAnswer(req, a) == nil:
 			s.count(purpose, func(p *PurposeUsage) { p.CacheHits++ })
 			return Result{Answer: a, Cached: true}
-		} else if err != nil {
-			s.log(ctx, "answer cache read failed", e, slog.String("error", s.redact(err.Error())))
 		}
 	}
-	est := estimate(req)
+	est := Estimate(req)
 	if err := s.reserve(est); err != nil {
 		s.count(purpose, func(p *PurposeUsage) { p.Errors++ })
 		return Result{Err: err}
@@ -180,9 +223,18 @@ func (s *Session) Ask(ctx context.Context, purpose string, e Engine, req Request
 	a, err := e.Ask(cctx, req)
 	cancel()
 	<-s.slots
+	if err == nil {
+		err = checkAnswer(req, a)
+	}
 	if err != nil {
-		s.release(est, 0, true)
-		s.count(purpose, func(p *PurposeUsage) { p.Calls++; p.Errors++ })
+		// An answer that could not be used still spent its tokens.
+		s.release(est, a.InputTokens+a.OutputTokens, true)
+		s.count(purpose, func(p *PurposeUsage) {
+			p.Calls++
+			p.Errors++
+			p.InputTokens += a.InputTokens
+			p.OutputTokens += a.OutputTokens
+		})
 		s.log(ctx, "engine call failed", e, slog.String("purpose", purpose), slog.String("kind", Kind(err)),
 			slog.String("reason", s.redact(Reason(err))), slog.Int64("ms", time.Since(start).Milliseconds()))
 		return Result{Err: err}

@@ -20,8 +20,8 @@ const (
 // brand only from being asked about it, answers two runs in three as if it
 // knew it and the third as if it did not, names made-up competitors in
 // buyer answers (and the site only on the first run, when it has seen the
-// site's text), and judges only the name and category as confirmed. None
-// of it says anything about a real assistant.
+// site's text), and confirms a fact only when its answer repeats it word
+// for word. None of it says anything about a real assistant.
 func Demo() Script {
 	d := &demo{categories: map[string]string{}}
 	return d.reply
@@ -34,10 +34,8 @@ type demo struct {
 }
 
 var (
-	whatIs      = regexp.MustCompile(`^What is (.+)\?$`)
-	whatOffers  = regexp.MustCompile(`^What does (.+) offer\?$`)
-	mainHeading = regexp.MustCompile(`(?m)^Main heading: (.+)$`)
-	factLine    = regexp.MustCompile(`(?m)^- ([a-z_]+): `)
+	whatIs     = regexp.MustCompile(`^What is (.+)\?$`)
+	whatOffers = regexp.MustCompile(`^What does (.+) offer\?$`)
 )
 
 func (d *demo) reply(c Call) Reply {
@@ -45,15 +43,7 @@ func (d *demo) reply(c Call) Reply {
 	case "site_facts":
 		return d.extract(c)
 	case "fact_verdicts":
-		var rows []string
-		for _, m := range factLine.FindAllStringSubmatch(c.Prompt, -1) {
-			v := "missing"
-			if m[1] == "name" || m[1] == "category" {
-				v = "confirmed"
-			}
-			rows = append(rows, fmt.Sprintf(`{"key":%q,"verdict":%q,"model_says":""}`, m[1], v))
-		}
-		return Reply{Text: `{"facts":[` + strings.Join(rows, ",") + `]}`}
+		return Reply{Text: judgeLiterally(c.Prompt)}
 	case "report_summaries":
 		return Reply{Text: summaries(c.Prompt)}
 	}
@@ -86,19 +76,47 @@ func (d *demo) reply(c Call) Reply {
 	return rep
 }
 
-// extract names the site's main heading as its category, quoting it, so
-// the quote check passes on any site that has one.
+// extract names the site's main heading as its category when it is short
+// (it is kept only if its words recur in the site's visible text).
 func (d *demo) extract(c Call) Reply {
-	out := map[string]any{"category": "", "category_quote": "", "offers": []string{}, "offers_quote": "", "location": "", "location_quote": ""}
-	if m := mainHeading.FindStringSubmatch(c.Prompt); m != nil && len(strings.Fields(m[1])) <= 6 {
-		h := strings.TrimSpace(m[1])
-		out["category"], out["category_quote"] = h, h
-		d.mu.Lock()
-		d.categories[h] = c.Prompt
-		d.mu.Unlock()
+	out := map[string]any{"category": "", "offers": []string{}, "location": ""}
+	var data map[string]string
+	if decodeData(c.Prompt, &data) {
+		if h := strings.TrimSpace(data["main_heading"]); h != "" && len(strings.Fields(h)) <= 6 {
+			out["category"] = h
+			d.mu.Lock()
+			d.categories[h] = c.Prompt
+			d.mu.Unlock()
+		}
 	}
 	b, _ := json.Marshal(out)
 	return Reply{Text: string(b)}
+}
+
+// judgeLiterally confirms a fact whose value a description contains, word
+// for word and quoted, and calls every other fact missing.
+func judgeLiterally(prompt string) string {
+	var data struct {
+		Facts []struct {
+			Key   string `json:"key"`
+			Value string `json:"value"`
+		} `json:"facts"`
+		Descriptions []string `json:"descriptions"`
+	}
+	decodeData(prompt, &data)
+	rows := []map[string]string{}
+	for _, f := range data.Facts {
+		row := map[string]string{"key": f.Key, "verdict": "missing", "quote": ""}
+		for _, desc := range data.Descriptions {
+			if f.Value != "" && strings.Contains(strings.ToLower(desc), strings.ToLower(f.Value)) {
+				row["verdict"], row["quote"] = "confirmed", f.Value
+				break
+			}
+		}
+		rows = append(rows, row)
+	}
+	b, _ := json.Marshal(map[string]any{"facts": rows})
+	return string(b)
 }
 
 // brandFor finds the brand whose site text gave the category named in a
@@ -122,7 +140,6 @@ func (d *demo) brandFor(prompt string) string {
 // summaries writes the four texts from the numbers of the prompt's JSON,
 // so they pass the validator.
 func summaries(prompt string) string {
-	start, end := strings.Index(prompt, "{"), strings.LastIndex(prompt, "}")
 	var data struct {
 		Brand        string  `json:"brand"`
 		Overall      float64 `json:"overall_score"`
@@ -137,7 +154,7 @@ func summaries(prompt string) string {
 			Ring  string `json:"ring"`
 		} `json:"checks_to_fix"`
 	}
-	if start < 0 || end <= start || json.Unmarshal([]byte(prompt[start:end+1]), &data) != nil {
+	if !decodeData(prompt, &data) {
 		return `{"executive":"","search":"","visibility":"","trust":""}`
 	}
 	out := map[string]string{}
@@ -171,4 +188,14 @@ func titleCase(s string) string {
 		return s
 	}
 	return strings.ToUpper(s[:1]) + s[1:]
+}
+
+// decodeData decodes the first JSON object of a prompt (the fenced data)
+// into v.
+func decodeData(prompt string, v any) bool {
+	i := strings.IndexByte(prompt, '{')
+	if i < 0 {
+		return false
+	}
+	return json.NewDecoder(strings.NewReader(prompt[i:])).Decode(v) == nil
 }
