@@ -1,16 +1,20 @@
 package checks
 
 import (
+	"cmp"
+	"encoding/json"
 	"fmt"
 	"math"
 	"net/url"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"unicode"
 
 	"github.com/geoscan/geoscan/internal/audit/fetch"
 	"github.com/geoscan/geoscan/internal/audit/jsonld"
+	"github.com/geoscan/geoscan/internal/audit/llm"
 	"github.com/geoscan/geoscan/internal/audit/mentions"
 	"github.com/geoscan/geoscan/internal/audit/page"
 	"github.com/geoscan/geoscan/internal/audit/scoring"
@@ -36,16 +40,20 @@ func aiMentionsChecks() []*Check {
 }
 
 // The pass marks of the rate checks and the accuracy shares (written in
-// docs/SCORING.md). A rate passes at or above its mark and fails only when
-// no run mentions the brand; an interval wider than maxDecisiveWidth that
-// straddles the mark decides nothing and is a warn that says so.
+// docs/SCORING.md). A rate is graded by the rule of ai_rates.go: decided
+// only when its interval lies wholly on one side of the mark.
 const (
 	recognitionPassMark = 2.0 / 3
 	mentionPassMark     = 0.5
 	citationPassMark    = 1.0 / 3
 	accuracyPassShare   = 0.8
 	accuracyWarnShare   = 0.5
-	maxDecisiveWidth    = 0.5
+)
+
+var (
+	recognitionRate = rateSpec{mark: recognitionPassMark, hits: []string{mentions.Known}, answers: "branded", did: "knew it"}
+	mentionRate     = rateSpec{mark: mentionPassMark, hits: []string{mentions.Mentioned}, answers: "buyer", did: "named it"}
+	citationRate    = rateSpec{mark: citationPassMark, hits: []string{mentions.Cited}, answers: "web-search", did: "cited it"}
 )
 
 // NoAnswerEngine is the reason of the four checks when no answer engine is
@@ -71,7 +79,7 @@ func llmBrandRecognitionCheck() *Check {
 			Why:   "Models asked \"What is {brand}?\" and \"What does {domain} offer?\" without browsing show whether the brand is in their parametric knowledge; an answer that says it has no information is not a mention.",
 			Fix:   "Strengthen entity signals (Organization with sameAs, Wikidata entry, consistent naming) that feed training and knowledge-graph data.",
 		},
-		Eval: evalBrandRecognition,
+		Eval: withPlan(evalBrandRecognition),
 	}
 }
 
@@ -82,17 +90,21 @@ func evalBrandRecognition(in *Input) Result {
 	}
 	p := res.Recognition
 	e := probeEvidence(res, p)
+	if r := skipped(res, p, e, brandedProbe); r != nil {
+		return *r
+	}
 	n, k := p.Checked(), p.Count(mentions.Known)
 	if n == 0 {
 		return errored(fmt.Sprintf("Not checked: no branded prompt got an answer (%s).", p.FirstError()), e)
 	}
-	st, why := rateVerdict(k, n, recognitionPassMark, e)
+	g := gradeRate(res, p, recognitionRate, e)
 	e["known"], e["no_information"], e["not_mentioned"] = k, p.Count(mentions.NoInformation), p.Count(mentions.NotMentioned)
 	s := fmt.Sprintf("The brand was known in %s (%s)%s.", ofAnswers(k, n, "branded"), interval(e), engineNote(res, p))
+	rest := ""
 	if u := p.Count(mentions.NoInformation); u > 0 {
-		s += fmt.Sprintf(" %s said the model had no information about it.", capFirst(plural(u, "answer", "answers")))
+		rest += fmt.Sprintf(" %s said the model had no information about it.", capFirst(plural(u, "answer", "answers")))
 	}
-	return Result{st, s + why + notChecked(p), e}
+	return Result{g.status, g.summary(s, rest+notChecked(p)), e}
 }
 
 func llmBrandAccuracyCheck() *Check {
@@ -105,10 +117,10 @@ func llmBrandAccuracyCheck() *Check {
 		},
 		Engineering: Text{
 			Title: "LLM brand accuracy",
-			Why:   "A judging call at temperature 0 compares the models' descriptions with facts read from the site (name, offer, category, location, founding, contact) and marks each confirmed, contradicted or missing.",
+			Why:   "A judging call at temperature 0 compares the models' descriptions with facts GeoScan reads from the site itself (JSON-LD name, type, address, founding, contact and offers, and the site's own description) and marks each confirmed, contradicted or missing; a verdict counts only when it quotes the description.",
 			Fix:   "Publish the facts in unambiguous text and markup (Organization.description, address, foundingDate, makesOffer) on pages crawlers reach, and correct wrong third-party profiles.",
 		},
-		Eval: evalBrandAccuracy,
+		Eval: withPlan(evalBrandAccuracy),
 	}
 }
 
@@ -123,14 +135,27 @@ func evalBrandAccuracy(in *Input) Result {
 	}
 	e := baseEvidence(res)
 	e["facts"] = facts
-	if res.FactsError != "" {
-		e["facts_error"] = res.FactsError
-	}
+	addDropped(e, res)
 	if len(res.Facts) == 0 {
-		return na("No facts about the business could be read from the site (JSON-LD, about page), so there is nothing to compare the descriptions with.", e)
+		return na("No facts about the business could be read from the site (JSON-LD, title, description), so there is nothing to compare the descriptions with.", e)
+	}
+	// No engine answered a branded prompt: the descriptions to judge were
+	// never given, which is not the same as engines that do not know the
+	// brand.
+	rec := res.Recognition
+	if rec.Skipped != "" || len(rec.Runs) == 0 {
+		why := cmp.Or(rec.Skipped, "no branded prompt was asked")
+		return na("Not measured: "+why+", so there is no description to judge; not scored.", e)
+	}
+	if rec.Checked() == 0 {
+		return errored(fmt.Sprintf("Not checked: no engine answered a branded prompt (%s), so there is no description to judge.", rec.FirstError()), e)
+	}
+	leftOut := unanswered(res, rec)
+	if len(leftOut) > 0 {
+		e["engines_left_out"] = leftOut
 	}
 	var judged []map[string]any
-	var confirmed, contradicted, missing, described, failed int
+	var confirmed, contradicted, missing, unverified, described, failed int
 	var reason string
 	var wrong []string
 	for _, j := range res.Accuracy {
@@ -146,32 +171,44 @@ func evalBrandAccuracy(in *Input) Result {
 		case j.Descriptions > 0:
 			verdicts := make([]map[string]any, 0, len(j.Facts))
 			for _, f := range j.Facts {
-				verdicts = append(verdicts, map[string]any{"key": f.Key, "site_value": f.SiteValue, "verdict": f.Verdict, "model_says": f.ModelSays})
+				v := map[string]any{"key": f.Key, "site_value": f.SiteValue, "verdict": f.Verdict, "model_says": f.ModelSays}
 				switch f.Verdict {
 				case mentions.VerdictConfirmed:
 					confirmed++
 				case mentions.VerdictContradicted:
 					contradicted++
 					wrong = append(wrong, f.Key)
+				case mentions.VerdictUnverified:
+					unverified++
+					v["claimed"] = f.Claimed
 				default:
 					missing++
 				}
+				verdicts = append(verdicts, v)
 			}
 			row["facts"] = verdicts
 		}
 		judged = append(judged, row)
 	}
 	e["judgements"] = nonNilRows(judged)
-	e["confirmed"], e["contradicted"], e["missing"] = confirmed, contradicted, missing
+	e["confirmed"], e["contradicted"], e["missing"], e["unverified"] = confirmed, contradicted, missing, unverified
 	switch {
 	case described == 0:
-		return na("No engine described the brand in its branded answers (see the brand recognition check), so there is nothing to judge.", e)
+		return na("No engine described the brand in its branded answers (see the brand recognition check), so there is nothing to judge."+leftOutNote(res, leftOut), e)
 	case failed == described:
 		return errored(fmt.Sprintf("Not checked: the judging call failed (%s).", reason), e)
 	}
-	stated := confirmed + contradicted
+	// A verdict the judge could not back with the description's own
+	// words counts as not confirmed: were it left out, text that made the
+	// judge claim something could remove a contradiction from the share.
+	unbacked := ""
+	if unverified > 0 {
+		unbacked = fmt.Sprintf(" %s the judge gave without quoting the description %s as not confirmed.",
+			capFirst(plural(unverified, "verdict", "verdicts")), map[bool]string{true: "counts", false: "count"}[unverified == 1])
+	}
+	stated := confirmed + contradicted + unverified
 	if stated == 0 {
-		return warn(fmt.Sprintf("The descriptions state none of the %s read from the site.", plural(len(res.Facts), "fact", "facts")), e)
+		return warn(fmt.Sprintf("The descriptions state none of the %s read from the site.", plural(len(res.Facts), "fact", "facts"))+leftOutNote(res, leftOut), e)
 	}
 	share := float64(confirmed) / float64(stated)
 	e["accuracy"] = roundTenth(100*share) / 100
@@ -185,10 +222,28 @@ func evalBrandAccuracy(in *Input) Result {
 	} else {
 		s += fmt.Sprintf(" (judged by %s).", res.Accuracy[0].JudgeModel)
 	}
+	s += unbacked
 	if failed > 0 {
 		s += fmt.Sprintf(" The judging of %s failed and is left out.", plural(failed, "engine", "engines"))
 	}
+	s += leftOutNote(res, leftOut)
 	return byThreshold(share, accuracyPassShare, accuracyWarnShare, s, e)
+}
+
+// addDropped lists the values read from the site that were not used, and
+// why (never the value: it may be what was refused).
+func addDropped(e map[string]any, res *mentions.Result) {
+	if res.FactsError != "" {
+		e["facts_error"] = res.FactsError
+	}
+	if len(res.Dropped) == 0 {
+		return
+	}
+	rows := make([]map[string]any, 0, len(res.Dropped))
+	for _, d := range res.Dropped {
+		rows = append(rows, map[string]any{"key": d.Key, "source": d.Source, "reason": d.Reason})
+	}
+	e["dropped"] = rows
 }
 
 func llmCategoryMentionRateCheck() *Check {
@@ -204,7 +259,7 @@ func llmCategoryMentionRateCheck() *Check {
 			Why:   "The share of answers to non-branded buyer prompts (built from the site's category, offer and location, each asked several times) that name the brand, with its 95 % Wilson interval, measures share of voice in generative answers.",
 			Fix:   "Target the prompts with extractable category pages (comparisons, pricing, specs) and third-party citations.",
 		},
-		Eval: evalCategoryMentionRate,
+		Eval: withPlan(evalCategoryMentionRate),
 	}
 }
 
@@ -215,14 +270,15 @@ func evalCategoryMentionRate(in *Input) Result {
 	}
 	p := res.Category
 	e := probeEvidence(res, p)
-	if r := skipped(res, p, e); r != nil {
+	buyerEvidence(e, res)
+	if r := skipped(res, p, e, buyerProbe); r != nil {
 		return *r
 	}
 	n, k := p.Checked(), p.Count(mentions.Mentioned)
 	if n == 0 {
 		return errored(fmt.Sprintf("Not checked: no buyer prompt got an answer (%s).", p.FirstError()), e)
 	}
-	st, why := rateVerdict(k, n, mentionPassMark, e)
+	g := gradeRate(res, p, mentionRate, e)
 	others := map[string]int{}
 	var positions []int
 	for _, r := range p.Runs {
@@ -239,17 +295,18 @@ func evalCategoryMentionRate(in *Input) Result {
 		e["mean_position"] = mean(positions)
 	}
 	s := fmt.Sprintf("The brand was named in %s (%s)%s.", ofAnswers(k, n, "buyer"), interval(e), engineNote(res, p))
+	rest := ""
 	if len(positions) > 0 {
-		s += fmt.Sprintf(" When listed it ranked %.1f on average.", mean(positions))
+		rest += fmt.Sprintf(" When listed it ranked %.1f on average.", mean(positions))
 	}
 	if top := topCounts(others, 3); len(top) > 0 {
 		names := make([]string, 0, len(top))
 		for _, t := range top {
 			names = append(names, fmt.Sprint(t["name"]))
 		}
-		s += " Named instead most often: " + andList(names) + "."
+		rest += " Named instead most often: " + andList(names) + "."
 	}
-	return Result{st, s + why + notChecked(p), e}
+	return Result{g.status, g.summary(s, rest+notChecked(p)), e}
 }
 
 func llmSearchCitationCheck() *Check {
@@ -265,7 +322,7 @@ func llmSearchCitationCheck() *Check {
 			Why:   "Engines with web search (Responses API web_search, Sonar) are asked the buyer prompts; the share of runs whose final cited set includes the domain is the citation rate, and pages retrieved but not cited are counted apart.",
 			Fix:   "Fix crawl access, server-rendered content and answer structure first; they decide whether retrieval can pick the pages.",
 		},
-		Eval: evalSearchCitation,
+		Eval: withPlan(evalSearchCitation),
 	}
 }
 
@@ -276,7 +333,8 @@ func evalSearchCitation(in *Input) Result {
 	}
 	p := res.Citation
 	e := probeEvidence(res, p)
-	if r := skipped(res, p, e); r != nil {
+	buyerEvidence(e, res)
+	if r := skipped(res, p, e, searchProbe); r != nil {
 		return *r
 	}
 	n, k := p.Checked(), p.Count(mentions.Cited)
@@ -294,46 +352,20 @@ func evalSearchCitation(in *Input) Result {
 		}
 	}
 	e["cited_pages"] = nonNil(firstN(pages, 10))
-	st, why := rateVerdict(k, n, citationPassMark, e)
+	g := gradeRate(res, p, citationRate, e)
 	s := fmt.Sprintf("%s was cited in %s (%s)%s.", res.Domain, ofAnswers(k, n, "web-search"), interval(e), engineNote(res, p))
+	rest := ""
 	if retrieved > 0 {
-		s += fmt.Sprintf(" In %s the search retrieved a page of the site but the answer did not cite it.", plural(retrieved, "more run", "more runs"))
+		rest += fmt.Sprintf(" In %s the search retrieved a page of the site but the answer did not cite it.", plural(retrieved, "more run", "more runs"))
 	}
 	if named > 0 {
-		s += fmt.Sprintf(" In %s the answer named the brand without citing the site.", plural(named, "run", "runs"))
+		rest += fmt.Sprintf(" In %s the answer named the brand without citing the site.", plural(named, "run", "runs"))
 	}
 	// Retrieved or named but never cited is on the way, not absent.
-	if st == Fail && retrieved+named > 0 {
-		st = Warn
+	if g.status == Fail && retrieved+named > 0 {
+		g.status = Warn
 	}
-	return Result{st, s + why + notChecked(p), e}
-}
-
-// rateVerdict grades k of n against a pass mark with the 95 % Wilson
-// interval, and records the numbers in e. The reason is "" unless the
-// interval is too wide to decide.
-func rateVerdict(k, n int, passMark float64, e map[string]any) (Status, string) {
-	lo, hi := mentions.Wilson(k, n)
-	rate := float64(k) / float64(n)
-	e["k"], e["n"], e["rate"] = k, n, math.Round(rate*1000)/1000
-	e["interval_95"] = map[string]any{"low": lo, "high": hi}
-	e["pass_mark"] = math.Round(passMark*1000) / 1000
-	switch {
-	case lo >= passMark:
-		return Pass, ""
-	case hi < passMark && k == 0:
-		return Fail, ""
-	case hi < passMark:
-		return Warn, ""
-	case hi-lo > maxDecisiveWidth:
-		e["undecided"] = true
-		return Warn, fmt.Sprintf(" The interval is too wide to decide against the pass mark of %.0f %%: more runs (GEOSCAN_LLM_RUNS) would settle it.", passMark*100)
-	case rate >= passMark:
-		return Pass, ""
-	case k > 0:
-		return Warn, ""
-	}
-	return Fail, ""
+	return Result{g.status, g.summary(s, rest+notChecked(p)), e}
 }
 
 func baseEvidence(res *mentions.Result) map[string]any {
@@ -341,7 +373,78 @@ func baseEvidence(res *mentions.Result) map[string]any {
 	for _, en := range res.Engines {
 		engines = append(engines, en.Evidence())
 	}
-	return ev("prompt_set", res.PromptSet, "date", res.Date, "engines", engines, "domain", res.Domain)
+	e := ev("prompt_set", res.PromptSet, "date", res.Date, "engines", engines, "domain", res.Domain)
+	if pl := res.Plan; pl.Needed > 0 || pl.Budget > 0 || len(pl.Dropped) > 0 {
+		e["plan"] = planEvidence(pl)
+	}
+	return e
+}
+
+// planEvidence is the plan under the names its JSON gives it, numbers
+// as ints where they are whole, lists as strings.
+func planEvidence(pl mentions.Plan) map[string]any {
+	out := map[string]any{"dropped": nonNil(pl.Dropped)}
+	var raw map[string]any
+	if b, err := json.Marshal(pl); err != nil || json.Unmarshal(b, &raw) != nil {
+		return out
+	}
+	for k, v := range raw {
+		switch x := v.(type) {
+		case float64:
+			if x == math.Trunc(x) && math.Abs(x) < 1<<53 {
+				out[k] = int(x)
+			} else {
+				out[k] = x
+			}
+		case string, bool:
+			out[k] = x
+		}
+	}
+	return out
+}
+
+// withPlan adds to a measured result the sentence that says the
+// measurement was cut to fit the scan's budget of calls and tokens.
+func withPlan(eval func(*Input) Result) func(*Input) Result {
+	return func(in *Input) Result {
+		r := eval(in)
+		if in.Mentions != nil && len(in.Mentions.Plan.Dropped) > 0 {
+			r.Summary += fmt.Sprintf(" To fit the scan's budget, %s cut (see the plan in the evidence).",
+				plural(len(in.Mentions.Plan.Dropped), "part of the measurement was", "parts of the measurement were"))
+		}
+		return r
+	}
+}
+
+// unanswered are the engines that were asked p and answered none of it.
+func unanswered(res *mentions.Result, p mentions.Probes) []string {
+	var names []string
+	for _, name := range probeEngines(res, p) {
+		if !slices.ContainsFunc(p.Runs, func(r mentions.Run) bool { return r.Engine == name && r.Outcome != mentions.Errored }) {
+			names = append(names, name)
+		}
+	}
+	return names
+}
+
+// leftOutNote names the engines whose descriptions are missing from the
+// judging because none of their branded runs got an answer.
+func leftOutNote(res *mentions.Result, names []string) string {
+	if len(names) == 0 {
+		return ""
+	}
+	labels := make([]string, 0, len(names))
+	for _, n := range names {
+		labels = append(labels, n+" ("+modelOf(res, n)+")")
+	}
+	var why string
+	for _, r := range res.Recognition.Runs {
+		if r.Engine == names[0] && r.Outcome == mentions.Errored {
+			why = r.Error
+			break
+		}
+	}
+	return fmt.Sprintf(" Left out of the judging: %s, which answered no branded prompt (%s).", andList(labels), why)
 }
 
 // probeEvidence lists a probe's prompts and runs (the trimmed answers
@@ -402,18 +505,70 @@ func probeEvidence(res *mentions.Result, p mentions.Probes) map[string]any {
 	return e
 }
 
-// skipped is the verdict of a probe that was not asked.
-func skipped(res *mentions.Result, p mentions.Probes, e map[string]any) *Result {
-	if p.Skipped == "" {
+// buyerEvidence is what the buyer questions were built from, and what
+// read from the site was left out of them.
+func buyerEvidence(e map[string]any, res *mentions.Result) {
+	built := make([]map[string]any, 0, len(res.Buyer))
+	for _, f := range res.Buyer {
+		built = append(built, map[string]any{"key": f.Key, "value": f.Value, "source": f.Source})
+	}
+	e["built_from"] = built
+	addDropped(e, res)
+}
+
+// The probes, for what may leave each unasked.
+const (
+	brandedProbe = iota
+	buyerProbe
+	searchProbe
+)
+
+// skipped is the verdict of a probe that was not asked: not measured
+// (na) when no engine can search the web for the search probe; not
+// checked (error) for a buyer or search probe when reading the site's
+// category failed and no buyer question was built — whatever words the
+// probe gives for it — attributed to the engine that read; not measured,
+// with the probe's reason, otherwise (a reading that failed in part
+// while the buyer questions were asked leaves the search probe, cut to
+// fit the budget, not measured).
+func skipped(res *mentions.Result, p mentions.Probes, e map[string]any, probe int) *Result {
+	if p.Skipped == "" && (len(p.Prompts) > 0 || len(p.Runs) > 0) {
 		return nil
 	}
-	e["skipped"] = p.Skipped
-	if res.FactsError != "" && len(p.Prompts) == 0 && strings.Contains(p.Skipped, res.FactsError) {
-		r := errored("Not checked: "+p.Skipped+".", e)
+	why := cmp.Or(p.Skipped, "no prompt was asked")
+	e["skipped"] = why
+	if probe == searchProbe && !slices.ContainsFunc(res.Engines, func(en llm.Info) bool { return en.Can(llm.WebSearch) }) {
+		r := na("Not measured: no configured engine can search the web; not scored.", e)
 		return &r
 	}
-	r := na("Not measured: "+p.Skipped+"; not scored.", e)
+	if probe != brandedProbe && res.FactsError != "" && len(res.Category.Prompts) == 0 {
+		en := extractor(res)
+		e["extraction_engine"] = en.Name
+		// The reason names the engine when package mentions wrote it so.
+		label := en.Name + " (" + en.Model + ")"
+		s := fmt.Sprintf("Not checked: reading the site's category with %s failed (%s), so no buyer question was asked.", label, res.FactsError)
+		if strings.Contains(res.FactsError, label) {
+			s = fmt.Sprintf("Not checked: %s, so no buyer question was asked.", strings.TrimSuffix(res.FactsError, "."))
+		}
+		r := errored(s, e)
+		return &r
+	}
+	r := na("Not measured: "+why+"; not scored.", e)
 	return &r
+}
+
+// extractor is the engine that read the site's category: the default
+// engine, which also judges (docs/AI.md), and is configured first.
+func extractor(res *mentions.Result) llm.Info {
+	for _, j := range res.Accuracy {
+		if en, ok := res.Engine(j.JudgeEngine); ok {
+			return en
+		}
+	}
+	if len(res.Engines) > 0 {
+		return res.Engines[0]
+	}
+	return llm.Info{Name: "the default engine"}
 }
 
 func ofAnswers(k, n int, kind string) string {
@@ -492,8 +647,12 @@ func containsString(list []string, s string) bool {
 
 // What the measurement asks about.
 
-// maxSiteData bounds the site text sent for fact extraction.
-const maxSiteData = 6000
+// Bounds of the site text a reading sends to the extraction.
+const (
+	maxMetaField = 500
+	maxHomeText  = 2000
+	maxAboutText = 3000
+)
 
 // genericTypes say that a node is an organisation without saying what
 // kind: they give no category.
@@ -503,11 +662,16 @@ var genericTypes = map[string]bool{
 }
 
 // AISubject is what the answer engines are asked about: the brand and its
-// aliases, the site's host, the facts the site states in JSON-LD, and
-// the text the default engine extracts category, offers and location from
-// (title, description, headings, about page). Text the
-// hidden_prompt_injection check would flag, invisible characters and
-// key-shaped strings never reach a prompt.
+// aliases, the site's host, the facts the site states without a model
+// reading it (JSON-LD, its own description of itself), two readings of
+// the site for the default engine to extract category, offers and location
+// from (its metadata; its visible text), and the visible text of every
+// page read, which what is extracted must be found in. No hidden text
+// (display:none, aria-hidden, the hidden attribute …) is in any of them,
+// whether or not the hidden_prompt_injection check flags it; invisible
+// characters and key-shaped strings are removed. Everything else is the
+// site's text, which mentions.Measure fences as data and checks before
+// use.
 func AISubject(in *Input) mentions.Subject {
 	s := mentions.Subject{Brand: in.BrandName, Aliases: in.BrandAliases}
 	site := siteOf(in)
@@ -517,8 +681,13 @@ func AISubject(in *Input) mentions.Subject {
 	case site.Target != nil:
 		s.Host = site.Target.Hostname()
 	}
-	s.Facts = jsonldFacts(in)
-	s.Data = siteData(in)
+	s.Facts = siteFacts(in)
+	s.Readings = siteReadings(in)
+	for _, p := range everyPage(in) {
+		if t := visibleOf(p, p.Text); t != "" {
+			s.Visible = append(s.Visible, t)
+		}
+	}
 	return s
 }
 
@@ -529,28 +698,32 @@ func hostOf(raw string) string {
 	return ""
 }
 
-func jsonldFacts(in *Input) []mentions.Fact {
+// siteFacts are the facts read without a model: the identity nodes'
+// names, specific types, addresses, founding years, contacts and offers,
+// the site name the homepage declares, and the site's description of
+// itself. A key may come from several places, in order of preference:
+// mentions.Measure keeps the first that has the shape of its fact, so a
+// name that is a sentence gives way to the next.
+func siteFacts(in *Input) []mentions.Fact {
 	var facts []mentions.Fact
-	add := func(key, value, source string) {
+	add := func(key, value, source string, vocabulary bool) {
 		value = strings.Join(strings.Fields(cleanForPrompt(value)), " ")
-		if value == "" || len([]rune(value)) > 120 || injectionRE.MatchString(value) {
+		if value == "" {
 			return
 		}
-		for _, f := range facts {
-			if f.Key == key {
-				return
-			}
-		}
-		facts = append(facts, mentions.Fact{Key: key, Value: value, Source: source})
+		facts = append(facts, mentions.Fact{Key: key, Value: value, Source: source, Vocabulary: vocabulary})
 	}
+	known := slices.Concat(organizationTypes, localBusinessTypes)
 	for _, c := range siteIdentities(in) {
 		en := c.entity
 		typ := en.Types[0]
-		src := "JSON-LD " + typ + " on " + addressOf(c.page)
-		add(mentions.FactName, en.String("name"), src+" (name)")
+		src := markupOf(en) + " " + typ + " on " + addressOf(c.page)
+		add(mentions.FactName, en.String("name"), src+" (name)", false)
 		for _, t := range en.Types {
-			if !genericTypes[t] {
-				add(mentions.FactCategory, humanType(t), src+" (@type)")
+			// Only a schema.org type GeoScan knows names a category: a
+			// type is the site's own string otherwise.
+			if !genericTypes[t] && slices.Contains(known, t) {
+				add(mentions.FactCategory, humanType(t), src+" (@type)", true)
 				break
 			}
 		}
@@ -559,10 +732,10 @@ func jsonldFacts(in *Input) []mentions.Fact {
 			if r := jsonld.Field(addr, "addressRegion"); r != "" && loc != "" && r != loc {
 				loc += ", " + r
 			}
-			add(mentions.FactLocation, loc, src+" (address)")
+			add(mentions.FactLocation, loc, src+" (address)", false)
 		}
 		if fd := en.String("foundingDate"); len(fd) >= 4 {
-			add(mentions.FactFounded, fd[:4], src+" (foundingDate)")
+			add(mentions.FactFounded, fd[:4], src+" (foundingDate)", false)
 		}
 		contact := en.String("telephone")
 		if contact == "" {
@@ -574,7 +747,7 @@ func jsonldFacts(in *Input) []mentions.Fact {
 				contact = jsonld.Field(cp, "email")
 			}
 		}
-		add(mentions.FactContact, strings.TrimPrefix(contact, "mailto:"), src+" (contact)")
+		add(mentions.FactContact, strings.TrimPrefix(contact, "mailto:"), src+" (contact)", false)
 		var offers []string
 		if list, ok := en.Props["makesOffer"].([]any); ok {
 			for _, o := range list {
@@ -588,10 +761,101 @@ func jsonldFacts(in *Input) []mentions.Fact {
 			}
 		}
 		if len(offers) > 0 {
-			add(mentions.FactOffer, strings.Join(firstN(offers, 3), ", "), src+" (makesOffer)")
+			add(mentions.FactOffer, strings.Join(firstN(offers, 3), ", "), src+" (makesOffer)", false)
 		}
 	}
+	if h := in.Home; h != nil {
+		add(mentions.FactName, h.MetaContent("og:site_name"), "og:site_name of "+addressOf(h), false)
+		desc, src := selfDescription(in)
+		add(mentions.FactDescription, excerpt(strings.Join(strings.Fields(desc), " "), mentions.MaxDescription-1), src, false)
+	}
 	return facts
+}
+
+// markupOf names the markup that declared an entity ("JSON-LD",
+// "microdata", "JSON-LD and RDFa"), so a fact's source says where a reader
+// of the page finds it.
+func markupOf(en *jsonld.Entity) string {
+	if s := en.Syntax.String(); s != "" {
+		return s
+	}
+	return "JSON-LD"
+}
+
+// selfDescription is what the site says it is, in the first place it
+// says so: the identity node's description, the meta description, the
+// homepage's lead paragraph, its title.
+func selfDescription(in *Input) (text, source string) {
+	h := in.Home
+	for _, c := range siteIdentities(in) {
+		if d := c.entity.String("description"); d != "" {
+			return d, markupOf(c.entity) + " " + c.entity.Types[0] + " on " + addressOf(c.page) + " (description)"
+		}
+	}
+	if d := h.MetaContent("description"); strings.TrimSpace(d) != "" {
+		return d, "meta description of " + addressOf(h)
+	}
+	if lead := h.IntroParagraph(); lead != "" && !isHidden(h, lead) {
+		return lead, "lead paragraph of " + addressOf(h)
+	}
+	return h.Title, "title of " + addressOf(h)
+}
+
+// siteReadings are the two parts of the site the extraction reads, each
+// in its own call: what the site says of itself to machines (title, meta
+// description, JSON-LD description) and what it shows a visitor (main
+// heading, homepage and about page text, hidden elements removed).
+func siteReadings(in *Input) []mentions.Reading {
+	meta := map[string]string{}
+	text := map[string]string{}
+	set := func(fields map[string]string, key, value string, limit int) {
+		if v := strings.Join(strings.Fields(cleanForPrompt(value)), " "); v != "" {
+			fields[key] = excerpt(v, limit)
+		}
+	}
+	if h := in.Home; h != nil {
+		set(meta, "title", h.Title, maxMetaField)
+		set(meta, "meta_description", h.MetaContent("description"), maxMetaField)
+		for _, c := range siteIdentities(in) {
+			if d := c.entity.String("description"); d != "" {
+				set(meta, "organization_description", d, maxMetaField)
+				break
+			}
+		}
+		for _, hd := range h.Headings {
+			if hd.Level == 1 && !isHidden(h, hd.Text) {
+				set(text, "main_heading", hd.Text, maxMetaField)
+				break
+			}
+		}
+		set(text, "homepage_text", visibleOf(h, h.MainText), maxHomeText)
+	}
+	for _, p := range sitePages(in, fetch.About) {
+		set(text, "about_page_text", visibleOf(p, p.MainText), maxAboutText)
+		break
+	}
+	var out []mentions.Reading
+	if len(meta) > 0 {
+		out = append(out, mentions.Reading{Name: "metadata (title, meta description, JSON-LD description)", Fields: meta})
+	}
+	if len(text) > 0 {
+		out = append(out, mentions.Reading{Name: "visible text (main heading, homepage, about page)", Fields: text})
+	}
+	return out
+}
+
+// visibleOf is a page's text without the text of its hidden elements.
+func visibleOf(p *page.Page, text string) string {
+	for _, h := range p.HiddenTexts() {
+		text = strings.ReplaceAll(text, h.Text, " ")
+	}
+	return strings.Join(strings.Fields(cleanForPrompt(text)), " ")
+}
+
+// isHidden reports text that a visitor of p does not see: it is gone
+// from the page's text once the hidden elements' text is taken out.
+func isHidden(p *page.Page, text string) bool {
+	return !strings.Contains(visibleOf(p, p.Text), strings.Join(strings.Fields(cleanForPrompt(text)), " "))
 }
 
 // humanType turns a schema.org type into words: "CafeOrCoffeeShop" →
@@ -603,82 +867,6 @@ func humanType(t string) string {
 			b.WriteByte(' ')
 		}
 		b.WriteRune(unicode.ToLower(r))
-	}
-	return b.String()
-}
-
-// siteData is the text the default engine extracts facts from.
-func siteData(in *Input) string {
-	var b strings.Builder
-	line := func(label, text string) {
-		text = strings.Join(strings.Fields(cleanForPrompt(text)), " ")
-		if text == "" || b.Len() >= maxSiteData {
-			return
-		}
-		b.WriteString(label + ": " + text + "\n")
-	}
-	flagged := flaggedTexts(in)
-	visible := func(p *page.Page, text string) string {
-		for _, f := range flagged[p] {
-			text = strings.ReplaceAll(text, f, " ")
-		}
-		return dropInstructions(text)
-	}
-	if h := in.Home; h != nil {
-		line("Title", h.Title)
-		if d := h.Meta["description"]; len(d) > 0 {
-			line("Meta description", dropInstructions(d[0]))
-		}
-		for _, hd := range h.Headings {
-			if hd.Level == 1 {
-				line("Main heading", dropInstructions(hd.Text))
-				break
-			}
-		}
-		for _, c := range siteIdentities(in) {
-			if d := c.entity.String("description"); d != "" {
-				line("Organization description (JSON-LD)", dropInstructions(d))
-				break
-			}
-		}
-	}
-	for _, p := range sitePages(in, fetch.About) {
-		line("About page", excerpt(visible(p, p.MainText), 3000))
-	}
-	if h := in.Home; h != nil {
-		line("Homepage", excerpt(visible(h, h.MainText), 2000))
-	}
-	return excerpt(b.String(), maxSiteData)
-}
-
-// flaggedTexts are, per page, the hidden texts the hidden_prompt_injection
-// check flags: they are cut out of the page text before it reaches a
-// prompt.
-func flaggedTexts(in *Input) map[*page.Page][]string {
-	out := map[*page.Page][]string{}
-	for _, p := range everyPage(in) {
-		for _, h := range p.HiddenTexts() {
-			if injectionRE.MatchString(h.Text) {
-				out[p] = append(out[p], h.Text)
-			}
-		}
-	}
-	return out
-}
-
-// sentenceRE splits text into sentences for dropInstructions.
-var sentenceRE = regexp.MustCompile(`[^.!?\n]+[.!?]*`)
-
-// dropInstructions removes the sentences that address AI models.
-func dropInstructions(s string) string {
-	if !injectionRE.MatchString(s) {
-		return s
-	}
-	var b strings.Builder
-	for _, sent := range sentenceRE.FindAllString(s, -1) {
-		if !injectionRE.MatchString(sent) {
-			b.WriteString(sent)
-		}
 	}
 	return b.String()
 }

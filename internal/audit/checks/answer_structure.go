@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/url"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/geoscan/geoscan/internal/audit/page"
@@ -324,19 +325,22 @@ func factsAndCitationsCheck() *Check {
 		ID: "facts_and_citations", Ring: scoring.RingVisibility, Pillar: pillarAnswerStructure, Weight: 2, Effort: Medium,
 		Marketing: Text{
 			Title: "Concrete facts and sources",
-			Why:   "AI engines prefer to cite pages with specific numbers and links to trustworthy sources; vague copy gives them nothing to verify or quote.",
-			Fix:   "Add concrete figures (prices, dates, quantities, results) and link to the official or research sources behind your claims.",
+			Why:   "AI engines prefer to cite pages with specific numbers and links to the sources behind them; vague copy gives them nothing to verify or quote.",
+			Fix:   "Add concrete figures (prices, dates, quantities, results) and link the source of each claim where you make it, or list your sources at the end.",
 		},
 		Engineering: Text{
 			Title: "Fact density and outbound citations",
-			Why:   "Passages with numbers and outbound links to primary sources (.gov, .edu, Wikipedia, DOI, archived copies in web archives) score higher as grounded evidence in generative answers.",
-			Fix:   "Include quantitative statements (at least one number per 100 words) and <a href> citations to primary sources in the body copy of articles.",
+			Why:   "Passages with numbers and citations (a link in the sentence it supports, a footnote, a references section, cite markup, the press release a story reports on) read as grounded evidence in generative answers; what makes a link a citation is its role in the text, not its host.",
+			Fix:   "Include quantitative statements (at least one number per 100 words) and cite sources in the body copy: <a href> inside the sentence, footnotes (role=doc-noteref / doc-endnotes) or a References list; links only in nav, footer, share bars, ads or profile icons cite nothing.",
 		},
 		Eval: evalFactsCitations,
 	}
 }
 
-// sourceHost reports whether a host is a primary or reference source.
+// sourceHost reports a host of reference works and primary records:
+// government, universities, international bodies, DOIs, Wikipedia and
+// web archives. It is a signal reported beside the citations, never
+// what makes a link one.
 func sourceHost(host string) bool {
 	host = strings.ToLower(strings.TrimPrefix(host, "www."))
 	for _, suffix := range []string{".gov", ".edu", ".int", ".mil"} {
@@ -348,7 +352,7 @@ func sourceHost(host string) bool {
 		return true
 	}
 	// Web archives hold the copies writers cite when a source may move
-	// or vanish: a link there is a citation whatever it archives.
+	// or vanish.
 	for _, d := range []string{
 		"wikipedia.org", "doi.org", "arxiv.org", "pubmed.ncbi.nlm.nih.gov", "nature.com", "sciencedirect.com", "europa.eu", "who.int", "oecd.org", "worldbank.org", "iso.org", "w3.org", "ietf.org", "rfc-editor.org",
 		"web.archive.org", "archive.org", "archive.today", "archive.ph", "archive.is", "archive.li", "webcitation.org", "perma.cc",
@@ -360,12 +364,20 @@ func sourceHost(host string) bool {
 	return false
 }
 
+// citationRoleText says where citations of a role sit, after their count.
+var citationRoleText = map[page.CitationRole]string{
+	page.CiteFootnote:    "in footnotes",
+	page.CiteReferences:  "in a references section",
+	page.CiteQuotation:   "in cite or quotation markup",
+	page.CitePrimary:     "linking the party their sentence names",
+	page.CiteRunningText: "in running text",
+}
+
 func evalFactsCitations(in *Input) Result {
 	pages := copyPages(in)
-	words, numbers := 0, 0
-	var sources []string
-	outbound := 0
-	seen := map[string]bool{}
+	words, numbers, outbound := 0, 0, 0
+	var cites []page.Citation
+	seen := map[string]int{}
 	for _, p := range pages {
 		words += p.Words
 		numbers += len(numberRE.FindAllString(p.MainText, -1))
@@ -373,15 +385,25 @@ func evalFactsCitations(in *Input) Result {
 			if l.Internal || l.Href == "" {
 				continue
 			}
-			u, err := url.Parse(l.Href)
-			if err != nil || (u.Scheme != "http" && u.Scheme != "https") {
+			if u, err := url.Parse(l.Href); err == nil && (u.Scheme == "http" || u.Scheme == "https") {
+				outbound++
+			}
+		}
+		// A source cited on two pages is one source, in its most
+		// specific role.
+		for _, c := range p.Citations() {
+			key := c.URL
+			if key == "" {
+				key = "unlinked:" + strings.ToLower(c.Text)
+			}
+			if i, ok := seen[key]; ok {
+				if slices.Index(page.CitationRoles, c.Role) < slices.Index(page.CitationRoles, cites[i].Role) {
+					cites[i].Role = c.Role
+				}
 				continue
 			}
-			outbound++
-			if sourceHost(u.Hostname()) && !seen[l.Href] {
-				seen[l.Href] = true
-				sources = append(sources, l.Href)
-			}
+			seen[key] = len(cites)
+			cites = append(cites, c)
 		}
 	}
 	if words < sparseSSRWords {
@@ -389,13 +411,53 @@ func evalFactsCitations(in *Input) Result {
 	}
 	per100 := roundTenth(100 * float64(numbers) / float64(words))
 	hasFacts := per100 >= 1
+
+	byRole := map[string]any{}
+	count := map[page.CitationRole]int{}
+	unlinked, referenceHosts := 0, 0
+	examples := []map[string]any{}
+	for _, c := range cites {
+		count[c.Role]++
+		if c.URL == "" {
+			unlinked++
+		} else if sourceHost(c.Host) {
+			referenceHosts++
+		}
+		if len(examples) < 10 {
+			examples = append(examples, map[string]any{"url": c.URL, "role": string(c.Role), "text": excerpt(c.Text, 100), "context": excerpt(c.Context, 160)})
+		}
+	}
+	var parts []string
+	for _, r := range page.CitationRoles {
+		byRole[string(r)] = count[r]
+		if count[r] > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", count[r], citationRoleText[r]))
+		}
+	}
 	e := ev("pages", len(pages), "words", words, "numbers", numbers, "numbers_per_100_words", per100,
-		"outbound_links", outbound, "source_links", nonNil(firstN(sources, 10)), "source_link_count", len(sources))
-	s := fmt.Sprintf("The content has %.1f numbers per 100 words and %s to primary or reference sources.", per100, plural(len(sources), "link", "links"))
+		"outbound_links", outbound, "citations", len(cites), "citations_by_role", byRole, "citations_without_link", unlinked,
+		"reference_host_citations", referenceHosts, "citation_examples", examples,
+		"measured", "citations by their role in the main content: links in running text, footnotes, references sections, cite markup and links to the party a sentence names; links in menus, footers, share bars, ads, affiliate links, profiles and image-only links are not citations")
+
+	s := fmt.Sprintf("The content has %.1f numbers per 100 words and ", per100)
 	switch {
-	case hasFacts && len(sources) > 0:
+	case len(cites) > 0:
+		s += fmt.Sprintf("cites %s: %s", plural(len(cites), "source", "sources"), andList(parts))
+		if unlinked > 0 {
+			s += fmt.Sprintf(" (%d named without a link)", unlinked)
+		}
+	case outbound == 0:
+		s += "links to no other site, so it cites no sources"
+	case outbound == 1:
+		s += "cites no sources: its 1 outbound link is not in running text, a footnote, a references section or cite markup"
+	default:
+		s += fmt.Sprintf("cites no sources: none of its %d outbound links is in running text, a footnote, a references section or cite markup", outbound)
+	}
+	s += "."
+	switch {
+	case hasFacts && len(cites) > 0:
 		return pass(s, e)
-	case hasFacts || len(sources) > 0:
+	case hasFacts || len(cites) > 0:
 		return warn(s, e)
 	}
 	return fail(s, e)

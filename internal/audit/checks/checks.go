@@ -21,6 +21,7 @@ import (
 	"github.com/geoscan/geoscan/internal/audit/fetch"
 	"github.com/geoscan/geoscan/internal/audit/mentions"
 	"github.com/geoscan/geoscan/internal/audit/page"
+	"github.com/geoscan/geoscan/internal/audit/render"
 	"github.com/geoscan/geoscan/internal/audit/scoring"
 )
 
@@ -117,6 +118,13 @@ type Input struct {
 	// (ai_mentions); nil when no answer engine is configured.
 	Mentions *mentions.Result
 	Now      time.Time
+	// Rendered compares Home's HTML with Home as a browser rendered it;
+	// the checks about what JavaScript adds judge from it. Nil when the
+	// page was not rendered: RenderErr then says why when rendering was
+	// tried and failed, and is empty when rendering is off, in which case
+	// those checks judge from signs in the HTML.
+	Rendered  *render.Diff
+	RenderErr string
 }
 
 // Pages returns the parsed pages of a purpose that were fetched and are HTML.

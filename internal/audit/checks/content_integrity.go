@@ -6,8 +6,10 @@ import (
 	"slices"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/PuerkitoBio/goquery"
+	"golang.org/x/net/html"
 	"golang.org/x/net/publicsuffix"
 
 	"github.com/geoscan/geoscan/internal/audit/fetch"
@@ -70,6 +72,23 @@ type invisibleScan struct {
 
 func isZeroWidth(r rune) bool {
 	return r == 0x200B || r == 0x200C || r == 0x200D || r == 0x2060 || r == 0xFEFF
+}
+
+// hasInvisible reports a body with a tag character or a zero-width
+// character anywhere: without one scanInvisible finds nothing.
+func hasInvisible(body []byte) bool {
+	for i := 0; i < len(body); {
+		if body[i] < utf8.RuneSelf {
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRune(body[i:])
+		if r >= 0xE0000 && r <= 0xE007F || isZeroWidth(r) {
+			return true
+		}
+		i += size
+	}
+	return false
 }
 
 // scanInvisible looks for Unicode tag characters (U+E0000–E007F) outside
@@ -185,6 +204,10 @@ func evalPromptInjection(in *Input) Result {
 				}
 			}
 		}
+		if !hasInvisible(d.resp.Body) {
+			// Nothing for scanInvisible to find, with or without code.
+			continue
+		}
 		sc := scanInvisible(stripCode(string(d.resp.Body)))
 		if sc.tagChars == 0 && sc.zwRuns == 0 {
 			continue
@@ -236,6 +259,43 @@ var (
 	overlaySelector = `[class*=interstitial], [id*=interstitial], [class*=exit-intent], [id*=exit-intent], [class*=popup], [id*=popup], [class*=pop-up], [id*=pop-up], [class*=paywall], [id*=paywall]`
 )
 
+// overlayWords are the words overlaySelector looks for in class and id
+// names.
+var overlayWords = []string{"interstitial", "exit-intent", "popup", "pop-up", "paywall"}
+
+// overlayElements counts the elements below roots that overlaySelector
+// matches, in one walk without a selector engine.
+func overlayElements(roots []*html.Node) int {
+	count := 0
+	var walk func(n *html.Node)
+	walk = func(n *html.Node) {
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			if c.Type == html.ElementNode && overlayNamed(c) {
+				count++
+			}
+			walk(c)
+		}
+	}
+	for _, r := range roots {
+		walk(r)
+	}
+	return count
+}
+
+func overlayNamed(n *html.Node) bool {
+	for _, a := range n.Attr {
+		if a.Key != "class" && a.Key != "id" {
+			continue
+		}
+		for _, w := range overlayWords {
+			if strings.Contains(a.Val, w) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // maxCTAs is the number of calls to action on one page beyond which they
 // read as sales pressure rather than navigation.
 const maxCTAs = 15
@@ -259,10 +319,11 @@ func evalNegativeSignals(in *Input) Result {
 		if words < 200 {
 			continue
 		}
+		// The most frequent term; of several, the first in sort order.
 		top, n := "", 0
-		for _, w := range sortedKeys(counts) {
-			if counts[w] > n {
-				top, n = w, counts[w]
+		for w, c := range counts {
+			if c > n || c == n && w < top {
+				top, n = w, c
 			}
 		}
 		share := percent(n, words)
@@ -288,7 +349,7 @@ func evalNegativeSignals(in *Input) Result {
 					ctas++
 				}
 			})
-			overlays = h.Doc.Find(overlaySelector).Length()
+			overlays = overlayElements(h.Doc.Nodes)
 		}
 		allWords := page.CountWords(h.Text)
 		boilerplate := 0.0
@@ -336,6 +397,15 @@ var (
 	// trademark lines, cookie, privacy and liability notices, affiliate
 	// disclosures, in the languages of the stopword lists.
 	legalRE = regexp.MustCompile(`(?i)©|\(c\)\s*\d{4}|\bcopyright\b|all rights reserved|alle rechte vorbehalten|tous droits réservés|todos los derechos reservados|tutti i diritti riservati|todos os direitos reservados|alle rechten voorbehouden|registered trademarks?|trademarks? of\b|terms (?:of (?:use|service)|and conditions|& conditions)|privacy (?:policy|notice|statement)|\b(?:we|this (?:site|website)) uses? cookies|cookie (?:policy|settings|preferences|consent)|datenschutz|impressum|haftungsausschluss|disclaimer|not (?:be )?(?:held )?(?:liable|responsible)\b|affiliate links?|earn (?:a|an affiliate) commission`)
+	// legalKeys are words one of which every match of legalRE holds, in
+	// lower case: a sentence with none of them is not legal boilerplate,
+	// and most sentences are ruled out without running the expression.
+	legalFold = strings.NewReplacer("ſ", "s", "\u212a", "k")
+	legalKeys = []string{
+		"©", "(c)", "copyright", "rights", "rechte", "droits", "derechos", "diritti", "direitos",
+		"trademark", "terms", "privacy", "cookie", "datenschutz", "impressum", "haftungsausschluss",
+		"disclaimer", "liable", "responsible", "affiliate", "commission",
+	}
 	// labelTerms are units, currencies and tax labels: they stand beside
 	// numbers and are never the term a page is stuffed with, and the
 	// parts of web addresses that survive being split into words.
@@ -350,6 +420,20 @@ var (
 
 // stuffingLeftOut counts what stuffingTerms left out, for the evidence.
 type stuffingLeftOut struct{ repeats, domains, legal, labels int }
+
+// mayBeLegal reports whether a sentence holds one of legalKeys: false
+// means legalRE cannot match it. The two letters that case-fold to ASCII
+// without lower-casing to it (long s, Kelvin sign) are folded first, as
+// the expression's (?i) does.
+func mayBeLegal(sentence string) bool {
+	low := strings.ToLower(legalFold.Replace(sentence))
+	for _, k := range legalKeys {
+		if strings.Contains(low, k) {
+			return true
+		}
+	}
+	return false
+}
 
 // stuffingTerms reads a page's main text, as blocks (see TextBlocks), the
 // way keyword stuffing is judged: a block repeated word for word counts
@@ -371,24 +455,43 @@ func stuffingTerms(blocks []string, brand map[string]bool, left *stuffingLeftOut
 		seen[b] = true
 		once = append(once, b)
 	}
-	text := webAddressRE.ReplaceAllStringFunc(strings.Join(once, "\n"), func(m string) string {
-		if strings.Contains(m, "://") || strings.Contains(m, "@") || domainName(m) {
-			left.domains++
-			return " "
-		}
-		return m
-	})
-	var kept []string
-	for _, sentence := range sentenceEndRE.Split(strings.ReplaceAll(text, "\n", ". "), -1) {
-		if legalRE.MatchString(sentence) {
-			left.legal++
+	// No match of webAddressRE spans a line break, so only the blocks
+	// that may hold a web address are searched.
+	for i, b := range once {
+		if !mayHoldAddress(b) {
 			continue
 		}
-		kept = append(kept, sentence)
+		once[i] = webAddressRE.ReplaceAllStringFunc(b, func(m string) string {
+			if strings.Contains(m, "://") || strings.Contains(m, "@") || domainName(m) {
+				left.domains++
+				return " "
+			}
+			return m
+		})
 	}
-	ws := tokens(strings.Join(kept, " "))
-	numeric := func(i int) bool { return i >= 0 && i < len(ws) && strings.Trim(ws[i], "0123456789") == "" }
-	counts = map[string]int{}
+	text := strings.Join(once, "\n")
+	// Sentence ends are no letters or digits, so without a legal
+	// sentence to drop the words are read from the text whole.
+	if mayBeLegal(text) {
+		var kept []string
+		for _, sentence := range sentenceEndRE.Split(strings.ReplaceAll(text, "\n", ". "), -1) {
+			if mayBeLegal(sentence) && legalRE.MatchString(sentence) {
+				left.legal++
+				continue
+			}
+			kept = append(kept, sentence)
+		}
+		text = strings.Join(kept, " ")
+	}
+	ws := tokens(text)
+	return len(ws), countTerms(ws, brand, left)
+}
+
+// countTerms counts the candidate terms of a page's words (see
+// stuffingTerms).
+func countTerms(ws []string, brand map[string]bool, left *stuffingLeftOut) map[string]int {
+	numeric := func(i int) bool { return i >= 0 && i < len(ws) && digitsOnly(ws[i]) }
+	counts := map[string]int{}
 	// reach is how many words after the last number still label it: two,
 	// and one more for every known label on the way ("12,90 € inkl.
 	// MwSt. zzgl. Versand").
@@ -410,7 +513,17 @@ func stuffingTerms(blocks []string, brand map[string]bool, left *stuffingLeftOut
 			counts[w]++
 		}
 	}
-	return len(ws), counts
+	return counts
+}
+
+// digitsOnly reports a word of ASCII digits alone.
+func digitsOnly(w string) bool {
+	for i := 0; i < len(w); i++ {
+		if w[i] < '0' || w[i] > '9' {
+			return false
+		}
+	}
+	return true
 }
 
 // domainName reports a dotted name whose last labels are a public suffix
@@ -426,11 +539,26 @@ func ideographicRune(r rune) bool {
 	return unicode.Is(unicode.Han, r) || unicode.Is(unicode.Hiragana, r) || unicode.Is(unicode.Katakana, r)
 }
 
-func isStopword(w string) bool {
-	for _, list := range stopwords {
-		if slices.Contains(list, w) {
+func isStopword(w string) bool { return len(stopwordLangs[w]) > 0 }
+
+// mayHoldAddress reports whether s may hold a match of webAddressRE:
+// every match has "://", "@" or a dot right before a letter. Any rune
+// outside ASCII after a dot counts as a letter here, which keeps the
+// test simple and errs only towards searching.
+func mayHoldAddress(s string) bool {
+	if strings.Contains(s, "://") || strings.Contains(s, "@") {
+		return true
+	}
+	for i := strings.IndexByte(s, '.'); i >= 0 && i+1 < len(s); {
+		c := s[i+1]
+		if c >= utf8.RuneSelf || 'a' <= c|0x20 && c|0x20 <= 'z' {
 			return true
 		}
+		j := strings.IndexByte(s[i+1:], '.')
+		if j < 0 {
+			break
+		}
+		i += 1 + j
 	}
 	return false
 }

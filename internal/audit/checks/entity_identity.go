@@ -14,8 +14,9 @@ import (
 )
 
 // The entity_identity pillar: can AI systems tell exactly who is behind
-// the site and connect it to its other profiles? Organization schema,
-// sameAs profiles, one brand name, about and contact pages, and NAP.
+// the site and connect it to its other profiles? Organization schema
+// (in JSON-LD, microdata or RDFa), sameAs profiles, one brand name, about
+// and contact pages, and NAP.
 const pillarEntityIdentity = "entity_identity"
 
 // entityIdentityChecks returns the pillar's checks in report order.
@@ -40,7 +41,7 @@ func organizationEntityCheck() *Check {
 		Engineering: Text{
 			Title: "Organization entity with name, url, logo and contact",
 			Why:   "An Organization or LocalBusiness node with name, url, logo and contactPoint/address is what engines reconcile with knowledge-graph entities and show in brand answers.",
-			Fix:   "Publish Organization (or a LocalBusiness subtype) JSON-LD on the homepage with name, url, an absolute logo URL (ImageObject) and contactPoint or address, and give it an @id other nodes reference.",
+			Fix:   "Publish Organization (or a LocalBusiness subtype) JSON-LD on the homepage with name, url, an absolute logo URL (ImageObject) and contactPoint or address, and give it an @id other nodes reference; microdata or RDFa with the same properties counts too.",
 		},
 		Eval: evalOrganizationEntity,
 	}
@@ -138,7 +139,7 @@ func evalOrganizationEntity(in *Input) Result {
 	}
 	cands := siteIdentities(in)
 	if len(cands) == 0 {
-		return fail("No Organization, LocalBusiness or Person entity describes the site on the fetched pages.", ev("entity", "", "missing", identitySlots))
+		return fail("No Organization, LocalBusiness or Person entity describes the site on the fetched pages, in JSON-LD, microdata or RDFa.", ev("entity", "", "syntax", []string{}, "missing", identitySlots))
 	}
 	best, bestN := cands[0], -1
 	var bestHave map[string]bool
@@ -161,12 +162,13 @@ func evalOrganizationEntity(in *Input) Result {
 			missing = append(missing, s)
 		}
 	}
-	e := ev("entity", best.entity.Label(), "type", best.entity.Types[0], "page", addressOf(best.page), "name", best.entity.String("name"),
+	syntax := best.entity.Syntax
+	e := ev("entity", best.entity.Label(), "type", best.entity.Types[0], "syntax", nonNil(syntax.Names()), "page", addressOf(best.page), "name", best.entity.String("name"),
 		"url", best.entity.String("url"), "logo", bestLogo, "missing", nonNil(missing), "logo_checked", "absolute URL shape; the image is not downloaded")
 	if len(missing) == 0 {
-		return pass(fmt.Sprintf("%s %q declares name, url, logo and contact details.", best.entity.Types[0], best.entity.String("name")), e)
+		return pass(fmt.Sprintf("%s %q%s declares name, url, logo and contact details.", best.entity.Types[0], best.entity.String("name"), inSyntax(syntax)), e)
 	}
-	return warn(fmt.Sprintf("%s %q lacks %s.", best.entity.Types[0], best.entity.String("name"), strings.Join(missing, ", ")), e)
+	return warn(fmt.Sprintf("%s %q%s lacks %s.", best.entity.Types[0], best.entity.String("name"), inSyntax(syntax), strings.Join(missing, ", ")), e)
 }
 
 func sameAsProfilesCheck() *Check {
@@ -195,38 +197,58 @@ var actionSegments = []string{
 	"plugins", "embed", "tr", "login", "signup", "search", "hashtag", "home",
 }
 
-// profilePlatform names the authoritative profile site a URL points to,
+// ProfilePlatform names the authoritative profile site a URL points to,
 // or "" when it points elsewhere, or to the platform's own front page or
-// one of its actions (a share button is no profile).
-func profilePlatform(raw string) string {
+// one of its actions (a share button is no profile). It is what
+// sameas_profiles counts, so a generated fix proposes the same profiles.
+func ProfilePlatform(raw string) string {
+	name, action := platformOf(raw)
+	if action {
+		return ""
+	}
+	return name
+}
+
+// PlatformAction reports a URL on a profile platform that is its front
+// page or one of its actions (facebook.com/sharer.php,
+// twitter.com/intent/tweet): never a profile, whatever a page declares.
+func PlatformAction(raw string) bool {
+	name, action := platformOf(raw)
+	return name != "" && action
+}
+
+// platformOf names the profile platform of a URL's host ("" for none) and
+// says whether its path is the front page or an action.
+func platformOf(raw string) (name string, action bool) {
 	u, err := url.Parse(strings.TrimSpace(raw))
 	if err != nil || u.Host == "" {
-		return ""
+		return "", false
 	}
 	first, _, _ := strings.Cut(strings.Trim(u.EscapedPath(), "/"), "/")
-	if first == "" || slices.Contains(actionSegments, strings.ToLower(first)) {
-		return ""
-	}
+	action = first == "" || slices.Contains(actionSegments, strings.ToLower(first))
 	host := strings.ToLower(u.Hostname())
-	for _, p := range []struct{ name, domain string }{
-		{"Wikipedia", "wikipedia.org"},
-		{"Wikidata", "wikidata.org"},
-		{"LinkedIn", "linkedin.com"},
-		{"Crunchbase", "crunchbase.com"},
-		{"GitHub", "github.com"},
-		{"X", "x.com"},
-		{"X", "twitter.com"},
-		{"YouTube", "youtube.com"},
-		{"YouTube", "youtu.be"},
-		{"Facebook", "facebook.com"},
-		{"Facebook", "fb.com"},
-		{"Instagram", "instagram.com"},
-	} {
+	for _, p := range profilePlatforms {
 		if host == p.domain || strings.HasSuffix(host, "."+p.domain) {
-			return p.name
+			return p.name, action
 		}
 	}
-	return ""
+	return "", false
+}
+
+// profilePlatforms are the profile sites sameAs is judged by.
+var profilePlatforms = []struct{ name, domain string }{
+	{"Wikipedia", "wikipedia.org"},
+	{"Wikidata", "wikidata.org"},
+	{"LinkedIn", "linkedin.com"},
+	{"Crunchbase", "crunchbase.com"},
+	{"GitHub", "github.com"},
+	{"X", "x.com"},
+	{"X", "twitter.com"},
+	{"YouTube", "youtube.com"},
+	{"YouTube", "youtu.be"},
+	{"Facebook", "facebook.com"},
+	{"Facebook", "fb.com"},
+	{"Instagram", "instagram.com"},
 }
 
 func evalSameAs(in *Input) Result {
@@ -234,12 +256,16 @@ func evalSameAs(in *Input) Result {
 		return na(naNoHome, ev())
 	}
 	var sameAs, platforms []string
+	var syntax jsonld.Syntax
 	for _, c := range siteIdentities(in) {
+		if c.entity.Has("sameAs") {
+			syntax |= c.entity.Syntax
+		}
 		for _, s := range c.entity.Strings("sameAs") {
 			if !slices.Contains(sameAs, s) {
 				sameAs = append(sameAs, s)
 			}
-			if p := profilePlatform(s); p != "" && !slices.Contains(platforms, p) {
+			if p := ProfilePlatform(s); p != "" && !slices.Contains(platforms, p) {
 				platforms = append(platforms, p)
 			}
 		}
@@ -249,12 +275,12 @@ func evalSameAs(in *Input) Result {
 	var linked []string
 	if in.Home != nil {
 		for _, l := range in.Home.Links {
-			if p := profilePlatform(l.Href); p != "" && !slices.Contains(linked, l.Href) {
+			if p := ProfilePlatform(l.Href); p != "" && !slices.Contains(linked, l.Href) {
 				linked = append(linked, l.Href)
 			}
 		}
 	}
-	e := ev("same_as", nonNil(firstN(sameAs, 20)), "authoritative_platforms", nonNil(platforms), "count", len(platforms),
+	e := ev("same_as", nonNil(firstN(sameAs, 20)), "syntax", nonNil(syntax.Names()), "authoritative_platforms", nonNil(platforms), "count", len(platforms),
 		"profile_links_on_homepage", nonNil(firstN(linked, 10)))
 	switch {
 	case len(platforms) >= 2:
@@ -521,7 +547,7 @@ func evalLocalNAP(in *Input) Result {
 			return len(p) >= 6 && (strings.HasSuffix(p, want) || strings.HasSuffix(want, p))
 		})
 	})
-	e := ev("business", biz.Label(), "nap", rows)
+	e := ev("business", biz.Label(), "syntax", nonNil(biz.Syntax.Names()), "nap", rows)
 	if problems == 0 {
 		return pass(fmt.Sprintf("The name, address and phone of %s %q match the visible text.", biz.Types[0], name), e)
 	}

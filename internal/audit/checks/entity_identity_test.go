@@ -42,11 +42,30 @@ func TestEntityIdentity(t *testing.T) {
 			{"name only", func(t *testing.T) *Input {
 				return inputOf(t, homeWith(ldBlock(`{"@context":"https://schema.org","@type":"Organization","name":"Example","logo":"/logo.png"}`), ""))
 			}, Warn, "lacks url, logo, contact", nil},
-			{"none", func(t *testing.T) *Input { return inputOf(t, homeWith("", "<p>x</p>")) }, Fail, "No Organization", nil},
+			{
+				"in microdata only", func(t *testing.T) *Input { return inputOf(t, microdataHome()) }, Pass,
+				`Organization "株式会社サンプル" (in microdata) declares name, url, logo and contact details.`, ev("syntax", []string{"microdata"}, "logo", "https://example.com/logo.png"),
+			},
+			{
+				"in RDFa only", func(t *testing.T) *Input { return inputOf(t, rdfaHome()) }, Pass,
+				`Bakery "Müller Bäckerei" (in RDFa) declares name, url, logo and contact details.`, ev("syntax", []string{"RDFa"}, "url", "https://example.com/"),
+			},
+			{
+				"in JSON-LD and again in microdata", func(t *testing.T) *Input { return inputOf(t, yoastWithMicrodata()) }, Pass,
+				`Organization "Example" (in JSON-LD and microdata) declares`, ev("syntax", []string{"JSON-LD", "microdata"}),
+			},
+			{"a name in microdata, nothing more", func(t *testing.T) *Input {
+				return inputOf(t, homeWith("", `<div itemscope itemtype="https://schema.org/Organization"><h1 itemprop="name">ООО «Ромашка»</h1></div>`))
+			}, Warn, `Organization "ООО «Ромашка»" (in microdata) lacks url, logo, contact.`, ev("syntax", []string{"microdata"})},
+			{"none", func(t *testing.T) *Input { return inputOf(t, homeWith("", "<p>x</p>")) }, Fail, "No Organization, LocalBusiness or Person entity describes the site on the fetched pages, in JSON-LD, microdata or RDFa.", nil},
 			{"nothing fetched", noHomeInput, NA, "", nil},
 		}},
 		{id: "sameas_profiles", cases: []checkCase{
-			{"three profiles", yoast, Pass, "LinkedIn, GitHub, X", ev("count", 3)},
+			{"three profiles", yoast, Pass, "LinkedIn, GitHub, X", ev("count", 3, "syntax", []string{"JSON-LD"})},
+			{
+				"profiles in JSON-LD and microdata", func(t *testing.T) *Input { return inputOf(t, yoastWithMicrodata()) }, Pass,
+				"4 authoritative profiles (LinkedIn, GitHub, X, YouTube)", ev("syntax", []string{"JSON-LD", "microdata"}),
+			},
 			{"one profile", func(t *testing.T) *Input {
 				return inputOf(t, homeWith(ldBlock(`{"@context":"https://schema.org","@type":"Organization","name":"Example","sameAs":["https://www.facebook.com/example","https://example.org/other"]}`), ""))
 			}, Warn, "only one", ev("authoritative_platforms", []string{"Facebook"})},

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/geoscan/geoscan/internal/audit/page"
+	"github.com/geoscan/geoscan/internal/audit/render"
 	"github.com/geoscan/geoscan/internal/audit/scoring"
 )
 
@@ -105,22 +106,83 @@ func evalSSRText(in *Input) Result {
 		return na(naNoHome, ev())
 	}
 	e := ev("words", h.Words, "html_bytes", h.HTMLBytes, "text_sample", excerpt(h.MainText, 300))
+	if d := in.Rendered; d != nil && !renderInconclusive(h, d) {
+		return ssrTextRendered(h.Words, d, e)
+	}
+	judgedFromSigns(in, e)
+	note := heuristicsNote(in)
 	if h.Words >= minSSRWords {
-		return pass(fmt.Sprintf("The homepage HTML carries %s of main content before any script runs.", plural(h.Words, "visible word", "visible words")), e)
+		e["confidence"] = "high"
+		return pass(fmt.Sprintf("The homepage HTML carries %s of main content before any script runs.", plural(h.Words, "visible word", "visible words"))+note, e)
+	}
+	if in.RenderErr != "" {
+		return notRendered(in, "whether its text waits for JavaScript", e)
 	}
 	r := h.Rendering()
 	signs := scriptSigns(h, r)
 	renderingEvidence(e, r, signs)
+	e["confidence"] = heuristicConfidence(h, r, signs)
 	if len(signs) > 0 {
 		if h.Words >= sparseSSRWords {
-			return warn(fmt.Sprintf("The homepage HTML carries %s of main content before any script runs; it has %s, so more of its text appears only with JavaScript.", only(h.Words, "visible word", "visible words"), andList(signs)), e)
+			return warn(fmt.Sprintf("The homepage HTML carries %s of main content before any script runs; it has %s, so more of its text appears only with JavaScript.", only(h.Words, "visible word", "visible words"), andList(signs))+note, e)
 		}
-		return fail(fmt.Sprintf("The homepage HTML carries %s of main content; it has %s, so crawlers that run no JavaScript see an almost empty page.", only(h.Words, "visible word", "visible words"), andList(signs)), e)
+		return fail(fmt.Sprintf("The homepage HTML carries %s of main content; it has %s, so crawlers that run no JavaScript see an almost empty page.", only(h.Words, "visible word", "visible words"), andList(signs))+note, e)
 	}
 	if h.Words >= sparseSSRWords {
-		return warn(fmt.Sprintf("The homepage HTML carries %s of main content (300 or more is the target); the page itself has little text, nothing in it waits for JavaScript.", only(h.Words, "visible word", "visible words")), e)
+		return warn(fmt.Sprintf("The homepage HTML carries %s of main content (300 or more is the target); the page itself has little text, nothing in it waits for JavaScript.", only(h.Words, "visible word", "visible words"))+note, e)
 	}
-	return fail(fmt.Sprintf("The homepage HTML carries %s of main content, and nothing in it waits for JavaScript: the page itself has almost no text to read.", only(h.Words, "visible word", "visible words")), e)
+	return fail(fmt.Sprintf("The homepage HTML carries %s of main content, and nothing in it waits for JavaScript: the page itself has almost no text to read.", only(h.Words, "visible word", "visible words"))+note, e)
+}
+
+// heuristicConfidence is how sure a finding judged from signs in the HTML
+// is: high when the HTML has the words or an empty app root or a
+// page-wide <noscript> wall shows scripts must fill it; medium when only
+// prose in scripts shows it, or when nothing does (a script could still
+// fetch the text without leaving a sign).
+func heuristicConfidence(h *page.Page, r page.Rendering, signs []string) string {
+	if len(signs) == 0 {
+		return "medium"
+	}
+	for _, m := range r.Mounts {
+		if m.Empty() {
+			return "high"
+		}
+	}
+	if h.JavaScriptWall() != "" {
+		return "high"
+	}
+	return "medium"
+}
+
+// ssrTextRendered judges the homepage's text from the page a browser
+// rendered: the words its HTML carries of those the browser shows.
+func ssrTextRendered(words int, d *render.Diff, e map[string]any) Result {
+	renderedCounts(e, d)
+	e["judged_with"] = judgedRendering
+	e["rendered_url"] = d.URL
+	e["confidence"] = "high"
+	inRaw, shown := d.Words.InRaw(), d.Words.Rendered
+	pct := percent(inRaw, shown)
+	e["cause"] = "little_text"
+	if d.TextNeedsJS() {
+		e["cause"] = "needs_javascript"
+		s := fmt.Sprintf("The homepage HTML carries %d of the %d words of main content a browser shows (%.0f%%); the other %d appear only after JavaScript, so crawlers that run no JavaScript miss them.",
+			inRaw, shown, pct, shown-inRaw)
+		if inRaw < minSSRWords {
+			return fail(s, e)
+		}
+		return warn(s, e)
+	}
+	if words >= minSSRWords {
+		return pass(fmt.Sprintf("The homepage HTML carries %s of main content before any script runs; a browser shows %s, %.0f%% of them without JavaScript.",
+			plural(words, "visible word", "visible words"), plural(shown, "word", "words"), pct), e)
+	}
+	s := fmt.Sprintf("The homepage HTML carries %s of main content (300 or more is the target), and a browser shows %s: the page itself has little text, JavaScript adds little.",
+		only(words, "visible word", "visible words"), plural(shown, "word", "words"))
+	if words >= sparseSSRWords {
+		return warn(s, e)
+	}
+	return fail(s, e)
 }
 
 func jsRenderingDependenceCheck() *Check {
@@ -144,6 +206,12 @@ func evalJSDependence(in *Input) Result {
 	h := in.Home
 	if h == nil {
 		return na(naNoHome, ev())
+	}
+	if d := in.Rendered; d != nil && !renderInconclusive(h, d) {
+		return jsDependenceRendered(h.Words, d)
+	}
+	if in.RenderErr != "" {
+		return notRendered(in, "what JavaScript adds to the page", ev("words", h.Words))
 	}
 	r := h.Rendering()
 	signs := scriptSigns(h, r)
@@ -170,16 +238,22 @@ func evalJSDependence(in *Input) Result {
 		"inline_js_to_text_ratio", roundTenth(float64(code)/float64(max(textBytes, 1))),
 		"measured", "mount points, page-wide <noscript> notices and prose in inline scripts that the HTML does not show; inline script weight is reported, not judged")
 	renderingEvidence(e, r, signs)
+	judgedFromSigns(in, e)
+	note := heuristicsNote(in)
+	e["confidence"] = heuristicConfidence(h, r, signs)
+	if len(signs) == 0 && wall == "" && h.Words >= sparseSSRWords {
+		e["confidence"] = "high"
+	}
 	sparse := h.Words < sparseSSRWords
 	switch {
 	case sparse && len(signs) > 0:
-		return fail(fmt.Sprintf("The homepage's text needs JavaScript: its HTML has %s, with %s.", only(h.Words, "word", "words"), andList(signs)), e)
+		return fail(fmt.Sprintf("The homepage's text needs JavaScript: its HTML has %s, with %s.", only(h.Words, "word", "words"), andList(signs))+note, e)
 	case wall != "":
-		return warn(fmt.Sprintf("The homepage has %s in its HTML but also a page-wide <noscript> notice asking to enable JavaScript (%q).", plural(h.Words, "word", "words"), excerpt(wall, 60)), e)
+		return warn(fmt.Sprintf("The homepage has %s in its HTML but also a page-wide <noscript> notice asking to enable JavaScript (%q).", plural(h.Words, "word", "words"), excerpt(wall, 60))+note, e)
 	case r.ScriptOnlyWords >= 300 && r.ScriptOnlyWords >= 2*h.Words:
-		return warn(fmt.Sprintf("The homepage HTML shows %s, but %d more words of text sit only in its scripts (%q), so crawlers that run no JavaScript miss them.", plural(h.Words, "word", "words"), r.ScriptOnlyWords, excerpt(r.ScriptOnlySample, 60)), e)
+		return warn(fmt.Sprintf("The homepage HTML shows %s, but %d more words of text sit only in its scripts (%q), so crawlers that run no JavaScript miss them.", plural(h.Words, "word", "words"), r.ScriptOnlyWords, excerpt(r.ScriptOnlySample, 60))+note, e)
 	case sparse:
-		return pass(fmt.Sprintf("The homepage does not wait for JavaScript: its HTML has %s, and no empty app root, <noscript> wall or text in scripts suggests scripts add more (the readable-text check reports how little there is).", only(h.Words, "word", "words")), e)
+		return pass(fmt.Sprintf("The homepage does not wait for JavaScript: its HTML has %s, and no empty app root, <noscript> wall or text in scripts suggests scripts add more (the readable-text check reports how little there is).", only(h.Words, "word", "words"))+note, e)
 	}
 	how := "no framework markers"
 	if len(r.Frameworks) > 0 {
@@ -189,7 +263,41 @@ func evalJSDependence(in *Input) Result {
 	if len(widgets) > 0 {
 		msg += fmt.Sprintf("; the <noscript> %s of %s only stand%s in for %s", map[bool]string{true: "notice", false: "notices"}[len(widgets) == 1], andList(widgets), map[bool]string{true: "s", false: ""}[len(widgets) == 1], map[bool]string{true: "that widget", false: "those widgets"}[len(widgets) == 1])
 	}
-	return pass(msg+".", e)
+	return pass(msg+"."+note, e)
+}
+
+// jsDependenceRendered judges the homepage's dependence on JavaScript
+// from the page a browser rendered: its text (docs/SCORING.md,
+// "Rendering"), then the structured data, canonical, robots directives
+// and navigation that only scripts add or change.
+func jsDependenceRendered(words int, d *render.Diff) Result {
+	e := ev("words", words, "judged_with", judgedRendering, "rendered_url", d.URL, "confidence", "high")
+	renderedCounts(e, d)
+	inRaw, shown := d.Words.InRaw(), d.Words.Rendered
+	added := onlyAfterJS(d)
+	e["only_after_javascript"] = nonNil(added)
+	e["canonical_changed"] = d.CanonicalChanged()
+	e["robots_changed"] = d.RobotsChanged()
+	switch {
+	case d.TextNeedsJS():
+		s := fmt.Sprintf("The homepage's text needs JavaScript: its HTML carries %d of the %d words a browser shows (%.0f%%). %s", inRaw, shown, percent(inRaw, shown), d.Summary())
+		if d.Words.RawShare() < 0.3 {
+			return fail(s, e)
+		}
+		return warn(s, e)
+	case len(added) > 0 || d.CanonicalChanged() || d.RobotsChanged():
+		return warn(fmt.Sprintf("The homepage's text is in its HTML (%s), but scripts add or change what engines read about it. %s", wordsShown(inRaw, shown), d.Summary()), e)
+	}
+	return pass(fmt.Sprintf("The homepage does not depend on JavaScript: its HTML carries %s, and no structured data, canonical, robots directive or navigation appears only after JavaScript. %s", wordsShown(inRaw, shown), d.Summary()), e)
+}
+
+// wordsShown phrases the words of the HTML among those a browser shows:
+// "480 of the 505 words a browser shows".
+func wordsShown(inRaw, shown int) string {
+	if shown == 0 {
+		return "no words, and a browser shows none either"
+	}
+	return fmt.Sprintf("%d of the %s a browser shows", inRaw, plural(shown, "word", "words"))
 }
 
 func textHTMLRatioCheck() *Check {

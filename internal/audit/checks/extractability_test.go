@@ -32,6 +32,19 @@ func TestExtractability(t *testing.T) {
 	stateOnly := simplePage("News", `<h1>News</h1><div class="post"></div><script type="application/json" id="state">{"post":{"body":"`+story+`"}}</script><script src="/render.js"></script>`)
 	bigState := simplePage("Mixed", "<main><p>"+fixtureProse(120, "m")+`</p></main><script type="application/json" id="state">{"more":"`+fixtureProse(400, "more")+`"}</script>`)
 	sparseWall := simplePage("Wall", "<noscript>This site requires JavaScript.</noscript><p>Loading</p>")
+	// A thin German shop page whose scripts carry a consent banner, a
+	// translation table and teasers of blog posts: sentences, none of
+	// them the page's, so the page is thin, not waiting for JavaScript.
+	consentDE := "Wir verwenden Cookies und ähnliche Technologien, um Ihnen das beste Erlebnis auf unserer Website zu bieten, unseren Datenverkehr zu analysieren und Werbung zu personalisieren. Mit einem Klick auf „Alle akzeptieren“ stimmen Sie der Speicherung von Cookies auf Ihrem Gerät zu. Ihre Auswahl können Sie jederzeit in den Cookie-Einstellungen ändern."
+	noteDE := "Mit Ihrer Anmeldung erklären Sie sich einverstanden, unseren wöchentlichen Newsletter mit Rezepten, Neuigkeiten aus der Backstube und gelegentlichen Angeboten zu erhalten. Sie können sich jederzeit über den Link am Ende jeder E-Mail abmelden."
+	teaserDE := "Der Sauerteig, den wir seit Jahren jeden Morgen füttern, hat seine eigene Geschichte, und in diesem Beitrag erklärt unsere Bäckermeisterin, wie sie ihn über Urlaube, Hitzewellen und vergessene Wochenenden im Kühlschrank am Leben hält."
+	scriptNoise := `<!doctype html><html lang="de"><head><title>Laden</title></head><body><h1>Unser Laden</h1><p>Montag bis Freitag von sieben bis achtzehn Uhr geöffnet.</p>
+<script>window.cookieconsent.initialise({content:{message:"` + consentDE + `",dismiss:"OK"}});
+window.__I18N__ = {"newsletter.note":"` + noteDE + `","newsletter.title":"Newsletter","cart.add":"In den Warenkorb","cart.remove":"Entfernen","cart.empty":"Leer","form.email":"E-Mail","form.required":"Pflichtfeld","footer.about":"Über uns"};</script>
+<script type="application/json" id="blog-data">{"posts":[{"title":"Sauerteig","summary":"` + teaserDE + `","url":"/blog/sauerteig/"},{"title":"Roggen","summary":"` + teaserDE + ` Roggen.","url":"/blog/roggen/"}]}</script></body></html>`
+	// A Spanish story that only a Nuxt payload carries.
+	storyES := "La autoridad portuaria aprobó el lunes el nuevo horario de los transbordadores tras una larga consulta con los isleños y las navieras. A partir de mayo, el primer barco saldrá del continente a las seis de la mañana, una hora antes que ahora, y el último regresará a las once de la noche."
+	nuxtCSR := `<!doctype html><html lang="es"><head><title>Noticias</title></head><body><div id="__nuxt"></div><script type="application/json" id="__NUXT_DATA__" data-ssr="false">[["ShallowReactive",1],{"data":2},["ShallowReactive",3],{"post":4},{"title":5,"body":6},"Transbordadores","` + storyES + `"]</script><script type="module" src="/_nuxt/entry.js"></script></body></html>`
 	text := fixtureProse(100, "r")
 	padded := func(ratio float64) string {
 		base := simplePage("Ratio", "<p>"+text+"</p>")
@@ -62,7 +75,34 @@ func TestExtractability(t *testing.T) {
 			{"story in a state blob", func(t *testing.T) *Input { return inputOf(t, stateOnly) }, Fail, "words of text that sit only in its scripts, so crawlers that run no JavaScript see an almost empty page", ev("cause", "needs_javascript")},
 			{"an opening-hours page is thin, not script-built", func(t *testing.T) *Input { return inputOf(t, hours) }, Fail, "nothing in it waits for JavaScript: the page itself has almost no text to read", ev("cause", "little_text", "script_signs", "[]")},
 			{"a comment widget's noscript is no cause", func(t *testing.T) *Input { return inputOf(t, hoursDisqus) }, Fail, "nothing in it waits for JavaScript", ev("cause", "little_text")},
+			{"consent, translations and teasers in scripts are no page text", func(t *testing.T) *Input { return inputOf(t, scriptNoise) }, Fail, "nothing in it waits for JavaScript", ev("cause", "little_text", "script_only_words", 0)},
+			{"a story only in a Nuxt payload", func(t *testing.T) *Input { return inputOf(t, nuxtCSR) }, Fail, "an empty #__nuxt for scripts to fill and 53 words of text that sit only in its scripts", ev("cause", "needs_javascript", "script_only_words", 53)},
 			{"no homepage", noHomeInput, NA, "not an HTML document", nil},
+			{"without a renderer the finding says so", func(t *testing.T) *Input { return inputOf(t, spa) }, Fail, "Judged from the raw HTML without a browser.", ev("judged_with", "heuristics", "confidence", "high")},
+			{
+				"rendered: a client-rendered app", func(t *testing.T) *Input { return renderedInput(t, csrApp, ssrTwin) }, Fail,
+				"The homepage HTML carries 0 of the 512 words of main content a browser shows (0%); the other 512 appear only after JavaScript",
+				ev("judged_with", "rendering", "raw_words", 0, "rendered_words", 512, "raw_headings", 0, "rendered_headings", 4, "confidence", "high", "cause", "needs_javascript"),
+			},
+			{"rendered: an app whose HTML carries part of the text", func(t *testing.T) *Input {
+				return renderedInput(t, strings.Replace(ssrTwin, fixtureProse(500, "shoe"), fixtureProse(500, "shoe")[:1800], 1), strings.Replace(ssrTwin, "</main>", "<p>"+distinctWords(300, "late")+"</p></main>", 1))
+			}, Warn, "appear only after JavaScript, so crawlers that run no JavaScript miss them", ev("judged_with", "rendering")},
+			{
+				"rendered: the server-rendered twin", func(t *testing.T) *Input { return renderedInput(t, ssrTwin, ssrTwin) }, Pass,
+				"The homepage HTML carries 512 visible words of main content before any script runs; a browser shows 512 words, 100% of them without JavaScript.",
+				ev("judged_with", "rendering", "raw_words", 512, "rendered_words", 512, "words_only_rendered", 0),
+			},
+			{"rendered: a thin page is thin in a browser too", func(t *testing.T) *Input { return renderedInput(t, hours, hours) }, Fail, "JavaScript adds little", ev("judged_with", "rendering", "rendered_words", 12, "cause", "little_text")},
+			{
+				"rendered: the app did not run in the browser", func(t *testing.T) *Input { return renderedInput(t, csrApp, csrApp) }, Fail,
+				"it has an empty #root for scripts to fill, so crawlers that run no JavaScript see an almost empty page. In a browser the page showed no words of main text, as when its scripts fail or the requests they make are refused, so this was judged from signs in the HTML.",
+				ev("judged_with", "heuristics", "render_inconclusive", true, "rendered_words", 0, "cause", "needs_javascript"),
+			},
+			{
+				"rendering failed", func(t *testing.T) *Input { return renderFailed(t, csrApp, "timed out after 15s") }, NA,
+				"Not measured: the page could not be rendered in a browser (timed out after 15s), so whether its text waits for JavaScript is unknown; not scored.", ev("render_error", "timed out after 15s"),
+			},
+			{"rendering failed on a page whose HTML has the words", func(t *testing.T) *Input { return renderFailed(t, ssrTwin, "the renderer crashed") }, Pass, "visible words", ev("judged_with", "heuristics", "render_error", "the renderer crashed")},
 		}},
 		{id: "js_rendering_dependence", cases: []checkCase{
 			{"next.js ssr with hydration markers", func(t *testing.T) *Input { return inputOf(t, nextSSR) }, Pass, "Next.js", ev("frameworks", []string{"Next.js"})},
@@ -70,12 +110,42 @@ func TestExtractability(t *testing.T) {
 			{"heavy inline js on a complete page", func(t *testing.T) *Input { return inputOf(t, heavyJS) }, Pass, "content is in the HTML", nil},
 			{"a comment widget's noscript on a complete page", func(t *testing.T) *Input { return inputOf(t, disqus) }, Pass, "the <noscript> notice of Disqus only stands in for that widget", ev("noscript_wall", "", "widget_noscript_notices", []string{"Disqus"})},
 			{"a thin page that waits for nothing", func(t *testing.T) *Input { return inputOf(t, hours) }, Pass, "does not wait for JavaScript: its HTML has only", ev("cause", "little_text")},
+			{"a thin page whose scripts carry only interface text", func(t *testing.T) *Input { return inputOf(t, scriptNoise) }, Pass, "does not wait for JavaScript: its HTML has only", ev("script_only_words", 0, "script_signs", "[]")},
 			{"noscript wall with content", func(t *testing.T) *Input { return inputOf(t, wall) }, Warn, "page-wide <noscript> notice asking to enable JavaScript", nil},
 			{"more text in scripts than in the HTML", func(t *testing.T) *Input { return inputOf(t, bigState) }, Warn, "more words of text sit only in its scripts", nil},
 			{"empty shell", func(t *testing.T) *Input { return inputOf(t, spa) }, Fail, "an empty #root for scripts to fill", ev("empty_mounts", []string{"#root"}, "external_scripts", 1)},
 			{"wall around a sparse page", func(t *testing.T) *Input { return inputOf(t, sparseWall) }, Fail, `a <noscript> notice "This site requires JavaScript."`, nil},
 			{"story in a state blob", func(t *testing.T) *Input { return inputOf(t, stateOnly) }, Fail, "The homepage's text needs JavaScript", nil},
 			{"no homepage", noHomeInput, NA, "", nil},
+			{"without a renderer the finding says so", func(t *testing.T) *Input { return inputOf(t, nextSSR) }, Pass, "Judged from the raw HTML without a browser.", ev("judged_with", "heuristics", "confidence", "high")},
+			{
+				"rendered: a client-rendered app", func(t *testing.T) *Input { return renderedInput(t, csrApp, ssrTwin) }, Fail,
+				"The homepage's text needs JavaScript: its HTML carries 0 of the 512 words a browser shows (0%). 512 of 512 words, 4 of 4 headings, the Organization, Product and Offer JSON-LD",
+				ev("judged_with", "rendering", "raw_words", 0, "rendered_words", 512, "only_after_javascript", []string{"the Organization, Product and Offer JSON-LD", "the canonical", "the meta robots tag", "the navigation"}),
+			},
+			{
+				"rendered: JSON-LD a tag manager injects", func(t *testing.T) *Input {
+					return renderedInput(t, strings.Replace(ssrTwin, productLD, "", 1), ssrTwin)
+				}, Warn,
+				"The homepage's text is in its HTML (512 of the 512 words a browser shows), but scripts add or change what engines read about it. The Product and Offer JSON-LD appears only after JavaScript.",
+				ev("jsonld_only_rendered", []string{"Product", "Offer"}),
+			},
+			{"rendered: hydration changes the canonical", func(t *testing.T) *Input {
+				return renderedInput(t, ssrTwin, strings.Replace(ssrTwin, `href="https://example.com/"`, `href="https://example.com/?v=2"`, 1))
+			}, Warn, "JavaScript changes the canonical from https://example.com/ to https://example.com/?v=2.", ev("canonical_changed", true)},
+			{
+				"rendered: the server-rendered twin", func(t *testing.T) *Input { return renderedInput(t, ssrTwin, ssrTwin) }, Pass,
+				"The homepage does not depend on JavaScript: its HTML carries 512 of the 512 words a browser shows", ev("judged_with", "rendering", "raw_headings", 4, "rendered_headings", 4),
+			},
+			{
+				"rendered: the app did not run in the browser", func(t *testing.T) *Input { return renderedInput(t, csrApp, csrApp) }, Fail,
+				"The homepage's text needs JavaScript: its HTML has no words, with an empty #root for scripts to fill. In a browser the page showed no words of main text",
+				ev("judged_with", "heuristics", "render_inconclusive", true),
+			},
+			{
+				"rendering failed", func(t *testing.T) *Input { return renderFailed(t, csrApp, "the DOM is larger than 20 MB") }, NA,
+				"Not measured: the page could not be rendered in a browser (the DOM is larger than 20 MB), so what JavaScript adds to the page is unknown; not scored.", ev("judged_with", "none"),
+			},
 		}},
 		{id: "text_html_ratio", cases: []checkCase{
 			{"mostly text", func(t *testing.T) *Input { return inputOf(t, padded(0.5)) }, Pass, "Visible text is", nil},

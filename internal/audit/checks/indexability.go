@@ -13,6 +13,7 @@ import (
 
 	"github.com/geoscan/geoscan/internal/audit/fetch"
 	"github.com/geoscan/geoscan/internal/audit/page"
+	"github.com/geoscan/geoscan/internal/audit/render"
 	"github.com/geoscan/geoscan/internal/audit/scoring"
 )
 
@@ -212,7 +213,7 @@ func metaRobotsIndexableCheck() *Check {
 			Why:   "`noindex` or `none` in `<meta name=robots>`, `<meta name=googlebot>`/`bingbot` or the `X-Robots-Tag` header (as does an expired `unavailable_after`) removes the URL from the Google and Bing indexes that AI Overviews, AI Mode and Copilot retrieve from.",
 			Fix:   "Delete `noindex`/`none` from the meta tags and from any `X-Robots-Tag` header set by the server, CDN or framework; check environment toggles such as WordPress's \"Discourage search engines\" setting.",
 		},
-		Eval: evalMetaRobotsIndexable,
+		Eval: withRendering(evalMetaRobotsIndexable, robotsRendered),
 	}
 }
 
@@ -249,6 +250,32 @@ func evalMetaRobotsIndexable(in *Input) Result {
 		return pass(fmt.Sprintf("The homepage allows indexing: X-Robots-Tag says %q and there is no meta robots tag.", headers[0]), e)
 	}
 	return pass("The homepage allows indexing: it has no meta robots tag and sends no X-Robots-Tag header.", e)
+}
+
+// robotsRendered revises the robots finding by the rendered page: Google
+// runs scripts and obeys a noindex that JavaScript adds, while crawlers
+// that run none never see one; a noindex in the HTML keeps Google from
+// rendering the page at all, whatever scripts would change.
+func robotsRendered(r *Result, d *render.Diff) {
+	r.Evidence["raw_meta_robots"] = d.Robots.Raw
+	r.Evidence["rendered_meta_robots"] = d.Robots.Rendered
+	r.Evidence["robots_changed"] = d.RobotsChanged()
+	switch {
+	case !d.NoindexRaw && d.NoindexRendered:
+		r.Status = Fail
+		r.Summary = fmt.Sprintf("The homepage's HTML allows indexing, but JavaScript sets its meta robots tag to %q; Google, which runs scripts, then drops the page from its index.", excerpt(d.Robots.Rendered, 80))
+	case d.NoindexRaw && !d.NoindexRendered:
+		r.Summary += " JavaScript removes the noindex afterwards, but Google does not render a page whose HTML says noindex."
+	case d.Robots.Changed():
+		atLeastWarn(r)
+		r.Summary += fmt.Sprintf(" JavaScript changes the meta robots tag from %q to %q, so crawlers that run scripts and those that do not get different instructions.", excerpt(d.Robots.Raw, 80), excerpt(d.Robots.Rendered, 80))
+	case d.Robots.Removed():
+		atLeastWarn(r)
+		r.Summary += " JavaScript removes the meta robots tag, so crawlers that run scripts and those that do not get different instructions."
+	case d.Robots.OnlyRendered():
+		atLeastWarn(r)
+		r.Summary += fmt.Sprintf(" A meta robots tag (%q) appears only after JavaScript, so crawlers that run scripts and those that do not get different instructions.", excerpt(d.Robots.Rendered, 80))
+	}
 }
 
 func snippetControlsCheck() *Check {
@@ -342,7 +369,7 @@ func canonicalValidCheck() *Check {
 			Why:   "Exactly one `rel=canonical` (HTML or `Link` header), absolute, on the same site and pointing at a URL that answers 200 without redirecting; conflicting canonicals are ignored and a canonical that redirects sends mixed signals.",
 			Fix:   "Emit one `<link rel=\"canonical\" href=\"https://host/\">` equal to the final URL (scheme, host, trailing slash), remove duplicates emitted by theme and plugins, and align it with redirects and sitemap URLs.",
 		},
-		Eval: evalCanonicalValid,
+		Eval: withRendering(evalCanonicalValid, canonicalRendered),
 	}
 }
 
@@ -449,6 +476,27 @@ func evalCanonicalValid(in *Input) Result {
 		return pass(fmt.Sprintf("The homepage names %s as canonical, which answers HTTP 200; engines index that URL for it.", c.abs), e)
 	}
 	return warn(fmt.Sprintf("The homepage names another URL, %s, as canonical; it was not fetched, so whether it answers 200 is unknown.", c.abs), e)
+}
+
+// canonicalRendered revises the canonical finding by the rendered page: a
+// canonical that JavaScript changes tells crawlers that run scripts one
+// URL and those that do not another, and engines ignore conflicting
+// canonicals; one that only JavaScript adds is missing for the latter.
+func canonicalRendered(r *Result, d *render.Diff) {
+	r.Evidence["raw_canonical"] = d.Canonical.Raw
+	r.Evidence["rendered_canonical"] = d.Canonical.Rendered
+	r.Evidence["canonical_changed"] = d.CanonicalChanged()
+	switch {
+	case d.Canonical.Changed():
+		r.Status = Fail
+		r.Summary = fmt.Sprintf("JavaScript changes the homepage's canonical from %s to %s, so crawlers that run scripts and those that do not are told different URLs.", excerpt(d.Canonical.Raw, 100), excerpt(d.Canonical.Rendered, 100))
+	case d.Canonical.Removed():
+		atLeastWarn(r)
+		r.Summary += " JavaScript removes the canonical link afterwards, so crawlers that run scripts see none."
+	case d.Canonical.OnlyRendered():
+		atLeastWarn(r)
+		r.Summary += fmt.Sprintf(" A canonical (%s) appears only after JavaScript, which crawlers that run no JavaScript do not see.", excerpt(d.Canonical.Rendered, 100))
+	}
 }
 
 func hreflangValidCheck() *Check {
@@ -604,7 +652,7 @@ func crawlableAnchorsCheck() *Check {
 			Why:   "Crawlers follow only `<a href>` with a resolvable URL; `href=\"#\"`, `javascript:` or anchors without href (JS click handlers) expose nothing, and AI crawlers execute no JavaScript.",
 			Fix:   "Render navigation as `<a href=\"/path\">` in the server HTML and keep click handlers as enhancement; replace `javascript:void(0)` and `#` placeholders with destination URLs, or use `<button>` for actions.",
 		},
-		Eval: evalCrawlableAnchors,
+		Eval: withRendering(evalCrawlableAnchors, navRendered),
 	}
 }
 
@@ -667,4 +715,20 @@ func evalCrawlableAnchors(in *Input) Result {
 		return warn(links(fewOf(good, total, "link", "links"))+"; the rest use #, javascript: or no href.", e)
 	}
 	return fail(links(fewOf(good, total, "link", "links"))+"; the rest use #, javascript: or no href.", e)
+}
+
+// navRendered revises the links finding by the rendered page: a primary
+// navigation that only JavaScript builds cannot be followed by crawlers
+// that run none.
+func navRendered(r *Result, d *render.Diff) {
+	r.Evidence["raw_nav_links"] = d.NavLinks.Raw
+	r.Evidence["rendered_nav_links"] = d.NavLinks.Rendered
+	r.Evidence["raw_internal_links"] = d.InternalLinks.Raw
+	r.Evidence["rendered_internal_links"] = d.InternalLinks.Rendered
+	r.Evidence["nav_only_rendered"] = d.NavOnlyRendered()
+	if !d.NavOnlyRendered() {
+		return
+	}
+	atLeastWarn(r)
+	r.Summary += fmt.Sprintf(" In a browser, the navigation (%s) appears only after JavaScript, so crawlers that run no JavaScript cannot follow it.", ofTotal(d.NavLinks.OnlyRendered, d.NavLinks.Rendered, "link", "links"))
 }

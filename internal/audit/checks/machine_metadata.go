@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/geoscan/geoscan/internal/audit/fetch"
+	"github.com/geoscan/geoscan/internal/audit/render"
 	"github.com/geoscan/geoscan/internal/audit/scoring"
 )
 
@@ -45,7 +46,7 @@ func titleQualityCheck() *Check {
 			Why:   "The <title> is the citation label and a primary relevance signal; empty, generic or brandless titles weaken both.",
 			Fix:   "Set a unique <title> of 10–60 characters per page, descriptive first and the brand as suffix (\"Topic – Brand\"); never ship template defaults like \"Home\".",
 		},
-		Eval: evalTitleQuality,
+		Eval: withRendering(evalTitleQuality, titleRendered),
 	}
 }
 
@@ -85,6 +86,19 @@ func evalTitleQuality(in *Input) Result {
 	return warn(fmt.Sprintf("The homepage title %q has issues: %s.", excerpt(title, 80), strings.Join(problems, "; ")), e)
 }
 
+// titleRendered notes a title that only JavaScript sets or changes: AI
+// crawlers label a citation with the title of the HTML.
+func titleRendered(r *Result, d *render.Diff) {
+	r.Evidence["raw_title"] = d.Title.Raw
+	r.Evidence["rendered_title"] = d.Title.Rendered
+	switch {
+	case d.Title.OnlyRendered():
+		r.Summary += fmt.Sprintf(" A title (%q) appears only after JavaScript, which crawlers that run no JavaScript do not see.", excerpt(d.Title.Rendered, 80))
+	case d.Title.Changed():
+		r.Summary += fmt.Sprintf(" JavaScript changes it to %q, which crawlers that run no JavaScript do not see.", excerpt(d.Title.Rendered, 80))
+	}
+}
+
 func metaDescriptionCheck() *Check {
 	return &Check{
 		ID: "meta_description", Ring: scoring.RingVisibility, Pillar: pillarMachineMetadata, Weight: 2, Effort: Low,
@@ -98,7 +112,7 @@ func metaDescriptionCheck() *Check {
 			Why:   "<meta name=description> is a compact, author-controlled summary that engines use as snippet text and as a relevance hint.",
 			Fix:   "Add <meta name=\"description\" content=\"…\"> of 70–160 characters to every template, written per page.",
 		},
-		Eval: evalMetaDescription,
+		Eval: withRendering(evalMetaDescription, descriptionRendered),
 	}
 }
 
@@ -117,6 +131,19 @@ func evalMetaDescription(in *Input) Result {
 		return pass(fmt.Sprintf("The homepage meta description has %d characters.", n), e)
 	}
 	return warn(fmt.Sprintf("The homepage meta description has %s (70–160 expected).", plural(n, "character", "characters")), e)
+}
+
+// descriptionRendered notes a meta description that only JavaScript sets
+// or changes.
+func descriptionRendered(r *Result, d *render.Diff) {
+	r.Evidence["raw_description"] = d.Description.Raw
+	r.Evidence["rendered_description"] = d.Description.Rendered
+	switch {
+	case d.Description.OnlyRendered():
+		r.Summary += " One appears only after JavaScript, which crawlers that run no JavaScript do not see."
+	case d.Description.Changed():
+		r.Summary += " JavaScript changes it afterwards, to a text crawlers that run no JavaScript do not see."
+	}
 }
 
 func openGraphCheck() *Check {
@@ -197,10 +224,8 @@ func guessLanguage(text string) string {
 	}
 	counts := map[string]int{}
 	for _, w := range words {
-		for lang, list := range stopwords {
-			if slices.Contains(list, w) {
-				counts[lang]++
-			}
+		for _, lang := range stopwordLangs[w] {
+			counts[lang]++
 		}
 	}
 	langs := sortedKeys(counts)

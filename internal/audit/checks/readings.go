@@ -121,7 +121,7 @@ const minReadableWords = 20
 func readable(pages []*page.Page) []*page.Page {
 	var out []*page.Page
 	for _, p := range pages {
-		if p != nil && page.CountWords(p.Text) >= minReadableWords {
+		if p != nil && page.HasWords(p.Text, minReadableWords) {
 			out = append(out, p)
 		}
 	}
@@ -618,6 +618,17 @@ var stopwords = map[string][]string{
 	"pt": {"os", "do", "da", "em", "um", "uma", "não", "são", "é", "mais", "seu", "sua", "nos", "dos", "das", "ao", "você", "pelo"},
 	"nl": {"het", "een", "van", "dat", "op", "te", "voor", "met", "zijn", "niet", "ook", "je", "wij", "ons", "onze", "naar", "worden", "bij", "uw"},
 }
+
+// stopwordLangs are the languages of each word of stopwords.
+var stopwordLangs = func() map[string][]string {
+	m := map[string][]string{}
+	for lang, list := range stopwords {
+		for _, w := range list {
+			m[w] = append(m[w], lang)
+		}
+	}
+	return m
+}()
 
 // Brands and schema.org types.
 

@@ -10,13 +10,16 @@ import (
 	"github.com/geoscan/geoscan/internal/audit/fetch"
 	"github.com/geoscan/geoscan/internal/audit/jsonld"
 	"github.com/geoscan/geoscan/internal/audit/page"
+	"github.com/geoscan/geoscan/internal/audit/render"
 	"github.com/geoscan/geoscan/internal/audit/scoring"
 )
 
 // The structured_data pillar: do the pages tell machines, in schema.org
 // terms, who stands behind them and what each page is? JSON-LD validity,
 // site entities, page-type schema, required properties, the @id graph and
-// its match with the visible text.
+// its match with the visible text. Every check but JSON-LD validity reads
+// the page's one graph of JSON-LD, microdata and RDFa, and says which
+// syntax declared what it found.
 const pillarStructuredData = "structured_data"
 
 // structuredDataChecks returns the pillar's checks in report order.
@@ -44,7 +47,7 @@ func jsonldValidCheck() *Check {
 			Why:   "JSON-LD in <script type=application/ld+json> is the format search and answer engines parse most reliably; a block with a syntax error is dropped entirely.",
 			Fix:   "Emit schema.org JSON-LD (one @graph per page works well), serialise it with a JSON encoder instead of string templates, and validate with the Schema Markup Validator.",
 		},
-		Eval: evalJSONLDValid,
+		Eval: withRendering(evalJSONLDValid, jsonldRendered),
 	}
 }
 
@@ -75,7 +78,7 @@ func evalJSONLDValid(in *Input) Result {
 				kinds = append(kinds, kind)
 			}
 		}
-		for _, t := range g.Types() {
+		for _, t := range g.TypesIn(jsonld.JSONLD) {
 			if !slices.Contains(types, t) {
 				types = append(types, t)
 			}
@@ -91,7 +94,7 @@ func evalJSONLDValid(in *Input) Result {
 	}
 	switch {
 	case filled == 0 && micro+rdfa > 0:
-		return warn(fmt.Sprintf("There is no JSON-LD on %s, only microdata or RDFa (%s), which fewer consumers read reliably.", theN(len(pages), "page", "pages"), plural(micro+rdfa, "item", "items")), e)
+		return warn(fmt.Sprintf("There is no JSON-LD on %s, only %s, which fewer consumers read reliably.", theN(len(pages), "page", "pages"), markupCounts(micro, rdfa)), e)
 	case filled == 0 && empty > 0:
 		return fail(fmt.Sprintf("The only JSON-LD on %s is %s, and there is no microdata or RDFa.", theN(len(pages), "page", "pages"), plural(empty, "empty script block", "empty script blocks")), e)
 	case filled == 0:
@@ -102,6 +105,66 @@ func evalJSONLDValid(in *Input) Result {
 		return warn(fmt.Sprintf("%s; %d %s broken%s.", ofTotal(valid, filled, "JSON-LD block parses", "JSON-LD blocks parse"), filled-valid, map[bool]string{true: "is", false: "are"}[filled-valid == 1], unusual), e)
 	}
 	return pass(fmt.Sprintf("JSON-LD parses without errors in %s, declaring %s%s.", plural(valid, "block", "blocks"), strings.Join(firstN(types, 8), ", "), unusual), e)
+}
+
+// jsonldRendered revises the JSON-LD finding by the rendered page: JSON-LD
+// that only JavaScript adds is invisible to crawlers that run none.
+func jsonldRendered(r *Result, d *render.Diff) {
+	r.Evidence["raw_jsonld_blocks"] = d.JSONLD.Raw
+	r.Evidence["rendered_jsonld_blocks"] = d.JSONLD.Rendered
+	r.Evidence["raw_types"] = nonNil(d.RawTypes)
+	r.Evidence["rendered_types"] = nonNil(d.RenderedTypes)
+	r.Evidence["jsonld_only_rendered"] = nonNil(d.TypesOnlyRendered)
+	if !d.JSONLDOnlyRendered() {
+		return
+	}
+	what := "JSON-LD"
+	if len(d.TypesOnlyRendered) > 0 {
+		what = "the " + andList(firstN(d.TypesOnlyRendered, 4)) + " JSON-LD"
+	}
+	r.Summary += fmt.Sprintf(" In a browser, %s appears only after JavaScript, where crawlers that run no JavaScript do not see it.", what)
+	atLeastWarn(r)
+}
+
+// markupCounts says how much microdata and RDFa there is: "microdata (3
+// items)", "microdata (1 item) and RDFa (2 items)".
+func markupCounts(micro, rdfa int) string {
+	var parts []string
+	if micro > 0 {
+		parts = append(parts, fmt.Sprintf("microdata (%s)", plural(micro, "item", "items")))
+	}
+	if rdfa > 0 {
+		parts = append(parts, fmt.Sprintf("RDFa (%s)", plural(rdfa, "item", "items")))
+	}
+	return strings.Join(parts, " and ")
+}
+
+// inSyntax is " (in microdata)": where a finding was declared, for a
+// summary; "" when unknown.
+func inSyntax(s jsonld.Syntax) string {
+	if s == 0 {
+		return ""
+	}
+	return " (in " + s.String() + ")"
+}
+
+// declaredPair names two declared types with their syntaxes, once when
+// both share them: "WebSite and Organization (in microdata)",
+// "WebSite (in JSON-LD) and Organization (in microdata)".
+func declaredPair(a string, as jsonld.Syntax, b string, bs jsonld.Syntax) string {
+	if as == bs {
+		return a + " and " + b + inSyntax(as)
+	}
+	return a + inSyntax(as) + " and " + b + inSyntax(bs)
+}
+
+// syntaxOf is the set of syntaxes that declare the entities.
+func syntaxOf(es []*jsonld.Entity) jsonld.Syntax {
+	var s jsonld.Syntax
+	for _, e := range es {
+		s |= e.Syntax
+	}
+	return s
 }
 
 func schemaSiteEntitiesCheck() *Check {
@@ -115,7 +178,7 @@ func schemaSiteEntitiesCheck() *Check {
 		Engineering: Text{
 			Title: "WebSite and Organization/Person entities on the homepage",
 			Why:   "WebSite plus Organization (or LocalBusiness/Person) is the entity anchor engines attach every other page to and reconcile with their knowledge graph.",
-			Fix:   "Add WebSite {name, url} and Organization {name, url, logo, sameAs} (or Person) JSON-LD to the homepage, linked by @id (WebSite.publisher → Organization).",
+			Fix:   "Add WebSite {name, url} and Organization {name, url, logo, sameAs} (or Person) JSON-LD to the homepage, linked by @id (WebSite.publisher → Organization); microdata or RDFa of the same types count too.",
 		},
 		Eval: evalSiteEntities,
 	}
@@ -129,11 +192,14 @@ func evalSiteEntities(in *Input) Result {
 	g := graphOf(h)
 	var types []string
 	website, identity := false, ""
+	var websiteIn, identityIn jsonld.Syntax
 	if g != nil {
 		types = g.Types()
 		website = g.Has("WebSite")
+		websiteIn = g.DeclaredIn("WebSite")
 		if ids := g.OfType(identityTypes...); len(ids) > 0 {
 			identity = ids[0].Types[0]
+			identityIn = syntaxOf(ids)
 		}
 	}
 	var elsewhere []string
@@ -142,16 +208,27 @@ func evalSiteEntities(in *Input) Result {
 			elsewhere = append(elsewhere, addressOf(p))
 		}
 	}
-	e := ev("homepage_types", nonNil(types), "website", website, "identity_type", identity, "identity_on_other_pages", nonNil(elsewhere))
+	var unread []string
+	if g != nil {
+		unread = g.Cut
+	}
+	e := ev("homepage_types", nonNil(types), "website", website, "website_syntax", nonNil(websiteIn.Names()),
+		"identity_type", identity, "identity_syntax", nonNil(identityIn.Names()), "identity_on_other_pages", nonNil(elsewhere),
+		"markup_unread", nonNil(unread))
+	// What is missing may lie in markup beyond the reading limits.
+	partly := ""
+	if len(unread) > 0 {
+		partly = ", as far as its markup could be read (" + unread[0] + " left unread)"
+	}
 	switch {
 	case website && identity != "":
-		return pass(fmt.Sprintf("The homepage declares WebSite and %s.", identity), e)
+		return pass(fmt.Sprintf("The homepage declares %s.", declaredPair("WebSite", websiteIn, identity, identityIn)), e)
 	case website:
-		return warn("The homepage declares WebSite but no Organization, LocalBusiness or Person.", e)
+		return warn(fmt.Sprintf("The homepage declares WebSite%s but no Organization, LocalBusiness or Person%s.", inSyntax(websiteIn), partly), e)
 	case identity != "":
-		return warn(fmt.Sprintf("The homepage declares %s but no WebSite.", identity), e)
+		return warn(fmt.Sprintf("The homepage declares %s%s but no WebSite%s.", identity, inSyntax(identityIn), partly), e)
 	}
-	return fail("The homepage declares neither WebSite nor an Organization, LocalBusiness or Person.", e)
+	return fail(fmt.Sprintf("The homepage declares neither WebSite nor an Organization, LocalBusiness or Person, in JSON-LD, microdata or RDFa%s.", partly), e)
 }
 
 func schemaPageTypeMatchCheck() *Check {
@@ -206,7 +283,11 @@ func evalPageTypeMatch(in *Input) Result {
 			if len(missing) == 0 {
 				matched++
 			}
-			rows = append(rows, map[string]any{"url": addressOf(p), "page_type": string(gr.purpose), "types": nonNil(types), "missing": nonNil(missing)})
+			var syntax jsonld.Syntax
+			if g != nil {
+				syntax = syntaxOf(g.Entities)
+			}
+			rows = append(rows, map[string]any{"url": addressOf(p), "page_type": string(gr.purpose), "types": nonNil(types), "syntax": nonNil(syntax.Names()), "missing": nonNil(missing)})
 		}
 	}
 	notes := faqHowToNotes(in)
@@ -316,6 +397,7 @@ func ruleFor(e *jsonld.Entity) *propRule {
 
 func evalRequiredProps(in *Input) Result {
 	present, expected, entities := 0, 0, 0
+	var syntax jsonld.Syntax
 	var rows []map[string]any
 	// Site-wide nodes (the Organization, the WebSite) repeat on every page
 	// under one @id; they are judged once.
@@ -338,6 +420,7 @@ func evalRequiredProps(in *Input) Result {
 				slots = slices.Concat(rule.required, rule.recommended)
 			}
 			entities++
+			syntax |= e.Syntax
 			var missing []string
 			for _, slot := range slots {
 				expected++
@@ -348,7 +431,7 @@ func evalRequiredProps(in *Input) Result {
 				missing = append(missing, strings.Join(slot, " or "))
 			}
 			if len(missing) > 0 {
-				rows = append(rows, map[string]any{"url": addressOf(p), "type": rule.family, "entity": e.Label(), "missing": missing})
+				rows = append(rows, map[string]any{"url": addressOf(p), "type": rule.family, "entity": e.Label(), "syntax": nonNil(e.Syntax.Names()), "missing": missing})
 			}
 		}
 	}
@@ -356,12 +439,16 @@ func evalRequiredProps(in *Input) Result {
 		return na("No schema.org entity of a type with known required properties was found.", ev())
 	}
 	pct := percent(present, expected)
-	e := ev("entities", entities, "properties_expected", expected, "properties_present", present, "completeness_pct", pct, "missing", firstN(rows, 20))
+	e := ev("entities", entities, "syntax", nonNil(syntax.Names()), "properties_expected", expected, "properties_present", present, "completeness_pct", pct, "missing", firstN(rows, 20))
 	complete := fmt.Sprintf("%d of them complete", entities-len(rows))
 	if entities == 1 {
 		complete = map[bool]string{true: "which is complete", false: "which is incomplete"}[len(rows) == 0]
 	}
-	s := fmt.Sprintf("%s present across %s (%.0f%%), %s.", ofTotal(present, expected, "expected property is", "expected properties are"), plural(entities, "schema entity", "schema entities"), pct, complete)
+	where := ""
+	if syntax != 0 {
+		where = " in " + syntax.String()
+	}
+	s := fmt.Sprintf("%s present across %s%s (%.0f%%), %s.", ofTotal(present, expected, "expected property is", "expected properties are"), plural(entities, "schema entity", "schema entities"), where, pct, complete)
 	return byThreshold(pct, 90, 60, s, e)
 }
 
@@ -406,7 +493,7 @@ func evalLinkedGraph(in *Input) Result {
 		if len(islands) > 1 {
 			split++
 		}
-		rows = append(rows, map[string]any{"url": addressOf(p), "entities": len(top), "islands": len(islands), "groups": firstN(labels, 10)})
+		rows = append(rows, map[string]any{"url": addressOf(p), "entities": len(top), "syntax": nonNil(syntaxOf(top).Names()), "islands": len(islands), "groups": firstN(labels, 10)})
 	}
 	if pagesWithEntities == 0 {
 		return na("No page declares schema.org entities, so there is no graph to link.", ev())
@@ -445,33 +532,33 @@ func evalVisibleMatch(in *Input) Result {
 		}
 		visible := tokenSet(p.Title, p.Text)
 		numbers := visibleNumbers(p.Text)
-		check := func(kind, value string, ok bool) {
+		check := func(e *jsonld.Entity, kind, value string, ok bool) {
 			checked++
 			if !ok {
-				mismatches = append(mismatches, map[string]any{"url": addressOf(p), "field": kind, "schema_value": excerpt(value, 120)})
+				mismatches = append(mismatches, map[string]any{"url": addressOf(p), "field": kind, "schema_value": excerpt(value, 120), "syntax": nonNil(e.Syntax.Names())})
 			}
 		}
 		for _, e := range g.OfType(articleTypes...) {
 			if hl := e.String("headline"); hl != "" {
-				check("headline", hl, tokenCoverage(hl, visible) >= 0.8)
+				check(e, "headline", hl, tokenCoverage(hl, visible) >= 0.8)
 			}
 			for _, name := range authorNames(g, e) {
-				check("author", name, tokenCoverage(name, visible) >= 0.8)
+				check(e, "author", name, tokenCoverage(name, visible) >= 0.8)
 			}
 		}
 		for _, e := range g.OfType("Product", "ProductGroup", "Event") {
 			if n := e.String("name"); n != "" {
-				check("name", n, tokenCoverage(n, visible) >= 0.8)
+				check(e, "name", n, tokenCoverage(n, visible) >= 0.8)
 			}
 		}
 		for _, e := range g.OfType("Offer") {
 			if price, err := strconv.ParseFloat(strings.TrimSpace(e.String("price")), 64); err == nil && price > 0 {
-				check("price", e.String("price"), numbers[math.Round(price*100)])
+				check(e, "price", e.String("price"), numbers[math.Round(price*100)])
 			}
 		}
 		for _, e := range g.OfType("FAQPage") {
 			for _, q := range firstN(questionNames(e), 5) {
-				check("FAQ question", q, tokenCoverage(q, visible) >= 0.8)
+				check(e, "FAQ question", q, tokenCoverage(q, visible) >= 0.8)
 			}
 		}
 	}

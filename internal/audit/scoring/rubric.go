@@ -8,7 +8,7 @@
 package scoring
 
 // Version identifies this rubric in every report.
-const Version = "2026.2"
+const Version = "2026.4"
 
 // Ring is one of the three scores a scan gets.
 type Ring string
