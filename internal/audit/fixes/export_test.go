@@ -1,0 +1,4 @@
+package fixes
+
+// For the external tests: the strict patch applier.
+var ApplyUnifiedDiff = applyUnifiedDiff
