@@ -55,6 +55,10 @@ var challengeTexts = []struct {
 	{"Access denied", "<title>access denied</title>", false},
 }
 
+// refusalWindow is how much of a body Refusal reads: challenge pages say
+// what they are near the top. The bot probes keep no more of their bodies.
+const refusalWindow = 64 << 10
+
 // Refusal says why a response turned its requester away: a refusing
 // status (401, 403, 429), a bot manager's challenge header, or a
 // challenge interstitial (whatever its status). "" means the page was
@@ -67,8 +71,8 @@ func Refusal(r *Response) string {
 		return "cf-mitigated: " + v
 	}
 	body := r.Body
-	if len(body) > 64<<10 {
-		body = body[:64<<10]
+	if len(body) > refusalWindow {
+		body = body[:refusalWindow]
 	}
 	lower := strings.ToLower(string(body))
 	for _, c := range challengeTexts {

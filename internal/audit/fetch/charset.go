@@ -1,7 +1,9 @@
 package fetch
 
 import (
+	"bufio"
 	"bytes"
+	"io"
 	"mime"
 	"net/http"
 	"regexp"
@@ -11,6 +13,7 @@ import (
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/charset"
 	"golang.org/x/text/encoding"
+	"golang.org/x/text/encoding/unicode"
 	"golang.org/x/text/transform"
 )
 
@@ -167,6 +170,20 @@ func validUTF8(b []byte) bool {
 }
 
 var xmlDeclRE = regexp.MustCompile(`^\s*<\?xml[^>]*?\bencoding\s*=\s*["']([A-Za-z0-9._:-]+)["']`)
+
+// XMLReader decodes XML read as a stream that no fetch decoded (the
+// contents of a gzip sitemap) to UTF-8: by the encoding its declaration
+// names in the first 256 bytes, else as UTF-8 with any invalid bytes
+// replaced, as decodeBody does for a body.
+func XMLReader(br *bufio.Reader) io.Reader {
+	head, _ := br.Peek(256)
+	if name := xmlEncoding(head); name != "" && name != "utf-8" {
+		if enc, _ := charset.Lookup(name); enc != nil {
+			return transform.NewReader(br, enc.NewDecoder())
+		}
+	}
+	return transform.NewReader(br, unicode.UTF8.NewDecoder())
+}
 
 // xmlEncoding returns the encoding an XML declaration names, if known.
 func xmlEncoding(b []byte) string {

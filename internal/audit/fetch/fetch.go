@@ -8,6 +8,7 @@
 package fetch
 
 import (
+	"bytes"
 	"compress/gzip"
 	"context"
 	"crypto/tls"
@@ -78,7 +79,9 @@ type Response struct {
 
 	Status int // 0 when the request failed
 	Header http.Header
-	Body   []byte // decompressed; converted to UTF-8 for text types
+	// Body is decompressed and converted to UTF-8 for text types; for a
+	// Request with Keep it is only the start of the body (Bytes is all).
+	Body []byte
 	// Charset is how Body was decoded and which declarations the response
 	// carried (see decodeBody).
 	Charset         Charset
@@ -259,6 +262,12 @@ type Request struct {
 	Agent     string
 	Accept    string
 	NoFollow  bool
+	// Keep, when positive, keeps only the first Keep bytes of the body
+	// (decompressed): the rest is read, counted in Response.Bytes and
+	// dropped. Probes that compare sizes and look for a challenge page
+	// need no more, and a 5 MiB homepage fetched once per probe would
+	// otherwise be held once per probe.
+	Keep int
 }
 
 // Do performs one fetch. Errors are recorded in the Response, never
@@ -319,8 +328,8 @@ func (f *Fetcher) Do(ctx context.Context, r Request) *Response {
 		return out
 	}
 	resp.Body = w.count(resp.Body)
-	body, truncated, err := f.readBody(resp)
-	out.Bytes = len(body)
+	body, n, truncated, err := f.readBody(resp, r.Keep)
+	out.Bytes = n
 	out.Truncated = truncated
 	out.Err = w.cause(err)
 	out.Body, out.Charset = decodeBody(body, resp.Header.Get("Content-Type"), r.Purpose)
@@ -330,39 +339,73 @@ func (f *Fetcher) Do(ctx context.Context, r Request) *Response {
 // ErrTooLarge marks a body over the size limit.
 var ErrTooLarge = errors.New("body exceeds the size limit")
 
-func (f *Fetcher) readBody(resp *http.Response) ([]byte, bool, error) {
-	var r io.Reader = resp.Body
+// DecodedBody returns resp's body decompressed as its Content-Encoding
+// says (gzip, br, zstd or none) and the function that releases the
+// decoder. An encoding it does not know is an error, not bytes read as
+// they came.
+func DecodedBody(resp *http.Response) (io.Reader, func(), error) {
+	nothing := func() {}
 	switch enc := strings.ToLower(strings.TrimSpace(resp.Header.Get("Content-Encoding"))); enc {
 	case "", "identity":
+		return resp.Body, nothing, nil
 	case "gzip", "x-gzip":
 		zr, err := gzip.NewReader(resp.Body)
 		if err != nil {
-			return nil, false, fmt.Errorf("gzip body: %w", err)
+			return nil, nothing, fmt.Errorf("gzip body: %w", err)
 		}
-		defer func() { _ = zr.Close() }()
-		r = zr
+		return zr, func() { _ = zr.Close() }, nil
 	case "br":
-		r = brotli.NewReader(resp.Body)
+		return brotli.NewReader(resp.Body), nothing, nil
 	case "zstd":
 		// The window cap keeps a hostile frame from reserving huge buffers.
 		zr, err := zstd.NewReader(resp.Body, zstd.WithDecoderMaxWindow(8<<20), zstd.WithDecoderConcurrency(1))
 		if err != nil {
-			return nil, false, fmt.Errorf("zstd body: %w", err)
+			return nil, nothing, fmt.Errorf("zstd body: %w", err)
 		}
-		defer zr.Close()
-		r = zr
+		return zr, zr.Close, nil
 	default:
-		return nil, false, fmt.Errorf("unsupported Content-Encoding %q", enc)
+		return nil, nothing, fmt.Errorf("unsupported Content-Encoding %q", enc)
+	}
+}
+
+// readBody reads a body up to the size limit, decompressed, and returns
+// it (its first keep bytes when keep is positive), the bytes read, and
+// whether the limit cut it.
+func (f *Fetcher) readBody(resp *http.Response, keep int) ([]byte, int, bool, error) {
+	r, release, err := DecodedBody(resp)
+	defer release()
+	if err != nil {
+		return nil, 0, false, err
 	}
 	limit := f.opts.MaxBodyBytes
-	body, err := io.ReadAll(io.LimitReader(r, limit+1))
-	if int64(len(body)) > limit {
-		return body[:limit], true, fmt.Errorf("%w of %d MiB (after decompression)", ErrTooLarge, limit>>20)
+	want := limit + 1
+	if keep > 0 {
+		want = min(want, int64(keep))
+	}
+	// A declared length sizes the buffer once instead of doubling it up
+	// from 512 bytes (which allocates twice the body and holds up to
+	// twice its size); a length that lies costs only a regrowth.
+	var buf bytes.Buffer
+	if resp.Header.Get("Content-Encoding") == "" && resp.ContentLength > 0 {
+		buf.Grow(int(min(resp.ContentLength+1, want)))
+	}
+	lr := io.LimitReader(r, limit+1)
+	_, err = io.Copy(&buf, io.LimitReader(lr, want))
+	n := int64(buf.Len())
+	if err == nil && n == want {
+		// Past what is kept: counted, not held.
+		var rest int64
+		rest, err = io.Copy(io.Discard, lr)
+		n += rest
+	}
+	body := buf.Bytes()
+	if n > limit {
+		return body[:min(int64(len(body)), limit)], int(limit), true, fmt.Errorf("%w of %d MiB (after decompression)", ErrTooLarge, limit>>20)
 	}
 	if err != nil {
-		return body, false, fmt.Errorf("read body: %w", err)
+		return body, int(n), false, fmt.Errorf("read body: %w", err)
 	}
-	return body, false, nil
+	return body, int(n), false, nil
 }
 
 func issuerName(c *x509.Certificate) string {

@@ -248,3 +248,43 @@ func TestTLSFailuresSayWhatFailed(t *testing.T) {
 		})
 	}
 }
+
+// TestKeepHoldsTheStartAndCountsTheRest: a probe that keeps the start of
+// a body still learns its whole size, compressed or not, and a body over
+// the limit is still cut and said to be.
+func TestKeepHoldsTheStartAndCountsTheRest(t *testing.T) {
+	big := strings.Repeat("<p>Grüße aus Köln, 東京 и Москва.</p>\n", 20000)
+	mux := http.NewServeMux()
+	mux.HandleFunc("/plain", func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		_, _ = w.Write([]byte(big))
+	})
+	mux.HandleFunc("/gzip", func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		w.Header().Set("Content-Encoding", "gzip")
+		zw := gzip.NewWriter(w)
+		_, _ = zw.Write([]byte(big))
+		_ = zw.Close()
+	})
+	f, base := testFetcher(t, mux, Options{MaxBodyBytes: 1 << 20})
+	ctx := context.Background()
+	for _, p := range []string{"/plain", "/gzip"} {
+		whole := f.Do(ctx, Request{URL: base + p})
+		require.NoError(t, whole.Err, p)
+		require.Equal(t, len(big), whole.Bytes, p)
+		require.Equal(t, big, string(whole.Body), p)
+
+		kept := f.Do(ctx, Request{URL: base + p, Keep: 4096})
+		require.NoError(t, kept.Err, p)
+		require.Equal(t, len(big), kept.Bytes, p)
+		require.Equal(t, big[:4096], string(kept.Body), p)
+		require.False(t, kept.Truncated, p)
+	}
+	over := strings.Repeat("x", 2<<20)
+	mux.HandleFunc("/over", func(w http.ResponseWriter, _ *http.Request) { _, _ = w.Write([]byte(over)) })
+	cut := f.Do(ctx, Request{URL: base + "/over", Keep: 4096})
+	require.ErrorIs(t, cut.Err, ErrTooLarge)
+	require.True(t, cut.Truncated)
+	require.Equal(t, 1<<20, cut.Bytes)
+	require.Len(t, cut.Body, 4096)
+}

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"golang.org/x/text/runes"
 	"golang.org/x/text/transform"
@@ -73,9 +74,13 @@ var folded = func() map[Purpose][]string {
 // whose vowels are marks) and turns everything but letters and digits
 // into single spaces.
 func fold(s string) string {
-	t := transform.Chain(norm.NFD, runes.Remove(runes.In(unicode.Mn)), norm.NFC)
-	if r, _, err := transform.String(t, s); err == nil {
-		s = r
+	// ASCII has no diacritics: the transform, whose buffers cost more
+	// than the string on a page of thousands of links, is skipped.
+	if !ascii(s) {
+		t := transform.Chain(norm.NFD, runes.Remove(runes.In(unicode.Mn)), norm.NFC)
+		if r, _, err := transform.String(t, s); err == nil {
+			s = r
+		}
 	}
 	s = strings.ToLower(s)
 	var b strings.Builder
@@ -90,6 +95,15 @@ func fold(s string) string {
 		}
 	}
 	return strings.TrimSpace(b.String())
+}
+
+func ascii(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
 }
 
 // spaced says whether a script separates its words with spaces; in the

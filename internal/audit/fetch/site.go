@@ -171,6 +171,21 @@ func (c *crawl) record(r *Response) {
 // *HomeError when the homepage itself could not be fetched or answered
 // 5xx: nothing else is worth auditing then.
 func (f *Fetcher) Site(ctx context.Context, target *url.URL) (*Site, error) {
+	return f.SiteWith(ctx, target, SiteOpts{})
+}
+
+// SiteOpts are the settings of one SiteWith fetch.
+type SiteOpts struct {
+	// BeforeParse, when set, is called with the bytes of HTML about to be
+	// parsed: the homepage's once it is read, then the key pages'
+	// together. A parsed page holds several times its HTML, so this is
+	// where a caller bounding memory waits for it. Its error ends the
+	// fetch with that error, the site as read so far beside it.
+	BeforeParse func(ctx context.Context, htmlBytes int) error
+}
+
+// SiteWith is Site with opts.
+func (f *Fetcher) SiteWith(ctx context.Context, target *url.URL, opts SiteOpts) (*Site, error) {
 	start := time.Now()
 	site := &Site{Target: target, Parsed: map[*Response]*page.Page{}}
 	c := &crawl{f: f, site: site, sem: make(chan struct{}, f.opts.PerHost)}
@@ -200,6 +215,9 @@ func (f *Fetcher) Site(ctx context.Context, target *url.URL) (*Site, error) {
 	}
 	site.TTFBSamples = append(site.TTFBSamples, home.TTFB)
 	if home.IsHTML() {
+		if err := opts.beforeParse(ctx, len(home.Body)); err != nil {
+			return site, err
+		}
 		parseStart := time.Now()
 		finalURL, _ := url.Parse(home.FinalURL)
 		if p, err := page.Parse(home.Body, finalURL); err == nil {
@@ -233,7 +251,7 @@ func (f *Fetcher) Site(ctx context.Context, target *url.URL) (*Site, error) {
 	bots := make([]BotResult, len(ProbeBots))
 	for i, b := range ProbeBots {
 		run(func() {
-			bots[i] = BotResult{Bot: b, Response: c.do(ctx, Request{Purpose: BotProbe, URL: target.String(), UserAgent: b.UserAgent, Agent: b.Token})}
+			bots[i] = BotResult{Bot: b, Response: c.do(ctx, Request{Purpose: BotProbe, URL: target.String(), UserAgent: b.UserAgent, Agent: b.Token, Keep: refusalWindow})}
 		})
 	}
 	samples := make([]time.Duration, 2)
@@ -276,6 +294,17 @@ func (f *Fetcher) Site(ctx context.Context, target *url.URL) (*Site, error) {
 	site.Pages = results
 	site.SitemapSamples = sampled
 	site.LLMsLinks = linked
+	html := 0
+	for _, r := range results {
+		if r.OK() && r.IsHTML() {
+			html += len(r.Body)
+		}
+	}
+	if html > 0 {
+		if err := opts.beforeParse(ctx, html); err != nil {
+			return site, err
+		}
+	}
 	parseStart := time.Now()
 	defer func() { site.ParseTime += time.Since(parseStart) }()
 	for _, r := range results {
@@ -287,6 +316,13 @@ func (f *Fetcher) Site(ctx context.Context, target *url.URL) (*Site, error) {
 		}
 	}
 	return site, nil
+}
+
+func (o SiteOpts) beforeParse(ctx context.Context, htmlBytes int) error {
+	if o.BeforeParse == nil {
+		return nil
+	}
+	return o.BeforeParse(ctx, htmlBytes)
 }
 
 func describeHome(r *Response) Failure {

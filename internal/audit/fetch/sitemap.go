@@ -217,7 +217,9 @@ func (f *SitemapFetch) read(limit int64) sitemapDoc {
 	}
 	body := r.Body
 	if plain, ok := gunzipped(body, limit); ok {
-		body, f.Gzip = plain, true
+		// The fetch decoded the compressed bytes' charset, not the XML's.
+		body, _ = decodeBody(plain, "application/xml", Sitemap)
+		f.Gzip = true
 	}
 	var doc sitemapDoc
 	f.Kind, doc = readSitemap(body, r.IsHTML())
@@ -225,10 +227,41 @@ func (f *SitemapFetch) read(limit int64) sitemapDoc {
 	return doc
 }
 
+// maxSitemapDepth bounds how deep a sitemap's elements may nest: the
+// protocol and its extensions nest five deep, and decoding a file nested a
+// million deep would cost a stack entry per level.
+const maxSitemapDepth = 32
+
+// tooDeep reports whether XML elements in body nest deeper than max, read
+// with RawToken, which keeps no stack of open elements.
+func tooDeep(body []byte, maxDepth int) bool {
+	dec := xml.NewDecoder(bytes.NewReader(body))
+	dec.CharsetReader = func(_ string, r io.Reader) (io.Reader, error) { return r, nil }
+	dec.Strict = false
+	depth := 0
+	for {
+		tok, err := dec.RawToken()
+		if err != nil {
+			return false
+		}
+		switch tok.(type) {
+		case xml.StartElement:
+			if depth++; depth > maxDepth {
+				return true
+			}
+		case xml.EndElement:
+			depth--
+		}
+	}
+}
+
 // readSitemap parses a sitemap file: XML urlset or sitemapindex, or the
 // protocol's plain-text form (one absolute URL per line).
 func readSitemap(body []byte, html bool) (string, sitemapDoc) {
 	var doc sitemapDoc
+	if tooDeep(body, maxSitemapDepth) {
+		return "", sitemapDoc{}
+	}
 	dec := xml.NewDecoder(bytes.NewReader(body))
 	// Bodies are UTF-8 already (see decodeBody), whatever the declaration.
 	dec.CharsetReader = func(_ string, r io.Reader) (io.Reader, error) { return r, nil }

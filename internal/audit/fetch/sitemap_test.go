@@ -239,3 +239,32 @@ func TestKeyPagesOfAWiki(t *testing.T) {
 	require.True(t, strings.HasSuffix(site.PagesFor(Contact)[0].URL, "/wiki/Tidewater_Wiki:Contact_us"))
 	require.Len(t, site.PagesFor(Privacy), 1)
 }
+
+// A gzip sitemap is decoded by its XML declaration once decompressed: the
+// fetch decoded only the compressed bytes. Latin-1 text and a stray byte
+// that is not UTF-8, as real generators write them, keep every entry.
+func TestGzipSitemapInItsDeclaredEncoding(t *testing.T) {
+	t.Parallel()
+	for name, body := range map[string]string{
+		"latin-1":       "<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?>\n<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\" xmlns:image=\"http://www.google.com/schemas/sitemap-image/1.1\"><url><loc>https://example.com/a</loc><image:image><image:title>Caf\xe9 cr\xe8me</image:title></image:image></url><url><loc>https://example.com/b</loc></url></urlset>",
+		"invalid utf-8": "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\r\n<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\"><url><loc>https://example.com/a</loc><!-- \xff --></url><url><loc>https://example.com/b\xe9</loc></url></urlset>",
+	} {
+		r := &Response{Purpose: Sitemap, URL: "https://example.com/s.xml.gz", FinalURL: "https://example.com/s.xml.gz", Status: 200, Header: http.Header{}, Body: []byte(gz(body))}
+		f := ReadSitemap(r, SitemapFromRobots, "/s.xml.gz", "")
+		require.Equal(t, "urlset", f.Kind, name)
+		require.Equal(t, 2, f.Entries, name)
+	}
+}
+
+// A sitemap nested a million deep is not a sitemap, and reading it costs
+// no stack of a million elements.
+func TestSitemapNestedDeepIsNotASitemap(t *testing.T) {
+	t.Parallel()
+	deep := `<urlset><url><loc>https://example.com/a</loc></url><url>` + strings.Repeat("<a>", 1_000_000)
+	r := &Response{Purpose: Sitemap, URL: "https://example.com/s.xml", FinalURL: "https://example.com/s.xml", Status: 200, Header: http.Header{}, Body: []byte(deep)}
+	f := ReadSitemap(r, SitemapFromRobots, "/s.xml", "")
+	require.Empty(t, f.Kind)
+	require.Zero(t, f.Entries)
+	require.True(t, tooDeep([]byte(deep), maxSitemapDepth))
+	require.False(t, tooDeep([]byte(urlset("https://example.com/a")), maxSitemapDepth))
+}

@@ -44,9 +44,12 @@ type snapResponse struct {
 	Status    int         `json:"status"`
 	Header    http.Header `json:"header"`
 	Body      []byte      `json:"body,omitempty"` // HTML only
-	Truncated bool        `json:"truncated,omitempty"`
-	Charset   Charset     `json:"charset,omitzero"`
-	Err       string      `json:"error,omitempty"`
+	// Bytes is the size read when Body holds only its start (the bot
+	// probes keep their first 64 KiB); 0 when Body is all of it.
+	Bytes     int     `json:"bytes,omitempty"`
+	Truncated bool    `json:"truncated,omitempty"`
+	Charset   Charset `json:"charset,omitzero"`
+	Err       string  `json:"error,omitempty"`
 }
 
 type snapBot struct {
@@ -61,6 +64,9 @@ func toSnap(r *Response) *snapResponse {
 	s := &snapResponse{Purpose: r.Purpose, URL: r.URL, FinalURL: r.FinalURL, Status: r.Status, Header: r.Header, Truncated: r.Truncated, Charset: r.Charset, UserAgent: r.UserAgent, Agent: r.Agent}
 	if r.IsHTML() {
 		s.Body = r.Body
+		if r.Bytes > len(r.Body) && !r.Truncated {
+			s.Bytes = r.Bytes
+		}
 	}
 	if r.Err != nil {
 		s.Err = r.Err.Error()
@@ -73,6 +79,9 @@ func (s *snapResponse) response() *Response {
 		return nil
 	}
 	r := &Response{Purpose: s.Purpose, URL: s.URL, FinalURL: s.FinalURL, Status: s.Status, Header: s.Header, Body: s.Body, Bytes: len(s.Body), Truncated: s.Truncated, Charset: s.Charset, UserAgent: s.UserAgent, Agent: s.Agent}
+	if s.Bytes > 0 {
+		r.Bytes = s.Bytes
+	}
 	if r.Header == nil {
 		r.Header = http.Header{}
 	}
