@@ -1,7 +1,9 @@
 // Package report owns the report of a scan: building it from check
 // results and scores for both audiences (texts from templates until a
 // language model writes the summaries), the stored document, and its
-// downloadable renderings (PDF).
+// renderings: the downloadable PDF, and the HTML page a share link serves
+// (WriteHTML, sent with HTMLHeaders; no script, one stylesheet the
+// Content-Security-Policy names by its hash).
 //
 // The stored document is the contract's shape: Stored holds gen/api's
 // Report once per audience, and the API serves it as stored. So
@@ -53,10 +55,15 @@ type Input struct {
 	// Caveats are what limits the report, in sentences (no answer engine
 	// configured, …); the report adds none of its own.
 	Caveats []string
+
+	// plan is Scores.Plan without costs: the fixes in the order they gain,
+	// once per build.
+	plan []scoring.Fix
 }
 
 // Build renders the report for both audiences.
 func Build(in Input) Stored {
+	in.plan = in.Scores.Plan(nil)
 	fetches := FetchSummary(in.Site)
 	return Stored{
 		Marketing:   build(in, scoring.Marketing, fetches),
@@ -89,13 +96,30 @@ func build(in Input, audience scoring.Audience, fetches api.FetchSummary) api.Re
 	}
 	r.Checks = make([]api.CheckResult, 0, len(in.Outcomes))
 	for _, o := range in.Outcomes {
-		r.Checks = append(r.Checks, CheckResult(o, in.Scores.Impact[o.Check.ID], audience))
+		c := CheckResult(o, in.Scores.Impact[o.Check.ID], audience)
+		if g, ok := in.Scores.Gains[o.Check.ID]; ok {
+			c.ExpectedGain, c.ExpectedRingGains = &g.Overall, ringGains(g)
+		}
+		r.Checks = append(r.Checks, c)
+	}
+	r.BestCombination = &api.FixCombination{
+		CheckIds: append([]string{}, in.Scores.Combination.CheckIDs...), ExpectedGain: in.Scores.Combination.Gain.Overall,
+		ExpectedRingGains: *ringGains(in.Scores.Combination.Gain),
 	}
 	r.Counts = Counts(r.Checks)
 	r.Summaries = summaries(in, audience)
 	r.Summaries.Provenance = TemplateProvenance()
 	r.Caveats = caveats(in)
+	if audience == scoring.Marketing {
+		for i, c := range *r.Caveats {
+			(*r.Caveats)[i] = forClients(c)
+		}
+	}
 	return r
+}
+
+func ringGains(g scoring.Gain) *api.RingGains {
+	return &api.RingGains{Search: g.Rings[scoring.RingSearch], Visibility: g.Rings[scoring.RingVisibility], Trust: g.Rings[scoring.RingTrust]}
 }
 
 func ringResult(rr scoring.RingResult, audience scoring.Audience) api.RingResult {
@@ -124,6 +148,9 @@ func CheckResult(o checks.Outcome, impact float64, audience scoring.Audience) ap
 		Status: api.CheckStatus(o.Result.Status), Weight: o.Check.Weight,
 		Impact: api.Level(scoring.ImpactLevel(impact)), Effort: api.Level(o.Check.Effort),
 		Summary: o.Result.Summary, Evidence: o.Result.Evidence, WhyItMatters: t.Why,
+	}
+	if audience == scoring.Marketing {
+		out.Summary = forClients(out.Summary)
 	}
 	if v, ok := o.Result.Status.Score(); ok {
 		out.Score = &v
@@ -214,7 +241,6 @@ func summaries(in Input, audience scoring.Audience) api.Summaries {
 	rings := append([]scoring.RingResult(nil), in.Scores.Rings...)
 	sort.SliceStable(rings, func(i, j int) bool { return rings[i].Score > rings[j].Score })
 	best, worst := rings[0], rings[len(rings)-1]
-	top := topIssues(in, "", 2)
 
 	var b strings.Builder
 	if eng {
@@ -248,15 +274,7 @@ func summaries(in Input, audience scoring.Audience) api.Summaries {
 			}
 		}
 	}
-	if len(top) > 0 {
-		t := top[0].Check.TextFor(audience)
-		if eng {
-			fmt.Fprintf(&b, " Highest-impact finding: %s (%s) — %s", top[0].Check.ID, top[0].Result.Status, top[0].Result.Summary)
-		} else {
-			fmt.Fprintf(&b, " The fix that would gain the most: %s, which %s today. %s",
-				quoted(t.Title), statusVerb(top[0].Result.Status), top[0].Result.Summary)
-		}
-	}
+	b.WriteString(gainSentences(in, audience))
 	s.Executive = b.String()
 	s.Search = ringNarrative(in, scoring.RingSearch, audience)
 	s.Visibility = ringNarrative(in, scoring.RingVisibility, audience)
@@ -346,24 +364,124 @@ func ringNarrative(in Input, ring scoring.Ring, audience scoring.Audience) strin
 	return b.String()
 }
 
-// topIssues are the warn/fail outcomes (of one ring, or all when ring is
-// empty) with the most impact.
-func topIssues(in Input, ring scoring.Ring, n int) []checks.Outcome {
-	var list []checks.Outcome
+// gainSentences name the fix that would add the most to the overall score
+// when made alone, and the fixes that would add more together; a fix that
+// adds nothing is never called the one that gains the most.
+func gainSentences(in Input, audience scoring.Audience) string {
+	eng := audience == scoring.Engineering
+	byID := map[string]checks.Outcome{}
 	for _, o := range in.Outcomes {
-		if (ring == "" || o.Check.Ring == ring) && (o.Result.Status == checks.Warn || o.Result.Status == checks.Fail) {
-			list = append(list, o)
+		byID[o.Check.ID] = o
+	}
+	name := func(id string) string {
+		if eng {
+			return id
+		}
+		if o, ok := byID[id]; ok {
+			return quoted(o.Check.TextFor(audience).Title)
+		}
+		return id
+	}
+	combo := in.Scores.Combination
+	var b strings.Builder
+	best, ok := in.Scores.BestFix()
+	switch {
+	case ok:
+		id := best.CheckIDs[0]
+		o := byID[id]
+		if eng {
+			fmt.Fprintf(&b, " Largest gain from one fix: %s (%s), +%.1f overall%s — %s", id, o.Result.Status, best.Gain.Overall, ringGainText(best.Gain), o.Result.Summary)
+		} else {
+			fmt.Fprintf(&b, " The fix that would gain the most: %s, which %s today; fixing it would add %s to the overall score. %s",
+				name(id), statusVerb(o.Result.Status), points(best.Gain.Overall), forClients(o.Result.Summary))
+		}
+		if len(combo.CheckIDs) < 2 || combo.Gain.Overall <= best.Gain.Overall {
+			break
+		}
+		if eng {
+			fmt.Fprintf(&b, " Best combination: %s, +%.1f overall%s.", strings.Join(combo.CheckIDs, " + "), combo.Gain.Overall, ringGainText(combo.Gain))
+			break
+		}
+		var others []string
+		for _, other := range combo.CheckIDs {
+			if other != id {
+				others = append(others, name(other))
+			}
+		}
+		if len(others) < len(combo.CheckIDs) {
+			fmt.Fprintf(&b, " Together with %s, it would add %s.", joinAnd(others), points(combo.Gain.Overall))
+		} else {
+			fmt.Fprintf(&b, " Fixing %s together would add %s.", joinAnd(others), points(combo.Gain.Overall))
+		}
+	case len(combo.CheckIDs) > 0:
+		names := make([]string, len(combo.CheckIDs))
+		for i, id := range combo.CheckIDs {
+			names[i] = name(id)
+		}
+		if eng {
+			fmt.Fprintf(&b, " No single fix raises the overall score; together %s add +%.1f%s.", strings.Join(names, " + "), combo.Gain.Overall, ringGainText(combo.Gain))
+		} else {
+			fmt.Fprintf(&b, " No single fix would raise the score on its own: critical issues hold it down together. Fixing %s together would add %s.", joinAnd(names), points(combo.Gain.Overall))
+		}
+	case len(in.plan) > 0:
+		o := byID[in.plan[0].CheckIDs[0]]
+		if eng {
+			fmt.Fprintf(&b, " No fix raises the overall score as rounded; largest open issue: %s (%s) — %s", o.Check.ID, o.Result.Status, o.Result.Summary)
+		} else {
+			fmt.Fprintf(&b, " No fix left would raise the overall score on its own. The largest open issue: %s, which %s today. %s",
+				name(o.Check.ID), statusVerb(o.Result.Status), forClients(o.Result.Summary))
 		}
 	}
-	sort.SliceStable(list, func(i, j int) bool {
-		a, b := in.Scores.Impact[list[i].Check.ID], in.Scores.Impact[list[j].Check.ID]
-		if a != b {
-			return a > b
+	return b.String()
+}
+
+// points is "1 point" or "4.4 points".
+func points(p float64) string {
+	if p == 1 {
+		return "1 point"
+	}
+	return fmt.Sprintf("%.1f points", p)
+}
+
+// ringGainText is " (search +10, trust +7)": the rings a gain lifts.
+func ringGainText(g scoring.Gain) string {
+	var parts []string
+	for _, ring := range scoring.Rings {
+		if n := g.Rings[ring]; n > 0 {
+			parts = append(parts, fmt.Sprintf("%s +%d", ring, n))
 		}
-		return list[i].Check.ID < list[j].Check.ID
-	})
-	if len(list) > n {
-		list = list[:n]
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return " (" + strings.Join(parts, ", ") + ")"
+}
+
+// topIssues are the warn/fail outcomes (of one ring, or all when ring is
+// empty) in the order of the plan: first the fixes that add the most to
+// the overall score, each re-scored with those before it made, then those
+// that add nothing, by what they lose.
+func topIssues(in Input, ring scoring.Ring, n int) []checks.Outcome {
+	byID := map[string]checks.Outcome{}
+	for _, o := range in.Outcomes {
+		if (ring == "" || o.Check.Ring == ring) && (o.Result.Status == checks.Warn || o.Result.Status == checks.Fail) {
+			byID[o.Check.ID] = o
+		}
+	}
+	var list []checks.Outcome
+	for _, step := range in.plan {
+		for _, id := range step.CheckIDs {
+			if o, ok := byID[id]; ok && len(list) < n {
+				list = append(list, o)
+				delete(byID, id)
+			}
+		}
+	}
+	// Warned and failed checks that do not weigh are not in the plan.
+	for _, o := range in.Outcomes {
+		if _, ok := byID[o.Check.ID]; ok && len(list) < n {
+			list = append(list, o)
+		}
 	}
 	return list
 }

@@ -70,9 +70,14 @@ var covered = sync.OnceValue(func() map[rune]bool {
 	return set
 })
 
+// lookalikes are characters the fonts lack that the texts use, and the
+// character drawn for each: a menu's "more" button (⋯) is an ellipsis.
+var lookalikes = map[rune]rune{'⋯': '…', '⋮': '…', '−': '-', '‑': '-'}
+
 // drawable returns s as the fonts can draw it: whitespace becomes a plain
 // space (newlines are kept), other control and format characters are
-// dropped, and each run of characters the fonts lack becomes one U+FFFD.
+// dropped, a character the fonts lack with a lookalike becomes that, and
+// each run of other characters the fonts lack becomes one U+FFFD.
 func drawable(s string) string {
 	set := covered()
 	var b strings.Builder
@@ -90,6 +95,9 @@ func drawable(s string) string {
 			// Zero-width and combining marks the fonts lack would only
 			// add replacement characters inside a word.
 			continue
+		}
+		if l, ok := lookalikes[r]; ok && !set[r] {
+			r = l
 		}
 		if !set[r] {
 			if !lastReplaced {

@@ -105,20 +105,31 @@ type doc struct {
 	ink    rgb // the current text colour
 	y      float64
 	err    error
+	// started is how many priorities the executive summary listed, on
+	// page startPage; the triage page refers to them.
+	started, startPage int
+	// spilled is set while the page is one a section ran on to, not one
+	// it started.
+	spilled bool
+	look    Brand // the organization's look (pdf_brand.go)
 }
 
-// options are test seams.
-type options struct{ uncompressed bool }
+// options are test seams, and the look of RenderPDFWith.
+type options struct {
+	uncompressed bool
+	look         Brand
+}
 
 // RenderPDF writes the report as an A4 PDF document: cover, executive
-// summary, Site Triage (when t is not nil), one section per ring and the
-// list of what was fetched. r and t are of the same audience.
+// summary, Site Triage (when t is not nil), one section per ring, the
+// fixes written for the site and the list of what was fetched. r and t
+// are of the same audience.
 func RenderPDF(w io.Writer, r api.Report, t *api.TriageDossier) error {
 	return render(w, r, t, options{})
 }
 
 func render(w io.Writer, r api.Report, t *api.TriageDossier, o options) error {
-	d := &doc{pdf: &gopdf.GoPdf{}, r: r, t: t, eng: r.Audience == api.ReportAudienceEngineering}
+	d := &doc{pdf: &gopdf.GoPdf{}, r: r, t: t, eng: r.Audience == api.ReportAudienceEngineering, look: o.look}
 	d.pdf.Start(gopdf.Config{PageSize: *gopdf.PageSizeA4, Unit: gopdf.UnitMM})
 	if o.uncompressed {
 		d.pdf.SetNoCompression()
@@ -126,7 +137,7 @@ func render(w io.Writer, r api.Report, t *api.TriageDossier, o options) error {
 	d.pdf.SetInfo(gopdf.PdfInfo{
 		Title:   drawable("GEO audit report: " + d.brand()),
 		Subject: drawable(r.URL),
-		Author:  "GeoScan", Creator: "GeoScan", Producer: "GeoScan",
+		Author:  d.author(), Creator: d.maker(), Producer: d.maker(),
 		CreationDate: r.GeneratedAt,
 	})
 	for _, f := range fontData {
@@ -137,10 +148,13 @@ func render(w io.Writer, r api.Report, t *api.TriageDossier, o options) error {
 
 	d.coverPage()
 	d.summaryPage()
+	d.siteSection()
+	d.renderingSection()
 	d.triagePage()
 	for _, ring := range d.rings() {
 		d.ringSection(ring)
 	}
+	d.fixesSection()
 	d.fetchAppendix()
 	d.footers()
 	if d.err != nil {
@@ -171,12 +185,13 @@ func (d *doc) brand() string {
 func (d *doc) newPage() {
 	d.pdf.AddPage()
 	d.y = bodyTop
+	d.spilled = true
 	// Running header: who the report is about. The text being written
 	// continues in its own font and colour.
 	family, size, c := d.family, d.size, d.ink
 	d.font(fontRegular, 8)
 	d.color(muted)
-	d.text(marginL, marginT-6, d.clip(d.brand()+" · GEO audit report", contentW))
+	d.text(marginL, marginT-6, d.clip(d.brand()+" · GEO audit report"+d.byline(), contentW))
 	d.stroke(track, 0.3)
 	d.pdf.Line(marginL, marginT, pageW-marginR, marginT)
 	if family != "" {
@@ -192,6 +207,14 @@ func (d *doc) ensure(h float64) {
 	}
 }
 
+// keep starts a new page unless h more millimetres fit on this one, when
+// they fit on a page at all: for blocks that must not be split.
+func (d *doc) keep(h float64) {
+	if h <= bodyEnd-bodyTop {
+		d.ensure(h)
+	}
+}
+
 // footers number every page once the page count is known.
 func (d *doc) footers() {
 	n := d.pdf.GetNumberOfPages()
@@ -203,6 +226,7 @@ func (d *doc) footers() {
 		d.text(marginL, pageH-14, left)
 		right := fmt.Sprintf("Page %d of %d", i, n)
 		d.text(pageW-marginR-d.width(right), pageH-14, right)
+		d.footerBrand()
 	}
 }
 
@@ -329,11 +353,12 @@ func (d *doc) wrap(s string, w float64) []string {
 }
 
 // para draws wrapped text at x in a column of width w from the current y,
-// breaking pages between lines, and leaves y below it.
+// breaking pages between lines, and leaves y below it. Its Markdown is
+// drawn as such (pdf_text.go).
 func (d *doc) para(x, w float64, s string) {
-	for _, line := range d.wrap(s, w) {
+	for _, line := range d.layout(s, w) {
 		d.ensure(d.lineH())
-		d.text(x, d.y, line)
+		d.drawLine(x, d.y, line)
 		d.y += d.lineH()
 	}
 }
@@ -342,14 +367,21 @@ func (d *doc) para(x, w float64, s string) {
 func (d *doc) heightOf(family string, size, w float64, s string) float64 {
 	f, sz := d.family, d.size
 	d.font(family, size)
-	h := float64(len(d.wrap(s, w))) * d.lineH()
+	h := float64(len(d.layout(s, w))) * d.lineH()
 	d.font(f, sz)
 	return h
 }
 
-// heading starts a section: a new page, a bookmark, the title.
+// heading starts a section: a new page, a bookmark, the title. A section
+// whose predecessor spilled a few lines onto a page of their own starts
+// below them instead, so that no page holds only a lone bullet or line.
 func (d *doc) heading(title string) {
-	d.newPage()
+	if d.spilled && d.y < bodyTop+(bodyEnd-bodyTop)/3 {
+		d.y += 10
+	} else {
+		d.newPage()
+	}
+	d.spilled = false
 	d.pdf.AddOutline(drawable(title))
 	d.font(fontBold, 18)
 	d.color(ink)
@@ -357,8 +389,23 @@ func (d *doc) heading(title string) {
 	d.y += d.lineH() + 2
 }
 
-func (d *doc) subheading(title string) {
-	d.ensure(22)
+// subheadingRoom is what a subheading needs below it: itself and the
+// first three lines of what it heads, so no heading ends a page.
+const subheadingRoom = 27.0
+
+// subheading sets the title of a part of a section on the page where its
+// first three lines fit, or its first block of first millimetres, kept
+// on one page, when that is taller.
+func (d *doc) subheading(title string, first ...float64) {
+	room := subheadingRoom
+	for _, h := range first {
+		room = max(room, 3+12*ptToMM*1.35+1+h)
+	}
+	if room <= bodyEnd-bodyTop {
+		d.ensure(room)
+	} else {
+		d.ensure(subheadingRoom)
+	}
 	d.y += 3
 	d.font(fontBold, 12)
 	d.color(ink)

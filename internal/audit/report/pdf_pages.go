@@ -36,10 +36,11 @@ func (d *doc) edition() string {
 func (d *doc) coverPage() {
 	d.pdf.AddPage()
 	d.pdf.AddOutline("Cover")
-	d.rect(0, 0, pageW, 6, accent)
+	d.rect(0, 0, pageW, 6, d.accentInk())
+	d.coverBrand()
 	d.y = 22
 	d.font(fontBold, 9)
-	d.color(accent)
+	d.color(d.accentInk())
 	d.text(marginL, d.y, strings.ToUpper("GEO audit report · "+d.edition()))
 	d.y += 8
 
@@ -210,22 +211,24 @@ func (d *doc) summaryPage() {
 	}
 
 	if issues := d.criticalIssues(); len(issues) > 0 {
-		d.subheading("Critical issues")
-		for _, s := range issues {
-			d.bullet(s, statusInk[api.CheckStatusFail])
-		}
+		d.subheading("Critical issues", d.bulletHeight(issues[0]))
+		d.bullets(issues, statusInk[api.CheckStatusFail])
 	}
 
-	d.subheading("Where to start")
-	actions := d.priorities(5)
+	actions := d.priorities(summaryActions)
+	var first []float64
+	if len(actions) > 0 {
+		first = append(first, d.actionHeight(actions[0]))
+	}
+	d.subheading("Where to start", first...)
 	if len(actions) == 0 {
 		d.font(fontRegular, 10)
 		d.color(ink)
 		d.para(marginL, contentW, "No check failed or warned: there is nothing to fix.")
 	}
-	for i, a := range actions {
-		d.action(i+1, a)
-	}
+	d.startPage = d.pdf.GetNumberOfPages()
+	d.actions(actions, 0)
+	d.started = len(actions)
 
 	if strengths := d.strengths(8); len(strengths) > 0 {
 		d.subheading("What already works")
@@ -289,17 +292,36 @@ func (d *doc) ring(r api.Ring) api.RingResult {
 }
 
 // priority is one thing to fix, from the triage dossier or, without one,
-// from the failed and warned checks by impact.
+// from the failed and warned checks by what fixing each alone gains.
 type priority struct {
 	label, fix, impact, effort, checkID string
 	quickWin                            bool
+	// gain is what the fix adds to the overall score in this order (nil
+	// in documents made before gains were computed); alone what it adds
+	// by itself; with the numbers of the priorities it gains only
+	// together with.
+	gain, alone *float64
+	with        []int
 }
 
 func (d *doc) priorities(n int) []priority {
 	var out []priority
 	if d.t != nil {
+		pos := map[string]int{}
+		for i, a := range d.t.PriorityActions {
+			pos[a.CheckID] = i + 1
+		}
 		for _, a := range d.t.PriorityActions {
-			out = append(out, priority{label: a.Label, fix: a.Recommendation, impact: string(a.Impact), effort: string(a.Effort), checkID: a.CheckID, quickWin: a.QuickWin})
+			p := priority{
+				label: a.Label, fix: a.Recommendation, impact: string(a.Impact), effort: string(a.Effort), checkID: a.CheckID,
+				quickWin: a.QuickWin, gain: a.GainInOrder, alone: a.ExpectedGain,
+			}
+			if a.FixedWith != nil {
+				for _, id := range *a.FixedWith {
+					p.with = append(p.with, pos[id])
+				}
+			}
+			out = append(out, p)
 		}
 	} else {
 		rank := map[api.Level]int{api.LevelHigh: 0, api.LevelMedium: 1, api.LevelLow: 2}
@@ -309,14 +331,26 @@ func (d *doc) priorities(n int) []priority {
 				list = append(list, c)
 			}
 		}
+		gain := func(c api.CheckResult) float64 {
+			if c.ExpectedGain == nil {
+				return 0
+			}
+			return *c.ExpectedGain
+		}
 		sort.SliceStable(list, func(i, j int) bool {
+			if a, b := gain(list[i]), gain(list[j]); a != b {
+				return a > b
+			}
 			if rank[list[i].Impact] != rank[list[j].Impact] {
 				return rank[list[i].Impact] < rank[list[j].Impact]
 			}
 			return list[i].Weight > list[j].Weight
 		})
 		for _, c := range list {
-			out = append(out, priority{label: c.Title, fix: deref(c.Recommendation), impact: string(c.Impact), effort: string(c.Effort), checkID: c.ID})
+			out = append(out, priority{
+				label: c.Title, fix: deref(c.Recommendation), impact: string(c.Impact), effort: string(c.Effort), checkID: c.ID,
+				gain: c.ExpectedGain, alone: c.ExpectedGain,
+			})
 		}
 	}
 	if n > 0 && len(out) > n {
@@ -325,13 +359,36 @@ func (d *doc) priorities(n int) []priority {
 	return out
 }
 
+// gainTag says what a priority adds to the overall score: "+4.4 points",
+// "+6.1 points after those above (alone +0.0)", "+3.2 points together
+// with 2"; "" for a document without gains.
+func (a priority) gainTag() string {
+	if a.gain == nil {
+		return ""
+	}
+	tag := fmt.Sprintf("+%.1f points", *a.gain)
+	switch {
+	case len(a.with) > 0:
+		nums := make([]string, len(a.with))
+		for i, n := range a.with {
+			nums[i] = fmt.Sprint(n)
+		}
+		tag += " together with " + joinAnd(nums)
+	case a.alone != nil && *a.alone != *a.gain:
+		tag += fmt.Sprintf(" after those above (alone +%.1f)", *a.alone)
+	}
+	return tag
+}
+
+func (d *doc) actionHeight(a priority) float64 {
+	return d.heightOf(fontBold, 10, contentW-8, a.label) + d.heightOf(fontRegular, 9, contentW-8, a.fix) + 8
+}
+
 // action draws one numbered priority with its tags and fix.
 func (d *doc) action(n int, a priority) {
-	d.font(fontRegular, 9)
-	h := d.heightOf(fontBold, 10, contentW-10, a.label) + d.heightOf(fontRegular, 9, contentW-10, a.fix) + 8
-	d.ensure(h)
+	d.ensure(d.actionHeight(a))
 	d.font(fontBold, 10)
-	d.color(accent)
+	d.color(d.accentInk())
 	d.text(marginL, d.y, fmt.Sprintf("%d.", n))
 	d.color(ink)
 	d.para(marginL+8, contentW-8, a.label)
@@ -342,6 +399,9 @@ func (d *doc) action(n int, a priority) {
 	d.font(fontRegular, 8.5)
 	d.color(muted)
 	tags := fmt.Sprintf("Impact %s · effort %s", a.impact, a.effort)
+	if g := a.gainTag(); g != "" {
+		tags += " · " + g
+	}
 	if d.eng && a.checkID != "" {
 		tags += " · " + a.checkID
 	}
@@ -353,6 +413,34 @@ func (d *doc) action(n int, a priority) {
 		d.para(marginL+8, contentW-8, a.fix)
 	}
 	d.y += 2.5
+}
+
+// summaryActions is how many priorities the executive summary lists.
+const summaryActions = 5
+
+// actions draws priorities numbered from first+1, the last two kept on
+// one page so that no page holds a lone action.
+func (d *doc) actions(list []priority, first int) {
+	for i, a := range list {
+		if i == len(list)-2 {
+			d.keep(d.actionHeight(a) + d.actionHeight(list[i+1]))
+		}
+		d.action(first+i+1, a)
+	}
+}
+
+// bullets draws a list, the last two items kept on one page.
+func (d *doc) bullets(list []string, c rgb) {
+	for i, s := range list {
+		if i == len(list)-2 {
+			d.keep(d.bulletHeight(s) + d.bulletHeight(list[i+1]))
+		}
+		d.bullet(s, c)
+	}
+}
+
+func (d *doc) bulletHeight(s string) float64 {
+	return d.heightOf(fontRegular, 9.5, contentW-5, s) + 1
 }
 
 func (d *doc) bullet(s string, c rgb) {
@@ -388,7 +476,7 @@ func (d *doc) strengths(n int) []string {
 		if len(out) == n {
 			break
 		}
-		out = append(out, c.Title)
+		out = append(out, passTitle(c, d.eng))
 	}
 	return out
 }
@@ -444,12 +532,25 @@ func (d *doc) triagePage() {
 	}
 
 	d.subheading("Risk by lens")
+	d.font(fontRegular, 9)
+	d.color(muted)
+	d.para(marginL, contentW, "Each lens rates the share of points lost on the checks behind it, which cut across the pillars of the rings; a lens none of whose checks could be scored is not measured.")
+	d.y += 1.5
 	levels := []string{"low", "moderate", "high", "critical"}
 	for _, l := range t.RiskLenses {
 		d.ensure(7)
 		d.font(fontBold, 9.5)
 		d.color(ink)
 		d.text(marginL, d.y, l.Label)
+		if !d.lensMeasured(l) {
+			for i := range levels {
+				d.roundRect(marginL+50+float64(i)*13, d.y+0.6, 12, 3.4, 1, track)
+			}
+			d.color(muted)
+			d.text(marginL+50+4*13+4, d.y, "not measured")
+			d.y += 6.5
+			continue
+		}
 		idx := 0
 		for i, lv := range levels {
 			if string(l.Bucket) == lv {
@@ -473,7 +574,7 @@ func (d *doc) triagePage() {
 	d.subheading("Priority actions")
 	d.font(fontRegular, 9)
 	d.color(muted)
-	ranked := "Ranked by the points each fix recovers against the effort it takes on this platform."
+	ranked := "Ranked by the points each fix adds to the overall score, re-scored with it and the fixes above it made, against the effort it takes on this platform."
 	switch {
 	case t.ActionCount == 0:
 		ranked = "No check failed or warned: there is nothing to fix."
@@ -486,12 +587,24 @@ func (d *doc) triagePage() {
 	d.y += 1.5
 	const shown = 12
 	actions := d.priorities(0)
-	for i, a := range actions {
-		if i == shown {
-			break
+	// The first ones are in the executive summary already: they are
+	// referred to, not listed again.
+	from := min(d.started, len(actions))
+	if from > 0 {
+		d.font(fontRegular, 9.5)
+		d.color(ink)
+		first := "The first action is"
+		if from > 1 {
+			first = fmt.Sprintf("Actions 1 to %d are", from)
 		}
-		d.action(i+1, a)
+		more := ""
+		if len(actions) > from {
+			more = " The others follow."
+		}
+		d.para(marginL, contentW, fmt.Sprintf("%s under “Where to start” in the executive summary (page %d).%s", first, d.startPage, more))
+		d.y += 1.5
 	}
+	d.actions(actions[from:min(len(actions), shown)], from)
 	if rest := len(actions) - shown; rest > 0 {
 		var wins []string
 		for _, a := range actions[shown:] {
@@ -509,11 +622,28 @@ func (d *doc) triagePage() {
 	}
 
 	if len(t.Caveats) > 0 {
-		d.subheading("Caveats")
-		for _, c := range t.Caveats {
-			d.bullet(c, muted)
+		d.subheading("Caveats", d.bulletHeight(t.Caveats[0]))
+		d.bullets(t.Caveats, muted)
+	}
+}
+
+// lensMeasured says whether any check behind a risk lens was scored: the
+// dossier rates a lens without one "low", which would read as a finding.
+// The platform lens rates the platform itself and is always measured.
+func (d *doc) lensMeasured(l api.TriageRiskLens) bool {
+	if l.LensID == api.PlatformFixability {
+		return true
+	}
+	basis := map[string]bool{}
+	for _, id := range l.Basis {
+		basis[id] = true
+	}
+	for _, c := range d.r.Checks {
+		if basis[c.ID] && c.Score != nil && c.Weight > 0 {
+			return true
 		}
 	}
+	return false
 }
 
 // ringSection: the ring's score, narrative, pillars and every check grouped
@@ -545,7 +675,13 @@ func (d *doc) ringSection(ring api.RingResult) {
 		d.pillarRow(p, checksBy[p.ID])
 	}
 
-	for _, p := range ring.Pillars {
+	last := -1
+	for i, p := range ring.Pillars {
+		if len(checksBy[p.ID]) > 0 {
+			last = i
+		}
+	}
+	for i, p := range ring.Pillars {
 		list := checksBy[p.ID]
 		if len(list) == 0 {
 			continue
@@ -555,7 +691,14 @@ func (d *doc) ringSection(ring api.RingResult) {
 		if p.Score != nil {
 			score = fmt.Sprintf("%d out of 100", *p.Score)
 		}
-		d.ensure(30)
+		// The pillar's name stays with its first check, or with the
+		// first lines of one taller than a page.
+		const nameH = 11.0
+		if h := d.checkBlockHeight(list[0]); h < bodyEnd-bodyTop {
+			d.keep(nameH + h)
+		} else {
+			d.ensure(nameH + 30)
+		}
 		d.y += 4
 		d.font(fontBold, 12)
 		d.color(ink)
@@ -564,7 +707,12 @@ func (d *doc) ringSection(ring api.RingResult) {
 		d.color(muted)
 		d.text(marginL+d.widthIn(fontBold, 12, p.Name)+3, d.y+1.2, "· "+score)
 		d.y += 7
-		for _, c := range list {
+		for j, c := range list {
+			// The section ends after the last pillar: its last check
+			// does not go to a page of its own.
+			if i == last && j == len(list)-2 {
+				d.keep(d.checkBlockHeight(c) + d.checkBlockHeight(list[j+1]))
+			}
 			d.checkBlock(c)
 		}
 	}
@@ -648,21 +796,31 @@ func notMeasuredReason(list []api.CheckResult) string {
 // checkBlock draws one check in two columns, status and labels on the
 // left, title and texts on the right: what was found, why it matters and
 // how to fix it. A block is kept on one page.
-func (d *doc) checkBlock(c api.CheckResult) {
-	const indent = 26.0
-	w := contentW - indent
-	found := c.Summary
-	var why, fix string
+const checkIndent = 26.0
+
+// checkTexts are what a check block shows: what was found, why it
+// matters, how to fix it and, in the engineering edition, its facts.
+func (d *doc) checkTexts(c api.CheckResult) (found, why, fix, meta string) {
+	found = c.Summary
 	if c.Status == api.CheckStatusFail || c.Status == api.CheckStatusWarn || c.Status == api.CheckStatusPass {
 		why = c.WhyItMatters
 	}
 	if c.Recommendation != nil && (c.Status == api.CheckStatusFail || c.Status == api.CheckStatusWarn) {
 		fix = *c.Recommendation
 	}
-	var meta string
 	if d.eng {
 		meta = fmt.Sprintf("%s · weight %g · impact %s · effort %s", c.ID, c.Weight, c.Impact, c.Effort)
+		if c.ExpectedGain != nil {
+			meta += fmt.Sprintf(" · gain alone +%.1f", *c.ExpectedGain)
+		}
 	}
+	return found, why, fix, meta
+}
+
+// checkBlockHeight is the height checkBlock takes for c.
+func (d *doc) checkBlockHeight(c api.CheckResult) float64 {
+	w := contentW - checkIndent
+	found, why, fix, meta := d.checkTexts(c)
 	h := d.heightOf(fontBold, 10, w, c.Title) + 3
 	for _, s := range []string{found, why, fix} {
 		if s != "" {
@@ -672,7 +830,14 @@ func (d *doc) checkBlock(c api.CheckResult) {
 	if meta != "" {
 		h += d.heightOf(fontMono, 7.5, w, meta)
 	}
-	if h < bodyEnd-bodyTop {
+	return h
+}
+
+func (d *doc) checkBlock(c api.CheckResult) {
+	const indent = checkIndent
+	w := contentW - indent
+	found, why, fix, meta := d.checkTexts(c)
+	if h := d.checkBlockHeight(c); h < bodyEnd-bodyTop {
 		d.ensure(h)
 	} else {
 		d.ensure(30)
@@ -735,8 +900,8 @@ func (d *doc) fetchAppendix() {
 	f := d.r.Fetch
 	d.font(fontRegular, 10)
 	d.color(ink)
-	d.para(marginL, contentW, fmt.Sprintf("GeoScan made %s in %.1f s and read %s. %s of the site were analysed: the homepage%s. The other requests read files such as robots.txt and the sitemap, or test how the site answers crawlers.",
-		plural(len(f.Fetches), "request", "requests"), float64(f.DurationMs)/1000, bytesText(f.Bytes),
+	d.para(marginL, contentW, fmt.Sprintf("%s made %s in %.1f s and read %s. %s of the site were analysed: the homepage%s. The other requests read files such as robots.txt and the sitemap, or test how the site answers crawlers.",
+		d.author(), plural(len(f.Fetches), "request", "requests"), float64(f.DurationMs)/1000, bytesText(f.Bytes),
 		capitalise(plural(f.Pages, "page", "pages")), morePages(f.Pages)))
 	d.font(fontRegular, 8.5)
 	d.color(muted)

@@ -1,6 +1,9 @@
 package triage
 
-import "github.com/geoscan/geoscan/internal/audit/checks"
+import (
+	"github.com/geoscan/geoscan/internal/audit/checks"
+	"github.com/geoscan/geoscan/internal/audit/scoring"
+)
 
 // surface is where the fix of a check is made; platforms differ in which
 // surfaces the site owner can reach.
@@ -89,4 +92,53 @@ func levelOf(i int) checks.Level {
 		return checks.Medium
 	}
 	return checks.High
+}
+
+// effortCost weighs a fix by its platform-adjusted effort when actions are
+// ranked: points per unit of effort.
+var effortCost = map[checks.Level]float64{checks.Low: 1, checks.Medium: 2, checks.High: 4}
+
+// rankActions orders the actions as scoring's plan of fixes does: step by
+// step, the fix that adds the most points to the overall score, re-scored
+// with the actions above it made (caps and gates included), for its
+// effort on this platform. Each action learns what it adds alone, what it
+// adds in this order, and the actions it gains only together with.
+func rankActions(actions []action, scores scoring.Result) []action {
+	byID := make(map[string]int, len(actions))
+	for i, a := range actions {
+		byID[a.outcome.Check.ID] = i
+	}
+	plan := scores.Plan(func(id string) float64 {
+		if i, ok := byID[id]; ok {
+			return effortCost[actions[i].effort]
+		}
+		return effortCost[checks.Medium]
+	})
+	out := make([]action, 0, len(actions))
+	placed := make([]bool, len(actions))
+	for _, step := range plan {
+		for _, id := range step.CheckIDs {
+			i, ok := byID[id]
+			if !ok || placed[i] {
+				continue
+			}
+			a := actions[i]
+			a.gain, a.inOrder = scores.Gains[id].Overall, step.Gain.Overall
+			for _, other := range step.CheckIDs {
+				if other != id {
+					a.with = append(a.with, other)
+				}
+			}
+			out = append(out, a)
+			placed[i] = true
+		}
+	}
+	// An action the plan does not know (none today: both are the warned
+	// and failed checks that weigh) keeps its place after the plan.
+	for i, a := range actions {
+		if !placed[i] {
+			out = append(out, a)
+		}
+	}
+	return out
 }

@@ -25,7 +25,7 @@ var lensDefs = []lensDef{
 		critical: []string{"ai_search_bots_allowed", "meta_robots_indexable"},
 	},
 	{id: "rendering", label: "Rendering", checks: []string{"ssr_text_content", "js_rendering_dependence", "text_html_ratio", "html_weight"}},
-	{id: "extractability", label: "Extractability", checks: []string{"semantic_main"}, pillars: []string{"answer_structure"}},
+	{id: "extractability", label: "Content structure", checks: []string{"semantic_main"}, pillars: []string{"answer_structure"}},
 	{id: "entity_trust", label: "Entity trust", pillars: []string{"entity_identity", "authorship_freshness"}},
 	{id: "integrity", label: "Integrity", checks: []string{"hidden_prompt_injection", "negative_signals", "schema_visible_match"}, critical: []string{"hidden_prompt_injection"}},
 	{id: "platform_fixability", label: "Platform fixability"},

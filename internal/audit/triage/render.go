@@ -368,7 +368,9 @@ func (f facts) render(in Input, audience scoring.Audience) api.TriageDossier {
 		act := api.TriageAction{
 			ID: a.outcome.Check.ID, CheckID: a.outcome.Check.ID, Label: t.Title, Recommendation: t.Fix,
 			Impact: api.Level(a.impact), Effort: api.Level(a.effort), QuickWin: a.quickWin,
+			ExpectedGain: &a.gain, GainInOrder: &a.inOrder, FixedWith: &[]string{},
 		}
+		*act.FixedWith = append(*act.FixedWith, a.with...)
 		if a.lens != "" {
 			l := a.lens
 			act.LensID = &l
@@ -423,14 +425,64 @@ func (f facts) summary(in Input, audience scoring.Audience) string {
 	first := slices.IndexFunc(f.actions, func(a action) bool { return a.quickWin })
 	switch {
 	case first >= 0:
-		fmt.Fprintf(&b, " The first quick win: %s.", quoteTitle(f.actions[first].outcome.Check, audience))
+		fmt.Fprintf(&b, " The first quick win: %s%s.", quoteTitle(f.actions[first].outcome.Check, audience), f.gainNote(f.actions[first], audience))
+	case len(f.actions) > 0 && f.actions[0].inOrder > 0:
+		a := f.actions[0]
+		if len(a.with) > 0 {
+			none := "neither"
+			if len(a.with) > 1 {
+				none = "none of them"
+			}
+			fmt.Fprintf(&b, " There is no quick win; the first priority is %s together with %s: %s adds to the score alone, together they add %s (%s impact, %s effort).",
+				quoteTitle(a.outcome.Check, audience), joinTitles(a.with, f.byID, audience), none, points(a.inOrder), a.impact, a.effort)
+		} else {
+			fmt.Fprintf(&b, " There is no quick win; the first priority is %s (%s, %s impact, %s effort).", quoteTitle(a.outcome.Check, audience), "+"+points(a.inOrder), a.impact, a.effort)
+		}
 	case len(f.actions) > 0:
 		a := f.actions[0]
-		fmt.Fprintf(&b, " There is no quick win; the first priority is %s (%s impact, %s effort).", quoteTitle(a.outcome.Check, audience), a.impact, a.effort)
+		fmt.Fprintf(&b, " There is no quick win, and no fix left would raise the overall score on its own; the largest issue is %s (%s impact, %s effort).", quoteTitle(a.outcome.Check, audience), a.impact, a.effort)
 	default:
 		b.WriteString(" No fixes are outstanding.")
 	}
 	return b.String()
+}
+
+// gainNote says what an action adds to the overall score: alone, only
+// together with others, or once the actions above it are made.
+func (f facts) gainNote(a action, audience scoring.Audience) string {
+	switch {
+	case a.gain > 0:
+		return " (+" + points(a.gain) + ")"
+	case len(a.with) > 0:
+		return " (it adds to the score only together with " + joinTitles(a.with, f.byID, audience) + ")"
+	case a.inOrder > 0:
+		return " (it adds to the score once the actions ranked above it are made)"
+	}
+	return " (it would not change the overall score as it stands)"
+}
+
+// points is "1 point" or "4.4 points".
+func points(p float64) string {
+	if p == 1 {
+		return "1 point"
+	}
+	return fmt.Sprintf("%.1f points", p)
+}
+
+func joinTitles(ids []string, byID map[string]checks.Outcome, audience scoring.Audience) string {
+	names := make([]string, 0, len(ids))
+	for _, id := range ids {
+		if o, ok := byID[id]; ok {
+			names = append(names, quoteTitle(o.Check, audience))
+		}
+	}
+	switch len(names) {
+	case 0:
+		return ""
+	case 1:
+		return names[0]
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
 }
 
 func quoteTitle(c *checks.Check, audience scoring.Audience) string {

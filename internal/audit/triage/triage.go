@@ -2,8 +2,10 @@
 // site is built with (fingerprints plus an in-house table that decides the
 // platform triple), how complex it is, its risk by lens, the evidence
 // ledger of every finding, and the priority actions ranked by the points
-// they recover against the effort they take on that platform. It reads the
-// fetched site and the check outcomes; it never fetches and never scores.
+// they add to the overall score (the scan re-scored with the fixes made,
+// by package scoring) against the effort they take on that platform. It
+// reads the fetched site, the check outcomes and their scores; it never
+// fetches.
 //
 // The stored dossier is the contract's shape: Stored holds gen/api's
 // TriageDossier once per audience, and the API serves it as stored. So
@@ -16,7 +18,6 @@ package triage
 import (
 	"fmt"
 	"net/url"
-	"sort"
 	"strings"
 
 	"github.com/google/uuid"
@@ -29,7 +30,7 @@ import (
 )
 
 // SchemaVersion is the shape of the dossier; it changes with the shape.
-const SchemaVersion = "1.0"
+const SchemaVersion = "1.1"
 
 // Input is what a dossier is built from.
 type Input struct {
@@ -91,12 +92,16 @@ type finding struct {
 }
 
 type action struct {
-	outcome  checks.Outcome
-	impact   checks.Level
-	effort   checks.Level
-	points   float64
-	lens     string
-	quickWin bool
+	outcome checks.Outcome
+	impact  checks.Level // of what the check loses now (scoring.Result.Impact)
+	effort  checks.Level
+	// gain is what fixing it alone adds to the overall score; inOrder what
+	// its step adds with the actions ranked above made; with the actions
+	// of its step that gain only together with it.
+	gain, inOrder float64
+	with          []string
+	lens          string
+	quickWin      bool
 }
 
 func analyse(in Input) facts {
@@ -118,7 +123,7 @@ func analyse(in Input) facts {
 			fd.impact = checks.Level(scoring.ImpactLevel(points))
 			fd.effort = effortFor(o.Check, f.det)
 			if points > 0 {
-				f.actions = append(f.actions, action{outcome: o, impact: fd.impact, effort: fd.effort, points: points, lens: lensOf(o.Check)})
+				f.actions = append(f.actions, action{outcome: o, impact: fd.impact, effort: fd.effort, lens: lensOf(o.Check)})
 			}
 		case checks.Pass:
 			fd.status = api.Neutral
@@ -144,15 +149,7 @@ func analyse(in Input) facts {
 	}
 	f.findings = append(platformFindings(f.det, f.complexity, f.byID, f.lenses), checkFindings...)
 
-	cost := map[checks.Level]float64{checks.Low: 1, checks.Medium: 2, checks.High: 4}
-	sort.SliceStable(f.actions, func(i, j int) bool {
-		a, b := f.actions[i], f.actions[j]
-		va, vb := a.points/cost[a.effort], b.points/cost[b.effort]
-		if va != vb {
-			return va > vb
-		}
-		return a.points > b.points // then catalog order (stable)
-	})
+	f.actions = rankActions(f.actions, in.Scores)
 	for i := range f.actions {
 		a := &f.actions[i]
 		a.quickWin = a.impact == checks.High && a.effort == checks.Low
