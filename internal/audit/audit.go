@@ -6,14 +6,20 @@ import (
 	"fmt"
 	"log/slog"
 	"net/url"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/google/uuid"
 
 	"github.com/geoscan/geoscan/internal/audit/checks"
+	"github.com/geoscan/geoscan/internal/audit/crawl"
 	"github.com/geoscan/geoscan/internal/audit/fetch"
+	"github.com/geoscan/geoscan/internal/audit/fixes"
 	"github.com/geoscan/geoscan/internal/audit/llm"
 	"github.com/geoscan/geoscan/internal/audit/mentions"
+	"github.com/geoscan/geoscan/internal/audit/page"
+	"github.com/geoscan/geoscan/internal/audit/render"
 	"github.com/geoscan/geoscan/internal/audit/report"
 	"github.com/geoscan/geoscan/internal/audit/scoring"
 	"github.com/geoscan/geoscan/internal/audit/triage"
@@ -62,6 +68,47 @@ type Options struct {
 	// Prior makes Run recompute the dossier of an earlier audit from its
 	// check outcomes instead of auditing afresh.
 	Prior *Prior
+	// Reserve, when set, bounds the memory of the audits a process runs at
+	// once: Run asks it before parsing the homepage it read, by the
+	// homepage's size, and again, for the whole, when the key pages or
+	// the site given need more (MemoryEstimate); it waits for each grant,
+	// holding nothing meanwhile, and calls release as it returns. A
+	// whole-site audit gives that back before its crawl and asks again for
+	// each page it parses, by the page's HTML, until the page is judged.
+	// A reservation still waiting when ctx ends fails Run with
+	// ErrOutOfTime and ErrMemoryWait (a crawled page's: the page is not
+	// judged). Nil reserves nothing.
+	Reserve func(ctx context.Context, bytes int64) (release func(), err error)
+	// Renderer loads pages in a browser, to compare each with its HTML as
+	// fetched (rendering.go): the homepage after it is read, and in a
+	// whole-site audit a sample of the pages, the first of each template
+	// first. Nil leaves rendering off: the checks about what JavaScript
+	// adds judge from signs in the HTML, and say so.
+	Renderer render.Renderer
+	// RenderPages bounds the pages an audit renders, the homepage
+	// included; 0 is DefaultRenderPages. RenderPerTemplate is how many
+	// pages of one template a whole-site audit renders; 0 is 1.
+	RenderPages       int
+	RenderPerTemplate int
+
+	// MaxPages above 1 makes the audit a whole-site audit: after the
+	// homepage audit, the site is crawled with Fetcher (package crawl) up
+	// to MaxPages pages, every page is judged by the page-level checks and
+	// the pages are rolled up into Result.SiteView. At most 1 audits the
+	// homepage and key pages only.
+	MaxPages int
+	// Pages receives each page of a whole-site audit as it is judged; nil
+	// keeps only the roll-up.
+	Pages PageSink
+	// Progress is told of a whole-site audit's pages as they are judged.
+	Progress Progress
+	// Crawl shapes a whole-site audit's crawl (its MaxPages is MaxPages):
+	// the job decides, e.g., Unthrottled against its own test sites.
+	Crawl crawl.Options
+	// PreviousSite is the previous whole-site audit of the same site; with
+	// it, a whole-site audit's SiteView and report say how the site
+	// changed since. Nil: no trend.
+	PreviousSite *PreviousSite
 }
 
 // Prior is what an earlier audit of the target found. With it, Run asks
@@ -98,17 +145,29 @@ type Result struct {
 	// without them.
 	AIUsage llm.Usage
 	Timings Timings
+	// SiteView is the whole site as a whole-site audit saw it
+	// (Options.MaxPages above 1); nil otherwise.
+	SiteView *SiteView
+	// Rendering says which pages a browser rendered (Options.Renderer),
+	// and why the others were not; its Mode is off without a renderer.
+	// Nil when Prior was given.
+	Rendering *Rendering
 }
 
 // Timings split an audit's wall time by stage.
 type Timings struct {
 	Fetch time.Duration // the network; parsing excluded
 	Parse time.Duration
+	// Memory is the time spent waiting for Options.Reserve.
+	Memory time.Duration
 	// AI is the time spent waiting for answer engines, the mention probes
 	// and the summaries together.
-	AI       time.Duration
+	AI time.Duration
+	// Render is the time spent rendering pages in a browser and comparing
+	// them with their HTML, summed over pages rendered at once.
+	Render   time.Duration
 	Checks   time.Duration // the checks and scoring
-	Report   time.Duration // AI summaries excluded
+	Report   time.Duration // the fixes included, AI summaries excluded
 	Triage   time.Duration
 	Snapshot time.Duration
 	Total    time.Duration
@@ -119,7 +178,8 @@ type Timings struct {
 var ErrOutOfTime = errors.New("no time was left to judge the site after reading it")
 
 // Run audits target: fetch → ask answer engines → checks → scores →
-// report → dossier → snapshot. It touches no database, queue or handler.
+// dossier → report with its fixes → snapshot. It touches no database,
+// queue or handler.
 //
 // An error means there is nothing to report: the site could not be read
 // (a *fetch.HomeError says why, in words for the site's owner), ctx ended
@@ -133,7 +193,9 @@ func Run(ctx context.Context, target Target, opts Options) (res Result, err erro
 		return res, recompute(ctx, target, opts, &res)
 	}
 
-	site, err := read(ctx, target, opts, &res.Timings)
+	mem := newMemoryHold(opts)
+	defer mem.done()
+	site, err := read(ctx, target, opts, &res.Timings, mem)
 	if err != nil {
 		return res, err
 	}
@@ -141,27 +203,24 @@ func Run(ctx context.Context, target Target, opts Options) (res Result, err erro
 		return res, fmt.Errorf("audit %s: %w: %w", target.URL, ErrOutOfTime, context.Cause(ctx))
 	}
 	res.Site = site
+	err = mem.atLeast(ctx, MemoryEstimate(site))
+	res.Timings.Memory = mem.wait()
+	if err != nil {
+		return res, fmt.Errorf("audit %s: %w", target.URL, err)
+	}
 
 	in := &checks.Input{Site: site, Home: site.HomePage, BrandName: target.BrandName, BrandAliases: target.BrandAliases, Now: opts.now()}
+	renders := renderHome(ctx, opts, site, in, &res.Timings)
 	sess := askEngines(ctx, opts, in, &res.Timings)
 
 	stage := time.Now()
 	res.Outcomes = checks.Run(in)
+	notePartialHome(res.Outcomes, site.HomePage)
 	res.Scores = Score(res.Outcomes)
 	res.Timings.Checks = time.Since(stage)
 
-	stage = time.Now()
-	doc := report.Build(report.Input{
-		ScanID: target.ScanID, URL: target.URL.String(), BrandName: target.BrandName, GeneratedAt: opts.now(),
-		Outcomes: res.Outcomes, Scores: res.Scores, Site: site, Caveats: aiCaveats(opts.AI, res.Outcomes),
-	})
-	res.Timings.Report = time.Since(stage)
-	if sess != nil {
-		writeSummaries(ctx, opts, sess, &doc, &res.Timings)
-		res.AIUsage = sess.Usage()
-	}
-	res.Report = &doc
-
+	// The dossier comes before the report: the fixes the report carries
+	// are written for the platform it detected.
 	stage = time.Now()
 	dossier, err := opts.buildTriage()(triage.Input{
 		ScanID: target.ScanID, URL: target.URL.String(), BrandName: target.BrandName,
@@ -175,13 +234,60 @@ func Run(ctx context.Context, target Target, opts Options) (res Result, err erro
 	res.Timings.Triage = time.Since(stage)
 
 	stage = time.Now()
+	doc := report.Build(report.Input{
+		ScanID: target.ScanID, URL: target.URL.String(), BrandName: target.BrandName, GeneratedAt: opts.now(),
+		Outcomes: res.Outcomes, Scores: res.Scores, Site: site, Caveats: slices.Concat(aiCaveats(opts.AI, res.Outcomes, in.Mentions), partialHomeCaveats(site.HomePage), renderingCaveats(renders.result())),
+	})
+	report.AttachFixes(&doc, fixes.Generate(fixes.Input{
+		Site: site, Outcomes: res.Outcomes, BrandName: target.BrandName, Platform: fixes.PlatformOf(res.Triage),
+	}))
+	res.Timings.Report = time.Since(stage)
+	if sess != nil {
+		writeSummaries(ctx, opts, sess, &doc, &res.Timings)
+		res.AIUsage = sess.Usage()
+	}
+	res.Report = &doc
+
+	stage = time.Now()
 	res.Snapshot, res.SnapshotErr = fetch.Snapshot(site)
 	res.Timings.Snapshot = time.Since(stage)
-	return res, nil
+	// The homepage is judged: a whole-site audit's pages reserve memory
+	// one by one (reservePage), holding none of the homepage's.
+	mem.done()
+	res.SiteView, err = auditSite(ctx, target, opts, site, renders)
+	res.Rendering = renders.result()
+	res.Timings.Render += renders.sampleTime()
+	report.AttachRendering(res.Report, renderingInput(res.Rendering))
+	if res.SiteView != nil {
+		res.SiteView.Trend = siteTrend(res.SiteView, opts.PreviousSite)
+		report.AttachSite(res.Report, siteInput(res.SiteView))
+	}
+	return res, err
 }
 
-// read fetches and parses the site within the fetch budget.
-func read(ctx context.Context, target Target, opts Options, t *Timings) (*fetch.Site, error) {
+// siteInput is what the report shows of a whole-site audit.
+func siteInput(v *SiteView) report.SiteInput {
+	in := report.SiteInput{
+		PagesKnown: v.PagesKnown, PagesPlanned: v.PagesPlanned, PagesAudited: v.PagesAudited,
+		Sample: v.Sample, Stop: v.Stop, Trend: v.Trend.reportTrend(),
+	}
+	for _, p := range v.WorstPages {
+		if p.Score != nil {
+			in.Worst = append(in.Worst, report.SitePage{URL: p.URL, Group: p.Group, Score: *p.Score})
+		}
+	}
+	for _, c := range v.CrossCutting {
+		in.Issues = append(in.Issues, report.SiteIssue{
+			CheckID: c.CheckID, PagesAffected: c.PagesAffected, PagesAudited: c.PagesAudited,
+			Groups: c.Groups, ExampleURLs: c.ExampleURLs, ExpectedGain: c.ExpectedGain,
+		})
+	}
+	return in
+}
+
+// read fetches and parses the site within the fetch budget, asking mem
+// (nil for none) before parsing.
+func read(ctx context.Context, target Target, opts Options, t *Timings, mem *memoryHold) (*fetch.Site, error) {
 	if opts.Site != nil {
 		return opts.Site, nil
 	}
@@ -193,12 +299,12 @@ func read(ctx context.Context, target Target, opts Options, t *Timings) (*fetch.
 		fctx, cancel = context.WithTimeoutCause(ctx, opts.FetchBudget, fetch.ErrBudget)
 	}
 	start := time.Now()
-	site, err := opts.Fetcher.Site(fctx, target.URL)
+	site, err := opts.Fetcher.SiteWith(fctx, target.URL, mem.siteOpts())
 	cancel()
 	if site != nil {
 		t.Parse = site.ParseTime
 	}
-	t.Fetch = time.Since(start) - t.Parse
+	t.Fetch = time.Since(start) - t.Parse - mem.wait()
 	if err != nil {
 		return nil, fmt.Errorf("fetch %s: %w", target.URL, err)
 	}
@@ -215,7 +321,7 @@ func recompute(ctx context.Context, target Target, opts Options, res *Result) er
 		}
 		res.Site = site
 	} else {
-		site, err := read(ctx, target, opts, &res.Timings)
+		site, err := read(ctx, target, opts, &res.Timings, nil)
 		if err != nil {
 			return err
 		}
@@ -289,8 +395,9 @@ func writeSummaries(ctx context.Context, opts Options, sess *llm.Session, doc *r
 }
 
 // aiCaveats are the report's sentences about the AI layer: not configured,
-// the scripted demo engine, or checks an engine failure left unmeasured.
-func aiCaveats(ai *llm.Layer, outcomes []checks.Outcome) []string {
+// the scripted demo engine, a measurement cut to fit the call budget, or
+// checks an engine failure left unmeasured.
+func aiCaveats(ai *llm.Layer, outcomes []checks.Outcome, m *mentions.Result) []string {
 	if !ai.Enabled() {
 		return []string{"No answer engine is configured (GEOSCAN_LLM_BASE_URL), so the four AI mention checks were not measured and the trust ring is scored without them; the summaries are written from templates."}
 	}
@@ -300,6 +407,10 @@ func aiCaveats(ai *llm.Layer, outcomes []checks.Outcome) []string {
 			out = append(out, "The answer engine is GeoScan's scripted demo engine: its answers are canned and say nothing about any real AI assistant.")
 			break
 		}
+	}
+	if m != nil && len(m.Plan.Dropped) > 0 {
+		out = append(out, fmt.Sprintf("The scan's budget of answer-engine calls could not cover the whole AI measurement (%d calls needed, %d planned): %s.",
+			m.Plan.Needed, m.Plan.Planned, strings.Join(m.Plan.Dropped, "; ")))
 	}
 	errored := 0
 	for _, o := range outcomes {
@@ -311,6 +422,46 @@ func aiCaveats(ai *llm.Layer, outcomes []checks.Outcome) []string {
 		out = append(out, fmt.Sprintf("%d of the 4 AI mention checks could not be measured (an answer engine failed, timed out or the scan's call budget ran out); they are left out of the scores.", errored))
 	}
 	return out
+}
+
+// pagePillars are the pillars whose checks read the homepage's content.
+var pagePillars = map[string]bool{
+	"answer_structure": true, "authorship_freshness": true, "content_integrity": true,
+	"entity_identity": true, "extractability": true, "structured_data": true,
+}
+
+// notePartialHome words the findings of the page's checks that did not
+// pass when the homepage was parsed only in part (page.MaxElements): what
+// they missed may lie in the part not read, so they say what they judged.
+// A check's status is the check's own; the sentence makes its scope true.
+func notePartialHome(outcomes []checks.Outcome, p *page.Page) {
+	if p == nil || !p.Truncated {
+		return
+	}
+	note := fmt.Sprintf(" Judged on the first %d KiB of the homepage's %d KiB of HTML: it has more than %d elements, and the rest was not read.",
+		p.ReadBytes>>10, p.HTMLBytes>>10, page.MaxElements)
+	for i := range outcomes {
+		o := &outcomes[i]
+		if !pagePillars[o.Check.Pillar] || (o.Result.Status != checks.Fail && o.Result.Status != checks.Warn) {
+			continue
+		}
+		o.Result.Summary += note
+		if o.Result.Evidence == nil {
+			o.Result.Evidence = map[string]any{}
+		}
+		o.Result.Evidence["homepage_read_bytes"] = p.ReadBytes
+		o.Result.Evidence["homepage_bytes"] = p.HTMLBytes
+	}
+}
+
+// partialHomeCaveats is the report's sentence about a homepage parsed in
+// part.
+func partialHomeCaveats(p *page.Page) []string {
+	if p == nil || !p.Truncated {
+		return nil
+	}
+	return []string{fmt.Sprintf("The homepage has more than %d HTML elements; GeoScan read its first %d KiB of %d KiB, and the findings about its content are about that part.",
+		page.MaxElements, p.ReadBytes>>10, p.HTMLBytes>>10)}
 }
 
 func (o Options) now() time.Time {

@@ -42,7 +42,8 @@ func TestRunAuditsASiteEndToEnd(t *testing.T) {
 	require.Len(t, res.Report.Engineering.Checks, len(res.Outcomes))
 	require.Len(t, res.Report.Marketing.Checks, len(res.Outcomes))
 	require.NotNil(t, res.Report.Marketing.Caveats)
-	require.Contains(t, strings.Join(*res.Report.Marketing.Caveats, " "), "No answer engine is configured")
+	require.Contains(t, strings.Join(*res.Report.Marketing.Caveats, " "), "No AI answer engine was connected for this audit")
+	require.Contains(t, strings.Join(*res.Report.Engineering.Caveats, " "), "No answer engine is configured (GEOSCAN_LLM_BASE_URL)")
 	for _, o := range res.Outcomes {
 		if o.Check.Pillar == "ai_mentions" {
 			require.Equal(t, checks.NA, o.Result.Status, "%s is not measured without an engine", o.Check.ID)

@@ -2,6 +2,8 @@ package audit_test
 
 import (
 	"context"
+	"runtime"
+	"runtime/metrics"
 	"sort"
 	"testing"
 	"time"
@@ -112,4 +114,51 @@ func BenchmarkRunWithEngine(b *testing.B) {
 			}
 		})
 	}
+}
+
+// BenchmarkRunHeavy audits the heavy fixture, a 4.9 MB homepage of nested
+// menus, inline state and a long product feed: what one scan of a big
+// page allocates, and with -memprofile where.
+//
+//	go test -run '^$' -bench RunHeavy -benchmem -benchtime 5x ./internal/audit/
+func BenchmarkRunHeavy(b *testing.B) {
+	_, f := audittest.Sites(b)
+	target := audittest.Target(b, testsite.Heavy, "Everything Store")
+	var peak uint64
+	for b.Loop() {
+		runtime.GC()
+		base := heapBytes()
+		stop := make(chan struct{})
+		done := make(chan uint64)
+		go func() {
+			// The live heap sampled while the scan runs; its highest
+			// value less the heap before is what one scan holds at once.
+			high := base
+			t := time.NewTicker(2 * time.Millisecond)
+			defer t.Stop()
+			for {
+				select {
+				case <-stop:
+					done <- high - base
+					return
+				case <-t.C:
+					high = max(high, heapBytes())
+				}
+			}
+		}()
+		_, err := audit.Run(context.Background(), target, audit.Options{Fetcher: f})
+		close(stop)
+		peak = max(peak, <-done)
+		if err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(peak)/(1<<20), "peak-heap-MiB")
+}
+
+// heapBytes is the heap held by objects, live or not yet swept.
+func heapBytes() uint64 {
+	s := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+	metrics.Read(s)
+	return s[0].Value.Uint64()
 }

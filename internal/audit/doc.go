@@ -1,15 +1,16 @@
 /*
 Package audit is the audit engine's one entry point: [Run] reads a site,
 asks answer engines about its brand, runs the GEO checks, scores them,
-writes the report for both audiences, builds the Site Triage dossier and
-keeps a snapshot of what it read, and returns all of it with the time each
-stage took. It touches no database, no queue and no HTTP handler, so the
-scan job, the triage recomputation, the CLI, benchmarks and tests all audit
-a site the same way: by calling Run.
+builds the Site Triage dossier, writes the report for both audiences with
+the fixes written for the site, keeps a snapshot of what it read, and
+returns all of it with the time each stage took. It touches no database,
+no queue and no HTTP handler, so the scan job, the triage recomputation,
+the CLI, benchmarks and tests all audit a site the same way: by calling
+Run.
 
 # The pipeline
 
-	fetch ─▶ answer engines ─▶ checks ─▶ scores ─▶ report ─▶ dossier ─▶ snapshot
+	fetch ─▶ answer engines ─▶ checks ─▶ scores ─▶ dossier ─▶ report (+ fixes) ─▶ snapshot
 	(read)   (ask)            (judge)              (write up)
 
 Each stage is a package below this one, and each computes on what the
@@ -18,16 +19,20 @@ stages before it produced:
   - Reading the site: [fetch] downloads the homepage, robots.txt, sitemaps,
     llms.txt and key pages through netguard's client; [page] parses HTML,
     [jsonld] reads schema.org data, [robots] evaluates robots.txt for the
-    AI crawlers.
+    AI crawlers. With [Options.Renderer], [render] loads the homepage (and
+    a whole-site audit's sample of pages) in a browser and compares each
+    with its HTML, so the checks judge what only JavaScript adds from what
+    a browser showed; [Result.Rendering] says which pages were rendered.
   - Asking answer engines: [llm] owns the engines an operator configures
     and one audit's session of calls (budget, cache, concurrency);
     [mentions] asks the brand probes and judges the answers.
   - Judging: [checks] owns the check catalog and evaluates every check on
     the site; [scoring] owns the rubric (rings, pillars, weights, gates,
     grades). [Score] is the one place outcomes become scores.
-  - Writing it up: [report] builds the report (and renders its PDF);
-    [triage] builds the dossier of what the site is made of and who runs
-    it.
+  - Writing it up: [triage] builds the dossier of what the site is made
+    of and who runs it; [report] builds the report (and renders its PDF);
+    [fixes] writes, for the platform the dossier names, what to change on
+    the site for each warned or failed check, which the report carries.
 
 A failure to read the homepage is Run's error; everything the engine can
 say about a site it could read, including what it could not measure, ends
@@ -69,6 +74,10 @@ from its stored outcomes and snapshot; the triage recompute job uses it.
   - A new report section: [report] for the report's body (and its PDF), or
     [triage] for facts about how the site is built; both are stored in the
     contract's shape, so the section starts in openapi.yaml.
+  - A fix for a check: a writer in [fixes] for its id, deciding by the
+    cause the scan saw; an artifact it offers is read back with the
+    project's own readers and checks first. Platform steps live in
+    fixes/platform.go.
   - A new stage: a package under internal/audit that computes on what the
     stages before it return, called from Run, with its time in [Timings].
 
