@@ -74,16 +74,30 @@ type Member struct {
 }
 
 type Organization struct {
-	ID                     uuid.UUID
-	Name                   string
-	Plan                   string
-	SubscriptionStatus     string
-	DailyScanQuotaOverride *int32
-	ScheduleLimitOverride  *int32
-	RateLimitWriteOverride *int32
-	RateLimitReadOverride  *int32
-	CreatedAt              time.Time
-	UpdatedAt              time.Time
+	ID                       uuid.UUID
+	Name                     string
+	Plan                     string
+	SubscriptionStatus       string
+	DailyScanQuotaOverride   *int32
+	ScheduleLimitOverride    *int32
+	RateLimitWriteOverride   *int32
+	RateLimitReadOverride    *int32
+	CreatedAt                time.Time
+	UpdatedAt                time.Time
+	CrawlRateOverride        *float64
+	CrawlConcurrencyOverride *int32
+}
+
+type OrganizationBranding struct {
+	OrgID        uuid.UUID
+	Name         string
+	PrimaryColor string
+	Logo         []byte
+	LogoType     string
+	Contact      string
+	Footer       string
+	ShowGeoscan  bool
+	UpdatedAt    time.Time
 }
 
 type Outbox struct {
@@ -151,6 +165,38 @@ type Scan struct {
 	StartedAt       *time.Time
 	CompletedAt     *time.Time
 	BrandAliases    []string
+	MaxPages        int32
+	PagesDone       int32
+	PagesPlanned    *int32
+	Language        *string
+}
+
+type ScanPage struct {
+	ID         uuid.UUID
+	ScanID     uuid.UUID
+	Position   int32
+	URL        string
+	Group      string
+	Type       string
+	Status     string
+	HttpStatus int32
+	Score      *float64
+	Checks     json.RawMessage
+	Error      string
+	CreatedAt  time.Time
+}
+
+type ScanShare struct {
+	ID        uuid.UUID
+	OrgID     uuid.UUID
+	ScanID    uuid.UUID
+	TokenHash []byte
+	Audience  string
+	Language  string
+	Label     *string
+	ExpiresAt time.Time
+	RevokedAt *time.Time
+	CreatedAt time.Time
 }
 
 type ScanSnapshot struct {
@@ -182,6 +228,7 @@ type Schedule struct {
 	LastSkipReason *string
 	LastSkippedAt  *time.Time
 	NotifyTo       *string
+	Language       *string
 }
 
 type ScheduleRun struct {

@@ -14,7 +14,7 @@ import (
 const createOrganization = `-- name: CreateOrganization :one
 INSERT INTO organizations (name, plan, subscription_status)
 VALUES ($1, $2, $3)
-RETURNING id, name, plan, subscription_status, daily_scan_quota_override, schedule_limit_override, rate_limit_write_override, rate_limit_read_override, created_at, updated_at
+RETURNING id, name, plan, subscription_status, daily_scan_quota_override, schedule_limit_override, rate_limit_write_override, rate_limit_read_override, created_at, updated_at, crawl_rate_override, crawl_concurrency_override
 `
 
 type CreateOrganizationParams struct {
@@ -37,12 +37,14 @@ func (q *Queries) CreateOrganization(ctx context.Context, db DBTX, arg CreateOrg
 		&i.RateLimitReadOverride,
 		&i.CreatedAt,
 		&i.UpdatedAt,
+		&i.CrawlRateOverride,
+		&i.CrawlConcurrencyOverride,
 	)
 	return i, err
 }
 
 const getOrganization = `-- name: GetOrganization :one
-SELECT id, name, plan, subscription_status, daily_scan_quota_override, schedule_limit_override, rate_limit_write_override, rate_limit_read_override, created_at, updated_at FROM organizations WHERE id = $1
+SELECT id, name, plan, subscription_status, daily_scan_quota_override, schedule_limit_override, rate_limit_write_override, rate_limit_read_override, created_at, updated_at, crawl_rate_override, crawl_concurrency_override FROM organizations WHERE id = $1
 `
 
 func (q *Queries) GetOrganization(ctx context.Context, db DBTX, id uuid.UUID) (Organization, error) {
@@ -59,12 +61,14 @@ func (q *Queries) GetOrganization(ctx context.Context, db DBTX, id uuid.UUID) (O
 		&i.RateLimitReadOverride,
 		&i.CreatedAt,
 		&i.UpdatedAt,
+		&i.CrawlRateOverride,
+		&i.CrawlConcurrencyOverride,
 	)
 	return i, err
 }
 
 const getOrganizationByName = `-- name: GetOrganizationByName :one
-SELECT id, name, plan, subscription_status, daily_scan_quota_override, schedule_limit_override, rate_limit_write_override, rate_limit_read_override, created_at, updated_at FROM organizations WHERE name = $1 ORDER BY created_at LIMIT 1
+SELECT id, name, plan, subscription_status, daily_scan_quota_override, schedule_limit_override, rate_limit_write_override, rate_limit_read_override, created_at, updated_at, crawl_rate_override, crawl_concurrency_override FROM organizations WHERE name = $1 ORDER BY created_at LIMIT 1
 `
 
 func (q *Queries) GetOrganizationByName(ctx context.Context, db DBTX, name string) (Organization, error) {
@@ -81,6 +85,8 @@ func (q *Queries) GetOrganizationByName(ctx context.Context, db DBTX, name strin
 		&i.RateLimitReadOverride,
 		&i.CreatedAt,
 		&i.UpdatedAt,
+		&i.CrawlRateOverride,
+		&i.CrawlConcurrencyOverride,
 	)
 	return i, err
 }
@@ -103,17 +109,21 @@ UPDATE organizations SET
     schedule_limit_override = $2,
     rate_limit_write_override = $3,
     rate_limit_read_override = $4,
+    crawl_rate_override = $5,
+    crawl_concurrency_override = $6,
     updated_at = now()
-WHERE id = $5
-RETURNING id, name, plan, subscription_status, daily_scan_quota_override, schedule_limit_override, rate_limit_write_override, rate_limit_read_override, created_at, updated_at
+WHERE id = $7
+RETURNING id, name, plan, subscription_status, daily_scan_quota_override, schedule_limit_override, rate_limit_write_override, rate_limit_read_override, created_at, updated_at, crawl_rate_override, crawl_concurrency_override
 `
 
 type SetOrganizationOverridesParams struct {
-	DailyScanQuotaOverride *int32
-	ScheduleLimitOverride  *int32
-	RateLimitWriteOverride *int32
-	RateLimitReadOverride  *int32
-	ID                     uuid.UUID
+	DailyScanQuotaOverride   *int32
+	ScheduleLimitOverride    *int32
+	RateLimitWriteOverride   *int32
+	RateLimitReadOverride    *int32
+	CrawlRateOverride        *float64
+	CrawlConcurrencyOverride *int32
+	ID                       uuid.UUID
 }
 
 func (q *Queries) SetOrganizationOverrides(ctx context.Context, db DBTX, arg SetOrganizationOverridesParams) (Organization, error) {
@@ -122,6 +132,8 @@ func (q *Queries) SetOrganizationOverrides(ctx context.Context, db DBTX, arg Set
 		arg.ScheduleLimitOverride,
 		arg.RateLimitWriteOverride,
 		arg.RateLimitReadOverride,
+		arg.CrawlRateOverride,
+		arg.CrawlConcurrencyOverride,
 		arg.ID,
 	)
 	var i Organization
@@ -136,6 +148,8 @@ func (q *Queries) SetOrganizationOverrides(ctx context.Context, db DBTX, arg Set
 		&i.RateLimitReadOverride,
 		&i.CreatedAt,
 		&i.UpdatedAt,
+		&i.CrawlRateOverride,
+		&i.CrawlConcurrencyOverride,
 	)
 	return i, err
 }
@@ -143,7 +157,7 @@ func (q *Queries) SetOrganizationOverrides(ctx context.Context, db DBTX, arg Set
 const setOrganizationPlan = `-- name: SetOrganizationPlan :one
 UPDATE organizations SET plan = $1, updated_at = now()
 WHERE id = $2
-RETURNING id, name, plan, subscription_status, daily_scan_quota_override, schedule_limit_override, rate_limit_write_override, rate_limit_read_override, created_at, updated_at
+RETURNING id, name, plan, subscription_status, daily_scan_quota_override, schedule_limit_override, rate_limit_write_override, rate_limit_read_override, created_at, updated_at, crawl_rate_override, crawl_concurrency_override
 `
 
 type SetOrganizationPlanParams struct {
@@ -165,6 +179,8 @@ func (q *Queries) SetOrganizationPlan(ctx context.Context, db DBTX, arg SetOrgan
 		&i.RateLimitReadOverride,
 		&i.CreatedAt,
 		&i.UpdatedAt,
+		&i.CrawlRateOverride,
+		&i.CrawlConcurrencyOverride,
 	)
 	return i, err
 }
@@ -172,7 +188,7 @@ func (q *Queries) SetOrganizationPlan(ctx context.Context, db DBTX, arg SetOrgan
 const setSubscriptionStatus = `-- name: SetSubscriptionStatus :one
 UPDATE organizations SET subscription_status = $1, updated_at = now()
 WHERE id = $2
-RETURNING id, name, plan, subscription_status, daily_scan_quota_override, schedule_limit_override, rate_limit_write_override, rate_limit_read_override, created_at, updated_at
+RETURNING id, name, plan, subscription_status, daily_scan_quota_override, schedule_limit_override, rate_limit_write_override, rate_limit_read_override, created_at, updated_at, crawl_rate_override, crawl_concurrency_override
 `
 
 type SetSubscriptionStatusParams struct {
@@ -194,6 +210,8 @@ func (q *Queries) SetSubscriptionStatus(ctx context.Context, db DBTX, arg SetSub
 		&i.RateLimitReadOverride,
 		&i.CreatedAt,
 		&i.UpdatedAt,
+		&i.CrawlRateOverride,
+		&i.CrawlConcurrencyOverride,
 	)
 	return i, err
 }

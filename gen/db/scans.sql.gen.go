@@ -12,15 +12,70 @@ import (
 	"github.com/google/uuid"
 )
 
+const claimScan = `-- name: ClaimScan :one
+UPDATE scans SET status = 'running', started_at = COALESCE(started_at, clock_timestamp()),
+    attempts = attempts + 1, updated_at = clock_timestamp()
+WHERE id = $1 AND status IN ('pending', 'running')
+RETURNING id, org_id, api_key_id, schedule_id, source, url, domain, brand_name, callback_url, webhook_secret, project, tracked_url, status, error_code, error_message, overall_score, overall_grade, search_score, search_grade, visibility_score, visibility_grade, trust_score, trust_grade, scoring_version, job_id, attempts, created_at, updated_at, started_at, completed_at, brand_aliases, max_pages, pages_done, pages_planned, language
+`
+
+// StartScan for a start decided under LockScanOrg's lock: the clock is
+// read as the row changes rather than when the transaction began, so a
+// start that waited for the lock is stamped after the starts it waited
+// for, and its share counts it from then.
+func (q *Queries) ClaimScan(ctx context.Context, db DBTX, id uuid.UUID) (Scan, error) {
+	row := db.QueryRow(ctx, claimScan, id)
+	var i Scan
+	err := row.Scan(
+		&i.ID,
+		&i.OrgID,
+		&i.APIKeyID,
+		&i.ScheduleID,
+		&i.Source,
+		&i.URL,
+		&i.Domain,
+		&i.BrandName,
+		&i.CallbackURL,
+		&i.WebhookSecret,
+		&i.Project,
+		&i.TrackedURL,
+		&i.Status,
+		&i.ErrorCode,
+		&i.ErrorMessage,
+		&i.OverallScore,
+		&i.OverallGrade,
+		&i.SearchScore,
+		&i.SearchGrade,
+		&i.VisibilityScore,
+		&i.VisibilityGrade,
+		&i.TrustScore,
+		&i.TrustGrade,
+		&i.ScoringVersion,
+		&i.JobID,
+		&i.Attempts,
+		&i.CreatedAt,
+		&i.UpdatedAt,
+		&i.StartedAt,
+		&i.CompletedAt,
+		&i.BrandAliases,
+		&i.MaxPages,
+		&i.PagesDone,
+		&i.PagesPlanned,
+		&i.Language,
+	)
+	return i, err
+}
+
 const completeScan = `-- name: CompleteScan :one
 UPDATE scans SET status = 'completed', completed_at = now(), updated_at = now(),
     overall_score = $1, overall_grade = $2,
     search_score = $3, search_grade = $4,
     visibility_score = $5, visibility_grade = $6,
     trust_score = $7, trust_grade = $8,
-    scoring_version = $9, error_code = NULL, error_message = NULL
-WHERE id = $10 AND status = 'running'
-RETURNING id, org_id, api_key_id, schedule_id, source, url, domain, brand_name, callback_url, webhook_secret, project, tracked_url, status, error_code, error_message, overall_score, overall_grade, search_score, search_grade, visibility_score, visibility_grade, trust_score, trust_grade, scoring_version, job_id, attempts, created_at, updated_at, started_at, completed_at, brand_aliases
+    scoring_version = $9, error_code = NULL, error_message = NULL,
+    language = coalesce($10, language)
+WHERE id = $11 AND status = 'running'
+RETURNING id, org_id, api_key_id, schedule_id, source, url, domain, brand_name, callback_url, webhook_secret, project, tracked_url, status, error_code, error_message, overall_score, overall_grade, search_score, search_grade, visibility_score, visibility_grade, trust_score, trust_grade, scoring_version, job_id, attempts, created_at, updated_at, started_at, completed_at, brand_aliases, max_pages, pages_done, pages_planned, language
 `
 
 type CompleteScanParams struct {
@@ -33,6 +88,7 @@ type CompleteScanParams struct {
 	TrustScore      *int32
 	TrustGrade      *string
 	ScoringVersion  *string
+	Language        *string
 	ID              uuid.UUID
 }
 
@@ -47,6 +103,7 @@ func (q *Queries) CompleteScan(ctx context.Context, db DBTX, arg CompleteScanPar
 		arg.TrustScore,
 		arg.TrustGrade,
 		arg.ScoringVersion,
+		arg.Language,
 		arg.ID,
 	)
 	var i Scan
@@ -82,6 +139,10 @@ func (q *Queries) CompleteScan(ctx context.Context, db DBTX, arg CompleteScanPar
 		&i.StartedAt,
 		&i.CompletedAt,
 		&i.BrandAliases,
+		&i.MaxPages,
+		&i.PagesDone,
+		&i.PagesPlanned,
+		&i.Language,
 	)
 	return i, err
 }
@@ -115,10 +176,11 @@ func (q *Queries) CompletedScansWithoutTriage(ctx context.Context, db DBTX, maxR
 
 const createScan = `-- name: CreateScan :one
 INSERT INTO scans (org_id, api_key_id, schedule_id, source, url, domain, brand_name, brand_aliases,
-                   callback_url, webhook_secret, project, tracked_url)
+                   callback_url, webhook_secret, project, tracked_url, max_pages, language)
 VALUES ($1, $2, $3, $4, $5, $6, $7, $8,
-        $9, $10, $11, $12)
-RETURNING id, org_id, api_key_id, schedule_id, source, url, domain, brand_name, callback_url, webhook_secret, project, tracked_url, status, error_code, error_message, overall_score, overall_grade, search_score, search_grade, visibility_score, visibility_grade, trust_score, trust_grade, scoring_version, job_id, attempts, created_at, updated_at, started_at, completed_at, brand_aliases
+        $9, $10, $11, $12, $13,
+        $14)
+RETURNING id, org_id, api_key_id, schedule_id, source, url, domain, brand_name, callback_url, webhook_secret, project, tracked_url, status, error_code, error_message, overall_score, overall_grade, search_score, search_grade, visibility_score, visibility_grade, trust_score, trust_grade, scoring_version, job_id, attempts, created_at, updated_at, started_at, completed_at, brand_aliases, max_pages, pages_done, pages_planned, language
 `
 
 type CreateScanParams struct {
@@ -134,6 +196,8 @@ type CreateScanParams struct {
 	WebhookSecret *string
 	Project       *string
 	TrackedURL    *string
+	MaxPages      int32
+	Language      *string
 }
 
 func (q *Queries) CreateScan(ctx context.Context, db DBTX, arg CreateScanParams) (Scan, error) {
@@ -150,6 +214,8 @@ func (q *Queries) CreateScan(ctx context.Context, db DBTX, arg CreateScanParams)
 		arg.WebhookSecret,
 		arg.Project,
 		arg.TrackedURL,
+		arg.MaxPages,
+		arg.Language,
 	)
 	var i Scan
 	err := row.Scan(
@@ -184,6 +250,10 @@ func (q *Queries) CreateScan(ctx context.Context, db DBTX, arg CreateScanParams)
 		&i.StartedAt,
 		&i.CompletedAt,
 		&i.BrandAliases,
+		&i.MaxPages,
+		&i.PagesDone,
+		&i.PagesPlanned,
+		&i.Language,
 	)
 	return i, err
 }
@@ -250,7 +320,7 @@ const failScan = `-- name: FailScan :one
 UPDATE scans SET status = 'failed', completed_at = now(), updated_at = now(),
     error_code = $1, error_message = $2
 WHERE id = $3 AND status IN ('pending', 'running')
-RETURNING id, org_id, api_key_id, schedule_id, source, url, domain, brand_name, callback_url, webhook_secret, project, tracked_url, status, error_code, error_message, overall_score, overall_grade, search_score, search_grade, visibility_score, visibility_grade, trust_score, trust_grade, scoring_version, job_id, attempts, created_at, updated_at, started_at, completed_at, brand_aliases
+RETURNING id, org_id, api_key_id, schedule_id, source, url, domain, brand_name, callback_url, webhook_secret, project, tracked_url, status, error_code, error_message, overall_score, overall_grade, search_score, search_grade, visibility_score, visibility_grade, trust_score, trust_grade, scoring_version, job_id, attempts, created_at, updated_at, started_at, completed_at, brand_aliases, max_pages, pages_done, pages_planned, language
 `
 
 type FailScanParams struct {
@@ -294,12 +364,16 @@ func (q *Queries) FailScan(ctx context.Context, db DBTX, arg FailScanParams) (Sc
 		&i.StartedAt,
 		&i.CompletedAt,
 		&i.BrandAliases,
+		&i.MaxPages,
+		&i.PagesDone,
+		&i.PagesPlanned,
+		&i.Language,
 	)
 	return i, err
 }
 
 const getPreviousScheduledScan = `-- name: GetPreviousScheduledScan :one
-SELECT id, org_id, api_key_id, schedule_id, source, url, domain, brand_name, callback_url, webhook_secret, project, tracked_url, status, error_code, error_message, overall_score, overall_grade, search_score, search_grade, visibility_score, visibility_grade, trust_score, trust_grade, scoring_version, job_id, attempts, created_at, updated_at, started_at, completed_at, brand_aliases FROM scans
+SELECT id, org_id, api_key_id, schedule_id, source, url, domain, brand_name, callback_url, webhook_secret, project, tracked_url, status, error_code, error_message, overall_score, overall_grade, search_score, search_grade, visibility_score, visibility_grade, trust_score, trust_grade, scoring_version, job_id, attempts, created_at, updated_at, started_at, completed_at, brand_aliases, max_pages, pages_done, pages_planned, language FROM scans
 WHERE schedule_id = $1 AND status = 'completed'
   AND (created_at, id) < ($2::timestamptz, $3::uuid)
 ORDER BY created_at DESC, id DESC
@@ -348,12 +422,16 @@ func (q *Queries) GetPreviousScheduledScan(ctx context.Context, db DBTX, arg Get
 		&i.StartedAt,
 		&i.CompletedAt,
 		&i.BrandAliases,
+		&i.MaxPages,
+		&i.PagesDone,
+		&i.PagesPlanned,
+		&i.Language,
 	)
 	return i, err
 }
 
 const getScan = `-- name: GetScan :one
-SELECT id, org_id, api_key_id, schedule_id, source, url, domain, brand_name, callback_url, webhook_secret, project, tracked_url, status, error_code, error_message, overall_score, overall_grade, search_score, search_grade, visibility_score, visibility_grade, trust_score, trust_grade, scoring_version, job_id, attempts, created_at, updated_at, started_at, completed_at, brand_aliases FROM scans WHERE id = $1
+SELECT id, org_id, api_key_id, schedule_id, source, url, domain, brand_name, callback_url, webhook_secret, project, tracked_url, status, error_code, error_message, overall_score, overall_grade, search_score, search_grade, visibility_score, visibility_grade, trust_score, trust_grade, scoring_version, job_id, attempts, created_at, updated_at, started_at, completed_at, brand_aliases, max_pages, pages_done, pages_planned, language FROM scans WHERE id = $1
 `
 
 // Unscoped: only the scan runner reads scans by id alone.
@@ -392,12 +470,16 @@ func (q *Queries) GetScan(ctx context.Context, db DBTX, id uuid.UUID) (Scan, err
 		&i.StartedAt,
 		&i.CompletedAt,
 		&i.BrandAliases,
+		&i.MaxPages,
+		&i.PagesDone,
+		&i.PagesPlanned,
+		&i.Language,
 	)
 	return i, err
 }
 
 const getScanForOrg = `-- name: GetScanForOrg :one
-SELECT id, org_id, api_key_id, schedule_id, source, url, domain, brand_name, callback_url, webhook_secret, project, tracked_url, status, error_code, error_message, overall_score, overall_grade, search_score, search_grade, visibility_score, visibility_grade, trust_score, trust_grade, scoring_version, job_id, attempts, created_at, updated_at, started_at, completed_at, brand_aliases FROM scans WHERE id = $1 AND org_id = $2
+SELECT id, org_id, api_key_id, schedule_id, source, url, domain, brand_name, callback_url, webhook_secret, project, tracked_url, status, error_code, error_message, overall_score, overall_grade, search_score, search_grade, visibility_score, visibility_grade, trust_score, trust_grade, scoring_version, job_id, attempts, created_at, updated_at, started_at, completed_at, brand_aliases, max_pages, pages_done, pages_planned, language FROM scans WHERE id = $1 AND org_id = $2
 `
 
 type GetScanForOrgParams struct {
@@ -440,6 +522,10 @@ func (q *Queries) GetScanForOrg(ctx context.Context, db DBTX, arg GetScanForOrgP
 		&i.StartedAt,
 		&i.CompletedAt,
 		&i.BrandAliases,
+		&i.MaxPages,
+		&i.PagesDone,
+		&i.PagesPlanned,
+		&i.Language,
 	)
 	return i, err
 }
@@ -448,7 +534,7 @@ const getScanViewForOrg = `-- name: GetScanViewForOrg :one
 SELECT id, schedule_id, source, url, domain, brand_name, brand_aliases, callback_url, project, tracked_url,
        status, error_code, error_message, overall_score, overall_grade, search_score, search_grade,
        visibility_score, visibility_grade, trust_score, trust_grade, scoring_version,
-       created_at, updated_at, started_at, completed_at
+       created_at, updated_at, started_at, completed_at, max_pages, pages_done, pages_planned, language
 FROM scans WHERE id = $1 AND org_id = $2
 `
 
@@ -484,6 +570,10 @@ type GetScanViewForOrgRow struct {
 	UpdatedAt       time.Time
 	StartedAt       *time.Time
 	CompletedAt     *time.Time
+	MaxPages        int32
+	PagesDone       int32
+	PagesPlanned    *int32
+	Language        *string
 }
 
 // A scan of the organization as the API shows it (ListScansForOrg's columns).
@@ -517,16 +607,20 @@ func (q *Queries) GetScanViewForOrg(ctx context.Context, db DBTX, arg GetScanVie
 		&i.UpdatedAt,
 		&i.StartedAt,
 		&i.CompletedAt,
+		&i.MaxPages,
+		&i.PagesDone,
+		&i.PagesPlanned,
+		&i.Language,
 	)
 	return i, err
 }
 
 const listScansForOrg = `-- name: ListScansForOrg :many
-SELECT page.id, page.schedule_id, page.source, page.url, page.domain, page.brand_name, page.brand_aliases, page.callback_url, page.project, page.tracked_url, page.status, page.error_code, page.error_message, page.overall_score, page.overall_grade, page.search_score, page.search_grade, page.visibility_score, page.visibility_grade, page.trust_score, page.trust_grade, page.scoring_version, page.created_at, page.updated_at, page.started_at, page.completed_at FROM (
+SELECT page.id, page.schedule_id, page.source, page.url, page.domain, page.brand_name, page.brand_aliases, page.callback_url, page.project, page.tracked_url, page.status, page.error_code, page.error_message, page.overall_score, page.overall_grade, page.search_score, page.search_grade, page.visibility_score, page.visibility_grade, page.trust_score, page.trust_grade, page.scoring_version, page.created_at, page.updated_at, page.started_at, page.completed_at, page.max_pages, page.pages_done, page.pages_planned, page.language FROM (
     SELECT id, schedule_id, source, url, domain, brand_name, brand_aliases, callback_url, project, tracked_url,
            status, error_code, error_message, overall_score, overall_grade, search_score, search_grade,
            visibility_score, visibility_grade, trust_score, trust_grade, scoring_version,
-           created_at, updated_at, started_at, completed_at
+           created_at, updated_at, started_at, completed_at, max_pages, pages_done, pages_planned, language
     FROM scans
     WHERE org_id = $1
       AND (created_at, id) < (coalesce($2::timestamptz, 'infinity'),
@@ -572,6 +666,10 @@ type ListScansForOrgRow struct {
 	UpdatedAt       time.Time
 	StartedAt       *time.Time
 	CompletedAt     *time.Time
+	MaxPages        int32
+	PagesDone       int32
+	PagesPlanned    *int32
+	Language        *string
 }
 
 // One page of the organization's scans, newest first, after the cursor when
@@ -624,6 +722,10 @@ func (q *Queries) ListScansForOrg(ctx context.Context, db DBTX, arg ListScansFor
 			&i.UpdatedAt,
 			&i.StartedAt,
 			&i.CompletedAt,
+			&i.MaxPages,
+			&i.PagesDone,
+			&i.PagesPlanned,
+			&i.Language,
 		); err != nil {
 			return nil, err
 		}
@@ -639,7 +741,7 @@ const listScansForOrgFiltered = `-- name: ListScansForOrgFiltered :many
 SELECT id, schedule_id, source, url, domain, brand_name, brand_aliases, callback_url, project, tracked_url,
        status, error_code, error_message, overall_score, overall_grade, search_score, search_grade,
        visibility_score, visibility_grade, trust_score, trust_grade, scoring_version,
-       created_at, updated_at, started_at, completed_at
+       created_at, updated_at, started_at, completed_at, max_pages, pages_done, pages_planned, language
 FROM scans
 WHERE org_id = $1
   AND ($2::text IS NULL OR status = $2::text)
@@ -695,6 +797,10 @@ type ListScansForOrgFilteredRow struct {
 	UpdatedAt       time.Time
 	StartedAt       *time.Time
 	CompletedAt     *time.Time
+	MaxPages        int32
+	PagesDone       int32
+	PagesPlanned    *int32
+	Language        *string
 }
 
 // Keyset pagination over (created_at, id) descending with the list's
@@ -747,6 +853,10 @@ func (q *Queries) ListScansForOrgFiltered(ctx context.Context, db DBTX, arg List
 			&i.UpdatedAt,
 			&i.StartedAt,
 			&i.CompletedAt,
+			&i.MaxPages,
+			&i.PagesDone,
+			&i.PagesPlanned,
+			&i.Language,
 		); err != nil {
 			return nil, err
 		}
@@ -759,7 +869,7 @@ func (q *Queries) ListScansForOrgFiltered(ctx context.Context, db DBTX, arg List
 }
 
 const lockScanForOrg = `-- name: LockScanForOrg :one
-SELECT id, org_id, api_key_id, schedule_id, source, url, domain, brand_name, callback_url, webhook_secret, project, tracked_url, status, error_code, error_message, overall_score, overall_grade, search_score, search_grade, visibility_score, visibility_grade, trust_score, trust_grade, scoring_version, job_id, attempts, created_at, updated_at, started_at, completed_at, brand_aliases FROM scans WHERE id = $1 AND org_id = $2 FOR UPDATE
+SELECT id, org_id, api_key_id, schedule_id, source, url, domain, brand_name, callback_url, webhook_secret, project, tracked_url, status, error_code, error_message, overall_score, overall_grade, search_score, search_grade, visibility_score, visibility_grade, trust_score, trust_grade, scoring_version, job_id, attempts, created_at, updated_at, started_at, completed_at, brand_aliases, max_pages, pages_done, pages_planned, language FROM scans WHERE id = $1 AND org_id = $2 FOR UPDATE
 `
 
 type LockScanForOrgParams struct {
@@ -802,7 +912,80 @@ func (q *Queries) LockScanForOrg(ctx context.Context, db DBTX, arg LockScanForOr
 		&i.StartedAt,
 		&i.CompletedAt,
 		&i.BrandAliases,
+		&i.MaxPages,
+		&i.PagesDone,
+		&i.PagesPlanned,
+		&i.Language,
 	)
+	return i, err
+}
+
+const lockScanOrg = `-- name: LockScanOrg :one
+SELECT s.org_id FROM scans s
+CROSS JOIN LATERAL pg_advisory_xact_lock(hashtextextended('scan_share:' || s.org_id::text, 0)) l
+WHERE s.id = $1 AND s.status IN ('pending', 'running')
+`
+
+// The organization of a scan about to start, with a transaction-scoped
+// advisory lock on it, so that the starts of one organization's scans, in
+// any process, count its running scans one after the other. No row when
+// the scan is gone or finished.
+func (q *Queries) LockScanOrg(ctx context.Context, db DBTX, id uuid.UUID) (uuid.UUID, error) {
+	row := db.QueryRow(ctx, lockScanOrg, id)
+	var org_id uuid.UUID
+	err := row.Scan(&org_id)
+	return org_id, err
+}
+
+const scanShare = `-- name: ScanShare :one
+WITH RECURSIVE target AS (
+    SELECT t.org_id FROM scans t WHERE t.id = $1::uuid AND t.status IN ('pending', 'running')
+), waiting (org_id) AS (
+    (SELECT w.org_id FROM scans w WHERE w.status = 'pending' ORDER BY w.org_id LIMIT 1)
+    UNION ALL
+    SELECT (SELECT n.org_id FROM scans n WHERE n.status = 'pending' AND n.org_id > p.org_id ORDER BY n.org_id LIMIT 1)
+    FROM waiting p WHERE p.org_id IS NOT NULL
+)
+SELECT target.org_id,
+       (SELECT count(*) FROM scans r
+        WHERE r.org_id = target.org_id AND r.status = 'running' AND r.id <> $1::uuid
+          AND r.updated_at > now() - make_interval(secs => $2::float8))::integer AS running,
+       EXISTS (
+           SELECT 1 FROM waiting o
+           WHERE o.org_id <> target.org_id
+             AND (SELECT count(*) FROM (
+                      SELECT 1 FROM scans r
+                      WHERE r.org_id = o.org_id AND r.status = 'running'
+                        AND r.updated_at > now() - make_interval(secs => $2::float8)
+                      LIMIT $3::integer) x) < $3::integer) AS others_waiting
+FROM target
+`
+
+type ScanShareParams struct {
+	ScanID      uuid.UUID
+	LiveSeconds float64
+	Share       int32
+}
+
+type ScanShareRow struct {
+	OrgID         uuid.UUID
+	Running       int32
+	OthersWaiting bool
+}
+
+// The organization of a scan about to start, its running scans besides
+// that one, and whether another organization has scans waiting while it
+// runs fewer than @share. A running scan counts for @live_seconds after
+// its row last changed (a start sets updated_at): no job runs longer, so
+// a row left running by a dead worker stops counting then, even before
+// River rescues its job. The organizations waiting are walked one index
+// probe at a time (scans_pending_org_idx), however many scans each has
+// queued, and each one's running scans are counted only up to @share. No
+// row when the scan is gone or finished.
+func (q *Queries) ScanShare(ctx context.Context, db DBTX, arg ScanShareParams) (ScanShareRow, error) {
+	row := db.QueryRow(ctx, scanShare, arg.ScanID, arg.LiveSeconds, arg.Share)
+	var i ScanShareRow
+	err := row.Scan(&i.OrgID, &i.Running, &i.OthersWaiting)
 	return i, err
 }
 
@@ -864,7 +1047,7 @@ const startScan = `-- name: StartScan :one
 UPDATE scans SET status = 'running', started_at = COALESCE(started_at, now()),
     attempts = attempts + 1, updated_at = now()
 WHERE id = $1 AND status IN ('pending', 'running')
-RETURNING id, org_id, api_key_id, schedule_id, source, url, domain, brand_name, callback_url, webhook_secret, project, tracked_url, status, error_code, error_message, overall_score, overall_grade, search_score, search_grade, visibility_score, visibility_grade, trust_score, trust_grade, scoring_version, job_id, attempts, created_at, updated_at, started_at, completed_at, brand_aliases
+RETURNING id, org_id, api_key_id, schedule_id, source, url, domain, brand_name, callback_url, webhook_secret, project, tracked_url, status, error_code, error_message, overall_score, overall_grade, search_score, search_grade, visibility_score, visibility_grade, trust_score, trust_grade, scoring_version, job_id, attempts, created_at, updated_at, started_at, completed_at, brand_aliases, max_pages, pages_done, pages_planned, language
 `
 
 // A rescued job finds its scan still running and starts it again.
@@ -903,6 +1086,10 @@ func (q *Queries) StartScan(ctx context.Context, db DBTX, id uuid.UUID) (Scan, e
 		&i.StartedAt,
 		&i.CompletedAt,
 		&i.BrandAliases,
+		&i.MaxPages,
+		&i.PagesDone,
+		&i.PagesPlanned,
+		&i.Language,
 	)
 	return i, err
 }
@@ -913,7 +1100,7 @@ UPDATE scans SET
     tracked_url = CASE WHEN $3::boolean THEN $4::text ELSE tracked_url END,
     updated_at = now()
 WHERE id = $5 AND org_id = $6
-RETURNING id, org_id, api_key_id, schedule_id, source, url, domain, brand_name, callback_url, webhook_secret, project, tracked_url, status, error_code, error_message, overall_score, overall_grade, search_score, search_grade, visibility_score, visibility_grade, trust_score, trust_grade, scoring_version, job_id, attempts, created_at, updated_at, started_at, completed_at, brand_aliases
+RETURNING id, org_id, api_key_id, schedule_id, source, url, domain, brand_name, callback_url, webhook_secret, project, tracked_url, status, error_code, error_message, overall_score, overall_grade, search_score, search_grade, visibility_score, visibility_grade, trust_score, trust_grade, scoring_version, job_id, attempts, created_at, updated_at, started_at, completed_at, brand_aliases, max_pages, pages_done, pages_planned, language
 `
 
 type UpdateScanMetadataParams struct {
@@ -967,6 +1154,10 @@ func (q *Queries) UpdateScanMetadata(ctx context.Context, db DBTX, arg UpdateSca
 		&i.StartedAt,
 		&i.CompletedAt,
 		&i.BrandAliases,
+		&i.MaxPages,
+		&i.PagesDone,
+		&i.PagesPlanned,
+		&i.Language,
 	)
 	return i, err
 }

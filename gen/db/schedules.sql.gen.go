@@ -13,7 +13,7 @@ import (
 )
 
 const claimDueSchedule = `-- name: ClaimDueSchedule :one
-SELECT id, org_id, owner_member_id, url, domain, brand_name, frequency, notify_email, active, next_run_at, last_run_at, last_scan_id, created_at, updated_at, deactivated_at, brand_aliases, anchor_at, due_at, last_skip_reason, last_skipped_at, notify_to FROM schedules
+SELECT id, org_id, owner_member_id, url, domain, brand_name, frequency, notify_email, active, next_run_at, last_run_at, last_scan_id, created_at, updated_at, deactivated_at, brand_aliases, anchor_at, due_at, last_skip_reason, last_skipped_at, notify_to, language FROM schedules
 WHERE active AND next_run_at <= $1 AND NOT (id = ANY($2::uuid[]))
   AND ($3::uuid IS NULL OR org_id = $3::uuid)
 ORDER BY next_run_at, id
@@ -57,6 +57,7 @@ func (q *Queries) ClaimDueSchedule(ctx context.Context, db DBTX, arg ClaimDueSch
 		&i.LastSkipReason,
 		&i.LastSkippedAt,
 		&i.NotifyTo,
+		&i.Language,
 	)
 	return i, err
 }
@@ -73,10 +74,10 @@ func (q *Queries) CountActiveSchedules(ctx context.Context, db DBTX, orgID uuid.
 }
 
 const createSchedule = `-- name: CreateSchedule :one
-INSERT INTO schedules (org_id, owner_member_id, url, domain, brand_name, brand_aliases, frequency, notify_email, notify_to, anchor_at, due_at, next_run_at)
-VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
+INSERT INTO schedules (org_id, owner_member_id, url, domain, brand_name, brand_aliases, frequency, notify_email, notify_to, anchor_at, due_at, next_run_at, language)
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
 ON CONFLICT (org_id, url) DO NOTHING
-RETURNING id, org_id, owner_member_id, url, domain, brand_name, frequency, notify_email, active, next_run_at, last_run_at, last_scan_id, created_at, updated_at, deactivated_at, brand_aliases, anchor_at, due_at, last_skip_reason, last_skipped_at, notify_to
+RETURNING id, org_id, owner_member_id, url, domain, brand_name, frequency, notify_email, active, next_run_at, last_run_at, last_scan_id, created_at, updated_at, deactivated_at, brand_aliases, anchor_at, due_at, last_skip_reason, last_skipped_at, notify_to, language
 `
 
 type CreateScheduleParams struct {
@@ -92,6 +93,7 @@ type CreateScheduleParams struct {
 	AnchorAt      time.Time
 	DueAt         time.Time
 	NextRunAt     time.Time
+	Language      *string
 }
 
 // ON CONFLICT DO NOTHING makes a concurrent duplicate return no row, so the
@@ -110,6 +112,7 @@ func (q *Queries) CreateSchedule(ctx context.Context, db DBTX, arg CreateSchedul
 		arg.AnchorAt,
 		arg.DueAt,
 		arg.NextRunAt,
+		arg.Language,
 	)
 	var i Schedule
 	err := row.Scan(
@@ -134,12 +137,13 @@ func (q *Queries) CreateSchedule(ctx context.Context, db DBTX, arg CreateSchedul
 		&i.LastSkipReason,
 		&i.LastSkippedAt,
 		&i.NotifyTo,
+		&i.Language,
 	)
 	return i, err
 }
 
 const getScheduleByURL = `-- name: GetScheduleByURL :one
-SELECT id, org_id, owner_member_id, url, domain, brand_name, frequency, notify_email, active, next_run_at, last_run_at, last_scan_id, created_at, updated_at, deactivated_at, brand_aliases, anchor_at, due_at, last_skip_reason, last_skipped_at, notify_to FROM schedules WHERE org_id = $1 AND url = $2
+SELECT id, org_id, owner_member_id, url, domain, brand_name, frequency, notify_email, active, next_run_at, last_run_at, last_scan_id, created_at, updated_at, deactivated_at, brand_aliases, anchor_at, due_at, last_skip_reason, last_skipped_at, notify_to, language FROM schedules WHERE org_id = $1 AND url = $2
 `
 
 type GetScheduleByURLParams struct {
@@ -172,12 +176,13 @@ func (q *Queries) GetScheduleByURL(ctx context.Context, db DBTX, arg GetSchedule
 		&i.LastSkipReason,
 		&i.LastSkippedAt,
 		&i.NotifyTo,
+		&i.Language,
 	)
 	return i, err
 }
 
 const getScheduleForOrg = `-- name: GetScheduleForOrg :one
-SELECT id, org_id, owner_member_id, url, domain, brand_name, frequency, notify_email, active, next_run_at, last_run_at, last_scan_id, created_at, updated_at, deactivated_at, brand_aliases, anchor_at, due_at, last_skip_reason, last_skipped_at, notify_to FROM schedules WHERE id = $1 AND org_id = $2
+SELECT id, org_id, owner_member_id, url, domain, brand_name, frequency, notify_email, active, next_run_at, last_run_at, last_scan_id, created_at, updated_at, deactivated_at, brand_aliases, anchor_at, due_at, last_skip_reason, last_skipped_at, notify_to, language FROM schedules WHERE id = $1 AND org_id = $2
 `
 
 type GetScheduleForOrgParams struct {
@@ -210,12 +215,13 @@ func (q *Queries) GetScheduleForOrg(ctx context.Context, db DBTX, arg GetSchedul
 		&i.LastSkipReason,
 		&i.LastSkippedAt,
 		&i.NotifyTo,
+		&i.Language,
 	)
 	return i, err
 }
 
 const getScheduleForOrgForUpdate = `-- name: GetScheduleForOrgForUpdate :one
-SELECT id, org_id, owner_member_id, url, domain, brand_name, frequency, notify_email, active, next_run_at, last_run_at, last_scan_id, created_at, updated_at, deactivated_at, brand_aliases, anchor_at, due_at, last_skip_reason, last_skipped_at, notify_to FROM schedules WHERE id = $1 AND org_id = $2 FOR UPDATE
+SELECT id, org_id, owner_member_id, url, domain, brand_name, frequency, notify_email, active, next_run_at, last_run_at, last_scan_id, created_at, updated_at, deactivated_at, brand_aliases, anchor_at, due_at, last_skip_reason, last_skipped_at, notify_to, language FROM schedules WHERE id = $1 AND org_id = $2 FOR UPDATE
 `
 
 type GetScheduleForOrgForUpdateParams struct {
@@ -248,12 +254,13 @@ func (q *Queries) GetScheduleForOrgForUpdate(ctx context.Context, db DBTX, arg G
 		&i.LastSkipReason,
 		&i.LastSkippedAt,
 		&i.NotifyTo,
+		&i.Language,
 	)
 	return i, err
 }
 
 const listSchedulesForOrg = `-- name: ListSchedulesForOrg :many
-SELECT id, org_id, owner_member_id, url, domain, brand_name, frequency, notify_email, active, next_run_at, last_run_at, last_scan_id, created_at, updated_at, deactivated_at, brand_aliases, anchor_at, due_at, last_skip_reason, last_skipped_at, notify_to FROM schedules
+SELECT id, org_id, owner_member_id, url, domain, brand_name, frequency, notify_email, active, next_run_at, last_run_at, last_scan_id, created_at, updated_at, deactivated_at, brand_aliases, anchor_at, due_at, last_skip_reason, last_skipped_at, notify_to, language FROM schedules
 WHERE org_id = $1
   AND ($2::boolean IS NULL OR active = $2::boolean)
   AND (created_at, id) < (coalesce($3::timestamptz, 'infinity'),
@@ -310,6 +317,7 @@ func (q *Queries) ListSchedulesForOrg(ctx context.Context, db DBTX, arg ListSche
 			&i.LastSkipReason,
 			&i.LastSkippedAt,
 			&i.NotifyTo,
+			&i.Language,
 		); err != nil {
 			return nil, err
 		}
@@ -381,20 +389,22 @@ UPDATE schedules SET
     frequency = $1,
     notify_email = $2,
     notify_to = $3,
-    active = $4,
-    anchor_at = $5,
-    due_at = $6,
-    next_run_at = $7,
-    deactivated_at = CASE WHEN $4::boolean THEN NULL ELSE coalesce(deactivated_at, now()) END,
+    language = $4,
+    active = $5,
+    anchor_at = $6,
+    due_at = $7,
+    next_run_at = $8,
+    deactivated_at = CASE WHEN $5::boolean THEN NULL ELSE coalesce(deactivated_at, now()) END,
     updated_at = now()
-WHERE id = $8 AND org_id = $9
-RETURNING id, org_id, owner_member_id, url, domain, brand_name, frequency, notify_email, active, next_run_at, last_run_at, last_scan_id, created_at, updated_at, deactivated_at, brand_aliases, anchor_at, due_at, last_skip_reason, last_skipped_at, notify_to
+WHERE id = $9 AND org_id = $10
+RETURNING id, org_id, owner_member_id, url, domain, brand_name, frequency, notify_email, active, next_run_at, last_run_at, last_scan_id, created_at, updated_at, deactivated_at, brand_aliases, anchor_at, due_at, last_skip_reason, last_skipped_at, notify_to, language
 `
 
 type UpdateScheduleParams struct {
 	Frequency   string
 	NotifyEmail bool
 	NotifyTo    *string
+	Language    *string
 	Active      bool
 	AnchorAt    time.Time
 	DueAt       time.Time
@@ -408,6 +418,7 @@ func (q *Queries) UpdateSchedule(ctx context.Context, db DBTX, arg UpdateSchedul
 		arg.Frequency,
 		arg.NotifyEmail,
 		arg.NotifyTo,
+		arg.Language,
 		arg.Active,
 		arg.AnchorAt,
 		arg.DueAt,
@@ -438,6 +449,7 @@ func (q *Queries) UpdateSchedule(ctx context.Context, db DBTX, arg UpdateSchedul
 		&i.LastSkipReason,
 		&i.LastSkippedAt,
 		&i.NotifyTo,
+		&i.Language,
 	)
 	return i, err
 }

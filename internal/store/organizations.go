@@ -43,10 +43,12 @@ func organizationOf(r db.Organization) Organization {
 	return Organization{
 		ID: r.ID, Name: r.Name, Plan: r.Plan, SubscriptionStatus: SubscriptionStatus(r.SubscriptionStatus),
 		Overrides: planlimits.Overrides{
-			DailyScans:      r.DailyScanQuotaOverride,
-			ActiveSchedules: r.ScheduleLimitOverride,
-			WritePerMinute:  r.RateLimitWriteOverride,
-			ReadPerMinute:   r.RateLimitReadOverride,
+			DailyScans:       r.DailyScanQuotaOverride,
+			ActiveSchedules:  r.ScheduleLimitOverride,
+			WritePerMinute:   r.RateLimitWriteOverride,
+			ReadPerMinute:    r.RateLimitReadOverride,
+			CrawlRate:        r.CrawlRateOverride,
+			CrawlConcurrency: r.CrawlConcurrencyOverride,
 		},
 		CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt,
 	}
@@ -90,11 +92,13 @@ func (s *Store) SetPlan(ctx context.Context, id uuid.UUID, planName string) (Org
 // SetOverrides replaces an organization's limit overrides (nil = plan value).
 func (s *Store) SetOverrides(ctx context.Context, id uuid.UUID, o planlimits.Overrides) (Organization, error) {
 	org, err := s.q.SetOrganizationOverrides(ctx, s.conn, db.SetOrganizationOverridesParams{
-		ID:                     id,
-		DailyScanQuotaOverride: o.DailyScans,
-		ScheduleLimitOverride:  o.ActiveSchedules,
-		RateLimitWriteOverride: o.WritePerMinute,
-		RateLimitReadOverride:  o.ReadPerMinute,
+		ID:                       id,
+		DailyScanQuotaOverride:   o.DailyScans,
+		ScheduleLimitOverride:    o.ActiveSchedules,
+		RateLimitWriteOverride:   o.WritePerMinute,
+		RateLimitReadOverride:    o.ReadPerMinute,
+		CrawlRateOverride:        o.CrawlRate,
+		CrawlConcurrencyOverride: o.CrawlConcurrency,
 	})
 	return one(org, err, organizationOf)
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"time"
 
 	"github.com/google/uuid"
@@ -83,6 +84,15 @@ type ScanView struct {
 	UpdatedAt       time.Time
 	StartedAt       *time.Time
 	CompletedAt     *time.Time
+	// MaxPages is the audit's page budget (1: the homepage alone);
+	// PagesDone and PagesPlanned its progress, PagesPlanned nil until a
+	// whole-site audit's crawl has planned its pages.
+	MaxPages     int
+	PagesDone    int
+	PagesPlanned *int
+	// Language is the report's language: the requested one, then the one
+	// resolved when the scan completed; nil when neither.
+	Language *string
 }
 
 // Cursor is the scan's place in a list.
@@ -111,6 +121,8 @@ func scanOf(r db.Scan) Scan {
 			VisibilityScore: r.VisibilityScore, VisibilityGrade: r.VisibilityGrade,
 			TrustScore: r.TrustScore, TrustGrade: r.TrustGrade, ScoringVersion: r.ScoringVersion,
 			CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt, StartedAt: r.StartedAt, CompletedAt: r.CompletedAt,
+			MaxPages: int(r.MaxPages), PagesDone: int(r.PagesDone), PagesPlanned: intOf(r.PagesPlanned),
+			Language: r.Language,
 		},
 		OrgID: r.OrgID, APIKeyID: r.APIKeyID, WebhookSecret: r.WebhookSecret, JobID: r.JobID, Attempts: r.Attempts,
 	}
@@ -127,7 +139,16 @@ func scanViewOf(r db.ListScansForOrgRow) ScanView {
 		VisibilityScore: r.VisibilityScore, VisibilityGrade: r.VisibilityGrade,
 		TrustScore: r.TrustScore, TrustGrade: r.TrustGrade, ScoringVersion: r.ScoringVersion,
 		CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt, StartedAt: r.StartedAt, CompletedAt: r.CompletedAt,
+		MaxPages: int(r.MaxPages), PagesDone: int(r.PagesDone), PagesPlanned: intOf(r.PagesPlanned),
+		Language: r.Language,
 	}
+}
+
+func intOf(v *int32) *int {
+	if v == nil {
+		return nil
+	}
+	return new(int(*v))
 }
 
 // NewScan is what creating a scan stores.
@@ -144,6 +165,11 @@ type NewScan struct {
 	WebhookSecret *string
 	Project       *string
 	TrackedURL    *string
+	// MaxPages is the audit's page budget; 0 means 1, the homepage alone.
+	MaxPages int
+	// Language is the one requested for the report; nil resolves it from
+	// the site when the scan completes.
+	Language *string
 }
 
 // CreateScan checks the subscription, takes one scan of today's quota and
@@ -160,6 +186,9 @@ func (s *Store) CreateScan(ctx context.Context, n NewScan, now time.Time) (Scan,
 		if org.SubscriptionStatus != SubscriptionActive {
 			return ErrNoSubscription
 		}
+		if limit := Limits(org).MaxPages; n.MaxPages > limit {
+			return &MaxPagesError{Limit: limit}
+		}
 		if err := tx.consumeDailyScan(ctx, n.OrgID, now, Limits(org).DailyScans); err != nil {
 			return err
 		}
@@ -167,7 +196,8 @@ func (s *Store) CreateScan(ctx context.Context, n NewScan, now time.Time) (Scan,
 			OrgID: n.OrgID, APIKeyID: n.APIKeyID, ScheduleID: n.ScheduleID, Source: string(n.Source),
 			URL: n.URL, Domain: n.Domain, BrandName: n.BrandName, BrandAliases: orEmpty(n.BrandAliases),
 			CallbackURL: n.CallbackURL, WebhookSecret: n.WebhookSecret,
-			Project: n.Project, TrackedURL: n.TrackedURL,
+			Project: n.Project, TrackedURL: n.TrackedURL, MaxPages: int32(min(max(n.MaxPages, 1), math.MaxInt32)),
+			Language: n.Language,
 		})
 		if err != nil {
 			return fmt.Errorf("insert scan: %w", err)
@@ -301,6 +331,55 @@ func (s *Store) StartScan(ctx context.Context, id uuid.UUID) (Scan, error) {
 	return one(scan, err, scanOf)
 }
 
+// ScanShare is what an organization holds of the scan workers, measured as
+// one of its scans is about to start.
+type ScanShare struct {
+	OrgID uuid.UUID
+	// Running counts the organization's other running scans, in every
+	// process.
+	Running int
+	// OthersWaiting is whether another organization has scans waiting
+	// while it runs fewer than the share.
+	OthersWaiting bool
+}
+
+// ScanShare measures the share of the organization of a scan about to
+// start: a running scan counts for live after its row last changed (no job
+// runs longer, so a dead worker's scans stop counting). Without a lock,
+// concurrent starts of the organization may count the same scans; see
+// LockScanShare. It returns ErrNotFound when the scan is gone or already
+// finished.
+func (s *Store) ScanShare(ctx context.Context, scanID uuid.UUID, share int, live time.Duration) (ScanShare, error) {
+	row, err := s.q.ScanShare(ctx, s.conn, db.ScanShareParams{
+		ScanID: scanID, LiveSeconds: live.Seconds(), Share: int32(min(share, math.MaxInt32)),
+	})
+	if err != nil {
+		return ScanShare{}, notFound(err)
+	}
+	return ScanShare{OrgID: row.OrgID, Running: int(row.Running), OthersWaiting: row.OthersWaiting}, nil
+}
+
+// LockScanShare is ScanShare under a lock on the organization, held until
+// the caller's transaction ends, so that the starts of its scans in every
+// process are decided one after the other, each counting those before it.
+func (s *Store) LockScanShare(ctx context.Context, scanID uuid.UUID, share int, live time.Duration) (ScanShare, error) {
+	if err := s.requireTx("LockScanShare"); err != nil {
+		return ScanShare{}, err
+	}
+	if _, err := s.q.LockScanOrg(ctx, s.conn, scanID); err != nil {
+		return ScanShare{}, notFound(err)
+	}
+	return s.ScanShare(ctx, scanID, share, live)
+}
+
+// ClaimScan is StartScan for a scan whose organization LockScanShare has
+// locked in this transaction: the start is stamped as the row changes, so
+// a start that waited for the lock comes after the starts it waited for.
+func (s *Store) ClaimScan(ctx context.Context, id uuid.UUID) (Scan, error) {
+	scan, err := s.q.ClaimScan(ctx, s.conn, id)
+	return one(scan, err, scanOf)
+}
+
 // RingScore is one ring's score and grade.
 type RingScore struct {
 	Score int
@@ -321,6 +400,9 @@ type Completion struct {
 	// Triage is nil when the dossier could not be computed; the scan
 	// completes without it.
 	Triage *TriageDoc
+	// Language is the one the report is written in, resolved; nil keeps
+	// the scan's.
+	Language *string
 	// Snapshot is what the scan fetched (fetch.Snapshot), nil to keep none.
 	Snapshot       []byte
 	SnapshotFormat int
@@ -346,7 +428,7 @@ func (s *Store) CompleteScan(ctx context.Context, c Completion) (Scan, error) {
 			SearchScore: i32(c.Search.Score), SearchGrade: &c.Search.Grade,
 			VisibilityScore: i32(c.Visibility.Score), VisibilityGrade: &c.Visibility.Grade,
 			TrustScore: i32(c.Trust.Score), TrustGrade: &c.Trust.Grade,
-			ScoringVersion: &c.ScoringVersion,
+			ScoringVersion: &c.ScoringVersion, Language: c.Language,
 		})
 		if done, err = one(row, err, scanOf); err != nil {
 			return err
@@ -406,6 +488,17 @@ func (s *Store) CompletedScansWithoutTriage(ctx context.Context, limit int) ([]u
 	return s.q.CompletedScansWithoutTriage(ctx, s.conn, int32(limit))
 }
 
+// ExportRows is what an export's rows are: scans, their checks or the
+// pages of their whole-site audits.
+type ExportRows int
+
+// The kinds of export rows.
+const (
+	ExportScans ExportRows = iota
+	ExportChecks
+	ExportPages
+)
+
 // ExportCSV writes the organization's scans matching f as CSV, newest
 // first, at most limit of them (0: all), header row first; with checks,
 // one row per check of those scans instead. The rows come from a single
@@ -415,7 +508,7 @@ func (s *Store) CompletedScansWithoutTriage(ctx context.Context, limit int) ([]u
 // Nothing is written before PostgreSQL has started answering, so an
 // error returned with nothing written is an ordinary failure; one after
 // the first write means the output is incomplete.
-func (s *Store) ExportCSV(ctx context.Context, orgID uuid.UUID, f ScanFilter, limit int, checks bool, w io.Writer) (int64, error) {
+func (s *Store) ExportCSV(ctx context.Context, orgID uuid.UUID, f ScanFilter, limit int, rows ExportRows, w io.Writer) (int64, error) {
 	conn, err := s.pool.Acquire(ctx)
 	if err != nil {
 		return 0, err
@@ -438,9 +531,12 @@ func (s *Store) ExportCSV(ctx context.Context, orgID uuid.UUID, f ScanFilter, li
 		return 0, err
 	}
 	out := &copyOut{conn: tx.Conn().PgConn(), w: w}
-	if checks {
+	switch rows {
+	case ExportChecks:
 		err = s.q.ExportChecksCSV(ctx, out)
-	} else {
+	case ExportPages:
+		err = s.q.ExportPagesCSV(ctx, out)
+	default:
 		err = s.q.ExportScansCSV(ctx, out)
 	}
 	if err != nil {

@@ -93,3 +93,77 @@ func TestListScansPages(t *testing.T) {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// ScanShare counts an organization's running scans in every process, its
+// own row and rows older than the live window left out, and sees another
+// organization waiting only while that one runs fewer than the share;
+// LockScanShare measures the same under the organization's lock, and
+// ClaimScan then starts the scan.
+func TestLockScanShare(t *testing.T) {
+	t.Parallel()
+	st, ctx := txStore(t), context.Background()
+	tx := st.Tx()
+	a := org(t, st, true, planlimits.Overrides{})
+	b := org(t, st, true, planlimits.Overrides{})
+	c := org(t, st, true, planlimits.Overrides{})
+	insert := func(o store.Organization, status string, age time.Duration) uuid.UUID {
+		t.Helper()
+		var id uuid.UUID
+		require.NoError(t, tx.QueryRow(ctx, `INSERT INTO scans (org_id, url, domain, brand_name, status, updated_at)
+			VALUES ($1, 'https://example.com/', 'example.com', 'e', $2, now() - $3 * interval '1 second') RETURNING id`,
+			o.ID, status, age.Seconds()).Scan(&id))
+		return id
+	}
+	aRunning := insert(a, "running", 0)
+	insert(a, "running", 0)
+	insert(a, "running", 0)
+	insert(a, "running", 2*time.Hour) // a dead worker's
+	aPending := insert(a, "pending", 0)
+	insert(b, "running", 0)
+	insert(b, "pending", 0)
+	insert(c, "running", 0)
+	insert(c, "running", 0)
+	insert(c, "pending", 0)
+	aDone := insert(a, "completed", 0)
+
+	for _, tc := range []struct {
+		name    string
+		scan    uuid.UUID
+		share   int
+		live    time.Duration
+		running int
+		waiting bool
+	}{
+		{"another organization under its share waits", aPending, 2, time.Minute, 3, true},
+		{"everyone waiting runs its share already", aPending, 1, time.Minute, 3, false},
+		{"a larger share leaves the other organization under it", aPending, 4, time.Minute, 3, true},
+		{"a longer window counts the dead worker's scan", aPending, 2, 3 * time.Hour, 4, true},
+		{"a restarted scan does not count itself", aRunning, 2, time.Minute, 2, true},
+	} {
+		want := store.ScanShare{OrgID: a.ID, Running: tc.running, OthersWaiting: tc.waiting}
+		got, err := st.ScanShare(ctx, tc.scan, tc.share, tc.live)
+		require.NoError(t, err, tc.name)
+		require.Equal(t, want, got, tc.name)
+		got, err = st.LockScanShare(ctx, tc.scan, tc.share, tc.live)
+		require.NoError(t, err, tc.name)
+		require.Equal(t, want, got, "%s, under the lock", tc.name)
+	}
+
+	_, err := st.ScanShare(ctx, aDone, 2, time.Minute)
+	require.ErrorIs(t, err, store.ErrNotFound, "a finished scan")
+	_, err = st.LockScanShare(ctx, aDone, 2, time.Minute)
+	require.ErrorIs(t, err, store.ErrNotFound, "a finished scan")
+	_, err = store.New(pgtest.Pool(t)).LockScanShare(ctx, aPending, 2, time.Minute)
+	require.ErrorContains(t, err, "inside InTx", "the lock lasts until the transaction ends")
+
+	claimed, err := st.ClaimScan(ctx, aPending)
+	require.NoError(t, err)
+	require.Equal(t, store.ScanRunning, claimed.Status)
+	require.NotNil(t, claimed.StartedAt)
+	require.EqualValues(t, 1, claimed.Attempts)
+	got, err := st.LockScanShare(ctx, aPending, 2, time.Minute)
+	require.NoError(t, err)
+	require.Equal(t, 3, got.Running, "the three fresh running scans, besides itself")
+	_, err = st.ClaimScan(ctx, aDone)
+	require.ErrorIs(t, err, store.ErrNotFound)
+}

@@ -25,6 +25,8 @@ UPDATE organizations SET
     schedule_limit_override = sqlc.narg(schedule_limit_override),
     rate_limit_write_override = sqlc.narg(rate_limit_write_override),
     rate_limit_read_override = sqlc.narg(rate_limit_read_override),
+    crawl_rate_override = sqlc.narg(crawl_rate_override),
+    crawl_concurrency_override = sqlc.narg(crawl_concurrency_override),
     updated_at = now()
 WHERE id = @id
 RETURNING *;

@@ -1,8 +1,9 @@
 -- name: CreateScan :one
 INSERT INTO scans (org_id, api_key_id, schedule_id, source, url, domain, brand_name, brand_aliases,
-                   callback_url, webhook_secret, project, tracked_url)
+                   callback_url, webhook_secret, project, tracked_url, max_pages, language)
 VALUES (@org_id, sqlc.narg(api_key_id), sqlc.narg(schedule_id), @source, @url, @domain, @brand_name, @brand_aliases,
-        sqlc.narg(callback_url), sqlc.narg(webhook_secret), sqlc.narg(project), sqlc.narg(tracked_url))
+        sqlc.narg(callback_url), sqlc.narg(webhook_secret), sqlc.narg(project), sqlc.narg(tracked_url), @max_pages,
+        sqlc.narg(language))
 RETURNING *;
 
 -- name: SetScanJob :exec
@@ -16,7 +17,7 @@ SELECT * FROM scans WHERE id = @id AND org_id = @org_id;
 SELECT id, schedule_id, source, url, domain, brand_name, brand_aliases, callback_url, project, tracked_url,
        status, error_code, error_message, overall_score, overall_grade, search_score, search_grade,
        visibility_score, visibility_grade, trust_score, trust_grade, scoring_version,
-       created_at, updated_at, started_at, completed_at
+       created_at, updated_at, started_at, completed_at, max_pages, pages_done, pages_planned, language
 FROM scans WHERE id = @id AND org_id = @org_id;
 
 -- name: LockScanForOrg :one
@@ -36,7 +37,7 @@ SELECT page.* FROM (
     SELECT id, schedule_id, source, url, domain, brand_name, brand_aliases, callback_url, project, tracked_url,
            status, error_code, error_message, overall_score, overall_grade, search_score, search_grade,
            visibility_score, visibility_grade, trust_score, trust_grade, scoring_version,
-           created_at, updated_at, started_at, completed_at
+           created_at, updated_at, started_at, completed_at, max_pages, pages_done, pages_planned, language
     FROM scans
     WHERE org_id = @org_id
       AND (created_at, id) < (coalesce(sqlc.narg(cursor_created_at)::timestamptz, 'infinity'),
@@ -54,7 +55,7 @@ LIMIT @row_limit;
 SELECT id, schedule_id, source, url, domain, brand_name, brand_aliases, callback_url, project, tracked_url,
        status, error_code, error_message, overall_score, overall_grade, search_score, search_grade,
        visibility_score, visibility_grade, trust_score, trust_grade, scoring_version,
-       created_at, updated_at, started_at, completed_at
+       created_at, updated_at, started_at, completed_at, max_pages, pages_done, pages_planned, language
 FROM scans
 WHERE org_id = @org_id
   AND (sqlc.narg(status)::text IS NULL OR status = sqlc.narg(status)::text)
@@ -98,7 +99,8 @@ UPDATE scans SET status = 'completed', completed_at = now(), updated_at = now(),
     search_score = @search_score, search_grade = @search_grade,
     visibility_score = @visibility_score, visibility_grade = @visibility_grade,
     trust_score = @trust_score, trust_grade = @trust_grade,
-    scoring_version = @scoring_version, error_code = NULL, error_message = NULL
+    scoring_version = @scoring_version, error_code = NULL, error_message = NULL,
+    language = coalesce(sqlc.narg(language), language)
 WHERE id = @id AND status = 'running'
 RETURNING *;
 
@@ -165,3 +167,54 @@ WHERE schedule_id = @schedule_id AND status = 'completed'
   AND (created_at, id) < (@created_at::timestamptz, @id::uuid)
 ORDER BY created_at DESC, id DESC
 LIMIT 1;
+
+-- name: LockScanOrg :one
+-- The organization of a scan about to start, with a transaction-scoped
+-- advisory lock on it, so that the starts of one organization's scans, in
+-- any process, count its running scans one after the other. No row when
+-- the scan is gone or finished.
+SELECT s.org_id FROM scans s
+CROSS JOIN LATERAL pg_advisory_xact_lock(hashtextextended('scan_share:' || s.org_id::text, 0)) l
+WHERE s.id = @id AND s.status IN ('pending', 'running');
+
+-- name: ScanShare :one
+-- The organization of a scan about to start, its running scans besides
+-- that one, and whether another organization has scans waiting while it
+-- runs fewer than @share. A running scan counts for @live_seconds after
+-- its row last changed (a start sets updated_at): no job runs longer, so
+-- a row left running by a dead worker stops counting then, even before
+-- River rescues its job. The organizations waiting are walked one index
+-- probe at a time (scans_pending_org_idx), however many scans each has
+-- queued, and each one's running scans are counted only up to @share. No
+-- row when the scan is gone or finished.
+WITH RECURSIVE target AS (
+    SELECT t.org_id FROM scans t WHERE t.id = @scan_id::uuid AND t.status IN ('pending', 'running')
+), waiting (org_id) AS (
+    (SELECT w.org_id FROM scans w WHERE w.status = 'pending' ORDER BY w.org_id LIMIT 1)
+    UNION ALL
+    SELECT (SELECT n.org_id FROM scans n WHERE n.status = 'pending' AND n.org_id > p.org_id ORDER BY n.org_id LIMIT 1)
+    FROM waiting p WHERE p.org_id IS NOT NULL
+)
+SELECT target.org_id,
+       (SELECT count(*) FROM scans r
+        WHERE r.org_id = target.org_id AND r.status = 'running' AND r.id <> @scan_id::uuid
+          AND r.updated_at > now() - make_interval(secs => @live_seconds::float8))::integer AS running,
+       EXISTS (
+           SELECT 1 FROM waiting o
+           WHERE o.org_id <> target.org_id
+             AND (SELECT count(*) FROM (
+                      SELECT 1 FROM scans r
+                      WHERE r.org_id = o.org_id AND r.status = 'running'
+                        AND r.updated_at > now() - make_interval(secs => @live_seconds::float8)
+                      LIMIT @share::integer) x) < @share::integer) AS others_waiting
+FROM target;
+
+-- name: ClaimScan :one
+-- StartScan for a start decided under LockScanOrg's lock: the clock is
+-- read as the row changes rather than when the transaction began, so a
+-- start that waited for the lock is stamped after the starts it waited
+-- for, and its share counts it from then.
+UPDATE scans SET status = 'running', started_at = COALESCE(started_at, clock_timestamp()),
+    attempts = attempts + 1, updated_at = clock_timestamp()
+WHERE id = @id AND status IN ('pending', 'running')
+RETURNING *;

@@ -1,8 +1,8 @@
 -- name: CreateSchedule :one
 -- ON CONFLICT DO NOTHING makes a concurrent duplicate return no row, so the
 -- caller can fall back to reading the existing schedule.
-INSERT INTO schedules (org_id, owner_member_id, url, domain, brand_name, brand_aliases, frequency, notify_email, notify_to, anchor_at, due_at, next_run_at)
-VALUES (@org_id, sqlc.narg(owner_member_id), @url, @domain, @brand_name, @brand_aliases, @frequency, @notify_email, sqlc.narg(notify_to), @anchor_at, @due_at, @next_run_at)
+INSERT INTO schedules (org_id, owner_member_id, url, domain, brand_name, brand_aliases, frequency, notify_email, notify_to, anchor_at, due_at, next_run_at, language)
+VALUES (@org_id, sqlc.narg(owner_member_id), @url, @domain, @brand_name, @brand_aliases, @frequency, @notify_email, sqlc.narg(notify_to), @anchor_at, @due_at, @next_run_at, sqlc.narg(language))
 ON CONFLICT (org_id, url) DO NOTHING
 RETURNING *;
 
@@ -35,6 +35,7 @@ UPDATE schedules SET
     frequency = @frequency,
     notify_email = @notify_email,
     notify_to = sqlc.narg(notify_to),
+    language = sqlc.narg(language),
     active = @active,
     anchor_at = @anchor_at,
     due_at = @due_at,
