@@ -9,6 +9,7 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -189,6 +190,27 @@ func (e ErrorErrorType) Valid() bool {
 	}
 }
 
+// Defines values for FixArtifactKind.
+const (
+	File    FixArtifactKind = "file"
+	Patch   FixArtifactKind = "patch"
+	Snippet FixArtifactKind = "snippet"
+)
+
+// Valid indicates whether the value is a known member of the FixArtifactKind enum.
+func (e FixArtifactKind) Valid() bool {
+	switch e {
+	case File:
+		return true
+	case Patch:
+		return true
+	case Snippet:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for Grade.
 const (
 	GradeA     Grade = "A"
@@ -240,6 +262,51 @@ func (e Level) Valid() bool {
 	}
 }
 
+// Defines values for PageStatus.
+const (
+	PageStatusAudited  PageStatus = "audited"
+	PageStatusError    PageStatus = "error"
+	PageStatusNotHTML  PageStatus = "not_html"
+	PageStatusRedirect PageStatus = "redirect"
+)
+
+// Valid indicates whether the value is a known member of the PageStatus enum.
+func (e PageStatus) Valid() bool {
+	switch e {
+	case PageStatusAudited:
+		return true
+	case PageStatusError:
+		return true
+	case PageStatusNotHTML:
+		return true
+	case PageStatusRedirect:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for RenderCoverageMode.
+const (
+	RenderModeOff         RenderCoverageMode = "off"
+	RenderModeRendered    RenderCoverageMode = "rendered"
+	RenderModeUnavailable RenderCoverageMode = "unavailable"
+)
+
+// Valid indicates whether the value is a known member of the RenderCoverageMode enum.
+func (e RenderCoverageMode) Valid() bool {
+	switch e {
+	case RenderModeOff:
+		return true
+	case RenderModeRendered:
+		return true
+	case RenderModeUnavailable:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for ReportAudience.
 const (
 	ReportAudienceEngineering ReportAudience = "engineering"
@@ -279,6 +346,30 @@ func (e Ring) Valid() bool {
 	}
 }
 
+// Defines values for ScanLanguage.
+const (
+	ScanLanguageDe ScanLanguage = "de"
+	ScanLanguageEn ScanLanguage = "en"
+	ScanLanguageEs ScanLanguage = "es"
+	ScanLanguageFr ScanLanguage = "fr"
+)
+
+// Valid indicates whether the value is a known member of the ScanLanguage enum.
+func (e ScanLanguage) Valid() bool {
+	switch e {
+	case ScanLanguageDe:
+		return true
+	case ScanLanguageEn:
+		return true
+	case ScanLanguageEs:
+		return true
+	case ScanLanguageFr:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for ScanSource.
 const (
 	ScanSourceAPI      ScanSource = "api"
@@ -291,6 +382,30 @@ func (e ScanSource) Valid() bool {
 	case ScanSourceAPI:
 		return true
 	case ScanSourceSchedule:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ScanCreateRequestLanguage.
+const (
+	ScanCreateRequestLanguageDe ScanCreateRequestLanguage = "de"
+	ScanCreateRequestLanguageEn ScanCreateRequestLanguage = "en"
+	ScanCreateRequestLanguageEs ScanCreateRequestLanguage = "es"
+	ScanCreateRequestLanguageFr ScanCreateRequestLanguage = "fr"
+)
+
+// Valid indicates whether the value is a known member of the ScanCreateRequestLanguage enum.
+func (e ScanCreateRequestLanguage) Valid() bool {
+	switch e {
+	case ScanCreateRequestLanguageDe:
+		return true
+	case ScanCreateRequestLanguageEn:
+		return true
+	case ScanCreateRequestLanguageEs:
+		return true
+	case ScanCreateRequestLanguageFr:
 		return true
 	default:
 		return false
@@ -372,6 +487,30 @@ func (e ScheduleFrequency) Valid() bool {
 	}
 }
 
+// Defines values for ScheduleLanguage.
+const (
+	ScheduleLanguageDe ScheduleLanguage = "de"
+	ScheduleLanguageEn ScheduleLanguage = "en"
+	ScheduleLanguageEs ScheduleLanguage = "es"
+	ScheduleLanguageFr ScheduleLanguage = "fr"
+)
+
+// Valid indicates whether the value is a known member of the ScheduleLanguage enum.
+func (e ScheduleLanguage) Valid() bool {
+	switch e {
+	case ScheduleLanguageDe:
+		return true
+	case ScheduleLanguageEn:
+		return true
+	case ScheduleLanguageEs:
+		return true
+	case ScheduleLanguageFr:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for ScheduleCreateRequestFrequency.
 const (
 	ScheduleCreateRequestFrequencyMonthly   ScheduleCreateRequestFrequency = "monthly"
@@ -384,6 +523,30 @@ func (e ScheduleCreateRequestFrequency) Valid() bool {
 	case ScheduleCreateRequestFrequencyMonthly:
 		return true
 	case ScheduleCreateRequestFrequencyQuarterly:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ScheduleCreateRequestLanguage.
+const (
+	ScheduleCreateRequestLanguageDe ScheduleCreateRequestLanguage = "de"
+	ScheduleCreateRequestLanguageEn ScheduleCreateRequestLanguage = "en"
+	ScheduleCreateRequestLanguageEs ScheduleCreateRequestLanguage = "es"
+	ScheduleCreateRequestLanguageFr ScheduleCreateRequestLanguage = "fr"
+)
+
+// Valid indicates whether the value is a known member of the ScheduleCreateRequestLanguage enum.
+func (e ScheduleCreateRequestLanguage) Valid() bool {
+	switch e {
+	case ScheduleCreateRequestLanguageDe:
+		return true
+	case ScheduleCreateRequestLanguageEn:
+		return true
+	case ScheduleCreateRequestLanguageEs:
+		return true
+	case ScheduleCreateRequestLanguageFr:
 		return true
 	default:
 		return false
@@ -420,6 +583,177 @@ func (e ScheduleUpdateRequestFrequency) Valid() bool {
 	case ScheduleUpdateRequestFrequencyMonthly:
 		return true
 	case ScheduleUpdateRequestFrequencyQuarterly:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ScheduleUpdateRequestLanguage.
+const (
+	ScheduleUpdateRequestLanguageDe ScheduleUpdateRequestLanguage = "de"
+	ScheduleUpdateRequestLanguageEn ScheduleUpdateRequestLanguage = "en"
+	ScheduleUpdateRequestLanguageEs ScheduleUpdateRequestLanguage = "es"
+	ScheduleUpdateRequestLanguageFr ScheduleUpdateRequestLanguage = "fr"
+)
+
+// Valid indicates whether the value is a known member of the ScheduleUpdateRequestLanguage enum.
+func (e ScheduleUpdateRequestLanguage) Valid() bool {
+	switch e {
+	case ScheduleUpdateRequestLanguageDe:
+		return true
+	case ScheduleUpdateRequestLanguageEn:
+		return true
+	case ScheduleUpdateRequestLanguageEs:
+		return true
+	case ScheduleUpdateRequestLanguageFr:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ShareAudience.
+const (
+	ShareAudienceEngineering ShareAudience = "engineering"
+	ShareAudienceMarketing   ShareAudience = "marketing"
+)
+
+// Valid indicates whether the value is a known member of the ShareAudience enum.
+func (e ShareAudience) Valid() bool {
+	switch e {
+	case ShareAudienceEngineering:
+		return true
+	case ShareAudienceMarketing:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ShareLanguage.
+const (
+	ShareLanguageDe ShareLanguage = "de"
+	ShareLanguageEn ShareLanguage = "en"
+	ShareLanguageEs ShareLanguage = "es"
+	ShareLanguageFr ShareLanguage = "fr"
+)
+
+// Valid indicates whether the value is a known member of the ShareLanguage enum.
+func (e ShareLanguage) Valid() bool {
+	switch e {
+	case ShareLanguageDe:
+		return true
+	case ShareLanguageEn:
+		return true
+	case ShareLanguageEs:
+		return true
+	case ShareLanguageFr:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ShareCreateRequestAudience.
+const (
+	ShareCreateRequestAudienceEngineering ShareCreateRequestAudience = "engineering"
+	ShareCreateRequestAudienceMarketing   ShareCreateRequestAudience = "marketing"
+)
+
+// Valid indicates whether the value is a known member of the ShareCreateRequestAudience enum.
+func (e ShareCreateRequestAudience) Valid() bool {
+	switch e {
+	case ShareCreateRequestAudienceEngineering:
+		return true
+	case ShareCreateRequestAudienceMarketing:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ShareCreateRequestLanguage.
+const (
+	ShareCreateRequestLanguageDe ShareCreateRequestLanguage = "de"
+	ShareCreateRequestLanguageEn ShareCreateRequestLanguage = "en"
+	ShareCreateRequestLanguageEs ShareCreateRequestLanguage = "es"
+	ShareCreateRequestLanguageFr ShareCreateRequestLanguage = "fr"
+)
+
+// Valid indicates whether the value is a known member of the ShareCreateRequestLanguage enum.
+func (e ShareCreateRequestLanguage) Valid() bool {
+	switch e {
+	case ShareCreateRequestLanguageDe:
+		return true
+	case ShareCreateRequestLanguageEn:
+		return true
+	case ShareCreateRequestLanguageEs:
+		return true
+	case ShareCreateRequestLanguageFr:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ShareCreatedAudience.
+const (
+	ShareCreatedAudienceEngineering ShareCreatedAudience = "engineering"
+	ShareCreatedAudienceMarketing   ShareCreatedAudience = "marketing"
+)
+
+// Valid indicates whether the value is a known member of the ShareCreatedAudience enum.
+func (e ShareCreatedAudience) Valid() bool {
+	switch e {
+	case ShareCreatedAudienceEngineering:
+		return true
+	case ShareCreatedAudienceMarketing:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ShareCreatedLanguage.
+const (
+	ShareCreatedLanguageDe ShareCreatedLanguage = "de"
+	ShareCreatedLanguageEn ShareCreatedLanguage = "en"
+	ShareCreatedLanguageEs ShareCreatedLanguage = "es"
+	ShareCreatedLanguageFr ShareCreatedLanguage = "fr"
+)
+
+// Valid indicates whether the value is a known member of the ShareCreatedLanguage enum.
+func (e ShareCreatedLanguage) Valid() bool {
+	switch e {
+	case ShareCreatedLanguageDe:
+		return true
+	case ShareCreatedLanguageEn:
+		return true
+	case ShareCreatedLanguageEs:
+		return true
+	case ShareCreatedLanguageFr:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for SiteIssueTrendChange.
+const (
+	SiteIssueNew        SiteIssueTrendChange = "new"
+	SiteIssuePersisting SiteIssueTrendChange = "persisting"
+	SiteIssueResolved   SiteIssueTrendChange = "resolved"
+)
+
+// Valid indicates whether the value is a known member of the SiteIssueTrendChange enum.
+func (e SiteIssueTrendChange) Valid() bool {
+	switch e {
+	case SiteIssueNew:
+		return true
+	case SiteIssuePersisting:
+		return true
+	case SiteIssueResolved:
 		return true
 	default:
 		return false
@@ -846,12 +1180,15 @@ func (e Audience) Valid() bool {
 // Defines values for ExportScansParamsInclude.
 const (
 	Checks ExportScansParamsInclude = "checks"
+	Pages  ExportScansParamsInclude = "pages"
 )
 
 // Valid indicates whether the value is a known member of the ExportScansParamsInclude enum.
 func (e ExportScansParamsInclude) Valid() bool {
 	switch e {
 	case Checks:
+		return true
+	case Pages:
 		return true
 	default:
 		return false
@@ -888,6 +1225,30 @@ func (e GetScanCheckParamsAudience) Valid() bool {
 	case GetScanCheckParamsAudienceEngineering:
 		return true
 	case GetScanCheckParamsAudienceMarketing:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ListScanPagesParamsSort.
+const (
+	MinusScore ListScanPagesParamsSort = "-score"
+	Position   ListScanPagesParamsSort = "position"
+	Score      ListScanPagesParamsSort = "score"
+	URL        ListScanPagesParamsSort = "url"
+)
+
+// Valid indicates whether the value is a known member of the ListScanPagesParamsSort enum.
+func (e ListScanPagesParamsSort) Valid() bool {
+	switch e {
+	case MinusScore:
+		return true
+	case Position:
+		return true
+	case Score:
+		return true
+	case URL:
 		return true
 	default:
 		return false
@@ -984,6 +1345,46 @@ func (e ScanFinishedParamsUserAgent) Valid() bool {
 	}
 }
 
+// Branding defines model for Branding.
+type Branding struct {
+	Contact *string `json:"contact,omitempty"`
+	Footer  *string `json:"footer,omitempty"`
+
+	// Logo The stored logo as a `data:` URI; an SVG as sanitised.
+	Logo *string `json:"logo,omitempty"`
+	Name *string `json:"name,omitempty"`
+
+	// PrimaryColor `#rrggbb` in lower case.
+	//
+	// Example: #0a7c59
+	PrimaryColor *string `json:"primary_color,omitempty"`
+	ShowGeoscan  bool    `json:"show_geoscan"`
+
+	// UpdatedAt When it was last set; absent for GeoScan's look.
+	UpdatedAt *time.Time `json:"updated_at,omitempty"`
+}
+
+// BrandingRequest defines model for BrandingRequest.
+type BrandingRequest struct {
+	// Contact A contact line (plain text).
+	Contact *string `json:"contact,omitempty"`
+
+	// Footer A footer line (plain text).
+	Footer *string `json:"footer,omitempty"`
+
+	// Logo A `data:image/png;base64,…` or `data:image/svg+xml;base64,…` URI, at most 256 KiB decoded.
+	Logo *string `json:"logo,omitempty"`
+
+	// Name Shown instead of GeoScan as the report's author.
+	Name *string `json:"name,omitempty"`
+
+	// PrimaryColor The accent colour, `#rrggbb`.
+	PrimaryColor *string `json:"primary_color,omitempty"`
+
+	// ShowGeoscan Whether GeoScan's name appears beside the brand.
+	ShowGeoscan *bool `json:"show_geoscan,omitempty"`
+}
+
 // CheckCounts defines model for CheckCounts.
 type CheckCounts struct {
 	// Error Checks that could not be measured (`error`); absent in reports made before the status existed.
@@ -1027,6 +1428,63 @@ type CheckDeltaChange string
 // CheckDeltaTargetStatus Null when the check is not in the target scan.
 type CheckDeltaTargetStatus string
 
+// CheckFix The fix written for this site: present on a warned or failed check when the scan could
+// tell the cause, absent otherwise (and in reports made before fixes were written). Beyond
+// the specification.
+//
+// It follows the cause the scan saw, not the check: a robots.txt answering 5xx gets server
+// steps and no rule to delete; a robots.txt blocking a crawler gets a patch of the site's
+// own file. An `artifact` is filled in with the site's own facts (its name, pages, links,
+// profiles, contact details) and was read back with GeoScan's own checks before it was
+// offered (`artifact.checked` says how); a value the scan could not find is a placeholder
+// starting with `REVIEW:` (or a URL under `https://review.invalid/`), listed in `review`.
+// As everywhere in the report, the audience changes only the texts: the marketing edition
+// words `summary` and the `verify` steps for a non-technical reader; `edits`, commands and
+// the artifact are the same in both.
+type CheckFix struct {
+	// Artifact A file written for the site; absent when the fix is a change to make rather than a file to publish.
+	Artifact *FixArtifact `json:"artifact,omitempty"`
+
+	// Cause What the scan found behind the finding: `robots_rule`, `robots_server_error`,
+	// `robots_missing`, `robots_refused`, `robots_html`, `robots_syntax`,
+	// `robots_oversize`, `robots_retired_tokens`, `sitemap_unlisted`, `sitemap_missing`,
+	// `sitemap_fault`, `edge_block`, `llms_txt_missing`, `llms_txt_catch_all`,
+	// `llms_txt_server_error`, `llms_txt_invalid`, `markup_missing`, `markup_incomplete`,
+	// `markup_broken`, `tag_missing`, `tag_weak` or `tag_conflict`. New causes may be added.
+	//
+	//
+	// Example: robots_rule
+	Cause string `json:"cause"`
+
+	// Edits The changes to the site's own files, line by line.
+	//
+	// Example: ["Delete line 5: `Disallow: /`."]
+	Edits []string `json:"edits"`
+
+	// Notes What limits the fix, such as weak evidence or what the scan could not see.
+	Notes []string `json:"notes"`
+
+	// Platform The platform `platform_steps` are written for, as Site Triage detected it
+	// (`WordPress`, `Shopify`, `Next.js`, `Wix`, `Squarespace`, `Drupal`, `Webflow`), or
+	// `generic`.
+	//
+	//
+	// Example: WordPress
+	Platform string `json:"platform"`
+
+	// PlatformSteps Where to make the change on the platform, naming its setting or file.
+	PlatformSteps []string `json:"platform_steps"`
+
+	// Review What to check or replace in the artifact before publishing it.
+	Review []string `json:"review"`
+
+	// Summary What to change on this site and why, naming what the scan saw.
+	Summary string `json:"summary"`
+
+	// Verify How to see that the fix took effect, in order.
+	Verify []FixVerification `json:"verify"`
+}
+
 // CheckList defines model for CheckList.
 type CheckList struct {
 	Audience CheckListAudience  `json:"audience"`
@@ -1040,18 +1498,52 @@ type CheckListAudience string
 
 // CheckResult defines model for CheckResult.
 type CheckResult struct {
-	// Effort A coarse level used for impact and effort.
+	// Effort A coarse level used for impact and effort. An impact is the points of the overall score
+	// a check loses now (its share of the rubric, plus what its cap takes away for a failing
+	// gating check): `high` ≥ 2, `medium` ≥ 0.75, `low` below. It does not say what fixing the
+	// check would add while another gate holds its ring down; `expected_gain` does.
 	Effort Level `json:"effort"`
 
 	// Evidence The facts the verdict rests on (URLs, headers, extracted values); the keys depend on the check.
 	Evidence map[string]interface{} `json:"evidence"`
+
+	// ExpectedGain Points the overall score would gain if this check alone were fixed: the scan
+	// re-scored with the check passing (its best verdict), caps and gates included, minus
+	// the score now, one decimal, as the report would show it. 0 when another failing
+	// gating check still holds the ring down (fixing robots.txt gains nothing while the
+	// homepage says noindex) or when the fix is too small to move the rounded score.
+	// Present for `warn` and `fail` checks that weigh in the score, with
+	// `expected_ring_gains` (what the same fix adds to each ring); absent for the others
+	// and in reports made before they existed.
+	ExpectedGain *float64 `json:"expected_gain,omitempty"`
+
+	// ExpectedRingGains The points each ring's score (an integer) would gain.
+	ExpectedRingGains *RingGains `json:"expected_ring_gains,omitempty"`
+
+	// Fix The fix written for this site: present on a warned or failed check when the scan could
+	// tell the cause, absent otherwise (and in reports made before fixes were written). Beyond
+	// the specification.
+	//
+	// It follows the cause the scan saw, not the check: a robots.txt answering 5xx gets server
+	// steps and no rule to delete; a robots.txt blocking a crawler gets a patch of the site's
+	// own file. An `artifact` is filled in with the site's own facts (its name, pages, links,
+	// profiles, contact details) and was read back with GeoScan's own checks before it was
+	// offered (`artifact.checked` says how); a value the scan could not find is a placeholder
+	// starting with `REVIEW:` (or a URL under `https://review.invalid/`), listed in `review`.
+	// As everywhere in the report, the audience changes only the texts: the marketing edition
+	// words `summary` and the `verify` steps for a non-technical reader; `edits`, commands and
+	// the artifact are the same in both.
+	Fix *CheckFix `json:"fix,omitempty"`
 
 	// ID Stable snake_case check id.
 	//
 	// Example: robots_search_bots_allowed
 	ID string `json:"id"`
 
-	// Impact A coarse level used for impact and effort.
+	// Impact A coarse level used for impact and effort. An impact is the points of the overall score
+	// a check loses now (its share of the rubric, plus what its cap takes away for a failing
+	// gating check): `high` ≥ 2, `medium` ≥ 0.75, `low` below. It does not say what fixing the
+	// check would add while another gate holds its ring down; `expected_gain` does.
 	Impact Level  `json:"impact"`
 	Pillar string `json:"pillar"`
 
@@ -1065,9 +1557,11 @@ type CheckResult struct {
 	Score *float64 `json:"score"`
 
 	// Status `pass` (1 point), `warn` (0.5), `fail` (0); `na` (does not apply, with the reason in
-	// `summary`), `info` (reported, never scored) and `error` (could not be measured because
-	// something it depends on failed, such as an answer engine that timed out; the reason is in
-	// `summary`) are left out of scores and lower the pillar's coverage.
+	// `summary`), `info` (reported, never scored: also an AI outcome rate whose 95 % interval
+	// holds its pass mark, with a `summary` starting "Insufficient data:") and `error` (could
+	// not be measured because something it depends on failed, such as an answer engine that
+	// timed out; the reason is in `summary`) are left out of scores and lower the pillar's
+	// coverage.
 	Status CheckStatus `json:"status"`
 
 	// Summary What was found, in one sentence (for `na`, why the check does not apply).
@@ -1082,9 +1576,11 @@ type CheckResult struct {
 }
 
 // CheckStatus `pass` (1 point), `warn` (0.5), `fail` (0); `na` (does not apply, with the reason in
-// `summary`), `info` (reported, never scored) and `error` (could not be measured because
-// something it depends on failed, such as an answer engine that timed out; the reason is in
-// `summary`) are left out of scores and lower the pillar's coverage.
+// `summary`), `info` (reported, never scored: also an AI outcome rate whose 95 % interval
+// holds its pass mark, with a `summary` starting "Insufficient data:") and `error` (could
+// not be measured because something it depends on failed, such as an answer engine that
+// timed out; the reason is in `summary`) are left out of scores and lower the pillar's
+// coverage.
 type CheckStatus string
 
 // ComparisonSummary defines model for ComparisonSummary.
@@ -1094,6 +1590,33 @@ type ComparisonSummary struct {
 	Regressed int `json:"regressed"`
 	Removed   int `json:"removed"`
 	Unchanged int `json:"unchanged"`
+}
+
+// CrossCuttingIssue defines model for CrossCuttingIssue.
+type CrossCuttingIssue struct {
+	// CheckID Example: meta_description_present
+	CheckID string `json:"check_id"`
+
+	// ExampleUrls Example: ["https://www.example.com/blog/2026/03/launch"]
+	ExampleUrls []string `json:"example_urls"`
+
+	// ExpectedGain The site score's gain in points if the check passed on every page.
+	//
+	// Example: 4.2
+	ExpectedGain float64 `json:"expected_gain"`
+
+	// Groups The templates (URL patterns) the affected pages belong to.
+	//
+	// Example: ["/blog/{yyyy}/{mm}/{slug}"]
+	Groups []string `json:"groups"`
+
+	// PagesAffected The audited pages where the check failed or warned.
+	//
+	// Example: 212
+	PagesAffected int `json:"pages_affected"`
+
+	// PagesAudited Example: 500
+	PagesAudited int `json:"pages_audited"`
 }
 
 // Error The error envelope of every response with a status of 400 or above.
@@ -1143,6 +1666,64 @@ type FetchSummary struct {
 	Pages int `json:"pages"`
 }
 
+// FixArtifact A file written for the site; absent when the fix is a change to make rather than a file to publish.
+type FixArtifact struct {
+	// Checked How GeoScan read the artifact back before offering it (its robots.txt evaluation, JSON-LD reader, checks).
+	Checked []string `json:"checked"`
+	Content string   `json:"content"`
+
+	// Filename A bare file name to save the content under.
+	//
+	// Example: robots.txt.patch
+	Filename string `json:"filename"`
+
+	// Kind `file`: publish the content as it is at `location`. `patch`: a unified diff against
+	// the site's file at `location`, with the line numbers of the file the scan read.
+	// `snippet`: markup for the `<head>` of the page at `location`.
+	Kind FixArtifactKind `json:"kind"`
+
+	// Location The URL the file is served at, or of the page the snippet goes into.
+	Location string `json:"location"`
+
+	// MediaType Example: text/x-diff
+	MediaType string `json:"media_type"`
+}
+
+// FixArtifactKind `file`: publish the content as it is at `location`. `patch`: a unified diff against
+// the site's file at `location`, with the line numbers of the file the scan read.
+// `snippet`: markup for the `<head>` of the page at `location`.
+type FixArtifactKind string
+
+// FixCombination The fixes, up to three, that together add the most to the overall score, and what they
+// add: the scan re-scored with those checks passing, caps and gates included. They are
+// chosen greedily: each next fix is the one that adds the most with the ones before it
+// made, and failing gating checks are also tried in twos and threes, since two gates
+// capping a ring at the same level lift it only when both are fixed. Every fix in it
+// changes the score; with nothing to gain, `check_ids` is empty and the gains are 0. The
+// report's `best_combination`, which the executive summary names when it adds more than
+// the best single fix; absent in reports made before it existed.
+type FixCombination struct {
+	// CheckIds The checks to fix, in the order chosen.
+	CheckIds []string `json:"check_ids"`
+
+	// ExpectedGain Points of the overall score the fixes add together, one decimal.
+	ExpectedGain float64 `json:"expected_gain"`
+
+	// ExpectedRingGains The points each ring's score (an integer) would gain.
+	ExpectedRingGains RingGains `json:"expected_ring_gains"`
+}
+
+// FixVerification defines model for FixVerification.
+type FixVerification struct {
+	// Command A shell command (curl) that shows it; null when the step is done by hand or by running the scan again.
+	//
+	// Example: curl -sS 'https://example.com/robots.txt'
+	Command *string `json:"command"`
+
+	// Step What to look for.
+	Step string `json:"step"`
+}
+
 // Gate defines model for Gate.
 type Gate struct {
 	// Cap The highest score the ring may have while the gate fires.
@@ -1162,8 +1743,75 @@ type Gate struct {
 // Grade A+ ≥ 95, A ≥ 85, B ≥ 70, C ≥ 55, D ≥ 40, F below 40.
 type Grade string
 
-// Level A coarse level used for impact and effort.
+// Level A coarse level used for impact and effort. An impact is the points of the overall score
+// a check loses now (its share of the rubric, plus what its cap takes away for a failing
+// gating check): `high` ≥ 2, `medium` ≥ 0.75, `low` below. It does not say what fixing the
+// check would add while another gate holds its ring down; `expected_gain` does.
 type Level string
+
+// PageCheck defines model for PageCheck.
+type PageCheck struct {
+	// ID Example: meta_description_present
+	ID string `json:"id"`
+
+	// Status `pass` (1 point), `warn` (0.5), `fail` (0); `na` (does not apply, with the reason in
+	// `summary`), `info` (reported, never scored: also an AI outcome rate whose 95 % interval
+	// holds its pass mark, with a `summary` starting "Insufficient data:") and `error` (could
+	// not be measured because something it depends on failed, such as an answer engine that
+	// timed out; the reason is in `summary`) are left out of scores and lower the pillar's
+	// coverage.
+	Status CheckStatus `json:"status"`
+
+	// Summary The check's finding on this page (text from the site is quoted as data).
+	Summary string `json:"summary"`
+}
+
+// PageComparison How the pages of two whole-site audits compare, matched by URL. Absent or `null` when
+// neither scan is a whole-site audit (`max_pages` above 1).
+type PageComparison struct {
+	// Changed Pages of both scans, the largest score change first (at most 50; pages judged in only
+	// one of them last).
+	Changed []PageDelta `json:"changed"`
+
+	// InBoth URLs both scans judged.
+	//
+	// Example: 118
+	InBoth int `json:"in_both"`
+
+	// OnlyBase Pages of the base scan whose URL the target lacks.
+	//
+	// Example: 2
+	OnlyBase int `json:"only_base"`
+
+	// OnlyTarget Pages of the target scan whose URL the base lacks.
+	//
+	// Example: 5
+	OnlyTarget int `json:"only_target"`
+}
+
+// PageDelta defines model for PageDelta.
+type PageDelta struct {
+	// Base The page's score in the base scan; `null` when it was not judged there.
+	Base *float64 `json:"base"`
+
+	// Delta `target − base`, one decimal; `null` when either is.
+	Delta *float64 `json:"delta"`
+
+	// Group The page's template in the base scan.
+	//
+	// Example: /products/{slug}
+	Group  string   `json:"group"`
+	Target *float64 `json:"target"`
+
+	// URL Example: https://www.example.com/products/alpine-tent
+	URL string `json:"url"`
+}
+
+// PageStatus What became of a page of a whole-site audit: `audited` (judged by the page-level
+// checks), `redirect` (the page redirects; its target is a page of its own), `not_html`
+// (an answer the checks cannot read, such as a PDF or an image) or `error` (no answer,
+// or an HTTP error status).
+type PageStatus string
 
 // Pillar defines model for Pillar.
 type Pillar struct {
@@ -1204,28 +1852,132 @@ type PillarDelta struct {
 	Target *float64 `json:"target"`
 }
 
+// RenderComparison A rendered page's key facts side by side: `raw_*` in the HTML as fetched, `rendered_*`
+// after scripts ran. Absent when the page was not rendered.
+type RenderComparison struct {
+	CanonicalChanged bool `json:"canonical_changed"`
+
+	// JsonldOnlyRendered The schema.org types of JSON-LD that only the rendered page declares.
+	JsonldOnlyRendered    []string `json:"jsonld_only_rendered"`
+	RawCanonical          string   `json:"raw_canonical"`
+	RawDescription        string   `json:"raw_description"`
+	RawHeadings           int      `json:"raw_headings"`
+	RawImagesWithAlt      int      `json:"raw_images_with_alt"`
+	RawInternalLinks      int      `json:"raw_internal_links"`
+	RawJsonldBlocks       int      `json:"raw_jsonld_blocks"`
+	RawNavLinks           int      `json:"raw_nav_links"`
+	RawRobots             string   `json:"raw_robots"`
+	RawTitle              string   `json:"raw_title"`
+	RawWords              int      `json:"raw_words"`
+	RenderedCanonical     string   `json:"rendered_canonical"`
+	RenderedDescription   string   `json:"rendered_description"`
+	RenderedHeadings      int      `json:"rendered_headings"`
+	RenderedImagesWithAlt int      `json:"rendered_images_with_alt"`
+	RenderedInternalLinks int      `json:"rendered_internal_links"`
+	RenderedJsonldBlocks  int      `json:"rendered_jsonld_blocks"`
+	RenderedNavLinks      int      `json:"rendered_nav_links"`
+	RenderedRobots        string   `json:"rendered_robots"`
+	RenderedTitle         string   `json:"rendered_title"`
+	RenderedWords         int      `json:"rendered_words"`
+	RobotsChanged         bool     `json:"robots_changed"`
+
+	// TextNeedsJavascript The rendered page has at least 200 words and the HTML carries at most 60 % of them.
+	TextNeedsJavascript bool `json:"text_needs_javascript"`
+
+	// WordsOnlyRendered Words of the rendered main text that the HTML does not carry.
+	WordsOnlyRendered int `json:"words_only_rendered"`
+}
+
+// RenderCoverage Which pages were loaded in a browser and compared with their HTML as fetched (what AI
+// crawlers, which run no JavaScript, read), and why the others were not. `mode` is `off`
+// (no browser: the findings about JavaScript were judged from signs in the HTML),
+// `rendered` (at least one page was rendered) or `unavailable` (a browser was there but
+// no page could be rendered). Absent in reports made before rendering was recorded.
+type RenderCoverage struct {
+	Mode RenderCoverageMode `json:"mode"`
+
+	// Pages The pages rendering was tried on, the homepage first.
+	Pages []RenderedPage `json:"pages"`
+
+	// UnsampledPages Pages of a whole-site audit judged without a browser because the audit's render
+	// budget or their template's share was spent.
+	UnsampledPages int `json:"unsampled_pages"`
+}
+
+// RenderCoverageMode defines model for RenderCoverage.Mode.
+type RenderCoverageMode string
+
+// RenderedPage defines model for RenderedPage.
+type RenderedPage struct {
+	// Comparison A rendered page's key facts side by side: `raw_*` in the HTML as fetched, `rendered_*`
+	// after scripts ran. Absent when the page was not rendered.
+	Comparison *RenderComparison `json:"comparison,omitempty"`
+
+	// Group The page's template in a whole-site audit; absent for the homepage audit's homepage.
+	//
+	// Example: /products/{slug}
+	Group *string `json:"group,omitempty"`
+
+	// Reason Why the page was not rendered; empty when it was.
+	//
+	// Example: timed out after 15s
+	Reason   string `json:"reason"`
+	Rendered bool   `json:"rendered"`
+
+	// Summary What exists only after JavaScript, and what JavaScript changes, in one or two
+	// sentences; empty when the page was not rendered.
+	//
+	//
+	// Example: 412 of 530 words, 3 of 4 headings and the Product JSON-LD appear only after JavaScript.
+	Summary string `json:"summary"`
+
+	// URL Example: https://www.example.com/
+	URL string `json:"url"`
+}
+
 // Report defines model for Report.
 type Report struct {
-	Audience  ReportAudience `json:"audience"`
-	BrandName string         `json:"brand_name"`
+	Audience ReportAudience `json:"audience"`
+
+	// BestCombination The fixes, up to three, that together add the most to the overall score, and what they
+	// add: the scan re-scored with those checks passing, caps and gates included. They are
+	// chosen greedily: each next fix is the one that adds the most with the ones before it
+	// made, and failing gating checks are also tried in twos and threes, since two gates
+	// capping a ring at the same level lift it only when both are fixed. Every fix in it
+	// changes the score; with nothing to gain, `check_ids` is empty and the gains are 0. The
+	// report's `best_combination`, which the executive summary names when it adds more than
+	// the best single fix; absent in reports made before it existed.
+	BestCombination *FixCombination `json:"best_combination,omitempty"`
+	BrandName       string          `json:"brand_name"`
 
 	// Caveats What limits this report, in plain sentences (for example that no answer engine was
 	// configured, so the AI mention checks were not measured). Absent in reports made
 	// before caveats were added.
-	Caveats         *[]string     `json:"caveats,omitempty"`
-	Checks          []CheckResult `json:"checks"`
-	Counts          CheckCounts   `json:"counts"`
-	Fetch           FetchSummary  `json:"fetch"`
-	GatesFired      []Gate        `json:"gates_fired"`
-	GeneratedAt     time.Time     `json:"generated_at"`
-	GradeDescriptor string        `json:"grade_descriptor"`
+	Caveats *[]string     `json:"caveats,omitempty"`
+	Checks  []CheckResult `json:"checks"`
+	Counts  CheckCounts   `json:"counts"`
+
+	// CrossCuttingIssues Of a whole-site audit: the checks that fail or warn on many pages, most pages
+	// first. Absent or `null` for a homepage-only scan.
+	CrossCuttingIssues *[]CrossCuttingIssue `json:"cross_cutting_issues,omitempty"`
+	Fetch              FetchSummary         `json:"fetch"`
+	GatesFired         []Gate               `json:"gates_fired"`
+	GeneratedAt        time.Time            `json:"generated_at"`
+	GradeDescriptor    string               `json:"grade_descriptor"`
 
 	// OverallGrade A+ ≥ 95, A ≥ 85, B ≥ 70, C ≥ 55, D ≥ 40, F below 40.
 	OverallGrade Grade `json:"overall_grade"`
 
 	// OverallScore One decimal.
 	OverallScore float64 `json:"overall_score"`
-	Rings        struct {
+
+	// Rendering Which pages were loaded in a browser and compared with their HTML as fetched (what AI
+	// crawlers, which run no JavaScript, read), and why the others were not. `mode` is `off`
+	// (no browser: the findings about JavaScript were judged from signs in the HTML),
+	// `rendered` (at least one page was rendered) or `unavailable` (a browser was there but
+	// no page could be rendered). Absent in reports made before rendering was recorded.
+	Rendering *RenderCoverage `json:"rendering,omitempty"`
+	Rings     struct {
 		Search     RingResult `json:"search"`
 		Trust      RingResult `json:"trust"`
 		Visibility RingResult `json:"visibility"`
@@ -1233,9 +1985,16 @@ type Report struct {
 	ScanID openapi_types.UUID `json:"scan_id"`
 
 	// ScoringVersion Example: 2026.1
-	ScoringVersion string    `json:"scoring_version"`
-	Summaries      Summaries `json:"summaries"`
-	URL            string    `json:"url"`
+	ScoringVersion string `json:"scoring_version"`
+
+	// Site What a whole-site audit covered. Absent or `null` for a homepage-only scan.
+	Site      *SiteCoverage `json:"site,omitempty"`
+	Summaries Summaries     `json:"summaries"`
+	URL       string        `json:"url"`
+
+	// WorstPages Of a whole-site audit: the lowest-scored pages, worst first (at most ten); each is
+	// also in `GET /scans/{scan_id}/pages`. Absent or `null` for a homepage-only scan.
+	WorstPages *[]WorstPage `json:"worst_pages,omitempty"`
 }
 
 // ReportAudience defines model for Report.Audience.
@@ -1243,6 +2002,13 @@ type ReportAudience string
 
 // Ring One of the three scored rings.
 type Ring string
+
+// RingGains The points each ring's score (an integer) would gain.
+type RingGains struct {
+	Search     int `json:"search"`
+	Trust      int `json:"trust"`
+	Visibility int `json:"visibility"`
+}
 
 // RingResult defines model for RingResult.
 type RingResult struct {
@@ -1294,6 +2060,17 @@ type Scan struct {
 	// ID The scan id; `scan_id` in webhook payloads and the triage dossier.
 	ID openapi_types.UUID `json:"id"`
 
+	// Language The language of what the scan writes for people: the one requested until the scan
+	// completes, then the one it was written in (the requested, else the site's declared
+	// language when supported, else English). Null when none was requested and the scan has
+	// not completed, and for scans made before languages existed.
+	Language *ScanLanguage `json:"language,omitempty"`
+
+	// MaxPages The audit's page budget; 1 is a homepage-only audit.
+	//
+	// Example: 100
+	MaxPages int `json:"max_pages"`
+
 	// OverallGrade The grade of `overall_score` (A+, A, B, C, D or F); null until completed.
 	OverallGrade *string `json:"overall_grade"`
 
@@ -1301,7 +2078,15 @@ type Scan struct {
 	//
 	// Example: 72.5
 	OverallScore *float64 `json:"overall_score"`
-	Project      *string  `json:"project"`
+
+	// Progress A whole-site audit's pages: judged so far and planned (the page budget, lowered when
+	// the site has fewer pages). `null` for a homepage-only scan, and for a whole-site audit
+	// until its crawl has planned its pages.
+	//
+	//
+	// Example: {"pages_done":37,"pages_planned":100}
+	Progress *ScanProgress `json:"progress"`
+	Project  *string       `json:"project"`
 
 	// ScheduleID The schedule that created the scan, if any.
 	ScheduleID *openapi_types.UUID `json:"schedule_id"`
@@ -1350,15 +2135,25 @@ type Scan struct {
 	WebhookSecret *string `json:"webhook_secret,omitempty"`
 }
 
+// ScanLanguage The language of what the scan writes for people: the one requested until the scan
+// completes, then the one it was written in (the requested, else the site's declared
+// language when supported, else English). Null when none was requested and the scan has
+// not completed, and for scans made before languages existed.
+type ScanLanguage string
+
 // ScanSource Whether the scan was created through the API or by a schedule.
 type ScanSource string
 
 // ScanComparison defines model for ScanComparison.
 type ScanComparison struct {
-	Base    ScanRef       `json:"base"`
-	Checks  []CheckDelta  `json:"checks"`
-	Overall ScoreDelta    `json:"overall"`
-	Pillars []PillarDelta `json:"pillars"`
+	Base    ScanRef      `json:"base"`
+	Checks  []CheckDelta `json:"checks"`
+	Overall ScoreDelta   `json:"overall"`
+
+	// Pages How the pages of two whole-site audits compare, matched by URL. Absent or `null` when
+	// neither scan is a whole-site audit (`max_pages` above 1).
+	Pages   *PageComparison `json:"pages,omitempty"`
+	Pillars []PillarDelta   `json:"pillars"`
 	Rings   struct {
 		Search     ScoreDelta `json:"search"`
 		Trust      ScoreDelta `json:"trust"`
@@ -1388,6 +2183,21 @@ type ScanCreateRequest struct {
 	// characters, under the same rules as `url`. Otherwise `422 invalid_callback_url`.
 	CallbackURL *string `json:"callback_url,omitempty"`
 
+	// Language The language of what the scan writes for people: the report's HTML page and PDF,
+	// and the emails. Left out, it is the language the site declares (`<html lang>`,
+	// `de-AT` counts as `de`) when it is one of these, else English. Any other value is
+	// `422 invalid_parameter` naming the supported languages.
+	Language *ScanCreateRequestLanguage `json:"language,omitempty"`
+
+	// MaxPages The audit's page budget. 1 (the default) audits the homepage alone; above 1 the scan
+	// is a whole-site audit that crawls and judges up to this many pages. The plan caps it
+	// (`free` 1, `pro` 500); above the cap or below 1: `422 invalid_parameter` with
+	// `param: "max_pages"`.
+	//
+	//
+	// Example: 100
+	MaxPages *int `json:"max_pages,omitempty"`
+
 	// Project An optional label to group scans; filterable in lists and exports.
 	Project *string `json:"project,omitempty"`
 
@@ -1402,11 +2212,68 @@ type ScanCreateRequest struct {
 	URL string `json:"url"`
 }
 
+// ScanCreateRequestLanguage The language of what the scan writes for people: the report's HTML page and PDF,
+// and the emails. Left out, it is the language the site declares (`<html lang>`,
+// `de-AT` counts as `de`) when it is one of these, else English. Any other value is
+// `422 invalid_parameter` naming the supported languages.
+type ScanCreateRequestLanguage string
+
 // ScanList defines model for ScanList.
 type ScanList struct {
 	Data       []Scan  `json:"data"`
 	HasMore    bool    `json:"has_more"`
 	NextCursor *string `json:"next_cursor"`
+}
+
+// ScanPage defines model for ScanPage.
+type ScanPage struct {
+	// Checks The page-level checks' results (only in `GET /scans/{scan_id}/pages/{page_id}`).
+	Checks *[]PageCheck `json:"checks,omitempty"`
+
+	// Error Why the page was not judged; empty when it was.
+	Error string `json:"error"`
+
+	// Group The page's template, a URL pattern.
+	//
+	// Example: /blog/{yyyy}/{mm}/{slug}
+	Group string `json:"group"`
+
+	// HTTPStatus The HTTP status of the page's answer; 0 when the request failed.
+	//
+	// Example: 200
+	HTTPStatus int                `json:"http_status"`
+	ID         openapi_types.UUID `json:"id"`
+
+	// Position The page's place in the crawl, from 0 (the homepage).
+	//
+	// Example: 12
+	Position int `json:"position"`
+
+	// Score The page's score from its page-level checks; `null` when it was not judged.
+	//
+	// Example: 72.5
+	Score *float64 `json:"score"`
+
+	// Status What became of a page of a whole-site audit: `audited` (judged by the page-level
+	// checks), `redirect` (the page redirects; its target is a page of its own), `not_html`
+	// (an answer the checks cannot read, such as a PDF or an image) or `error` (no answer,
+	// or an HTTP error status).
+	Status PageStatus `json:"status"`
+
+	// Type The page type read from the page (`article`, `product`, `category`, `docs`, `home`, `other`).
+	//
+	// Example: article
+	Type string `json:"type"`
+
+	// URL Example: https://www.example.com/blog/2026/03/launch
+	URL string `json:"url"`
+}
+
+// ScanPageList defines model for ScanPageList.
+type ScanPageList struct {
+	Data       []ScanPage `json:"data"`
+	HasMore    bool       `json:"has_more"`
+	NextCursor *string    `json:"next_cursor"`
 }
 
 // ScanPrice defines model for ScanPrice.
@@ -1422,6 +2289,16 @@ type ScanPrice struct {
 	// Example: 1
 	Cost   int    `json:"cost"`
 	Domain string `json:"domain"`
+
+	// MaxPages The page budget priced (the request's `max_pages`, or 1).
+	//
+	// Example: 100
+	MaxPages int `json:"max_pages"`
+
+	// MaxPagesLimit The largest `max_pages` the organization's plan allows.
+	//
+	// Example: 500
+	MaxPagesLimit int `json:"max_pages_limit"`
 
 	// Reason Why not, when `allowed` is false: `subscription_required` or `daily_quota_exhausted`.
 	Reason *ScanPriceReason `json:"reason"`
@@ -1439,6 +2316,19 @@ type ScanPriceReason string
 
 // ScanPriceUnit Scans are paid from the daily scan quota of the plan.
 type ScanPriceUnit string
+
+// ScanProgress A whole-site audit's pages: judged so far and planned (the page budget, lowered when
+// the site has fewer pages). `null` for a homepage-only scan, and for a whole-site audit
+// until its crawl has planned its pages.
+//
+// Example: {"pages_done":37,"pages_planned":100}
+type ScanProgress struct {
+	// PagesDone Example: 37
+	PagesDone int `json:"pages_done"`
+
+	// PagesPlanned Example: 100
+	PagesPlanned int `json:"pages_planned"`
+}
 
 // ScanRef defines model for ScanRef.
 type ScanRef struct {
@@ -1475,6 +2365,9 @@ type Schedule struct {
 	Frequency    ScheduleFrequency  `json:"frequency"`
 	ID           openapi_types.UUID `json:"id"`
 
+	// Language The language the schedule's scans and emails are written in; null is each site's declared language when supported, else English.
+	Language *ScheduleLanguage `json:"language,omitempty"`
+
 	// LastRunAt When the schedule last created a scan.
 	LastRunAt *time.Time `json:"last_run_at"`
 
@@ -1510,6 +2403,9 @@ type Schedule struct {
 // ScheduleFrequency defines model for Schedule.Frequency.
 type ScheduleFrequency string
 
+// ScheduleLanguage The language the schedule's scans and emails are written in; null is each site's declared language when supported, else English.
+type ScheduleLanguage string
+
 // ScheduleCreateRequest defines model for ScheduleCreateRequest.
 type ScheduleCreateRequest struct {
 	// BrandAliases Other names of the brand counted as mentions in AI answers (a short name, a former
@@ -1524,6 +2420,9 @@ type ScheduleCreateRequest struct {
 
 	// Frequency How often the homepage is scanned; `quarterly` when left out. Other values are `422 invalid_frequency`.
 	Frequency *ScheduleCreateRequestFrequency `json:"frequency,omitempty"`
+
+	// Language The language of the schedule's scans and emails (see the scan's `language`); left out, each scan's is the site's declared language when supported, else English.
+	Language *ScheduleCreateRequestLanguage `json:"language,omitempty"`
 
 	// NotifyEmail Whether an email goes out after each scheduled scan (see the schedule's `notify_email`); `true` when left out.
 	NotifyEmail *bool `json:"notify_email,omitempty"`
@@ -1543,6 +2442,9 @@ type ScheduleCreateRequest struct {
 
 // ScheduleCreateRequestFrequency How often the homepage is scanned; `quarterly` when left out. Other values are `422 invalid_frequency`.
 type ScheduleCreateRequestFrequency string
+
+// ScheduleCreateRequestLanguage The language of the schedule's scans and emails (see the scan's `language`); left out, each scan's is the site's declared language when supported, else English.
+type ScheduleCreateRequestLanguage string
 
 // ScheduleList defines model for ScheduleList.
 type ScheduleList struct {
@@ -1608,9 +2510,12 @@ type ScheduleRunList struct {
 
 // ScheduleUpdateRequest defines model for ScheduleUpdateRequest.
 type ScheduleUpdateRequest struct {
-	Active      *bool                           `json:"active,omitempty"`
-	Frequency   *ScheduleUpdateRequestFrequency `json:"frequency,omitempty"`
-	NotifyEmail *bool                           `json:"notify_email,omitempty"`
+	Active    *bool                           `json:"active,omitempty"`
+	Frequency *ScheduleUpdateRequestFrequency `json:"frequency,omitempty"`
+
+	// Language The language of the schedule's scans and emails from now on.
+	Language    *ScheduleUpdateRequestLanguage `json:"language,omitempty"`
+	NotifyEmail *bool                          `json:"notify_email,omitempty"`
 
 	// NotifyTo A bare email address the schedule's emails go to; null removes it, so they go to the owner again.
 	NotifyTo nullable.Nullable[string] `json:"notify_to,omitempty"`
@@ -1619,6 +2524,9 @@ type ScheduleUpdateRequest struct {
 // ScheduleUpdateRequestFrequency defines model for ScheduleUpdateRequest.Frequency.
 type ScheduleUpdateRequestFrequency string
 
+// ScheduleUpdateRequestLanguage The language of the schedule's scans and emails from now on.
+type ScheduleUpdateRequestLanguage string
+
 // ScoreDelta defines model for ScoreDelta.
 type ScoreDelta struct {
 	Base *float64 `json:"base"`
@@ -1626,6 +2534,181 @@ type ScoreDelta struct {
 	// Delta `target − base`; null when either side is null.
 	Delta  *float64 `json:"delta"`
 	Target *float64 `json:"target"`
+}
+
+// Share A link to a completed scan's report that opens without an API key.
+type Share struct {
+	Audience  ShareAudience      `json:"audience"`
+	CreatedAt time.Time          `json:"created_at"`
+	ExpiresAt time.Time          `json:"expires_at"`
+	ID        openapi_types.UUID `json:"id"`
+	Label     *string            `json:"label"`
+	Language  ShareLanguage      `json:"language"`
+	RevokedAt *time.Time         `json:"revoked_at"`
+	ScanID    openapi_types.UUID `json:"scan_id"`
+
+	// URLHint The link with its token left out, enough to tell links apart, never to open one.
+	//
+	// Example: https://geoscan.example/r/gss_…
+	URLHint string `json:"url_hint"`
+}
+
+// ShareAudience defines model for Share.Audience.
+type ShareAudience string
+
+// ShareLanguage defines model for Share.Language.
+type ShareLanguage string
+
+// ShareCreateRequest defines model for ShareCreateRequest.
+type ShareCreateRequest struct {
+	// Audience Whose report the link shows.
+	Audience *ShareCreateRequestAudience `json:"audience,omitempty"`
+
+	// ExpiresAt When the link stops working; in the future, at most the operator's maximum away. Not with `expires_in_days`.
+	ExpiresAt *time.Time `json:"expires_at,omitempty"`
+
+	// ExpiresInDays Days from now until the link stops working (default 30); at most the operator's maximum (365 by default). Not with `expires_at`.
+	ExpiresInDays *int `json:"expires_in_days,omitempty"`
+
+	// Label A note for yourself, such as who the link was sent to; never shown to the link's readers.
+	Label *string `json:"label,omitempty"`
+
+	// Language The language of the report page's own words.
+	Language *ShareCreateRequestLanguage `json:"language,omitempty"`
+}
+
+// ShareCreateRequestAudience Whose report the link shows.
+type ShareCreateRequestAudience string
+
+// ShareCreateRequestLanguage The language of the report page's own words.
+type ShareCreateRequestLanguage string
+
+// ShareCreated A new share link, with its URL (shown only here).
+type ShareCreated struct {
+	Audience  ShareCreatedAudience `json:"audience"`
+	CreatedAt time.Time            `json:"created_at"`
+	ExpiresAt time.Time            `json:"expires_at"`
+	ID        openapi_types.UUID   `json:"id"`
+	Label     *string              `json:"label"`
+	Language  ShareCreatedLanguage `json:"language"`
+	RevokedAt *time.Time           `json:"revoked_at"`
+	ScanID    openapi_types.UUID   `json:"scan_id"`
+
+	// URL The absolute link, token included (`<public URL>/r/gss_…`). It is shown only in
+	// this response; anyone who has it can read the report until it expires or is
+	// revoked.
+	URL string `json:"url"`
+
+	// URLHint The link with its token left out, enough to tell links apart, never to open one.
+	//
+	// Example: https://geoscan.example/r/gss_…
+	URLHint string `json:"url_hint"`
+}
+
+// ShareCreatedAudience defines model for ShareCreated.Audience.
+type ShareCreatedAudience string
+
+// ShareCreatedLanguage defines model for ShareCreated.Language.
+type ShareCreatedLanguage string
+
+// ShareList defines model for ShareList.
+type ShareList struct {
+	Data       []Share `json:"data"`
+	HasMore    bool    `json:"has_more"`
+	NextCursor *string `json:"next_cursor"`
+}
+
+// SiteCoverage What a whole-site audit covered. Absent or `null` for a homepage-only scan.
+type SiteCoverage struct {
+	// PagesAudited The pages judged.
+	//
+	// Example: 100
+	PagesAudited int `json:"pages_audited"`
+
+	// PagesKnown The URLs the site's inventory (sitemaps, links) held.
+	//
+	// Example: 516
+	PagesKnown int `json:"pages_known"`
+
+	// PagesPlanned The crawl's page budget, lowered when the site has fewer pages.
+	//
+	// Example: 100
+	PagesPlanned int `json:"pages_planned"`
+
+	// Sample How the audited pages were drawn from the known ones.
+	//
+	// Example: templates
+	Sample string `json:"sample"`
+
+	// Stop Why the crawl ended (`complete`, the page budget, bytes, time …).
+	//
+	// Example: page_budget
+	Stop string `json:"stop"`
+
+	// Trend How the site changed since the previous whole-site audit of it: the organization's
+	// latest completed scan of the same URL with a page budget above 1, created before this
+	// one. Absent when there is none. The site score is the mean score of the pages judged;
+	// an issue is cross-cutting when its check fails or warns on at least 10 % of the pages
+	// judged, and on at least two.
+	Trend *SiteTrend `json:"trend,omitempty"`
+}
+
+// SiteIssueTrend defines model for SiteIssueTrend.
+type SiteIssueTrend struct {
+	// Change `new`: cross-cutting now and not then; `persisting`: in both; `resolved`:
+	// cross-cutting then and not now (it may still fail or warn on a few pages).
+	Change SiteIssueTrendChange `json:"change"`
+
+	// CheckID Example: meta_description_present
+	CheckID string `json:"check_id"`
+
+	// PagesAffectedNow The pages the check fails or warns on in this audit.
+	//
+	// Example: 30
+	PagesAffectedNow int `json:"pages_affected_now"`
+
+	// PagesAffectedThen The pages the check failed or warned on in the previous audit.
+	//
+	// Example: 212
+	PagesAffectedThen int `json:"pages_affected_then"`
+}
+
+// SiteIssueTrendChange `new`: cross-cutting now and not then; `persisting`: in both; `resolved`:
+// cross-cutting then and not now (it may still fail or warn on a few pages).
+type SiteIssueTrendChange string
+
+// SiteTrend How the site changed since the previous whole-site audit of it: the organization's
+// latest completed scan of the same URL with a page budget above 1, created before this
+// one. Absent when there is none. The site score is the mean score of the pages judged;
+// an issue is cross-cutting when its check fails or warns on at least 10 % of the pages
+// judged, and on at least two.
+type SiteTrend struct {
+	// Issues Every issue cross-cutting in either audit: new ones first, then those still
+	// there, then those resolved; most pages affected now first within each.
+	Issues []SiteIssueTrend `json:"issues"`
+
+	// PagesAuditedNow Example: 500
+	PagesAuditedNow int `json:"pages_audited_now"`
+
+	// PagesAuditedThen Example: 480
+	PagesAuditedThen    int                `json:"pages_audited_then"`
+	PreviousCompletedAt time.Time          `json:"previous_completed_at"`
+	PreviousScanID      openapi_types.UUID `json:"previous_scan_id"`
+
+	// ScoreDelta score_now less score_then, in points; `null` when either is.
+	//
+	// Example: 5.5
+	ScoreDelta *float64 `json:"score_delta"`
+
+	// ScoreNow This audit's site score, 0–100; `null` when it judged no page.
+	//
+	// Example: 66.7
+	ScoreNow *float64 `json:"score_now"`
+
+	// ScoreThen The previous audit's site score, 0–100; `null` when it judged no page.
+	//
+	// Example: 61.2
+	ScoreThen *float64 `json:"score_then"`
 }
 
 // Summaries defines model for Summaries.
@@ -1684,11 +2767,34 @@ type TriageAction struct {
 	// CheckID The check whose failure this action fixes.
 	CheckID string `json:"check_id"`
 
-	// Effort A coarse level used for impact and effort.
-	Effort Level  `json:"effort"`
-	ID     string `json:"id"`
+	// Effort A coarse level used for impact and effort. An impact is the points of the overall score
+	// a check loses now (its share of the rubric, plus what its cap takes away for a failing
+	// gating check): `high` ≥ 2, `medium` ≥ 0.75, `low` below. It does not say what fixing the
+	// check would add while another gate holds its ring down; `expected_gain` does.
+	Effort Level `json:"effort"`
 
-	// Impact A coarse level used for impact and effort.
+	// ExpectedGain Points the overall score would gain if this action alone were done now: the scan
+	// re-scored with its check passing, caps and gates included (the check result's
+	// `expected_gain`). Absent in dossiers made before it existed.
+	ExpectedGain *float64 `json:"expected_gain,omitempty"`
+
+	// FixedWith The check ids of the actions this one gains only together with, ranked beside it
+	// (gating checks whose caps hold a ring at the same level); empty for an action that
+	// gains on its own. Absent in dossiers made before it existed.
+	FixedWith *[]string `json:"fixed_with,omitempty"`
+
+	// GainInOrder Points the overall score gains when this action is done after every action ranked
+	// above it, re-scored the same way; for actions that gain only together
+	// (`fixed_with`), what they add together. An action held back by a gate that an
+	// action above it lifts gains here what it does not gain alone. Absent in dossiers made
+	// before it existed.
+	GainInOrder *float64 `json:"gain_in_order,omitempty"`
+	ID          string   `json:"id"`
+
+	// Impact A coarse level used for impact and effort. An impact is the points of the overall score
+	// a check loses now (its share of the rubric, plus what its cap takes away for a failing
+	// gating check): `high` ≥ 2, `medium` ≥ 0.75, `low` below. It does not say what fixing the
+	// check would add while another gate holds its ring down; `expected_gain` does.
 	Impact Level  `json:"impact"`
 	Label  string `json:"label"`
 
@@ -1713,7 +2819,11 @@ type TriageDossier struct {
 	EvidenceLedger []TriageFinding `json:"evidence_ledger"`
 	Platform       TriagePlatform  `json:"platform"`
 
-	// PriorityActions Fixes of warned and failed checks, ranked by points recoverable against platform-adjusted effort.
+	// PriorityActions Fixes of warned and failed checks, ranked by what they add to the overall score
+	// against their platform-adjusted effort (low 1, medium 2, high 4): greedily, each next
+	// action is the one whose points per unit of effort are largest with the actions above
+	// it made, the scan re-scored with their checks passing, caps and gates included
+	// (`gain_in_order`). Actions that would add nothing come last, by `impact` for effort.
 	PriorityActions []TriageAction `json:"priority_actions"`
 
 	// QuickWinCount The number of priority actions with `quick_win` true.
@@ -1847,6 +2957,9 @@ type Usage struct {
 		// APIRead Requests per minute of the `api_read` group (`GET` requests), from the plan or the organization's override.
 		APIRead int `json:"api_read"`
 
+		// APIRender PDF reports the organization may have rendered per minute (the `api_render` group), the same for every plan; a download served already rendered does not count against it.
+		APIRender int `json:"api_render"`
+
 		// APIWrite Requests per minute of the `api_write` group (`POST`, `PATCH` and `DELETE` requests), from the plan or the organization's override.
 		APIWrite int `json:"api_write"`
 	} `json:"rate_limits"`
@@ -1946,6 +3059,13 @@ type WebhookPayload struct {
 	Event        WebhookPayloadEvent `json:"event"`
 	OverallScore *float64            `json:"overall_score"`
 
+	// PagesAudited The pages a whole-site audit (`max_pages` above 1) judged, in a `scan.completed`
+	// callback; absent for a homepage audit, whose body is exactly the fields above.
+	//
+	//
+	// Example: 120
+	PagesAudited *int `json:"pages_audited,omitempty"`
+
 	// ScanID The scan id (a UUID), or `test_…` for `scan.test`.
 	ScanID string `json:"scan_id"`
 
@@ -2038,6 +3158,22 @@ type WebhookVerifyResult struct {
 // `uppercase_hex`, `missing_prefix`), or `signature_mismatch` when none does.
 type WebhookVerifyResultReason string
 
+// WorstPage defines model for WorstPage.
+type WorstPage struct {
+	// Group The page's template (URL pattern).
+	//
+	// Example: /archive/{yyyy}/
+	Group string `json:"group"`
+
+	// Score The page's score from its page-level checks, 0–100.
+	//
+	// Example: 41.5
+	Score float64 `json:"score"`
+
+	// URL Example: https://www.example.com/archive/2019/
+	URL string `json:"url"`
+}
+
 // Audience defines model for Audience.
 type Audience string
 
@@ -2068,6 +3204,9 @@ type ScanID = openapi_types.UUID
 // ScheduleID defines model for ScheduleID.
 type ScheduleID = openapi_types.UUID
 
+// ShareID defines model for ShareID.
+type ShareID = openapi_types.UUID
+
 // StatusFilter `pending` (queued), `running`, `completed` or `failed`; the last two are final.
 // Treat `complete` and `completed` case-insensitively as the same finished state. A
 // scan running when its worker is restarted stays `running` and is run again from the
@@ -2082,6 +3221,9 @@ type BadRequest = Error
 
 // Conflict The error envelope of every response with a status of 400 or above.
 type Conflict = Error
+
+// Forbidden The error envelope of every response with a status of 400 or above.
+type Forbidden = Error
 
 // HeaderTooLarge The error envelope of every response with a status of 400 or above.
 type HeaderTooLarge = Error
@@ -2157,7 +3299,8 @@ type ExportScansParams struct {
 	// Limit The most scans to export; all of them when absent.
 	Limit *int `form:"limit,omitempty" json:"limit,omitempty"`
 
-	// Include `checks` exports one row per check of the matching scans instead of one row per scan.
+	// Include `checks` exports one row per check of the matching scans instead of one row per scan;
+	// `pages` one row per page of their whole-site audits.
 	Include *ExportScansParamsInclude `form:"include,omitempty" json:"include,omitempty"`
 
 	// Status Only scans with this status.
@@ -2186,6 +3329,9 @@ type ExportScansParamsInclude string
 type GetScanPriceParams struct {
 	// URL The URL you intend to scan.
 	URL string `form:"url" json:"url"`
+
+	// MaxPages The page budget you intend to ask for (default 1, the homepage alone).
+	MaxPages *int `form:"max_pages,omitempty" json:"max_pages,omitempty"`
 }
 
 // ListScanChecksParams defines parameters for ListScanChecks.
@@ -2221,10 +3367,45 @@ type ListScanDeliveriesParams struct {
 	Cursor *Cursor `form:"cursor,omitempty" json:"cursor,omitempty"`
 }
 
+// ListScanPagesParams defines parameters for ListScanPages.
+type ListScanPagesParams struct {
+	// Limit Page size.
+	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// Cursor The `next_cursor` of the previous page.
+	Cursor *Cursor `form:"cursor,omitempty" json:"cursor,omitempty"`
+
+	// Status Only pages with this status.
+	Status *PageStatus `form:"status,omitempty" json:"status,omitempty"`
+
+	// Check Only pages where this check failed or warned.
+	Check *string `form:"check,omitempty" json:"check,omitempty"`
+
+	// Group Only pages of this template.
+	Group *string `form:"group,omitempty" json:"group,omitempty"`
+
+	// ScoreLt Only judged pages scoring below this.
+	ScoreLt *float64 `form:"score_lt,omitempty" json:"score_lt,omitempty"`
+
+	// ScoreGte Only judged pages scoring at least this.
+	ScoreGte *float64 `form:"score_gte,omitempty" json:"score_gte,omitempty"`
+
+	// Sort The order: `position` (crawl order, the default), `url`, `score` (lowest first) or
+	// `-score` (highest first); pages not judged come last in both score orders, and
+	// position breaks ties. A cursor is valid only with the sort it was made for.
+	Sort *ListScanPagesParamsSort `form:"sort,omitempty" json:"sort,omitempty"`
+}
+
+// ListScanPagesParamsSort defines parameters for ListScanPages.
+type ListScanPagesParamsSort string
+
 // GetScanPdfParams defines parameters for GetScanPdf.
 type GetScanPdfParams struct {
 	// Audience Who the texts are written for. Numbers never change with the audience.
 	Audience *GetScanPdfParamsAudience `form:"audience,omitempty" json:"audience,omitempty"`
+
+	// IfNoneMatch The `ETag` of a PDF the client holds; `304` if it is still the document.
+	IfNoneMatch *string `json:"If-None-Match,omitempty"`
 }
 
 // GetScanPdfParamsAudience defines parameters for GetScanPdf.
@@ -2238,6 +3419,15 @@ type GetScanReportParams struct {
 
 // GetScanReportParamsAudience defines parameters for GetScanReport.
 type GetScanReportParamsAudience string
+
+// ListScanSharesParams defines parameters for ListScanShares.
+type ListScanSharesParams struct {
+	// Limit Page size.
+	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// Cursor The `next_cursor` of the previous page.
+	Cursor *Cursor `form:"cursor,omitempty" json:"cursor,omitempty"`
+}
 
 // GetScanTriageParams defines parameters for GetScanTriage.
 type GetScanTriageParams struct {
@@ -2308,11 +3498,17 @@ type ScanFinishedParamsXGeoScanEvent string
 // ScanFinishedParamsUserAgent defines parameters for ScanFinished.
 type ScanFinishedParamsUserAgent string
 
+// SetBrandingJSONRequestBody defines body for SetBranding for application/json ContentType.
+type SetBrandingJSONRequestBody = BrandingRequest
+
 // CreateScanJSONRequestBody defines body for CreateScan for application/json ContentType.
 type CreateScanJSONRequestBody = ScanCreateRequest
 
 // UpdateScanJSONRequestBody defines body for UpdateScan for application/json ContentType.
 type UpdateScanJSONRequestBody = ScanUpdateRequest
+
+// CreateScanShareJSONRequestBody defines body for CreateScanShare for application/json ContentType.
+type CreateScanShareJSONRequestBody = ShareCreateRequest
 
 // CreateScheduleJSONRequestBody defines body for CreateSchedule for application/json ContentType.
 type CreateScheduleJSONRequestBody = ScheduleCreateRequest
@@ -2331,6 +3527,15 @@ type ScanFinishedJSONRequestBody = WebhookPayload
 
 // ServerInterface represents all server handlers.
 type ServerInterface interface {
+	// ResetBranding Reset the organization's branding
+	// (DELETE /branding)
+	ResetBranding(ctx echo.Context) error
+	// GetBranding Get the organization's branding
+	// (GET /branding)
+	GetBranding(ctx echo.Context) error
+	// SetBranding Set the organization's branding
+	// (PUT /branding)
+	SetBranding(ctx echo.Context) error
 	// ListScans List scans
 	// (GET /scans)
 	ListScans(ctx echo.Context, params ListScansParams) error
@@ -2367,12 +3572,27 @@ type ServerInterface interface {
 	// RedeliverScanWebhook Redeliver the final callback
 	// (POST /scans/{scan_id}/deliveries/redeliver)
 	RedeliverScanWebhook(ctx echo.Context, scanID ScanID) error
+	// ListScanPages List the pages of a whole-site audit
+	// (GET /scans/{scan_id}/pages)
+	ListScanPages(ctx echo.Context, scanID ScanID, params ListScanPagesParams) error
+	// GetScanPage Get one page of a whole-site audit
+	// (GET /scans/{scan_id}/pages/{page_id})
+	GetScanPage(ctx echo.Context, scanID ScanID, pageID openapi_types.UUID) error
 	// GetScanPdf Download the PDF report
 	// (GET /scans/{scan_id}/pdf)
 	GetScanPdf(ctx echo.Context, scanID ScanID, params GetScanPdfParams) error
 	// GetScanReport Get the full report
 	// (GET /scans/{scan_id}/report)
 	GetScanReport(ctx echo.Context, scanID ScanID, params GetScanReportParams) error
+	// ListScanShares List a scan's share links
+	// (GET /scans/{scan_id}/shares)
+	ListScanShares(ctx echo.Context, scanID ScanID, params ListScanSharesParams) error
+	// CreateScanShare Create a share link
+	// (POST /scans/{scan_id}/shares)
+	CreateScanShare(ctx echo.Context, scanID ScanID) error
+	// RevokeScanShare Revoke a share link
+	// (DELETE /scans/{scan_id}/shares/{share_id})
+	RevokeScanShare(ctx echo.Context, scanID ScanID, shareID ShareID) error
 	// GetScanTriage Get the Site Triage dossier
 	// (GET /scans/{scan_id}/triage)
 	GetScanTriage(ctx echo.Context, scanID ScanID, params GetScanTriageParams) error
@@ -2408,6 +3628,33 @@ type ServerInterface interface {
 // ServerInterfaceWrapper converts echo contexts to parameters.
 type ServerInterfaceWrapper struct {
 	Handler ServerInterface
+}
+
+// ResetBranding converts echo context to params.
+func (w *ServerInterfaceWrapper) ResetBranding(ctx echo.Context) error {
+	var err error
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.ResetBranding(ctx)
+	return err
+}
+
+// GetBranding converts echo context to params.
+func (w *ServerInterfaceWrapper) GetBranding(ctx echo.Context) error {
+	var err error
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.GetBranding(ctx)
+	return err
+}
+
+// SetBranding converts echo context to params.
+func (w *ServerInterfaceWrapper) SetBranding(ctx echo.Context) error {
+	var err error
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.SetBranding(ctx)
+	return err
 }
 
 // ListScans converts echo context to params.
@@ -2611,6 +3858,13 @@ func (w *ServerInterfaceWrapper) GetScanPrice(ctx echo.Context) error {
 		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter url: %s", err))
 	}
 
+	// ------------- Optional query parameter "max_pages" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "max_pages", ctx.QueryParams(), &params.MaxPages, runtime.BindQueryParameterOptions{Type: "integer", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter max_pages: %s", err))
+	}
+
 	// Invoke the callback with all the unmarshaled arguments
 	err = w.Handler.GetScanPrice(ctx, params)
 	return err
@@ -2784,6 +4038,104 @@ func (w *ServerInterfaceWrapper) RedeliverScanWebhook(ctx echo.Context) error {
 	return err
 }
 
+// ListScanPages converts echo context to params.
+func (w *ServerInterfaceWrapper) ListScanPages(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "scan_id" -------------
+	var scanID ScanID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "scan_id", ctx.Param("scan_id"), &scanID, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "uuid", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter scan_id: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ListScanPagesParams
+	// ------------- Optional query parameter "limit" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "limit", ctx.QueryParams(), &params.Limit, runtime.BindQueryParameterOptions{Type: "integer", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter limit: %s", err))
+	}
+
+	// ------------- Optional query parameter "cursor" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "cursor", ctx.QueryParams(), &params.Cursor, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter cursor: %s", err))
+	}
+
+	// ------------- Optional query parameter "status" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "status", ctx.QueryParams(), &params.Status, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter status: %s", err))
+	}
+
+	// ------------- Optional query parameter "check" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "check", ctx.QueryParams(), &params.Check, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter check: %s", err))
+	}
+
+	// ------------- Optional query parameter "group" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "group", ctx.QueryParams(), &params.Group, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter group: %s", err))
+	}
+
+	// ------------- Optional query parameter "score_lt" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "score_lt", ctx.QueryParams(), &params.ScoreLt, runtime.BindQueryParameterOptions{Type: "number", Format: "double"})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter score_lt: %s", err))
+	}
+
+	// ------------- Optional query parameter "score_gte" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "score_gte", ctx.QueryParams(), &params.ScoreGte, runtime.BindQueryParameterOptions{Type: "number", Format: "double"})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter score_gte: %s", err))
+	}
+
+	// ------------- Optional query parameter "sort" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "sort", ctx.QueryParams(), &params.Sort, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter sort: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.ListScanPages(ctx, scanID, params)
+	return err
+}
+
+// GetScanPage converts echo context to params.
+func (w *ServerInterfaceWrapper) GetScanPage(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "scan_id" -------------
+	var scanID ScanID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "scan_id", ctx.Param("scan_id"), &scanID, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "uuid", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter scan_id: %s", err))
+	}
+
+	// ------------- Path parameter "page_id" -------------
+	var pageID openapi_types.UUID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "page_id", ctx.Param("page_id"), &pageID, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "uuid", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter page_id: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.GetScanPage(ctx, scanID, pageID)
+	return err
+}
+
 // GetScanPdf converts echo context to params.
 func (w *ServerInterfaceWrapper) GetScanPdf(ctx echo.Context) error {
 	var err error
@@ -2802,6 +4154,23 @@ func (w *ServerInterfaceWrapper) GetScanPdf(ctx echo.Context) error {
 	err = runtime.BindQueryParameterWithOptions("form", true, false, "audience", ctx.QueryParams(), &params.Audience, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
 	if err != nil {
 		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter audience: %s", err))
+	}
+
+	headers := ctx.Request().Header
+	// ------------- Optional header parameter "If-None-Match" -------------
+	if valueList, found := headers[http.CanonicalHeaderKey("If-None-Match")]; found {
+		var IfNoneMatch string
+		n := len(valueList)
+		if n != 1 {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Expected one value for If-None-Match, got %d", n))
+		}
+
+		err = runtime.BindStyledParameterWithOptions("simple", "If-None-Match", valueList[0], &IfNoneMatch, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""})
+		if err != nil {
+			return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter If-None-Match: %s", err))
+		}
+
+		params.IfNoneMatch = &IfNoneMatch
 	}
 
 	// Invoke the callback with all the unmarshaled arguments
@@ -2831,6 +4200,78 @@ func (w *ServerInterfaceWrapper) GetScanReport(ctx echo.Context) error {
 
 	// Invoke the callback with all the unmarshaled arguments
 	err = w.Handler.GetScanReport(ctx, scanID, params)
+	return err
+}
+
+// ListScanShares converts echo context to params.
+func (w *ServerInterfaceWrapper) ListScanShares(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "scan_id" -------------
+	var scanID ScanID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "scan_id", ctx.Param("scan_id"), &scanID, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "uuid", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter scan_id: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ListScanSharesParams
+	// ------------- Optional query parameter "limit" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "limit", ctx.QueryParams(), &params.Limit, runtime.BindQueryParameterOptions{Type: "integer", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter limit: %s", err))
+	}
+
+	// ------------- Optional query parameter "cursor" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "cursor", ctx.QueryParams(), &params.Cursor, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter cursor: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.ListScanShares(ctx, scanID, params)
+	return err
+}
+
+// CreateScanShare converts echo context to params.
+func (w *ServerInterfaceWrapper) CreateScanShare(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "scan_id" -------------
+	var scanID ScanID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "scan_id", ctx.Param("scan_id"), &scanID, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "uuid", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter scan_id: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.CreateScanShare(ctx, scanID)
+	return err
+}
+
+// RevokeScanShare converts echo context to params.
+func (w *ServerInterfaceWrapper) RevokeScanShare(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "scan_id" -------------
+	var scanID ScanID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "scan_id", ctx.Param("scan_id"), &scanID, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "uuid", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter scan_id: %s", err))
+	}
+
+	// ------------- Path parameter "share_id" -------------
+	var shareID ShareID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "share_id", ctx.Param("share_id"), &shareID, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "uuid", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter share_id: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.RevokeScanShare(ctx, scanID, shareID)
 	return err
 }
 
@@ -3086,10 +4527,18 @@ func RegisterHandlersWithOptions(router EchoRouter, si ServerInterface, options 
 	router.GET(options.BaseURL+"/scans/:scan_id/triage", wrapper.GetScanTriage, options.OperationMiddlewares["getScanTriage"]...)
 	router.GET(options.BaseURL+"/scans/:scan_id/checks", wrapper.ListScanChecks, options.OperationMiddlewares["listScanChecks"]...)
 	router.GET(options.BaseURL+"/scans/:scan_id/checks/:check_id", wrapper.GetScanCheck, options.OperationMiddlewares["getScanCheck"]...)
+	router.GET(options.BaseURL+"/scans/:scan_id/pages", wrapper.ListScanPages, options.OperationMiddlewares["listScanPages"]...)
+	router.GET(options.BaseURL+"/scans/:scan_id/pages/:page_id", wrapper.GetScanPage, options.OperationMiddlewares["getScanPage"]...)
 	router.GET(options.BaseURL+"/scans/:scan_id/pdf", wrapper.GetScanPdf, options.OperationMiddlewares["getScanPdf"]...)
 	router.GET(options.BaseURL+"/scans/:scan_id/deliveries", wrapper.ListScanDeliveries, options.OperationMiddlewares["listScanDeliveries"]...)
 	router.POST(options.BaseURL+"/scans/:scan_id/deliveries/redeliver", wrapper.RedeliverScanWebhook, options.OperationMiddlewares["redeliverScanWebhook"]...)
+	router.GET(options.BaseURL+"/scans/:scan_id/shares", wrapper.ListScanShares, options.OperationMiddlewares["listScanShares"]...)
+	router.POST(options.BaseURL+"/scans/:scan_id/shares", wrapper.CreateScanShare, options.OperationMiddlewares["createScanShare"]...)
+	router.DELETE(options.BaseURL+"/scans/:scan_id/shares/:share_id", wrapper.RevokeScanShare, options.OperationMiddlewares["revokeScanShare"]...)
 	router.GET(options.BaseURL+"/usage", wrapper.GetUsage, options.OperationMiddlewares["getUsage"]...)
+	router.DELETE(options.BaseURL+"/branding", wrapper.ResetBranding, options.OperationMiddlewares["resetBranding"]...)
+	router.GET(options.BaseURL+"/branding", wrapper.GetBranding, options.OperationMiddlewares["getBranding"]...)
+	router.PUT(options.BaseURL+"/branding", wrapper.SetBranding, options.OperationMiddlewares["setBranding"]...)
 	router.GET(options.BaseURL+"/schedules", wrapper.ListSchedules, options.OperationMiddlewares["listSchedules"]...)
 	router.POST(options.BaseURL+"/schedules", wrapper.CreateSchedule, options.OperationMiddlewares["createSchedule"]...)
 	router.DELETE(options.BaseURL+"/schedules/:schedule_id", wrapper.DeleteSchedule, options.OperationMiddlewares["deleteSchedule"]...)
@@ -3281,6 +4730,8 @@ type BadRequestJSONResponse Error
 
 type ConflictJSONResponse Error
 
+type ForbiddenJSONResponse Error
+
 type HeaderTooLargeJSONResponse Error
 
 type InternalErrorJSONResponse Error
@@ -3316,6 +4767,476 @@ type TooManyRequestsJSONResponse struct {
 type UnauthorizedJSONResponse Error
 
 type UnprocessableEntityJSONResponse Error
+
+type ResetBrandingRequestObject struct {
+}
+
+type ResetBrandingResponseObject interface {
+	VisitResetBrandingResponse(w http.ResponseWriter) error
+}
+
+type ResetBranding204ResponseHeaders struct {
+	XRateLimitGroup     *string
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int64
+	XRequestID          *string
+}
+
+type ResetBranding204Response struct {
+	Headers ResetBranding204ResponseHeaders
+}
+
+func (response ResetBranding204Response) VisitResetBrandingResponse(w http.ResponseWriter) error {
+	if response.Headers.XRateLimitGroup != nil {
+		w.Header().Set("X-RateLimit-Group", fmt.Sprint(*response.Headers.XRateLimitGroup))
+	}
+	if response.Headers.XRateLimitLimit != nil {
+		w.Header().Set("X-RateLimit-Limit", fmt.Sprint(*response.Headers.XRateLimitLimit))
+	}
+	if response.Headers.XRateLimitRemaining != nil {
+		w.Header().Set("X-RateLimit-Remaining", fmt.Sprint(*response.Headers.XRateLimitRemaining))
+	}
+	if response.Headers.XRateLimitReset != nil {
+		w.Header().Set("X-RateLimit-Reset", fmt.Sprint(*response.Headers.XRateLimitReset))
+	}
+	if response.Headers.XRequestID != nil {
+		w.Header().Set("X-Request-Id", fmt.Sprint(*response.Headers.XRequestID))
+	}
+	w.WriteHeader(204)
+	return nil
+}
+
+type ResetBranding401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response ResetBranding401JSONResponse) VisitResetBrandingResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ResetBranding403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response ResetBranding403JSONResponse) VisitResetBrandingResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ResetBranding429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response ResetBranding429JSONResponse) VisitResetBrandingResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	if response.Headers.XRateLimitGroup != nil {
+		w.Header().Set("X-RateLimit-Group", fmt.Sprint(*response.Headers.XRateLimitGroup))
+	}
+	if response.Headers.XRateLimitLimit != nil {
+		w.Header().Set("X-RateLimit-Limit", fmt.Sprint(*response.Headers.XRateLimitLimit))
+	}
+	if response.Headers.XRateLimitRemaining != nil {
+		w.Header().Set("X-RateLimit-Remaining", fmt.Sprint(*response.Headers.XRateLimitRemaining))
+	}
+	if response.Headers.XRateLimitReset != nil {
+		w.Header().Set("X-RateLimit-Reset", fmt.Sprint(*response.Headers.XRateLimitReset))
+	}
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ResetBranding431JSONResponse struct{ HeaderTooLargeJSONResponse }
+
+func (response ResetBranding431JSONResponse) VisitResetBrandingResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(431)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ResetBranding500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response ResetBranding500JSONResponse) VisitResetBrandingResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ResetBranding503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response ResetBranding503JSONResponse) VisitResetBrandingResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetBrandingRequestObject struct {
+}
+
+type GetBrandingResponseObject interface {
+	VisitGetBrandingResponse(w http.ResponseWriter) error
+}
+
+type GetBranding200ResponseHeaders struct {
+	XRateLimitGroup     *string
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int64
+	XRequestID          *string
+}
+
+type GetBranding200JSONResponse struct {
+	Body    Branding
+	Headers GetBranding200ResponseHeaders
+}
+
+func (response GetBranding200JSONResponse) VisitGetBrandingResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.XRateLimitGroup != nil {
+		w.Header().Set("X-RateLimit-Group", fmt.Sprint(*response.Headers.XRateLimitGroup))
+	}
+	if response.Headers.XRateLimitLimit != nil {
+		w.Header().Set("X-RateLimit-Limit", fmt.Sprint(*response.Headers.XRateLimitLimit))
+	}
+	if response.Headers.XRateLimitRemaining != nil {
+		w.Header().Set("X-RateLimit-Remaining", fmt.Sprint(*response.Headers.XRateLimitRemaining))
+	}
+	if response.Headers.XRateLimitReset != nil {
+		w.Header().Set("X-RateLimit-Reset", fmt.Sprint(*response.Headers.XRateLimitReset))
+	}
+	if response.Headers.XRequestID != nil {
+		w.Header().Set("X-Request-Id", fmt.Sprint(*response.Headers.XRequestID))
+	}
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetBranding401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response GetBranding401JSONResponse) VisitGetBrandingResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetBranding429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response GetBranding429JSONResponse) VisitGetBrandingResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	if response.Headers.XRateLimitGroup != nil {
+		w.Header().Set("X-RateLimit-Group", fmt.Sprint(*response.Headers.XRateLimitGroup))
+	}
+	if response.Headers.XRateLimitLimit != nil {
+		w.Header().Set("X-RateLimit-Limit", fmt.Sprint(*response.Headers.XRateLimitLimit))
+	}
+	if response.Headers.XRateLimitRemaining != nil {
+		w.Header().Set("X-RateLimit-Remaining", fmt.Sprint(*response.Headers.XRateLimitRemaining))
+	}
+	if response.Headers.XRateLimitReset != nil {
+		w.Header().Set("X-RateLimit-Reset", fmt.Sprint(*response.Headers.XRateLimitReset))
+	}
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetBranding431JSONResponse struct{ HeaderTooLargeJSONResponse }
+
+func (response GetBranding431JSONResponse) VisitGetBrandingResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(431)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetBranding500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response GetBranding500JSONResponse) VisitGetBrandingResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetBranding503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response GetBranding503JSONResponse) VisitGetBrandingResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SetBrandingRequestObject struct {
+	Body *SetBrandingJSONRequestBody
+}
+
+type SetBrandingResponseObject interface {
+	VisitSetBrandingResponse(w http.ResponseWriter) error
+}
+
+type SetBranding200ResponseHeaders struct {
+	XRateLimitGroup     *string
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int64
+	XRequestID          *string
+}
+
+type SetBranding200JSONResponse struct {
+	Body    Branding
+	Headers SetBranding200ResponseHeaders
+}
+
+func (response SetBranding200JSONResponse) VisitSetBrandingResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.XRateLimitGroup != nil {
+		w.Header().Set("X-RateLimit-Group", fmt.Sprint(*response.Headers.XRateLimitGroup))
+	}
+	if response.Headers.XRateLimitLimit != nil {
+		w.Header().Set("X-RateLimit-Limit", fmt.Sprint(*response.Headers.XRateLimitLimit))
+	}
+	if response.Headers.XRateLimitRemaining != nil {
+		w.Header().Set("X-RateLimit-Remaining", fmt.Sprint(*response.Headers.XRateLimitRemaining))
+	}
+	if response.Headers.XRateLimitReset != nil {
+		w.Header().Set("X-RateLimit-Reset", fmt.Sprint(*response.Headers.XRateLimitReset))
+	}
+	if response.Headers.XRequestID != nil {
+		w.Header().Set("X-Request-Id", fmt.Sprint(*response.Headers.XRequestID))
+	}
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SetBranding400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response SetBranding400JSONResponse) VisitSetBrandingResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SetBranding401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response SetBranding401JSONResponse) VisitSetBrandingResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SetBranding403JSONResponse struct{ ForbiddenJSONResponse }
+
+func (response SetBranding403JSONResponse) VisitSetBrandingResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(403)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SetBranding413JSONResponse struct{ RequestTooLargeJSONResponse }
+
+func (response SetBranding413JSONResponse) VisitSetBrandingResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SetBranding422JSONResponse struct {
+	UnprocessableEntityJSONResponse
+}
+
+func (response SetBranding422JSONResponse) VisitSetBrandingResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(422)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SetBranding429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response SetBranding429JSONResponse) VisitSetBrandingResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	if response.Headers.XRateLimitGroup != nil {
+		w.Header().Set("X-RateLimit-Group", fmt.Sprint(*response.Headers.XRateLimitGroup))
+	}
+	if response.Headers.XRateLimitLimit != nil {
+		w.Header().Set("X-RateLimit-Limit", fmt.Sprint(*response.Headers.XRateLimitLimit))
+	}
+	if response.Headers.XRateLimitRemaining != nil {
+		w.Header().Set("X-RateLimit-Remaining", fmt.Sprint(*response.Headers.XRateLimitRemaining))
+	}
+	if response.Headers.XRateLimitReset != nil {
+		w.Header().Set("X-RateLimit-Reset", fmt.Sprint(*response.Headers.XRateLimitReset))
+	}
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SetBranding431JSONResponse struct{ HeaderTooLargeJSONResponse }
+
+func (response SetBranding431JSONResponse) VisitSetBrandingResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(431)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SetBranding500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response SetBranding500JSONResponse) VisitSetBrandingResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type SetBranding503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response SetBranding503JSONResponse) VisitSetBrandingResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
 
 type ListScansRequestObject struct {
 	Params ListScansParams
@@ -5385,6 +7306,340 @@ func (response RedeliverScanWebhook503JSONResponse) VisitRedeliverScanWebhookRes
 	return err
 }
 
+type ListScanPagesRequestObject struct {
+	ScanID ScanID `json:"scan_id"`
+	Params ListScanPagesParams
+}
+
+type ListScanPagesResponseObject interface {
+	VisitListScanPagesResponse(w http.ResponseWriter) error
+}
+
+type ListScanPages200ResponseHeaders struct {
+	XRateLimitGroup     *string
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int64
+	XRequestID          *string
+}
+
+type ListScanPages200JSONResponse struct {
+	Body    ScanPageList
+	Headers ListScanPages200ResponseHeaders
+}
+
+func (response ListScanPages200JSONResponse) VisitListScanPagesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.XRateLimitGroup != nil {
+		w.Header().Set("X-RateLimit-Group", fmt.Sprint(*response.Headers.XRateLimitGroup))
+	}
+	if response.Headers.XRateLimitLimit != nil {
+		w.Header().Set("X-RateLimit-Limit", fmt.Sprint(*response.Headers.XRateLimitLimit))
+	}
+	if response.Headers.XRateLimitRemaining != nil {
+		w.Header().Set("X-RateLimit-Remaining", fmt.Sprint(*response.Headers.XRateLimitRemaining))
+	}
+	if response.Headers.XRateLimitReset != nil {
+		w.Header().Set("X-RateLimit-Reset", fmt.Sprint(*response.Headers.XRateLimitReset))
+	}
+	if response.Headers.XRequestID != nil {
+		w.Header().Set("X-Request-Id", fmt.Sprint(*response.Headers.XRequestID))
+	}
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListScanPages401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response ListScanPages401JSONResponse) VisitListScanPagesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListScanPages404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response ListScanPages404JSONResponse) VisitListScanPagesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListScanPages422JSONResponse struct {
+	UnprocessableEntityJSONResponse
+}
+
+func (response ListScanPages422JSONResponse) VisitListScanPagesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(422)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListScanPages429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response ListScanPages429JSONResponse) VisitListScanPagesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	if response.Headers.XRateLimitGroup != nil {
+		w.Header().Set("X-RateLimit-Group", fmt.Sprint(*response.Headers.XRateLimitGroup))
+	}
+	if response.Headers.XRateLimitLimit != nil {
+		w.Header().Set("X-RateLimit-Limit", fmt.Sprint(*response.Headers.XRateLimitLimit))
+	}
+	if response.Headers.XRateLimitRemaining != nil {
+		w.Header().Set("X-RateLimit-Remaining", fmt.Sprint(*response.Headers.XRateLimitRemaining))
+	}
+	if response.Headers.XRateLimitReset != nil {
+		w.Header().Set("X-RateLimit-Reset", fmt.Sprint(*response.Headers.XRateLimitReset))
+	}
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListScanPages431JSONResponse struct{ HeaderTooLargeJSONResponse }
+
+func (response ListScanPages431JSONResponse) VisitListScanPagesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(431)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListScanPages500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response ListScanPages500JSONResponse) VisitListScanPagesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListScanPages503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response ListScanPages503JSONResponse) VisitListScanPagesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetScanPageRequestObject struct {
+	ScanID ScanID             `json:"scan_id"`
+	PageID openapi_types.UUID `json:"page_id"`
+}
+
+type GetScanPageResponseObject interface {
+	VisitGetScanPageResponse(w http.ResponseWriter) error
+}
+
+type GetScanPage200ResponseHeaders struct {
+	XRateLimitGroup     *string
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int64
+	XRequestID          *string
+}
+
+type GetScanPage200JSONResponse struct {
+	Body    ScanPage
+	Headers GetScanPage200ResponseHeaders
+}
+
+func (response GetScanPage200JSONResponse) VisitGetScanPageResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.XRateLimitGroup != nil {
+		w.Header().Set("X-RateLimit-Group", fmt.Sprint(*response.Headers.XRateLimitGroup))
+	}
+	if response.Headers.XRateLimitLimit != nil {
+		w.Header().Set("X-RateLimit-Limit", fmt.Sprint(*response.Headers.XRateLimitLimit))
+	}
+	if response.Headers.XRateLimitRemaining != nil {
+		w.Header().Set("X-RateLimit-Remaining", fmt.Sprint(*response.Headers.XRateLimitRemaining))
+	}
+	if response.Headers.XRateLimitReset != nil {
+		w.Header().Set("X-RateLimit-Reset", fmt.Sprint(*response.Headers.XRateLimitReset))
+	}
+	if response.Headers.XRequestID != nil {
+		w.Header().Set("X-Request-Id", fmt.Sprint(*response.Headers.XRequestID))
+	}
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetScanPage401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response GetScanPage401JSONResponse) VisitGetScanPageResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetScanPage404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response GetScanPage404JSONResponse) VisitGetScanPageResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetScanPage422JSONResponse struct {
+	UnprocessableEntityJSONResponse
+}
+
+func (response GetScanPage422JSONResponse) VisitGetScanPageResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(422)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetScanPage429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response GetScanPage429JSONResponse) VisitGetScanPageResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	if response.Headers.XRateLimitGroup != nil {
+		w.Header().Set("X-RateLimit-Group", fmt.Sprint(*response.Headers.XRateLimitGroup))
+	}
+	if response.Headers.XRateLimitLimit != nil {
+		w.Header().Set("X-RateLimit-Limit", fmt.Sprint(*response.Headers.XRateLimitLimit))
+	}
+	if response.Headers.XRateLimitRemaining != nil {
+		w.Header().Set("X-RateLimit-Remaining", fmt.Sprint(*response.Headers.XRateLimitRemaining))
+	}
+	if response.Headers.XRateLimitReset != nil {
+		w.Header().Set("X-RateLimit-Reset", fmt.Sprint(*response.Headers.XRateLimitReset))
+	}
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetScanPage431JSONResponse struct{ HeaderTooLargeJSONResponse }
+
+func (response GetScanPage431JSONResponse) VisitGetScanPageResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(431)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetScanPage500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response GetScanPage500JSONResponse) VisitGetScanPageResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetScanPage503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response GetScanPage503JSONResponse) VisitGetScanPageResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
 type GetScanPdfRequestObject struct {
 	ScanID ScanID `json:"scan_id"`
 	Params GetScanPdfParams
@@ -5396,6 +7651,7 @@ type GetScanPdfResponseObject interface {
 
 type GetScanPdf200ResponseHeaders struct {
 	ContentDisposition  *string
+	ETag                *string
 	XRateLimitGroup     *string
 	XRateLimitLimit     *int
 	XRateLimitRemaining *int
@@ -5417,6 +7673,9 @@ func (response GetScanPdf200ApplicationPdfResponse) VisitGetScanPdfResponse(w ht
 	}
 	if response.Headers.ContentDisposition != nil {
 		w.Header().Set("Content-Disposition", fmt.Sprint(*response.Headers.ContentDisposition))
+	}
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
 	}
 	if response.Headers.XRateLimitGroup != nil {
 		w.Header().Set("X-RateLimit-Group", fmt.Sprint(*response.Headers.XRateLimitGroup))
@@ -5440,6 +7699,42 @@ func (response GetScanPdf200ApplicationPdfResponse) VisitGetScanPdfResponse(w ht
 	}
 	_, err := io.Copy(w, response.Body)
 	return err
+}
+
+type GetScanPdf304ResponseHeaders struct {
+	ETag                *string
+	XRateLimitGroup     *string
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int64
+	XRequestID          *string
+}
+
+type GetScanPdf304Response struct {
+	Headers GetScanPdf304ResponseHeaders
+}
+
+func (response GetScanPdf304Response) VisitGetScanPdfResponse(w http.ResponseWriter) error {
+	if response.Headers.ETag != nil {
+		w.Header().Set("ETag", fmt.Sprint(*response.Headers.ETag))
+	}
+	if response.Headers.XRateLimitGroup != nil {
+		w.Header().Set("X-RateLimit-Group", fmt.Sprint(*response.Headers.XRateLimitGroup))
+	}
+	if response.Headers.XRateLimitLimit != nil {
+		w.Header().Set("X-RateLimit-Limit", fmt.Sprint(*response.Headers.XRateLimitLimit))
+	}
+	if response.Headers.XRateLimitRemaining != nil {
+		w.Header().Set("X-RateLimit-Remaining", fmt.Sprint(*response.Headers.XRateLimitRemaining))
+	}
+	if response.Headers.XRateLimitReset != nil {
+		w.Header().Set("X-RateLimit-Reset", fmt.Sprint(*response.Headers.XRateLimitReset))
+	}
+	if response.Headers.XRequestID != nil {
+		w.Header().Set("X-Request-Id", fmt.Sprint(*response.Headers.XRequestID))
+	}
+	w.WriteHeader(304)
+	return nil
 }
 
 type GetScanPdf400JSONResponse struct{ BadRequestJSONResponse }
@@ -5741,6 +8036,527 @@ func (response GetScanReport500JSONResponse) VisitGetScanReportResponse(w http.R
 type GetScanReport503JSONResponse struct{ ServiceUnavailableJSONResponse }
 
 func (response GetScanReport503JSONResponse) VisitGetScanReportResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListScanSharesRequestObject struct {
+	ScanID ScanID `json:"scan_id"`
+	Params ListScanSharesParams
+}
+
+type ListScanSharesResponseObject interface {
+	VisitListScanSharesResponse(w http.ResponseWriter) error
+}
+
+type ListScanShares200ResponseHeaders struct {
+	XRateLimitGroup     *string
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int64
+	XRequestID          *string
+}
+
+type ListScanShares200JSONResponse struct {
+	Body    ShareList
+	Headers ListScanShares200ResponseHeaders
+}
+
+func (response ListScanShares200JSONResponse) VisitListScanSharesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.XRateLimitGroup != nil {
+		w.Header().Set("X-RateLimit-Group", fmt.Sprint(*response.Headers.XRateLimitGroup))
+	}
+	if response.Headers.XRateLimitLimit != nil {
+		w.Header().Set("X-RateLimit-Limit", fmt.Sprint(*response.Headers.XRateLimitLimit))
+	}
+	if response.Headers.XRateLimitRemaining != nil {
+		w.Header().Set("X-RateLimit-Remaining", fmt.Sprint(*response.Headers.XRateLimitRemaining))
+	}
+	if response.Headers.XRateLimitReset != nil {
+		w.Header().Set("X-RateLimit-Reset", fmt.Sprint(*response.Headers.XRateLimitReset))
+	}
+	if response.Headers.XRequestID != nil {
+		w.Header().Set("X-Request-Id", fmt.Sprint(*response.Headers.XRequestID))
+	}
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListScanShares401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response ListScanShares401JSONResponse) VisitListScanSharesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListScanShares404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response ListScanShares404JSONResponse) VisitListScanSharesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListScanShares422JSONResponse struct {
+	UnprocessableEntityJSONResponse
+}
+
+func (response ListScanShares422JSONResponse) VisitListScanSharesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(422)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListScanShares429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response ListScanShares429JSONResponse) VisitListScanSharesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	if response.Headers.XRateLimitGroup != nil {
+		w.Header().Set("X-RateLimit-Group", fmt.Sprint(*response.Headers.XRateLimitGroup))
+	}
+	if response.Headers.XRateLimitLimit != nil {
+		w.Header().Set("X-RateLimit-Limit", fmt.Sprint(*response.Headers.XRateLimitLimit))
+	}
+	if response.Headers.XRateLimitRemaining != nil {
+		w.Header().Set("X-RateLimit-Remaining", fmt.Sprint(*response.Headers.XRateLimitRemaining))
+	}
+	if response.Headers.XRateLimitReset != nil {
+		w.Header().Set("X-RateLimit-Reset", fmt.Sprint(*response.Headers.XRateLimitReset))
+	}
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListScanShares431JSONResponse struct{ HeaderTooLargeJSONResponse }
+
+func (response ListScanShares431JSONResponse) VisitListScanSharesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(431)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListScanShares500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response ListScanShares500JSONResponse) VisitListScanSharesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListScanShares503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response ListScanShares503JSONResponse) VisitListScanSharesResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateScanShareRequestObject struct {
+	ScanID ScanID `json:"scan_id"`
+	Body   *CreateScanShareJSONRequestBody
+}
+
+type CreateScanShareResponseObject interface {
+	VisitCreateScanShareResponse(w http.ResponseWriter) error
+}
+
+type CreateScanShare201ResponseHeaders struct {
+	XRateLimitGroup     *string
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int64
+	XRequestID          *string
+}
+
+type CreateScanShare201JSONResponse struct {
+	Body    ShareCreated
+	Headers CreateScanShare201ResponseHeaders
+}
+
+func (response CreateScanShare201JSONResponse) VisitCreateScanShareResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.XRateLimitGroup != nil {
+		w.Header().Set("X-RateLimit-Group", fmt.Sprint(*response.Headers.XRateLimitGroup))
+	}
+	if response.Headers.XRateLimitLimit != nil {
+		w.Header().Set("X-RateLimit-Limit", fmt.Sprint(*response.Headers.XRateLimitLimit))
+	}
+	if response.Headers.XRateLimitRemaining != nil {
+		w.Header().Set("X-RateLimit-Remaining", fmt.Sprint(*response.Headers.XRateLimitRemaining))
+	}
+	if response.Headers.XRateLimitReset != nil {
+		w.Header().Set("X-RateLimit-Reset", fmt.Sprint(*response.Headers.XRateLimitReset))
+	}
+	if response.Headers.XRequestID != nil {
+		w.Header().Set("X-Request-Id", fmt.Sprint(*response.Headers.XRequestID))
+	}
+	w.WriteHeader(201)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateScanShare400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response CreateScanShare400JSONResponse) VisitCreateScanShareResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateScanShare401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response CreateScanShare401JSONResponse) VisitCreateScanShareResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateScanShare404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response CreateScanShare404JSONResponse) VisitCreateScanShareResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateScanShare413JSONResponse struct{ RequestTooLargeJSONResponse }
+
+func (response CreateScanShare413JSONResponse) VisitCreateScanShareResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateScanShare422JSONResponse struct {
+	UnprocessableEntityJSONResponse
+}
+
+func (response CreateScanShare422JSONResponse) VisitCreateScanShareResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(422)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateScanShare429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response CreateScanShare429JSONResponse) VisitCreateScanShareResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	if response.Headers.XRateLimitGroup != nil {
+		w.Header().Set("X-RateLimit-Group", fmt.Sprint(*response.Headers.XRateLimitGroup))
+	}
+	if response.Headers.XRateLimitLimit != nil {
+		w.Header().Set("X-RateLimit-Limit", fmt.Sprint(*response.Headers.XRateLimitLimit))
+	}
+	if response.Headers.XRateLimitRemaining != nil {
+		w.Header().Set("X-RateLimit-Remaining", fmt.Sprint(*response.Headers.XRateLimitRemaining))
+	}
+	if response.Headers.XRateLimitReset != nil {
+		w.Header().Set("X-RateLimit-Reset", fmt.Sprint(*response.Headers.XRateLimitReset))
+	}
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateScanShare431JSONResponse struct{ HeaderTooLargeJSONResponse }
+
+func (response CreateScanShare431JSONResponse) VisitCreateScanShareResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(431)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateScanShare500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response CreateScanShare500JSONResponse) VisitCreateScanShareResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateScanShare503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response CreateScanShare503JSONResponse) VisitCreateScanShareResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RevokeScanShareRequestObject struct {
+	ScanID  ScanID  `json:"scan_id"`
+	ShareID ShareID `json:"share_id"`
+}
+
+type RevokeScanShareResponseObject interface {
+	VisitRevokeScanShareResponse(w http.ResponseWriter) error
+}
+
+type RevokeScanShare204ResponseHeaders struct {
+	XRateLimitGroup     *string
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int64
+	XRequestID          *string
+}
+
+type RevokeScanShare204Response struct {
+	Headers RevokeScanShare204ResponseHeaders
+}
+
+func (response RevokeScanShare204Response) VisitRevokeScanShareResponse(w http.ResponseWriter) error {
+	if response.Headers.XRateLimitGroup != nil {
+		w.Header().Set("X-RateLimit-Group", fmt.Sprint(*response.Headers.XRateLimitGroup))
+	}
+	if response.Headers.XRateLimitLimit != nil {
+		w.Header().Set("X-RateLimit-Limit", fmt.Sprint(*response.Headers.XRateLimitLimit))
+	}
+	if response.Headers.XRateLimitRemaining != nil {
+		w.Header().Set("X-RateLimit-Remaining", fmt.Sprint(*response.Headers.XRateLimitRemaining))
+	}
+	if response.Headers.XRateLimitReset != nil {
+		w.Header().Set("X-RateLimit-Reset", fmt.Sprint(*response.Headers.XRateLimitReset))
+	}
+	if response.Headers.XRequestID != nil {
+		w.Header().Set("X-Request-Id", fmt.Sprint(*response.Headers.XRequestID))
+	}
+	w.WriteHeader(204)
+	return nil
+}
+
+type RevokeScanShare401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response RevokeScanShare401JSONResponse) VisitRevokeScanShareResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RevokeScanShare404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response RevokeScanShare404JSONResponse) VisitRevokeScanShareResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RevokeScanShare422JSONResponse struct {
+	UnprocessableEntityJSONResponse
+}
+
+func (response RevokeScanShare422JSONResponse) VisitRevokeScanShareResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(422)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RevokeScanShare429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response RevokeScanShare429JSONResponse) VisitRevokeScanShareResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	if response.Headers.XRateLimitGroup != nil {
+		w.Header().Set("X-RateLimit-Group", fmt.Sprint(*response.Headers.XRateLimitGroup))
+	}
+	if response.Headers.XRateLimitLimit != nil {
+		w.Header().Set("X-RateLimit-Limit", fmt.Sprint(*response.Headers.XRateLimitLimit))
+	}
+	if response.Headers.XRateLimitRemaining != nil {
+		w.Header().Set("X-RateLimit-Remaining", fmt.Sprint(*response.Headers.XRateLimitRemaining))
+	}
+	if response.Headers.XRateLimitReset != nil {
+		w.Header().Set("X-RateLimit-Reset", fmt.Sprint(*response.Headers.XRateLimitReset))
+	}
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RevokeScanShare431JSONResponse struct{ HeaderTooLargeJSONResponse }
+
+func (response RevokeScanShare431JSONResponse) VisitRevokeScanShareResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(431)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RevokeScanShare500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response RevokeScanShare500JSONResponse) VisitRevokeScanShareResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type RevokeScanShare503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response RevokeScanShare503JSONResponse) VisitRevokeScanShareResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
@@ -7486,6 +10302,15 @@ func (response VerifyWebhook503JSONResponse) VisitVerifyWebhookResponse(w http.R
 
 // StrictServerInterface represents all server handlers.
 type StrictServerInterface interface {
+	// ResetBranding Reset the organization's branding
+	// (DELETE /branding)
+	ResetBranding(ctx context.Context, request ResetBrandingRequestObject) (ResetBrandingResponseObject, error)
+	// GetBranding Get the organization's branding
+	// (GET /branding)
+	GetBranding(ctx context.Context, request GetBrandingRequestObject) (GetBrandingResponseObject, error)
+	// SetBranding Set the organization's branding
+	// (PUT /branding)
+	SetBranding(ctx context.Context, request SetBrandingRequestObject) (SetBrandingResponseObject, error)
 	// ListScans List scans
 	// (GET /scans)
 	ListScans(ctx context.Context, request ListScansRequestObject) (ListScansResponseObject, error)
@@ -7522,12 +10347,27 @@ type StrictServerInterface interface {
 	// RedeliverScanWebhook Redeliver the final callback
 	// (POST /scans/{scan_id}/deliveries/redeliver)
 	RedeliverScanWebhook(ctx context.Context, request RedeliverScanWebhookRequestObject) (RedeliverScanWebhookResponseObject, error)
+	// ListScanPages List the pages of a whole-site audit
+	// (GET /scans/{scan_id}/pages)
+	ListScanPages(ctx context.Context, request ListScanPagesRequestObject) (ListScanPagesResponseObject, error)
+	// GetScanPage Get one page of a whole-site audit
+	// (GET /scans/{scan_id}/pages/{page_id})
+	GetScanPage(ctx context.Context, request GetScanPageRequestObject) (GetScanPageResponseObject, error)
 	// GetScanPdf Download the PDF report
 	// (GET /scans/{scan_id}/pdf)
 	GetScanPdf(ctx context.Context, request GetScanPdfRequestObject) (GetScanPdfResponseObject, error)
 	// GetScanReport Get the full report
 	// (GET /scans/{scan_id}/report)
 	GetScanReport(ctx context.Context, request GetScanReportRequestObject) (GetScanReportResponseObject, error)
+	// ListScanShares List a scan's share links
+	// (GET /scans/{scan_id}/shares)
+	ListScanShares(ctx context.Context, request ListScanSharesRequestObject) (ListScanSharesResponseObject, error)
+	// CreateScanShare Create a share link
+	// (POST /scans/{scan_id}/shares)
+	CreateScanShare(ctx context.Context, request CreateScanShareRequestObject) (CreateScanShareResponseObject, error)
+	// RevokeScanShare Revoke a share link
+	// (DELETE /scans/{scan_id}/shares/{share_id})
+	RevokeScanShare(ctx context.Context, request RevokeScanShareRequestObject) (RevokeScanShareResponseObject, error)
 	// GetScanTriage Get the Site Triage dossier
 	// (GET /scans/{scan_id}/triage)
 	GetScanTriage(ctx context.Context, request GetScanTriageRequestObject) (GetScanTriageResponseObject, error)
@@ -7570,6 +10410,98 @@ func NewStrictHandler(ssi StrictServerInterface, middlewares []StrictMiddlewareF
 type strictHandler struct {
 	ssi         StrictServerInterface
 	middlewares []StrictMiddlewareFunc
+}
+
+// ResetBranding operation middleware
+func (sh *strictHandler) ResetBranding(ctx echo.Context) error {
+	var request ResetBrandingRequestObject
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.ResetBranding(ctx.Request().Context(), request.(ResetBrandingRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ResetBranding")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(ResetBrandingResponseObject); ok {
+		return validResponse.VisitResetBrandingResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// GetBranding operation middleware
+func (sh *strictHandler) GetBranding(ctx echo.Context) error {
+	var request GetBrandingRequestObject
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.GetBranding(ctx.Request().Context(), request.(GetBrandingRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetBranding")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(GetBrandingResponseObject); ok {
+		return validResponse.VisitGetBrandingResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// SetBranding operation middleware
+func (sh *strictHandler) SetBranding(ctx echo.Context) error {
+	var request SetBrandingRequestObject
+
+	var body SetBrandingJSONRequestBody
+	var err error
+	if binder, ok := ctx.Echo().Binder.(*echo.DefaultBinder); ok {
+		// A request validator built on kin-openapi's openapi3filter with
+		// KeepValidatedValue leaves the value it validated on the body. Bind
+		// that value, matching member names exactly, so the handler receives
+		// what was validated instead of a second, case-insensitive decode.
+		// Otherwise bind only the request body, so that path and query
+		// parameters are not also bound into the body struct.
+		if vb, ok := ctx.Request().Body.(interface{ ValidatedValue() any }); !ok || runtime.BindJSONValue(vb.ValidatedValue(), &body) != nil {
+			err = binder.BindBody(ctx, &body)
+		}
+	} else {
+		// A custom binder is installed on the Echo instance; defer to it
+		// entirely, since echo.Binder does not expose body-only binding and
+		// the binder may do more than decode (for example call ctx.Validate).
+		err = ctx.Bind(&body)
+	}
+	if err != nil {
+		return err
+	}
+	request.Body = &body
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.SetBranding(ctx.Request().Context(), request.(SetBrandingRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "SetBranding")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(SetBrandingResponseObject); ok {
+		return validResponse.VisitSetBrandingResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
 }
 
 // ListScans operation middleware
@@ -7922,6 +10854,58 @@ func (sh *strictHandler) RedeliverScanWebhook(ctx echo.Context, scanID ScanID) e
 	return nil
 }
 
+// ListScanPages operation middleware
+func (sh *strictHandler) ListScanPages(ctx echo.Context, scanID ScanID, params ListScanPagesParams) error {
+	var request ListScanPagesRequestObject
+
+	request.ScanID = scanID
+	request.Params = params
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.ListScanPages(ctx.Request().Context(), request.(ListScanPagesRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListScanPages")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(ListScanPagesResponseObject); ok {
+		return validResponse.VisitListScanPagesResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// GetScanPage operation middleware
+func (sh *strictHandler) GetScanPage(ctx echo.Context, scanID ScanID, pageID openapi_types.UUID) error {
+	var request GetScanPageRequestObject
+
+	request.ScanID = scanID
+	request.PageID = pageID
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.GetScanPage(ctx.Request().Context(), request.(GetScanPageRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetScanPage")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(GetScanPageResponseObject); ok {
+		return validResponse.VisitGetScanPageResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
 // GetScanPdf operation middleware
 func (sh *strictHandler) GetScanPdf(ctx echo.Context, scanID ScanID, params GetScanPdfParams) error {
 	var request GetScanPdfRequestObject
@@ -7968,6 +10952,109 @@ func (sh *strictHandler) GetScanReport(ctx echo.Context, scanID ScanID, params G
 		return err
 	} else if validResponse, ok := response.(GetScanReportResponseObject); ok {
 		return validResponse.VisitGetScanReportResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// ListScanShares operation middleware
+func (sh *strictHandler) ListScanShares(ctx echo.Context, scanID ScanID, params ListScanSharesParams) error {
+	var request ListScanSharesRequestObject
+
+	request.ScanID = scanID
+	request.Params = params
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.ListScanShares(ctx.Request().Context(), request.(ListScanSharesRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListScanShares")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(ListScanSharesResponseObject); ok {
+		return validResponse.VisitListScanSharesResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// CreateScanShare operation middleware
+func (sh *strictHandler) CreateScanShare(ctx echo.Context, scanID ScanID) error {
+	var request CreateScanShareRequestObject
+
+	request.ScanID = scanID
+
+	var body CreateScanShareJSONRequestBody
+	var err error
+	if binder, ok := ctx.Echo().Binder.(*echo.DefaultBinder); ok {
+		// A request validator built on kin-openapi's openapi3filter with
+		// KeepValidatedValue leaves the value it validated on the body. Bind
+		// that value, matching member names exactly, so the handler receives
+		// what was validated instead of a second, case-insensitive decode.
+		// Otherwise bind only the request body, so that path and query
+		// parameters are not also bound into the body struct.
+		if vb, ok := ctx.Request().Body.(interface{ ValidatedValue() any }); !ok || runtime.BindJSONValue(vb.ValidatedValue(), &body) != nil {
+			err = binder.BindBody(ctx, &body)
+		}
+	} else {
+		// A custom binder is installed on the Echo instance; defer to it
+		// entirely, since echo.Binder does not expose body-only binding and
+		// the binder may do more than decode (for example call ctx.Validate).
+		err = ctx.Bind(&body)
+	}
+	if err != nil {
+		if !errors.Is(err, io.EOF) {
+			return err
+		}
+	} else {
+		request.Body = &body
+	}
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.CreateScanShare(ctx.Request().Context(), request.(CreateScanShareRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "CreateScanShare")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(CreateScanShareResponseObject); ok {
+		return validResponse.VisitCreateScanShareResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// RevokeScanShare operation middleware
+func (sh *strictHandler) RevokeScanShare(ctx echo.Context, scanID ScanID, shareID ShareID) error {
+	var request RevokeScanShareRequestObject
+
+	request.ScanID = scanID
+	request.ShareID = shareID
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.RevokeScanShare(ctx.Request().Context(), request.(RevokeScanShareRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "RevokeScanShare")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(RevokeScanShareResponseObject); ok {
+		return validResponse.VisitRevokeScanShareResponse(ctx.Response())
 	} else if response != nil {
 		return fmt.Errorf("unexpected response type: %T", response)
 	}
@@ -8317,413 +11404,590 @@ func (sh *strictHandler) VerifyWebhook(ctx echo.Context) error {
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"7L3rchvHli74KhnojhDQLkAAL7qQ4YhD3WztLUvcFGV72/CgElUJIM1CJlyZRRC2FNG/JubExPw5M38n",
-	"Yv6c8xT9NPsF+hUmcq3MrCygigApyd67Nzt6WwRQlfdc9/Wt31qJnC+kYEKr1tFvrRmjKcvhzzOm89XJ",
-	"RLPcfEqZSnK+0FyK1lHrLUukSBXRkiwp12TMJjJnJDevcDHttaKWSmZsTs2rcy74vJi3jgZRS68WrHXU",
-	"4kKzKctbHz5Ere/PqGav+Jzrr3JZLDY7O58xkpnfiZ4xxYgdI8GnxqxH3jKhiRSEXbJ8RXKmFlIoRgqR",
-	"spzE9+mC349JITKmlGmD5FSzLjaZyEJo01pChZBmJiRnNJmxtDoJJswMfmzRBR8tc65ZK4K/c0bTVtTi",
-	"i9ZPfnZK51xM1yYH/9mc3Bn7pWBKK0KzTC5ZShYsJ3MuCs0IFzDaqVkWIuicpWS8IvH3Xd9oF5Ys/l1W",
-	"YOdtPGNzyoVZgebZykkwNT2jmixlkaWmc7cQOZ/ONBFy+fvOrr91dorV7OM7wa+I5nPYNWWvx3hFljOe",
-	"zMq53lNkOZOZnSUVCSNckTFNLn6XWU5kPqca5/bgoNUwVdykl+nmLF+mTGg+4cyOAJ88Xh9yQvPcPMN1",
-	"j/ylkOYoa7KcMUFWsiCJFJommqhisZC5ro5w/Qp9iFoLmtM505YsnRQpZyJhm4P7biZhVJpdmfuUM2Iu",
-	"qmaCTGTeI6+L+dgskTCDJcmMiikjS65xd6ht1oyGm9Z+KVi+akUtc+9aRy33e2WwKZvQIjPrOaf5BdNm",
-	"yJEnFdXvplwwBpOqJRRPc0Y1Sxvo7RuRrYhKqFAkwQcJ1UTmhJrniZ5xBYevafT2pRE8Xn8iUnOaTBut",
-	"a4b3BOj8TuOzLGHnoeHztxpbkSuZ1/ONWLArPUrgidhRnUXOLrksFFnQafO4sNUKjaBXr5iY6lnraK/f",
-	"rxvKM2lI3wuebdvF5UwaTiaVNvcfFimFd2FTiSrG7uPE3J12QhXrcqGYUFzzS9ZpGja+1jjsw/3IkDr3",
-	"eVA3iZcpmy+kZiJZ/ZmtNqfxDb1gCni9ueOwplw5WkAUnbBjohgjQTuEjuVludTIwctBB092TZeNoz9c",
-	"H/2Cas1y0+b/9uNweLU36A6HVw+f//TFv9YelQYmfEqnjCj+a+NhACpbf/X3+pEZo2WN5lhsYZSnufyZ",
-	"JXqXQ2KIE7uiic5WuMgLfLdpmPbnpvVzo7t2998mVLx8Vn+bzLDuKcLTiFDy7t3LZ8eEipWecTElLFPA",
-	"y+KDvT3CxSXNeDrypDv2Q15QPStHbFoccSNBmfPDc5a2jnResFoyUBTwZN2YZywtMtY8bvz9U48dW/0E",
-	"49dUF2rXEwEnQcErTQcBf62cg3/N2aR11PqX+6XAfx9/VffNnuMYYDjvzl7tMBZ38d+dvSJt0yjNDVsC",
-	"hiTMlDP+KzWvNdKqIs+a6evBo6hOGHAyBsgCT2hqhRXzycgVTMCfdLHIeAK93/9ZmZH/1mJXdL7IgHmx",
-	"PEeGkcjUn0Ih9chMI2Mg3M+ZUnRqfjWrQw7HffYwGbDuo/Rg0j1IHtLuY3o46PYn+8le+pg9GA8GZEYV",
-	"MeKXayYlK6aPDQE3BLIQRijukZfaUEtVZFZKoZeUZ3ScMRSRePk+7C+cw8pV8UQFD6qlvLB1u+33c5g/",
-	"rOfmZXGEPAGBvJQmU9KOXZdmTeOO4VXakgUzw42pk3a8sbRxp9cyTFuKScaTT7VxEy64mrH0IzfONeP2",
-	"zQjUWWbEczM/ZQT0jT0yqzChPPuDNkvJIkctwkyACyM9aKoZalWgZlSE9XBP3HTjiMRuonazxIRPi5yl",
-	"dru+Bo59LuUrmk/Zx22aHcgIpYCRlnKUQavh3oUnMeOCESpSr/nPC6VhuuwqYSwlDw4P9x+Q8ap6Y0SR",
-	"Zb/XZdkYohvZAfkzf0LacdOk7fq+NOqboNnzcq1uu7zcNjXCH8JFPRGkEOxqwRJzQeF3IpOkyA3lbru5",
-	"8JT0B3969vDto788/G7/+8ffHpzvnQ1O+68ffHP4506PnGaMKmvsaVpuuuC2/0+w0HXDNrQonGfcOYZT",
-	"bifrVdDw5PMU1vq11C9kIdJPRXqgrXCZX0skicCteboTCbqWeJTdfGqykUqm7E3iCsjHShY5kfmUCsu+",
-	"KwTDDMJQCy/7VL5NZswSEP+Vzjmd4mOez9kzf0pXcyb0mRecPmo7irGf5MjLYusUJaXcyi/kl0JqaoSY",
-	"QyvPcEUKxVJSLIBj50wxw6A12evvPegOBt29/fN+/wj+/4emcz/mWcbF9NOd/deS0MRofCScYQSsV6Z0",
-	"dU+F0ynnYHatbkns2lux6dMS9O2UfCzT1Qb1HvQPHh0+/GPoNwyIKwLDNtIMFWRAvqmQ7HVa/Zbllzxh",
-	"74Q/0B95dLG9URE0uHlwNR1T1FKC546RCiPbn7Clszz+LmS5Mq4Nw2PkpEO39ylPAxkLiCMXIGOB2RRU",
-	"7KFoxzXLEXd6BNwRVr2I4UMXjGWxm7PR69CYVFr1FJ2zoYjX7AsxsgrbEclZIi8Nzx6vzHBYNkEhT6+t",
-	"O1hph6IVbXhJut5sV7eQ9un7gUMFVvNcym+oWDmb+McdIplPRznVbATrOMKrVUMBvf8CzMfWryInZNB3",
-	"G6UqLgjl9jM4ag+2HbNwIJ9MCAgHXA7rCLYp5Ff3FIn9LGNzCmPnqInRCG9OWcN6lUpNknEj7tM0zZlS",
-	"Rt5Y1L/QI99Rc3JrD+VxnbsGfDkomkBjn+pQRa2Nvra9vu58W2vD28t2awMfX2uj4g7arZ3ylY22rPNl",
-	"13bM43CY3gla6JnM+a8fK2mYw3TBViPLkTZu2MnpS3LBVk4jg4ca6XGhZ0xo2/unJc3BOOZcKS6mpB27",
-	"wZfigDnvc5pNZD43RLsQF0IuwQyds0t5YRSDeG3Klg++E4tcJmbu44w9F5rr1cdqLsjj0S5UrmqRZyg0",
-	"FIqRmdaLiqqNT38+MeGETDjLUrMi3iRoFtV2dUxiM/yYKLpSZCaXoAbG8Kj9EnyAvWAscMmfGmH5qSys",
-	"552mKTc90uw0lwuWa85U62hCM8Wi1iL4Kli36kChQYV6f8V4M2dUFaDixV5XomOwZnBBcraQuVZkTlNW",
-	"em2YtTCiYoB+xHVjdtSaUJ4FXrvgFy4msv4XQeu/X1Cl6n9Z0lzU/fIhtLr+iA3Yp+3QoDc7mNLtJsdg",
-	"Jf8Q4ZI9Y5mmN9wCIxOMVGKdYaWjShYovZlbjpIhWoOdIgc+SNMzNoA2142dfF1kWSmDgFZFltRbeMyX",
-	"IJQYyb8XeBy3rEBkT85PjeNzltaohf7RzaHFfL7I5SVLkbPmbGrYo/noxwvLQubmoYjEhcCmzAt6xvIl",
-	"V+yYxDRNsY2hiHM2xxbXpgyXjEiRrYgUzHnvQFtDlunm7cYEZng7oFbU8l23ohb0B79DXzVOWDNno77y",
-	"tMYPbYiCPSW32OwFzzKa1zabX8MYHWk6s89qo4Tojzp2rokbHDxeOXfYwOc7eWt32m+JXSm/ltUbtD6x",
-	"KLygawvnttKf8UbC8IqjY+EGdIEG0Qk3jwOIWonnB9cdiJB1mKNJ8WRyzea7vXsG7gc4EFYQyXO6agGD",
-	"QtvTTn6rcKdKo1UQKmGnY4fYuNB2ODfkgpOJzPW26b5ilywzHbFLnrqdqe8Fz+OmIDWhiUZp/ZLlKU/A",
-	"NqQVkYK03529UpEz+kaEXemcgpXykmYFU9YoecFWiqRswURq3vJ3K2Cq5Yrwmribtxr8Q0rQCzZKQN/G",
-	"uwl82YtUrVyOpVYjxWiezEbwtw2natUcNj5f0GT3FbyOirFEzudMpBQHvD7+r+WSaEkm/IpwHZGJ07Fm",
-	"UjHhY2+OiaihP4a0oPyxlWndhJh6Klod6SAi/d6h4W19GKbpPSKGroFcZyibHab5NRY0RnnPkDlwFG8S",
-	"5TI6IKqEmW0l1iWV3nqhnfc2aqliPqf5qi48imqQIsA2GyFrZeDUMotP2m5CEVnOVsEGeBuxEedXnV7d",
-	"UdJco0y/8cuS8elM1/vlof17iuAzoUkIz1r9em6s03K2GnE9mkMsiKqbuQ2fsE/A1p28JFSoJcsJ0mTV",
-	"eCx7W2kfkkdYgk0+Ffjikf3YFfH3L3KkrNy8gFxtTG/jtjWS1bcNXD42hzom7QFZSC50JyKxOeAxafd7",
-	"h+aTOeXmU+cYT3i7egSi0sCWM6qkIFwMRWwHH5sW4DqQNuoWRg7EqDtYgrSDVwZ1EdKu11XGLKGFYkOh",
-	"5JxhmAbXlogC7TWDNC2rIpkRqggV1Q1FRUjzOUuJLPRxZbxqbcjgiM/YRJtHjaQJI1UwUEM/8WDgnt5T",
-	"BAyGdMqqYujuQtDGLXkK8RNcSfG2vL83kTtAvK3XxJxwXPtrKS83/DxvfreUr7crZx8lopfn2vtHr12b",
-	"TUqDTkMmLlkmF6BKrIWswommTumVE3LQ70Msngtca1DBb7BHaOX4bcO8oDaZu0yZ4ZfjnIpkRqTAgDqU",
-	"v82zVhjnQucyLRLTVFUQqJpSNo6bt61sjmZWzKno5oym0BO7WmRUAKE5JnO6soGzEUklXNkFzRUjXNdy",
-	"BWui+a3J8QKGlYhAWFBgXAG2q2fBN1QTCLcDp4LhmzuJA/hFLePJqIJdhn0MFZl1A1JUb6OL1jx9USt0",
-	"BW/Yv6PA8/LTNm4Cv0Z4XMqtcqu5eSvWXl/vpbw8L5hOZmcskXl6U3PHSrMG40xa5Lgw84YH/FXZul+L",
-	"Il9IxeoZOLfCi5mDIfusN+2ReCbnbEGnLI5IjMIveKeNJkQX5s8sm6uRvtLmb79Fo0Uux/AOzTVPMvhz",
-	"LLX9vvYs5yzlOUu0qj9RRhEg7hmWEj3LZTGdoZiVpwwOmVfQGo5qoIYBHRo5ktGwdCEtzrO68Pnq0UBq",
-	"4Ja52ktkN7m6o+G8o21H63as62POFp4GtbPyG96AmlU3J6lhf+Enb4LimpUCsrLRceYLdx5BcND+PQ4R",
-	"QheQMAViCZDN1IgtX59/86pzTODkobyh2ZUmE54xDA90brnI0tspOsm3GkOnsJn1m+rWrW4rv6Ka3ZSz",
-	"0Ya0rRmfziAoPHFWZXMugY/M6CUjyxnP8Psp1YxMeF4/uaptroae59wQ6MzZSiG63ghgRY6tpr6T2suN",
-	"7Zbs0ynQmUwuWDqayHxEuVWrt/DTj1BK67QKq00EdjCz2GWPtTuY01pJ4wvyt//+P8njw4icwF+PDiPy",
-	"BP562I/IU/jr8DAiz+Cvg35EXpAxy+SSHPRDHnnyRStqnbSi1pNW1HrailrPWlHrxSZji1pXXfNO95Lm",
-	"4PI0L8PgTk4zUInwg/vjifvjqfvjmfvjReunD1ELTRE1QksiQQzJzO8YAWN0OdSv4E6hhhVOIpNLWMaU",
-	"F/NW1DIntVYyP/VWj5tcCNgusH7VEy6nQDTEq8/MxXfZKl7pwLONunLg5Rlbk3tK2oZCGI2tczNLxIZG",
-	"XRlSrSGhHJlT2VQU5lvtqEjvau6yXa3bu5KcLrMRTRIGmtdG4xhoHt7sp+YN0vzGJzAhlUZ0Ie2mVbZy",
-	"fdt6rcYMkmYrUegeu8bC4g+PP1JcKyTC0PlOFpY6ugQr68nThmnDn+/qWYoqN6OOduF1u61L7pZekb8b",
-	"386txrC2PXV+Eu8D8d6PurU/A2vN7+zxMDpuOnIXddMhQi8Z1aqBCoGOpVwCmhk9CNyLjEIWLlo2FZo2",
-	"LQ1AyinkmrFoSdVQlGHvEVGYTHryksyN9ieFE/aWLGcgijlTVadHTmq96UNh3el2EvgqmDnQcLS7PoB9",
-	"fyonz628TCAz7iRgOz3gQ9QyEpcaTVx8706DBwG0ZtRTJliOaax61/TQqDU14sPInR1Zf1OBWmXZaOok",
-	"p2vHBw8FbzXwgTeCkZQlfE6zbex4nehvUBkz0JuGiVhxdQcCFJyUvFD6Zq9ccsXHPLPRP7u+t+49dKJ1",
-	"0JobTR2p2t1NicyJi+nokuWKrwUhtfb6ew96g9rX4BTbtbw2e84/uKseXvpKUSMPaGBUzTSvjnztDqyf",
-	"wPVzXHP43Umq3szAUWsJjbvu4TLUsoxamIc3ZbSGnuXMy6fQdyiE77bt5Z4EJ+jGGuqCpaPxql5M4qlH",
-	"pPCpU/iK5S1cTCHSXuYsInwCnrOU7+aVDGX9j5DJb0ab6shegxgPjxpuJm4pwqOosTt3sipVDYm/lfS9",
-	"lYw22UjWhNdrLk0gzpYnqZx43c14m1BxUwkWyADNOFV1Zqg3esZyGztsTyu8YdE/wJpkZRUInPIeTnVM",
-	"2HyhV04pMeKOkUSm/JKJm9klt0prNonQksEd7oZNF7U8ff2I+pAyKlzEN4n9SxiDho7ANed7IBJsH4RD",
-	"x7iBWGFxFppswfcUgDuANHry9unLl6S9KMQqkSnrmLs1r71IYF8d1fuJvputCLVOT1wP5wClCh1XRmU2",
-	"7x6ROBVqZM1fkISVKZslZz7wOZOFjoeiarEECVbI0iXmUhmtW37QJ2CD9JmvVecZF0MxOCSQDmtkcnDw",
-	"KOc7pYIM9h5his99FVUyh10ofZkLMi7SKdPHQ4E+4pE1dm0EzncicxiEYOABG9mDQNqU5GwCZiAIY1ZM",
-	"g2xvn4sQY8MHPZfz8K5k8vrdKxgsZtbgSnSioYidSTBlSnP0i8Vo+gWjMLTsTObEbJWWhJJFzi8p/myG",
-	"k1+ydChsaoGZxEzrxcj5w9fsyOYGs5QcXl2ZJ7WUozkVq5G3y8cRhFDiFIJkpbWGcJUVOYTsJsyjSZnZ",
-	"SzMILgVMDyQTOqYilQKW0rSxlPmFOQg2g51wTZSWwB1ztoC7k63Q619JyewNBdhCLGaRv6ig+2y9lZWt",
-	"38FTaV37E9iC4J7YcJ31QewyhCZzMya8p8cktpJcbM7Jko1nUl6QBV1lkqbK+wAwB5KkUinOqkEtTTLr",
-	"hkKyOQhk23JC4ooUGJP2yRcROYnIk4g8jcgzc+hedPwqaJ6VSfp1qxBAqrRPhsMv3p+8f/L+6ftn7190",
-	"/vW6oTZoQf2//fv/Pej30cEuS5WoMqAQRaAyOC+oP9zrHd5Mh9puubFoKbvwqRDr41qIESs7WhAkNy+Q",
-	"GalY1e39Dn1v6C91/cNDJC/GOU+IfbaMx7bGB7O4hRmZ2Y6d7oB1hex0EO2zf8w5DDtvWCN4IrB+Ng/m",
-	"Y+yxmFpdK82ABOcP+5Kq4KSAvxhtTqcvzWKNDcN35yrUmuiCt8ojWasoKU3zLSLN9p3fKfwwxI4xqhsF",
-	"9rir/Aeq3m6HCx/9Y85W0Hf9MOGBz36yikV6Y0HV7sTmkB1GD0sBwgfoFsdsclHJ9ynbKrX03bYseP6P",
-	"2bf1AdQPuHzqs++glRFGiiV5HYxkvJwploxi8gVk+Dw4MOu4v0eM2iXnNkWenBohEsAis5WLBfNCbMCA",
-	"FKFDUUJR0ADlpciz2CET2djMmVwKQqeUCxvW6I1kOKhf9ldvH73uFw/Gv3z9y54enD4+u9j/dk/2X/Xn",
-	"j/8y+GXy/IE61AfF/mX/y91CZtH65SHrKmYwHza7zcZVoftr/KrmBNSc4ur9rhKlOiNcoKati6lrKnAU",
-	"QLKFpNEziWgNRSxQRSvXvULR19TmJutDGVN6S0/aNrJ/xia39U2gg6/GwGB3d3v3Mme+kdsZoBrH8PmM",
-	"7dVh72Rsr76yu7E9fO9jje10zkZVw/ZYyoxRUSOeqtGcWkdRjTEH146AD1KROb8ieinXhFZUnNTMeckh",
-	"ugoIWELz0AIZDqIMPbv27G2EWVdcrzsd+LXFXHev+sVqXJnykJfWeHeCAwO8m1Lj9QZSEeDf/T1YGkmb",
-	"mp3LNbwdGU1c5nOWD4X7vMCIZfi9ExFGkxkZWB0xmVFIn8pVj3xj1gqsDRYyubuUeQpHA8BQ6ZLmLBoK",
-	"p2Qrrtk9j6JKsyVdKRyvOibUjt8JORSCMrmg+YpAs+1h6xspUroatjqEgysYZwosdjkDx61PMCgUxvSB",
-	"qQgnpiShaUooSbnSXCBkj5n7ULSHrTm03Uvk3LRvWuuRNy4bthF2suojvhGQJ0gpL/HVQX+bHbcmPDvH",
-	"zAcAAIBYqnCXe+QZwp/agEZzR6dc6RwMMXYLbCbPO8EhnN2sBWnHVqjoJbJXXMSYRLVcLntqJhe96o8d",
-	"K2xVMHe3zHrdAL1BgnIIrD998/Yc3RvISMG9b189Moe0GGc8IV+fn5++BelYTgjVZC6VJnv9g0dDUR7V",
-	"yCJ0O7wZkhcQuqlIbISsxo2uiGK415ueldJEsQGJJhd42UlGxywzs0I0dciPPiYTQPB02QIZB4x5kRJ2",
-	"BQEKa2u7y4la0+2aB1QuG0KVImpsCHlpm7IrtxaegUGzhJKEzheUT4VNOladYzJnmqZUU7iXLqvIxoRv",
-	"HJcaCNEGfehk644HtOkIjOA5Ayx0mqmImBUlBwf7kJ0ghaFzQwHgzkBwcqZkdmloqSEmWrrOrAHYSPQN",
-	"Z6Q8GqUwDgAYR/fvm1tTXpj5/a0it5l5EzO5RarzjbKOwRtWI2rNqBrNrWK2ydUD8O4drAlr04XxBT1U",
-	"m2taiNOcJzcNf3Ypto0WnxjozX24mXEA4mvOWVn3IEnYwrAcIZf1Qs5uRNv8DoYjo/ZB4xarmmhZq9Un",
-	"UukG9zAkiJqGzDMKvFlxIbiOVcU4O6hTdUsPWU0uBVX1kaUrIqSO0FEZ23WNDceGhT8iDaB24AcEcL8R",
-	"AOGN2NWMFkpbQ78PN2gACax9cyeYDLMYNfGrAChoCN2C8pRMcjm3aGKb8INA77IqmoJ5otas12jMMSeJ",
-	"gkziz5PSLibY2XnqU3cL51+57v6+g4fq80nq9Xc4VXaBolaZhW733vXbdA+NqH3T9LqqK3k389jtY4ia",
-	"Nmdnu0dlwJtdNK1Mc1YvEykX05i0fylYwdJORGLrsgNwzlqvOabFZtTwqqWEMzvhgma9oTg3Ckb5nk10",
-	"D5pZL0qQrcwZ9HKQB1MGPOIeObG2KOdGtEjKyvoXEdTNmjnMOytVjh/6RhBtNFH5SzUU8AoZY8q6ofG2",
-	"wWNwxeKvVlCgPFOWNq6l7uLamfOJPYb7Y5N5G1BjzJ68A0vNrrrYnIvw28H6SW6U+sBsy5auDABKfsck",
-	"NmQqJpg3q2wy5vXC3fWELWpddaey6z1m+Gzvtf3jR3zsp/C5Lp+74GFAyT9qTbmeFWMQTSRd8K7RAqZM",
-	"3PddfwhfVxd80XUSZBfy0lmOo9smerpVcUIlANLTsZJZoRlKdFFVcOxsXzOUHv+hlulDLcGwTqIbSjSg",
-	"v9YLZf8FopQ+Kt5n46cJZOiJZFUJgZdCz7JVK2r9UhiKlmerWuqxI/8xBHqUF2JbmJR1QgM995WCPFrT",
-	"7fyA0HcQcLt5+0BLylnCBCJDOb3PjsYO5FbOb+z8gi9G1wmNulrkozKeC46RKgU6XN3nNXxkLvDMW0iy",
-	"dSmyE6E7iE/wZAI7WVLVIy+15VUYUpNR89+8EIqoIkkYS4+JLY4xFLGfzQKOn9UF4mB3G6JjQsdX7bjf",
-	"r4243h+21n/DUaJ+seAc2edvf4BA79p6eIFzuyCQtGAQprXE8YSbyBXROTfn2sgBHjOIZ2wo3GrgIt5y",
-	"tFLzyWrE5hbbsF6lo4LAE2QqDaErbGEIMGfCJFx5lPIWbBSMOCJaDkVsO9TSAuAppqMSK89Z2CqQ7HM2",
-	"H5sDCHmuDugzCDoxkhZ2u6Wle4rIpWB5j3xnTqKQHvAWYUDN8zhProbCbYO3uV7wBcAn5z6lpUaJd9Or",
-	"px2uv7UrDJ0qMpVES7vHCpBf9IzN/UzM0ElbMUbicNvQdLhdeftM7nQfc/fu7FXv4z2hJX9ZO5zh2kaO",
-	"Z1evW5VzrNHyGuq6SSKafZI/XSNv3Dkn/rGdE2jBqMgULqSggBgDNv879mD8vXonKpLiJkKenGjLCz0F",
-	"KQNyjknsJUnLKBxeld0JizkIOnxlQ3y3FWPYrhLqbfkhykOWIeIZsoHrbQdmFND7Nfp9DPFebH2iN2Uw",
-	"bwQjY7MeOLYSzB04x38LzOcxhLanXC0yusL738iShkJLwoXSjKYupdpy0ZNdS8qtGfUVk13N6Dwc0tr5",
-	"OjyonK/93X0bIT8ibYBWiu+DFQgULpg5YDB1AlcWerHkxJmS0Zn1uT0RuNif3xthteK/f48EDvSsEDcE",
-	"PTMnf8FyLlO3h5aMG06zNJxmzBI6t5AAmwBnRt+YL2rRjqCuEqCFuyQx21F74KLsLVhTKC9ivVC0QV9X",
-	"IXNdPW/QFmyXAAnFc6VRJ2jUUTb1+YLVdmCLmvj8xYQCDKNNAywEweyN3TsCqjFKmW4gn6tAxg7XzCoJ",
-	"OyKfYi9NsM7fVfe77JCODaUuo9TrQvKdGfeIeAvzULTHDCIlmdCR21pL8W3yDc06EYnNA3FE4hnLXDYJ",
-	"LGBuS+6Rt9+cn5KcZXQVpt+jVdqcR6plTi4YW5hD5bApITPFpfiYQziVElbMgjfa2rSY0YLrGZN2qdyA",
-	"BzfQuyJDvgGYCPUquVYBC4h7By0DQmoHDgetVhkXbKGcTDrb1Xi7mO/NEr036/Mep/bejvh9pad6fX5b",
-	"wli5iWWumCxT6qqpMVzf5MTtaLiShU5knYwWW7kmJtLcL7oZEl+lLsek3EqEjbJERki97jsTYLO3j9cK",
-	"NR+RX/M75MwEtXbtkxZBC5aqEoz8STNirsmq3yFLhYpGAhRMCKoNCu2QNtueqOzirXKh4kuuZyBjetPm",
-	"LjfNNv/et21vXEM+yS5Gx4AN7WBYJJt2RTsh2Ngg9P4z2f+qFo8a1mrvFPoDb8JR64walseWRKC6qFEp",
-	"ZEQBJEJ4kLZHf1djsUMuuMZ6b2fHOCvE7yWMGhnvH0Ue/bT+zuu8TR/lXFlXXW+kO57UaY7brZSlR9Fh",
-	"CK3w98BiiUkWNfrdfwF/o486//3Ru9YEDFuq5G//x/+AXJo4LC/AOFgtFE+xdLKFFL51RZVPAdy1O1DX",
-	"2xCa5iYlM65YUqzdtUqw6SUT1GJ5bUe8WZ36F1SZgFnbdFNKZJxlc2vjQTxuwD5FzEnDhxwaCaRCZlRM",
-	"CzplZC5TlkUkNswjo1Dkz1cWGoq4nIetv8U1lDQ0bVejPlwDraiVZfMdASzPy5demZfCRI5rEtB2QAVy",
-	"KUHlNkU3ztXY2JqbHhGAQ2tw1WzC6y9zaaFwYefaUDLdq3E2FlGkAIbRCQpnuJWvxhG2XKRimy54Ty6Y",
-	"oNxQqs4uAiiciib/dMqyugE3jWh7pRH2M+A8XysgUuz4nsLFMQfavUe40ckuodayBUqy/VejoSlBYhGW",
-	"YEKIOS85uqO/Wza3v4gfdQfK4xXchvJLvBeNxxuPmNuxzcXc6VyrGxrEvptJu/lgkgZiQE7WiApaKNwp",
-	"rJz3DhAjpoLAM9yIe4oonReJhhPvotzBNdPG1PsIUKVU5FApMMWn48PXTYNgnzWDsl4jimcGzizEzyl/",
-	"FiKnmuYWXXTjbGAo3SKjCUttYNxQuI1uQit0tf884FeJU1ohw7BQSEev4S43Yh9V7nHjV3fLo6t78wbp",
-	"dJuvr+PufwTVPgeEkJPEAe7eGGq4ERi7Bg8bTJkU+iITflVB3A5MSzcrr9VQNe+GJaYgoLG2oYwJ1TjL",
-	"nKsLYp6AOzDhV1izRUUuxhRECjEFh6AUu5HKXwqeXIyWdSBPX/PpzKFLG2ptxJUSYXpTy9gsj7WD9hxA",
-	"fuOybLRTrkpdLaFy/M0n7hlC0twiOlCKEt66JhgCmZackEXOZc71yh64BnT3jy6b14QS+9TIImjBdyCs",
-	"hroazbf7S0Eh519Iy/V3DzB01ZlGGUunrAZc7zlIsxMOhidCk1wqRWiWkYRqNpWGvEbEkGNwPIMHIzKH",
-	"16PMcmEepZmc1pSPuO4u4ca+wJ5rixzYXndr6NQ9DQoC7uXI7uXmtF8YcmK2fUlzYR0/FaYXkZyKC+RK",
-	"oE0qV34dnPOgGCvtV6ZL05/BnBVcrxusgiWoNYvgL8ftTrGN2/OtxMQQkfqzbYjTyFzUumCWOEQwBxMo",
-	"Eymcc/PBlhOkyEHgGyizPAJOElvErWluf3SrNprwq/IdkAyovtUxOuPq4hUT6uMqRbqyx/UIrINev1Ux",
-	"cP7Y7z7+6YvhsId/1BtndQ52kwZbM15Ld/+UZYDW5MwVid37uD728U980WwCN3j9pzld1OTEnwJQtZNB",
-	"I6MvGXphc4JgMyOMcOLTKQOEGXXhw+/Q8QmHkCzRoLQr7uzahlRQZz2BqJtCDRUId6N63DcJZUmqN+9g",
-	"VGUszVzLrflNIWCB8q6uA8pHXzkKTY54tzfuKBcpCy5YXIr/I8NY4oj87d//VwfiV/2dxGCipcNcBbBA",
-	"rsi44Jn2YFzXCGHXVbywmiC7StgCBZIloxcCUksjGx+GSC+enHrfmh3eDpUxbo2W50qVQqeVtVXHAdH6",
-	"27//L/SRoHvmyizurRatlDl3WDTTgWCFzmkG98rVv3cj/BQL0yzVNvnLSvoE2ehQAdUuncUmzkFDs8VA",
-	"2vbfv/33/0n2O8ckdvsPr1teLPOhCHmxhcH0QojOKXd1RSgEEUrBjklsVyc+cuOYc+E2UkVDkQRl521R",
-	"OFslEgvnljEGrqtjEttljo8qSPrIqyDSGOLE1vPCHaHsorLuAPltqQ1rl+KhBapTNfi5ZYVSFbhE4PWA",
-	"GUK2IgyrVsbcrDK6ixDviE4pxHv31KbIvtZFMwU8DWS4m5DAeQO/TKTQTGgyp4JO2Rz8syul2TwirAs6",
-	"R56U+2cOjpkFT/BKWlByW0jPM/bvZJ6e5naJdwMCNpd+NC6SizpsrBe5nJNUJoUZH0uJ4lNBIYqeJTMh",
-	"MzldYUytYZk8T7sLmusVwSbAAqki9wkvzFA4gRP09MxaYEiScSZ0F7wDXiCL0EZjiE+KMSIzRlOInHj6",
-	"zdtoKNzpNL1gATqi+K9o/zTcj4xlZYUhDDKVibp/fvby5KvnvfnGceWwlGgpy9HKZhcKntIsX+RcsYZS",
-	"4k71uVYtsoajOJmr2Be4boMB3t4rv+1owEzkVHBlI7luWk3pZzWa5HTOljK/qD+Kf6KX9C1ukn/SwSgI",
-	"wCOG0mbHhEJOX7d8qP2aXenezyoir4sr3TEiEcZPWMDgcU7zlY1w5Jq0zxhNdES+Ldhu6QKm35Hd/qoI",
-	"+zyDHcU6kFshD91p5XUKwXPrBvEnulzwiCidSwFyoJOrUAa8ocx67lvfFFvX6+9DubjKzNc2se7qVg7f",
-	"2oybiZpXNm7sOeTqGskDjUI4MkgtYjm/ZJiVf8O0Qk+Y1o59eTvh4EctV4+u9g7sZORyPaxVuPLUCCht",
-	"qB0iQfDKIRQdtrphINMHquH2QqSldcnxLr+/uOjNexkcsVtJ6d6kbK/Yj623z9+0opKnkEVWTLmAMdyg",
-	"jE6FJt6UeG1WE/urpEoTHNqm7+86vN4KQC8wUX7JFKFLuiqtlqncyR21tm0OgKFcyXIslSWo2753Dg3i",
-	"RuEuPFthvdsmLIzNDDbqEtbAN/vu/ClJ6aregpLaipQ1F9wGkwWvV4KVajGVMizM4HZ/kjOGvozaTS9r",
-	"+d6UMNEFH+WM1mhFNnBGwdTnXBRlvHHs3ootnFM7/ur5eeyrgHaiEk7EzMQh6a8n9V2yPOdpg0nK9AHe",
-	"rJsPDV4rx3b65u25UYFPT86ffm0RIp49f/X8/PknHfLaCS/HH5WrXHeaczanXNTWqImDUwsxIoViaex8",
-	"chiC0G+w6DHFtGoMH4dE1n7/qN8353L3SHEXV6Runay/pu9inpdvtn4yDdfWp3XTtVaIhXLZZZtcRiL2",
-	"UQstGcYyltqwR7p2Lbgwx3pUHFUHvoSExyfFypSuSDtlEPiJIGmEiyQr0iowTtNkLDkB6lE/7qhCCO2w",
-	"wjMYnpxwu6tEpm6ZvkPY4Gcs40Y+vEUuCLsEpc78BypSuGjcAIQuQqs2Nzq7DcxszAu5rrZpc+oICrf2",
-	"94jILDWy7M1E2LWlOMHG6pn91toyXLss/TDjwqcUhMnlxEYR/75lZmDbwhsB8c4hMg18cQ08TZNVLv6+",
-	"+xWT5pJ03VrGpA0E3IJUd3kad2ztE6iVH+7eTlUsIJd49/rvmHp808rnELPqjuV2hAH7pAcZwM0NwJNs",
-	"8ghIKAgeVCzMnTkkiiVSpAoxHjq3Pwg38pxsRXvCCbhLR5DcHJPYH+zYJ+bsXV0dlxk0+K2Hf7Jn362P",
-	"9Jk8LCVBtZteLWqS7+x6rKTG7HlHhyxqZDCfJZKsHfPoSw8H3hyXWe9JdJV+bZ6emlNYOcdrYeRrGF6e",
-	"9O1AxB3luiGzL99arzo8H0OhIOtsxmggPMqYf5dix7zMm7ffrLbn5G2txO9veVMt5GBTS5p7HKBTUJJk",
-	"FJJz62osBYWrsN4RVj+KXfEk3DBb7Cqu1IUyn1Kh4k5k+pCZFBHBECsEA8Cosx2rEu1QWKPhDjekaUH8",
-	"CkuY2QgIJQMfpXkWDPRlyLLRB3mK9nUITLtGM2yUyOzpWYOTD3e3Oly3sTuc58+dJ7EuA/2950rY8Z5i",
-	"NaiPBDOsnpmXb9+QRw/6A8IFqL5lOtSvgNhZTCb8qmqM3+vvPegOBt29vfP+4dHe46ODNa/7cJj+dvCh",
-	"a/7Zc/+c4z9HlX9q/fHX5ex+/GgfHR3sfcrRbpQW255feyM5zH7SrKGM6Ub63y3yDq4F5LIFykibknfv",
-	"Xj6zvmgzHnSzArCFH2Pcu4nk8UouWZ5QxY6J3oYQSTN+USldtCOm4k5Qmo7Dr1fTbcwd2yjV0cjJr7nP",
-	"50zp2+HaNAo/jvxHdfAL1ZItO6KJ3xqBoTLJW9TZHcu0IcCCXdFEk5wusTIkVLKxIfksZ+DMswFjRkmt",
-	"PZFWXKlT9s/zgpVyhlvQsnri3tVVWMcSBfn6YE0nFI1upDlZNQknRJWfxFYBf02y2kSFyaSNCPKz0lJe",
-	"gBaP8eltFOE1E8nKSXaW0XfqbT4NwppLanUr4LPG+cRKH0f/IFJaPblupMeLkkfvIIE4jg5B6/VlnMwx",
-	"kYJ15WRCTK8EH0RPlDn+cETwyDfGsYB/WxdNCeLBMXzrnmw+h3XkXaQ0T0dbunlrnyN29qq0D6jruyXt",
-	"0JIAYXfB3TL77X42Z0ZpOl/gU+XHTm8HeXq7icA3uHUlz8uRbL3RXOgHB7X3ayf2FdIZx7o8S8NzVZ7M",
-	"CClreChqtzCca0gw16X6qsS/Vcb/luV8srod2wsuVw3rc/wAsl2ARyCKtCV26SaUsfm/2vKPzVfRGjvj",
-	"avW12BxQqGxmZKJOhEhudbBeN72a/mdDpW2wVXw5+NIIXmg9J+MVeXBAZuyKpHzKtUIqXn+n3Vr4sslG",
-	"bF7JIgc10df07Oww9LUzWB6vyrnCpdzhPNxCQmBXC0z22nkN7Yq4eSobvMiVq7RrpQYz6Fp6MeN1Ed6G",
-	"t2oJ2SK6IoQ5bZsDtggB+WrHpMDmXMC19o5c9Zm5FGTOlaYXNqOSXS0yyq3LNOWTCcuZSNhQtGMoHc0R",
-	"ZHL0s0KeifMeLXI24VcjMxjASCl/wTqCo5SZw5ICXy4WCxThRzN2ZR6dc6W4mNpWYqsv+C0YzbmC2lVx",
-	"AM4Mzum1cKX1563LozJof8DWx1z+UB0yoDUEAwZjVTjenYIwYdmvExzjgJ1x5WkRwPEhK3AHEYFIdzuF",
-	"XrBcu3k4nKjuOgQ1EuDkbt5DJHdFzvXqrZFN8GadLPif2eqk0LP68jyh+91ixkYknjI5qtKl/UdYe3Iv",
-	"hLwEH1zrqIVL0XLBEK3vuyenL7t/ZqtyyhTG0fpghsnFRKI9Q2gblGtf9ItZLBYY/Qhc04PKTZkEoS1l",
-	"l/fdMx/WPVuuEVqkhobaujpLNlbcEYqvMDiRXzLyHANE3yw0n7uFaH/1/E3niMzkkixZlpVooUOB8aSK",
-	"QM0CRpNZBKXorJYGzDciCdcY4YcVYCkEc/TIX2XhwhscshFW4Hx39urYIfRiLQRFqFqJZJZLIQtluJ9I",
-	"LRApaEg5Y0FZUkXamFwYBWVLI+y9A50MBaSHqsjFtLskVC5SfsnTgtrIWZerGgUpnyhxvzWTOq9WLR+K",
-	"ofiXfyHmeDGheQLLNxTo0ovv0wW/fznwTn8foUz9WfORhv7IOBmrR/7MVso6WzCzBk5lNBSVc1mWQV0/",
-	"nnbcD7r+Kxv7Vcx75AR6r2YADkV4HY6tb8s8BwoUpMsE10UxFhS2QOcxXHfvW8cpYIT0UNipAqgiQRoE",
-	"sJwYXOAq/ZihWUrmSAwgRvYHhC746IKtygo3x4QOxZxmgFgLZxDj1GVOcnYJZdpgjdfet+YBX3TIzgBE",
-	"Lm7hqg1dddv73EiCym2rrylrD681TssJOej3wUM0lpcMoNyAEppmj4Yi/m2IIuWwdUR+GwJdMH8OW71e",
-	"b9iKyLBlCPvaV9Yus/YtQGYG35H3YBL/8CHuDcWTnIpkRqQgMfTXM83GxySGt2ILEgwS02SCvirCxaLQ",
-	"pE1xDSacZWlkN8rDc0KsPOBk+q86ZrpmdaFuRI/EZlLAKAwvlBMSO0uMvQExaR/0+xE56B+a/zyOyMFg",
-	"PyIHe3vRUBzsDzoRiWnlMqGHCd6DX8c8ywyTK7/eM18LqUcTWYgUvjoAkLsyfqB8eu9xB+1x5iy4bw/N",
-	"kA77+x3Y8PdQHYO8RznyPfLB90Pxvtvt+v+Zx8x2vy+nCLIHeU/OnTobijbkT2/fvI7cV1QQ5FogUsxs",
-	"fZhlLsXUR52bpeyRsCN/0MvVxN4ceal0aCZxf9AbAMRf/LU0j+N9igglvi3/cma4gI3fZnmnR85LWEIH",
-	"FQ3nmWvFsknkMuNzWWgupseEEp1ToSYMJHBzqqSt7E4FiZNZIS5YGpMp0wHVgDWGi3TYH1SnCxZMs6+l",
-	"JfU9ObHZ+ZHTIE6fvYCcf1/D1AZkW4RAN0qP+VfixLnOBqazDdJC3pPXspYs173mKQpuiCU611Im39Ae",
-	"TLa+ghcMwgUbBY+g0iNTurqnwtJZHJCoU1IsfPMHlbW0dwTaLTkwgmxDpgloUCGZrzaE+deVlrxp3YJX",
-	"2uz6oN1qExpYKLRBLykHAdW1oyvs1baoyZgxr+mUaVogCa1N05aN3pyqBXq94XTN4a5prUhmhIkUcnX9",
-	"C4dwR5meyRQn5wq14dTc84RdQdnJcaFhbmXhO3zXt/e4unEWcBQvgY8M8A7s1a7nPsBQrfTkbeV45Vyu",
-	"0K79TSA0Aruy0WXOpbVurMdeB/uwwNjASEs5ymg+ZesUFL60RGRAvuFP3Pt7eyHxNS2bz/Cvo7LV+pUW",
-	"raz+/coQK8uxvcVrqmLWd1ZCj5tvg0+2m9hCuTl0RAdwXm3N7JMDscZd8qf83dkruDuUAL8O6TBCXFNk",
-	"7tUG/e1BngnSfXl+K6IfzYzQv8JODKETq5qYSOAVGN0Kl2FtOby+6gHALYFH6odiiBltKYJwRSjgtNQv",
-	"7FpLNQ1Uea3hsRFB26V5DrDiI7zfFMR0njoJHVcyt1KRK0uAp+Ldu5fPjPRklKWu5avc1i5AcUtI7Uoj",
-	"oF0FgX/uKUNpOtXZWF5RnY2/E7ivODUgG56wpJLZAYEovbZEKZsvJLhDLKOD0F6zToLEL8tfkdnh5QZe",
-	"YsVcZ3XRXmIww/GdAA2R+XQUSl1XLtZq8wjdU8Q8STDUGKB54LgdEyhccsZ0vuqeTAAWvtIHXzR2ISWe",
-	"RBdj7SKsIccXrqoVG6r08YKtanvFHEDEwhuzlXRlKxYs4RMrnkKoXDLzuyxYaQLJ6KqUF/YHIblDWWKT",
-	"6lWEMYAIgweNgjbFkgI4YfLggPzZ08JDJ4hqlguaObkWtrYQzphC4GsEkbZqhVdIdShFpj0CC2HOa6EK",
-	"mmUrMmPZQvnugHQb2ZAnbFSIDTaeUk2NOkoSKpB/u+11xlrXmQveQfbmvJGGbGg+t6fDDseG5lU2yTkt",
-	"j41YyKi5i9bAUFXtNg44TGUozj2cVDlSWyIUjuSkvAENNQtCdAJHb4yaZH8/MtThi34/LJVC2vFwWJjv",
-	"4o6hLubIWnXYlW6R6QodffZdqDUOXQ/Fu/MX3UfuPaRGQOJCxcwo0UbjQJIxpysizGo7LrW/h+neysLQ",
-	"ZSmheijgt0GfmB6xbMaxO/gWGhKvamwk9Ira0yMxBv3EZF4oWEZK4iAYKB4KuBMnpy9JznSRC5SKkxkV",
-	"U8AHrl/eyKutroOOmduaajoUUA+P6CVPmE3h9sFnFVp99uIp2d/ffxxdU4bCbSnXoA+uaf2BDSf+vmu9",
-	"P92XqVMQjkEURyBuozmuZEGsoc+Z9ZxdAU19YD4Y2gqm9iBgvZLMBZWgJQYwCyJEKMPB4P5xQawPx1ld",
-	"VQBLD5pwHYR0CRvfI28ge3dONVilfXa63TA1k0sVRrTInIDxuWsGNxSG46kdAl/am7VRO9cVRx2KU5ll",
-	"JP7quasTff83G9fywRpv2BX6o82ojbgmJxM0mYFxSZfxyRFeEqUIHYp1ifQbc/DRgFUlRHopbb6Pcpvm",
-	"naFqKM4sG7faPJYBckeMeKejCoO8zMX4IXYBXs6B7HfONDEUO0WHkXZcExIWd9xIT+nUhiAMAa9ZWWvb",
-	"0ucXYG0muFfdBT7NUoQ0IDHQ3pi0bamnyCMA7vU7Dm1lKCqX3Jduztkll4WyNeuVv7yGlPujC8X/fhtC",
-	"FOGwdUR+7PV6P0Vk6OMJzZdjKTPzXdCN+drSS2v3invkKfyEU5QL+kvhrXenmTNMYi6JYWEgk763W75g",
-	"OYE8mHfnTzvk/aYg+76S5RXkgL0PM9PC79esRaHVaJIz8+Kh/d/AsO7BXh9Z6yKX5D3ZA35+aP7zwP7c",
-	"R3617rEwlH1GL5mrtuPzxVApES70RbGeZcw8W1lbAabdAOH3eVnHhnAG2UClTGkILPSCL5vL4xb4zMtx",
-	"aijOlxIFH2VFOyeMHaNd1ZmS4oO9x67SY4Wjt8HhXF5bqknGqGFMnaHw1ZHXxcYeeWLUU3P9A5KQrYyQ",
-	"6ZWf3Ek1UMQ9wRPSJf/2b6cst/AGpaBoBcSqNfLf/o20myTQzpE1mNsZDwWxoWvoCIhtKpHMg+uMtjpw",
-	"OmHlM4/2pYMygFwb/d3CbB6bhh/0++GBs8UqKvVBAsRZKlAFtOLUy9PLB3a+eGFs6TTTsGn0/oMDPC6+",
-	"f2U9sy4u6Z65NYbXxd93X8h8SfOUpeav2O6JLcM2ZjMuUkNyiTnbV6vmISp010DJRLcn4VmPXMLG5oY0",
-	"qR2dI7KWi2nGUZuOiUtQWXzM5gxvfhtkS/Q6bTg7ItjvRYoPAJ6euUhWNpxHOBRy37JqdR+CTDe/voQo",
-	"AmCepsUwQ6ETkWreqx9vSYaON3UUkgHxNxtiWrQdwhRid0LLWeLOG+ZuzxbebDgnLln1niJtjdh0Y3nJ",
-	"OlaqN6035K8CNAUKewCEAzg9yGM9i+5Z5d+wJ8sp/fUwTdsLwoykF4QjAECgE9WpcgIdtobfulathZJN",
-	"JizRR04pN23zMinSbB3U/goMqkApnkgzppw1KoPWVMBzC5JnYRWh1II6QvqHhAvNIVjn3ZC7oQgWHH6k",
-	"UP9F2zowkKoy4VkGtMCsQLYqUTzse22AnOEJSViWgXY9FDSbypzr2byDBQ9tztO4MNxfTgz7sfn2wJcw",
-	"E1kwYthv5ewHPgZr2BwKJHcPyv17CnTEcmE1ozn6KPE555Ze5DJxVjOSskUmV3Ow6Lyc4CFCapSjIrap",
-	"QkbB8c+ZG80aobenwe6S1aKHAjOYQbZ21fNKET+gLIhZXBX4Ybu1rYIF/DbkxEAtUGfD6QLFHQrfTIUV",
-	"WG/qJKTyR+h8sj7P96iBVUQJ87PROahmr8wx6r5CEe098QnqbjUC3mDho3CEVoWvtHLmcnErLWGInwM7",
-	"9qsMkFpCLusbUgyG807wK1Tg2/ZsdMw5QFMJmN+Ax5cHnSuUKGoa/coMO67KYFEod8mcxHzhNPp/+RcS",
-	"6PpDUaV2QPvdN5Zwx9ZeBhrdhiHMbgdIwXuHh2SRc4Gk7+Tt05cvh6I09naMdLuwHIJWSZlXcS7YqqwU",
-	"7L3OlhTuHZCZLHJlVWRllGaHaOgPEtB80kanOyqNpkHTTsdLFp5TUVd70ehs4FQHwtYbivNwSBtGPmd/",
-	"Rx253niIgU4ZT5jAOhU2iuU0l4ucM00B4qs5gkWzfI4omlxnYfjLyenLAJ4D0DB7fcgRWTBBF7x11Nrv",
-	"9Xv7mP6CeJe4xeavaV3EIypANQgL8FpUUYucoGYrfJAJz9CY/wL/MMLYmAs2FPDcyetnuBIo13ApXqa2",
-	"R0i3h1Fa44JqHf1YH09dPnIfDn7rQ7T1QVR6dnkSrQs4/l2eP82l0Wh3f+Hd2avdH34G5WZ3fx4LJ6eg",
-	"Idzg+Scgwrc+/AQBd6h2mpOx1++78CsbEQ8iCTLx+z/bcEUMcN9eqIhiMSSI7FrHVgT9V07wkPVakY0U",
-	"g1FsELmmruw797/3z+PjH6LWBjPYvQ13yFq1rGD3dspXNtpSTN+kHfM4tuGNattfx0dfprj+B/1B0yv+",
-	"BNx/Jwynlzn/lUG+wsHe3i4vWbnF0P7ngCmF7z7e/u65lN9Q4SLFgeId7O8w0K9hludSvqL5FKD5D/Hk",
-	"Xv/aS+sHgLAlfGt/+1tv0Zz/rrTmY0glgt1aeoYHGerxTKHmBRK4nz5ErYXEIHhnWlN4h6h4YY165vNv",
-	"/2q5Ys/wl3+5H9rhPkBcvG1lDbXEcCSJFUetPxuFQVW1L8bVBMS4E5bJGwr7uyubZ0NcfEi14XYb8eiQ",
-	"RuTtsDN2NRRff3PytPv265O9wwe+cGhNHldkGKvzHpiH0HCPOV72PSv8b8TgW/MWhr9jOH5MMK43wGfB",
-	"kAlnZbQm7qHAFBojjc8XNA9miADqUihNhYYXe+gEUZpcskTL/Mjl5NhO06++/TV9Ovj1h+9er374/i/6",
-	"h/nj1avv0my8//rnv353oH/46vHPyfLLL+MIJm6j3C6Z0MPW0bBMMBq2oqFLSYRfIOuyP2x9iCMrYg2F",
-	"WfyDBwkb7z9OB+PBYO/w4ePJo/0HBw+T/kOW7A2Sh8nDPTqm48PB4+TRg2TwKD18uH8w7k/GDx+wh5Px",
-	"wOi/GH9SZgI4HZljtBXYVxuUblgOl752RCiBx6xs5FPkYOW6RspqW4tIRM5fvY28s86JY0Ph3HadHnlj",
-	"VDZAm3Apas7go4hPSTkGuRHzwyK032FJLmDf0VDQwAhjZnP+6i369ZxjzY9tAkXYgrQ3I51iy6oMuyyD",
-	"SW1imfUQoX/Rayg4YGfasfKrIClXCZh+euQFXKqh8BAVpotqDdxDoiKyd0hwgQbwV/ugBLXgECbQQQuG",
-	"+RHsdUYfnDNl8UYGBJFGvAwNsCNGZVUlIgmxFV02oTyKnKFM7aNYOKJ3mkmAodoSB+sQrvM83C8NMtZK",
-	"E+oYtc/d91Yca175WY5Nz78UrGA+wsAI40MBQXS2EAnoYNYpooKKxEaTNwoBxAbLnCQ5VTMbR5tJBYX2",
-	"euRE+O0gSaFtyiCUq3HvWq+Ytf9hdBouxnGpobi1GgpUOmpTPTcxcrhNeEN9xZJSQJtZyvzCBk9XYE5m",
-	"UlmbrpLZpdkQeBUAj0OYnWM0/1jzNpidrQ7NwFaZSbkwDUZGW7ukmkUk4+Kim8mEZhGZF5lR8o2cXwhr",
-	"wDHn/+lXr0/OwXk4FEkmixSwVFOqaaXSYYCV4+wM9XmfHWtK0kNhL4KfMqwjok/N6YrQPOeX1ugCBgzD",
-	"645IytIC5VJm1i+2JwtU3rEhtjUb4QISlKarwLNm8U+asE96Q3GCd3yv30fw/DLmHqw11XB8mMgJxI7z",
-	"lKGHwZO/akbIZqqkt8ZUUiFrMx+jurzKjp8jnwpbxskzQS0lRPT41CVnyaAQubLI6MrMSSMJPaprfyhQ",
-	"Eohi8gVG1R+QNZ4fDLy3MWqQbeKQ/SPNwaa6NoGHLODyIoG1XNdGOFiGj/dcrDaXcCgccC8wLs6wuLwT",
-	"NDbECWquRY+8cDyiZPhowLWKbCUzNd4bH6SDSZ91HyT7tHswecS6j+nDcfcw3UsGrD95TB+N1+59uXFD",
-	"EQ8ePj4cHO4d7u3FLm7gchC9ejp7+Nf7y4enb2bfFC/Of/nu2VdPDx/99cm3cnHx65/2/5L/Of323avX",
-	"Pzz76/JLw49PyFeyTPI2x6pQjMTfllZy98GtUumFpMkFnRpuH5T3tPYH/68durVlrOnpa+hSIBx+URUH",
-	"SY006OTAKnzHJ5BumvONNhIkW2FmFWZ/lQptgBlyOfjyx373Me1OfvrtwUEdMojRt6sLAeY9h/tl8QW4",
-	"x8cr84LJa6ltQnd1KcqjsX1G50Hq7k4zaiyQsjkRiMsFKmy6jQJyqUgMP8SOObv93DLa5zZXuXmknwAr",
-	"ZXMiL1MmNBKCULo5bmADXF/DCrZP0qMNXTfPLRgPm3M4yZZmrLHrxRK7+4NeP24c1DvF8u7JdNdFr2l7",
-	"p/XdZGIugo6HkhKa7M3hqeHMjXMoqe6nXdDNQXv6HJHKHQa6Vd7g4+DSXjti/Rnv5uboPYeOtnFnnvbW",
-	"uPE6Kb4RH9q2DOrmRDf68aT7A+3+2u8+/uL+T78d7H/4sm5VfsIGmdJPLIbMJzFarmN2VPNwoY51vcl0",
-	"PX92Bfqs80IkF0IuoabROhnSQUQ/nwqZm8P1IWrtf/99XUkapwI7/cTpqMdGkNhQbEnGL1igLAspuqWa",
-	"Df0c1Pazrl4HyjegzHkwmQ2QnM1BHBMXj4Iqr0MxdyH5IGfBWA7rxvLitu1VTHQgdvsgOqdXmf3dsE3/",
-	"xaieilDy1fM3aFEDf2wlv+Hd2SvLHsAbBSOaz1nKqWaZ9RnZvffhhtaxZF6FzcvnmOXu4mlwVjbGtg2i",
-	"VBdlKWkUMhdjBgVboVBeTqdzJkCHmstLlqJWZTgYqIsQbmoVRow50dLNwiuFoK4A4ulmXgdEjkYuKn8t",
-	"xnMLOkaPvDTTAf2uwHpCZgTO4+raO7KubA4ww2hrIs3IFtL5we1Qe+Sp9+bhVrlCRH7javxaQahXnXcK",
-	"XSSm6xu7pwIfKaS035hIeUL8W2ucU5GOLD19br+PWuEuBc5D4AM9+3ooziMiM+AAAFlWXLNuzjJaCMBb",
-	"qDazXC4rjZTF+Hbx9uDKOdiXnWjn4I9alCpioiiyrIpKWIcp+EMraqXgoDNrWV0qjxeHMEPY4BpwIH7J",
-	"zSE7HPfZw2TAuo/Sg0n3IHlIu4/p4aDbn+wne+lj9mA8GASQdJCi7xpYgwPEL6/dZJ+/ZPrG583LXEzL",
-	"Gov2awALqPZnv6t05wqDt+iCV+FB3QMWDjAA/dU5BUsQbBI+BYFt1d7wq0pnEDu2ZV+2nOOwtHK1v+D7",
-	"SqdV8mbWFajbL/urt49e94sH41++/mVPD04fn13sf7sn+6/688d/Gfwyef5AHeqDYv+y/+XNbk+dn9Rn",
-	"kBrNMQzDQvvond/0d/Cb7uBXfEJTT/Vu62rt7+BqPaUQEHbmiKp5b7CDB9MOLvSX3rl2d3LtPg1BWWq8",
-	"ux8iG15zH/PsWWOYjfU5KsicKHOOMV62RlCpyJdWZ9AUbMParAxWITFqXtzx7yNnQAiXCMMqsRYd/GkB",
-	"XiASD5A8ZszIUG/tEIaiDHJ6d/YKIe3HzCIIGB0jNro8yoeKrsDCZUML2QrzCyalyv/u7FWteIWtNcT/",
-	"1FihaJ5xlpN2ziy2VQfz253uCRlPpeppVuTTWgvOvTMNfUxuPcoYY9iFpgHhbn3UkD53mM5TjxHRxIRK",
-	"FIk7nvNfiOccbH/ptdQvZCHu4oFuwDRseImh9OthQQiCWGUd7GphyzbXco63Omd0rlz0tGANei2yEgDS",
-	"K/NuMSyTKvL07bekffbiKTkYPOpHNlnWRWaQXC5dhGc8HIoY86yZSFVnPQKUYxy8W49jnw+ntFyooXB1",
-	"QqjGnHOM8CNPZVbMhTryztqIQBEhVKgiUqp2EbHKTFRGd1R0nohU9KKIhBqK/2R/W5fvo6FYVwUsHpp7",
-	"P1BKIrKmJ0WkVBIjEiqR0VBU1L2IlPpg3CPfgRvRRih9iWhjMdpW5LLMIbElKGGDpbKwb4oYNgNYcrDy",
-	"cglR7BbnB1i5q8+Er0MiLBiKoEZ9sOa2/jIsv61SC0KBX2onO2DFW4wckzmLETGgD5EmEWHzhV55AG3b",
-	"aACzsFhkq06PPIfHEpZlANcmEAzF6Fc9Ym6RjSzR7ErfT9TlMWSCK6a/LPSk+wiDjl5LBHuF1A2LgQcQ",
-	"FEQtckZTNWMMqpjPi4wewQLB2QOVVLkQJU3HmPwMBizwfaJsBZFPWO8fo8nLZHQ8yBmjANm0nHHN1IIm",
-	"jLTfCW629Z4i35lvR2/N1xEuxa8sl90lT/WM4NMuHme80gz3g8xpfgFhIPGXcUTiL8x/uhiv/99iG6/E",
-	"czIpsgybspnEJP7P//h/yX/+x/9J/vM//i/yn//x/8WQrY3hbz4d/15M2m++O3l7ek8RmhpSRaSA+8/F",
-	"z+jd78A1Zhi7gssL19MG/iFyIIRCYbqOq3Mn2BSwEW1IlHlAat+/D+JwBm2MclHeYEtT0rZwV5h14zJH",
-	"bKS+DxPLGb6LplEMEoBQJXP2uSIAA9IjJ/4GEqShQLFKd/+EC0AvLMSF34avz89PIZaIZywn8ffd5/Bm",
-	"90wuVYzWTpy0uYQQ4gIXVAWJOK4zNHXjMeF6KGbUohKyFAMUPdrDVNpinZ1oLV8Q8qsyqQJUID9yc68K",
-	"cXGEsGsuLdHebCoIF376sOLtpMgzwq64O/cQ5Td4FJGv5D0FGcn6/kzrRewVizhAwXj+5gXAqeNCYdin",
-	"kMQuVY+cQxY7QsBgh0YdcXWgjFKBywJi8TGhLq4sRBSxGRu4i1DbMeWC5isbqueYSp3igPu0s94wLzPX",
-	"tbRDOyZGO0LuObehUmMH1F0nu7vafKUofV3do03VIXaEHvtXm/Tb8XLPtisE3/wavnKd4mN5S6vOu4vD",
-	"aHDo3iVIfEyChGNe1Uq/jt8aEcdKOIGA4+Qby3Orwk1VtqmINhXJZkOw2RBrQqkmFGrWZZpApKlINFV5",
-	"phRnhmIX83XUZIyN1r6IrCE/KnuPHu71DqMn0aN+9CR6cBA9jR4eRE+ivf7eg94gqjMBRzUVi36IIqAj",
-	"5X1YP/21uq7hlBOescjGpbcbBZTOmjL8FI9F9xlXC6m4ri3nHFOtaTKbM6GPoR9zJL4ctqxvogsEoDss",
-	"+v39JKWawV+sl6jLYQuMDM3Tie7U8bvUmX8oVRmZukMNAC11i7K8yHnSbGU9McJod5JBMi4yWCheFea6",
-	"HmHyPNU2GOPd2auwlESy5lKGTN9oKKzFk+oy1QaTgBMjabTXnc6Blxkd84GxtKK5D0UJDWkkZUghfl2i",
-	"4m3Jvt+Qk75iICSdwjrtICiZ6a9kQYwYY0Q/6aWMkp1d41erE0WwOkmzvfP3tm/iWjSQezhQlR1yaJ1U",
-	"gPnbrr/Zlzvb5x2x/ccltqd40vF0W6XMUzvQc5rdWz55B2mukdI2qe8z+L7MxylBH7Q1SVIdIutzfbRe",
-	"W8CBWGtrpXGAx3A/LSJYEJIL2K5UeCQ7pXmWEYvqZuOpFguWomEDUlKAgEImg0NvEg60aYOW4oRsLNAa",
-	"iTq4rpaiIlMp2B29+DulF3eOj89CYPC6NHvLo3qh7SzwcpfQ61yrwDYYYZZzqSHi79ZSKVKCVUx6TeJQ",
-	"6zOLGNdF79yRgTsy8M9EBr5i+joacLOYWvPey2dgiVtAjbDNyBoATyvJxz1FYmths2lwQeRh7FNXe+QF",
-	"Z1mqPOAVuWBsga6XoYCElWNbv4UkGaM5WG97ZVUHLPdB2u/OXkVOgOlYRwkCuqk6meIdRDN6mnTL8OAy",
-	"3vOXgy7Us1qPsGxU2ozC4woT7kzfcNQ3iu39fQisDQ69I7T/7LEpd4GQn5Om4/1Hwuco6G4K433rfGoy",
-	"2SHEYKgGYsJNNUYSAFqoppmcohM98ihk2crGuSAuTQ7AlYBACtIjUmyHQ+0CLVwyK3clwAF+nDxpKA6j",
-	"joYCwN03ay9dh3D2FKd+U553UqSciYS1Nj2KAJYSRolwBTNu8grmGHu/G509a4iADDstq/LY5W3o2JfV",
-	"361rWCl0NX5mgyD01ARMdu5icBxDv2Mpd+GOd6xhO/xZ5dLUunBuLfg385T7v7lotg+N7OWNYFuZy63o",
-	"/rGtguTf8eFvM3rJjkh80D8g61XhrnHYAF36CFbx2Wmmrd+9A9W8I5p3RPOOaG61kcg10vRJyWZtGotC",
-	"gGYl6AUbQXI5Ty1BtMHEvWmPxLkcS61GNtwI/nY1G724t6B6Vkp7jg7vDHeBCA+jn34bRA3gOrV0v3T9",
-	"NBL8CnBa+TxOEzN4qgHtEECNNXNCLDUypyk7cnj6Q2EjOyMo/p1JcJkRLeWFS5FHJKZ73moN0ZcWWArr",
-	"DTtvlY30XC+3A7HI5lCUdb9YSlZMRxafX7AeibF1yND32AJkOeOZR0iAtPs5YGFjERr7/YjqMnFLlKhz",
-	"pkuuSFowDE8VJFZF4srHyXwoynpIr229qwCbS8i8BNMOl8LG8Jp9aGPhLkvNOgANYKEOIOwTQQIMH64v",
-	"IHCdkvWsPBOfHU/6czJZiz3iYHG2YydXoYnuGO6dh+GfS+XYJPIBB3XgSJ9a86jDLkXmdluvRi2ws0eh",
-	"meRMzUpUVpdhi34OTHBAoLYNjGfIJ6ngOls0w7LOBODIeuicXqW+MOSrTABQU6NmBCFuZVqGhXitwzyt",
-	"gqtBqkeJOhmCd3J97MF5bUU4qH4m2LJHAJeG1s69jPWwLDDyhWQFWwYIspjNQPVQVIFtHcMJ40dcUW3P",
-	"erGi42OyWWv62MoSQ3F9TWffRFMRaVsaplLdaijWMvsq5WZ8TbGbccszd1jNVtnLsekU3/tc3KxJbXS7",
-	"YvZv6TbzGJz7Hv4YQa7ueNx/FR7X34FPPZVikvFE3zHFnZmiv+Fh7ptDOqtljHX8bZFOrlWtXGJpjYsG",
-	"sjJPn70gqUyKuWEUE6v+JDOpDC23xqrQ3oYproHBjdzAz+JindPJ72Y4s+tTA94whky2Gk22lvCF6/Q5",
-	"0khsAgnkHmEKyWZOySKd3OWU3Jnv7hSQm0c6yqXIJEXZy1xlJIuf3/Fh+7mOQk+KLLuGTB9VYYLK4Em0",
-	"Y+lZzhjBUtuI0I4IASqy5rHQYhmRqU2jgULxi4WRuC2wACUTppMZsYuGNUHhb4TVjx03iF20lEWpBBz2",
-	"K61IO4ZxjdwUZR47vAISTFtFQxEvZ6sR16M5mBhVHJE4Z4mcz5lIseZAVHbeObZTsYnePCy0bRQeaabt",
-	"hqeu8w7dglmduZPy9+josYNr4Fk2SuJOEL9jD3fsYZt3R1dJ8ednDZgys0V4T6QQlCsFxUUvOVvWsYgI",
-	"sTqsmeeXQrpizVCg5ijIguSaQSrNuOCZrbPRXmRUG6E4QkO1+Qnitf5EL+lbGBCZmBmZtjzchMWb1iyZ",
-	"CZnJKWdQ45Nqwq4WGRS74WAbUBaBQpG3z9+QRVZMuVARefrs9f3vTl7YClMAPUSnzEjHERT2woIy5rtc",
-	"YXQYFTRbaZ6oDrp0cAmuEKwE0wtyri7IeEUyZroAP84lTw0VJgDmDRghyErs6CJsG0v9c5lzvSJYskiR",
-	"nIqLsnTaQnKBdTdXsC1GbwuLbLPJxDBw+F3TCzYU0oInu/UFuBUIzRoXyQVUrBcpydgly3yRKbByOfSW",
-	"nC4Ny4NKyJg5cWTtetnKF2bmFtLHJ17ljMRQ92a05GIEBZFsWDVOzH7VIzUM3R6ZFELy2nFGxyyD0jUb",
-	"3NrenZE57NOcLmZxRKocHJGozDzsdCM716GQLqs2xS2hYgWlvT0gjZsMhwqliwIMds4HVmXp1uzIPcS6",
-	"v+OI6WKtj0OB5aGCdBSCZtbI+fxcpwlkCdtSzb57wOpWZMzM1YKZwvcdDDg5sAlwIFX4EcQW4QcoQlyW",
-	"PbpG2jhHovB7SxtBpHp4SgA2xR2T1lFrTvMLqAQPIM6XjGogkKf2hJOU2XJEQJCUBfD55lUFLQhdkbl1",
-	"OKbquEJFiBHTHf74eBVSIYdfpBgTvdZPUcvd7hHebliohGo2lUDVk5wusxFNDGtrRS28oa2jViaXLYvr",
-	"THmd19z8Ol9QCNef8emsFbXgKrSOWicvLV6ZoVqK+AKOnry2AizlJaMXAjuv3qDWUesJ1tlywPxMTLlg",
-	"yhUJT7hmZCWLHroc7PrCRs7N29/JPD3NsWlLCLlejfCmmY2SqTlcALYtxQSXqZzNz2rkSbpHpDbH1xL/",
-	"1lHreQbUWOaGEQb7Ey4yfmw9/eZtKzITmgJkTV2HNuwgHHZZFPlB7xB8utVWTwNmtK3dcLAVhOzNZt8+",
-	"f7Olsb9KqrThVtsbe/rs9ZbGnmaySCcZhZIa1dZAnLBMZ2SZDq6uC8645nz+bofZ8FIcy9p18jzGBY5U",
-	"yT/Uwcnkkrw5edl9C708kToiTzNapKz8BkjDKcvtETbfcEEwoqWnrzTegDWGBnTJcPuRGZ49lGOqOOxK",
-	"4zpQPioUy0eg6LK8sp6pOf1Sj2ABKOLytKKWDa3RVxrfAuGx8rVaCU2vWlFrzjQd2R+4SNkVPPtT1PK3",
-	"cm35n5oFJX5BG1baTN8yjtZRa3/yIBnQx6y7N36Ydg+SAes+poeH3X56MH7E9iYP6aDv7YOjSuFxoEw5",
-	"E1OoM/7jT14ALpl466g1hsL4C6pnLgmJ5IUwuj7xt7dEbPMXryI7HvsDZFimnBBHjkhJq6zzkk+nTGmU",
-	"3AA8o1wS0jbr1Tkia8fUsAFbpRAbQZAyOCJkycURluNff239VO0a6Y4c+RkKB41uMfz5TtW+i+v4Z9Sb",
-	"35qrjhfFXYXPoT9j2ENzKOErrlBF24Tata9GoN1dohWVC/xQDTDsNQSuuc4/e8xafTqPHXc7NswW64Hb",
-	"Ej3+lwnNAF3ez7Yp1wffqHMjjaXMGCRvfl6MHxzg9pC5ylTuKOsdlM8/cgCcCmhImYjpvgPqWBtb5p+B",
-	"sm5JkecOeBSNgTM5Z3Bh2kZsI/F9CCUDzOcIIchYvur0yAnEWrlRYHHgvf4g9ji51XoWmdHhVxBlRcty",
-	"bS5EALwvQVW0d2evoqGjRVBzTkcW2dm9GgRykUKgzcmBIO/1+zFpG+FbQ6FrVwZ4KOLTk/OnX8cda+jZ",
-	"GCdUe8QAJOi86/uDqCuwz+zt+VGM4FsU8yGeq5QglYWrRtjXBcu5dBXfEXZJCtJWzIZBlLui6RSWZSaX",
-	"+LqRUG0l8s51JcuwgT+0bNkE3hTJCowGQs+y1SetMoZTvEWlsU/Pbeo5zdrB5gqLBdrDz6640rZcY+3x",
-	"veNLn50v7VZ17uPPwnlYlTIo4HW3xf91/Kd3oBO/U/Utz9rqBJ2KNnf/t6Dc4bVwhW/lRHfTCmYhvnhk",
-	"yPOYJXLOVKDVQYETDy6INVgZSFEqk5oUIsXYSye2rEkOPVIFOnOUAeQVfOOIoM7VIwClht34EQxFKPpY",
-	"WyOMw/nbbAz8dVCGfiH/EP6IId9OKEvL1IM7mnhn6PqnQkr0islW6rYFNRGBpy1dqKkM1QCJ+MfTgbu7",
-	"f3f3/5nhEbdc+ptatvHd3aASvZYeEXNMMyM4+OwxKJSFdhelqWbHZLINKLFHoGUjr8S+7Ries7X7RTKT",
-	"+VGZc54XwktYZWEgwBiTEyz4JNiSJBTDrVxROVcGqhCkLfPga+ygc0z4BK1E0NSMKrKgSrE0crkmpQCV",
-	"FoxQDbiyRjSzBNkh/9vnko3svHWz0FCAdEfa15mFOracaxfHqQD6urIYvGIlmuRyPhRCLq9DkAxI+C2t",
-	"NdZwbx3uoe3ml4LmmuXZ6ubGmT8YKvJ6plPCRd4xnzvIyDvt/fNDRn6M9n4/L4S6FtqLCZ2voDaapZwV",
-	"3RrCAtOqP/YoSCLXJEzftonirpZmkUMp7EphzDBbBgpH2mBe7HtJFVEXHAsOnLg/h8L+jAbfnEM0Yun0",
-	"wCm0Y5fvHDumA5kwkLACGfRcE5T4udCSUJs4CbDoiLoCufwI3KJ6ZXQoBLIWWQYWaepG5f0Rtiqny2dH",
-	"e0hKFLeJmjcFZMGlPyvE3y0cS8AAAcbUjMwtfutoL2qVBdFaR629/t7Dbn+/uz847z8+6vePBns/tKJW",
-	"WrCG3/t98zvIVaOUacozFxKJ3/lwTmXGGLXKwmruOYjMepgM0j493OvuTx6y7kFyeNh9nPZZd2/8aDKg",
-	"D5ID9rhvtqDQRoqyNecEBJ9VSsi1jlpPgu/gGLeOHg16B2EcWH/yiO4ne6z7YDA+6B6kD2n30aSfdA/Z",
-	"4/FeOqAPk/0HLfuCn4APfza/XPCFEXeUi0eMWpbXhst00O0PzmGNjvqPf4CtLld+v3bl97p7j+zK7g9q",
-	"Vj74fdeVt9/Vr/seezB+PBkcdB/Rfto9GO8nXfqQHXYfD5KDdG/SHz86pNV1xwu1ue7Y6NrC45d+4YOP",
-	"1dFV1rOlirGnfCNnD2zVLvE+LDGux+EPcEdmVI3m0DuYF6MWoEIleIlsKOoN5auzQmyPtjDU+07AutPu",
-	"/+kiM0qZ5x44DNTn0PKN3FSo61K+vpbLoAZ7XSDbIqMCPQkKhKh3509JSleYEQWvLlle1kDTMqUrTHHy",
-	"DyDUXFTG8HrpC9qFRDNQfj1wDcTOTmSesIbElXcKc1Y+m5aIHdSpiGaC9xSBdb0jXX+vMWL/XAGx4ZkM",
-	"CAkeYtSfbGk0dV8zjPhqiPyC+ujgMcBQfMQHMy/FJZ6aliQG8CoI3Ye65RFRfCqcnuRQycx7Q4EwkJFH",
-	"wPIOUptLipYvrH8NmaOgJkFpeEtHKqCRmMDE0iO0ArrWse46TTQClCE+SWQTA6aC6iJnLiVsCyInNgzi",
-	"X5l/mlEIgML4rVJ3cphjuFyAAWrTFWIz+5EN+Hp39mooEKcqABPIMchOrYOCoamQC6hDOqr+BnmwS65Y",
-	"xw1tKKCxaUHzlADNYxbB05WRF9MjCNtTmuRMyewS0nUloURI0V0U44wnhKYp5FqAFjoplFFM2zGsQlyd",
-	"mE2GGKVMaS4QPqGD83TYqDY30qmzWJvUlSx10J498lLXGVB3RDc7r+6h2XbLemziH+TvYWarw3Or4Sfn",
-	"TOkQ7+yWptJqCBtctkoQm8Xd2d1casdkhvcH2UorI7gW29tRBnNz7RFg6TGJLeAUS0tcWY8OW17oJGHm",
-	"ecLvoCPuQp/u1IidGL/h1IQCh90BxM2z/0uW88mqWQB4imnmao1vWgRPW9BaMWsTjBd0lUmaurxz5MWY",
-	"/R/e96GIfVsxmVOdzJgy193n0rvaCIDLQ5UUMRHU+f4SOZ9LQeZcaXrBrBXWwj6YZiLCJyC0mFaQY8cz",
-	"LhyYNUgQkkz4FXjVKMlZV7Gc20DyP71989oyD8OBGE0dU8/pEsBNFWnHOStfGRkyGiMWNomXM8WSUUwW",
-	"OTNdGMED7KeTXM7hiQu2MpwUF2eEj43cY66ZMVXswUE3ZUYGSR10NhSkpaqmGXx+ZJ83rRSLBcu7ANo+",
-	"Y1ekHcMX5vNoxq7ME2jF9ZtaooxfDr40QsecK8XF1A4x7hyXwgYpN3A05wq2MO6Rk3LP0anqSlyAvGDh",
-	"ZN0K2QGER8GV5TWvPDiAcad8yp2kQYUv4kRgkEOBY4sQNzUQkrwSvIaBIOgcqxdXaqZbaPFSgMLltiNh",
-	"yUyytLHo77dwhz6ByGBvT+uo9duwBSC9w9bRsOVF7mErGjpLIPwCEmV/2PrQilo45NZRC1c3/erbX9On",
-	"g19/+O716ofv/6J/mD9evfouzcb7r3/+63cH+oevHv+cLL/80rzp1r911LocfHnwIGHj/cfpYDwY7B0+",
-	"fDx5tP/g4GHSf8iSvUHyMHm4R8d0fDh4nDx6kAwepYcP9w/G/cn44QP2cDIepDeWaHD9/liZxo3hOqnm",
-	"kuUpT+5kkjuZ5E4m2S0cG5D/QhaDqDWIz1AvnHwASlbkZrWOfvytdbLgf2ark0LPWkc//gRYBADdgubP",
-	"9UtqSDn83PNJRPfpgt+/HIBfw3a4IeSAtTICCCCEsops3AdwBPRwok20VyaxYgnDzWxZhMRT0Xqlel1J",
-	"Tza/y/mC5lxJgUhM7AptHnKyBq8V9upymev6dZl5No/KsFcflmNNupV8vR45W8sWw6qJGRMpzbEZNRRe",
-	"cAls1BiWRP727/8PZL659DRg6eYLjLryMVJSwKMWBQxfvqcAxX0o5ISkdEXa786fdmyQU1fPXJBT+QJZ",
-	"ZIUiwo6LtP3cjsi+MOJM4CM3Dbq4MHjegSzBh3t2gOapZYnepGbSNEja+wPyJyoKmq/I3/73/0H2Ht3f",
-	"e0xesHHuvhqK/QH5hubJzGFM7eNHyHJMi8paOfz5MHSAC0LJnIsCz90FguVjFFd8+ubtOUG4NiOGKVnk",
-	"CTvyTcbR+m5AxphIyTinIu1ANoJgLDXbRHwqQOARREGH/v9sXcGugjAQ/JXeHiQv7/gOfoEevWOgSgUj",
-	"KaaliR74d7Oz2wWDd127W2mWmdnp3WU1ME9yig7u9RPh4WYpF9oFcev02ZJK8gBwI+IAxuwuY2gz5gc/",
-	"NLTupmio2vWKoWx+ZQCe+2r6F9LDV/IVAYIRdZZh/2VXWYKwExnfv+nHFCK/eXwlPOlnJpXNVR6ULzgL",
-	"fAdJ1u7Z2xQnmPQPlgJjPYtmEdLAyNb/wlSgItQeu5aaRTC2srpoCj/qJ4MJ1pemc9NSarkzhwoENR+F",
-	"/zOHPLuq0pbKC1iVRD2hB08mhLaHwJFSQm3B1Nw8u03Tnl/V9exT6y1RheLYRNy74eGkyrBXybMsrTun",
-	"DhJOhXv0zoZVXD3c59P8DgAA//8=",
+	"7L3tchtHliD6Khno2RAwXQRBipQtMiZiacmyNS3LHIlq93TDF5WoSgBpFjLhygRBtKWI+Xn3770/7hPs",
+	"vMh9k36SjTznZFYWUEUAkuzp2Z2JaQsEqvLzfH/+0sn0fKGVUNZ0Ln7pzATPRQkf3whbrq8mVpTur1yY",
+	"rJQLK7XqXHTeikyr3DCr2YpLy8ZiokvBSveKVNN+J+mYbCbm3L06l0rOl/POxUnSseuF6Fx0pLJiKsrO",
+	"hw9J509vuBWv5Fzab0q9XGxPdjMTrHC/MzsTRjBaI8OnxqLP3gplmVZM3IlyzUphFloZwZYqFyVLj/lC",
+	"HqdsqQphjBuDldyKIxwy00tl3WgZV0q7nbBS8Gwm8vomhHI7+EuHL+RoVUorOgl8LgXPw0c3XyfpyEXn",
+	"x7BVY0upphs7hf9s7/SN+HkpjDWMF4VeiZwtRMnmUi2tYFLB0qfujJjic5Gz8ZqlfzoKgx7B+aW/yXHs",
+	"fadvxJxL5U6gfbd6Em3NzrhlK70scje5P4hSTmeWKb36bXc32Lk7Ixru8Z2S98zKOdyaIVwZr9lqJrNZ",
+	"tddHhq1muqBdcpUJJg0b8+z2N9nlRJdzbnFvT846LVvFS3qZb+/yZS6UlRMpaAX45OXmkjNelu4Zafvs",
+	"X5bagbJlq5lQbK2XLNPK8swys1wsdGnrK9xEoQ9JZ8FLPheWaNTVMpdCZWJ7cT/MNKzKinuHT6VgDmut",
+	"UGyiyz57vZyP3REpt1iWzbiaCraSFm+H07BuNdKN9vNSlOtO0nF417no+N9ri83FhC8Ld55zXt4K65ac",
+	"BLpR/24qlRCwqUZC8awU3Iq8hfh+r4o1MxlXhmX4IOOW6ZJx9zyzM2kA+NpWTy+N4PFmiMgdNLkxOg8s",
+	"7ysg+nutj/jD3kvD5z9qbcvS6LKZiaRK3NtRBk+knuosSnEn9dKwBZ+2rwtHrdEIfv9KqKmddS5OB4Om",
+	"pTzXjvS9kMWuW1zNtGNr2liH/3BIObwLl8rMcuz/nDjc6WbciCOpjFBGWnknem3Lxtdal33+OHGkzv99",
+	"0rSJl7mYL7QVKlv/Qay3t/EdvxUGGL/DcThTaTwtYIZPxCUzQrBoHMbH+q46amTn1aKjJ4/clK2rP99c",
+	"/YJbK0o35v/1l+Hw/vTkaDi8/+LrH3//D42g0sKEr/lUMCP/2goMQGWbUf90kLg1Emt0YLGDUV6X+ieR",
+	"2X2AxBEncc8zW6zxkBf4btsy6ee28/Ore/D232ZcvXzejE1uWY8Mk3nCOHv37uXzS8bV2s6kmjJRGOBl",
+	"6dnpKZPqjhcyHwXSnYYlL7idVSt2I46kE6cc/MhS5J0LWy5FIxlYLuHJpjXPRL4sRPu68ffPvXYc9TOs",
+	"f8bL9sW7H1kh1e1nXr4b9zOs3XK7NPtCM0CxgVfagBh/rcHwP5Ri0rno/O640lyO8Vdz7OAV1wDLeffm",
+	"1R5r8UTr3ZtXrOsG5aVjqcBMldtyIf/K3WutdHZZFu284ezLpEmQ8fIRyDFf8ZwELfeXk4mEgo98sShk",
+	"BrMf/2Tcyn/piHs+XxTAeEVZIrPLdB4wSGk7ctsoBGgpc2EMn7pf3emw8/FAfJGdiKMv87PJ0Vn2BT96",
+	"ys9PjgaTx9lp/lQ8GZ+csBk3zImOfpicrYW9dMzHEfelcgJ9n720jtKbZUESFr/jsuDjQqB4J6v34X4B",
+	"CGtoHggiQilxDbi6/e77a9g/nOc2rngmlIEyUUnCOeumfkp3pmnP8VlLJM3tcGvrrJtuHW3a63ecwKHV",
+	"pJDZ57q4iVTSzET+kRdXXY+7LacCFIVTKNwPxqkUWzfj9j7hsjAJ4yp3OgMeUy4KeScqTHB62X/MLRq9",
+	"LFE1cvcilROJLLcCVUXQnWoaSHxZ/jjThKX+LOgW1UROl6XI6R5f6HIs81yoPS7yM2zrVqwfGTYXTg1h",
+	"c76GveUaKNElSx1YpMzwtZMO17DAb0FOutH6FS+n4tPAjU5qhLLXyGo9KmDUGOpiHCqkEgAf3vgyXxoL",
+	"axb3mRA5e3J+/vgJG6/ruK6WRfFbofnWEv3Kztgf5Fesm7ZtmgDgpVOaFS++rs7qY49X0lAj/CE+1CvF",
+	"lkrcL0TmSAv8znSWLUuHaV2/F5mzwck/P//i7Zf/8sUPj//09I9nN6dvTq4Hr598d/6HXp9dF4Ibsre1",
+	"HTdfSJr/Mxx007IdFY33mfYuAQ1ps0Hxj1FT5nDWr7V9oZcq/1xEE8aKj/m1RmIOcobM9yKeD1K3aprP",
+	"TddyLQxhkjRA39Z6WTJdTrkiwaNG0dwiHDkLEmf9WxDkal9lM0FEL3zldN36N7aU/rvAxgkxrvl6LpR9",
+	"E+TCT7qz5TicxCiImptkJ+eSxDP281Jb7mS0cxLXpGFLI3K2XIBAUgojnPxh2eng9MnRycnR6eObweAC",
+	"/v/PbcgxlkUh1fTzIchrzXjmlHEW7zAByULn3BH7aDvVHtzVNh0JnT1JhZ+X6u8m92Odr7dI/Mng7Mvz",
+	"L/5jiDwsSBoGywZhRLET9l2Nrm8S9LeivJOZeKcCQH8i6OJ4o2U04DbgWj7mqIFFz10iqUbhZSJW3ij8",
+	"m9Du2rq2bMKJF3793ecShWUUnYCCSgXCJFi0wfoxVN204TjSXp+B24hkxhT+OAI7Zur37HRWtPNVBlfD",
+	"52Ko0g3TT4r8hCZipcj0nWPs47VbjigmKM3ajXMHA/pQdZItb9ZRsKg2HSQ9fRw5vuA0b7T+jqu1d1d8",
+	"GhDpcjoquRUjOMcRolYDBQx+JrDsk/9LT9jJwF+UqXmHjL/PCNSe7AKzeCGfTVKIF1wt6wKuKWZqjwxL",
+	"wy4dC/LutNRBZFp51NKhQtdQN205vUqDywrptBye56Uwxokoi+YX+kP1A5e2GUQvm/xq4HRDaQYG+1wg",
+	"lnS25tr1+qbLdGOMYNjcbwx8fGOMmt9uv3GqV7bGIi/ZvuO4xwG03im+tDNdyr9+qtzhwOlWrEfEn7bw",
+	"7er6pdPJvJYJD7VS56WdCWVp9s9LqKN1zKUxUk1ZN/WLr4QDB+9zXkx0OXckfKlulV6Bv6AUd/rW6RLp",
+	"xpaJK75Ti1Jnbu/jQnytrLTrT1V2kOOjEaw61WVZoAixNILNrF3UjED49K8nNFyxiRRF7k4kGD/dodJU",
+	"dRV7plegOabwaNC7ZTbrR2tBS13JVU5owfNcuul4cV3qhSitFKZzMeGFEUlnEX2Fx8vRSLRhC0w6E62J",
+	"ZGz9VOipbjEEW+00RvcA44ZxljoWeJGyd29eXjKu2Ns/fuN+MFxJKw36frfGR/vltl9g68FFKee8XI8y",
+	"XTR519LfleV0Oh6nju0UeiVKlnEDHpQAOZ3fDfgX2fnTpnWYmV6NpkI7ETk6iLHWheDKPbFc5Oi0tE2+",
+	"XrRprbgTEI1lRthLxsdg8Jrokn0j9Fv0VhRa37pV7elNrGzhf6mvsXLb6jF4WT4kATQiS+7HQcgmJHsf",
+	"OVg4uouCSwV+bbBH7/BDxuC1hSHwy85hHzcO2wyaVwSHcs6n4nihppdOKntylvzt3/4d+Xr0s7mb/v5+",
+	"XtQeeffmZeKUubk2lp2ePwHbTS4csuYb6zobuP97AKo3YpZmjkJKZazguROlCCoclqD8u9ClfWQYspyN",
+	"yT4KLUCQyzIHhu6JZZmwgClIDIPD8nd/GRw95UeTq6MXP/7y5MM/7IMlwe2IjpotpLAzEcO+OxbGFwvB",
+	"nQwtjMwFbHzs4DYiDwHrPjQA+bOZyG6f6SXFix0A4IFv1NcJAxq05dYs9XPBzRKsYmkwLxFOS0W3Zdic",
+	"56IKLxDkTkJbSo3oBa9r0plwWURUJvpFqolu/kXx5u8X3JjmX1a8VE2/bJAVGICepqXBbLSYH9vu4Lko",
+	"LD/wChyijUxGURsVDdRL1GWdlIN6MkKUt31BsIybGQdAB9vWTb5eFkWlkYHVCUgyWe0B1JyK5sC3H4XG",
+	"7DiBhCDnx9b1VRiCgTwN/EnOF6W+E6RblGLq1AP3Z1gvHAubu4cSli4VDuVecGi0kkZcspTnOY4xVGkp",
+	"5jjixpZByGBaFWumlfBhJmC7QpXB79uvCXyutKBO0glTd5IOzAe/w1wN0UJuzyK7Hcm8UYDIPZR8xGUv",
+	"ZFHwZrmkfEAx8KLZG3rW8nIq7CeBnR/iAMCTNbjDAX49yNvA6XAldFLhLOsYtLmxJEbQjYPzVxlgvJUw",
+	"vJD3O8nCNpuayPs4Qo5889KKC7YohaFoRM7cWYncOw1F7vG8QiOukI4PlRVFgVfCl0YknnoHhGJdJ3S3",
+	"EPOJvBeGrUQVudfrs6/EWis3sptpITI5IUWlP1RD9dJJe5U7EGatFmX4KgGYCEBywTgr9Vhb07f3lnFl",
+	"VhCUx87v79lUWAOmJ1EOncywMKAiKM3KZSGY1SwXhbDisj7IuNDZrRuDs6zkq0KUOBJnC26zWSAH0opH",
+	"ZghK20QWos+uFEt5aeWEZzZ14DuRhTtfqSIzGbzF4CWeWcO60iJfTyB8zSQQGmKSoVPy3LgmCdJjLiyX",
+	"henBNhxdBlc4OIdhgkpQcONnyJbpMlC4Hio9mQhkyX6pfXjQkUGvSTk27fTnpdgACG9VzN3uOFsUPBMz",
+	"XeR4wG5ANcWlpG++/uPLr3+4SFkXIuDevXnlI19Bkbw4Pi7FnRSrPqlzx2nPbd2xfHdgKf6a9ofqymA8",
+	"6mrmIInIAcJbUov1pCBQg5Q7hI6i3SpEbzKBWDVUK13mhqVmOXcSYAqn6h5N70QpJ+uUIcxMYANKqyMr",
+	"spmSGS/g4EV5yVI3mEndFc3nXOUAYQjc/nghrsJbSN3yx9rOkI3UWbt/YRdVfiHvr/yjjnk4HGnSqLit",
+	"bg+cRGwsZpL26C5RqukFSxHyRw4l0iT8iWhDXsHE8Ur8niwa0ZOlmCwNuufpm5mdF/FQa2X5fTwI2IDl",
+	"X0VtFOtI78jqW6EMuMGkFXO+GC0VQkX8XVjFUIXvQJB2D4l8KkaAxO6vopibkb238crDd5lD6BEvChgp",
+	"fF3ffPS8t8MkLHXwtFzEo9I3UoXwEjcofTsu3cbATcen8Vvuz5XgtyjWuL8yCkdJ++y1WCENNBBgMBYM",
+	"xAkSQoJaHl1hk9IBMNqs2niMsXqLOiHpAc1yvIZ/a7aAv3SeA/HEJ84vWPpcGojkuGDHad8xN3cxplH4",
+	"8Fa4suRrEM21FaYFhsFSawho7xNmltnMKXzu0Ji4kzmgvi7ZqgbxFb0yAuNA917NouDWiTjNR+Z/Zan/",
+	"NAI6kW6GqCdulW+lFewGPLOOfKPzHb0vP+gyv3YyowODtzO9cDQnYelrcW/7P8G3P8h7+PHnJS+FWfAM",
+	"UOZ5uVxwwLAfxHhS6JUjnSDQToUSpczSTQAJUzWBR30bjbaZErjlnN8KYr0QbK+RFPv3E8fGHIGVwHYt",
+	"EFsnZTjmeNAFIO1vo2maBBawlAIL8kwhkFzieYvluJBmhms6bAnEFB5aQ3UGJGchW56tw0HUIdLwVaMF",
+	"D7nN9kzf6pWbyAgKkyIMYFbrWyYmE5HZBPSUMhdlbXc7uMcf3YQkdW3vfVMQBvZSHUiEHp6ybIFQ2FO4",
+	"So/irSLvK3mwuY1HmSOH52gknSyYQB46r9ha4rQxjsrYXmcN776B8MpGGKMIlb3icmt2zBDaEqWx0HZo",
+	"ia0HTcs50PAzmehyp2DyStyJAhgOUeX2WZrMXaDDgEzsIP1OlLnMIDjEOomOdd+9eWUSHxqWMHFvSw7k",
+	"FCRVQ6FLt2JtWC4WQuWeQAG5iFCvOhEfDjWacqka8gi0VLQcJ7LwoiAbAya3uZeYpNBjpEm80EqgyuO0",
+	"H/KZuvsaqlIcwdt5pQ3gS06HBS+RI5xjYazffC9hGSetZcqtMEyqrFjmIk/Aa2xIjYI1Kb1KwFyRi0zO",
+	"eZHUraK0ZjPTK8jjGqDCxxXocqAKSjUdqikHuo0rM1YWBXMSPg3lfsqdeNCdyHv3R6Q3ueMAlX2GtE8W",
+	"wC2GaqbnYgEpGU6/UFqqXNz3kGWTzunomnRiiGZm7s7ZsRt9h+ymdMKryHGf/aG6Jm3WCeap02ZRdE/d",
+	"HlKv9mASopDTmecO8HoChz9Uabh6tye4f5OybkWxnbDuVsVzTJIVPJvB/ns1vwTAhjtBM1QPqMJ2JtbB",
+	"ognMeduG0pCyWNlPGpa7j/XmG3jwQ9KZoElhJ7V6Ie/BitqQLPjWQmC4UfxWjDKIREE7Td5vkkaN4GU2",
+	"G8FnygFt4n5yvthD5wmk5SGLlnBKmFA5MrY2fgqgZpNwe9lMG4cIREkvmWqwRTkURVv0TgPmIYa1YFGr",
+	"r/QkYYP+uUOQASzTzZ6A3QYA3cE5LRNQQHFCAKkmOu03A1dIaaoD2k7DXWWx2wk7Pm1jl/S04gYVUhRf",
+	"lIC4dhDju35DiROkogsIIZZ8sSjWvUZBykqL/u2tX4AO2DYVSGS3jwzSChsHSyGsNZ/n1jmtZuuRtKM5",
+	"+IMapWjK+aIn4OquXpLJiqGwYlrBsr9TKEC5AY5g22YZJeGgKZJOJOBf4nl8LOkFPr61vS1sa5U33rZY",
+	"fFMH1CnrnrCF47K9xJPy7qB/7v5Cat4d9C4Rwrt1EEgqLloKbrRiUg1VMOa4EQAdWBfpseOZmCqMTPiC",
+	"8cJoxpW7BL20mZ5ToBbmcj49Z/+NQXT0HS8cD3M8EKCCGwPWJFoBjyxIwQY27LxUZjmZyAyCmcBjOuyg",
+	"4Y58YaxLNtZNZ9lYoNnT6LmwpLyQRAOCEFptK0WYqzoQAesbKivnInc7u6wdErg2qmMCpbUQE+ueZHqC",
+	"p4MiB0YBgIoHcPTIDBXE7/GpqPtB9rfCb6HmM8jWkkartxXROEQLAP9KsyvQe2caf60cNi0/z9vfrRw8",
+	"u72Dn+QjipCp1MY8W4JW/dKYpTg0OCHyMVW8ei4sH0WIOSJPQaMZCd8aLcvC1Eb5S8ebdFerVZ++7md6",
+	"fjwu9PT4dHD65Hjw+Ljgbs+HGYZ2COg3ZLNCqH1kSCRXSFMMCud1Hl5VZPDZ4mEfZ/3TvUg9hDK2GNSs",
+	"mDtlWBjQVxiFB5ge2idAaRc5WvrZWBRaTZnVG4Y1PLZf1uv1+sPxL/P5h+NfTLGcfjjs6GCOkZ+yJbJh",
+	"mctqPWhgrw6M3ENOTgeXUW2ZpyenyYNVNsIKcI4axJzX8qqbS3S0eOM2trU5S7idDXjdBKUmFAtpQwc6",
+	"3jCXRqg7UegFuIs36mcQn6DABj1hZ4MBFAbwWfQtYRYHxR7loimWx2wL7ToHa9645CqbMa0uycQkGD5L",
+	"6pJUttT5MgPfXE3Ar4cLbgFiiB/cXs1sOefqqBQ8h5nE/aLgCgSISzBwI0lMWK6B0S94aQSZ7rbNlhiG",
+	"+EtbqgEEDyYM8nyjAEIQp+0s+oZbBr4DCKN38vBeYj5+0ShQFk5CcFDg7jF2Vm8GSSbNcajJRm5L0okz",
+	"pLYivpMo1+DHXVIi/JoguFRX5U9zGys2Xt+cpUKeF8Jmszci02V+aEjLmoz/2xQkX5Z4MPOWBwKq7Lyv",
+	"xbJc6GZH2dpHHk7cHpxoJfrTPku93aJyU0U+qNgv5D6HKxotSj3GaPjSygy9amNt6ftGWC5FLkuRtXlp",
+	"3r15ZZh/RuTMzkq9nM5arL+7bdtAh0aeZLQcXSzulEVTLZ86aCA18MdcnyWhS67faLzvZBdofZx0+Cmw",
+	"hdBg9rb2xhjQxo9bXErAfqO4gooJk4+/674IdjTvqMb3pMWQAXTicSKbuVMNvr357lXvkgHkoUxvxb1F",
+	"3x5I/j4RJSF6O8W0sJ0Bb1O4zOZL9efWeJWR7/owRnsFq94IcMHTCga5TXMi914a77wqORg7IfeM44BW",
+	"ezfRNiOmwIhmU5KPPYX7qXufeHbrDX8QbkE6HNh3I4OpuOPFkmOS4T+//f710avnFFiQ0OX3DkPsKANg",
+	"O4ZYFqI5qvaKjTnYqwuBAaZWM8PJ9kpDYuxGk53P7aQPgTH1aNi/XB39mR/9dXD09MfqY3909OMvg+Tp",
+	"0+bo2FupGg47dStLL/w11ZbFDVW04JalhUY2mvZZCitKLxhnSyUnUuQsl5MJ42A5tWQ3R283bLz2fmRb",
+	"AO+2olJjhKETsmyjW8/dWH+oUqPkYiFsesHQ5R9ANB0uB4PH2UzwHD6JqnAVIHNt5TW12k2EpwqnSzM0",
+	"qtF+hFYGUq1cUlBUzjjKPPFqYFs4D5tq8DigftIg5uWSj7wYVIGFozDH90fuuHfarAJQ1oYjQIg2VYF2",
+	"EpCyhbw80/OxVOEsDo+hEyZhywUS01KIhJyveorB2DxHbIfodgqbqDmHEnIDoyNhPVQ8j9xAbMsLpE0g",
+	"9eQIavX69NnNTKwd4R4qsg9OSyFyWawv0EGhkLyjM8WtTPkaGzm5cGDdAby1ElGE2FDNeU4bIIcQi/1B",
+	"VCOmMJrZUmKgll1p4izutEzCjFSZcF/j4ocq44sFhtMBIYwdLIW4EwUr5MQ6NIawLaDhY+0UJu9E67Ov",
+	"QZ+CfSlYZ4hb8X6dS9yT9z5ZDaaAkDovcwMReWK+sOvAP9Fj5eYZwNEOVcggSMfCQKEYD0xgkfa1H8W9",
+	"yJaUKg5iCWUW+tIscNpzdPxwhdQGHHvuegvY1q5IeGnr/qJma455wKZtyNuReI0OREUyLD/MWOb8/iX+",
+	"+Phgmww5TYmo1P2m1qMYohHhVM1t2f+tfWMtpoZtk0HzRC1kqBZjcagqD6GEjdr8TBSFjzVk3WxZFj3E",
+	"bzPTK8cLN91XxooFg2qEGMc1cy/q0n2kKkMVaQLmWOfxbgZ2ZN6yR97EF5v3Kgng0T4qs1tLe0BNofUt",
+	"VPbcHf7gxknCOTXdwDfcHmwg5S2Fi2dyOgPcDSAMdGzO3WneicrTDQSPTWTZLETX4/wbkLaUFoJLfTy2",
+	"4wyODC9LHDUPkzQy5E3brnfAFtrxy9FElyMuyS27w27zCU7NJq8UeaMiK5477GrGxhsseaNF6/fsb//j",
+	"f7Kn5wm7gk9fnifsK/j0xSBhz+DT+XnCnsOns0HCXoChdcXOBrEt5ur3naRz1Uk6X3WSzrNO0nneSTov",
+	"tmWrpHN/5N45uuMlEHn3Mizu6roAlxr+4T985T888x+e+w8vOj9+SDroym7MEQRzF/JEqC3iJEj0zwHL",
+	"Qg8dxJnTt8TlF+0kd6g4wVOhDfjPVqiHYBlCeqVcjkuZJWxRLA2KLlh5bMEsFAflK76mOOjGQJHeBUsd",
+	"mqRw6KcJS504t5zj34P+F+eJE3JXKV5Fn720lUfX8DXOSSElEDNCOAAxK45XIJL5aBVAtMolF8JSLlla",
+	"o9kpzFIXqgu9InFzOe8kHbfsRon6mk8FeDAPpCOf4mL5vM722LtN8d4hXhGE/S5aA0o9rywP0kCBG7Qf",
+	"5Nzy3p6u58rFTOtpwmo41ODxO1BAhwCOmrlkpbH89hGGXy5zAFus/5iwOQdznuN179686rMrSl4pWep4",
+	"FaZ9DZUSEoDKlw7kW2Oybjrn9yOYN0WrPTvpIVhtcr1NOS24CbdL1MIeQNSF1DJMZoDyN4HbkP1iIktj",
+	"Wdcn1Z4PLukQflrmU5TDnfA8VFW62hzyqGmRe9mv3JIwJbHBtCDVyK20oVD6m1cm2gStqCZFnJx8uctV",
+	"5FY/GvMm++x1bBwL2YfEHr1iS9lhBc9uTd1NtdfM+PqOuaMMtI3ZYVXbc58f5OPyJxwfRn15SQCnNtT6",
+	"2IzSdrMkFL3SVd5NuIDLGIm8Ad2RcwJJh1KiWZjfGXMUUh43DEF0A3/7v/8fWEdaUxzqCyKcluYjlzBt",
+	"b2RBx+I9vc2JsYH8Hy/Qi2a8E7fJlxTA7yNWSsb5asY2Z3xYCC8WUokj28iEGq36eBqY3BjSGkNCYxs0",
+	"toX+gMQ/FhmfA7HiyIzg0yblvWApeXZT1iXIGq8DFzgCYYmkBdNLWOo9CimazGHk4GXAgqoERZjBRjO7",
+	"7/VK9ciRAxlMQ9WtQmsigzzV3yoFj4Nw2PXzF+DTdcIZnwqIbw2hPkrTQMlQ4UPf3txck+cYOWevLqZU",
+	"Dm2/fPIDurU9GFFzHUIkDw4PgRjyZm+ID/x5qKi1NyRStJBXZDCwLioPMCajTe4OxkJ4V++wsMUGkhEt",
+	"qTUXDlfmQ61MsuVO2B11t29sLE21GRwLGaUjnmUtyTjeRF+98cy9wdrf+AzxplX2tQrJNfFVbl5bv9Na",
+	"I789pDSuq/BAOGYAngBSQcLH+O99wjGb5FOyM5NStxUHGeC7DktJDTMaKR0s+FM476dwyP/oogAftYaN",
+	"62lKsN+Py7yB6nIfrVBcMSxPRxFQjwzU7cIcFKitMl7DvxcsLflq9I+p5/Xf3nz3isUBA6kfaPSP6VBh",
+	"6UScybCSq6B7BLscMB4vMvmXGy29XGnIOR5thxxGxZV+MloV+QjERT9ce/OEOe/rcsrcMCDeeu8j0OiQ",
+	"PV07HCdmFZxMWwek8vHVKGyhGeb4arRBvRufmQnuNFizq7sTPg082IxW0s5GHPOd9njJF0MGf/p+79DB",
+	"g5Vtz1cUvztkBrSytp5Le9S7+xVy3PeYx4Pvjrvyj+28MP/gAbfmXzn86sKbh96ff/HQS/TvHXKT/p2H",
+	"rtM/88Cd+kf2vVhMxnmQdlhxb0dKiNyMfuJ3HG+2mXjUScKMg+O9ENxYdjoYMKyo4N1rQCV9CXFvu3gy",
+	"YP/NmyiaKlYlHRhkFyX7AWby5ku/qrkvgFZlzMIigq3RrQbKrR+gmFdotHX8zYvdoFdN2NBIb9ohuZmm",
+	"PYAzm4SmEWabCFgrUrSwmJgGbQHwNnFvISGbfKKRINWo4TZCtcFx0sBCt/DiIeGi0nsOEC1+AF8xxVWL",
+	"UrBC8xwtdZyNS70yosRuHb5bjffJy3JTvKC0xKuXQ0UFaYx3RpdLkNn/md/xtzB7AnppzwchrKMERVyH",
+	"0rbP0jlUzpSGpXoycZqu0n5VF3F9EMP4WC9tNAGOQqo4mI6NnCoTS0Y9KPVB15OC2RJJhFaR4OMfQEU5",
+	"LkHNutURrTCJtRRsvLRDpTQOEBSSMEoQsVr86fggZKbC5Jku82aJa05xkV4T1xDIEkF8XD18P38RgtJ3",
+	"Ohffw2DV32+qYasv43rnP+4TOljfHMZmaIUG5RA1CEbkvesE+IVdO9hvEOyWyoCGmo9aVhdspw32dAIf",
+	"B/IOuqrr9rlPvqyPfeQ3N1Rj95KlMtGyDAa4oCu6vZuFUFTX+QASP8cgVR/XuLm3dupA53Owgz/SV3Zf",
+	"QqTfHGyZ3D78rfTlKqyUDtx/cbghE5PM2pIfW7SeS4rKiQzJ9ZlDJhvVpD85bzaERMLCtlTxcEoqhNpQ",
+	"4SicJCapIaArIoMUgRRSWN1hrvRQ+VRWU9vWDpWv2uvZySl0ynhMwlTCHkPCCPOiQ5CurvE6gu6GZUGb",
+	"t9Box9rbcLynkTiWCRAOHvYFvgEq/RsX/dgM69qjXEocUehGKLlyUtS8WUDP+J3gdmcxIyirjyXMpGJY",
+	"uTeADqZB0xWgKBsMyD7JE4q5VS2wEmYwFvHqJZsLBS1nyF7t2X7IMG3llUNFzJI2ga9GJacOCEWGuT9X",
+	"pZSPKtWSldqYUYYpkyNpzLKJTX3f7HaI7P1w/hMuC58Jx7Ric67WvmAf6DXweaiQyW67mjF4wlPWI+17",
+	"Fx7gn93OAP3QamkLJwci5F6ZCz7BwrEYboUZTXyroL1WBxFXDVcHJamiut/7lO12TI7nIqgIutlaSYEu",
+	"o6kPFXpwffBQ9FaLLfz7naGIrYbvLUtrEMv25fOkapAl9tDyzBTatYf9NsK0cmnsYa/cSSPHsqCuA/u+",
+	"txnD58PQotH8apqYxf61ktC271AeqgxuND/onA5On/RPGl+TdicUvZVWxNeE/I3O/8EXw4Ot+VRgTDC2",
+	"TZ5+gFAVeiWM9XHlRJVgsM3IEStU7xJDxaUZKgjlloql33x9w44hgOP4FzrqD8cY7/LrELMf3Oq8bvEw",
+	"EWstfoViR8SPk3pb9zoUbJCiTUKwSU4aaJDHyjqBjCpvEdPzVDcGj0YBiCjDNgHyESezUgRXKcwdRzDu",
+	"h0IVdFUxz4fnRVCEYSiCFMJCulwx0qp6UVms7Vyqijg9bLAMBOnhx+pE6ABV71DCE9Gwg+OJFyIfjVsC",
+	"82Tub3kaGqHiKyQdRqecMDnBUBe5Xw2i2Fn/CU71wxhrE89u8cPDo04eVR/pg0df4f7yJcVENDmoPsZ9",
+	"vlMGaLUl173PD5CayB9dQVK18SZQfUtNJQ5xQQPx5IXkppHnQBAV5rb4CLwSrZZLRTGipG2ABTDUM6pr",
+	"vyoUxZvKu125J5sXtFPfopbAxFT3wA3qCt3eiCbO7QMDbBpewjK9WBkjbW1Ds3sR0D3vMJk41/PWIijv",
+	"3rwCw41BffLq7bOXL1l3sVTrTOei53Br3ohIEEY0aq4e8cNsTQHfUHyPV6WHIOCJSku4dy9YmiszomQF",
+	"KGtcmKp+stuRXtp0qOp5zCBWKF0VyvB9f6kI18mAQWZyaHVdL6kh1VCdnDPofw2lE3W+ZsZXLeKKnZx+",
+	"ia0uj01SaxDum8hVPRHRuHg5VBiyNaLUhK2Wcb3EAYNSAupijAgQWJczqoONZWmNsKCd03MwO6/afVX7",
+	"qOLHXr97BYtFqx2eBFjSfQJHLoz1yWgY3QZyIIzsY8SYuyqrGWeLUt5x/Nktp7wTOaQilsJAoNzM2sXI",
+	"h6dtZJc7DBY5O7+/d09arUdO3R2FODqs5U1biJp2bgyEp2zYOXT5RJtULtxdukVIrWB7IM/xMVe5VnCU",
+	"boyVLm8dIPgcJWmZsRq4YykWgDvFGmt81foX94cKgpmWqhDGVIjaGKrdggz71y+hmlpVYgThCSVhbS5i",
+	"nyXI1qgNJ2jllywl+RdiUVZiPNP6li34utA8cr1aqjitjZGiXsKuTWsquJouWwP8/K+ODdTLGkPzRyxn",
+	"txB6UYiLkHlK1QVEzpbKyiKqhRp614OPQoU3KI7YiwRSITiEgRImCt8RArO3KSwlH6qwROA5ZrnwZd/g",
+	"la/VtJBm1uuzONpNeV+UX6g/QNjajBsszxbIP+XG6pKi3WMPk5/f1BM3vbguFIQyuatw/B11gp3wEPIO",
+	"Hijg9IjSOYiGsROMba3rZ/BkPSy/JrucNAbHb1pYtleAopyesLSmT6Wse/X7hF0l7KuEPUvYc0eIXvQC",
+	"ZjhwCKfahBlRKYHu1XD4+/dX7796/+z98/cveo21A3aYdQZ/+7f/92QwQC9rLWo8WlC4eGnqiwtn9sVp",
+	"//wwo9DucLxSQ1W4nRaEjKtr/yy+B4LfPjJPaDQuHwgKy5fe2EzSSTgP0D+4WjfRkT3m3rLGNM0PD1Ei",
+	"GqNnq/RuMkW7Y1la8hzuRU8pCXIvAKZn/2PgN5685YzgiSgUtn0xnxKciz3tGyVjKp7iCT83EaRARSL0",
+	"QFy/pAxjHuAqtlvwhexUINloqoA6mg+Lx3tkG++TS+ewqkqlsyUHUWtfXQLMBvsBFz76HwNb0dwtVQvd",
+	"A786ZNUbgO6n9NBNbC9ZudcL+VeRUxoWh5QOB5mqpVVqZfHZ78qi5/9j7m1zAc0Lrp761W+Q5M2REVnZ",
+	"lC+XrmZGZKOU/Z5hR1B3jo9PmVPh9Rx1sT67Dt3IinXVz4kUoogBGcaHCkkNFdqNlf30kkr/UFVf6A2K",
+	"JQw2fOq4qJ8fr99++XqwfDL++dufT+3J9dM3t4//eKoHrwbzp/9y8vPk6yfm3J4tH98N/mm/jFe0P5Na",
+	"vmGIDtmwu6zMNbq/wa8aIKABiuv4XSdKTWbwSOXfVHk2zCmVkFEnjYFJ1CWLmlmjhu41ir5hgoll3Ega",
+	"ajNwHRDs35xtsYsbvBGTj3Vgt2bP0qXvnl6XVQpuEPt3Je3W44M+zjTauvRfzxFZ3+1ejsj6K/s7IuP3",
+	"PtURyediVHfgxVFGdWwzI8hBbzEz4tkxSG8xbC7vIaG9LgKjSm9mVbwjp1DRjJeiOYA6CnV6EGS3Km/X",
+	"snr2wpONw9zM3AmH1XoyFW5U3jUPwZFD7aE4IqAKQHg+rm33r2YDZ13ubq601N+RgxlWlEPl/6aQOvi9",
+	"l6B77YQ01WzGob9NafrsO3dWYAcz5AJe6RKNFRk34oiveCkS7EAS20aANTFerPja4HrNJURb4oMoMnEo",
+	"IioVL9cQc8a6w853WuV8Pez0wE3sd+oLdJUiKjoP3emkRSMmbsxoqNnBWS6NlSqDSllu70PVHXbmMHY/",
+	"03M3PqSJs+9DQ9H07PTUt/gfhSK96YZrebOt91yq8HfyUD2rk8EuD0NDOeESq+HrW1+TJb7lPnuOTbxD",
+	"F71STKWxJZgI6Qqoo8Q7JaH8MvSP66ZVkF1/eZtSP5vVqm9metGv/9jYKH7HrjddIy1t3a6/f3tDRRWB",
+	"LUPoGL164YB0OS5kBgnLb0HW1pOqvfvg7EuoxkagmlCTz1DhrVxCqVHDUieytV50TbDDu/61DZSh1BtE",
+	"24e6qtfPX0SIJOZcFqbPXlGHhIRkThvPGEzxPkWOdX3NRzsv4Dkq/JgMVZqLo6ublLARTiYXaS9Ev0oT",
+	"9Zx27CG2XvbZlVpjOD/1Z3Xo2YIyvgsdLM9bQysr5R7Wyc9gjeyzEzThUqf7nq/SUnc5FFpBGVeorBLZ",
+	"iZvLsZCOwFcFskcIJzehaiM0WfHheVDYjy0KrrCqIvZenJRCpOwkYemi1Ck7Hwx6fnrsO7wAEwbUjTq5",
+	"aCNKvpcUfHPBhtX5DDubPRj3sLZGFr0Nx4NieoHcjBV8LKA9FsSBoxn6kk1kYUXpy7cXEMwMJaPuIbpz",
+	"g3jsQzI3TCHtC6roAjZCxAbEJYRMYHFFGopIw0Zsq6+CyjI+X3A5VVSfwfQu2VxYnnPLgfH49i2UFLNF",
+	"D8++3Nd8cLWTpEXM9wL8j6XIHYvnhUkYdFM7O3sM5eK1cox8qGYQXeXgshRGF3ehC7H2k5HvzUFkCxGs",
+	"aN9nisluk5Y+otniQX0PIRChQZeYcTOakx1jW2xV4t6OsmVp9qrovrFdWF80Q324toP4mOSNoBc2519g",
+	"SRKKHX4U8KDrjR0PhNod/+L+cX+nvf4hVZuwTFlT+xRfHn+PdAzMyWlJxmgI0N03CyWh7t9k/NpIKmlr",
+	"ddIwJXisTUtNmRvIPbu5jpps2GotKKpd+qaHkUuR3Lb1mlGDxpCzPaNPF9rI9krMtKBa21rgZAkm0w3q",
+	"PvRe3WO3s5rVA2bCWjUnmAu7WW2A7I66Tr+2N2w/q31UXejBVhxY0nq9IL05VLrD6ndxgwbSxNzHjFsx",
+	"1SX0Ys51Bk0f3H24f0H0Suu30qFhPinHpqlT0l5GyABuyUatJiqlHQyRMfpUEWjtXRc8ffwtmEVbkuHf",
+	"H8MoZXYox/DNL1s9ailoYMgTUp8HLA1QzZU3/PAsEwsnwCu9ajb77KfGQoV/TpoRDE6SOWup855pY1tC",
+	"OaF1IzZbhx4Sjr0tlbRpPYGvUditotkO1TIi7YIt3H3ktSCRR4ZF1Roh8uqkd2jgQxgAO+20qZxYqjEu",
+	"Dol1tqdcyb9CpBbSesUACDbKA+5exkP5lErbBIl0ShAGCd0AghcsNctxVXLUAz5GL+ZcFuvRz0tt+Ujc",
+	"z/jSWApPCqHlTS9Da+mGN/eKY3Fg0VA2C4JonI6w4DKizzAPghZMFth5QeX1/DqdoPnjIW5Dh1PYNCJg",
+	"lrG+FJn3KDa3F136qLCHqNk7eKg5QbLZUwT4RQeUdKpOuSGHckmumdhNsgmf7fSqCi45qDDSps5NWr25",
+	"8LnbRrMJxxIG7laUx8IIOxPsIClyKrQa7CQzqG2wEiWO2evvSiypwq62rQFDhU5OKP0KtdLc8H5NXsYx",
+	"G4rVL9Q3LtdKdC4ef+H7yNF7QCQ+7KruGg8RMXk32j6d8cJcv7TRpsF+rXhwCZvDtsHEGwe9ByesxyHT",
+	"+7nuPz5bqw2d9/bJbjgYN6doO5n2XrUCqmGkrPvzUixFDpUmMTQVJMbG6PBLshIaC34dbGeheNEfqptS",
+	"cFu9R+2bo2HAqi+VEcpJd3eiWPtu7tSYXEkzc1houRV9dkV+ch8uS7K7oThaBtnG5IJ176xNtX6YW0Ko",
+	"LbrPAxkeKnjFF9yE3iI44CWEHOOvZJXhsjAkV2z0hsWzcxQNZ4zvh7rF1qC1unZ3J+/Ai7yvZ2cuVfzt",
+	"yRbGtpnYIKRErBg9gGa2oAthY1ZDrQgftqQ9zAqTzv3RVB8FvQef7b+mD3/Bx36MnzuSc58ov+Buks5U",
+	"2tlyDHqD5gt5lOlcTIU6DlN/iF83t3Jx5M11R5DJJUpc3S47nz8Vb8Fz3LPLx0YXS4v69tukbqXr7T4z",
+	"NNX9pzqmD40EgwLYDtQGwBvWrND8b5CN80l5LdtNy0CmV9m6Vu5BKzsr1p2k8/PSUbSyWDdSjz35z55u",
+	"JRtFyT4yFP4NJvY5kr5SRGHrFH4lKWVyI1ad7RWq3v/k4HHHe0blUu3KdKLYX2BVPqKTh1rWHxd+CXNH",
+	"WdvbRwvW9lJkQlFRdfIf0GpoIR8Vc4yT38rFaFdFmuhKa+u5lZhsssQ4V/93t65XSYXo7Pj+UKWbKlUv",
+	"ITCYINIBp1xxA/0vkA1jVkzB3X/LpTLMLLNMiPzSFwYbqjTsZgGYRSaCNLrdlgSXON6wcd3vN1bcHIa4",
+	"MX8LKPFwWABH9PzHAxCYY3YCLwglPmY/XwrQ91e4nvgSpS+LBSJO6JIkCzFU/jTwED9ytdrKyXoExKDd",
+	"0sMVkgtsraeXVBAWaYTbBJD1Ghb4RBm3LxCyLpjVQ5XShFaTpdY4fUsHx5LvTBeZIthczMcOAKF3wdX1",
+	"S6h2G8X6OyESp90x0iMoli7KPvsBm6555xa7VXqlKs85uKf9NYTglFu52CjA1mDb89tr8TTTfBsoTLR4",
+	"qpnVdMdGKOx8Nw87cUtnXSMES+NrQ7PubkvGrxTFHJzh79686n96AGrFOjeAMz7bxIsjdXSrc44NWt5A",
+	"XbdJRHso6I8PiFL/FcX1nzuKC815NZnCR3JTUb/533Go199rGFdNCN7uiKQnlnhhoCBVHsQlS4OQTIyi",
+	"oFAmugmMI0L5tXYhYdqaZXhf4Xv/YK1dgjUQah8R9Mg4uQdfTnuXYTNJxUMfGR+g9etI3Z+N9aPoR+vG",
+	"/VOafbTlcC4brOoSMorE5p0eyku/VwK7P+PaPFvtpsAk/3vkoUwhET+XZlFwbHfaa+W+Q2U1k8pYwfOo",
+	"u4oTGK7UGju0wplL8zARiJsZ6iMr+Dxe0gYqnZ/VUOnx/uFAMetl3QV30vUx2PJAbYad/7wU5boXhTdi",
+	"ZCPUN4VLwwDHXzt4Bw/71/fJkm3j798niwt9szy094OD/IUopc79HRLHCsU+qw5FaMLasONY64CjyUcJ",
+	"9c4hM9yXtKGJuie+JgDFVcSicSlAQenVqpM3egXrRpYWxYimdLNgDTAYvVUd27bKLEXjBDfgnrOBdGc8",
+	"F9DweUY2ZKw1sf9EQDVGubAt5HMdqRPxmZE+JPariISzmP06UlUTYvXrKg+6KVncG+MvWPATDFV3LCAX",
+	"TygoyU26J1B8KhXCi17CUvcABJiIwte+gAMswYulNHv73c01K0XB13G5T/QtOHjkVpfsVggIbXUjhpIk",
+	"viCJA8Kp1nBibjd6QgsyWH8Dz5OaVCEDgKDHSMVMHPmGpreoQrqRYs0SiHsPjSBK21Gop5Cybp1xwRXq",
+	"yaS322JBh/neHdF7dz7vcWvvacXvazM1my52lbepLrGqbKOrAkD1Qh7SHgJxe5of9dJmukkcTUmES5l2",
+	"+MW3k67r1OWSVVeJ3VKr4K1Nn7kCzws93ijUfELlh9+gmsNNJQ7WG4zDUdXSXT9vdFp7Fco96iBw9WD4",
+	"Im0oW5YlmCAxkLEbiMo+PkefjFxVVvdW3H0wjYZ/H8YmjGupWLCPfTViQ3vYUNm2CZU2BBcbJXf/SqbO",
+	"unGngbUSTqFX9xCO2mS/IR5bEYH6oSaVkJFEZS9jQNqdX1zP9o254Abr/TiTzZul+q2EUSfj/WeRRz+v",
+	"1/ohn+Enucg+n5YOMQNKr5hWn65BH6TCXjUpsLvtwpV72pdOX+PvkY2Y+1Kmm2rm/wbO65AQ/dv3LNzR",
+	"1Tc4Z6o2vtCMTxr44SMb+n6+doX7tyd8O+OlODj0rpDqFmv4BT5cZVVB8hG26VsIZSpGr7xHp0FV/cSe",
+	"CR/j1Bf3C1kK82sEjEFozl7leWLydhhFKsWdvv3UAkQHlCxflsVoJlVboLGDCHD6Quakvo1MfgkTCksv",
+	"aWZFUcDDhvEFL61PmbMaoIVpJZoNVFOhQU6kX47L46kxo7/927/v2fo/yCZR/e1w+P7Gol3W4KN22jVo",
+	"a8WpT3EUxdhAoe+dixo+bIp92ogK8+g2zMyHc38EQtWRo8WAg9NYvcAoPqmmlz5haLK0y1IkIWUxtgU8",
+	"MowUHMZXfN1nr7WlgAE/rVSjnK9NeoCNpv5mg++EryMZoDKQbG+CdX2+wWPIuX14C93HT87ZeB2yh5u2",
+	"w22622YWiMYmtVXaop1urZelEcWk6um9mulqE6DBOL0MJIio5JCtHgIKDRVsm9w8O6QvD4lEoHYJYwSQ",
+	"lNXlFgL9gg4Vvj48jGL5wdxLiRW143InklRkC2zreGTggZyJEtPb/otZ/edjVi1RGT4yFK8eGZVUWbHM",
+	"Qe/HogiUD/3uzSusilBxm7QHkVHSsAhOJGQOYAQzlAi7ZFytIYZxpsFKKi2jYt15jBo+LYDR9UKZaDNU",
+	"dFwtVSb+c3NiX2vnN+bHv7oJAATpv3vlP24Oc2i7UG6bKl1AFwCRH9yDZZ+8FZihrUs49pVsyPndmaDi",
+	"01AgFKw1CavmoZfqTiiryzXrum/mfGESxJ4em4mivoDzkycHp9dsLwEyheqlSurpSqwtW+nQ0zAh42g7",
+	"diO0ufRtezAuOy/5qkrDoKA6rcRmX0TKsG/shuiErnazLCZKCYV0OeShJGwrhQtqNiZYJP9v//bvG6nP",
+	"ULAAH20uPCpUvk9PpRt4sDm5CQFp81aTDSgOB01bb0NQ6Jx249d1UOEHrposZakSq/SCQbe5I+o2B1Iw",
+	"ZNtqEG3VJUsXojQQSDVNL5wgP9Z2dslSKheSpxdDVR8DCqP7QdyAXWnZnK+ZsbIotjrScQekPqGuloGj",
+	"xModV5gfKDzOumf/2nBwr2Go8Od1PGb49k0Y3NdRJMmigpu5sDzuAD1aYE3QxoIKeM+TicgcH1J69RDJ",
+	"Co37KCWJTgjcepJizLdroT/ek6iFVbjL2X8Z6K5264D4O6/HLUpxJ/WyaUGnu2o9bKBKOObEA2rzkhuP",
+	"sw1X9kOTZrIGpJPaazMjMUQg2vIWq4M4i4uGWOOhAiJnN8xhwSrN5xi4Q0Vi4/RwKiiVBJcplep3UDBU",
+	"TgjzjNWT/BLtjPDTjd8G+hYpqmwuuPLexqrIiOeVl0MFsegGanNtUIWQltcGoKFT9knVJd93lsTxMRM2",
+	"ftSudFMX67Z+l1/fiXJNC6yvTgZzK7WWc6qc4zoYQBI6NWgjkARBRm8paj94wnIZdcVkHtiAimE0CnV4",
+	"ETybHdA1boOANwiENabgaUVLyv1DeE4DeDQPI5x9uXsEAvHRx6XNhtcPbXkoRi0WdvzRnT2EMeCfbmfY",
+	"exZau9XLvhAcyI2CBc3VXvbwmtP8TQTTk+NHJsK1hFG/hq1qNJR9Tn3ga8t78qT/xSes7wGKXiPTn2Gh",
+	"J/3T5JPdEFtw0gZ5tQ3Gt1EHm0bQb0KoxNOWRrYRN8Q8QLoS9yJbbng5Y5zQd0JxMgvt7rO5vg4vmKq5",
+	"QuPQbe0O0qKYe2wAkmnFvaWKgHGLGmhzEIxzc52LImGpF83TKpHmcqjSah8pM3wNpouFKGHsuszmB3Da",
+	"ejHfU0y7qV565V6Kyyo/UFx+d2p9KPddXVNycOXkras5FETA8tdiear1xgb/2KrUFmUOuLku8N0QQEd1",
+	"cFQOTdN8lAlEVHmtqq7peKt1ly9kXy+E4rKf6XlvH+MaQEVbEmQuiqYFt61o52Sl+Aklu4dCczhODGXa",
+	"7i31QML3HE+Y8Du9LEMbUpq/XrqRMyRMoJ6EKv4LXYbTDKC/X6eWgIifhAMVeEXYUH2JeNEK3ghi/sa2",
+	"D3MvuDYHG380XT4kAwAxYFcbRKVWRbUO771Q4jYUbgjFbY0tl5kFiPelCMFU1MW2Ogl0HzWJ11KwBlwv",
+	"1Np0A2IRNXFvKTWJI8wAzEL9CRNgIfFBgSWJuFuwgaUooPxdToUlhspfdFtfei+2h3a6LPPFe2pkGA6q",
+	"SRiucZeD2Eedexz86n5V7ZvePKC4/fbrG/D9KVT7BjrJXWW+pOGhpTJb078RQDAZlRpHknYOc7GJvBfN",
+	"tSfFZEKxMg8dyytxJwry7iAOTxvbZ15ja2PQO2uxpFU3YyYntaVBuWIy1blPSq8uoqLFpfCtuIOnADe7",
+	"4MZINU2wErHDJcC+yEVSmQ0QW532m9Y2kPZiLKEGf3U0AZdH1IGuIQT2oa6/7uDzkVv6Qxcn85BIiadi",
+	"8Ijcebh1hvq3U8x/cuMlrOTqFtRwjOixQ9WdctA+kfIQPMD5zHThiA30tPH1vB3ThmqVPV/SAuzgyt+M",
+	"I0pD5ef3iUcHn9j+9TDcVCOpRrrMRXkAcOESyepQQZY0CFGUGwaCJ/2ERzdUaNOQkFbg4SyczYqvL/FI",
+	"wp1wizBcuw6ogR3uOe0loWb6GpI+/XN9dhXOdiYcyeXZLRLbqm21g3mPGbQ4VsiJNbRLsKrA+NKyXAus",
+	"JzrFpNbYCLN5PUP1eSAaSdC2C3e+4Nn+dCS4crddt0KZVjpXSnPL3BMYuiHv0c1gkqAqOqVCTSHvlPyC",
+	"O4Wln5cyux2tmujZt3I6Y7g1gASnsCDFbM4OLEWm53Ohcm6by281+Rkjc6N3Jm6MU51KOOhAueP1t/Oc",
+	"5wgKH1FfR6sRJDu35Nyj2KonbFFKXUrrUSzmNpE955MjEvid4E2JYs+cNoLZU/QM8IScW37085JDRy+l",
+	"Se7fnySJOxx0VIh82kSU0AQ4kRD0zzhYAZkjTVT5VjqB0AlkkN8cG/+ISEvlHuWFnjKge3sXq8aLfYEz",
+	"N5rvaNb9Brr2T4OJAO9yRHe5ve0XTqCA9hBoh4eSgrHYW7Gn9RY53CbhQwXhwRi7JMtwYEc8/wkyDAjr",
+	"WBeaCCRsLnK5nLPThM0cip71Lti0FCKXxZrSl5W4t4GUkrmZAh2MIEMd2AuWCg3mNANE21AxUiofW3Fl",
+	"IMlDBb6jHI21vrl5TUzBXdAN75JUHP+osT4QS2Keg9KTOzylMeM303OsMZS4A06RKKAjm+jT/obgmlTa",
+	"AEeBvnwcIaAIszBKyhwdbiYPjr6PHK1rsran4Ggd8SwTBgpJl0LlQCrcH+LeljyzHMVw+EZZB8MgjqfU",
+	"3npa0o8ewkYTeV+9IxXFA38EJr6R5vaVUKbpCA8zP7tR4xKOleHkpD/o1PJz/jI4evrj74fDPn5ozi2y",
+	"JYTOtaRKIWXzJMxLjZQxJQ1L/ft4PvT4Z6ZV1JMKktanJV80iMvXhRNyvCKfxB1Z/GUiQo7lFLAXhAVf",
+	"/wM9JQCEbIWJCDvMdFGOUO1CaoFAgcY2baGBkMa3UQf3bV5TcbttHEzqvLmd8fszP1DbpLLtLTZ86CmG",
+	"qd7kfSP+193CUalyESFYWtlQRo43pwkEQkClqYCTSMeqxkPSgv9vvJSFDd2KH9BkN8MoM81LQ7oOmdPE",
+	"fSYWKNOtBL9V0EwkoUou2DkosJ6QGkrLi8NCC7DhIzfqJB3HjPaqJvewIi9x0trZmsuIaP3t3/4dU/zQ",
+	"OXHvDvejDq0S2/c4NDeBEktb8gLwaqkwmsav8HMcTLti0JbuWdEnaLDFjfFCCPU24iWYuVZCTmeWdenf",
+	"v/2P/8ke9y5Z6u8fXvdhBeVQxeIMwCev5Dhb8tA6iUO5H+i5lNLppBd+HXOp/EWaZKhIIoAXcw2qG18s",
+	"nMwy4Zk1UYq8n+qSpXTM6QU8PxfcgAmSAjCoWu1WJyBPKI/Q4hlMAlC00hv3ZWzG34h08cfaSTr+iCBu",
+	"D3YIRbYxmKhJTF/N1iNpR3NgVGZfPcgTnUoPCtmV21rPxhTtFPA6EoMPIYHzFn6ZaWWdgj3nik/FHNKL",
+	"18aKecLEEahtZVbdnwMctwuZIUpOhcLA/LpH5Add5tclHfEuHKmQfjReZrdNzYNflHrOcp0t3fogaGSq",
+	"ONS7E9lM6UJP11j9yrFMWeZHC17aNcMhwI1jEv8XIkwlooOxsyAzNssKKZQ9AhtUEMgSHzkiixxLHMwE",
+	"z8Fj/uy7t8lQhc5pCaMoRWbkX9GJ5LgfG+vaCUMVn1xn5vjmzcurb77uz7fAVVLEmoP3El0VdFDwlBXl",
+	"opSmuUd6FrTHBzVLsr6n2dyk7E6UucxIJfF4Fa4dvUCZnippqBDJDtK4taifzGhS8rlY6fK2GRT/md/x",
+	"t3hJ4UnfOMvdBJVrv2QcCgsfVQ91X4t72//JJOz18t72nEiE6f+UfzEuebmmAj3Ssu4bwTObsD8uxX6F",
+	"/SiWEa6/LsJ+XcCN6nKfYQK0yvbwmwiiqwNPmLGlViAHerkKZcADZdabMPq22LoZNjY3nY2db1xiE+rW",
+	"gG9jx+1ELSgbB2ecSvOA5IFqMq4M7KeilHcCm0kcWNs4EKYNsK+wEwA/6WSltDLjRUtS9R52Qj9DLHuC",
+	"EY2oEVDaWDtEghCUQ7cxrxtGMn2kGjYn+8SXXxnoPO8K94uH3n6XEYh9lJQe/HKEYn/pvP36+05S8RS2",
+	"KJZTqWAN+99gnSYeSrx8WcAK8f9Vc2MZLm07gKLSdhua8uOPlVw7lXfCQEpeZfjN9V4+/Y1r831DqpOs",
+	"1lI7gqbre2cOb3mHXV9aGuFUNR/rtWa5Ly0LBqt3N89YztfNFpTc4VYzglMtlOj1WhBdY/xcwVV8+5NS",
+	"CHQINydPcStwb4cSJr6Qo1LwBq2IElPRVjeXalmVy0r9Wyk18Oym33x9k/rmRaaXRF3KCijq2Vh+906U",
+	"pcxbTFI4h2r2SD1/EXzrjbc243deKhJ5vINutH73K+2gl0R9KbR3Wrm1Ox6e65UqNM+pLBjjhdv8upog",
+	"+INAtGNeYJO2fWsQ7XD4qcNr1bFff//2xmn311c3z76lDhzPv3719c3Xn/U2NpC3Wn9SAVDtxpqwthRz",
+	"LhXZRDZUyQg7oYbC0og89QEcGK82aLFcCiOsaa3yBqW1B4OLwcDh3/7Jwr7uhvnozggbej1Wng3DNm/m",
+	"gT5dEInMN0Zh1GlpnzvzNZLbey3VSg5VWr+nQWEEX42ouWmVacpWQgIbynTrnK9ZNxdVIHxlle/tsRki",
+	"m0Alm9ed1Ag+LSuGwRhy4uuuE9OmY/pBjGda3z4XhXRU4iNKNoo7UF4xEZvKWz0yLO4fHuUc+/pJreUb",
+	"K/dAA6lprfCIQjz9njBd5NBJ9CBRfeMornCwZqGmHkbeXJWK+gbEhRFD5b+43D2jYl8fX5j/ozKs3bXF",
+	"GAGpinEbIPjigV5AbdbH9E9H3wjtkOTIn2XKukDNV3jERzJPe6DMo7NHxLfX1F6iuQFC6KW7Z/cJQKZQ",
+	"erDlpQjcILvUg+Xungf0ZGh7gJcbdaqiGo+UMcZLS/3Rz5kRmVa5wa4TvY8HhIM8RDtba+EGPNIxJDeX",
+	"LA2AnYb6maf395dVoUv8NvTaItj356NDwU0nbAhjpQK23W9sURUme7gxVWsGvKdD1A892s8KSVb/0Ioq",
+	"iDkhs9uT6Dr92oaeBiiswfFGtbeNhIFA+vYg4p5yHcjsq7fqp/ganLLuAjEuAUNHEZSxTG6OE8uqkj99",
+	"s95dBiRflnD7o5pCGT3Q0jH7dahIFV1qRXMvo34ZnGUFhxra40JDa60I6pzA6dBLL22aDFVailyWAvsO",
+	"Rw164bHCYJ1HpUTm382VSXsJlIYqNLVF9O0JMES5Of+7CR/LQ4n4BklrCHUSmXAXAXHH4It1z4Ijoirp",
+	"5fReiUmtGMX8gAbcKpER9NT2Ub/d+nIfanS8Ac+/di2DTRno772qAa33mq+dHveJnSPrMPPy7ffsyyeD",
+	"EyYVqPhV1dK/Qmvh5WQi7+tOh9PB6ZOjk5Oj09ObwfnF6dOLs43oguEw/+Xsw5H759T/c4P/XNT+aYw7",
+	"eKi09qev9suLs9PPuVqs7TkXxht1dpfBPkgOo7+sqMWGP1Cl9yOS7/auRdFQHaMbd16mXN8e84myUjHO",
+	"0voG06HyLPqScYw6rVfSwKETCikZ63wNXdzueWaLNYVliCKnuKqNNgUnp7vLQTzUEg0bWeWsy9m7dy+f",
+	"U4yBO390n0NrkXAnaf8QSeuVXoky40ZcMrur/Sgv5K2IJaQ9G3bu1afVSzSVjLMh22yWtK2D+UOSywP0",
+	"60YY+3EF41qFPc/ukqauEGmskqatbW/qT310Y4jaJg0UEjvMyaLzlsAZgHxW8hXiApQDoQg/UQpw0lIs",
+	"pUOmRogk8awRvculqOQqf6AkGIjcSfo+Vfxk4BWX5jhmLwSODtIUSS3EDVGJt710wg1JcrsIQqEp0ivs",
+	"ymqNhT0xeauLKosVKluHVAoUbHrNNq4W4dQXdfEnEIrZywlJWxf/SaTSZvbUyn8WlUyyh8TlJRjI6MpK",
+	"0WIt1Eoc6cmEQckJfBA9jA78AUQQ5FvjkyBuwS7b6tZHYPjWP9kOh03kXeW8zEc7pnlLzzHavansIebh",
+	"aVk3tpxAOGWEW+6+/c8OZozl8wU+Vf3Z6++hP+w2iYQBd57kTbWSnRgtlX1y1ohfe7GvmM541hVYGsJV",
+	"BZkJUtYYKBqvMN5rTDA3tZi6hrNTp/mjKOVk/XFsL0KuBtbn+QGkgnrpCONHHLHLt/tku/9rAooHUNF3",
+	"/CJ4G+GzqQPQmREZlgxMUC7cq+LmDpwJPzsqTUF06d3JPznBC70FbLxmT87YTNyzXE6lNeQVa8RpfxZJ",
+	"cBspAWVGQS2GcjZL6zv+PLz0rcJYHrxqcIVHuQc8fISEEJIQ9z5DOhG/T0NBqdIwWj5JDW7RjfSiuQwj",
+	"FBjSkEhla0KYty5I9CeCfLVnxnx7ovzGeJjmmen5XCs2l8byW0qCE/eLArLdgBPLyUSUQmViqLppKYwo",
+	"Jbb5HP1kkGfivkeLUkzk/cgtBlq3VL+MuRFPzka5cMCSA19eLhYowo9m4t49OpeQpkGjpKQvhCsYzaWZ",
+	"c5vN0qjzNwQdbIShbT5PLp7aogOAba65+qG+ZGgiES0YjHPxevcKroVjf0hwTCN2tqGpESvwgIitYPeD",
+	"wiBYbmAeLidpQocASAS5jXioS2OvDw/BAKd1u3YMdRx8kYZ3b14xMjFsVOs75mU2k3fi+Jf1er3+cNxa",
+	"SejBmTCBFfzijgBC+UkIuQ5pVFQTpzb52Ulz9aAtgwAx4d1d9PxmTgcnT/drqZfQOfpdbt8QMqRlKe36",
+	"rZMe8fSvFvIPYn21bMqIvlL1EAqqwp+wdCr0qM45Hn8JHQ6enMZtYcEr7LYJwNrxYUidPx1dXb88+oNY",
+	"V1vjsI7OB7dMqSYaLWzKUjg8vRjAHRtckpCyXWI2F3fH/pkPm75WPwhYQwyjmr0rMTbSk/JvMCxY3kHv",
+	"TKkE+35h5dwfRPebr7/vXbCZXrGVKIqqo+5QYSS38VV7s1kCxXtJjwbxKGEZ2HlUziDezekT0oo++1e9",
+	"9IFFviUW1n179+bVpe9i7cZdKsO4WatsVmqll8bJJyqnZr2gw5ZCYHY51sJgXayNkLCqNEKCs/dgkqGC",
+	"6hYm8dkkvoaGVLm8k/mSF7XkfZNEFStQJ3rrNoUhdD7VuT9UQ/W73zEHXkJZmcHxDRU6mdNjvpDHdych",
+	"JiXkBlQdH0KMbwAZLwX32R/E2pD7D3PaACqToarB5Skrucr1fBs8ad1PjsJXhOXLeZ9dwez19OWhitHh",
+	"kryt7jlQcSFRLUIXI6hYIsQPVW1lqmgP3ALmJgwVbRW6cTJEdUh/xHAXnmViYaFeLiNe45kAtBodnDC+",
+	"kKNbsR552pBeMj5Uc15AV2eAQaq3WjKqg4xnvPE+GXDSKuESdoAGQ2rp7jifv96vnaxu/LX6WtYeeMld",
+	"oifsbDAAnyVYM2ecqiq4YS+GKv1liEL/sHPBfhkCXXAfh51+vz/sJGzYcax34yuynG18C71Wo+/Ye3DS",
+	"fPiQ9ofqq5KrbMa0YinM13fDppcshbdSaqQNMu1kgt5TJtViaVmX4xmAlTShiwp9XSFLBRqshq96WJeb",
+	"6qf1Weo2BazcSSt6wlJvKyMMSFn3bDBI2Nng3P3nacLOTh4n7Oz0NBmqs8cnvYSlvIZM6POE9+DXsSwK",
+	"J4ZUX5+6r5W2o4leqhy+OoPuiFVES/X06dMeWkwdLPhvz92SzgePe3Dh79m3NzfX7D1K+u9RUnk/VO+P",
+	"jo7C/9xj7rrfV1sE6ZC9h9KT3vYchE/2z2+/f534r7hiyLVA6ENIEWxVaki1xXwPd5R9Fk8UAL06TZzN",
+	"k5fahG4Txyf9E+gNmX6r3eOITwnjLIwVXi4cF6DMCVH2qIQm9rP07dQBnqXFVgtU36HUSwsNLjizJVdm",
+	"IkBHclAFjlVHOBRLs9lS3Yo8ZVNhI6oBZwyIdD44qW8XbMzuXitb93t2RQGQidfxrp+/gJJFer7gpTRa",
+	"USoEtZasqoaShb5qMOgnO3GTbZEW9p691o1kuem1QFHwQojoPEiZwkCnsNk4mGtjET78LXoE1VKd8zU1",
+	"9GLQIs9NCsESy0UY/rEbHnpi1cb1y4w4APctQlczHUOqe9fXLi3W+DfGpuQaQaLr225A0VifJgsN26Wa",
+	"9sJazmr3SvgKe6ykAWyKD/lmoG/HLKc+EBayqI0UHDHUgZUKFUXj1oeA7IkHRwC/UvsAFuQBGILfcQn6",
+	"kB/G1mQFGtCysRBBsa6yPUGs2zgnZKMNZ0Xtjg88L2jt8fBuq+4fD+zZYXzDqhwICJVDqYPwwjkQLmFn",
+	"OsdDQsnFz+2fxxIxho2XFs6IJnc4BO+G8Z7WIYja9yJlCAE8Ic5kvS8xiDoS12YKLh6kQz51cd/50D2J",
+	"U1EQqPc8b/qYcNYTwFYaYGS1HkFtiE22Al8SZT1h38mv/PunpzFHciO7v+Ffj9BeH3D84a1vutf8fm2J",
+	"tePYPSKka1ODoNPB2Zex2tQ4WWiGCDNFf9E0KTVG9L1GqTdiWh/N3ZN3B+MtBWxxurUDc85AiImZEzaM",
+	"5yjx1AcMWIiCBKg8FfzW5GEfHw+TOAKp1g2hywY178IpaA4ZNo4jmFlCO33ieki6UTZzq63kMmnIHd58",
+	"sBsjNQxQF0Cc4JEw1Pbdc3e8WIqqsxJ6uX0VdDjJkkRFpBYeKt69e/nciZROgzwiYUPm+BDKoL66iPSh",
+	"YljM8ZFxlKZX3w0x0PpuAk7gveLWgGwEwhJyFFC/2DiiXMwXGrx4xP0hAt+dk2Lpy+pXlAAQuYHBkuzv",
+	"jYU2iFFuOWESoCG6nI5iUfTeh0Rug9Ajw9yTDDMCoNwigNul07VY+kbYcn10NXG7r88hF61TaI2Q6PMi",
+	"fFYElBwAVCVZqk4fb8W6cVZMScaWjmOx1lTvwixEJicks0NEazYLt6xEZbkr+LoSoh6fxOQOBaxtqleT",
+	"UKHsKzbqqgrU4YbZkzP2h0ALz710bkWpeOGFfbjapfI2QAZfX1J1eNC1gpZuY9E67zM4CAevS7PkBbTB",
+	"KhYmTAek2wnMMhOjpdoSB3JuudPRWcYVygH+er2PwU/mY+yQvXknOnQtknOCDloORdDWLsn72i+drCyg",
+	"OQ1ZXer67haAw1aG6iaUCK1WaixUGwKQnFQYUIuHiFAzKpbi6Y3THen3C0cdfj8YDAYVV2DddDhcuu/S",
+	"HoT/qGAjIP+6wywUQ+ldp3vi1EP17ubF0Zf+PaRGQOJibbXPrkANQ5Lh5FflTttzqcenWH3CUGnhImfc",
+	"DhX8djJgbkYghebSA74vtW7JwjBgNV2wz1KMzUvZfGngGDlLo5i9lLpjXV2/ZKWwy1KhquBbL3RbjjcJ",
+	"uryfoOf2tqGvD9VU3gnF7EpmgipKhBjRGq1+8+IZe/z48dME9/HglUoLSvKGKSQybKV/OiKn5dHL3GtN",
+	"l6CfYFt7p06v9ZKR9dPbOr2xBe2fYFMZqrdoW0FAMFgsy8dCoXlqhW0MoOosLgbvTypGrkfvLDAXVYg9",
+	"mAeaGrInITa9z76HYgJzbsGZEopl0IVBF8k4EEuXDHwmR25xQ+U4ntkjXqvrHj+SyghlpBMWinWP8UhF",
+	"9kIuFuztD9W1LgqWfvP1DTsGo9vxLxSO9YEsWuIewyjcqp24picTtCNSOc6QRpAgkhjD+FBtSqTfOcBH",
+	"q16dENmVphw94y8t+PDNUL0hNk4mDtBIA4ix4Cs3cSymQ4w/pz4O08c9hJtzQwzVXkGcrJs2RG6mPb/S",
+	"az6lyJkhdD83ZIJchTQguCHEq6MFPi1yrLDCUqC9KeueoJskCVWdTwc9X/xpqGpIHnqB+FYEGKpoAvI6",
+	"Uh5AtxRoKnTcYti5YH/p9/s/JmwYwn7dl2OtC/ddNI37muglGQPTPnsGP+EW9YL/vAwmzevCW2sx5cux",
+	"MJBJ39OVL0TJIF3t3c2zHnu/Lci+r2VmRnmb7+NE2fj7DRNabEqblMK9eE7/O3Gs++R0gKx1UWr2np0C",
+	"Pz93/3lCPw+QX226cUImLJWQDTmeqJQoH7FlqE8MpMyRAQWz44Dwh/RJyIWNkvaiOqiSZsGXHfL4A34T",
+	"5DgzVDcrjYKPIdHOC2OXaGz29rX07PQp4XCdo3chTqJC26rZTG+oQmuaTbGxz75y6qlD/4gkFGsnZAbl",
+	"p/RSjZP2VYYQcsT+8R+vRUnVVipBkQTEuon2H/+Rddsk0N4FeRFox0PFKOISvSMpZfzpMkJnNGCCJw5y",
+	"ZAyLyjUGBRNa7M2pdPqlG/jJYBAD3FIVvp+8b08bdxHgClVAEqdeXt89of0iwsDUIncDu0GPn5whuIT5",
+	"qVNUCKd75LDG8br0T0cvdLniZS5y9ymlOyED2ljMpModyWUOtu/X7Us06MOC2rn+TmJYT3xe1faFtKkd",
+	"vQu2kT/t1tGYQr2R1+1WiRnYMeZ3QbZEV9yWByiB+17k+ABUSHWIRLLhPMGlsGNi1eYYYqO3v76D4Bdg",
+	"nm7EOJGol7B6Gn5Yb0WGLrd1FFYA8XcX4kakCWELqYfQapd48465E2whZgOc+ATzR4Z1rRP40QHUI6ne",
+	"jd6Scw6VclDYg7pcUDYMeWxg0X1S/kN90Ag93NCEIMJJelEUDZR89aI6N16gw9HwWz8qmf4ENHq68Eq5",
+	"G1tWucvYy65uZW6FSSgmp40t1tA5ehc4crhAN+GmPHO8yCcpiqpgo9BUewDO/Pr5i03yUKtwwA06r7mB",
+	"C654UvfxR5MJrLUtqHARIHDBVe8S/F1tZRJokYD7YKdwv/dJtUXG/8hUSu1MKDcw+vTH9bINffbcF2Xg",
+	"6PpQGerEt0IsoHSSLiFYBhhC+vUNn6ZY+FvCqOnLydFrrcTRdxBb1KuxgomwGRpkCOmBF3ylHdSVolXd",
+	"J2OQLKkqK5VCFpbLwlwgh0PWhAYvWBowtKGKUAp+5LAfW+2rFBNZFEDtHYwX66pslK9tATXOZMYyd9sO",
+	"xoaKF1NdSjub9xJmdEg+HS+dfKcnTsCgAi8geWB9CCWYE7Bq1C1yrZHpeqiQoT2pMPQZcAqSs8CEDq55",
+	"fM5HYyxKnXm7KMvFotDrOdjsXk4QlpDflKhqbxsJkojAlcKvZoOVE77TLRFIDRWWkgDtiRoeR0pcxDuw",
+	"00hdpYPrdpoHdvkzdVmLKnLoSQ1MQfshCA1oAK4vXKD7VdoeavN4TIhkYfaajECxB3ROxH8v0FdLIQLv",
+	"UTevCZnuZ6eNciteOfA7eoXC+3sWyo34U4zIgW80CTsj405tlDe+mEJtpKhw8ji6Haj9qPSqeSAjYDnv",
+	"lLxH006XYKqHdaxlhuYalP4qBJEGZc2GQb9xy07r0nkSUb+kTiR1yVK58Jaf3/2ORTahoapzRZAR/DfE",
+	"4FOyq4Lmv2UwpcsBben0/JwtSqmQRV69ffby5VBVToGe04IWJEnwOssLqvCtWAfgrkI2iGWenrGZXpaG",
+	"TCkGWhySShfgCsga62LEChoX3IBunF6QQINEw9UaLdROt4eIFGCA/aG6iZe0ZQz2fhq0pTQbmTGOs5CZ",
+	"UEZEIWDXpV6UUlgOlSnbw7+sKOdY/FnaIo4du7p+GVWVgiLO/QGk/C2E4gvZueg87g/6jzGbEcs0H3tf",
+	"LQbJOV1nO1zuG6f2AC+x2pO1R4YVWt+CCissXZ4fjCJ7jLCROxljUtgreSvY9bubBMqbKyFyE5zNjwwG",
+	"HZU+jKSpbs9KuYcoHBYZt9TqZQ7VhIywX/kdQTwsqtduT6eDs+YQybBqaaLdIR/sJBTjB0Ns4VtbFgu9",
+	"c/yn8Dw+/iHpbNGl/cfAxzfGeBOXGdpvnOqVrbGMsIeM4x7HMYLlb/fr+OjLHGMizwYnba+E6zt+pxyz",
+	"0qX8q4BcoLPB490vvdDlWOa5gEyzs9Onu9+40fo7rnzuBSDZ2eM9lvct7O1G61e8nEInqPPBYPdrL8lF",
+	"AWFm+NYe23qLnoZ3laMBQ2CxLLjHgibUGVeYYfkUOq8FZPnxQ9KZtuV0rGbSiiMoOAhY34KaUZmyhH17",
+	"892rULQM2P3ciYV9dqXq4YbkGAwUA5oRCWs2KI1TUMinMF5alpqZXo2ILl5Aqf+0iSR88xBBGPhgXMpg",
+	"A10MZdvjnyi9ABPSdqWrhTkAph+iMcoJQZn4L8ryd0pZ/s+hE998HJVYLG1THT9oD2giqdWPcxEc9F4H",
+	"YZbfCtQGQ4dOaAyWgLuwCbV7PnAZiEVT7BoUr0STShyDhtr3CnRr9PXC07ISOlg3PRs8ZhuRcr3Lh4QP",
+	"xosVX0MsHChUaaGnGqx9nKU5t/wiZe/evEQBETNsfHxnQg/IOZ+K44WaXuLvCdXaH6r4d3M3/f39vIif",
+	"SarwmvMn7A/yK9SZKYHHndP162/Q8YjfoaArKqfm6WAw+P//P/dftpD3Aokye/vHb9wGDFfSSlMFBaBd",
+	"Cf3AF3iceclX7mwF1lg2Q9VNzR141KbopIQuHqnPR85kmRWgjoiikAsDHwup4N+FLtbx5ynlNot7TGy2",
+	"ZsExY1lMjH+Rl9+UPJdCwfjuIy/ib4zVC5i5kItrWg3IyzCkg920R6kFwghlKZDH2lKOIe/N6cy3YmEv",
+	"qTq5SaiM3YyrvIBWYKk7HjlV34O7yw1cCsogMw7MoVQ5ZJZRfXRUpJZl0f3bv/17L3W8wNh1QbPlpV4s",
+	"fLN4zp5//+zmX6+/BojAIsKREz5cGACYD6cB/LIarqf28A1ZzdB1yQFAHMQOlbvOC9JjcET3PdSmg2eh",
+	"dBmfiybW+naDtQIx/IqKEuzgqiFTKEqG6cxEUej/zrO58DlDkAKsrShBPxILb2G5yuaCXU0hCx9tCsab",
+	"8PtVNk70FPZIgb4pmS60G+93A/5Fdv60k3RiekO5XKE/zr6M3+frfqjnMDni9eHvQe5QevVfssdvKXvs",
+	"wde/4nkAm99OETrZ4w1aViypnJ2e7rM8snY6ceNroFr/hwlVbz9GqPqQdNDWBmmjTVoYRiw0DAyvJbU4",
+	"Bu9ZXWCeKpvIAqNvX+AHlun5WCoxVPDc1evnTdTdzQhlbMFcRNFAbuHNR1Q9cuwReueDGKWwz5MYDoTr",
+	"3+f561I7nrz/C+/evNr/4efaUZr9n3+GvjRw6R/w/Fcgf3U+/Pgr8g93w1A8r4F/XGHAip4gkP0X1/h7",
+	"1Vj/izDvQZgdlCMgRzQYCRxotRqLrfhYOIM4xNULisJzf//yDyTl9sc6X//uOA6c+wD1V2iUjWrgTvYH",
+	"JS3q48mzmTD1gMDNuncQSeDDEkHHqur8pT5RL5TukKah7gmUqwqBkzNxP1Tffnf17Ojtt1dOeyQ7XlO9",
+	"sMQpulGfUYaRtlhLjN4jX+5WrReKR8MyK1j2JWVYPyKqe465Uj4skDwFQ4WlmvrsGWT2RTvEHrZaGcuV",
+	"hRf7GLVsLLsTmdXlha/9RJPm3/zxr/mzk7/++YfX6z//6V/sn+dP169+yIvx49c//esPZ/bP3zz9KVv9",
+	"0z+lCWyccnWdmjfsXAyrQlbDTjL0pe/gF6juNxh2PqQJ+bqGyh3+2ZNMjB8/zU/GJyen5188nXz5+MnZ",
+	"F9ngC5GdnmRfZF+c8jEfn588zb58kp18mZ9/8fhsPJiMv3givpiMT/L0kjLXqoozVXOFBL1RIrjnNqNk",
+	"4Dh8mbQLp+e5x8hJFUqxwckd6aVlXQphStjNq7dJCETwfrGh8nH2vT77HoIYoLYblULzIRiGhdJHl+DA",
+	"wzpkCQbcgXcXHW7JUPEoasrt5ubVW/QL+Uj4sDYH5SYur9Znb2hkUyWPVynxpDaTZQQTAkKBNlywj8Ui",
+	"R6JiuTQZxGr12QtAqqEKpZ/dFFjCOKcognNmEnZ6zvCATuBT96wqFg2d0QuyG7kfIcBuqDBWDet4nzCs",
+	"4B2cmVDOm2kVnjinJ/rsartE9rIUaMUKaWcSu3+5TUBkKREHyuBoChU+riKoKKwqdvY2Pnccwq4oHuon",
+	"PXYz/7wUSxFSggyfu9WVXJmosb+PYjaB9mFgBisFVjjQJctK/r/Ye7vlto30TfxWunBi6T8gRepbVLnq",
+	"r8h2xjOOrZHkZOJhimgCTRIjsJtBN0QzLlft0Z5s7cnWnm7VXshcze8G5ha2+n3fbgAkqI8kSmbGPEks",
+	"kgC6G8D71c/7PHpCOwCZ0lAaxH0CR9ocF4ao6UDG3h2bVlRIHNAAF+O03Cp2a9WXuPvbSCm4yj2fErEa",
+	"bhyTKQUW97nKb4gCokYfPlGaQJhaZQAIgkNLfRWazSnitQiPCjhRgjYIABdmSs3sCUM2y9NbbkQIjZmt",
+	"TMU8C9m0yEwagyRzIQmPY5//86/fnl0D2r8v40wVCWixJdxwj1ys8mBXOjqa+QW3Cftl+pJeBD9lWEcs",
+	"h035gvE8T28JQwN4FOvreiwRSYFxqQDxaHqyAHswtMa24Ua4DiJt+KIChSde8XWc4u2+PMN3fLfTQfHd",
+	"kjkEwDd1UhGYyBnUkKlGpz1oZol5aJWSz4NrapR7jQx7YRN/37afYzqWiGwpnaBRCmF0jiLLAUw4tJrN",
+	"Mr6wczJoQntN5+9LjATCiP3B1Z6XfH5l4O2VUUNsE1XdP9ocPFWL6sxsBi8vGljyutSSRA4f33O5WF3C",
+	"vnTCf+C4Unjhy0BjJZzg9rVos1fOR5QO3wmlI3K6yoAY7Q73k+6oI1qH8R5v7Y+OReuEHw1bB8lu3BWd",
+	"0Qk/Hi699+WN68uoe3Ry0D3YPdjdjVyjz203fHM+Ofp+Z3508W7yTfHq+sfvXnx9fnD8/VffqtnNT3/a",
+	"+0v+5+Tb92/efnjx/fy59cdn7GtVkonax6rQgkXflrBW94dbpbJtgMc3fGy9/Tg1k2II/ElUpfT/p6HT",
+	"1udSnr6k2gDB4R/q4SBriAZdHFjnofoVopv1rEkrRHzBchG1Wo+tcHHfdp//rdM64a3RD58O95sYt22+",
+	"XV8IQF05PQ3isU297kzJP8neKkPEofWlKB+N+2d0XaGIfNCM1gqsr04EGunBCtvLViS9bCQAX0TOObv7",
+	"ec9oXxIn5vqR/goc5KsTeZ0IadAQVKOb0zVuIDV3uIL7J+lZ/O+a5z1cwqtzOMMdwchdhYzdTrfdidYO",
+	"6r0Weets/NBFbzj3g9Z31Ym5lte0GikhktI+PA2eee0cSqv76y7o6qC9fQ5Z7R0Gu1W+waeVl/bOEZsn",
+	"fDdXR+89dHifd06T9pI3XjbFj/JD9y2DfrzRDf921vrAWz91Wid/2Pnh0/7e5+dNq/LDY7cFH1a0XOaG",
+	"fvCW2zIL4ALyWQcHjW+kmmciGa+YIVOh4EjHUuX24focBnt//WuTpL1LgV1+4nLUUxtIrCS2LEtvRCVZ",
+	"lkq2yjQbrrPfeJ3l9LqSfIN6iyctXyFjXx3EKXMNZJjyOhVUx6GBwglQjWsay6ufe7763omNj3zXq8ur",
+	"7P1dqU3/xaaemnH29ct3WFEDeH2NkOT95RtyDwALhhFNpyJJuREZgXfp3vv+YEL42kPh5uVTZFNtAkOA",
+	"Ije1/ULyVzaFzmyqaq89yvl4KiTkUFN1KxLMqqwHg3QRYBqUMCK2wig3C58UQroCSmKrRCzQ6h06Go2l",
+	"pux7WJjb7LWdDuR30IOOI3BAeHe+HnUmpAAuwFoTW8+g7OD6bqhtdu5h1XirCpvoQuMM3biGfa1Kb2al",
+	"9waS5YqACIJvVgVF2BQQRr7cuqpD0qtIkDnemLCkP875PNN9iTUZyMCASwNVTVzWk9rUHJRLNDa7+BRm",
+	"hV/VZouN1RgcNz4VCLkAlphcjbHXUPpJPLOPKX2OdZi+hP6VmM/sUT0gzxER62LhtRRHyZQU2yEcHbGD",
+	"TqfNzmCZKg1sU/4xnRZTBGBh10i3t5YSANMt+KDH+oFf/37QiMHE/Sy7sI/eS6x0FgCL6g+/AGgCe7AD",
+	"cn4vPcCk+kpVIPfgtGvctQ4hAjy/QD0LPtQ+Bq1cZLyQQMJcP80yAW7wYGSJXS9cuUdhS7q/16LUZaNk",
+	"kWV1aaYmYaUPQRgksJtq17K+VF5EBrUH8IRL6kn4YWofsoNhRxzFXdE6TvZHrf34iLdO+EG31RntxbvJ",
+	"iTgcdrvI2Y7PKojNOdUa4Ih1p1tSSMIP3ZtX+Xv9I+C5o+zI8Pf2ZKkcD3x7Bn0M7LX169NntcsjswLS",
+	"CdcV1NwPSEGoootocg5FPbiF+CtoKq5fDT+qXQz6du+5a/c85WFQ8vHWr1f5vHbRuqey6wqO6se9xdXx",
+	"205xOPzxjz/umu7FyeXN3re7qvOmMz35S/fH0ctDfWD2i73bzvPHvVvrIFPISMjrLbBY6t5sgf8HAace",
+	"sGt+waFV89KZ3A186ql36c+rLOENG/UeKbWDxK9iLWKKto81sNaUfI/IVdAQc9ZSBUr/DIfAzdiVQaF2",
+	"m7FH2/549BTIKR5iDGitPP2TGMeh+QWopW0o2GZXNIS+LBsH31++QWbVoSBKW5suRppPBYb6mi+gWElN",
+	"v2KB3C6jsnrz/vJNY/CFZ1sD5WooKPI8S0XOtjyYeRs5Sl0ZAdimyiqCXZFft/Bz7fdFcbvQrUfZ7Q93",
+	"Yd2A8G79oiE9NeLq3JMWr3NCJa3xxuf8B/mc/fsPeqvMK1XIDbTrEU6DkELW0i8jvFA3qe46xEfQz1jn",
+	"Oa5MLvhUO36CtZ3I6EpAe6fkPESELdfs/OpbtnX56pztd487IREVOpANy9XcgXWjfl9GyHEpZKK3l8G8",
+	"KTJUuPU49Vxk2qiZ7ktXx3A1CgRrsnOVFVOpe37fPWRFnoUM062QlYlfyCiZCUugTi0HClktTwpZNUPx",
+	"f9F3y/F92JfLqQAJdLjjK0lJyJbypJCVKWTIqilm2Je1ZDBkZbYYtdl3UKIgsNlzLMJEWCaDHhji78Ev",
+	"8AYrTTokmlk3A+ImsPJqDjwRRDwPrpwKMnQ4kBBCzU/licgra96XSFZulx8jAwwK/FK72GEu0vHEIAhQ",
+	"5SJCttYOgIZCBt1xXnOTTlqhuJ3NssX28qSpJLYy50oRS2nS73jWl8sVMl2fKh6VUm1sZaJspnSKLEDw",
+	"mAGLRoicwn3pJlsRpqSZN8+401meM/GxE5U6ygWf9mWpAdyC2mWV09xOervNXsJ5YpFlIKoikYXEJp1t",
+	"dkXMPbovoeFsJ9a3p8BNqoV5XphR6xhrjG8VquYB1QxJ1SCnj57lgid6IgSoEk+LjPfgsYE3EhJ17TB4",
+	"hg+RjhMqtLC5jxEnQPtQvRh5K0p6VHy9M8GhjQc6sfWMx4JtvZepfdifafad/XRwZT8O8QH5SeSqNU8T",
+	"M2H4awc4Gy6MwJvHpjy/AZxT9DwKWfQH+58WMoP8/xEB8tKcjYosw1MRtyWL/vmP/8P++Y//wf75j//J",
+	"/vmP/xsBfyjiOz1B7LOIbb377uzq4plmPLEGnCkJVjGVf0f4yjYYN4HgLFxeMFqEbEWBH8D6Ib1QSBgx",
+	"KcYgYUSYP/sDZfz1PUrJ7dggjEv7HQmesC1SpUCWIMd0Q5wgHgeZCzwWa/+IggEsnrUIqWZATN1mZ94u",
+	"MfQsYMfLYvAolSAyVMgbfxv+eH19AWC5NBM5i/7aeglHti7VXEdYzsdJ2/cUMFzwCusKcZC7GO7l4GOS",
+	"mr60Tz/Vh7AQ7PmHx9Ze8DlfbIdLDHbA+JUpXeGp9yO31qaQNz1UR3FEeWTvuGSp9NOHFd+Kizxj4mPq",
+	"nnuAsXaPQ/a1eqaBI9PsWEMQ+XQrqvAyv3z3KiKCIJvrCNyHYbRUbXYNvKpISo4XtG8vAg8w1cJlgWTh",
+	"lHEHnKxyXBM3DN5FLu37kEqeLwiL6lxtUzqF9+nB2dS05FI1ioZ2ymzOiDHFlLCAQ6d42pTRgL8PqgmM",
+	"lyvvrkqiriZUkXN/eH296tVchOODmZobtN9WD7FfnvZlRA6m+pXrGEHTseJScEWb5khOK2iCPeDwA9Kd",
+	"X4N42HQQ/ZIOIuf86ip+zrlbj05xYyVsdFEj+fN6yFiPGGsBYy1eXAkXV4LFaqxYDRWXI8VKoFiLE+tR",
+	"Yhkk9uVDtgzCdSXucOmDkDZPwvLq4dFu+yD8KjzuhF+Fh/vheXi0H34V7nZ2D9vdsKmwvvzhSW+/8yEM",
+	"4a0p34vlp7+xgmA97SjNREiNG1trA5ztpRLDOT4WrRepdkHdapIUcWN4PJkKaU7hOvaReN4PaD+oBQak",
+	"1S86nb044UbAv0Q71rf9AEo366cTboocm96yf6sCBAYFjgcXcv97ShCzPI3X167PbDDbGmVAIogO2uYs",
+	"NVa+HtLBckM4h/eXb6qa3vES5gIYCm0mhnVkbkpwBJIXxjZS2VpGZVRgGIhRqJSga/WQvizFjmykDdSH",
+	"b0udlzv5ZJFk1y5JmdMmYiZk0peqkv4Nbdpneg1wDhh+CSoJMTcrIRDwG3tuUI5cRYysQiGqDRLV9Vxa",
+	"NvwJBN73qTYsQyW21/BV2eDyAp6PBwSY9rYvVMFs+GdDZuWL9feL8a4JxVB1d331/EEF/Mr9Whof1/g0",
+	"bzmwVDdkDXiV2hS6nU7zWMvt/AeHx09d3Mdbt8Yr40NefZGcTBiXsPdDr4l9fTaF/41P/Pf1iRf4pOPT",
+	"Tbm3N6KQzq7f2/XwuLtYSV/A51WQn+MUNlSPrzOFpaa3rPTsJEUNFeOcYiO8nyRFUmktAFE5Lr2EjjZp",
+	"ljGSkyFc6Gzm/Bl4DvBz0JHlZCOkU4tYMf04IYLJPYy6FIaTajZWcsPq8y/LVbrZ9XsKA4Ovy3qoyBo+",
+	"08sKxKMUn02NrpSAQ2RrKBN5/J4K0jJhqCnfXhe9BU8cYtwFXduYgY0Z+NJYTO+wAY+Dm9vjXr+AgumM",
+	"m3jSACsDilG9jMoHBkhs563AbiPfgt9mr1KRJbrkQAXdDiiT9yU03p2Smj6LM8FzyGXbpU4ziq+zrfeX",
+	"b0IXwGzTfhjSnjYyor8HKK+3ST8TOV+CnX/cb0EuvQwvXptj2oSHXtuH2zcc9e9EqXiXgSVk9MbQfunA",
+	"rA0K+CltOr7/aPicBX1YwrhDe4XrKquofFNNA7FxsA4QBpgLNzxTY8RKhJ5NMVsQyAv5tXJQzILmLYge",
+	"0WI7AUyHuHFN+dTNhWlnm321RpVe9/oSVGW93r1XEb2LqfG83CZ9jM87K5JUyFgEq4U8IH2qQqRSDTNe",
+	"t1GdY+PJw+zs5ZrqYfWihKFIXXC+7sLU/fLQS8NK4Y7wExcE4UrrCBavHQDNOfSNS9lgfTeu4X4ax9pL",
+	"07jT9rMD//U+ZeeTg3J+Xute3klxr3P5WXb/FJBWSXmM3yeb8FvRY9F+Zx+vDMeN7FMV3bG/BHbpF7iK",
+	"J7eZeCsfYjU3RnNjNDdG894aiVoyTb+q2WzcAtao+KclvxEDIMlIEzKIhKRvj9ssytVQGT0gVBj8m1QU",
+	"yxavGTeTMtpzdvjBtD3IVDP44VM3XEMS1mj3y62ftQa/RgBZ/h6niUiEejdHyRNR44RkU56InhPyBcB8",
+	"DoXniZqzTKE0q1HqxlF9IKPcM1+1BpAtEeSR0t5ZWd9WhVnW+Q+dzB4w1DjSlYUwIeHnpWizCM8OTCOe",
+	"I4XNJ2nmmV6APmQK4oqofk+fD7gpuxZlyZ5pL5lqlhQCUciSRbqISRQY9W+IxLTN3orUg02IY1CqvFRn",
+	"rC4FQbXtfdgaqmTh+Wy3geKEKFsA3YtkJ9YPN+va3pVkvSifiSfnxX9KJ0scSo7e634O+DrF2sbhbnYY",
+	"vqyUY9XIVzyoI3n7tTOPJg5mdG4/d1ejkaDes2mNcqEnJbu0ay/HfQ7sY0HCyRWuemgbqvHTEytrKQgH",
+	"fNieAgwrZa5HB9qSRkAMbDAzQmF1331DVNVN3M11kkjo6CnZc6skxKk59STjQK4HFbq+lGLeZsCvxRvn",
+	"XmI9yAWGXnJLinmFCRubVrjpyzpBt3M4VfzIhFrZvOsF2eDOSZn8uW9s8gef9qWDh7kmnVU+MDiF/xRz",
+	"SCdpH5FieambD71iS22tNRV0u2zQfvI4b3npHlZ7q+jlWN0U330qb7YubXR3JQQ5LLqZp7C572nckaxv",
+	"4+P+U3xc5wF+6lzJUZbGZuMUHyEyTC9TtcXRMTY2OsYm/0ZMXHckV9h23AD43mqg/dumxuDQMTRyIuZL",
+	"dfmNokZO69XH0FWJ+UypzVJIwPqt7Sy2mdFaLa1TGnKspmKpXZoVMhNas0ir3CVHwOA5TzU1s+JojZiy",
+	"TPBbofsSzTw18G1B96p1jRCWjzDhm27flbFcEDz66UW8GvZxcC2eaBvHzszv4tx5fWgkhQFQNwW2i6qc",
+	"zXm+wu89FYYPKicbkEjomlHHVEv9ubWHu0budt2scwJZkNpAd4aZGu98WiwWi887n6bTzzufdFaMP68Z",
+	"KPTk14Hy/OMbIcdmEvR2O/vHYTBNpfug+9CR4ptFA6auPIYcknbstSEfrMHxA7ZukNW7XD1NT6KKIdAS",
+	"Um8GNQR4mH/HDxWbph83VG7sywbRULr+0YQBjo14uhHCzjHRKrjGu4htVQxISMRU0DexHYKWLKjdEpNC",
+	"pspS0zbWUlruu0k6npRfOitVkimgwYL29lSyoTITBDzilXWIAbgbFxvmggMlN+KiY7AC1s5C9wupLrv4",
+	"39o7kHjgGgpd1nCtbwW2v66tMk046AW+HzH0zcGVj7BxBVkFwwBn3tQt/OQdIHws7i+oVDIruBebkHNT",
+	"Vvniyio1PprVKO/p93bh4juf7P/u3dlFChoHF1/heAZR7rV7tJSc78Nx1U3atS2AfCyC38BSrW1Vq82W",
+	"prixURsb9QVunDqf/cQWam0n7TPN0iRknL1///rFabkBJjJNhqWx83jN/ikZu19GkdloTJPRncm8I0lr",
+	"QFxCv/bFi1csUXExFdK45JbFE6WFhNUWMhZV+AzStVXwM2w9bLIvL4VMBEb8cCVsGR/xvKJcV8pw5MD/",
+	"ppWNWycwOuiQjzOuNen2MTWXvb7kLFFzmSmelJVdo1gOl/MymWXFlTUVXPHXERZbgdJoLrIMlsWxnuLP",
+	"eBKFXkMiqlqr/y/y1FW49ENRO3dfbg19DXca2ofmxI5lkHMjBnDhgfjodmKRxWvFwvdY5YzbbXbWl3Yt",
+	"eWZHtqBJiwTJ3Dz21bNFJcz1WAIxV17KJPpt6ry8TTKpqIxWeZrsxWza4U7myj1e0gEZntx96cstz8hm",
+	"c5ChsKfPhX0+CiOSbdKL4FDPv3jx6s5qN7KLraptSBa9vOZjEN90W9GpZNHrUeutkqL1DTfxJAqJhwy1",
+	"WUTCor3OfkQ6e1LhjkhZkfKvQ6pZIbHTI7mLOCAZ/ZoIYDtTnBW+tfZew0sJNGBsorJEn9IU0pGXR0mz",
+	"rDb6tVJMtbVZV5rodnb3f2kWR6apwcAN4ZFqMHGNUVHVRD0Fbw4x5gDZEnLmrJLozJJRP7B5//I3EXF2",
+	"LNjW++vzba9Sgpp2MZcShHI1sb8BaoIv9H10PPb+N9KkKuuCIC5gho89Zwgtj/VXE64nzlqCdPSG+ue3",
+	"Dyn31rWPe+NiH8KkwVjVrM4pI/O09NxvHo8NunOTpPyOjfBl9In+CaOtp6+d0HXuivhHRZbdEfb36hIK",
+	"ZW89VrrNJBcCOo40BUjInqxDQk9WAa0hGxMZFjcs5rOZDQiJdJmzkTDxhNGiodoW/BvVoyOXXUSumZbE",
+	"2EBu+KPRbCuCcfltIZVHjsuZVaatw76M5pPFIDWDKewCaeuoIdScCpmgtHZYXnz7lKZCdK9pRe4U8DDK",
+	"TtsNT9/VPMAe0TNG0eKle1L+FfsAaHBrAjFqotsUpDbuYeMe7qthmbopfnrXoCc8vwPZ8SbVpsahAL9n",
+	"WSpvgJbpVt2UbM4pALclsM8DSXBSB9W32Rkc+Uz3pRPuBF6ELNVGJD2ILo26ESjrpSdqLoHgJXR4+6rc",
+	"111Qiiuc1b818BvmcP/uZOWGbGzspuj/xW1M8gbLVKUgQEvwyxhmGrHYSN2tGYdrovysWAqbn3n+fQh2",
+	"1UxI7THBXLKzi9fsRixCiCCVFGUACTY143JcgGRKIU2aWQOIZlYzxHCQAUaItlu5ZxrxJlj0w/I7ml3X",
+	"mwM2tueKgGBmAbyk3IVjLqUybChQhQELv1soOmw0VgNS3Zc3YmZQmgGVhxV09ySeV7aKHHfEDD02XHj9",
+	"ZQT4yRuS1IWxRlOe3wgDHUy0eqlkL+U4S/Wk4muclsJehyV8odssos+howlh6O6TVA7sbyJgeuAZPI4m",
+	"vRX6lFHr0pRDtTqeMG5QDQB2AMC9qLykm+3Lrb3DA7hiZSIhi75++e7q/Ozt4OqPZ5cvB9+c/XXw4uz7",
+	"q2g7ZFTMT8267Z++lHyKdIsr3IX2PpQPFe5NNyYPvxVkvBQJhnfrl9AVuYc96AVCjlMpBBFTLN22oNfd",
+	"D4OMD0UW9IJXtN/Ex0LGi0cQFtnhrgj1/jxh3kdfMVmXHsHTXwlrTunlTcsAqEHqe+PqN5xGG06jJ1Y2",
+	"9QFFUzyxPpna+QT/v48W9xJ8ty5doA0QZCx6uCUr1ZwpyHlwA9Ia/m6Hfa2kQP46TJ0qNEV9CafEfXOX",
+	"msGZXamMmqFcHlbzMZUcz3p2QEDhPO7mqcBp1N3BQxhxYQCVEGZj0Da5yxfVlmMf+3utzC8AKN33S3uJ",
+	"tWUhJNq+ByMUKyl5qjW3acNtKuZNOwchphDUHPpjobw4w1zlN72KxEVqBBBwD4s0Mwhr2Zpl3IxUPg2d",
+	"TkGaAbz+T/yWX8GA2MhOyZ7La5ERMMiIeCJVpsap0H0Jtk58nGU2lRml0FGoSZ5Ms6uX79gsK8ap1CE7",
+	"f/F257uzV3C6oQK1Tj4WuBUa2/sr3We5Rk45Lnm2MGmst5EIApfgI2ZYSEqcp/rGJgyZsJcA9ofbNIFU",
+	"LxPJGAXkcIeBRhfiuQ2qEag8NQvGQQVOs5zLGyS2g69VKrFMt4DbYh1DFcckRiPMQcWCGX4jSKwj1cyt",
+	"L6BloPNiWMQ3wiB7MoBmkR3P9cY6ab+cz5kspiJPY+Jb7lE3cOa2SByNXoWuPRcs+rFI45vBPJUDgAwR",
+	"GStOjD5qs4Z9HnpkEiDy24ogG4hC1rCJQ28ZJFjjnM8mUcjqGzso3mrnQdMNaa42YyLoV4K3hMsF1Cc9",
+	"nqiCi3KwpJI5o77TQ83KqXey3hqg4B/1LPdlLckD4BE2PoWOKcRdNAYtE8rN/eUBZdaAluqRH8e3GRy5",
+	"H4EDjoFJiLw+6F2bUNdoFH7rTahqwlh5SqDxqZJB+qpBEAYxvxXcgCm9oCecJcKQhiLogJK64zdvalKS",
+	"SGCSE01Jok9rVoRliieCmmaGi6oVcuKWWgjZDn4IA/d2D/DthoWKuRFjBfYfmoUGPLZO0Ca88IYGvSBT",
+	"8yAMUrvqPG3i2rHfTmccSH4n6XgSlInx2WuS+LVWS6P6KVQ0nHkNQte51wvmgt9IvHj9DQp6wVeZirGu",
+	"byNPhrm5dlWhODWCLVTRxuIYrS/cyKk9+juVJxc5npoMYWoWA3zT7I1SiX24BHwtR7hM5Wz+rgfepAc9",
+	"WWQZ6gkOyPgHveBlBtZY5dZlVu5PdZHxz+D8m6sgtBMagx5h0wUJ4VYdNknVBb3gsH0A3rR+1ouKM7rv",
+	"vNXB+vPaaa2e9urlu3tO9r3i2lhvdf/Jzl+8vedk55kqklGGUXv9bBB5kNMZkNPB1XWUTnc8n7/Zw2x9",
+	"KY5l6XXyPsbhpevm357eDoC9O3vduoKrfKVMyM4zXiSi/ARMw4XI6RG2n6SSIQ9W23w0+AYsOTSwS9bb",
+	"D+zw6KEccp3CXVm7DjwdFFrkA8A/iLy2nol9+pUZwAJwFF20iRYScpmPBo/i2NlY+VgvpOEfgxA7ZemL",
+	"VCbiI/z2hzDwb+XS8p9DM6Nf0DUrbadPjiPoBXujw7jLT0Rrd3iUtPbjrmid8IODVifZHx6L3dER73Y8",
+	"bGxQvmPdNnxscoCR2mX6wYfKpRMPesEwT8cTM+Nm4qjLoQfc5sn+7S2bGf2LV4sdT0uwZQr4cGeOWGmr",
+	"qHCdjsdCG4zcQBmtXBJs09zusaXH1LqBIVpPPAnim+ERYfNU9hjc1uXDlp+qh5Y00SO/wOBgLZkGfr3J",
+	"sDcZ9pcIp7iyrzq+KO5VeApYBZIlPQRJsbQn4w8NIbu7xR24VOIfSwiKNYgHd/HfiTyCxr0VWWcbbSNh",
+	"Iexa+G9GPNP2Kz/bdf37eEQTunioVCZA8uFp+8JxgA9AXlSnsrGsGwHAf2cYha7YkFK+wX0G1rERBeF/",
+	"A3sOcZHnTpUei4FeLHTLhm0s2gECOjGdGSD3YvD2b7fZGXR0uVFAHTDa7XSjNns9WrGavosN+/3cUb4T",
+	"EUC5UuVTntlngb2/fBP2nS1SuU3UQ9z88IdW6N/KRgoqkex2OsjoY09AsrmIco4uzq7P/xhtU6FnZZyp",
+	"ZtwgbRlcvOWvBxvvUJ/Z3fWjoN4+CPOBBa6MID3hEba5ijxVro0OxRqVZFtaULdleVcMH8OyTNQcD7cR",
+	"KuQpItm+a3sfT/Boj/I6EdOZMkLGiz+LBZV8fiY8YARHyngBRQNpJtmCyEPukMp9hH4RTnEFEfDbahjR",
+	"Ojd6mqUHO9WgIuwefvERYJOnVF9cfXw3funJ/dKviha541lAeTF6Gqog2M0t/o/BgWxgHb8NrKN0bU2B",
+	"Ti2b2/nkXfM9aI4rNTKtpKZ0jAcCzHIoYjUFXLzL6rRRM+0liW3GN8oFRFE6U4YVQEkAvrwxcmizujyq",
+	"swwQr+ARPYY5V5uBACtexo+gL6uhD9UaEfu5BBa5QwDZL+Tv4h+RKNYFZUlJWLyxiZtC1xelr+wTk3ut",
+	"2z1ay8Dl7eyCWk281nBg/f52YPPub979L1lU+Z6X/rGVbTz2YQLLPksPmX1MMxs4+AYCpnJXHdaGG3HK",
+	"RvfJK7cZnNnGK5E/dwS/w2iHy3ii8l6pVJMX0kdYFU4haxDVCEmkpZizmCPcqiQfAhJVe/SWHab/GC+w",
+	"fcrSEVaJ4FQTrtmMay2S0FFalQFUUgiH37WhGRlkhOL63zUwTC0Fd32JtFJbd5WFtiFMy0ULx6lZapYW",
+	"I61ViUa5mvalVPO7dKcrJvznNnNg4Z423Ku1mx8LnhuRZ4vHF2d+Z4Hpu51OKTK9cT6bpoxN9v70QtO/",
+	"JHvfyQup76SNFdLkC2s1neWs5dZIglffj+1VpGcMq4q+kLwMdVTERZ4LaYhVP1wlUVE5m08IzIvXhg74",
+	"m3Q2Iz0a/Gdf0tdY8M1TQCOWmx44ha3IqaREzukAQQrwmDiuRIz4U2kU48TPCP2f2FECCkAo96bbJToU",
+	"gKxFlkFFmrtR+f0ImbgvQAUH6yEJ0ynxQT5Wxg2X/tLeuH/RXv6KAwTxczsyt/hBbzcM6KEYAIXdbmf3",
+	"qNXZa+11rzsnvU6n1939EIRBUog133c69nuIqwaJMDzNHCQSP/NwTpI9AEXBQawS4X4HyKyjuJt0+MFu",
+	"a290JFr78cFB6yTpiNbu8HjU5Yfxvjjp2FtQGBtFAYs+cNDZz5D3ZwAPatALvqp8hsTtveNue7+KA+uM",
+	"jvlevCtah93hfms/OeKt41Enbh2Ik+Fu0uVH8d5hQAf4CXj4s/3mJp3ZcEc7PGIYkK+tLtN+q9O9hjXq",
+	"dU4+wK0uV36vceV3W7vHtLJ73YaVr3z/0JWnz5rXfVccDk9G3f3WMe8krf3hXtziR+KgddKN95PdUWd4",
+	"fMDr644v1Oq640mXFh4/9Atf+bM+utp6BroYlooZrh4YNC7xHiwxrsfBB3hHJlwPpnB1KC+GAWhJoqyA",
+	"g6I+Mr66LOT9aAsQe9kEWJvs/kskuMD35BlsGOinyPJt3FTou1q+/qjmbMol6is1AtlmGZe4k6AhiHp/",
+	"fc4SvsCOKDh0LnLhoySjEr7AFif/AxSoDSuCJC76gvNyx09RchcAdnak8lisaVx5r5+Ynh8v0JQi2gk+",
+	"0wzWdWO6/lUxYl8WILb6TFYMCT7EmD/NSQpuxwhEfK1BfgmZ0I4BQvFRVdQeFJUqrEYRnwVA9xmfW4Og",
+	"07F0eZLTMrXH9SUS1ISeI8dvkFIvKVa+Zio3GjtHIU2yqZWzIzWpacfd3cMqoDs79ER+5LFBchqkrQ2p",
+	"MWAsuSly4VrC7tHxxhND+Ff2n2YcAFCI3ypzJ6clhMsFyuHUrhDZ2Q8I8PX+8k1forplhWMyR5CdXpYS",
+	"3apxytS/85p1225ofQknGxc8TxjYPEG637GSUsQmleMewPa0YbnQKruFdl3FOJNKtmbFMEtjxpMEei0g",
+	"Cx0V2iamWxGsQlSfGDVDDBKhTSqRVXMb5+kU1ak30qWzwG1Aqq2lIHibvTYPpehvILi5rt9De9vJ9VDj",
+	"H/TvYWerU4Ft8CfXQpuqSurPLJXWIWzwstVAbMQx/vByKY3JDu93qpXWRqCLbC0dqLcM9s2lRwBYb0im",
+	"UiSlGr3XlC9f6DgWMyBC2jCKbqBPmzTiQY7femrGwcM+QPrVu/9bkaejxfoA4BzbzPWS3yTdbzaHVnWg",
+	"gxupnEUzvsgU94Il6Iux+7/6vvdl5M8VsSk38URoIEZzvfROrQvomrlWMgJafCeWMJ0qyaapNvxGUBWW",
+	"aB/saUKWjiBosWdBjx1NUulUXiGCUGyUfoRdNc5y0dIiTwlI/qerd2/JeVgPBBqv6NRzPkdifLYV5aI8",
+	"ZGDNaLSNUUQ0n2gRDyI2y4W9hA08oH7qRVhuxMJ6UlycAf5s4H7mTjPkWhzutxJhY5DEkfpZL+wkI+qn",
+	"wd8P6Pf2LMVsJvJWzLUNcz6yrQg+sH8PJuKj/QVWcf1N9aIv0W33uQ06pqnWqRzTEKPt0zLYYOUNHExT",
+	"DbcwarOz8p7jpqoTXYN4gXR53QrRAKqPQpWs6HAfxp2k49RFGlx6hkEGg+xLHFt4h+5SnQOhQsL31gcg",
+	"XrLGB1C43DQSEU+USEBDpilg+BbeoV8hZKC3J+gFn/oBSPv3g14/8CF3Pwj7rhII30BE2ekHn4MwwCEH",
+	"vQBXN/n625+S8+5PH757u/jw17+YD9OTxZvvkmy49/bv33+3bz58ffL3eP78uT3SrX/QC267z/cPYzHc",
+	"O0m6w2539+DoZHS8d7h/FHeORLzbjY/io10+5MOD7kl8fBh3j5ODo739YWc0PDoUR6NhN3l0RIPr9/vG",
+	"NG4Md0U1tyJP0ngTk2xikk1M8jA4NghCVF0MstZwkghuCk4+gyUrcrtavb99Cs5m6Z/F4qwwk6D3tx+A",
+	"iwCoW7D8ufySOh0zaITHDGyHz9Kd2y7sa9AFm1l+Q6AACklrrqDNaJkw3OHEmmi7bGK1AZBu6JZFpQQd",
+	"1vQwdEgEPa492X6vpjOep1pJ7RhvoeahRkv0WtWrul7m1eu+SeWNxiz+XoLiRn5iozCSw1OgppjK+9Ke",
+	"L8sEHxeix6KLd1fXbA0rYkSJdYXwEKndOdEVY5JOtIDWzYLmnCqMThPShD+7eB0yblj09ctrtpPvfAIi",
+	"48+R3wLHp+6ZZlSneH/5hm3hdjf6a5v0M++ivWq7kzra7tlZAytQVf25ZCF2Y3+mWZWpuS9Lquaydp0a",
+	"OxRPfkVSgILnGUjhAWsW1DWkEIkdnl1rR+aUc+PgYLjB7pbd1V6y9AY3688uXoOibSFvJFA5A4N+yRrZ",
+	"2Y/CCiOkvW2OrB9Wu+SVhJvhZ08KLdrGxK4gU1sQp4iCl+pLL7AHgW1sWOSU1q7otW1dqCyNF1EIgoXA",
+	"eNG65uMekwpYSRxt86UYiTwXOf3eft/K6bNqQ4NHX0At0q4uEuFDJObeReTSa3oZXbsqNRfamNNj1Wif",
+	"o9bE2maXSy2U9pmIeSZkAuqU0kx0X5aSiuXGDWL12H/9t/+NKr3UswlxLowboIgeOKgk/JSo8fDgZ5qZ",
+	"dCr6Uo1K6ThC/rXMxCH/ygPYLCs0kzQutuXn1mN70sb4FeCIPaEDS8LvHfMY/PGMBmh/NS8pzfRE2ROy",
+	"rb0u+xOXBc8X7L/++/9iu8c7uyfslRjm7qO+3Ouyb3geTxzx2h7+Ca2/SVFbK6JFq+FpUsk4m6ayQGN8",
+	"IyCJQ2hj1e7Y3ESrIo9Fz58yCpfvBrRRyoQNcy6TbWjRwXeQS+b7Yyrb5Bj9g/QkQuQ52Q4Ahy6eaSA2",
+	"5HYu9i6QspHjUHfzALNGiBksZMcqT1whHEgCIZ9lW5Fd7UFl295JieIdg0Ze65G28X2hwimwtNd6oBGX",
+	"0yNs6yGbqCLXmI43ogCi0D1yUnw0fQk4CNjIg2NgkgPxccILbUQSnUKlO8fxlEBewMtqZDKn7TtYEZsz",
+	"isSadoAx0Og025LK/zJnOZfbbCxMudRw+yQsEEBc7enb7LVr6PZ4r76kCm4h6xbA75KuGoG/2CnB2sL2",
+	"ZSpRbtLe85GnAqw3QNBZad+vUYlzqSo9n6RGtIBaiWVK3cCp8X6jWwcXP+VpVnXnX9mHE6Pulc1Ykc0E",
+	"3UngNXJNZIkYFmPATvs6q6udVk/to6rPP3z+fwEAAP//",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,

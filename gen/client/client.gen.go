@@ -184,6 +184,27 @@ func (e ErrorErrorType) Valid() bool {
 	}
 }
 
+// Defines values for FixArtifactKind.
+const (
+	File    FixArtifactKind = "file"
+	Patch   FixArtifactKind = "patch"
+	Snippet FixArtifactKind = "snippet"
+)
+
+// Valid indicates whether the value is a known member of the FixArtifactKind enum.
+func (e FixArtifactKind) Valid() bool {
+	switch e {
+	case File:
+		return true
+	case Patch:
+		return true
+	case Snippet:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for Grade.
 const (
 	GradeA     Grade = "A"
@@ -235,6 +256,51 @@ func (e Level) Valid() bool {
 	}
 }
 
+// Defines values for PageStatus.
+const (
+	PageStatusAudited  PageStatus = "audited"
+	PageStatusError    PageStatus = "error"
+	PageStatusNotHTML  PageStatus = "not_html"
+	PageStatusRedirect PageStatus = "redirect"
+)
+
+// Valid indicates whether the value is a known member of the PageStatus enum.
+func (e PageStatus) Valid() bool {
+	switch e {
+	case PageStatusAudited:
+		return true
+	case PageStatusError:
+		return true
+	case PageStatusNotHTML:
+		return true
+	case PageStatusRedirect:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for RenderCoverageMode.
+const (
+	RenderModeOff         RenderCoverageMode = "off"
+	RenderModeRendered    RenderCoverageMode = "rendered"
+	RenderModeUnavailable RenderCoverageMode = "unavailable"
+)
+
+// Valid indicates whether the value is a known member of the RenderCoverageMode enum.
+func (e RenderCoverageMode) Valid() bool {
+	switch e {
+	case RenderModeOff:
+		return true
+	case RenderModeRendered:
+		return true
+	case RenderModeUnavailable:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for ReportAudience.
 const (
 	ReportAudienceEngineering ReportAudience = "engineering"
@@ -274,6 +340,30 @@ func (e Ring) Valid() bool {
 	}
 }
 
+// Defines values for ScanLanguage.
+const (
+	ScanLanguageDe ScanLanguage = "de"
+	ScanLanguageEn ScanLanguage = "en"
+	ScanLanguageEs ScanLanguage = "es"
+	ScanLanguageFr ScanLanguage = "fr"
+)
+
+// Valid indicates whether the value is a known member of the ScanLanguage enum.
+func (e ScanLanguage) Valid() bool {
+	switch e {
+	case ScanLanguageDe:
+		return true
+	case ScanLanguageEn:
+		return true
+	case ScanLanguageEs:
+		return true
+	case ScanLanguageFr:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for ScanSource.
 const (
 	ScanSourceAPI      ScanSource = "api"
@@ -286,6 +376,30 @@ func (e ScanSource) Valid() bool {
 	case ScanSourceAPI:
 		return true
 	case ScanSourceSchedule:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ScanCreateRequestLanguage.
+const (
+	ScanCreateRequestLanguageDe ScanCreateRequestLanguage = "de"
+	ScanCreateRequestLanguageEn ScanCreateRequestLanguage = "en"
+	ScanCreateRequestLanguageEs ScanCreateRequestLanguage = "es"
+	ScanCreateRequestLanguageFr ScanCreateRequestLanguage = "fr"
+)
+
+// Valid indicates whether the value is a known member of the ScanCreateRequestLanguage enum.
+func (e ScanCreateRequestLanguage) Valid() bool {
+	switch e {
+	case ScanCreateRequestLanguageDe:
+		return true
+	case ScanCreateRequestLanguageEn:
+		return true
+	case ScanCreateRequestLanguageEs:
+		return true
+	case ScanCreateRequestLanguageFr:
 		return true
 	default:
 		return false
@@ -367,6 +481,30 @@ func (e ScheduleFrequency) Valid() bool {
 	}
 }
 
+// Defines values for ScheduleLanguage.
+const (
+	ScheduleLanguageDe ScheduleLanguage = "de"
+	ScheduleLanguageEn ScheduleLanguage = "en"
+	ScheduleLanguageEs ScheduleLanguage = "es"
+	ScheduleLanguageFr ScheduleLanguage = "fr"
+)
+
+// Valid indicates whether the value is a known member of the ScheduleLanguage enum.
+func (e ScheduleLanguage) Valid() bool {
+	switch e {
+	case ScheduleLanguageDe:
+		return true
+	case ScheduleLanguageEn:
+		return true
+	case ScheduleLanguageEs:
+		return true
+	case ScheduleLanguageFr:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for ScheduleCreateRequestFrequency.
 const (
 	ScheduleCreateRequestFrequencyMonthly   ScheduleCreateRequestFrequency = "monthly"
@@ -379,6 +517,30 @@ func (e ScheduleCreateRequestFrequency) Valid() bool {
 	case ScheduleCreateRequestFrequencyMonthly:
 		return true
 	case ScheduleCreateRequestFrequencyQuarterly:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ScheduleCreateRequestLanguage.
+const (
+	ScheduleCreateRequestLanguageDe ScheduleCreateRequestLanguage = "de"
+	ScheduleCreateRequestLanguageEn ScheduleCreateRequestLanguage = "en"
+	ScheduleCreateRequestLanguageEs ScheduleCreateRequestLanguage = "es"
+	ScheduleCreateRequestLanguageFr ScheduleCreateRequestLanguage = "fr"
+)
+
+// Valid indicates whether the value is a known member of the ScheduleCreateRequestLanguage enum.
+func (e ScheduleCreateRequestLanguage) Valid() bool {
+	switch e {
+	case ScheduleCreateRequestLanguageDe:
+		return true
+	case ScheduleCreateRequestLanguageEn:
+		return true
+	case ScheduleCreateRequestLanguageEs:
+		return true
+	case ScheduleCreateRequestLanguageFr:
 		return true
 	default:
 		return false
@@ -415,6 +577,177 @@ func (e ScheduleUpdateRequestFrequency) Valid() bool {
 	case ScheduleUpdateRequestFrequencyMonthly:
 		return true
 	case ScheduleUpdateRequestFrequencyQuarterly:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ScheduleUpdateRequestLanguage.
+const (
+	ScheduleUpdateRequestLanguageDe ScheduleUpdateRequestLanguage = "de"
+	ScheduleUpdateRequestLanguageEn ScheduleUpdateRequestLanguage = "en"
+	ScheduleUpdateRequestLanguageEs ScheduleUpdateRequestLanguage = "es"
+	ScheduleUpdateRequestLanguageFr ScheduleUpdateRequestLanguage = "fr"
+)
+
+// Valid indicates whether the value is a known member of the ScheduleUpdateRequestLanguage enum.
+func (e ScheduleUpdateRequestLanguage) Valid() bool {
+	switch e {
+	case ScheduleUpdateRequestLanguageDe:
+		return true
+	case ScheduleUpdateRequestLanguageEn:
+		return true
+	case ScheduleUpdateRequestLanguageEs:
+		return true
+	case ScheduleUpdateRequestLanguageFr:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ShareAudience.
+const (
+	ShareAudienceEngineering ShareAudience = "engineering"
+	ShareAudienceMarketing   ShareAudience = "marketing"
+)
+
+// Valid indicates whether the value is a known member of the ShareAudience enum.
+func (e ShareAudience) Valid() bool {
+	switch e {
+	case ShareAudienceEngineering:
+		return true
+	case ShareAudienceMarketing:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ShareLanguage.
+const (
+	ShareLanguageDe ShareLanguage = "de"
+	ShareLanguageEn ShareLanguage = "en"
+	ShareLanguageEs ShareLanguage = "es"
+	ShareLanguageFr ShareLanguage = "fr"
+)
+
+// Valid indicates whether the value is a known member of the ShareLanguage enum.
+func (e ShareLanguage) Valid() bool {
+	switch e {
+	case ShareLanguageDe:
+		return true
+	case ShareLanguageEn:
+		return true
+	case ShareLanguageEs:
+		return true
+	case ShareLanguageFr:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ShareCreateRequestAudience.
+const (
+	ShareCreateRequestAudienceEngineering ShareCreateRequestAudience = "engineering"
+	ShareCreateRequestAudienceMarketing   ShareCreateRequestAudience = "marketing"
+)
+
+// Valid indicates whether the value is a known member of the ShareCreateRequestAudience enum.
+func (e ShareCreateRequestAudience) Valid() bool {
+	switch e {
+	case ShareCreateRequestAudienceEngineering:
+		return true
+	case ShareCreateRequestAudienceMarketing:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ShareCreateRequestLanguage.
+const (
+	ShareCreateRequestLanguageDe ShareCreateRequestLanguage = "de"
+	ShareCreateRequestLanguageEn ShareCreateRequestLanguage = "en"
+	ShareCreateRequestLanguageEs ShareCreateRequestLanguage = "es"
+	ShareCreateRequestLanguageFr ShareCreateRequestLanguage = "fr"
+)
+
+// Valid indicates whether the value is a known member of the ShareCreateRequestLanguage enum.
+func (e ShareCreateRequestLanguage) Valid() bool {
+	switch e {
+	case ShareCreateRequestLanguageDe:
+		return true
+	case ShareCreateRequestLanguageEn:
+		return true
+	case ShareCreateRequestLanguageEs:
+		return true
+	case ShareCreateRequestLanguageFr:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ShareCreatedAudience.
+const (
+	ShareCreatedAudienceEngineering ShareCreatedAudience = "engineering"
+	ShareCreatedAudienceMarketing   ShareCreatedAudience = "marketing"
+)
+
+// Valid indicates whether the value is a known member of the ShareCreatedAudience enum.
+func (e ShareCreatedAudience) Valid() bool {
+	switch e {
+	case ShareCreatedAudienceEngineering:
+		return true
+	case ShareCreatedAudienceMarketing:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ShareCreatedLanguage.
+const (
+	ShareCreatedLanguageDe ShareCreatedLanguage = "de"
+	ShareCreatedLanguageEn ShareCreatedLanguage = "en"
+	ShareCreatedLanguageEs ShareCreatedLanguage = "es"
+	ShareCreatedLanguageFr ShareCreatedLanguage = "fr"
+)
+
+// Valid indicates whether the value is a known member of the ShareCreatedLanguage enum.
+func (e ShareCreatedLanguage) Valid() bool {
+	switch e {
+	case ShareCreatedLanguageDe:
+		return true
+	case ShareCreatedLanguageEn:
+		return true
+	case ShareCreatedLanguageEs:
+		return true
+	case ShareCreatedLanguageFr:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for SiteIssueTrendChange.
+const (
+	SiteIssueNew        SiteIssueTrendChange = "new"
+	SiteIssuePersisting SiteIssueTrendChange = "persisting"
+	SiteIssueResolved   SiteIssueTrendChange = "resolved"
+)
+
+// Valid indicates whether the value is a known member of the SiteIssueTrendChange enum.
+func (e SiteIssueTrendChange) Valid() bool {
+	switch e {
+	case SiteIssueNew:
+		return true
+	case SiteIssuePersisting:
+		return true
+	case SiteIssueResolved:
 		return true
 	default:
 		return false
@@ -841,12 +1174,15 @@ func (e Audience) Valid() bool {
 // Defines values for ExportScansParamsInclude.
 const (
 	Checks ExportScansParamsInclude = "checks"
+	Pages  ExportScansParamsInclude = "pages"
 )
 
 // Valid indicates whether the value is a known member of the ExportScansParamsInclude enum.
 func (e ExportScansParamsInclude) Valid() bool {
 	switch e {
 	case Checks:
+		return true
+	case Pages:
 		return true
 	default:
 		return false
@@ -883,6 +1219,30 @@ func (e GetScanCheckParamsAudience) Valid() bool {
 	case GetScanCheckParamsAudienceEngineering:
 		return true
 	case GetScanCheckParamsAudienceMarketing:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ListScanPagesParamsSort.
+const (
+	MinusScore ListScanPagesParamsSort = "-score"
+	Position   ListScanPagesParamsSort = "position"
+	Score      ListScanPagesParamsSort = "score"
+	URL        ListScanPagesParamsSort = "url"
+)
+
+// Valid indicates whether the value is a known member of the ListScanPagesParamsSort enum.
+func (e ListScanPagesParamsSort) Valid() bool {
+	switch e {
+	case MinusScore:
+		return true
+	case Position:
+		return true
+	case Score:
+		return true
+	case URL:
 		return true
 	default:
 		return false
@@ -979,6 +1339,46 @@ func (e ScanFinishedParamsUserAgent) Valid() bool {
 	}
 }
 
+// Branding defines model for Branding.
+type Branding struct {
+	Contact *string `json:"contact,omitempty"`
+	Footer  *string `json:"footer,omitempty"`
+
+	// Logo The stored logo as a `data:` URI; an SVG as sanitised.
+	Logo *string `json:"logo,omitempty"`
+	Name *string `json:"name,omitempty"`
+
+	// PrimaryColor `#rrggbb` in lower case.
+	//
+	// Example: #0a7c59
+	PrimaryColor *string `json:"primary_color,omitempty"`
+	ShowGeoscan  bool    `json:"show_geoscan"`
+
+	// UpdatedAt When it was last set; absent for GeoScan's look.
+	UpdatedAt *time.Time `json:"updated_at,omitempty"`
+}
+
+// BrandingRequest defines model for BrandingRequest.
+type BrandingRequest struct {
+	// Contact A contact line (plain text).
+	Contact *string `json:"contact,omitempty"`
+
+	// Footer A footer line (plain text).
+	Footer *string `json:"footer,omitempty"`
+
+	// Logo A `data:image/png;base64,…` or `data:image/svg+xml;base64,…` URI, at most 256 KiB decoded.
+	Logo *string `json:"logo,omitempty"`
+
+	// Name Shown instead of GeoScan as the report's author.
+	Name *string `json:"name,omitempty"`
+
+	// PrimaryColor The accent colour, `#rrggbb`.
+	PrimaryColor *string `json:"primary_color,omitempty"`
+
+	// ShowGeoscan Whether GeoScan's name appears beside the brand.
+	ShowGeoscan *bool `json:"show_geoscan,omitempty"`
+}
+
 // CheckCounts defines model for CheckCounts.
 type CheckCounts struct {
 	// Error Checks that could not be measured (`error`); absent in reports made before the status existed.
@@ -1022,6 +1422,63 @@ type CheckDeltaChange string
 // CheckDeltaTargetStatus Null when the check is not in the target scan.
 type CheckDeltaTargetStatus string
 
+// CheckFix The fix written for this site: present on a warned or failed check when the scan could
+// tell the cause, absent otherwise (and in reports made before fixes were written). Beyond
+// the specification.
+//
+// It follows the cause the scan saw, not the check: a robots.txt answering 5xx gets server
+// steps and no rule to delete; a robots.txt blocking a crawler gets a patch of the site's
+// own file. An `artifact` is filled in with the site's own facts (its name, pages, links,
+// profiles, contact details) and was read back with GeoScan's own checks before it was
+// offered (`artifact.checked` says how); a value the scan could not find is a placeholder
+// starting with `REVIEW:` (or a URL under `https://review.invalid/`), listed in `review`.
+// As everywhere in the report, the audience changes only the texts: the marketing edition
+// words `summary` and the `verify` steps for a non-technical reader; `edits`, commands and
+// the artifact are the same in both.
+type CheckFix struct {
+	// Artifact A file written for the site; absent when the fix is a change to make rather than a file to publish.
+	Artifact *FixArtifact `json:"artifact,omitempty"`
+
+	// Cause What the scan found behind the finding: `robots_rule`, `robots_server_error`,
+	// `robots_missing`, `robots_refused`, `robots_html`, `robots_syntax`,
+	// `robots_oversize`, `robots_retired_tokens`, `sitemap_unlisted`, `sitemap_missing`,
+	// `sitemap_fault`, `edge_block`, `llms_txt_missing`, `llms_txt_catch_all`,
+	// `llms_txt_server_error`, `llms_txt_invalid`, `markup_missing`, `markup_incomplete`,
+	// `markup_broken`, `tag_missing`, `tag_weak` or `tag_conflict`. New causes may be added.
+	//
+	//
+	// Example: robots_rule
+	Cause string `json:"cause"`
+
+	// Edits The changes to the site's own files, line by line.
+	//
+	// Example: ["Delete line 5: `Disallow: /`."]
+	Edits []string `json:"edits"`
+
+	// Notes What limits the fix, such as weak evidence or what the scan could not see.
+	Notes []string `json:"notes"`
+
+	// Platform The platform `platform_steps` are written for, as Site Triage detected it
+	// (`WordPress`, `Shopify`, `Next.js`, `Wix`, `Squarespace`, `Drupal`, `Webflow`), or
+	// `generic`.
+	//
+	//
+	// Example: WordPress
+	Platform string `json:"platform"`
+
+	// PlatformSteps Where to make the change on the platform, naming its setting or file.
+	PlatformSteps []string `json:"platform_steps"`
+
+	// Review What to check or replace in the artifact before publishing it.
+	Review []string `json:"review"`
+
+	// Summary What to change on this site and why, naming what the scan saw.
+	Summary string `json:"summary"`
+
+	// Verify How to see that the fix took effect, in order.
+	Verify []FixVerification `json:"verify"`
+}
+
 // CheckList defines model for CheckList.
 type CheckList struct {
 	Audience CheckListAudience  `json:"audience"`
@@ -1035,18 +1492,52 @@ type CheckListAudience string
 
 // CheckResult defines model for CheckResult.
 type CheckResult struct {
-	// Effort A coarse level used for impact and effort.
+	// Effort A coarse level used for impact and effort. An impact is the points of the overall score
+	// a check loses now (its share of the rubric, plus what its cap takes away for a failing
+	// gating check): `high` ≥ 2, `medium` ≥ 0.75, `low` below. It does not say what fixing the
+	// check would add while another gate holds its ring down; `expected_gain` does.
 	Effort Level `json:"effort"`
 
 	// Evidence The facts the verdict rests on (URLs, headers, extracted values); the keys depend on the check.
 	Evidence map[string]interface{} `json:"evidence"`
+
+	// ExpectedGain Points the overall score would gain if this check alone were fixed: the scan
+	// re-scored with the check passing (its best verdict), caps and gates included, minus
+	// the score now, one decimal, as the report would show it. 0 when another failing
+	// gating check still holds the ring down (fixing robots.txt gains nothing while the
+	// homepage says noindex) or when the fix is too small to move the rounded score.
+	// Present for `warn` and `fail` checks that weigh in the score, with
+	// `expected_ring_gains` (what the same fix adds to each ring); absent for the others
+	// and in reports made before they existed.
+	ExpectedGain *float64 `json:"expected_gain,omitempty"`
+
+	// ExpectedRingGains The points each ring's score (an integer) would gain.
+	ExpectedRingGains *RingGains `json:"expected_ring_gains,omitempty"`
+
+	// Fix The fix written for this site: present on a warned or failed check when the scan could
+	// tell the cause, absent otherwise (and in reports made before fixes were written). Beyond
+	// the specification.
+	//
+	// It follows the cause the scan saw, not the check: a robots.txt answering 5xx gets server
+	// steps and no rule to delete; a robots.txt blocking a crawler gets a patch of the site's
+	// own file. An `artifact` is filled in with the site's own facts (its name, pages, links,
+	// profiles, contact details) and was read back with GeoScan's own checks before it was
+	// offered (`artifact.checked` says how); a value the scan could not find is a placeholder
+	// starting with `REVIEW:` (or a URL under `https://review.invalid/`), listed in `review`.
+	// As everywhere in the report, the audience changes only the texts: the marketing edition
+	// words `summary` and the `verify` steps for a non-technical reader; `edits`, commands and
+	// the artifact are the same in both.
+	Fix *CheckFix `json:"fix,omitempty"`
 
 	// ID Stable snake_case check id.
 	//
 	// Example: robots_search_bots_allowed
 	ID string `json:"id"`
 
-	// Impact A coarse level used for impact and effort.
+	// Impact A coarse level used for impact and effort. An impact is the points of the overall score
+	// a check loses now (its share of the rubric, plus what its cap takes away for a failing
+	// gating check): `high` ≥ 2, `medium` ≥ 0.75, `low` below. It does not say what fixing the
+	// check would add while another gate holds its ring down; `expected_gain` does.
 	Impact Level  `json:"impact"`
 	Pillar string `json:"pillar"`
 
@@ -1060,9 +1551,11 @@ type CheckResult struct {
 	Score *float64 `json:"score"`
 
 	// Status `pass` (1 point), `warn` (0.5), `fail` (0); `na` (does not apply, with the reason in
-	// `summary`), `info` (reported, never scored) and `error` (could not be measured because
-	// something it depends on failed, such as an answer engine that timed out; the reason is in
-	// `summary`) are left out of scores and lower the pillar's coverage.
+	// `summary`), `info` (reported, never scored: also an AI outcome rate whose 95 % interval
+	// holds its pass mark, with a `summary` starting "Insufficient data:") and `error` (could
+	// not be measured because something it depends on failed, such as an answer engine that
+	// timed out; the reason is in `summary`) are left out of scores and lower the pillar's
+	// coverage.
 	Status CheckStatus `json:"status"`
 
 	// Summary What was found, in one sentence (for `na`, why the check does not apply).
@@ -1077,9 +1570,11 @@ type CheckResult struct {
 }
 
 // CheckStatus `pass` (1 point), `warn` (0.5), `fail` (0); `na` (does not apply, with the reason in
-// `summary`), `info` (reported, never scored) and `error` (could not be measured because
-// something it depends on failed, such as an answer engine that timed out; the reason is in
-// `summary`) are left out of scores and lower the pillar's coverage.
+// `summary`), `info` (reported, never scored: also an AI outcome rate whose 95 % interval
+// holds its pass mark, with a `summary` starting "Insufficient data:") and `error` (could
+// not be measured because something it depends on failed, such as an answer engine that
+// timed out; the reason is in `summary`) are left out of scores and lower the pillar's
+// coverage.
 type CheckStatus string
 
 // ComparisonSummary defines model for ComparisonSummary.
@@ -1089,6 +1584,33 @@ type ComparisonSummary struct {
 	Regressed int `json:"regressed"`
 	Removed   int `json:"removed"`
 	Unchanged int `json:"unchanged"`
+}
+
+// CrossCuttingIssue defines model for CrossCuttingIssue.
+type CrossCuttingIssue struct {
+	// CheckID Example: meta_description_present
+	CheckID string `json:"check_id"`
+
+	// ExampleUrls Example: ["https://www.example.com/blog/2026/03/launch"]
+	ExampleUrls []string `json:"example_urls"`
+
+	// ExpectedGain The site score's gain in points if the check passed on every page.
+	//
+	// Example: 4.2
+	ExpectedGain float64 `json:"expected_gain"`
+
+	// Groups The templates (URL patterns) the affected pages belong to.
+	//
+	// Example: ["/blog/{yyyy}/{mm}/{slug}"]
+	Groups []string `json:"groups"`
+
+	// PagesAffected The audited pages where the check failed or warned.
+	//
+	// Example: 212
+	PagesAffected int `json:"pages_affected"`
+
+	// PagesAudited Example: 500
+	PagesAudited int `json:"pages_audited"`
 }
 
 // Error The error envelope of every response with a status of 400 or above.
@@ -1138,6 +1660,64 @@ type FetchSummary struct {
 	Pages int `json:"pages"`
 }
 
+// FixArtifact A file written for the site; absent when the fix is a change to make rather than a file to publish.
+type FixArtifact struct {
+	// Checked How GeoScan read the artifact back before offering it (its robots.txt evaluation, JSON-LD reader, checks).
+	Checked []string `json:"checked"`
+	Content string   `json:"content"`
+
+	// Filename A bare file name to save the content under.
+	//
+	// Example: robots.txt.patch
+	Filename string `json:"filename"`
+
+	// Kind `file`: publish the content as it is at `location`. `patch`: a unified diff against
+	// the site's file at `location`, with the line numbers of the file the scan read.
+	// `snippet`: markup for the `<head>` of the page at `location`.
+	Kind FixArtifactKind `json:"kind"`
+
+	// Location The URL the file is served at, or of the page the snippet goes into.
+	Location string `json:"location"`
+
+	// MediaType Example: text/x-diff
+	MediaType string `json:"media_type"`
+}
+
+// FixArtifactKind `file`: publish the content as it is at `location`. `patch`: a unified diff against
+// the site's file at `location`, with the line numbers of the file the scan read.
+// `snippet`: markup for the `<head>` of the page at `location`.
+type FixArtifactKind string
+
+// FixCombination The fixes, up to three, that together add the most to the overall score, and what they
+// add: the scan re-scored with those checks passing, caps and gates included. They are
+// chosen greedily: each next fix is the one that adds the most with the ones before it
+// made, and failing gating checks are also tried in twos and threes, since two gates
+// capping a ring at the same level lift it only when both are fixed. Every fix in it
+// changes the score; with nothing to gain, `check_ids` is empty and the gains are 0. The
+// report's `best_combination`, which the executive summary names when it adds more than
+// the best single fix; absent in reports made before it existed.
+type FixCombination struct {
+	// CheckIds The checks to fix, in the order chosen.
+	CheckIds []string `json:"check_ids"`
+
+	// ExpectedGain Points of the overall score the fixes add together, one decimal.
+	ExpectedGain float64 `json:"expected_gain"`
+
+	// ExpectedRingGains The points each ring's score (an integer) would gain.
+	ExpectedRingGains RingGains `json:"expected_ring_gains"`
+}
+
+// FixVerification defines model for FixVerification.
+type FixVerification struct {
+	// Command A shell command (curl) that shows it; null when the step is done by hand or by running the scan again.
+	//
+	// Example: curl -sS 'https://example.com/robots.txt'
+	Command *string `json:"command"`
+
+	// Step What to look for.
+	Step string `json:"step"`
+}
+
 // Gate defines model for Gate.
 type Gate struct {
 	// Cap The highest score the ring may have while the gate fires.
@@ -1157,8 +1737,75 @@ type Gate struct {
 // Grade A+ ≥ 95, A ≥ 85, B ≥ 70, C ≥ 55, D ≥ 40, F below 40.
 type Grade string
 
-// Level A coarse level used for impact and effort.
+// Level A coarse level used for impact and effort. An impact is the points of the overall score
+// a check loses now (its share of the rubric, plus what its cap takes away for a failing
+// gating check): `high` ≥ 2, `medium` ≥ 0.75, `low` below. It does not say what fixing the
+// check would add while another gate holds its ring down; `expected_gain` does.
 type Level string
+
+// PageCheck defines model for PageCheck.
+type PageCheck struct {
+	// ID Example: meta_description_present
+	ID string `json:"id"`
+
+	// Status `pass` (1 point), `warn` (0.5), `fail` (0); `na` (does not apply, with the reason in
+	// `summary`), `info` (reported, never scored: also an AI outcome rate whose 95 % interval
+	// holds its pass mark, with a `summary` starting "Insufficient data:") and `error` (could
+	// not be measured because something it depends on failed, such as an answer engine that
+	// timed out; the reason is in `summary`) are left out of scores and lower the pillar's
+	// coverage.
+	Status CheckStatus `json:"status"`
+
+	// Summary The check's finding on this page (text from the site is quoted as data).
+	Summary string `json:"summary"`
+}
+
+// PageComparison How the pages of two whole-site audits compare, matched by URL. Absent or `null` when
+// neither scan is a whole-site audit (`max_pages` above 1).
+type PageComparison struct {
+	// Changed Pages of both scans, the largest score change first (at most 50; pages judged in only
+	// one of them last).
+	Changed []PageDelta `json:"changed"`
+
+	// InBoth URLs both scans judged.
+	//
+	// Example: 118
+	InBoth int `json:"in_both"`
+
+	// OnlyBase Pages of the base scan whose URL the target lacks.
+	//
+	// Example: 2
+	OnlyBase int `json:"only_base"`
+
+	// OnlyTarget Pages of the target scan whose URL the base lacks.
+	//
+	// Example: 5
+	OnlyTarget int `json:"only_target"`
+}
+
+// PageDelta defines model for PageDelta.
+type PageDelta struct {
+	// Base The page's score in the base scan; `null` when it was not judged there.
+	Base *float64 `json:"base"`
+
+	// Delta `target − base`, one decimal; `null` when either is.
+	Delta *float64 `json:"delta"`
+
+	// Group The page's template in the base scan.
+	//
+	// Example: /products/{slug}
+	Group  string   `json:"group"`
+	Target *float64 `json:"target"`
+
+	// URL Example: https://www.example.com/products/alpine-tent
+	URL string `json:"url"`
+}
+
+// PageStatus What became of a page of a whole-site audit: `audited` (judged by the page-level
+// checks), `redirect` (the page redirects; its target is a page of its own), `not_html`
+// (an answer the checks cannot read, such as a PDF or an image) or `error` (no answer,
+// or an HTTP error status).
+type PageStatus string
 
 // Pillar defines model for Pillar.
 type Pillar struct {
@@ -1199,28 +1846,132 @@ type PillarDelta struct {
 	Target *float64 `json:"target"`
 }
 
+// RenderComparison A rendered page's key facts side by side: `raw_*` in the HTML as fetched, `rendered_*`
+// after scripts ran. Absent when the page was not rendered.
+type RenderComparison struct {
+	CanonicalChanged bool `json:"canonical_changed"`
+
+	// JsonldOnlyRendered The schema.org types of JSON-LD that only the rendered page declares.
+	JsonldOnlyRendered    []string `json:"jsonld_only_rendered"`
+	RawCanonical          string   `json:"raw_canonical"`
+	RawDescription        string   `json:"raw_description"`
+	RawHeadings           int      `json:"raw_headings"`
+	RawImagesWithAlt      int      `json:"raw_images_with_alt"`
+	RawInternalLinks      int      `json:"raw_internal_links"`
+	RawJsonldBlocks       int      `json:"raw_jsonld_blocks"`
+	RawNavLinks           int      `json:"raw_nav_links"`
+	RawRobots             string   `json:"raw_robots"`
+	RawTitle              string   `json:"raw_title"`
+	RawWords              int      `json:"raw_words"`
+	RenderedCanonical     string   `json:"rendered_canonical"`
+	RenderedDescription   string   `json:"rendered_description"`
+	RenderedHeadings      int      `json:"rendered_headings"`
+	RenderedImagesWithAlt int      `json:"rendered_images_with_alt"`
+	RenderedInternalLinks int      `json:"rendered_internal_links"`
+	RenderedJsonldBlocks  int      `json:"rendered_jsonld_blocks"`
+	RenderedNavLinks      int      `json:"rendered_nav_links"`
+	RenderedRobots        string   `json:"rendered_robots"`
+	RenderedTitle         string   `json:"rendered_title"`
+	RenderedWords         int      `json:"rendered_words"`
+	RobotsChanged         bool     `json:"robots_changed"`
+
+	// TextNeedsJavascript The rendered page has at least 200 words and the HTML carries at most 60 % of them.
+	TextNeedsJavascript bool `json:"text_needs_javascript"`
+
+	// WordsOnlyRendered Words of the rendered main text that the HTML does not carry.
+	WordsOnlyRendered int `json:"words_only_rendered"`
+}
+
+// RenderCoverage Which pages were loaded in a browser and compared with their HTML as fetched (what AI
+// crawlers, which run no JavaScript, read), and why the others were not. `mode` is `off`
+// (no browser: the findings about JavaScript were judged from signs in the HTML),
+// `rendered` (at least one page was rendered) or `unavailable` (a browser was there but
+// no page could be rendered). Absent in reports made before rendering was recorded.
+type RenderCoverage struct {
+	Mode RenderCoverageMode `json:"mode"`
+
+	// Pages The pages rendering was tried on, the homepage first.
+	Pages []RenderedPage `json:"pages"`
+
+	// UnsampledPages Pages of a whole-site audit judged without a browser because the audit's render
+	// budget or their template's share was spent.
+	UnsampledPages int `json:"unsampled_pages"`
+}
+
+// RenderCoverageMode defines model for RenderCoverage.Mode.
+type RenderCoverageMode string
+
+// RenderedPage defines model for RenderedPage.
+type RenderedPage struct {
+	// Comparison A rendered page's key facts side by side: `raw_*` in the HTML as fetched, `rendered_*`
+	// after scripts ran. Absent when the page was not rendered.
+	Comparison *RenderComparison `json:"comparison,omitempty"`
+
+	// Group The page's template in a whole-site audit; absent for the homepage audit's homepage.
+	//
+	// Example: /products/{slug}
+	Group *string `json:"group,omitempty"`
+
+	// Reason Why the page was not rendered; empty when it was.
+	//
+	// Example: timed out after 15s
+	Reason   string `json:"reason"`
+	Rendered bool   `json:"rendered"`
+
+	// Summary What exists only after JavaScript, and what JavaScript changes, in one or two
+	// sentences; empty when the page was not rendered.
+	//
+	//
+	// Example: 412 of 530 words, 3 of 4 headings and the Product JSON-LD appear only after JavaScript.
+	Summary string `json:"summary"`
+
+	// URL Example: https://www.example.com/
+	URL string `json:"url"`
+}
+
 // Report defines model for Report.
 type Report struct {
-	Audience  ReportAudience `json:"audience"`
-	BrandName string         `json:"brand_name"`
+	Audience ReportAudience `json:"audience"`
+
+	// BestCombination The fixes, up to three, that together add the most to the overall score, and what they
+	// add: the scan re-scored with those checks passing, caps and gates included. They are
+	// chosen greedily: each next fix is the one that adds the most with the ones before it
+	// made, and failing gating checks are also tried in twos and threes, since two gates
+	// capping a ring at the same level lift it only when both are fixed. Every fix in it
+	// changes the score; with nothing to gain, `check_ids` is empty and the gains are 0. The
+	// report's `best_combination`, which the executive summary names when it adds more than
+	// the best single fix; absent in reports made before it existed.
+	BestCombination *FixCombination `json:"best_combination,omitempty"`
+	BrandName       string          `json:"brand_name"`
 
 	// Caveats What limits this report, in plain sentences (for example that no answer engine was
 	// configured, so the AI mention checks were not measured). Absent in reports made
 	// before caveats were added.
-	Caveats         *[]string     `json:"caveats,omitempty"`
-	Checks          []CheckResult `json:"checks"`
-	Counts          CheckCounts   `json:"counts"`
-	Fetch           FetchSummary  `json:"fetch"`
-	GatesFired      []Gate        `json:"gates_fired"`
-	GeneratedAt     time.Time     `json:"generated_at"`
-	GradeDescriptor string        `json:"grade_descriptor"`
+	Caveats *[]string     `json:"caveats,omitempty"`
+	Checks  []CheckResult `json:"checks"`
+	Counts  CheckCounts   `json:"counts"`
+
+	// CrossCuttingIssues Of a whole-site audit: the checks that fail or warn on many pages, most pages
+	// first. Absent or `null` for a homepage-only scan.
+	CrossCuttingIssues *[]CrossCuttingIssue `json:"cross_cutting_issues,omitempty"`
+	Fetch              FetchSummary         `json:"fetch"`
+	GatesFired         []Gate               `json:"gates_fired"`
+	GeneratedAt        time.Time            `json:"generated_at"`
+	GradeDescriptor    string               `json:"grade_descriptor"`
 
 	// OverallGrade A+ ≥ 95, A ≥ 85, B ≥ 70, C ≥ 55, D ≥ 40, F below 40.
 	OverallGrade Grade `json:"overall_grade"`
 
 	// OverallScore One decimal.
 	OverallScore float64 `json:"overall_score"`
-	Rings        struct {
+
+	// Rendering Which pages were loaded in a browser and compared with their HTML as fetched (what AI
+	// crawlers, which run no JavaScript, read), and why the others were not. `mode` is `off`
+	// (no browser: the findings about JavaScript were judged from signs in the HTML),
+	// `rendered` (at least one page was rendered) or `unavailable` (a browser was there but
+	// no page could be rendered). Absent in reports made before rendering was recorded.
+	Rendering *RenderCoverage `json:"rendering,omitempty"`
+	Rings     struct {
 		Search     RingResult `json:"search"`
 		Trust      RingResult `json:"trust"`
 		Visibility RingResult `json:"visibility"`
@@ -1228,9 +1979,16 @@ type Report struct {
 	ScanID openapi_types.UUID `json:"scan_id"`
 
 	// ScoringVersion Example: 2026.1
-	ScoringVersion string    `json:"scoring_version"`
-	Summaries      Summaries `json:"summaries"`
-	URL            string    `json:"url"`
+	ScoringVersion string `json:"scoring_version"`
+
+	// Site What a whole-site audit covered. Absent or `null` for a homepage-only scan.
+	Site      *SiteCoverage `json:"site,omitempty"`
+	Summaries Summaries     `json:"summaries"`
+	URL       string        `json:"url"`
+
+	// WorstPages Of a whole-site audit: the lowest-scored pages, worst first (at most ten); each is
+	// also in `GET /scans/{scan_id}/pages`. Absent or `null` for a homepage-only scan.
+	WorstPages *[]WorstPage `json:"worst_pages,omitempty"`
 }
 
 // ReportAudience defines model for Report.Audience.
@@ -1238,6 +1996,13 @@ type ReportAudience string
 
 // Ring One of the three scored rings.
 type Ring string
+
+// RingGains The points each ring's score (an integer) would gain.
+type RingGains struct {
+	Search     int `json:"search"`
+	Trust      int `json:"trust"`
+	Visibility int `json:"visibility"`
+}
 
 // RingResult defines model for RingResult.
 type RingResult struct {
@@ -1289,6 +2054,17 @@ type Scan struct {
 	// ID The scan id; `scan_id` in webhook payloads and the triage dossier.
 	ID openapi_types.UUID `json:"id"`
 
+	// Language The language of what the scan writes for people: the one requested until the scan
+	// completes, then the one it was written in (the requested, else the site's declared
+	// language when supported, else English). Null when none was requested and the scan has
+	// not completed, and for scans made before languages existed.
+	Language *ScanLanguage `json:"language,omitempty"`
+
+	// MaxPages The audit's page budget; 1 is a homepage-only audit.
+	//
+	// Example: 100
+	MaxPages int `json:"max_pages"`
+
 	// OverallGrade The grade of `overall_score` (A+, A, B, C, D or F); null until completed.
 	OverallGrade *string `json:"overall_grade"`
 
@@ -1296,7 +2072,15 @@ type Scan struct {
 	//
 	// Example: 72.5
 	OverallScore *float64 `json:"overall_score"`
-	Project      *string  `json:"project"`
+
+	// Progress A whole-site audit's pages: judged so far and planned (the page budget, lowered when
+	// the site has fewer pages). `null` for a homepage-only scan, and for a whole-site audit
+	// until its crawl has planned its pages.
+	//
+	//
+	// Example: {"pages_done":37,"pages_planned":100}
+	Progress *ScanProgress `json:"progress"`
+	Project  *string       `json:"project"`
 
 	// ScheduleID The schedule that created the scan, if any.
 	ScheduleID *openapi_types.UUID `json:"schedule_id"`
@@ -1345,15 +2129,25 @@ type Scan struct {
 	WebhookSecret *string `json:"webhook_secret,omitempty"`
 }
 
+// ScanLanguage The language of what the scan writes for people: the one requested until the scan
+// completes, then the one it was written in (the requested, else the site's declared
+// language when supported, else English). Null when none was requested and the scan has
+// not completed, and for scans made before languages existed.
+type ScanLanguage string
+
 // ScanSource Whether the scan was created through the API or by a schedule.
 type ScanSource string
 
 // ScanComparison defines model for ScanComparison.
 type ScanComparison struct {
-	Base    ScanRef       `json:"base"`
-	Checks  []CheckDelta  `json:"checks"`
-	Overall ScoreDelta    `json:"overall"`
-	Pillars []PillarDelta `json:"pillars"`
+	Base    ScanRef      `json:"base"`
+	Checks  []CheckDelta `json:"checks"`
+	Overall ScoreDelta   `json:"overall"`
+
+	// Pages How the pages of two whole-site audits compare, matched by URL. Absent or `null` when
+	// neither scan is a whole-site audit (`max_pages` above 1).
+	Pages   *PageComparison `json:"pages,omitempty"`
+	Pillars []PillarDelta   `json:"pillars"`
 	Rings   struct {
 		Search     ScoreDelta `json:"search"`
 		Trust      ScoreDelta `json:"trust"`
@@ -1383,6 +2177,21 @@ type ScanCreateRequest struct {
 	// characters, under the same rules as `url`. Otherwise `422 invalid_callback_url`.
 	CallbackURL *string `json:"callback_url,omitempty"`
 
+	// Language The language of what the scan writes for people: the report's HTML page and PDF,
+	// and the emails. Left out, it is the language the site declares (`<html lang>`,
+	// `de-AT` counts as `de`) when it is one of these, else English. Any other value is
+	// `422 invalid_parameter` naming the supported languages.
+	Language *ScanCreateRequestLanguage `json:"language,omitempty"`
+
+	// MaxPages The audit's page budget. 1 (the default) audits the homepage alone; above 1 the scan
+	// is a whole-site audit that crawls and judges up to this many pages. The plan caps it
+	// (`free` 1, `pro` 500); above the cap or below 1: `422 invalid_parameter` with
+	// `param: "max_pages"`.
+	//
+	//
+	// Example: 100
+	MaxPages *int `json:"max_pages,omitempty"`
+
 	// Project An optional label to group scans; filterable in lists and exports.
 	Project *string `json:"project,omitempty"`
 
@@ -1397,11 +2206,68 @@ type ScanCreateRequest struct {
 	URL string `json:"url"`
 }
 
+// ScanCreateRequestLanguage The language of what the scan writes for people: the report's HTML page and PDF,
+// and the emails. Left out, it is the language the site declares (`<html lang>`,
+// `de-AT` counts as `de`) when it is one of these, else English. Any other value is
+// `422 invalid_parameter` naming the supported languages.
+type ScanCreateRequestLanguage string
+
 // ScanList defines model for ScanList.
 type ScanList struct {
 	Data       []Scan  `json:"data"`
 	HasMore    bool    `json:"has_more"`
 	NextCursor *string `json:"next_cursor"`
+}
+
+// ScanPage defines model for ScanPage.
+type ScanPage struct {
+	// Checks The page-level checks' results (only in `GET /scans/{scan_id}/pages/{page_id}`).
+	Checks *[]PageCheck `json:"checks,omitempty"`
+
+	// Error Why the page was not judged; empty when it was.
+	Error string `json:"error"`
+
+	// Group The page's template, a URL pattern.
+	//
+	// Example: /blog/{yyyy}/{mm}/{slug}
+	Group string `json:"group"`
+
+	// HTTPStatus The HTTP status of the page's answer; 0 when the request failed.
+	//
+	// Example: 200
+	HTTPStatus int                `json:"http_status"`
+	ID         openapi_types.UUID `json:"id"`
+
+	// Position The page's place in the crawl, from 0 (the homepage).
+	//
+	// Example: 12
+	Position int `json:"position"`
+
+	// Score The page's score from its page-level checks; `null` when it was not judged.
+	//
+	// Example: 72.5
+	Score *float64 `json:"score"`
+
+	// Status What became of a page of a whole-site audit: `audited` (judged by the page-level
+	// checks), `redirect` (the page redirects; its target is a page of its own), `not_html`
+	// (an answer the checks cannot read, such as a PDF or an image) or `error` (no answer,
+	// or an HTTP error status).
+	Status PageStatus `json:"status"`
+
+	// Type The page type read from the page (`article`, `product`, `category`, `docs`, `home`, `other`).
+	//
+	// Example: article
+	Type string `json:"type"`
+
+	// URL Example: https://www.example.com/blog/2026/03/launch
+	URL string `json:"url"`
+}
+
+// ScanPageList defines model for ScanPageList.
+type ScanPageList struct {
+	Data       []ScanPage `json:"data"`
+	HasMore    bool       `json:"has_more"`
+	NextCursor *string    `json:"next_cursor"`
 }
 
 // ScanPrice defines model for ScanPrice.
@@ -1417,6 +2283,16 @@ type ScanPrice struct {
 	// Example: 1
 	Cost   int    `json:"cost"`
 	Domain string `json:"domain"`
+
+	// MaxPages The page budget priced (the request's `max_pages`, or 1).
+	//
+	// Example: 100
+	MaxPages int `json:"max_pages"`
+
+	// MaxPagesLimit The largest `max_pages` the organization's plan allows.
+	//
+	// Example: 500
+	MaxPagesLimit int `json:"max_pages_limit"`
 
 	// Reason Why not, when `allowed` is false: `subscription_required` or `daily_quota_exhausted`.
 	Reason *ScanPriceReason `json:"reason"`
@@ -1434,6 +2310,19 @@ type ScanPriceReason string
 
 // ScanPriceUnit Scans are paid from the daily scan quota of the plan.
 type ScanPriceUnit string
+
+// ScanProgress A whole-site audit's pages: judged so far and planned (the page budget, lowered when
+// the site has fewer pages). `null` for a homepage-only scan, and for a whole-site audit
+// until its crawl has planned its pages.
+//
+// Example: {"pages_done":37,"pages_planned":100}
+type ScanProgress struct {
+	// PagesDone Example: 37
+	PagesDone int `json:"pages_done"`
+
+	// PagesPlanned Example: 100
+	PagesPlanned int `json:"pages_planned"`
+}
 
 // ScanRef defines model for ScanRef.
 type ScanRef struct {
@@ -1470,6 +2359,9 @@ type Schedule struct {
 	Frequency    ScheduleFrequency  `json:"frequency"`
 	ID           openapi_types.UUID `json:"id"`
 
+	// Language The language the schedule's scans and emails are written in; null is each site's declared language when supported, else English.
+	Language *ScheduleLanguage `json:"language,omitempty"`
+
 	// LastRunAt When the schedule last created a scan.
 	LastRunAt *time.Time `json:"last_run_at"`
 
@@ -1505,6 +2397,9 @@ type Schedule struct {
 // ScheduleFrequency defines model for Schedule.Frequency.
 type ScheduleFrequency string
 
+// ScheduleLanguage The language the schedule's scans and emails are written in; null is each site's declared language when supported, else English.
+type ScheduleLanguage string
+
 // ScheduleCreateRequest defines model for ScheduleCreateRequest.
 type ScheduleCreateRequest struct {
 	// BrandAliases Other names of the brand counted as mentions in AI answers (a short name, a former
@@ -1519,6 +2414,9 @@ type ScheduleCreateRequest struct {
 
 	// Frequency How often the homepage is scanned; `quarterly` when left out. Other values are `422 invalid_frequency`.
 	Frequency *ScheduleCreateRequestFrequency `json:"frequency,omitempty"`
+
+	// Language The language of the schedule's scans and emails (see the scan's `language`); left out, each scan's is the site's declared language when supported, else English.
+	Language *ScheduleCreateRequestLanguage `json:"language,omitempty"`
 
 	// NotifyEmail Whether an email goes out after each scheduled scan (see the schedule's `notify_email`); `true` when left out.
 	NotifyEmail *bool `json:"notify_email,omitempty"`
@@ -1538,6 +2436,9 @@ type ScheduleCreateRequest struct {
 
 // ScheduleCreateRequestFrequency How often the homepage is scanned; `quarterly` when left out. Other values are `422 invalid_frequency`.
 type ScheduleCreateRequestFrequency string
+
+// ScheduleCreateRequestLanguage The language of the schedule's scans and emails (see the scan's `language`); left out, each scan's is the site's declared language when supported, else English.
+type ScheduleCreateRequestLanguage string
 
 // ScheduleList defines model for ScheduleList.
 type ScheduleList struct {
@@ -1603,9 +2504,12 @@ type ScheduleRunList struct {
 
 // ScheduleUpdateRequest defines model for ScheduleUpdateRequest.
 type ScheduleUpdateRequest struct {
-	Active      *bool                           `json:"active,omitempty"`
-	Frequency   *ScheduleUpdateRequestFrequency `json:"frequency,omitempty"`
-	NotifyEmail *bool                           `json:"notify_email,omitempty"`
+	Active    *bool                           `json:"active,omitempty"`
+	Frequency *ScheduleUpdateRequestFrequency `json:"frequency,omitempty"`
+
+	// Language The language of the schedule's scans and emails from now on.
+	Language    *ScheduleUpdateRequestLanguage `json:"language,omitempty"`
+	NotifyEmail *bool                          `json:"notify_email,omitempty"`
 
 	// NotifyTo A bare email address the schedule's emails go to; null removes it, so they go to the owner again.
 	NotifyTo nullable.Nullable[string] `json:"notify_to,omitempty"`
@@ -1614,6 +2518,9 @@ type ScheduleUpdateRequest struct {
 // ScheduleUpdateRequestFrequency defines model for ScheduleUpdateRequest.Frequency.
 type ScheduleUpdateRequestFrequency string
 
+// ScheduleUpdateRequestLanguage The language of the schedule's scans and emails from now on.
+type ScheduleUpdateRequestLanguage string
+
 // ScoreDelta defines model for ScoreDelta.
 type ScoreDelta struct {
 	Base *float64 `json:"base"`
@@ -1621,6 +2528,181 @@ type ScoreDelta struct {
 	// Delta `target − base`; null when either side is null.
 	Delta  *float64 `json:"delta"`
 	Target *float64 `json:"target"`
+}
+
+// Share A link to a completed scan's report that opens without an API key.
+type Share struct {
+	Audience  ShareAudience      `json:"audience"`
+	CreatedAt time.Time          `json:"created_at"`
+	ExpiresAt time.Time          `json:"expires_at"`
+	ID        openapi_types.UUID `json:"id"`
+	Label     *string            `json:"label"`
+	Language  ShareLanguage      `json:"language"`
+	RevokedAt *time.Time         `json:"revoked_at"`
+	ScanID    openapi_types.UUID `json:"scan_id"`
+
+	// URLHint The link with its token left out, enough to tell links apart, never to open one.
+	//
+	// Example: https://geoscan.example/r/gss_…
+	URLHint string `json:"url_hint"`
+}
+
+// ShareAudience defines model for Share.Audience.
+type ShareAudience string
+
+// ShareLanguage defines model for Share.Language.
+type ShareLanguage string
+
+// ShareCreateRequest defines model for ShareCreateRequest.
+type ShareCreateRequest struct {
+	// Audience Whose report the link shows.
+	Audience *ShareCreateRequestAudience `json:"audience,omitempty"`
+
+	// ExpiresAt When the link stops working; in the future, at most the operator's maximum away. Not with `expires_in_days`.
+	ExpiresAt *time.Time `json:"expires_at,omitempty"`
+
+	// ExpiresInDays Days from now until the link stops working (default 30); at most the operator's maximum (365 by default). Not with `expires_at`.
+	ExpiresInDays *int `json:"expires_in_days,omitempty"`
+
+	// Label A note for yourself, such as who the link was sent to; never shown to the link's readers.
+	Label *string `json:"label,omitempty"`
+
+	// Language The language of the report page's own words.
+	Language *ShareCreateRequestLanguage `json:"language,omitempty"`
+}
+
+// ShareCreateRequestAudience Whose report the link shows.
+type ShareCreateRequestAudience string
+
+// ShareCreateRequestLanguage The language of the report page's own words.
+type ShareCreateRequestLanguage string
+
+// ShareCreated A new share link, with its URL (shown only here).
+type ShareCreated struct {
+	Audience  ShareCreatedAudience `json:"audience"`
+	CreatedAt time.Time            `json:"created_at"`
+	ExpiresAt time.Time            `json:"expires_at"`
+	ID        openapi_types.UUID   `json:"id"`
+	Label     *string              `json:"label"`
+	Language  ShareCreatedLanguage `json:"language"`
+	RevokedAt *time.Time           `json:"revoked_at"`
+	ScanID    openapi_types.UUID   `json:"scan_id"`
+
+	// URL The absolute link, token included (`<public URL>/r/gss_…`). It is shown only in
+	// this response; anyone who has it can read the report until it expires or is
+	// revoked.
+	URL string `json:"url"`
+
+	// URLHint The link with its token left out, enough to tell links apart, never to open one.
+	//
+	// Example: https://geoscan.example/r/gss_…
+	URLHint string `json:"url_hint"`
+}
+
+// ShareCreatedAudience defines model for ShareCreated.Audience.
+type ShareCreatedAudience string
+
+// ShareCreatedLanguage defines model for ShareCreated.Language.
+type ShareCreatedLanguage string
+
+// ShareList defines model for ShareList.
+type ShareList struct {
+	Data       []Share `json:"data"`
+	HasMore    bool    `json:"has_more"`
+	NextCursor *string `json:"next_cursor"`
+}
+
+// SiteCoverage What a whole-site audit covered. Absent or `null` for a homepage-only scan.
+type SiteCoverage struct {
+	// PagesAudited The pages judged.
+	//
+	// Example: 100
+	PagesAudited int `json:"pages_audited"`
+
+	// PagesKnown The URLs the site's inventory (sitemaps, links) held.
+	//
+	// Example: 516
+	PagesKnown int `json:"pages_known"`
+
+	// PagesPlanned The crawl's page budget, lowered when the site has fewer pages.
+	//
+	// Example: 100
+	PagesPlanned int `json:"pages_planned"`
+
+	// Sample How the audited pages were drawn from the known ones.
+	//
+	// Example: templates
+	Sample string `json:"sample"`
+
+	// Stop Why the crawl ended (`complete`, the page budget, bytes, time …).
+	//
+	// Example: page_budget
+	Stop string `json:"stop"`
+
+	// Trend How the site changed since the previous whole-site audit of it: the organization's
+	// latest completed scan of the same URL with a page budget above 1, created before this
+	// one. Absent when there is none. The site score is the mean score of the pages judged;
+	// an issue is cross-cutting when its check fails or warns on at least 10 % of the pages
+	// judged, and on at least two.
+	Trend *SiteTrend `json:"trend,omitempty"`
+}
+
+// SiteIssueTrend defines model for SiteIssueTrend.
+type SiteIssueTrend struct {
+	// Change `new`: cross-cutting now and not then; `persisting`: in both; `resolved`:
+	// cross-cutting then and not now (it may still fail or warn on a few pages).
+	Change SiteIssueTrendChange `json:"change"`
+
+	// CheckID Example: meta_description_present
+	CheckID string `json:"check_id"`
+
+	// PagesAffectedNow The pages the check fails or warns on in this audit.
+	//
+	// Example: 30
+	PagesAffectedNow int `json:"pages_affected_now"`
+
+	// PagesAffectedThen The pages the check failed or warned on in the previous audit.
+	//
+	// Example: 212
+	PagesAffectedThen int `json:"pages_affected_then"`
+}
+
+// SiteIssueTrendChange `new`: cross-cutting now and not then; `persisting`: in both; `resolved`:
+// cross-cutting then and not now (it may still fail or warn on a few pages).
+type SiteIssueTrendChange string
+
+// SiteTrend How the site changed since the previous whole-site audit of it: the organization's
+// latest completed scan of the same URL with a page budget above 1, created before this
+// one. Absent when there is none. The site score is the mean score of the pages judged;
+// an issue is cross-cutting when its check fails or warns on at least 10 % of the pages
+// judged, and on at least two.
+type SiteTrend struct {
+	// Issues Every issue cross-cutting in either audit: new ones first, then those still
+	// there, then those resolved; most pages affected now first within each.
+	Issues []SiteIssueTrend `json:"issues"`
+
+	// PagesAuditedNow Example: 500
+	PagesAuditedNow int `json:"pages_audited_now"`
+
+	// PagesAuditedThen Example: 480
+	PagesAuditedThen    int                `json:"pages_audited_then"`
+	PreviousCompletedAt time.Time          `json:"previous_completed_at"`
+	PreviousScanID      openapi_types.UUID `json:"previous_scan_id"`
+
+	// ScoreDelta score_now less score_then, in points; `null` when either is.
+	//
+	// Example: 5.5
+	ScoreDelta *float64 `json:"score_delta"`
+
+	// ScoreNow This audit's site score, 0–100; `null` when it judged no page.
+	//
+	// Example: 66.7
+	ScoreNow *float64 `json:"score_now"`
+
+	// ScoreThen The previous audit's site score, 0–100; `null` when it judged no page.
+	//
+	// Example: 61.2
+	ScoreThen *float64 `json:"score_then"`
 }
 
 // Summaries defines model for Summaries.
@@ -1679,11 +2761,34 @@ type TriageAction struct {
 	// CheckID The check whose failure this action fixes.
 	CheckID string `json:"check_id"`
 
-	// Effort A coarse level used for impact and effort.
-	Effort Level  `json:"effort"`
-	ID     string `json:"id"`
+	// Effort A coarse level used for impact and effort. An impact is the points of the overall score
+	// a check loses now (its share of the rubric, plus what its cap takes away for a failing
+	// gating check): `high` ≥ 2, `medium` ≥ 0.75, `low` below. It does not say what fixing the
+	// check would add while another gate holds its ring down; `expected_gain` does.
+	Effort Level `json:"effort"`
 
-	// Impact A coarse level used for impact and effort.
+	// ExpectedGain Points the overall score would gain if this action alone were done now: the scan
+	// re-scored with its check passing, caps and gates included (the check result's
+	// `expected_gain`). Absent in dossiers made before it existed.
+	ExpectedGain *float64 `json:"expected_gain,omitempty"`
+
+	// FixedWith The check ids of the actions this one gains only together with, ranked beside it
+	// (gating checks whose caps hold a ring at the same level); empty for an action that
+	// gains on its own. Absent in dossiers made before it existed.
+	FixedWith *[]string `json:"fixed_with,omitempty"`
+
+	// GainInOrder Points the overall score gains when this action is done after every action ranked
+	// above it, re-scored the same way; for actions that gain only together
+	// (`fixed_with`), what they add together. An action held back by a gate that an
+	// action above it lifts gains here what it does not gain alone. Absent in dossiers made
+	// before it existed.
+	GainInOrder *float64 `json:"gain_in_order,omitempty"`
+	ID          string   `json:"id"`
+
+	// Impact A coarse level used for impact and effort. An impact is the points of the overall score
+	// a check loses now (its share of the rubric, plus what its cap takes away for a failing
+	// gating check): `high` ≥ 2, `medium` ≥ 0.75, `low` below. It does not say what fixing the
+	// check would add while another gate holds its ring down; `expected_gain` does.
 	Impact Level  `json:"impact"`
 	Label  string `json:"label"`
 
@@ -1708,7 +2813,11 @@ type TriageDossier struct {
 	EvidenceLedger []TriageFinding `json:"evidence_ledger"`
 	Platform       TriagePlatform  `json:"platform"`
 
-	// PriorityActions Fixes of warned and failed checks, ranked by points recoverable against platform-adjusted effort.
+	// PriorityActions Fixes of warned and failed checks, ranked by what they add to the overall score
+	// against their platform-adjusted effort (low 1, medium 2, high 4): greedily, each next
+	// action is the one whose points per unit of effort are largest with the actions above
+	// it made, the scan re-scored with their checks passing, caps and gates included
+	// (`gain_in_order`). Actions that would add nothing come last, by `impact` for effort.
 	PriorityActions []TriageAction `json:"priority_actions"`
 
 	// QuickWinCount The number of priority actions with `quick_win` true.
@@ -1842,6 +2951,9 @@ type Usage struct {
 		// APIRead Requests per minute of the `api_read` group (`GET` requests), from the plan or the organization's override.
 		APIRead int `json:"api_read"`
 
+		// APIRender PDF reports the organization may have rendered per minute (the `api_render` group), the same for every plan; a download served already rendered does not count against it.
+		APIRender int `json:"api_render"`
+
 		// APIWrite Requests per minute of the `api_write` group (`POST`, `PATCH` and `DELETE` requests), from the plan or the organization's override.
 		APIWrite int `json:"api_write"`
 	} `json:"rate_limits"`
@@ -1941,6 +3053,13 @@ type WebhookPayload struct {
 	Event        WebhookPayloadEvent `json:"event"`
 	OverallScore *float64            `json:"overall_score"`
 
+	// PagesAudited The pages a whole-site audit (`max_pages` above 1) judged, in a `scan.completed`
+	// callback; absent for a homepage audit, whose body is exactly the fields above.
+	//
+	//
+	// Example: 120
+	PagesAudited *int `json:"pages_audited,omitempty"`
+
 	// ScanID The scan id (a UUID), or `test_…` for `scan.test`.
 	ScanID string `json:"scan_id"`
 
@@ -2033,6 +3152,22 @@ type WebhookVerifyResult struct {
 // `uppercase_hex`, `missing_prefix`), or `signature_mismatch` when none does.
 type WebhookVerifyResultReason string
 
+// WorstPage defines model for WorstPage.
+type WorstPage struct {
+	// Group The page's template (URL pattern).
+	//
+	// Example: /archive/{yyyy}/
+	Group string `json:"group"`
+
+	// Score The page's score from its page-level checks, 0–100.
+	//
+	// Example: 41.5
+	Score float64 `json:"score"`
+
+	// URL Example: https://www.example.com/archive/2019/
+	URL string `json:"url"`
+}
+
 // Audience defines model for Audience.
 type Audience string
 
@@ -2063,6 +3198,9 @@ type ScanID = openapi_types.UUID
 // ScheduleID defines model for ScheduleID.
 type ScheduleID = openapi_types.UUID
 
+// ShareID defines model for ShareID.
+type ShareID = openapi_types.UUID
+
 // StatusFilter `pending` (queued), `running`, `completed` or `failed`; the last two are final.
 // Treat `complete` and `completed` case-insensitively as the same finished state. A
 // scan running when its worker is restarted stays `running` and is run again from the
@@ -2077,6 +3215,9 @@ type BadRequest = Error
 
 // Conflict The error envelope of every response with a status of 400 or above.
 type Conflict = Error
+
+// Forbidden The error envelope of every response with a status of 400 or above.
+type Forbidden = Error
 
 // HeaderTooLarge The error envelope of every response with a status of 400 or above.
 type HeaderTooLarge = Error
@@ -2152,7 +3293,8 @@ type ExportScansParams struct {
 	// Limit The most scans to export; all of them when absent.
 	Limit *int `form:"limit,omitempty" json:"limit,omitempty"`
 
-	// Include `checks` exports one row per check of the matching scans instead of one row per scan.
+	// Include `checks` exports one row per check of the matching scans instead of one row per scan;
+	// `pages` one row per page of their whole-site audits.
 	Include *ExportScansParamsInclude `form:"include,omitempty" json:"include,omitempty"`
 
 	// Status Only scans with this status.
@@ -2181,6 +3323,9 @@ type ExportScansParamsInclude string
 type GetScanPriceParams struct {
 	// URL The URL you intend to scan.
 	URL string `form:"url" json:"url"`
+
+	// MaxPages The page budget you intend to ask for (default 1, the homepage alone).
+	MaxPages *int `form:"max_pages,omitempty" json:"max_pages,omitempty"`
 }
 
 // ListScanChecksParams defines parameters for ListScanChecks.
@@ -2216,10 +3361,45 @@ type ListScanDeliveriesParams struct {
 	Cursor *Cursor `form:"cursor,omitempty" json:"cursor,omitempty"`
 }
 
+// ListScanPagesParams defines parameters for ListScanPages.
+type ListScanPagesParams struct {
+	// Limit Page size.
+	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// Cursor The `next_cursor` of the previous page.
+	Cursor *Cursor `form:"cursor,omitempty" json:"cursor,omitempty"`
+
+	// Status Only pages with this status.
+	Status *PageStatus `form:"status,omitempty" json:"status,omitempty"`
+
+	// Check Only pages where this check failed or warned.
+	Check *string `form:"check,omitempty" json:"check,omitempty"`
+
+	// Group Only pages of this template.
+	Group *string `form:"group,omitempty" json:"group,omitempty"`
+
+	// ScoreLt Only judged pages scoring below this.
+	ScoreLt *float64 `form:"score_lt,omitempty" json:"score_lt,omitempty"`
+
+	// ScoreGte Only judged pages scoring at least this.
+	ScoreGte *float64 `form:"score_gte,omitempty" json:"score_gte,omitempty"`
+
+	// Sort The order: `position` (crawl order, the default), `url`, `score` (lowest first) or
+	// `-score` (highest first); pages not judged come last in both score orders, and
+	// position breaks ties. A cursor is valid only with the sort it was made for.
+	Sort *ListScanPagesParamsSort `form:"sort,omitempty" json:"sort,omitempty"`
+}
+
+// ListScanPagesParamsSort defines parameters for ListScanPages.
+type ListScanPagesParamsSort string
+
 // GetScanPdfParams defines parameters for GetScanPdf.
 type GetScanPdfParams struct {
 	// Audience Who the texts are written for. Numbers never change with the audience.
 	Audience *GetScanPdfParamsAudience `form:"audience,omitempty" json:"audience,omitempty"`
+
+	// IfNoneMatch The `ETag` of a PDF the client holds; `304` if it is still the document.
+	IfNoneMatch *string `json:"If-None-Match,omitempty"`
 }
 
 // GetScanPdfParamsAudience defines parameters for GetScanPdf.
@@ -2233,6 +3413,15 @@ type GetScanReportParams struct {
 
 // GetScanReportParamsAudience defines parameters for GetScanReport.
 type GetScanReportParamsAudience string
+
+// ListScanSharesParams defines parameters for ListScanShares.
+type ListScanSharesParams struct {
+	// Limit Page size.
+	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// Cursor The `next_cursor` of the previous page.
+	Cursor *Cursor `form:"cursor,omitempty" json:"cursor,omitempty"`
+}
 
 // GetScanTriageParams defines parameters for GetScanTriage.
 type GetScanTriageParams struct {
@@ -2303,11 +3492,17 @@ type ScanFinishedParamsXGeoScanEvent string
 // ScanFinishedParamsUserAgent defines parameters for ScanFinished.
 type ScanFinishedParamsUserAgent string
 
+// SetBrandingJSONRequestBody defines body for SetBranding for application/json ContentType.
+type SetBrandingJSONRequestBody = BrandingRequest
+
 // CreateScanJSONRequestBody defines body for CreateScan for application/json ContentType.
 type CreateScanJSONRequestBody = ScanCreateRequest
 
 // UpdateScanJSONRequestBody defines body for UpdateScan for application/json ContentType.
 type UpdateScanJSONRequestBody = ScanUpdateRequest
+
+// CreateScanShareJSONRequestBody defines body for CreateScanShare for application/json ContentType.
+type CreateScanShareJSONRequestBody = ShareCreateRequest
 
 // CreateScheduleJSONRequestBody defines body for CreateSchedule for application/json ContentType.
 type CreateScheduleJSONRequestBody = ScheduleCreateRequest
@@ -2398,6 +3593,64 @@ func WithRequestEditorFn(fn RequestEditorFn) ClientOption {
 // The interface specification for the client above.
 type ClientInterface interface {
 
+	// ResetBranding Reset the organization's branding
+	//
+	// Goes back to GeoScan's look. Resetting a branding never set is not an error. Like PUT,
+	// it needs an owner's key or one of the organization's own keys.
+	//
+	// Corresponds with DELETE /branding (the `ResetBranding` operationId).
+	ResetBranding(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// GetBranding Get the organization's branding
+	//
+	// The white-label look of the organization's PDF reports, HTML reports and emails. An
+	// organization that never set one gets GeoScan's look: no field but `show_geoscan: true`.
+	//
+	// Corresponds with GET /branding (the `GetBranding` operationId).
+	GetBranding(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// SetBrandingWithBody Set the organization's branding
+	//
+	// Replaces the whole branding: a field left out takes its default (empty, or
+	// `show_geoscan: true`). A key that belongs to a member may change the branding only when
+	// the member is an owner (`403 owner_required`); the organization's own keys always may.
+	//
+	// `logo` is a `data:` URI with base64 content, `data:image/png;base64,…` or
+	// `data:image/svg+xml;base64,…`, at most 256 KiB once decoded. A PNG must decode and be at
+	// most 2000×2000 pixels. An SVG is sanitised before it is stored: only drawing elements
+	// (`svg`, `g`, `path`, `rect`, `circle`, `ellipse`, `line`, `polyline`, `polygon`, `text`,
+	// `tspan`, `defs`, `linearGradient`, `radialGradient`, `stop`, `clipPath`, `title`,
+	// `desc`) and presentation attributes are kept; scripts, event handlers, `foreignObject`,
+	// references outside the document and `url(…)` in styles are dropped, and a DOCTYPE or
+	// entity is refused. An SVG with nothing left to draw is refused. The PDF shows a PNG logo
+	// only: with an SVG logo it shows the name.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with PUT /branding (the `SetBranding` operationId).
+	SetBrandingWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// SetBranding Set the organization's branding
+	//
+	// Replaces the whole branding: a field left out takes its default (empty, or
+	// `show_geoscan: true`). A key that belongs to a member may change the branding only when
+	// the member is an owner (`403 owner_required`); the organization's own keys always may.
+	//
+	// `logo` is a `data:` URI with base64 content, `data:image/png;base64,…` or
+	// `data:image/svg+xml;base64,…`, at most 256 KiB once decoded. A PNG must decode and be at
+	// most 2000×2000 pixels. An SVG is sanitised before it is stored: only drawing elements
+	// (`svg`, `g`, `path`, `rect`, `circle`, `ellipse`, `line`, `polyline`, `polygon`, `text`,
+	// `tspan`, `defs`, `linearGradient`, `radialGradient`, `stop`, `clipPath`, `title`,
+	// `desc`) and presentation attributes are kept; scripts, event handlers, `foreignObject`,
+	// references outside the document and `url(…)` in styles are dropped, and a DOCTYPE or
+	// entity is refused. An SVG with nothing left to draw is refused. The PDF shows a PNG logo
+	// only: with an SVG logo it shows the name.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with PUT /branding (the `SetBranding` operationId).
+	SetBranding(ctx context.Context, body SetBrandingJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// ListScans List scans
 	//
 	// Lists the organization's scans, newest first, with optional filters. Filters combine
@@ -2414,7 +3667,14 @@ type ClientInterface interface {
 	//
 	// When `callback_url` is given, the response carries a `webhook_secret` (`whsec_…`). It is
 	// returned only in this response: store it to verify the `X-GeoScan-Signature` of the
-	// callback. Creating a scan uses one scan of the organization's daily quota.
+	// callback. Creating a scan uses one scan of the organization's daily quota, whatever its
+	// `max_pages`.
+	//
+	// `max_pages` above 1 makes the scan a whole-site audit: after the homepage, GeoScan crawls
+	// up to that many pages of the site, judges each with the page-level checks
+	// (`GET /scans/{scan_id}/pages`) and shows its progress in the scan's `progress`. The
+	// plan caps it: `free` 1 (the homepage alone), `pro` 500. Above the plan's maximum, or
+	// below 1: `422 invalid_parameter` with `param: "max_pages"`.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -2429,7 +3689,14 @@ type ClientInterface interface {
 	//
 	// When `callback_url` is given, the response carries a `webhook_secret` (`whsec_…`). It is
 	// returned only in this response: store it to verify the `X-GeoScan-Signature` of the
-	// callback. Creating a scan uses one scan of the organization's daily quota.
+	// callback. Creating a scan uses one scan of the organization's daily quota, whatever its
+	// `max_pages`.
+	//
+	// `max_pages` above 1 makes the scan a whole-site audit: after the homepage, GeoScan crawls
+	// up to that many pages of the site, judges each with the page-level checks
+	// (`GET /scans/{scan_id}/pages`) and shows its progress in the scan's `progress`. The
+	// plan caps it: `free` 1 (the homepage alone), `pro` 500. Above the plan's maximum, or
+	// below 1: `422 invalid_parameter` with `param: "max_pages"`.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -2455,7 +3722,11 @@ type ClientInterface interface {
 	// error_message, error_code`. With `include=checks` the rows are the checks of those
 	// scans instead, one row per check, each scan's checks in report order: `scan_id,
 	// check_id, ring, pillar, status, score, weight` (`score` from 0 to 1, empty when the
-	// check does not apply). Empty cells stand for null. Served as `text/csv; charset=utf-8`.
+	// check does not apply). With `include=pages` the rows are the pages of those scans'
+	// whole-site audits, each scan's pages in crawl order: `scan_id, position, url, group, type,
+	// status, http_status, score` (`score` from 0 to 100, empty when the page was not judged;
+	// a homepage-only scan has no rows). Empty cells stand for null. Served as
+	// `text/csv; charset=utf-8`.
 	//
 	// No text cell can run as a spreadsheet formula: one that starts with a tab or a carriage
 	// return, or whose first character after leading whitespace (Unicode's White_Space, the
@@ -2478,7 +3749,10 @@ type ClientInterface interface {
 	//
 	// A pre-flight check for `POST /scans`: validates the URL exactly as creating a scan would,
 	// says what the scan would cost (one scan of the daily quota) and whether the organization
-	// can create it now. Nothing is created and no quota is used.
+	// can create it now. Nothing is created and no quota is used. The price does not depend
+	// on the page budget: a whole-site audit costs one scan, as a homepage audit does; a
+	// `max_pages` above the plan's maximum is refused as creating the scan would refuse it
+	// (`422 invalid_parameter`, `param: "max_pages"`).
 	//
 	// Corresponds with GET /scans/price (the `GetScanPrice` operationId).
 	GetScanPrice(ctx context.Context, params *GetScanPriceParams, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -2561,10 +3835,38 @@ type ClientInterface interface {
 	// Corresponds with POST /scans/{scan_id}/deliveries/redeliver (the `RedeliverScanWebhook` operationId).
 	RedeliverScanWebhook(ctx context.Context, scanID ScanID, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// ListScanPages List the pages of a whole-site audit
+	//
+	// The pages a whole-site audit (`max_pages` above 1) judged, stored as each is judged, so
+	// the list grows while the scan runs. A homepage-only scan has none. Filters combine
+	// with AND; pages come in crawl order unless `sort` says otherwise, and each item leaves
+	// out `checks` (read one page for them).
+	//
+	// Corresponds with GET /scans/{scan_id}/pages (the `ListScanPages` operationId).
+	ListScanPages(ctx context.Context, scanID ScanID, params *ListScanPagesParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// GetScanPage Get one page of a whole-site audit
+	//
+	// One page with its page-level checks. An id the scan does not have is `404 page_not_found`.
+	//
+	// Corresponds with GET /scans/{scan_id}/pages/{page_id} (the `GetScanPage` operationId).
+	GetScanPage(ctx context.Context, scanID ScanID, pageID openapi_types.UUID, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// GetScanPdf Download the PDF report
 	//
 	// The report of a completed scan as a PDF document for the chosen audience. Before the
 	// scan completes: `400 scan_not_complete`.
+	//
+	// Rendering a PDF costs far more than any other read, so it has a cost class of its own:
+	// a download that has to render counts against the organization's `api_render` limit as
+	// well as against `api_read`, and its `X-RateLimit-*` headers describe `api_render`
+	// (beyond them, `429 org_rate_limit_exceeded` with `X-RateLimit-Group: api_render`). A
+	// PDF already rendered from the same report and dossier is served again without
+	// rendering and counts as an ordinary read. A dossier stored after the first download
+	// (one that was being recomputed) makes a new PDF. Beyond the specification.
+	//
+	// The response carries an `ETag`; sent back in `If-None-Match`, it is answered `304` with
+	// no body while the document is unchanged.
 	//
 	// Corresponds with GET /scans/{scan_id}/pdf (the `GetScanPdf` operationId).
 	GetScanPdf(ctx context.Context, scanID ScanID, params *GetScanPdfParams, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -2579,6 +3881,57 @@ type ClientInterface interface {
 	//
 	// Corresponds with GET /scans/{scan_id}/report (the `GetScanReport` operationId).
 	GetScanReport(ctx context.Context, scanID ScanID, params *GetScanReportParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ListScanShares List a scan's share links
+	//
+	// Lists the scan's share links, revoked and expired ones included, newest first. A link's
+	// URL is never listed: its token was shown once, when it was created.
+	//
+	// Corresponds with GET /scans/{scan_id}/shares (the `ListScanShares` operationId).
+	ListScanShares(ctx context.Context, scanID ScanID, params *ListScanSharesParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// CreateScanShareWithBody Create a share link
+	//
+	// Creates a link to the completed scan's report that opens without an API key, for one
+	// audience and language, until it expires or is revoked. The response's `url` holds the
+	// link's secret token: it is shown this once and cannot be read again (only its hash is
+	// kept), so store or send it now. The body is optional: by default the link shows the
+	// `marketing` report in English and expires after 30 days. `expires_at` and
+	// `expires_in_days` are alternatives; either may reach at most the operator's maximum
+	// (365 days by default, `GEOSCAN_SHARE_MAX_DAYS`), beyond it `422 invalid_parameter`
+	// naming it. A scan that is not completed is `400 scan_not_complete`. Counts against the
+	// organization's `api_write` rate limit. Beyond the specification.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /scans/{scan_id}/shares (the `CreateScanShare` operationId).
+	CreateScanShareWithBody(ctx context.Context, scanID ScanID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// CreateScanShare Create a share link
+	//
+	// Creates a link to the completed scan's report that opens without an API key, for one
+	// audience and language, until it expires or is revoked. The response's `url` holds the
+	// link's secret token: it is shown this once and cannot be read again (only its hash is
+	// kept), so store or send it now. The body is optional: by default the link shows the
+	// `marketing` report in English and expires after 30 days. `expires_at` and
+	// `expires_in_days` are alternatives; either may reach at most the operator's maximum
+	// (365 days by default, `GEOSCAN_SHARE_MAX_DAYS`), beyond it `422 invalid_parameter`
+	// naming it. A scan that is not completed is `400 scan_not_complete`. Counts against the
+	// organization's `api_write` rate limit. Beyond the specification.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /scans/{scan_id}/shares (the `CreateScanShare` operationId).
+	CreateScanShare(ctx context.Context, scanID ScanID, body CreateScanShareJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// RevokeScanShare Revoke a share link
+	//
+	// Revokes the link at once: from now on it answers `410 Gone` and never the report.
+	// Revoking a revoked link changes nothing. A link that is not the scan's is
+	// `404 share_not_found`.
+	//
+	// Corresponds with DELETE /scans/{scan_id}/shares/{share_id} (the `RevokeScanShare` operationId).
+	RevokeScanShare(ctx context.Context, scanID ScanID, shareID ShareID, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// GetScanTriage Get the Site Triage dossier
 	//
@@ -2770,6 +4123,104 @@ type ClientInterface interface {
 	VerifyWebhook(ctx context.Context, body VerifyWebhookJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
 }
 
+// ResetBranding Reset the organization's branding
+//
+// Goes back to GeoScan's look. Resetting a branding never set is not an error. Like PUT,
+// it needs an owner's key or one of the organization's own keys.
+//
+// Corresponds with DELETE /branding (the `ResetBranding` operationId).
+func (c *Client) ResetBranding(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewResetBrandingRequest(c.Server)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GetBranding Get the organization's branding
+//
+// The white-label look of the organization's PDF reports, HTML reports and emails. An
+// organization that never set one gets GeoScan's look: no field but `show_geoscan: true`.
+//
+// Corresponds with GET /branding (the `GetBranding` operationId).
+func (c *Client) GetBranding(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetBrandingRequest(c.Server)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// SetBrandingWithBody Set the organization's branding
+//
+// Replaces the whole branding: a field left out takes its default (empty, or
+// `show_geoscan: true`). A key that belongs to a member may change the branding only when
+// the member is an owner (`403 owner_required`); the organization's own keys always may.
+//
+// `logo` is a `data:` URI with base64 content, `data:image/png;base64,…` or
+// `data:image/svg+xml;base64,…`, at most 256 KiB once decoded. A PNG must decode and be at
+// most 2000×2000 pixels. An SVG is sanitised before it is stored: only drawing elements
+// (`svg`, `g`, `path`, `rect`, `circle`, `ellipse`, `line`, `polyline`, `polygon`, `text`,
+// `tspan`, `defs`, `linearGradient`, `radialGradient`, `stop`, `clipPath`, `title`,
+// `desc`) and presentation attributes are kept; scripts, event handlers, `foreignObject`,
+// references outside the document and `url(…)` in styles are dropped, and a DOCTYPE or
+// entity is refused. An SVG with nothing left to draw is refused. The PDF shows a PNG logo
+// only: with an SVG logo it shows the name.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with PUT /branding (the `SetBranding` operationId).
+func (c *Client) SetBrandingWithBody(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewSetBrandingRequestWithBody(c.Server, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// SetBranding Set the organization's branding
+//
+// Replaces the whole branding: a field left out takes its default (empty, or
+// `show_geoscan: true`). A key that belongs to a member may change the branding only when
+// the member is an owner (`403 owner_required`); the organization's own keys always may.
+//
+// `logo` is a `data:` URI with base64 content, `data:image/png;base64,…` or
+// `data:image/svg+xml;base64,…`, at most 256 KiB once decoded. A PNG must decode and be at
+// most 2000×2000 pixels. An SVG is sanitised before it is stored: only drawing elements
+// (`svg`, `g`, `path`, `rect`, `circle`, `ellipse`, `line`, `polyline`, `polygon`, `text`,
+// `tspan`, `defs`, `linearGradient`, `radialGradient`, `stop`, `clipPath`, `title`,
+// `desc`) and presentation attributes are kept; scripts, event handlers, `foreignObject`,
+// references outside the document and `url(…)` in styles are dropped, and a DOCTYPE or
+// entity is refused. An SVG with nothing left to draw is refused. The PDF shows a PNG logo
+// only: with an SVG logo it shows the name.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with PUT /branding (the `SetBranding` operationId).
+func (c *Client) SetBranding(ctx context.Context, body SetBrandingJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewSetBrandingRequest(c.Server, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
 // ListScans List scans
 //
 // Lists the organization's scans, newest first, with optional filters. Filters combine
@@ -2796,7 +4247,14 @@ func (c *Client) ListScans(ctx context.Context, params *ListScansParams, reqEdit
 //
 // When `callback_url` is given, the response carries a `webhook_secret` (`whsec_…`). It is
 // returned only in this response: store it to verify the `X-GeoScan-Signature` of the
-// callback. Creating a scan uses one scan of the organization's daily quota.
+// callback. Creating a scan uses one scan of the organization's daily quota, whatever its
+// `max_pages`.
+//
+// `max_pages` above 1 makes the scan a whole-site audit: after the homepage, GeoScan crawls
+// up to that many pages of the site, judges each with the page-level checks
+// (`GET /scans/{scan_id}/pages`) and shows its progress in the scan's `progress`. The
+// plan caps it: `free` 1 (the homepage alone), `pro` 500. Above the plan's maximum, or
+// below 1: `422 invalid_parameter` with `param: "max_pages"`.
 //
 // Takes any type of body and a specified content type.
 //
@@ -2821,7 +4279,14 @@ func (c *Client) CreateScanWithBody(ctx context.Context, params *CreateScanParam
 //
 // When `callback_url` is given, the response carries a `webhook_secret` (`whsec_…`). It is
 // returned only in this response: store it to verify the `X-GeoScan-Signature` of the
-// callback. Creating a scan uses one scan of the organization's daily quota.
+// callback. Creating a scan uses one scan of the organization's daily quota, whatever its
+// `max_pages`.
+//
+// `max_pages` above 1 makes the scan a whole-site audit: after the homepage, GeoScan crawls
+// up to that many pages of the site, judges each with the page-level checks
+// (`GET /scans/{scan_id}/pages`) and shows its progress in the scan's `progress`. The
+// plan caps it: `free` 1 (the homepage alone), `pro` 500. Above the plan's maximum, or
+// below 1: `422 invalid_parameter` with `param: "max_pages"`.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -2867,7 +4332,11 @@ func (c *Client) CompareScans(ctx context.Context, params *CompareScansParams, r
 // error_message, error_code`. With `include=checks` the rows are the checks of those
 // scans instead, one row per check, each scan's checks in report order: `scan_id,
 // check_id, ring, pillar, status, score, weight` (`score` from 0 to 1, empty when the
-// check does not apply). Empty cells stand for null. Served as `text/csv; charset=utf-8`.
+// check does not apply). With `include=pages` the rows are the pages of those scans'
+// whole-site audits, each scan's pages in crawl order: `scan_id, position, url, group, type,
+// status, http_status, score` (`score` from 0 to 100, empty when the page was not judged;
+// a homepage-only scan has no rows). Empty cells stand for null. Served as
+// `text/csv; charset=utf-8`.
 //
 // No text cell can run as a spreadsheet formula: one that starts with a tab or a carriage
 // return, or whose first character after leading whitespace (Unicode's White_Space, the
@@ -2900,7 +4369,10 @@ func (c *Client) ExportScans(ctx context.Context, params *ExportScansParams, req
 //
 // A pre-flight check for `POST /scans`: validates the URL exactly as creating a scan would,
 // says what the scan would cost (one scan of the daily quota) and whether the organization
-// can create it now. Nothing is created and no quota is used.
+// can create it now. Nothing is created and no quota is used. The price does not depend
+// on the page budget: a whole-site audit costs one scan, as a homepage audit does; a
+// `max_pages` above the plan's maximum is refused as creating the scan would refuse it
+// (`422 invalid_parameter`, `param: "max_pages"`).
 //
 // Corresponds with GET /scans/price (the `GetScanPrice` operationId).
 func (c *Client) GetScanPrice(ctx context.Context, params *GetScanPriceParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -3073,10 +4545,58 @@ func (c *Client) RedeliverScanWebhook(ctx context.Context, scanID ScanID, reqEdi
 	return c.Client.Do(req)
 }
 
+// ListScanPages List the pages of a whole-site audit
+//
+// The pages a whole-site audit (`max_pages` above 1) judged, stored as each is judged, so
+// the list grows while the scan runs. A homepage-only scan has none. Filters combine
+// with AND; pages come in crawl order unless `sort` says otherwise, and each item leaves
+// out `checks` (read one page for them).
+//
+// Corresponds with GET /scans/{scan_id}/pages (the `ListScanPages` operationId).
+func (c *Client) ListScanPages(ctx context.Context, scanID ScanID, params *ListScanPagesParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListScanPagesRequest(c.Server, scanID, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GetScanPage Get one page of a whole-site audit
+//
+// One page with its page-level checks. An id the scan does not have is `404 page_not_found`.
+//
+// Corresponds with GET /scans/{scan_id}/pages/{page_id} (the `GetScanPage` operationId).
+func (c *Client) GetScanPage(ctx context.Context, scanID ScanID, pageID openapi_types.UUID, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetScanPageRequest(c.Server, scanID, pageID)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
 // GetScanPdf Download the PDF report
 //
 // The report of a completed scan as a PDF document for the chosen audience. Before the
 // scan completes: `400 scan_not_complete`.
+//
+// Rendering a PDF costs far more than any other read, so it has a cost class of its own:
+// a download that has to render counts against the organization's `api_render` limit as
+// well as against `api_read`, and its `X-RateLimit-*` headers describe `api_render`
+// (beyond them, `429 org_rate_limit_exceeded` with `X-RateLimit-Group: api_render`). A
+// PDF already rendered from the same report and dossier is served again without
+// rendering and counts as an ordinary read. A dossier stored after the first download
+// (one that was being recomputed) makes a new PDF. Beyond the specification.
+//
+// The response carries an `ETag`; sent back in `If-None-Match`, it is answered `304` with
+// no body while the document is unchanged.
 //
 // Corresponds with GET /scans/{scan_id}/pdf (the `GetScanPdf` operationId).
 func (c *Client) GetScanPdf(ctx context.Context, scanID ScanID, params *GetScanPdfParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -3102,6 +4622,97 @@ func (c *Client) GetScanPdf(ctx context.Context, scanID ScanID, params *GetScanP
 // Corresponds with GET /scans/{scan_id}/report (the `GetScanReport` operationId).
 func (c *Client) GetScanReport(ctx context.Context, scanID ScanID, params *GetScanReportParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewGetScanReportRequest(c.Server, scanID, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ListScanShares List a scan's share links
+//
+// Lists the scan's share links, revoked and expired ones included, newest first. A link's
+// URL is never listed: its token was shown once, when it was created.
+//
+// Corresponds with GET /scans/{scan_id}/shares (the `ListScanShares` operationId).
+func (c *Client) ListScanShares(ctx context.Context, scanID ScanID, params *ListScanSharesParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListScanSharesRequest(c.Server, scanID, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// CreateScanShareWithBody Create a share link
+//
+// Creates a link to the completed scan's report that opens without an API key, for one
+// audience and language, until it expires or is revoked. The response's `url` holds the
+// link's secret token: it is shown this once and cannot be read again (only its hash is
+// kept), so store or send it now. The body is optional: by default the link shows the
+// `marketing` report in English and expires after 30 days. `expires_at` and
+// `expires_in_days` are alternatives; either may reach at most the operator's maximum
+// (365 days by default, `GEOSCAN_SHARE_MAX_DAYS`), beyond it `422 invalid_parameter`
+// naming it. A scan that is not completed is `400 scan_not_complete`. Counts against the
+// organization's `api_write` rate limit. Beyond the specification.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /scans/{scan_id}/shares (the `CreateScanShare` operationId).
+func (c *Client) CreateScanShareWithBody(ctx context.Context, scanID ScanID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreateScanShareRequestWithBody(c.Server, scanID, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// CreateScanShare Create a share link
+//
+// Creates a link to the completed scan's report that opens without an API key, for one
+// audience and language, until it expires or is revoked. The response's `url` holds the
+// link's secret token: it is shown this once and cannot be read again (only its hash is
+// kept), so store or send it now. The body is optional: by default the link shows the
+// `marketing` report in English and expires after 30 days. `expires_at` and
+// `expires_in_days` are alternatives; either may reach at most the operator's maximum
+// (365 days by default, `GEOSCAN_SHARE_MAX_DAYS`), beyond it `422 invalid_parameter`
+// naming it. A scan that is not completed is `400 scan_not_complete`. Counts against the
+// organization's `api_write` rate limit. Beyond the specification.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /scans/{scan_id}/shares (the `CreateScanShare` operationId).
+func (c *Client) CreateScanShare(ctx context.Context, scanID ScanID, body CreateScanShareJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreateScanShareRequest(c.Server, scanID, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// RevokeScanShare Revoke a share link
+//
+// Revokes the link at once: from now on it answers `410 Gone` and never the report.
+// Revoking a revoked link changes nothing. A link that is not the scan's is
+// `404 share_not_found`.
+//
+// Corresponds with DELETE /scans/{scan_id}/shares/{share_id} (the `RevokeScanShare` operationId).
+func (c *Client) RevokeScanShare(ctx context.Context, scanID ScanID, shareID ShareID, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewRevokeScanShareRequest(c.Server, scanID, shareID)
 	if err != nil {
 		return nil, err
 	}
@@ -3439,6 +5050,100 @@ func (c *Client) VerifyWebhook(ctx context.Context, body VerifyWebhookJSONReques
 		return nil, err
 	}
 	return c.Client.Do(req)
+}
+
+// NewResetBrandingRequest constructs an http.Request for the ResetBranding method
+func NewResetBrandingRequest(server string) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/branding")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodDelete, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewGetBrandingRequest constructs an http.Request for the GetBranding method
+func NewGetBrandingRequest(server string) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/branding")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewSetBrandingRequest calls the generic SetBranding builder with application/json body
+func NewSetBrandingRequest(server string, body SetBrandingJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewSetBrandingRequestWithBody(server, "application/json", bodyReader)
+}
+
+// NewSetBrandingRequestWithBody constructs an http.Request for the SetBranding method, with any body, and a specified content type
+func NewSetBrandingRequestWithBody(server string, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/branding")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPut, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
 }
 
 // NewListScansRequest constructs an http.Request for the ListScans method
@@ -3866,6 +5571,18 @@ func NewGetScanPriceRequest(server string, params *GetScanPriceParams) (*http.Re
 			}
 		}
 
+		if params.MaxPages != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "max_pages", *params.MaxPages, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
 		if encoded := queryValues.Encode(); encoded != "" {
 			rawQueryFragments = append(rawQueryFragments, encoded)
 		}
@@ -4255,6 +5972,192 @@ func NewRedeliverScanWebhookRequest(server string, scanID ScanID) (*http.Request
 	return req, nil
 }
 
+// NewListScanPagesRequest constructs an http.Request for the ListScanPages method
+func NewListScanPagesRequest(server string, scanID ScanID, params *ListScanPagesParams) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "scan_id", scanID, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: "uuid"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/scans/%s/pages", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Limit != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "limit", *params.Limit, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Cursor != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "cursor", *params.Cursor, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Status != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "status", *params.Status, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Check != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "check", *params.Check, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Group != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "group", *params.Group, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.ScoreLt != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "score_lt", *params.ScoreLt, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "number", Format: "double"}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.ScoreGte != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "score_gte", *params.ScoreGte, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "number", Format: "double"}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Sort != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "sort", *params.Sort, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewGetScanPageRequest constructs an http.Request for the GetScanPage method
+func NewGetScanPageRequest(server string, scanID ScanID, pageID openapi_types.UUID) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "scan_id", scanID, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: "uuid"})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam1 string
+
+	pathParam1, err = runtime.StyleParamWithOptions("simple", false, "page_id", pageID, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: "uuid"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/scans/%s/pages/%s", pathParam0, pathParam1)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
 // NewGetScanPdfRequest constructs an http.Request for the GetScanPdf method
 func NewGetScanPdfRequest(server string, scanID ScanID, params *GetScanPdfParams) (*http.Request, error) {
 	var err error
@@ -4311,6 +6214,21 @@ func NewGetScanPdfRequest(server string, scanID ScanID, params *GetScanPdfParams
 	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
 	if err != nil {
 		return nil, err
+	}
+
+	if params != nil {
+
+		if params.IfNoneMatch != nil {
+			var headerParam0 string
+
+			headerParam0, err = runtime.StyleParamWithOptions("simple", false, "If-None-Match", *params.IfNoneMatch, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationHeader, Type: "string", Format: ""})
+			if err != nil {
+				return nil, err
+			}
+
+			req.Header.Set("If-None-Match", headerParam0)
+		}
+
 	}
 
 	return req, nil
@@ -4370,6 +6288,167 @@ func NewGetScanReportRequest(server string, scanID ScanID, params *GetScanReport
 	}
 
 	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewListScanSharesRequest constructs an http.Request for the ListScanShares method
+func NewListScanSharesRequest(server string, scanID ScanID, params *ListScanSharesParams) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "scan_id", scanID, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: "uuid"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/scans/%s/shares", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Limit != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "limit", *params.Limit, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Cursor != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "cursor", *params.Cursor, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewCreateScanShareRequest calls the generic CreateScanShare builder with application/json body
+func NewCreateScanShareRequest(server string, scanID ScanID, body CreateScanShareJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewCreateScanShareRequestWithBody(server, scanID, "application/json", bodyReader)
+}
+
+// NewCreateScanShareRequestWithBody constructs an http.Request for the CreateScanShare method, with any body, and a specified content type
+func NewCreateScanShareRequestWithBody(server string, scanID ScanID, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "scan_id", scanID, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: "uuid"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/scans/%s/shares", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewRevokeScanShareRequest constructs an http.Request for the RevokeScanShare method
+func NewRevokeScanShareRequest(server string, scanID ScanID, shareID ShareID) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "scan_id", scanID, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: "uuid"})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam1 string
+
+	pathParam1, err = runtime.StyleParamWithOptions("simple", false, "share_id", shareID, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: "uuid"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/scans/%s/shares/%s", pathParam0, pathParam1)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodDelete, queryURL.String(), nil)
 	if err != nil {
 		return nil, err
 	}
@@ -4910,6 +6989,68 @@ func WithBaseURL(baseURL string) ClientOption {
 // ClientWithResponsesInterface is the interface specification for the client with responses above.
 type ClientWithResponsesInterface interface {
 
+	// ResetBrandingWithResponse Reset the organization's branding
+	//
+	// Goes back to GeoScan's look. Resetting a branding never set is not an error. Like PUT,
+	// it needs an owner's key or one of the organization's own keys.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with DELETE /branding (the `ResetBranding` operationId).
+	ResetBrandingWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*ResetBrandingResponse, error)
+
+	// GetBrandingWithResponse Get the organization's branding
+	//
+	// The white-label look of the organization's PDF reports, HTML reports and emails. An
+	// organization that never set one gets GeoScan's look: no field but `show_geoscan: true`.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /branding (the `GetBranding` operationId).
+	GetBrandingWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*GetBrandingResponse, error)
+
+	// SetBrandingWithBodyWithResponse Set the organization's branding
+	//
+	// Replaces the whole branding: a field left out takes its default (empty, or
+	// `show_geoscan: true`). A key that belongs to a member may change the branding only when
+	// the member is an owner (`403 owner_required`); the organization's own keys always may.
+	//
+	// `logo` is a `data:` URI with base64 content, `data:image/png;base64,…` or
+	// `data:image/svg+xml;base64,…`, at most 256 KiB once decoded. A PNG must decode and be at
+	// most 2000×2000 pixels. An SVG is sanitised before it is stored: only drawing elements
+	// (`svg`, `g`, `path`, `rect`, `circle`, `ellipse`, `line`, `polyline`, `polygon`, `text`,
+	// `tspan`, `defs`, `linearGradient`, `radialGradient`, `stop`, `clipPath`, `title`,
+	// `desc`) and presentation attributes are kept; scripts, event handlers, `foreignObject`,
+	// references outside the document and `url(…)` in styles are dropped, and a DOCTYPE or
+	// entity is refused. An SVG with nothing left to draw is refused. The PDF shows a PNG logo
+	// only: with an SVG logo it shows the name.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PUT /branding (the `SetBranding` operationId).
+	SetBrandingWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*SetBrandingResponse, error)
+
+	// SetBrandingWithResponse Set the organization's branding
+	//
+	// Replaces the whole branding: a field left out takes its default (empty, or
+	// `show_geoscan: true`). A key that belongs to a member may change the branding only when
+	// the member is an owner (`403 owner_required`); the organization's own keys always may.
+	//
+	// `logo` is a `data:` URI with base64 content, `data:image/png;base64,…` or
+	// `data:image/svg+xml;base64,…`, at most 256 KiB once decoded. A PNG must decode and be at
+	// most 2000×2000 pixels. An SVG is sanitised before it is stored: only drawing elements
+	// (`svg`, `g`, `path`, `rect`, `circle`, `ellipse`, `line`, `polyline`, `polygon`, `text`,
+	// `tspan`, `defs`, `linearGradient`, `radialGradient`, `stop`, `clipPath`, `title`,
+	// `desc`) and presentation attributes are kept; scripts, event handlers, `foreignObject`,
+	// references outside the document and `url(…)` in styles are dropped, and a DOCTYPE or
+	// entity is refused. An SVG with nothing left to draw is refused. The PDF shows a PNG logo
+	// only: with an SVG logo it shows the name.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with PUT /branding (the `SetBranding` operationId).
+	SetBrandingWithResponse(ctx context.Context, body SetBrandingJSONRequestBody, reqEditors ...RequestEditorFn) (*SetBrandingResponse, error)
+
 	// ListScansWithResponse List scans
 	//
 	// Lists the organization's scans, newest first, with optional filters. Filters combine
@@ -4928,7 +7069,14 @@ type ClientWithResponsesInterface interface {
 	//
 	// When `callback_url` is given, the response carries a `webhook_secret` (`whsec_…`). It is
 	// returned only in this response: store it to verify the `X-GeoScan-Signature` of the
-	// callback. Creating a scan uses one scan of the organization's daily quota.
+	// callback. Creating a scan uses one scan of the organization's daily quota, whatever its
+	// `max_pages`.
+	//
+	// `max_pages` above 1 makes the scan a whole-site audit: after the homepage, GeoScan crawls
+	// up to that many pages of the site, judges each with the page-level checks
+	// (`GET /scans/{scan_id}/pages`) and shows its progress in the scan's `progress`. The
+	// plan caps it: `free` 1 (the homepage alone), `pro` 500. Above the plan's maximum, or
+	// below 1: `422 invalid_parameter` with `param: "max_pages"`.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -4943,7 +7091,14 @@ type ClientWithResponsesInterface interface {
 	//
 	// When `callback_url` is given, the response carries a `webhook_secret` (`whsec_…`). It is
 	// returned only in this response: store it to verify the `X-GeoScan-Signature` of the
-	// callback. Creating a scan uses one scan of the organization's daily quota.
+	// callback. Creating a scan uses one scan of the organization's daily quota, whatever its
+	// `max_pages`.
+	//
+	// `max_pages` above 1 makes the scan a whole-site audit: after the homepage, GeoScan crawls
+	// up to that many pages of the site, judges each with the page-level checks
+	// (`GET /scans/{scan_id}/pages`) and shows its progress in the scan's `progress`. The
+	// plan caps it: `free` 1 (the homepage alone), `pro` 500. Above the plan's maximum, or
+	// below 1: `422 invalid_parameter` with `param: "max_pages"`.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -4971,7 +7126,11 @@ type ClientWithResponsesInterface interface {
 	// error_message, error_code`. With `include=checks` the rows are the checks of those
 	// scans instead, one row per check, each scan's checks in report order: `scan_id,
 	// check_id, ring, pillar, status, score, weight` (`score` from 0 to 1, empty when the
-	// check does not apply). Empty cells stand for null. Served as `text/csv; charset=utf-8`.
+	// check does not apply). With `include=pages` the rows are the pages of those scans'
+	// whole-site audits, each scan's pages in crawl order: `scan_id, position, url, group, type,
+	// status, http_status, score` (`score` from 0 to 100, empty when the page was not judged;
+	// a homepage-only scan has no rows). Empty cells stand for null. Served as
+	// `text/csv; charset=utf-8`.
 	//
 	// No text cell can run as a spreadsheet formula: one that starts with a tab or a carriage
 	// return, or whose first character after leading whitespace (Unicode's White_Space, the
@@ -4996,7 +7155,10 @@ type ClientWithResponsesInterface interface {
 	//
 	// A pre-flight check for `POST /scans`: validates the URL exactly as creating a scan would,
 	// says what the scan would cost (one scan of the daily quota) and whether the organization
-	// can create it now. Nothing is created and no quota is used.
+	// can create it now. Nothing is created and no quota is used. The price does not depend
+	// on the page budget: a whole-site audit costs one scan, as a homepage audit does; a
+	// `max_pages` above the plan's maximum is refused as creating the scan would refuse it
+	// (`422 invalid_parameter`, `param: "max_pages"`).
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -5093,10 +7255,42 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with POST /scans/{scan_id}/deliveries/redeliver (the `RedeliverScanWebhook` operationId).
 	RedeliverScanWebhookWithResponse(ctx context.Context, scanID ScanID, reqEditors ...RequestEditorFn) (*RedeliverScanWebhookResponse, error)
 
+	// ListScanPagesWithResponse List the pages of a whole-site audit
+	//
+	// The pages a whole-site audit (`max_pages` above 1) judged, stored as each is judged, so
+	// the list grows while the scan runs. A homepage-only scan has none. Filters combine
+	// with AND; pages come in crawl order unless `sort` says otherwise, and each item leaves
+	// out `checks` (read one page for them).
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /scans/{scan_id}/pages (the `ListScanPages` operationId).
+	ListScanPagesWithResponse(ctx context.Context, scanID ScanID, params *ListScanPagesParams, reqEditors ...RequestEditorFn) (*ListScanPagesResponse, error)
+
+	// GetScanPageWithResponse Get one page of a whole-site audit
+	//
+	// One page with its page-level checks. An id the scan does not have is `404 page_not_found`.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /scans/{scan_id}/pages/{page_id} (the `GetScanPage` operationId).
+	GetScanPageWithResponse(ctx context.Context, scanID ScanID, pageID openapi_types.UUID, reqEditors ...RequestEditorFn) (*GetScanPageResponse, error)
+
 	// GetScanPdfWithResponse Download the PDF report
 	//
 	// The report of a completed scan as a PDF document for the chosen audience. Before the
 	// scan completes: `400 scan_not_complete`.
+	//
+	// Rendering a PDF costs far more than any other read, so it has a cost class of its own:
+	// a download that has to render counts against the organization's `api_render` limit as
+	// well as against `api_read`, and its `X-RateLimit-*` headers describe `api_render`
+	// (beyond them, `429 org_rate_limit_exceeded` with `X-RateLimit-Group: api_render`). A
+	// PDF already rendered from the same report and dossier is served again without
+	// rendering and counts as an ordinary read. A dossier stored after the first download
+	// (one that was being recomputed) makes a new PDF. Beyond the specification.
+	//
+	// The response carries an `ETag`; sent back in `If-None-Match`, it is answered `304` with
+	// no body while the document is unchanged.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -5115,6 +7309,61 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with GET /scans/{scan_id}/report (the `GetScanReport` operationId).
 	GetScanReportWithResponse(ctx context.Context, scanID ScanID, params *GetScanReportParams, reqEditors ...RequestEditorFn) (*GetScanReportResponse, error)
+
+	// ListScanSharesWithResponse List a scan's share links
+	//
+	// Lists the scan's share links, revoked and expired ones included, newest first. A link's
+	// URL is never listed: its token was shown once, when it was created.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /scans/{scan_id}/shares (the `ListScanShares` operationId).
+	ListScanSharesWithResponse(ctx context.Context, scanID ScanID, params *ListScanSharesParams, reqEditors ...RequestEditorFn) (*ListScanSharesResponse, error)
+
+	// CreateScanShareWithBodyWithResponse Create a share link
+	//
+	// Creates a link to the completed scan's report that opens without an API key, for one
+	// audience and language, until it expires or is revoked. The response's `url` holds the
+	// link's secret token: it is shown this once and cannot be read again (only its hash is
+	// kept), so store or send it now. The body is optional: by default the link shows the
+	// `marketing` report in English and expires after 30 days. `expires_at` and
+	// `expires_in_days` are alternatives; either may reach at most the operator's maximum
+	// (365 days by default, `GEOSCAN_SHARE_MAX_DAYS`), beyond it `422 invalid_parameter`
+	// naming it. A scan that is not completed is `400 scan_not_complete`. Counts against the
+	// organization's `api_write` rate limit. Beyond the specification.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /scans/{scan_id}/shares (the `CreateScanShare` operationId).
+	CreateScanShareWithBodyWithResponse(ctx context.Context, scanID ScanID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateScanShareResponse, error)
+
+	// CreateScanShareWithResponse Create a share link
+	//
+	// Creates a link to the completed scan's report that opens without an API key, for one
+	// audience and language, until it expires or is revoked. The response's `url` holds the
+	// link's secret token: it is shown this once and cannot be read again (only its hash is
+	// kept), so store or send it now. The body is optional: by default the link shows the
+	// `marketing` report in English and expires after 30 days. `expires_at` and
+	// `expires_in_days` are alternatives; either may reach at most the operator's maximum
+	// (365 days by default, `GEOSCAN_SHARE_MAX_DAYS`), beyond it `422 invalid_parameter`
+	// naming it. A scan that is not completed is `400 scan_not_complete`. Counts against the
+	// organization's `api_write` rate limit. Beyond the specification.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /scans/{scan_id}/shares (the `CreateScanShare` operationId).
+	CreateScanShareWithResponse(ctx context.Context, scanID ScanID, body CreateScanShareJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateScanShareResponse, error)
+
+	// RevokeScanShareWithResponse Revoke a share link
+	//
+	// Revokes the link at once: from now on it answers `410 Gone` and never the report.
+	// Revoking a revoked link changes nothing. A link that is not the scan's is
+	// `404 share_not_found`.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with DELETE /scans/{scan_id}/shares/{share_id} (the `RevokeScanShare` operationId).
+	RevokeScanShareWithResponse(ctx context.Context, scanID ScanID, shareID ShareID, reqEditors ...RequestEditorFn) (*RevokeScanShareResponse, error)
 
 	// GetScanTriageWithResponse Get the Site Triage dossier
 	//
@@ -5316,6 +7565,349 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with POST /webhooks/verify (the `VerifyWebhook` operationId).
 	VerifyWebhookWithResponse(ctx context.Context, body VerifyWebhookJSONRequestBody, reqEditors ...RequestEditorFn) (*VerifyWebhookResponse, error)
+}
+
+// ResetBrandingResponse204Headers the declared response headers of an HTTP 204 response for ResetBranding
+type ResetBrandingResponse204Headers struct {
+	XRateLimitGroup     *string
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int64
+	XRequestID          *string
+}
+
+// ResetBrandingResponse429Headers the declared response headers of an HTTP 429 response for ResetBranding
+type ResetBrandingResponse429Headers struct {
+	RetryAfter          *int
+	XRateLimitGroup     *string
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int64
+}
+
+// ResetBrandingResponse503Headers the declared response headers of an HTTP 503 response for ResetBranding
+type ResetBrandingResponse503Headers struct {
+	RetryAfter *int
+}
+
+type ResetBrandingResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *TooManyRequests
+	// JSON431 the response for an HTTP 431 `application/json` response
+	JSON431 *HeaderTooLarge
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers204 the parsed response headers for an HTTP 204 response
+	Headers204 *ResetBrandingResponse204Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *ResetBrandingResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ResetBrandingResponse503Headers
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r ResetBrandingResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r ResetBrandingResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r ResetBrandingResponse) GetJSON429() *TooManyRequests {
+	return r.JSON429
+}
+
+// GetJSON431 returns the response for an HTTP 431 `application/json` response
+func (r ResetBrandingResponse) GetJSON431() *HeaderTooLarge {
+	return r.JSON431
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r ResetBrandingResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r ResetBrandingResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r ResetBrandingResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ResetBrandingResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ResetBrandingResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ResetBrandingResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// GetBrandingResponse200Headers the declared response headers of an HTTP 200 response for GetBranding
+type GetBrandingResponse200Headers struct {
+	XRateLimitGroup     *string
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int64
+	XRequestID          *string
+}
+
+// GetBrandingResponse429Headers the declared response headers of an HTTP 429 response for GetBranding
+type GetBrandingResponse429Headers struct {
+	RetryAfter          *int
+	XRateLimitGroup     *string
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int64
+}
+
+// GetBrandingResponse503Headers the declared response headers of an HTTP 503 response for GetBranding
+type GetBrandingResponse503Headers struct {
+	RetryAfter *int
+}
+
+type GetBrandingResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *Branding
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *TooManyRequests
+	// JSON431 the response for an HTTP 431 `application/json` response
+	JSON431 *HeaderTooLarge
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *GetBrandingResponse200Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *GetBrandingResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetBrandingResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GetBrandingResponse) GetJSON200() *Branding {
+	return r.JSON200
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r GetBrandingResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r GetBrandingResponse) GetJSON429() *TooManyRequests {
+	return r.JSON429
+}
+
+// GetJSON431 returns the response for an HTTP 431 `application/json` response
+func (r GetBrandingResponse) GetJSON431() *HeaderTooLarge {
+	return r.JSON431
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r GetBrandingResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r GetBrandingResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r GetBrandingResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetBrandingResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetBrandingResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetBrandingResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// SetBrandingResponse200Headers the declared response headers of an HTTP 200 response for SetBranding
+type SetBrandingResponse200Headers struct {
+	XRateLimitGroup     *string
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int64
+	XRequestID          *string
+}
+
+// SetBrandingResponse429Headers the declared response headers of an HTTP 429 response for SetBranding
+type SetBrandingResponse429Headers struct {
+	RetryAfter          *int
+	XRateLimitGroup     *string
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int64
+}
+
+// SetBrandingResponse503Headers the declared response headers of an HTTP 503 response for SetBranding
+type SetBrandingResponse503Headers struct {
+	RetryAfter *int
+}
+
+type SetBrandingResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *Branding
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON403 the response for an HTTP 403 `application/json` response
+	JSON403 *Forbidden
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *RequestTooLarge
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *UnprocessableEntity
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *TooManyRequests
+	// JSON431 the response for an HTTP 431 `application/json` response
+	JSON431 *HeaderTooLarge
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *SetBrandingResponse200Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *SetBrandingResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *SetBrandingResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r SetBrandingResponse) GetJSON200() *Branding {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r SetBrandingResponse) GetJSON400() *BadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r SetBrandingResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON403 returns the response for an HTTP 403 `application/json` response
+func (r SetBrandingResponse) GetJSON403() *Forbidden {
+	return r.JSON403
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r SetBrandingResponse) GetJSON413() *RequestTooLarge {
+	return r.JSON413
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r SetBrandingResponse) GetJSON422() *UnprocessableEntity {
+	return r.JSON422
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r SetBrandingResponse) GetJSON429() *TooManyRequests {
+	return r.JSON429
+}
+
+// GetJSON431 returns the response for an HTTP 431 `application/json` response
+func (r SetBrandingResponse) GetJSON431() *HeaderTooLarge {
+	return r.JSON431
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r SetBrandingResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r SetBrandingResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r SetBrandingResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r SetBrandingResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r SetBrandingResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r SetBrandingResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
 }
 
 // ListScansResponse200Headers the declared response headers of an HTTP 200 response for ListScans
@@ -6768,9 +9360,258 @@ func (r RedeliverScanWebhookResponse) ContentType() string {
 	return ""
 }
 
+// ListScanPagesResponse200Headers the declared response headers of an HTTP 200 response for ListScanPages
+type ListScanPagesResponse200Headers struct {
+	XRateLimitGroup     *string
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int64
+	XRequestID          *string
+}
+
+// ListScanPagesResponse429Headers the declared response headers of an HTTP 429 response for ListScanPages
+type ListScanPagesResponse429Headers struct {
+	RetryAfter          *int
+	XRateLimitGroup     *string
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int64
+}
+
+// ListScanPagesResponse503Headers the declared response headers of an HTTP 503 response for ListScanPages
+type ListScanPagesResponse503Headers struct {
+	RetryAfter *int
+}
+
+type ListScanPagesResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *ScanPageList
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *UnprocessableEntity
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *TooManyRequests
+	// JSON431 the response for an HTTP 431 `application/json` response
+	JSON431 *HeaderTooLarge
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *ListScanPagesResponse200Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *ListScanPagesResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ListScanPagesResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ListScanPagesResponse) GetJSON200() *ScanPageList {
+	return r.JSON200
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r ListScanPagesResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r ListScanPagesResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r ListScanPagesResponse) GetJSON422() *UnprocessableEntity {
+	return r.JSON422
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r ListScanPagesResponse) GetJSON429() *TooManyRequests {
+	return r.JSON429
+}
+
+// GetJSON431 returns the response for an HTTP 431 `application/json` response
+func (r ListScanPagesResponse) GetJSON431() *HeaderTooLarge {
+	return r.JSON431
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r ListScanPagesResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r ListScanPagesResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r ListScanPagesResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListScanPagesResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListScanPagesResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListScanPagesResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// GetScanPageResponse200Headers the declared response headers of an HTTP 200 response for GetScanPage
+type GetScanPageResponse200Headers struct {
+	XRateLimitGroup     *string
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int64
+	XRequestID          *string
+}
+
+// GetScanPageResponse429Headers the declared response headers of an HTTP 429 response for GetScanPage
+type GetScanPageResponse429Headers struct {
+	RetryAfter          *int
+	XRateLimitGroup     *string
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int64
+}
+
+// GetScanPageResponse503Headers the declared response headers of an HTTP 503 response for GetScanPage
+type GetScanPageResponse503Headers struct {
+	RetryAfter *int
+}
+
+type GetScanPageResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *ScanPage
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *UnprocessableEntity
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *TooManyRequests
+	// JSON431 the response for an HTTP 431 `application/json` response
+	JSON431 *HeaderTooLarge
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *GetScanPageResponse200Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *GetScanPageResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetScanPageResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GetScanPageResponse) GetJSON200() *ScanPage {
+	return r.JSON200
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r GetScanPageResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r GetScanPageResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r GetScanPageResponse) GetJSON422() *UnprocessableEntity {
+	return r.JSON422
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r GetScanPageResponse) GetJSON429() *TooManyRequests {
+	return r.JSON429
+}
+
+// GetJSON431 returns the response for an HTTP 431 `application/json` response
+func (r GetScanPageResponse) GetJSON431() *HeaderTooLarge {
+	return r.JSON431
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r GetScanPageResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r GetScanPageResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r GetScanPageResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetScanPageResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetScanPageResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetScanPageResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // GetScanPdfResponse200Headers the declared response headers of an HTTP 200 response for GetScanPdf
 type GetScanPdfResponse200Headers struct {
 	ContentDisposition  *string
+	ETag                *string
+	XRateLimitGroup     *string
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int64
+	XRequestID          *string
+}
+
+// GetScanPdfResponse304Headers the declared response headers of an HTTP 304 response for GetScanPdf
+type GetScanPdfResponse304Headers struct {
+	ETag                *string
 	XRateLimitGroup     *string
 	XRateLimitLimit     *int
 	XRateLimitRemaining *int
@@ -6813,6 +9654,8 @@ type GetScanPdfResponse struct {
 	JSON503 *ServiceUnavailable
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *GetScanPdfResponse200Headers
+	// Headers304 the parsed response headers for an HTTP 304 response
+	Headers304 *GetScanPdfResponse304Headers
 	// Headers429 the parsed response headers for an HTTP 429 response
 	Headers429 *GetScanPdfResponse429Headers
 	// Headers503 the parsed response headers for an HTTP 503 response
@@ -7008,6 +9851,370 @@ func (r GetScanReportResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r GetScanReportResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// ListScanSharesResponse200Headers the declared response headers of an HTTP 200 response for ListScanShares
+type ListScanSharesResponse200Headers struct {
+	XRateLimitGroup     *string
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int64
+	XRequestID          *string
+}
+
+// ListScanSharesResponse429Headers the declared response headers of an HTTP 429 response for ListScanShares
+type ListScanSharesResponse429Headers struct {
+	RetryAfter          *int
+	XRateLimitGroup     *string
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int64
+}
+
+// ListScanSharesResponse503Headers the declared response headers of an HTTP 503 response for ListScanShares
+type ListScanSharesResponse503Headers struct {
+	RetryAfter *int
+}
+
+type ListScanSharesResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *ShareList
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *UnprocessableEntity
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *TooManyRequests
+	// JSON431 the response for an HTTP 431 `application/json` response
+	JSON431 *HeaderTooLarge
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *ListScanSharesResponse200Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *ListScanSharesResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ListScanSharesResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ListScanSharesResponse) GetJSON200() *ShareList {
+	return r.JSON200
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r ListScanSharesResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r ListScanSharesResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r ListScanSharesResponse) GetJSON422() *UnprocessableEntity {
+	return r.JSON422
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r ListScanSharesResponse) GetJSON429() *TooManyRequests {
+	return r.JSON429
+}
+
+// GetJSON431 returns the response for an HTTP 431 `application/json` response
+func (r ListScanSharesResponse) GetJSON431() *HeaderTooLarge {
+	return r.JSON431
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r ListScanSharesResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r ListScanSharesResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r ListScanSharesResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListScanSharesResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListScanSharesResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListScanSharesResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// CreateScanShareResponse201Headers the declared response headers of an HTTP 201 response for CreateScanShare
+type CreateScanShareResponse201Headers struct {
+	XRateLimitGroup     *string
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int64
+	XRequestID          *string
+}
+
+// CreateScanShareResponse429Headers the declared response headers of an HTTP 429 response for CreateScanShare
+type CreateScanShareResponse429Headers struct {
+	RetryAfter          *int
+	XRateLimitGroup     *string
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int64
+}
+
+// CreateScanShareResponse503Headers the declared response headers of an HTTP 503 response for CreateScanShare
+type CreateScanShareResponse503Headers struct {
+	RetryAfter *int
+}
+
+type CreateScanShareResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON201 the response for an HTTP 201 `application/json` response
+	JSON201 *ShareCreated
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *RequestTooLarge
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *UnprocessableEntity
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *TooManyRequests
+	// JSON431 the response for an HTTP 431 `application/json` response
+	JSON431 *HeaderTooLarge
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers201 the parsed response headers for an HTTP 201 response
+	Headers201 *CreateScanShareResponse201Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *CreateScanShareResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *CreateScanShareResponse503Headers
+}
+
+// GetJSON201 returns the response for an HTTP 201 `application/json` response
+func (r CreateScanShareResponse) GetJSON201() *ShareCreated {
+	return r.JSON201
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r CreateScanShareResponse) GetJSON400() *BadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r CreateScanShareResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r CreateScanShareResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r CreateScanShareResponse) GetJSON413() *RequestTooLarge {
+	return r.JSON413
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r CreateScanShareResponse) GetJSON422() *UnprocessableEntity {
+	return r.JSON422
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r CreateScanShareResponse) GetJSON429() *TooManyRequests {
+	return r.JSON429
+}
+
+// GetJSON431 returns the response for an HTTP 431 `application/json` response
+func (r CreateScanShareResponse) GetJSON431() *HeaderTooLarge {
+	return r.JSON431
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r CreateScanShareResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r CreateScanShareResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r CreateScanShareResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r CreateScanShareResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r CreateScanShareResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r CreateScanShareResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// RevokeScanShareResponse204Headers the declared response headers of an HTTP 204 response for RevokeScanShare
+type RevokeScanShareResponse204Headers struct {
+	XRateLimitGroup     *string
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int64
+	XRequestID          *string
+}
+
+// RevokeScanShareResponse429Headers the declared response headers of an HTTP 429 response for RevokeScanShare
+type RevokeScanShareResponse429Headers struct {
+	RetryAfter          *int
+	XRateLimitGroup     *string
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int64
+}
+
+// RevokeScanShareResponse503Headers the declared response headers of an HTTP 503 response for RevokeScanShare
+type RevokeScanShareResponse503Headers struct {
+	RetryAfter *int
+}
+
+type RevokeScanShareResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *UnprocessableEntity
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *TooManyRequests
+	// JSON431 the response for an HTTP 431 `application/json` response
+	JSON431 *HeaderTooLarge
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers204 the parsed response headers for an HTTP 204 response
+	Headers204 *RevokeScanShareResponse204Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *RevokeScanShareResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *RevokeScanShareResponse503Headers
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r RevokeScanShareResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r RevokeScanShareResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r RevokeScanShareResponse) GetJSON422() *UnprocessableEntity {
+	return r.JSON422
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r RevokeScanShareResponse) GetJSON429() *TooManyRequests {
+	return r.JSON429
+}
+
+// GetJSON431 returns the response for an HTTP 431 `application/json` response
+func (r RevokeScanShareResponse) GetJSON431() *HeaderTooLarge {
+	return r.JSON431
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r RevokeScanShareResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r RevokeScanShareResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r RevokeScanShareResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r RevokeScanShareResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r RevokeScanShareResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r RevokeScanShareResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -8236,6 +11443,92 @@ func (r VerifyWebhookResponse) ContentType() string {
 	return ""
 }
 
+// ResetBrandingWithResponse Reset the organization's branding
+//
+// Goes back to GeoScan's look. Resetting a branding never set is not an error. Like PUT,
+// it needs an owner's key or one of the organization's own keys.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with DELETE /branding (the `ResetBranding` operationId).
+func (c *ClientWithResponses) ResetBrandingWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*ResetBrandingResponse, error) {
+	rsp, err := c.ResetBranding(ctx, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseResetBrandingResponse(rsp)
+}
+
+// GetBrandingWithResponse Get the organization's branding
+//
+// The white-label look of the organization's PDF reports, HTML reports and emails. An
+// organization that never set one gets GeoScan's look: no field but `show_geoscan: true`.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /branding (the `GetBranding` operationId).
+func (c *ClientWithResponses) GetBrandingWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*GetBrandingResponse, error) {
+	rsp, err := c.GetBranding(ctx, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetBrandingResponse(rsp)
+}
+
+// SetBrandingWithBodyWithResponse Set the organization's branding
+//
+// Replaces the whole branding: a field left out takes its default (empty, or
+// `show_geoscan: true`). A key that belongs to a member may change the branding only when
+// the member is an owner (`403 owner_required`); the organization's own keys always may.
+//
+// `logo` is a `data:` URI with base64 content, `data:image/png;base64,…` or
+// `data:image/svg+xml;base64,…`, at most 256 KiB once decoded. A PNG must decode and be at
+// most 2000×2000 pixels. An SVG is sanitised before it is stored: only drawing elements
+// (`svg`, `g`, `path`, `rect`, `circle`, `ellipse`, `line`, `polyline`, `polygon`, `text`,
+// `tspan`, `defs`, `linearGradient`, `radialGradient`, `stop`, `clipPath`, `title`,
+// `desc`) and presentation attributes are kept; scripts, event handlers, `foreignObject`,
+// references outside the document and `url(…)` in styles are dropped, and a DOCTYPE or
+// entity is refused. An SVG with nothing left to draw is refused. The PDF shows a PNG logo
+// only: with an SVG logo it shows the name.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PUT /branding (the `SetBranding` operationId).
+func (c *ClientWithResponses) SetBrandingWithBodyWithResponse(ctx context.Context, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*SetBrandingResponse, error) {
+	rsp, err := c.SetBrandingWithBody(ctx, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseSetBrandingResponse(rsp)
+}
+
+// SetBrandingWithResponse Set the organization's branding
+//
+// Replaces the whole branding: a field left out takes its default (empty, or
+// `show_geoscan: true`). A key that belongs to a member may change the branding only when
+// the member is an owner (`403 owner_required`); the organization's own keys always may.
+//
+// `logo` is a `data:` URI with base64 content, `data:image/png;base64,…` or
+// `data:image/svg+xml;base64,…`, at most 256 KiB once decoded. A PNG must decode and be at
+// most 2000×2000 pixels. An SVG is sanitised before it is stored: only drawing elements
+// (`svg`, `g`, `path`, `rect`, `circle`, `ellipse`, `line`, `polyline`, `polygon`, `text`,
+// `tspan`, `defs`, `linearGradient`, `radialGradient`, `stop`, `clipPath`, `title`,
+// `desc`) and presentation attributes are kept; scripts, event handlers, `foreignObject`,
+// references outside the document and `url(…)` in styles are dropped, and a DOCTYPE or
+// entity is refused. An SVG with nothing left to draw is refused. The PDF shows a PNG logo
+// only: with an SVG logo it shows the name.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with PUT /branding (the `SetBranding` operationId).
+func (c *ClientWithResponses) SetBrandingWithResponse(ctx context.Context, body SetBrandingJSONRequestBody, reqEditors ...RequestEditorFn) (*SetBrandingResponse, error) {
+	rsp, err := c.SetBranding(ctx, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseSetBrandingResponse(rsp)
+}
+
 // ListScansWithResponse List scans
 //
 // Lists the organization's scans, newest first, with optional filters. Filters combine
@@ -8260,7 +11553,14 @@ func (c *ClientWithResponses) ListScansWithResponse(ctx context.Context, params 
 //
 // When `callback_url` is given, the response carries a `webhook_secret` (`whsec_…`). It is
 // returned only in this response: store it to verify the `X-GeoScan-Signature` of the
-// callback. Creating a scan uses one scan of the organization's daily quota.
+// callback. Creating a scan uses one scan of the organization's daily quota, whatever its
+// `max_pages`.
+//
+// `max_pages` above 1 makes the scan a whole-site audit: after the homepage, GeoScan crawls
+// up to that many pages of the site, judges each with the page-level checks
+// (`GET /scans/{scan_id}/pages`) and shows its progress in the scan's `progress`. The
+// plan caps it: `free` 1 (the homepage alone), `pro` 500. Above the plan's maximum, or
+// below 1: `422 invalid_parameter` with `param: "max_pages"`.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -8281,7 +11581,14 @@ func (c *ClientWithResponses) CreateScanWithBodyWithResponse(ctx context.Context
 //
 // When `callback_url` is given, the response carries a `webhook_secret` (`whsec_…`). It is
 // returned only in this response: store it to verify the `X-GeoScan-Signature` of the
-// callback. Creating a scan uses one scan of the organization's daily quota.
+// callback. Creating a scan uses one scan of the organization's daily quota, whatever its
+// `max_pages`.
+//
+// `max_pages` above 1 makes the scan a whole-site audit: after the homepage, GeoScan crawls
+// up to that many pages of the site, judges each with the page-level checks
+// (`GET /scans/{scan_id}/pages`) and shows its progress in the scan's `progress`. The
+// plan caps it: `free` 1 (the homepage alone), `pro` 500. Above the plan's maximum, or
+// below 1: `422 invalid_parameter` with `param: "max_pages"`.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -8321,7 +11628,11 @@ func (c *ClientWithResponses) CompareScansWithResponse(ctx context.Context, para
 // error_message, error_code`. With `include=checks` the rows are the checks of those
 // scans instead, one row per check, each scan's checks in report order: `scan_id,
 // check_id, ring, pillar, status, score, weight` (`score` from 0 to 1, empty when the
-// check does not apply). Empty cells stand for null. Served as `text/csv; charset=utf-8`.
+// check does not apply). With `include=pages` the rows are the pages of those scans'
+// whole-site audits, each scan's pages in crawl order: `scan_id, position, url, group, type,
+// status, http_status, score` (`score` from 0 to 100, empty when the page was not judged;
+// a homepage-only scan has no rows). Empty cells stand for null. Served as
+// `text/csv; charset=utf-8`.
 //
 // No text cell can run as a spreadsheet formula: one that starts with a tab or a carriage
 // return, or whose first character after leading whitespace (Unicode's White_Space, the
@@ -8352,7 +11663,10 @@ func (c *ClientWithResponses) ExportScansWithResponse(ctx context.Context, param
 //
 // A pre-flight check for `POST /scans`: validates the URL exactly as creating a scan would,
 // says what the scan would cost (one scan of the daily quota) and whether the organization
-// can create it now. Nothing is created and no quota is used.
+// can create it now. Nothing is created and no quota is used. The price does not depend
+// on the page budget: a whole-site audit costs one scan, as a homepage audit does; a
+// `max_pages` above the plan's maximum is refused as creating the scan would refuse it
+// (`422 invalid_parameter`, `param: "max_pages"`).
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -8503,10 +11817,54 @@ func (c *ClientWithResponses) RedeliverScanWebhookWithResponse(ctx context.Conte
 	return ParseRedeliverScanWebhookResponse(rsp)
 }
 
+// ListScanPagesWithResponse List the pages of a whole-site audit
+//
+// The pages a whole-site audit (`max_pages` above 1) judged, stored as each is judged, so
+// the list grows while the scan runs. A homepage-only scan has none. Filters combine
+// with AND; pages come in crawl order unless `sort` says otherwise, and each item leaves
+// out `checks` (read one page for them).
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /scans/{scan_id}/pages (the `ListScanPages` operationId).
+func (c *ClientWithResponses) ListScanPagesWithResponse(ctx context.Context, scanID ScanID, params *ListScanPagesParams, reqEditors ...RequestEditorFn) (*ListScanPagesResponse, error) {
+	rsp, err := c.ListScanPages(ctx, scanID, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListScanPagesResponse(rsp)
+}
+
+// GetScanPageWithResponse Get one page of a whole-site audit
+//
+// One page with its page-level checks. An id the scan does not have is `404 page_not_found`.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /scans/{scan_id}/pages/{page_id} (the `GetScanPage` operationId).
+func (c *ClientWithResponses) GetScanPageWithResponse(ctx context.Context, scanID ScanID, pageID openapi_types.UUID, reqEditors ...RequestEditorFn) (*GetScanPageResponse, error) {
+	rsp, err := c.GetScanPage(ctx, scanID, pageID, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetScanPageResponse(rsp)
+}
+
 // GetScanPdfWithResponse Download the PDF report
 //
 // The report of a completed scan as a PDF document for the chosen audience. Before the
 // scan completes: `400 scan_not_complete`.
+//
+// Rendering a PDF costs far more than any other read, so it has a cost class of its own:
+// a download that has to render counts against the organization's `api_render` limit as
+// well as against `api_read`, and its `X-RateLimit-*` headers describe `api_render`
+// (beyond them, `429 org_rate_limit_exceeded` with `X-RateLimit-Group: api_render`). A
+// PDF already rendered from the same report and dossier is served again without
+// rendering and counts as an ordinary read. A dossier stored after the first download
+// (one that was being recomputed) makes a new PDF. Beyond the specification.
+//
+// The response carries an `ETag`; sent back in `If-None-Match`, it is answered `304` with
+// no body while the document is unchanged.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -8536,6 +11894,85 @@ func (c *ClientWithResponses) GetScanReportWithResponse(ctx context.Context, sca
 		return nil, err
 	}
 	return ParseGetScanReportResponse(rsp)
+}
+
+// ListScanSharesWithResponse List a scan's share links
+//
+// Lists the scan's share links, revoked and expired ones included, newest first. A link's
+// URL is never listed: its token was shown once, when it was created.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /scans/{scan_id}/shares (the `ListScanShares` operationId).
+func (c *ClientWithResponses) ListScanSharesWithResponse(ctx context.Context, scanID ScanID, params *ListScanSharesParams, reqEditors ...RequestEditorFn) (*ListScanSharesResponse, error) {
+	rsp, err := c.ListScanShares(ctx, scanID, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListScanSharesResponse(rsp)
+}
+
+// CreateScanShareWithBodyWithResponse Create a share link
+//
+// Creates a link to the completed scan's report that opens without an API key, for one
+// audience and language, until it expires or is revoked. The response's `url` holds the
+// link's secret token: it is shown this once and cannot be read again (only its hash is
+// kept), so store or send it now. The body is optional: by default the link shows the
+// `marketing` report in English and expires after 30 days. `expires_at` and
+// `expires_in_days` are alternatives; either may reach at most the operator's maximum
+// (365 days by default, `GEOSCAN_SHARE_MAX_DAYS`), beyond it `422 invalid_parameter`
+// naming it. A scan that is not completed is `400 scan_not_complete`. Counts against the
+// organization's `api_write` rate limit. Beyond the specification.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /scans/{scan_id}/shares (the `CreateScanShare` operationId).
+func (c *ClientWithResponses) CreateScanShareWithBodyWithResponse(ctx context.Context, scanID ScanID, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateScanShareResponse, error) {
+	rsp, err := c.CreateScanShareWithBody(ctx, scanID, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseCreateScanShareResponse(rsp)
+}
+
+// CreateScanShareWithResponse Create a share link
+//
+// Creates a link to the completed scan's report that opens without an API key, for one
+// audience and language, until it expires or is revoked. The response's `url` holds the
+// link's secret token: it is shown this once and cannot be read again (only its hash is
+// kept), so store or send it now. The body is optional: by default the link shows the
+// `marketing` report in English and expires after 30 days. `expires_at` and
+// `expires_in_days` are alternatives; either may reach at most the operator's maximum
+// (365 days by default, `GEOSCAN_SHARE_MAX_DAYS`), beyond it `422 invalid_parameter`
+// naming it. A scan that is not completed is `400 scan_not_complete`. Counts against the
+// organization's `api_write` rate limit. Beyond the specification.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /scans/{scan_id}/shares (the `CreateScanShare` operationId).
+func (c *ClientWithResponses) CreateScanShareWithResponse(ctx context.Context, scanID ScanID, body CreateScanShareJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateScanShareResponse, error) {
+	rsp, err := c.CreateScanShare(ctx, scanID, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseCreateScanShareResponse(rsp)
+}
+
+// RevokeScanShareWithResponse Revoke a share link
+//
+// Revokes the link at once: from now on it answers `410 Gone` and never the report.
+// Revoking a revoked link changes nothing. A link that is not the scan's is
+// `404 share_not_found`.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with DELETE /scans/{scan_id}/shares/{share_id} (the `RevokeScanShare` operationId).
+func (c *ClientWithResponses) RevokeScanShareWithResponse(ctx context.Context, scanID ScanID, shareID ShareID, reqEditors ...RequestEditorFn) (*RevokeScanShareResponse, error) {
+	rsp, err := c.RevokeScanShare(ctx, scanID, shareID, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseRevokeScanShareResponse(rsp)
 }
 
 // GetScanTriageWithResponse Get the Site Triage dossier
@@ -8821,6 +12258,487 @@ func (c *ClientWithResponses) VerifyWebhookWithResponse(ctx context.Context, bod
 		return nil, err
 	}
 	return ParseVerifyWebhookResponse(rsp)
+}
+
+// ParseResetBrandingResponse parses an HTTP response from a ResetBrandingWithResponse call
+func ParseResetBrandingResponse(rsp *http.Response) (*ResetBrandingResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ResetBrandingResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case rsp.StatusCode == 204:
+		break // No content-type
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 431:
+		var dest HeaderTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON431 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 204:
+		var headers ResetBrandingResponse204Headers
+		if values := rsp.Header.Values("X-RateLimit-Group"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Group", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitGroup = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int64
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers204 = &headers
+	case rsp.StatusCode == 429:
+		var headers ResetBrandingResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Group"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Group", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitGroup = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int64
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers ResetBrandingResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseGetBrandingResponse parses an HTTP response from a GetBrandingWithResponse call
+func ParseGetBrandingResponse(rsp *http.Response) (*GetBrandingResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetBrandingResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest Branding
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 431:
+		var dest HeaderTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON431 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers GetBrandingResponse200Headers
+		if values := rsp.Header.Values("X-RateLimit-Group"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Group", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitGroup = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int64
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 429:
+		var headers GetBrandingResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Group"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Group", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitGroup = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int64
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers GetBrandingResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseSetBrandingResponse parses an HTTP response from a SetBrandingWithResponse call
+func ParseSetBrandingResponse(rsp *http.Response) (*SetBrandingResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &SetBrandingResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest Branding
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 403:
+		var dest Forbidden
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON403 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest RequestTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest UnprocessableEntity
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 431:
+		var dest HeaderTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON431 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers SetBrandingResponse200Headers
+		if values := rsp.Header.Values("X-RateLimit-Group"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Group", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitGroup = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int64
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 429:
+		var headers SetBrandingResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Group"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Group", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitGroup = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int64
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers SetBrandingResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
 }
 
 // ParseListScansResponse parses an HTTP response from a ListScansWithResponse call
@@ -10822,6 +14740,334 @@ func ParseRedeliverScanWebhookResponse(rsp *http.Response) (*RedeliverScanWebhoo
 	return response, nil
 }
 
+// ParseListScanPagesResponse parses an HTTP response from a ListScanPagesWithResponse call
+func ParseListScanPagesResponse(rsp *http.Response) (*ListScanPagesResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListScanPagesResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest ScanPageList
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest UnprocessableEntity
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 431:
+		var dest HeaderTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON431 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers ListScanPagesResponse200Headers
+		if values := rsp.Header.Values("X-RateLimit-Group"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Group", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitGroup = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int64
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 429:
+		var headers ListScanPagesResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Group"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Group", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitGroup = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int64
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers ListScanPagesResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseGetScanPageResponse parses an HTTP response from a GetScanPageWithResponse call
+func ParseGetScanPageResponse(rsp *http.Response) (*GetScanPageResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetScanPageResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest ScanPage
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest UnprocessableEntity
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 431:
+		var dest HeaderTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON431 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers GetScanPageResponse200Headers
+		if values := rsp.Header.Values("X-RateLimit-Group"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Group", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitGroup = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int64
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 429:
+		var headers GetScanPageResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Group"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Group", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitGroup = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int64
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers GetScanPageResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
 // ParseGetScanPdfResponse parses an HTTP response from a GetScanPdfWithResponse call
 func ParseGetScanPdfResponse(rsp *http.Response) (*GetScanPdfResponse, error) {
 	bodyBytes, err := io.ReadAll(rsp.Body)
@@ -10836,6 +15082,9 @@ func ParseGetScanPdfResponse(rsp *http.Response) (*GetScanPdfResponse, error) {
 	}
 
 	switch {
+	case rsp.StatusCode == 304:
+		break // No content-type
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
 		var dest BadRequest
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -10904,6 +15153,13 @@ func ParseGetScanPdfResponse(rsp *http.Response) (*GetScanPdfResponse, error) {
 			}
 			headers.ContentDisposition = &value
 		}
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
 		if values := rsp.Header.Values("X-RateLimit-Group"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Group", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
@@ -10940,6 +15196,51 @@ func ParseGetScanPdfResponse(rsp *http.Response) (*GetScanPdfResponse, error) {
 			headers.XRequestID = &value
 		}
 		response.Headers200 = &headers
+	case rsp.StatusCode == 304:
+		var headers GetScanPdfResponse304Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Group"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Group", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitGroup = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int64
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers304 = &headers
 	case rsp.StatusCode == 429:
 		var headers GetScanPdfResponse429Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
@@ -11151,6 +15452,508 @@ func ParseGetScanReportResponse(rsp *http.Response) (*GetScanReportResponse, err
 		response.Headers429 = &headers
 	case rsp.StatusCode == 503:
 		var headers GetScanReportResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseListScanSharesResponse parses an HTTP response from a ListScanSharesWithResponse call
+func ParseListScanSharesResponse(rsp *http.Response) (*ListScanSharesResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListScanSharesResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest ShareList
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest UnprocessableEntity
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 431:
+		var dest HeaderTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON431 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers ListScanSharesResponse200Headers
+		if values := rsp.Header.Values("X-RateLimit-Group"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Group", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitGroup = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int64
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 429:
+		var headers ListScanSharesResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Group"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Group", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitGroup = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int64
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers ListScanSharesResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseCreateScanShareResponse parses an HTTP response from a CreateScanShareWithResponse call
+func ParseCreateScanShareResponse(rsp *http.Response) (*CreateScanShareResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &CreateScanShareResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 201:
+		var dest ShareCreated
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON201 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest RequestTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest UnprocessableEntity
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 431:
+		var dest HeaderTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON431 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 201:
+		var headers CreateScanShareResponse201Headers
+		if values := rsp.Header.Values("X-RateLimit-Group"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Group", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitGroup = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int64
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers201 = &headers
+	case rsp.StatusCode == 429:
+		var headers CreateScanShareResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Group"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Group", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitGroup = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int64
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers CreateScanShareResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseRevokeScanShareResponse parses an HTTP response from a RevokeScanShareWithResponse call
+func ParseRevokeScanShareResponse(rsp *http.Response) (*RevokeScanShareResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &RevokeScanShareResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case rsp.StatusCode == 204:
+		break // No content-type
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest UnprocessableEntity
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 431:
+		var dest HeaderTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON431 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 204:
+		var headers RevokeScanShareResponse204Headers
+		if values := rsp.Header.Values("X-RateLimit-Group"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Group", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitGroup = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int64
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers204 = &headers
+	case rsp.StatusCode == 429:
+		var headers RevokeScanShareResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Group"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Group", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitGroup = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int64
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers RevokeScanShareResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {

@@ -22,6 +22,7 @@ import (
 	"github.com/geoscan/geoscan/internal/store"
 	"github.com/geoscan/geoscan/internal/web/apierror"
 	"github.com/geoscan/geoscan/internal/web/auth"
+	"github.com/geoscan/geoscan/internal/web/ratelimit"
 )
 
 // audienceOf reads the audience parameter; each operation has its own
@@ -152,40 +153,48 @@ func (s *Server) GetScanTriage(ctx context.Context, req api.GetScanTriageRequest
 	return api.GetScanTriage200JSONResponse{Body: stored.For(audienceOf(req.Params.Audience))}, nil
 }
 
-// GetScanPdf renders the report of a completed scan as a PDF.
+// GetScanPdf returns the report of a completed scan as a PDF: the one
+// rendered before from the same stored documents when this process keeps
+// it, otherwise rendered now, which counts against the organization's
+// api_render limit too. The scan is loaded first, so a deleted scan or
+// another organization's is a 404 whatever is kept.
 func (s *Server) GetScanPdf(ctx context.Context, req api.GetScanPdfRequestObject) (api.GetScanPdfResponseObject, error) {
 	scan, err := s.completedScan(ctx, req.ScanID, "scan_id")
 	if err != nil {
 		return nil, err
 	}
-	audience := audienceOf(req.Params.Audience)
-	r, err := s.report(ctx, scan, audience)
-	if err != nil {
-		return nil, err
+	in := pdfInputs{scan: scan, audience: audienceOf(req.Params.Audience)}
+	if in.report, err = s.d.Store.GetReport(ctx, scan.ID); err != nil {
+		return nil, fmt.Errorf("report of completed scan %s: %w", scan.ID, err)
 	}
 	// The PDF has a Site Triage page; without a dossier (being recomputed)
 	// it says so rather than failing the download.
-	var dossier *api.TriageDossier
-	switch row, err := s.d.Store.GetTriage(ctx, scan.ID); {
+	switch t, err := s.d.Store.GetTriage(ctx, scan.ID); {
 	case errors.Is(err, store.ErrNotFound):
 	case err != nil:
 		return nil, err
 	default:
-		var stored triage.Stored
-		if err := json.Unmarshal(row.Body, &stored); err != nil {
-			return nil, fmt.Errorf("decode triage %s: %w", scan.ID, err)
+		in.triage = &t
+	}
+	if in.brand, err = s.d.Store.GetBranding(ctx, scan.OrgID); err != nil {
+		return nil, err
+	}
+	key := in.key()
+	pdf, ok := s.pdfs.get(key)
+	if !ok {
+		if err := ratelimit.Charge(ctx, ratelimit.GroupRender); err != nil {
+			return nil, err
 		}
-		d := stored.For(audience)
-		dossier = &d
+		if pdf, err = s.pdfs.render(ctx, key, in.render); err != nil {
+			return nil, err
+		}
 	}
-	var buf bytes.Buffer
-	if err := report.RenderPDF(&buf, r, dossier); err != nil {
-		return nil, fmt.Errorf("render pdf of %s: %w", scan.ID, err)
+	if notModified(req.Params.IfNoneMatch, pdf.etag) {
+		return api.GetScanPdf304Response{Headers: api.GetScanPdf304ResponseHeaders{ETag: &pdf.etag}}, nil
 	}
-	name := fmt.Sprintf(`attachment; filename="geoscan-%s-%s.pdf"`, scan.Domain, s.now().Format("2006-01-02"))
 	return api.GetScanPdf200ApplicationPdfResponse{
-		Body: &buf, ContentLength: int64(buf.Len()),
-		Headers: api.GetScanPdf200ResponseHeaders{ContentDisposition: &name},
+		Body: bytes.NewReader(pdf.body), ContentLength: int64(len(pdf.body)),
+		Headers: api.GetScanPdf200ResponseHeaders{ContentDisposition: &pdf.disposition, ETag: &pdf.etag},
 	}, nil
 }
 
@@ -208,7 +217,31 @@ func (s *Server) CompareScans(ctx context.Context, req api.CompareScansRequestOb
 	if err != nil {
 		return nil, err
 	}
-	return api.CompareScans200JSONResponse{Body: compareReports(br, tr, base.CompletedAt, target.CompletedAt)}, nil
+	out := compareReports(br, tr, base.CompletedAt, target.CompletedAt)
+	if base.MaxPages > 1 || target.MaxPages > 1 {
+		pc, err := s.d.Store.ComparePages(ctx, base.ID, target.ID, comparedPages)
+		if err != nil {
+			return nil, err
+		}
+		out.Pages = pageComparison(pc)
+	}
+	return api.CompareScans200JSONResponse{Body: out}, nil
+}
+
+// comparedPages is how many pages of both scans a comparison lists.
+const comparedPages = 50
+
+func pageComparison(pc store.PageComparison) *api.PageComparison {
+	out := &api.PageComparison{InBoth: pc.InBoth, OnlyBase: pc.OnlyBase, OnlyTarget: pc.OnlyTarget, Changed: make([]api.PageDelta, 0, len(pc.Changed))}
+	for _, p := range pc.Changed {
+		d := api.PageDelta{URL: p.URL, Group: p.Group, Base: p.Base, Target: p.Target}
+		if p.Base != nil && p.Target != nil {
+			v := math.Round((*p.Target-*p.Base)*10) / 10
+			d.Delta = &v
+		}
+		out.Changed = append(out.Changed, d)
+	}
+	return out
 }
 
 func compareReports(b, t api.Report, bDone, tDone *time.Time) api.ScanComparison {
@@ -332,7 +365,8 @@ const exportRowsTrailer = "X-Export-Rows"
 const exportIdle = 30 * time.Second
 
 // ExportScans streams every matching scan (or, with include=checks, every
-// check of those scans) as CSV from one COPY … TO STDOUT. The work happens
+// check of those scans, with include=pages every page of their whole-site
+// audits) as CSV from one COPY … TO STDOUT. The work happens
 // when the response is written (csvExport), where the writer is at hand.
 func (s *Server) ExportScans(ctx context.Context, req api.ExportScansRequestObject) (api.ExportScansResponseObject, error) {
 	p, err := principal(ctx)
@@ -344,7 +378,15 @@ func (s *Server) ExportScans(ctx context.Context, req api.ExportScansRequestObje
 	if err != nil {
 		return nil, err
 	}
-	e := &csvExport{s: s, ctx: ctx, p: p, filter: filter, checks: prm.Include != nil && *prm.Include == api.Checks}
+	e := &csvExport{s: s, ctx: ctx, p: p, filter: filter, rows: store.ExportScans}
+	if prm.Include != nil {
+		switch *prm.Include {
+		case api.Checks:
+			e.rows = store.ExportChecks
+		case api.Pages:
+			e.rows = store.ExportPages
+		}
+	}
 	if prm.Limit != nil {
 		e.limit = *prm.Limit
 	}
@@ -357,7 +399,7 @@ type csvExport struct {
 	p      auth.Principal
 	filter store.ScanFilter
 	limit  int
-	checks bool
+	rows   store.ExportRows
 }
 
 // VisitExportScansResponse runs the export into w. Status and headers go
@@ -383,7 +425,7 @@ func (e *csvExport) VisitExportScansResponse(w http.ResponseWriter) error {
 	// PostgreSQL sends COPY one row per message: batch them into large
 	// writes rather than one write (and one deadline) per row.
 	buf := bufio.NewWriterSize(out, 64<<10)
-	rows, err := e.s.d.Store.ExportCSV(ctx, e.p.OrgID, e.filter, e.limit, e.checks, buf)
+	rows, err := e.s.d.Store.ExportCSV(ctx, e.p.OrgID, e.filter, e.limit, e.rows, buf)
 	if err == nil {
 		err = buf.Flush()
 	}

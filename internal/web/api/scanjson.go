@@ -107,6 +107,14 @@ func appendScan(b []byte, s *api.Scan) ([]byte, error) {
 	}
 	b = append(b, `,"id":`...)
 	b = appendUUID(b, s.ID)
+	if s.Language != nil { // omitempty
+		b = append(b, `,"language":`...)
+		if b, err = appendString(b, string(*s.Language)); err != nil {
+			return nil, err
+		}
+	}
+	b = append(b, `,"max_pages":`...)
+	b = strconv.AppendInt(b, int64(s.MaxPages), 10)
 	b = append(b, `,"overall_grade":`...)
 	if b, err = appendStringPtr(b, s.OverallGrade); err != nil {
 		return nil, err
@@ -114,6 +122,16 @@ func appendScan(b []byte, s *api.Scan) ([]byte, error) {
 	b = append(b, `,"overall_score":`...)
 	if b, err = appendFloatPtr(b, s.OverallScore); err != nil {
 		return nil, err
+	}
+	b = append(b, `,"progress":`...)
+	if s.Progress == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, `{"pages_done":`...)
+		b = strconv.AppendInt(b, int64(s.Progress.PagesDone), 10)
+		b = append(b, `,"pages_planned":`...)
+		b = strconv.AppendInt(b, int64(s.Progress.PagesPlanned), 10)
+		b = append(b, '}')
 	}
 	b = append(b, `,"project":`...)
 	if b, err = appendStringPtr(b, s.Project); err != nil {

@@ -41,6 +41,7 @@ func fullScan() api.Scan {
 		CallbackURL: ptr("https://hooks.example.com/cb"), Project: ptr("q4"), TrackedURL: ptr("https://example.com/t"),
 		Source: api.ScanSourceSchedule, ScheduleID: &sched, WebhookSecret: ptr("whsec_q3yS8N0u6bqHq2t1P9Rk3V2o0L0m9Q1qfE6s5t4u3v0="),
 		CreatedAt: at, UpdatedAt: at.Add(time.Second), StartedAt: ptr(at.Add(time.Millisecond)), CompletedAt: ptr(at.Add(2 * time.Second)),
+		MaxPages: 100, Progress: &api.ScanProgress{PagesDone: 37, PagesPlanned: 100}, Language: new(api.ScanLanguageDe),
 	}
 }
 
@@ -76,6 +77,8 @@ func TestAppendScanListMatchesEncodingJSON(t *testing.T) {
 		"year 10000":     with(func(s *api.Scan) { s.CompletedAt = ptr(time.Date(10000, 1, 1, 0, 0, 0, 0, time.UTC)) }),
 		"year -1":        with(func(s *api.Scan) { s.StartedAt = ptr(time.Date(-1, 1, 1, 0, 0, 0, 0, time.UTC)) }),
 		"no secret":      with(func(s *api.Scan) { s.WebhookSecret = nil }),
+		"no progress":    with(func(s *api.Scan) { s.MaxPages, s.Progress = 1, nil }),
+		"zero progress":  with(func(s *api.Scan) { s.Progress = &api.ScanProgress{} }),
 		"last page":      {Data: []api.Scan{fullScan()}, NextCursor: nil},
 	}
 	for name, l := range cases {

@@ -35,7 +35,16 @@ func (s *Server) CreateScan(ctx context.Context, req api.CreateScanRequestObject
 	n := store.NewScan{
 		OrgID: p.OrgID, APIKeyID: &p.KeyID, Source: store.SourceAPI,
 		URL: target.String(), Domain: target.Host, BrandName: netguard.RegistrableName(target.Host),
-		Project: body.Project,
+		Project: body.Project, MaxPages: 1,
+	}
+	if body.Language != nil {
+		n.Language = new(string(*body.Language))
+	}
+	if body.MaxPages != nil {
+		if *body.MaxPages < 1 {
+			return nil, maxPagesBelowOne()
+		}
+		n.MaxPages = *body.MaxPages
 	}
 	if body.BrandName != nil {
 		n.BrandName = strings.TrimSpace(*body.BrandName)
@@ -92,7 +101,20 @@ func scanCreateError(err error) error {
 	case errors.Is(err, store.ErrQuotaExhausted):
 		return apierror.New(apierror.CodeSubscriptionRequired, "", "Today's scan quota is used up; it resets at 00:00 UTC.")
 	}
+	var mp *store.MaxPagesError
+	if errors.As(err, &mp) {
+		return maxPagesAbovePlan(mp.Limit)
+	}
 	return err
+}
+
+func maxPagesBelowOne() error {
+	return apierror.New(apierror.CodeInvalidParameter, "max_pages", "max_pages must be at least 1 (1 audits the homepage alone).")
+}
+
+func maxPagesAbovePlan(limit int) error {
+	return apierror.New(apierror.CodeInvalidParameter, "max_pages",
+		"max_pages is above your plan's maximum of %d pages per scan.", limit)
 }
 
 // normalizeTrackedURL accepts an absolute https URL without credentials. It
@@ -136,9 +158,26 @@ func (s *Server) GetScanPrice(ctx context.Context, req api.GetScanPriceRequestOb
 	if err != nil {
 		return nil, err
 	}
+	// The page budget does not change the price (one scan of the quota);
+	// one above the plan's is refused as creating the scan would refuse it.
+	maxPages := 1
+	if req.Params.MaxPages != nil {
+		if maxPages = *req.Params.MaxPages; maxPages < 1 {
+			return nil, maxPagesBelowOne()
+		}
+	}
+	org, err := s.d.Store.GetOrganization(ctx, p.OrgID)
+	if err != nil {
+		return nil, err
+	}
+	limit := store.Limits(org).MaxPages
+	if maxPages > limit {
+		return nil, maxPagesAbovePlan(limit)
+	}
 	out := api.ScanPrice{
 		URL: target.String(), Domain: target.Host, BrandName: netguard.RegistrableName(target.Host),
 		Cost: 1, Unit: api.ScanPriceUnitScan, Allowed: true, Usage: u,
+		MaxPages: maxPages, MaxPagesLimit: limit,
 	}
 	switch {
 	case u.SubscriptionStatus != api.Active:
@@ -290,6 +329,13 @@ func toAPIScan(r store.ScanView) api.Scan {
 		Source: api.ScanSource(r.Source), ScheduleID: r.ScheduleID,
 		CreatedAt: r.CreatedAt.UTC(), UpdatedAt: r.UpdatedAt.UTC(),
 		StartedAt: utcPtr(r.StartedAt), CompletedAt: utcPtr(r.CompletedAt),
+		MaxPages: max(r.MaxPages, 1),
+	}
+	if r.PagesPlanned != nil {
+		out.Progress = &api.ScanProgress{PagesDone: r.PagesDone, PagesPlanned: *r.PagesPlanned}
+	}
+	if r.Language != nil {
+		out.Language = new(api.ScanLanguage(*r.Language))
 	}
 	return out
 }

@@ -46,6 +46,9 @@ func (s *Server) CreateSchedule(ctx context.Context, req api.CreateScheduleReque
 	if body.Frequency != nil {
 		n.Frequency = store.Frequency(*body.Frequency)
 	}
+	if body.Language != nil {
+		n.Language = new(string(*body.Language))
+	}
 	if body.NotifyEmail != nil {
 		n.NotifyEmail = *body.NotifyEmail
 	}
@@ -150,6 +153,9 @@ func (s *Server) UpdateSchedule(ctx context.Context, req api.UpdateScheduleReque
 		f := store.Frequency(*req.Body.Frequency)
 		c.Frequency = &f
 	}
+	if req.Body.Language != nil {
+		c.Language = new(string(*req.Body.Language))
+	}
 	sc, err := schedule.Update(ctx, s.d.Store, p.OrgID, req.ScheduleID, c, s.now())
 	switch {
 	case errors.Is(err, store.ErrNotFound):
@@ -220,6 +226,9 @@ func toAPISchedule(r store.Schedule) api.Schedule {
 		LastRunAt: utcPtr(r.LastRunAt), LastScanID: r.LastScanID,
 		LastSkipReason: r.LastSkipReason, LastSkippedAt: utcPtr(r.LastSkippedAt),
 		CreatedAt: r.CreatedAt.UTC(), UpdatedAt: r.UpdatedAt.UTC(),
+	}
+	if r.Language != nil {
+		out.Language = new(api.ScheduleLanguage(*r.Language))
 	}
 	if r.Active {
 		next := r.NextRunAt.UTC()

@@ -34,12 +34,25 @@ type Deps struct {
 	Scans *scanner.Queuer
 	// Deliveries queues callback redeliveries.
 	Deliveries *webhook.Queuer
-	NowFunc    func() time.Time
+	// PDFCacheBytes is the memory kept for rendered PDF reports; 0 keeps
+	// none.
+	PDFCacheBytes int64
+	// RenderPerMinute is the api_render limit GET /usage reports; the
+	// rate limiter enforces it.
+	RenderPerMinute int
+	// PublicURL is the service's external base URL, which share links
+	// start with.
+	PublicURL string
+	// ShareMaxDays is the longest a share link may work; 0 is
+	// DefaultShareMaxDays.
+	ShareMaxDays int
+	NowFunc      func() time.Time
 }
 
 // Server implements api.StrictServerInterface.
 type Server struct {
-	d Deps
+	d    Deps
+	pdfs *pdfCache
 }
 
 var _ api.StrictServerInterface = (*Server)(nil)
@@ -49,7 +62,7 @@ func NewServer(d Deps) *Server {
 	if d.NowFunc == nil {
 		d.NowFunc = time.Now
 	}
-	return &Server{d: d}
+	return &Server{d: d, pdfs: newPDFCache(d.PDFCacheBytes)}
 }
 
 func (s *Server) now() time.Time { return s.d.NowFunc().UTC() }

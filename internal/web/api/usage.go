@@ -51,5 +51,6 @@ func (s *Server) usage(ctx context.Context, orgID uuid.UUID) (api.Usage, error) 
 	}
 	u.Schedules.Active, u.Schedules.Limit = active, limits.ActiveSchedules
 	u.RateLimits.APIWrite, u.RateLimits.APIRead = limits.WritePerMinute, limits.ReadPerMinute
+	u.RateLimits.APIRender = s.d.RenderPerMinute
 	return u, nil
 }

@@ -141,8 +141,12 @@ func (s *Server) RedeliverScanWebhook(ctx context.Context, req api.RedeliverScan
 	case errors.Is(err, store.ErrNotFound):
 		return nil, scanNotFound(req.ScanID)
 	case errors.Is(err, webhook.ErrScanNotFinished):
+		phrase := "has not finished yet"
+		if nf := (*webhook.NotFinishedError)(nil); errors.As(err, &nf) {
+			phrase = nf.Status.Phrase()
+		}
 		return nil, apierror.New(apierror.CodeScanNotFinished, "scan_id",
-			"Scan %s has not finished yet; its callback is sent when it completes or fails.", req.ScanID)
+			"Scan %s %s; its callback is sent when it completes or fails, and can be redelivered after that.", req.ScanID, phrase)
 	case errors.Is(err, webhook.ErrNoCallback):
 		return nil, apierror.New(apierror.CodeCallbackNotSet, "scan_id",
 			"Scan %s was created without a callback_url, so there is nothing to redeliver.", req.ScanID)

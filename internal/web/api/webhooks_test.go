@@ -321,4 +321,10 @@ func TestDeliveriesEndpoints(t *testing.T) {
 			})
 		}
 	})
+
+	t.Run("NotFinishedNamesTheState", func(t *testing.T) {
+		r := h.Do(t, "POST", "/api/v1/scans/"+scanID.String()+"/deliveries/redeliver", org.Key, nil)
+		r.RequireError(t, 409, "scan_not_finished", "scan_id")
+		require.Contains(t, r.Error(t).Error.Message, "Scan "+scanID.String()+" is waiting to run;")
+	})
 }

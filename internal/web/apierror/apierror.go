@@ -33,8 +33,10 @@ const (
 	CodeSubscriptionRequired Code = "subscription_required"
 	CodeScanNotFound         Code = "scan_not_found"
 	CodeCheckNotFound        Code = "check_not_found"
+	CodePageNotFound         Code = "page_not_found"
 	CodeTriageNotAvailable   Code = "triage_not_available"
 	CodeScheduleNotFound     Code = "schedule_not_found"
+	CodeShareNotFound        Code = "share_not_found"
 	CodeRouteNotFound        Code = "route_not_found"
 	CodeMethodNotAllowed     Code = "method_not_allowed"
 	CodeScanNotFinished      Code = "scan_not_finished"
@@ -55,6 +57,7 @@ const (
 	CodeServiceUnavailable   Code = "service_unavailable"
 	CodeHeaderTooLarge       Code = "request_header_too_large"
 	CodeMalformedRequest     Code = "malformed_request"
+	CodeOwnerRequired        Code = "owner_required"
 )
 
 // Catalogue maps every code to its HTTP status. Docs and tests iterate it.
@@ -66,8 +69,10 @@ var Catalogue = map[Code]int{
 	CodeSubscriptionRequired: http.StatusPaymentRequired,
 	CodeScanNotFound:         http.StatusNotFound,
 	CodeCheckNotFound:        http.StatusNotFound,
+	CodePageNotFound:         http.StatusNotFound,
 	CodeTriageNotAvailable:   http.StatusNotFound,
 	CodeScheduleNotFound:     http.StatusNotFound,
+	CodeShareNotFound:        http.StatusNotFound,
 	CodeRouteNotFound:        http.StatusNotFound,
 	CodeMethodNotAllowed:     http.StatusMethodNotAllowed,
 	CodeScanNotFinished:      http.StatusConflict,
@@ -88,6 +93,7 @@ var Catalogue = map[Code]int{
 	CodeServiceUnavailable:   http.StatusServiceUnavailable,
 	CodeHeaderTooLarge:       http.StatusRequestHeaderFieldsTooLarge,
 	CodeMalformedRequest:     http.StatusBadRequest,
+	CodeOwnerRequired:        http.StatusForbidden,
 }
 
 // TypeForStatus gives the error type of an HTTP status.

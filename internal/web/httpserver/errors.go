@@ -267,13 +267,20 @@ func reason(err error) string {
 	return strings.TrimSuffix(msg, ".")
 }
 
-var keyPattern = regexp.MustCompile(`geo_[0-9A-Za-z]{4,}`)
+var (
+	keyPattern   = regexp.MustCompile(`geo_[0-9A-Za-z]{4,}`)
+	tokenPattern = regexp.MustCompile(`gss_[0-9A-Za-z_-]+`)
+)
 
-// redact removes anything shaped like an API key from text bound for logs.
+// redact removes anything shaped like an API key or a share link's token
+// from text bound for logs.
 func redact(s string) string {
-	// Every request's path comes here; most hold no key.
-	if !strings.Contains(s, "geo_") {
-		return s
+	// Every request's path comes here; most hold neither.
+	if strings.Contains(s, "geo_") {
+		s = keyPattern.ReplaceAllString(s, "geo_[redacted]")
 	}
-	return keyPattern.ReplaceAllString(s, "geo_[redacted]")
+	if strings.Contains(s, "gss_") {
+		s = tokenPattern.ReplaceAllString(s, "gss_[redacted]")
+	}
+	return s
 }

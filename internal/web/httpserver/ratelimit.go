@@ -2,7 +2,10 @@ package httpserver
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"net"
+	"net/http"
 	"net/netip"
 	"strings"
 	"time"
@@ -21,6 +24,9 @@ type RateLimits struct {
 	IPPerMinute int
 	// TrustedProxies are the peers whose X-Forwarded-For is believed.
 	TrustedProxies []netip.Prefix
+	// RenderPerMinute is an organization's api_render limit: the PDF
+	// reports its requests may have rendered per minute.
+	RenderPerMinute int
 }
 
 // ipExtractor names the client of a request: the TCP peer, unless the peer
@@ -47,7 +53,7 @@ func ipRateLimit(guard *ratelimit.Guard, perMinute int) echo.MiddlewareFunc {
 	return func(next echo.HandlerFunc) echo.HandlerFunc {
 		return func(c echo.Context) error {
 			path := c.Request().URL.Path
-			if path != "/api" && !strings.HasPrefix(path, "/api/") {
+			if path != "/api" && !strings.HasPrefix(path, "/api/") && !strings.HasPrefix(path, "/r/") {
 				return next(c)
 			}
 			res, ok := guard.Check(c.Request().Context(), ratelimit.IPBucket(c.RealIP()), limit)
@@ -97,4 +103,48 @@ func orgRateLimit(ctx context.Context, ec echo.Context, guard *ratelimit.Guard, 
 	e := apierror.New(apierror.CodeOrgRateLimit, "", "The %s rate limit of %d requests per minute is reached; retry in %d seconds.", group, limit.Rate, retry)
 	e.RetryAfter = retry
 	return e
+}
+
+// chargedSuffix ends the paths of the operations whose handlers may charge
+// a cost class: GET /scans/{id}/pdf renders a report unless it is cached.
+// Other requests get no charge function, which costs them nothing.
+const chargedSuffix = "/pdf"
+
+// costCharge gives the handlers of chargedSuffix the function that counts
+// their request against a cost class of its organization (ratelimit.Charge)
+// on top of the group of its method. The X-RateLimit-* headers then
+// describe the cost class, not the method's group: a client sees what
+// limited, or would have limited, the request.
+func costCharge(guard *ratelimit.Guard, renderPerMinute int) echo.MiddlewareFunc {
+	render := ratelimit.PerMinute(renderPerMinute)
+	return func(next echo.HandlerFunc) echo.HandlerFunc {
+		return func(c echo.Context) error {
+			req := c.Request()
+			if req.Method != http.MethodGet || !strings.HasSuffix(req.URL.Path, chargedSuffix) {
+				return next(c)
+			}
+			charge := func(ctx context.Context, g ratelimit.Group) error {
+				if g != ratelimit.GroupRender {
+					return fmt.Errorf("charge: %s is not a cost class", g)
+				}
+				p, ok := auth.PrincipalFrom(ctx)
+				if !ok {
+					return errors.New("charge: no principal in request context")
+				}
+				res, ok := guard.Check(ctx, ratelimit.OrgBucket(p.OrgID, g), render)
+				if ok {
+					ratelimit.SetHeaders(c.Response().Header(), g, res, time.Now())
+				}
+				if res.Allowed {
+					return nil
+				}
+				retry := ratelimit.RetryAfterSeconds(res)
+				e := apierror.New(apierror.CodeOrgRateLimit, "", "The %s rate limit of %d PDF renders per minute is reached; retry in %d seconds.", g, render.Rate, retry)
+				e.RetryAfter = retry
+				return e
+			}
+			c.SetRequest(req.WithContext(ratelimit.WithCharge(req.Context(), charge)))
+			return next(c)
+		}
+	}
 }

@@ -42,6 +42,9 @@ type Deps struct {
 	// AuthCache caches verified keys and organizations' limits; nil looks
 	// every request up in the database.
 	AuthCache *AuthCache
+	// SharedReport serves the public share links under /r/, outside the
+	// API and its keys; nil serves none.
+	SharedReport http.HandlerFunc
 }
 
 var registerFormats sync.Once
@@ -83,6 +86,7 @@ func New(d Deps) (*echo.Echo, error) {
 		// After request ids and logging, so a refusal is logged and carries
 		// its id; before anything that reads the body or the database.
 		e.Use(ipRateLimit(guard, d.RateLimits.IPPerMinute))
+		e.Use(costCharge(guard, d.RateLimits.RenderPerMinute))
 	}
 
 	e.GET("/healthz", func(c echo.Context) error { return c.JSON(http.StatusOK, map[string]string{"status": "ok"}) })
@@ -129,6 +133,14 @@ func New(d Deps) (*echo.Echo, error) {
 		principalToContext,
 	)
 	api.RegisterHandlers(g, api.NewStrictHandler(d.Handler, nil))
+	if d.SharedReport != nil {
+		// A share link is a page, not an operation of the contract: it
+		// needs no key and answers HTML, so it is served beside the API.
+		share := echo.WrapHandler(d.SharedReport)
+		timeout := middleware.ContextTimeout(d.RequestTimeout)
+		e.GET("/r/:token", share, timeout)
+		e.HEAD("/r/:token", share, timeout)
+	}
 	// Anything under /api that no route matched still gets the envelope.
 	e.Any("/api/*", func(echo.Context) error { return echo.ErrNotFound })
 	return e, nil

@@ -1,9 +1,11 @@
 // Package ratelimit owns API rate limiting: the Limiter interface, the
 // shared GCRA buckets in PostgreSQL (default) or Redis, the leases through
 // which each process decides locally from its share of a bucket (Leased),
-// the limit groups, the bucket names, the X-RateLimit-* headers, and the
-// fail-open policy when a backend cannot answer. Which requests are limited, and where in the middleware
-// chain, is internal/web/httpserver's business.
+// the limit groups and cost classes, the bucket names, the X-RateLimit-*
+// headers, and the fail-open policy when a backend cannot answer. Which
+// requests are limited, and where in the middleware chain, is
+// internal/web/httpserver's business; a handler charges a cost class
+// through the request's context (Charge).
 package ratelimit
 
 import (
@@ -23,11 +25,16 @@ import (
 type Group string
 
 // The limit groups: the organization's writes and reads after
-// authentication, and the client address before it.
+// authentication, and the client address before it. GroupRender is a cost
+// class rather than a method's group: work far dearer than a read (a PDF
+// rendered rather than served from the cache) counts against it as well as
+// against its method's group; the handler that does the work charges it
+// (Charge).
 const (
-	GroupWrite Group = "api_write"
-	GroupRead  Group = "api_read"
-	GroupIP    Group = "ip"
+	GroupWrite  Group = "api_write"
+	GroupRead   Group = "api_read"
+	GroupRender Group = "api_render"
+	GroupIP     Group = "ip"
 )
 
 // GroupFor gives the organization group a request method counts against:
