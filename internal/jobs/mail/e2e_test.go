@@ -202,7 +202,7 @@ func TestScheduledScanEmails(t *testing.T) {
 	require.Equal(t, fmt.Sprintf("GeoScan: %s scored %.1f (%s)", scan1.Domain, *scan1.OverallScore, *scan1.OverallGrade), first.Subject)
 	requireScores(t, first, scan1)
 	require.Contains(t, first.Text, "first completed scan")
-	requireLinks(t, first, scan1.ID)
+	requireLinks(t, b, first, scan1)
 	requireQuickWins(t, b, org, first, scan1.ID)
 	require.Empty(t, smtp.Errors())
 
@@ -241,7 +241,7 @@ func TestScheduledScanEmails(t *testing.T) {
 	require.Contains(t, second.Text, fmt.Sprintf("Checks that improved (1):\n  - %s (fail → pass)\n", checks.Lookup(improvedID).Marketing.Title))
 	require.Contains(t, second.Text, fmt.Sprintf("Checks that regressed (1):\n  - %s (pass → fail)\n", checks.Lookup(regressedID).Marketing.Title))
 	require.Contains(t, second.HTML, checks.Lookup(improvedID).Marketing.Title)
-	requireLinks(t, second, scan2.ID)
+	requireLinks(t, b, second, scan2)
 	require.Contains(t, second.Text, "due on 15 April 2030")
 
 	// notify_to takes precedence over the owner.
@@ -269,7 +269,7 @@ func TestScheduledScanEmails(t *testing.T) {
 	require.Equal(t, client.ScanStatusFailed, downScan.Status)
 	require.Equal(t, "GeoScan: the scheduled scan of "+downScan.Domain+" failed", failed.Subject)
 	require.Contains(t, failed.Text, "Why: "+*downScan.ErrorMessage+" ("+*downScan.ErrorCode+")")
-	requireLinks(t, *failed, downScan.ID)
+	requireNoLinks(t, *failed)
 }
 
 func requireScores(t *testing.T, m mailtest.Message, s client.Scan) {
@@ -286,14 +286,29 @@ func requireScores(t *testing.T, m mailtest.Message, s client.Scan) {
 	require.Contains(t, m.HTML, fmt.Sprintf("<td>Overall</td><td>%.1f (%s)</td>", *s.OverallScore, *s.OverallGrade))
 }
 
-func requireLinks(t *testing.T, m mailtest.Message, scanID uuid.UUID) {
+// requireLinks checks that the email of a completed scan links its report
+// as a share link that opens without a key, and its PDF through the API.
+func requireLinks(t *testing.T, b *bundle, m mailtest.Message, scan client.Scan) {
 	t.Helper()
-	report := publicURL + "/api/v1/scans/" + scanID.String() + "/report?audience=marketing"
-	pdf := publicURL + "/api/v1/scans/" + scanID.String() + "/pdf?audience=marketing"
-	require.Contains(t, m.Text, "Report: "+report+"\n")
+	link := regexp.MustCompile(`Report: (` + regexp.QuoteMeta(publicURL) + `/r/gss_[A-Za-z0-9_-]{43})\n`).FindStringSubmatch(m.Text)
+	require.NotNil(t, link, "a share link in: %s", m.Text)
+	pdf := publicURL + "/api/v1/scans/" + scan.ID.String() + "/pdf?audience=marketing"
 	require.Contains(t, m.Text, "PDF:    "+pdf+"\n")
-	require.Contains(t, m.HTML, `<a href="`+report+`">Report</a>`)
+	require.Contains(t, m.HTML, `<a href="`+link[1]+`">Report</a>`)
 	require.Contains(t, m.HTML, `<a href="`+pdf+`">PDF</a>`)
+	page := b.h.Do(t, "GET", strings.TrimPrefix(link[1], publicURL), "", nil)
+	require.Equal(t, http.StatusOK, page.Status, "the link opens without a key")
+	require.Contains(t, string(page.Body), scan.Domain, "the page is this scan's report")
+	require.NotNil(t, scan.Language, "a completed scan has its resolved language")
+	require.Contains(t, string(page.Body), `<html lang="`+string(*scan.Language)+`">`, "the page is in the scan's language")
+}
+
+// requireNoLinks checks that the email of a failed scan links no report.
+func requireNoLinks(t *testing.T, m mailtest.Message) {
+	t.Helper()
+	require.NotContains(t, m.Text, "Report:")
+	require.NotContains(t, m.Text, "/r/gss_")
+	require.NotContains(t, m.HTML, "/r/gss_")
 }
 
 // requireQuickWins compares the email's quick wins with the dossier the
@@ -312,7 +327,12 @@ func requireQuickWins(t *testing.T, b *bundle, org apitest.Org, m mailtest.Messa
 	}
 	require.NotEmpty(t, wins, "the fixture has quick wins")
 	for i, a := range wins[:min(3, len(wins))] {
-		require.Contains(t, m.Text, fmt.Sprintf("  %d. %s: %s\n", i+1, a.Label, a.Recommendation))
+		require.NotNil(t, a.ExpectedGain)
+		if *a.ExpectedGain > 0 {
+			require.Contains(t, m.Text, fmt.Sprintf("  %d. %s (+%.1f points): %s\n", i+1, a.Label, *a.ExpectedGain, a.Recommendation))
+		} else {
+			require.Regexp(t, fmt.Sprintf(`  %d\. %s \([^)]+\): %s\n`, i+1, regexp.QuoteMeta(a.Label), regexp.QuoteMeta(a.Recommendation)), m.Text)
+		}
 	}
 	if len(wins) > 3 {
 		require.NotContains(t, m.Text, wins[3].Label)

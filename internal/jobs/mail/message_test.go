@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/require"
+
+	auditreport "github.com/geoscan/geoscan/internal/audit/report"
 )
 
 func report() Report {
@@ -18,12 +20,12 @@ func report() Report {
 			{Name: "Trust", Score: 85, Grade: "A"},
 		},
 		QuickWins: []QuickWin{
-			{Label: "Allow OAI-SearchBot", Recommendation: "Remove the Disallow rule."},
+			{Label: "Allow OAI-SearchBot", Recommendation: "Remove the Disallow rule.", Gain: "+4.4 points"},
 			{Label: "Add a meta description", Recommendation: "Write one sentence."},
 			{Label: "Serve llms.txt", Recommendation: "Publish a short index."},
 			{Label: "Fourth", Recommendation: "Not shown."},
 		},
-		ReportURL: "https://geoscan.example/api/v1/scans/s1/report?audience=marketing",
+		ReportURL: "https://geoscan.example/r/gss_abc", ShareExpiresAt: time.Date(2027, 4, 30, 9, 4, 0, 0, time.UTC),
 		PDFURL:    "https://geoscan.example/api/v1/scans/s1/pdf?audience=marketing",
 		NextRunAt: time.Date(2027, 4, 30, 9, 0, 0, 0, time.UTC), ScheduleID: "sch1",
 	}
@@ -38,17 +40,31 @@ func TestComposeFirstScan(t *testing.T) {
 		"The scheduled scan of Example (www.example.com) completed on 31 March 2027 09:04 UTC.",
 		"Overall: 81.4 (B)\n", "first completed scan",
 		"Search:     80 (B)\n", "Visibility: 82 (B)\n", "Trust:      85 (A)\n",
-		"  1. Allow OAI-SearchBot: Remove the Disallow rule.\n", "  3. Serve llms.txt: Publish a short index.\n",
-		"Report: https://geoscan.example/api/v1/scans/s1/report?audience=marketing\n",
-		"PDF:    https://geoscan.example/api/v1/scans/s1/pdf?audience=marketing\n",
+		"  1. Allow OAI-SearchBot (+4.4 points): Remove the Disallow rule.\n", "  3. Serve llms.txt: Publish a short index.\n",
+		"Report: https://geoscan.example/r/gss_abc\n        Opens without a key until 30 April 2027: anyone with the link can read it.\n",
+		"PDF:    https://geoscan.example/api/v1/scans/s1/pdf?audience=marketing\n        Needs your GeoScan API key in the X-API-Key header.\n",
 		"due on 30 April 2027", "PATCH /api/v1/schedules/sch1",
 	} {
 		require.Contains(t, m.Text, want)
 	}
 	require.NotContains(t, m.Text, "Fourth", "three quick wins at most")
 	require.NotContains(t, m.Text, "regressed", "no comparison without a previous scan")
-	require.Contains(t, m.HTML, `<a href="https://geoscan.example/api/v1/scans/s1/report?audience=marketing">Report</a>`)
-	require.Contains(t, m.HTML, "<li><strong>Allow OAI-SearchBot</strong>: Remove the Disallow rule.</li>")
+	require.Contains(t, m.HTML, `<a href="https://geoscan.example/r/gss_abc">Report</a> (opens without a key until 30 April 2027`)
+	require.Contains(t, m.HTML, `<a href="https://geoscan.example/api/v1/scans/s1/pdf?audience=marketing">PDF</a> (needs your GeoScan API key`)
+	require.Contains(t, m.HTML, "<li><strong>Allow OAI-SearchBot</strong> (&#43;4.4 points): Remove the Disallow rule.</li>")
+	require.NotContains(t, m.Text, "Fix first", "the first quick win is the first priority")
+}
+
+// A first priority that is no quick win is named with what it adds, in
+// both bodies, before the quick wins.
+func TestComposeNamesTheFirstFix(t *testing.T) {
+	t.Parallel()
+	r := report()
+	r.FirstFix = &QuickWin{Label: "Readable text without JavaScript", Recommendation: "Render the text on the server.", Gain: "+9.4 points"}
+	m, err := Compose(r)
+	require.NoError(t, err)
+	require.Contains(t, m.Text, "\nFix first: Readable text without JavaScript (+9.4 points): Render the text on the server.\n\nQuick wins:\n")
+	require.Contains(t, m.HTML, "<p><strong>Readable text without JavaScript</strong> (&#43;9.4 points): Render the text on the server.</p>")
 }
 
 func TestComposeComparesWithThePreviousScan(t *testing.T) {
@@ -112,4 +128,33 @@ func TestComposeEscapesClientText(t *testing.T) {
 	require.NotContains(t, m.HTML, "<script>")
 	require.Contains(t, m.HTML, "&lt;script&gt;")
 	require.NotContains(t, m.Text, "\r", "no carriage return reaches the text body")
+}
+
+// A branded email is signed with the brand's name and ends with its
+// contact and footer lines, escaped like all client text; GeoScan is named
+// only when the brand shows it.
+func TestComposeBranded(t *testing.T) {
+	t.Parallel()
+	r := report()
+	r.Brand = auditreport.Brand{Name: "Acme <Agency>", Contact: "hello@acme.example", Footer: "Acme & partners\nLondon", HideGeoScan: true}
+	m, err := Compose(r)
+	require.NoError(t, err)
+	require.Equal(t, "Acme <Agency>: www.example.com scored 81.4 (B)", m.Subject)
+	require.Contains(t, m.Text, "Needs your API key in the X-API-Key header.")
+	require.Contains(t, m.Text, "\n-- \nhello@acme.example\nAcme & partners London\n")
+	require.NotContains(t, m.Text, "GeoScan")
+	require.Contains(t, m.HTML, "hello@acme.example<br>Acme &amp; partners London</p>")
+	require.Contains(t, m.HTML, "<title>Acme &lt;Agency&gt;: www.example.com")
+	require.NotContains(t, m.HTML, "GeoScan")
+
+	r.Brand.HideGeoScan = false
+	m, err = Compose(r)
+	require.NoError(t, err)
+	require.Contains(t, m.Text, "Made with GeoScan\n")
+	require.Contains(t, m.Text, "your GeoScan API key")
+
+	r.Failed, r.Error = true, "The site did not answer."
+	m, err = Compose(r)
+	require.NoError(t, err)
+	require.Equal(t, "Acme <Agency>: the scheduled scan of www.example.com failed", m.Subject)
 }

@@ -16,6 +16,7 @@ import (
 
 	"github.com/geoscan/geoscan/internal/audit/checks"
 	"github.com/geoscan/geoscan/internal/audit/triage"
+	"github.com/geoscan/geoscan/internal/branding"
 	"github.com/geoscan/geoscan/internal/store"
 )
 
@@ -57,6 +58,11 @@ type Notifier struct {
 	Sender    Sender
 	From      string
 	PublicURL string
+	// ShareDays is how long the report link of an email works
+	// (DefaultShareDays when 0).
+	ShareDays int
+	// NowFunc is the clock share links expire by (time.Now when nil).
+	NowFunc func() time.Time
 	// RetryDelays are the waits before each retry (DefaultRetryDelays).
 	RetryDelays []time.Duration
 	Logger      *slog.Logger
@@ -93,6 +99,10 @@ func (n *Notifier) retryDelay(attempt int) time.Duration {
 	d := n.retryDelays()
 	return d[min(max(attempt, 1), len(d))-1]
 }
+
+// DefaultShareDays is how long the report link of an email works unless
+// the Notifier says otherwise.
+const DefaultShareDays = 30
 
 // Reasons an email was skipped, recorded on the schedule run.
 const (
@@ -313,18 +323,60 @@ func (n *Notifier) recordRun(ctx context.Context, msg store.OutboxMessage, statu
 	return n.Store.SetScheduleRunEmail(ctx, *msg.ScanID, status, detail)
 }
 
+// links gives the email of a completed scan its report as a share link,
+// so the reader (and whoever they forward it to) needs no API key, and the
+// PDF of the API. The link is made once, with the message: a later attempt
+// sends the stored message and its link.
+func (n *Notifier) links(ctx context.Context, scan store.Scan, r *Report) error {
+	days := n.ShareDays
+	if days <= 0 {
+		days = DefaultShareDays
+	}
+	now := time.Now
+	if n.NowFunc != nil {
+		now = n.NowFunc
+	}
+	// The link's page is in the scan's language, resolved when it
+	// completed; a scan from before languages existed has none.
+	lang := "en"
+	if scan.Language != nil {
+		lang = *scan.Language
+	}
+	link, token, err := n.Store.IssueShareLink(ctx, store.NewShareLink{
+		OrgID: scan.OrgID, ScanID: scan.ID, Audience: "marketing", Language: lang,
+		ExpiresAt: now().UTC().AddDate(0, 0, days),
+	})
+	if err != nil {
+		return fmt.Errorf("share link of scan %s: %w", scan.ID, err)
+	}
+	r.ReportURL, r.ShareExpiresAt = store.ShareURL(n.PublicURL, token), link.ExpiresAt
+	r.PDFURL = strings.TrimRight(n.PublicURL, "/") + "/api/v1/scans/" + url.PathEscape(scan.ID.String()) + "/pdf?audience=marketing"
+	return nil
+}
+
 // report gathers what the email says from the stored scan, the schedule's
 // previous completed scan and the triage dossier.
 func (n *Notifier) report(ctx context.Context, scan store.Scan, sc store.Schedule) (Report, error) {
-	base := strings.TrimRight(n.PublicURL, "/") + "/api/v1/scans/" + url.PathEscape(scan.ID.String())
 	r := Report{
 		URL: scan.URL, Domain: scan.Domain, BrandName: scan.BrandName, Frequency: string(sc.Frequency),
 		ScheduleID: sc.ID.String(), FinishedAt: scan.UpdatedAt,
-		ReportURL: base + "/report?audience=marketing", PDFURL: base + "/pdf?audience=marketing",
+	}
+	// The scan's language is resolved when it completes; a failed scan has
+	// only the schedule's.
+	switch {
+	case scan.Language != nil:
+		r.Language = *scan.Language
+	case sc.Language != nil:
+		r.Language = *sc.Language
 	}
 	if scan.CompletedAt != nil {
 		r.FinishedAt = *scan.CompletedAt
 	}
+	brand, err := branding.Load(ctx, n.Store, scan.OrgID)
+	if err != nil {
+		return Report{}, err
+	}
+	r.Brand = brand
 	if sc.Active {
 		r.NextRunAt = sc.NextRunAt
 	}
@@ -335,6 +387,9 @@ func (n *Notifier) report(ctx context.Context, scan store.Scan, sc store.Schedul
 			r.Error = "The scan could not be finished."
 		}
 		return r, nil
+	}
+	if err := n.links(ctx, scan, &r); err != nil {
+		return Report{}, err
 	}
 	if scan.OverallScore != nil {
 		r.Overall = *scan.OverallScore
@@ -377,7 +432,7 @@ func (n *Notifier) report(ctx context.Context, scan store.Scan, sc store.Schedul
 			return Report{}, err
 		}
 	}
-	if r.QuickWins, err = n.quickWins(ctx, scan.ID); err != nil {
+	if r.QuickWins, r.FirstFix, err = n.quickWins(ctx, scan.ID); err != nil {
 		return Report{}, err
 	}
 	return r, nil
@@ -426,25 +481,53 @@ func checkTitle(id string) string {
 	return id
 }
 
-func (n *Notifier) quickWins(ctx context.Context, scanID uuid.UUID) ([]QuickWin, error) {
+// quickWins are the dossier's first quick wins, and its first priority
+// action when that is not the first quick win and adds to the score.
+func (n *Notifier) quickWins(ctx context.Context, scanID uuid.UUID) ([]QuickWin, *QuickWin, error) {
 	t, err := n.Store.GetTriage(ctx, scanID)
 	if errors.Is(err, store.ErrNotFound) {
-		return nil, nil // computed later, if at all: the email goes without
+		return nil, nil, nil // computed later, if at all: the email goes without
 	}
 	if err != nil {
-		return nil, fmt.Errorf("triage: %w", err)
+		return nil, nil, fmt.Errorf("triage: %w", err)
 	}
 	var doc triage.Stored
 	if err := json.Unmarshal(t.Body, &doc); err != nil {
-		return nil, fmt.Errorf("decode triage of %s: %w", scanID, err)
+		return nil, nil, fmt.Errorf("decode triage of %s: %w", scanID, err)
 	}
 	var out []QuickWin
-	for _, a := range doc.Marketing.PriorityActions {
+	var first *QuickWin
+	for i, a := range doc.Marketing.PriorityActions {
+		q := QuickWin{Label: a.Label, Recommendation: a.Recommendation, Gain: gainSaid(a.ExpectedGain, a.GainInOrder, a.FixedWith)}
+		if i == 0 && !a.QuickWin && a.GainInOrder != nil && *a.GainInOrder > 0 {
+			first = &q
+		}
 		if a.QuickWin && len(out) < MaxQuickWins {
-			out = append(out, QuickWin{Label: a.Label, Recommendation: a.Recommendation})
+			out = append(out, q)
 		}
 	}
-	return out, nil
+	return out, first, nil
+}
+
+// gainSaid words what an action adds to the overall score: alone, only
+// together with other actions, or once those ranked above it are made;
+// "" for a dossier made before gains were computed.
+func gainSaid(alone, inOrder *float64, with *[]string) string {
+	switch {
+	case alone == nil || inOrder == nil:
+		return ""
+	case *alone > 0:
+		return fmt.Sprintf("+%.1f points", *alone)
+	case with != nil && len(*with) > 0 && *inOrder > 0:
+		titles := make([]string, 0, len(*with))
+		for _, id := range *with {
+			titles = append(titles, checkTitle(id))
+		}
+		return fmt.Sprintf("+%.1f points together with %s", *inOrder, strings.Join(titles, " and "))
+	case *inOrder > 0:
+		return fmt.Sprintf("+%.1f points once the fixes ranked above it are made", *inOrder)
+	}
+	return "no change to the overall score as it stands"
 }
 
 func deref(s *string) string {

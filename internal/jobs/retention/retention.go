@@ -2,7 +2,8 @@
 // of the worker role (River inserts it on the elected leader only, so one
 // process sweeps at a time): idempotency keys whose 24 hours have passed,
 // rate-limit buckets whose allowance is whole again, and the pages scans
-// fetched once they are older than GEOSCAN_SNAPSHOT_RETENTION. Each sweep
+// fetched once they are older than GEOSCAN_SNAPSHOT_RETENTION, and share
+// links 90 days after they expired. Each sweep
 // deletes in bounded batches and stops after a bounded number of them, so a
 // run never holds locks or the queue for long; what is left goes in the
 // next run. Something else that expires joins as one more entry of sweeps.
@@ -28,6 +29,11 @@ const Queue = "retention"
 // on every API request: a sweep with nothing to delete is one indexed
 // probe per table.
 const Interval = time.Minute
+
+// ShareLinkGrace is how long an expired share link is kept: its owner
+// still sees it listed, and its page still says it expired rather than
+// that it never existed.
+const ShareLinkGrace = 90 * 24 * time.Hour
 
 // sweep deletes one kind of expired data, batch rows at a time.
 type sweep struct {
@@ -78,6 +84,10 @@ func (w *Worker) sweeps() []sweep {
 		// deleting never changes a decision (see the rate_limits migration).
 		{"expired rate-limit buckets", 1000, 100, w.Store.DeleteExpiredRateLimits},
 	}
+	shareCutoff := w.now().Add(-ShareLinkGrace)
+	out = append(out, sweep{"share links long expired", 1000, 100, func(ctx context.Context, batch int) (int64, error) {
+		return w.Store.DeleteExpiredShareLinks(ctx, shareCutoff, batch)
+	}})
 	if w.SnapshotRetention > 0 {
 		cutoff := w.now().Add(-w.SnapshotRetention)
 		// Snapshots are compressed pages of up to a few megabytes each:

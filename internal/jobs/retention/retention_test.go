@@ -142,3 +142,34 @@ func TestSweepDeletesOldSnapshotsAndKeepsTheirScans(t *testing.T) {
 		require.NoError(t, err, "the dossier stays")
 	}
 }
+
+// Share links stay listed, and their page says they expired, for
+// ShareLinkGrace after they expire; then they are deleted.
+func TestSweepDeletesShareLinksLongExpired(t *testing.T) {
+	ctx := context.Background()
+	st := store.New(pgtest.Pool(t))
+	org, err := st.CreateOrganization(ctx, "retention shares", "free", true)
+	require.NoError(t, err)
+	scan, err := st.CreateScan(ctx, store.NewScan{OrgID: org.ID, Source: store.SourceAPI, URL: "https://example.com/", Domain: "example.com", BrandName: "example"}, time.Now())
+	require.NoError(t, err)
+	link := func(expires time.Time) uuid.UUID {
+		l, _, err := st.IssueShareLink(ctx, store.NewShareLink{OrgID: org.ID, ScanID: scan.ID, Audience: "marketing", Language: "en", ExpiresAt: expires})
+		require.NoError(t, err)
+		return l.ID
+	}
+	now := time.Now()
+	old := link(now.Add(-retention.ShareLinkGrace - time.Hour))
+	recent := link(now.Add(-retention.ShareLinkGrace + time.Hour))
+	live := link(now.Add(time.Hour))
+
+	w := &retention.Worker{Store: st, Logger: slog.New(slog.DiscardHandler)}
+	require.NoError(t, w.Work(ctx, &river.Job[retention.Args]{}))
+	links, err := st.ListShareLinks(ctx, org.ID, scan.ID, nil, 10)
+	require.NoError(t, err)
+	var left []uuid.UUID
+	for _, l := range links {
+		left = append(left, l.ID)
+	}
+	require.ElementsMatch(t, []uuid.UUID{recent, live}, left)
+	require.NotContains(t, left, old)
+}

@@ -110,13 +110,13 @@ func TestScanWithoutAnswerEngine(t *testing.T) {
 	for _, c := range r.Checks {
 		if c.Pillar == "ai_mentions" {
 			require.Equal(t, client.CheckStatusNa, c.Status)
-			require.Contains(t, c.Summary, "no answer engine configured")
+			require.Contains(t, c.Summary, "no AI answer engine was connected for this audit", "the marketing edition, in plain words")
 		}
 	}
 	require.Equal(t, client.Template, r.Summaries.Source)
 	require.Equal(t, client.ProvenanceTemplate, r.Summaries.Provenance.Trust.Source)
 	require.NotNil(t, r.Caveats)
-	require.Contains(t, strings.Join(*r.Caveats, " "), "No answer engine is configured")
+	require.Contains(t, strings.Join(*r.Caveats, " "), "No AI answer engine was connected for this audit")
 	tri, err := org.Client.GetScanTriageWithResponse(ctx, done.ID, nil)
 	require.NoError(t, err)
 	require.Equal(t, http.StatusOK, tri.StatusCode(), "body: %s", tri.Body)

@@ -18,10 +18,13 @@ const storeReserve = 5 * time.Second
 func (r *Runner) auditOptions(log *slog.Logger) audit.Options {
 	opts := audit.Options{
 		Fetcher: r.Fetcher, FetchBudget: r.Budget * 85 / 100, AI: r.AI, AIReserve: storeReserve,
-		Now: r.Now, Logger: log,
+		Now: r.Now, Logger: log, Renderer: r.Renderer,
 	}
 	if b := r.triageBuilder.Load(); b != nil {
 		opts.BuildTriage = *b
+	}
+	if r.Memory != nil {
+		opts.Reserve = r.Memory.Reserve
 	}
 	return opts
 }

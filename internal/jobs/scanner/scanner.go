@@ -5,7 +5,12 @@
 // share the queue through PostgreSQL (River); a job whose worker died is
 // rescued by River and runs again, a scan interrupted by its worker's
 // shutdown goes back to the queue untouched, and a sweeper fails scans
-// whose job can no longer run, so no scan stays unfinished forever.
+// whose job can no longer run, so no scan stays unfinished forever. One
+// organization cannot starve the others: while another organization's
+// scans wait, a scan starts only if its organization runs fewer than its
+// share of the workers, counted across every process (see Runner.OrgShare);
+// a scan held back stays pending and its job is snoozed, without using up
+// an attempt.
 package scanner
 
 import (
@@ -22,10 +27,13 @@ import (
 	"github.com/riverqueue/river"
 
 	"github.com/geoscan/geoscan/internal/audit"
+	"github.com/geoscan/geoscan/internal/audit/crawl"
 	"github.com/geoscan/geoscan/internal/audit/fetch"
 	"github.com/geoscan/geoscan/internal/audit/llm"
+	"github.com/geoscan/geoscan/internal/audit/render"
 	"github.com/geoscan/geoscan/internal/audit/scoring"
 	"github.com/geoscan/geoscan/internal/audit/triage"
+	"github.com/geoscan/geoscan/internal/i18n"
 	"github.com/geoscan/geoscan/internal/jobs/mail"
 	"github.com/geoscan/geoscan/internal/jobs/webhook"
 	"github.com/geoscan/geoscan/internal/store"
@@ -82,9 +90,24 @@ type Runner struct {
 	// AI is the AI layer (answer engines); nil or not enabled leaves the
 	// ai_mentions checks na and the summaries templates.
 	AI *llm.Layer
+	// Memory is the worker process's memory budget for the scans it runs
+	// at once (see MemoryBudget); nil leaves them unbounded.
+	Memory *MemoryBudget
 	// Emails queues the email of a finished scheduled scan in that same
 	// transaction; nil queues none.
 	Emails *mail.Notifier
+	// OrgShare is how many scans one organization may run at once, in all
+	// worker processes together, while another organization has scans
+	// waiting and runs fewer; alone it may use every worker. Zero leaves
+	// organizations unlimited.
+	OrgShare int
+	// Renderer loads the pages of a scan in the worker process's browser,
+	// beside the raw fetch; nil leaves rendering off.
+	Renderer render.Renderer
+	// Crawl shapes the crawl of a whole-site audit (a scan's max_pages
+	// above 1; its page budget is the scan's); its request rate and
+	// requests in flight are the scan's organization's (planlimits).
+	Crawl crawl.Options
 
 	triageBuilder atomic.Pointer[TriageBuilder]
 	lastPrune     atomic.Int64 // Unix seconds of the last cache prune
@@ -131,16 +154,19 @@ const (
 
 // Run performs the scan; lastAttempt says whether an internal error should
 // fail the scan now rather than leave it for a retry. Errors returned are
-// internal (database) errors worth retrying, or ErrInterrupted when ctx was
-// cancelled from outside (the scan is then left as it was, for the next
-// run); everything about the site ends in a completed or failed scan and a
-// nil error. A ctx whose deadline has fetch.ErrBudget as its cause is the
-// scan's budget.
+// internal (database) errors worth retrying, ErrInterrupted when ctx was
+// cancelled from outside, or ErrOverShare when the scan may not start yet
+// (the scan is then left as it was, for the next run); everything about
+// the site ends in a completed or failed scan and a nil error. A ctx whose
+// deadline has fetch.ErrBudget as its cause is the scan's budget.
 func (r *Runner) Run(ctx context.Context, scanID uuid.UUID, lastAttempt bool) (Timings, error) {
 	var t Timings
-	scan, err := r.Store.StartScan(ctx, scanID)
+	scan, err := r.start(ctx, scanID)
 	if errors.Is(err, store.ErrNotFound) {
 		return t, nil // deleted, or already finished by an earlier attempt
+	}
+	if errors.Is(err, ErrOverShare) {
+		return t, err
 	}
 	if err != nil {
 		return t, r.internal(ctx, scanID, lastAttempt, fmt.Errorf("start scan: %w", err))
@@ -154,9 +180,13 @@ func (r *Runner) Run(ctx context.Context, scanID uuid.UUID, lastAttempt bool) (T
 	if r.AI.Enabled() {
 		r.pruneAnswers(ctx)
 	}
+	opts := r.auditOptions(log)
+	if err := r.wholeSite(ctx, &opts, scan, log); err != nil {
+		return t, r.internal(ctx, scan.ID, lastAttempt, fmt.Errorf("start whole-site audit: %w", err))
+	}
 	res, err := audit.Run(ctx, audit.Target{
 		URL: target, ScanID: scan.ID, BrandName: scan.BrandName, BrandAliases: scan.BrandAliases,
-	}, r.auditOptions(log))
+	}, opts)
 	t.Fetch, t.Parse, t.AI = res.Timings.Fetch, res.Timings.Parse, res.Timings.AI
 	t.Checks = res.Timings.Total - res.Timings.Fetch - res.Timings.Parse
 	if err := interrupted(ctx); err != nil {
@@ -174,6 +204,8 @@ func (r *Runner) Run(ctx context.Context, scanID uuid.UUID, lastAttempt bool) (T
 		}
 		log.Info("scan failed", slog.String("error_code", code), slog.String("reason", msg))
 		return t, r.fail(ctx, scan.ID, code, msg)
+	case errors.Is(err, audit.ErrMemoryWait):
+		return t, r.fail(ctx, scan.ID, CodeTimeout, fmt.Sprintf("The scan did not finish within its budget of %s: it read the site, then waited for memory while other large pages were judged.", r.Budget))
 	case errors.Is(err, audit.ErrOutOfTime):
 		return t, r.fail(ctx, scan.ID, CodeTimeout, fmt.Sprintf("The scan did not finish within its budget of %s.", r.Budget))
 	case err != nil:
@@ -188,6 +220,7 @@ func (r *Runner) Run(ctx context.Context, scanID uuid.UUID, lastAttempt bool) (T
 		Visibility: ringScore(scores, scoring.RingVisibility),
 		Trust:      ringScore(scores, scoring.RingTrust),
 		Report:     res.Report,
+		Language:   new(reportLanguage(scan.Language, res.Site)),
 	}
 	for _, c := range res.Report.Engineering.Checks {
 		completion.Checks = append(completion.Checks, store.CheckRow{
@@ -309,16 +342,21 @@ type Worker struct {
 }
 
 // Timeout gives each job the scan budget plus time to record the outcome.
-func (w *Worker) Timeout(*river.Job[Args]) time.Duration { return w.Runner.Budget + 5*time.Second }
+func (w *Worker) Timeout(*river.Job[Args]) time.Duration { return w.Runner.Budget + recordTime }
 
 // Work runs one scan job. A scan interrupted by the worker's shutdown
 // returns an error River recognises as such (see interrupted): the job is
 // available again at once, its attempt not counted, and the scan stays
-// pending or running for the next worker to complete.
+// pending or running for the next worker to complete. A scan whose
+// organization is over its share snoozes its job for HoldDelay; River does
+// not count a snooze as an attempt, so a scan may wait any number of times.
 func (w *Worker) Work(ctx context.Context, job *river.Job[Args]) error {
 	budgetCtx, cancel := context.WithTimeoutCause(ctx, w.Runner.Budget, fetch.ErrBudget)
 	defer cancel()
 	_, err := w.Runner.Run(budgetCtx, job.Args.ScanID, job.Attempt >= job.MaxAttempts)
+	if errors.Is(err, ErrOverShare) {
+		return river.JobSnooze(HoldDelay)
+	}
 	return err
 }
 
@@ -355,4 +393,18 @@ func (w *Sweeper) Work(ctx context.Context, _ *river.Job[SweepArgs]) error {
 		}
 	}
 	return nil
+}
+
+// reportLanguage is the language the scan's report is written in for
+// people: the one requested, else the homepage's declared one when there is
+// a catalogue for it, else English.
+func reportLanguage(requested *string, site *fetch.Site) string {
+	var req, declared string
+	if requested != nil {
+		req = *requested
+	}
+	if site != nil && site.HomePage != nil {
+		declared = site.HomePage.Lang
+	}
+	return i18n.Resolve(req, declared)
 }

@@ -62,6 +62,8 @@ type Change struct {
 	// address, so emails go to the owner again.
 	SetNotifyTo bool
 	NotifyTo    *string
+	// Language is the scans' language from now on.
+	Language *string
 }
 
 // Update applies c under locks on the organization and the schedule.
@@ -90,7 +92,7 @@ func Update(ctx context.Context, st *store.Store, orgID, id uuid.UUID, c Change,
 			return err
 		}
 		v := store.ScheduleSettings{
-			Frequency: cur.Frequency, NotifyEmail: cur.NotifyEmail, NotifyTo: cur.NotifyTo, Active: cur.Active,
+			Frequency: cur.Frequency, NotifyEmail: cur.NotifyEmail, NotifyTo: cur.NotifyTo, Language: cur.Language, Active: cur.Active,
 			AnchorAt: cur.AnchorAt, DueAt: cur.DueAt, NextRunAt: cur.NextRunAt,
 		}
 		if c.NotifyEmail != nil {
@@ -98,6 +100,9 @@ func Update(ctx context.Context, st *store.Store, orgID, id uuid.UUID, c Change,
 		}
 		if c.SetNotifyTo {
 			v.NotifyTo = c.NotifyTo
+		}
+		if c.Language != nil {
+			v.Language = c.Language
 		}
 		if c.Frequency != nil && *c.Frequency != f {
 			f = *c.Frequency

@@ -151,6 +151,7 @@ func (s *Scheduler) serve(ctx context.Context, tx *store.Store, sc store.Schedul
 	scan, err := tx.CreateScan(ctx, store.NewScan{
 		OrgID: sc.OrgID, ScheduleID: &scheduleID, Source: store.SourceSchedule,
 		URL: sc.URL, Domain: sc.Domain, BrandName: sc.BrandName, BrandAliases: sc.BrandAliases,
+		Language: sc.Language,
 	}, at)
 	switch {
 	case errors.Is(err, store.ErrNoSubscription):

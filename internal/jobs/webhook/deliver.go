@@ -97,6 +97,15 @@ var (
 	ErrNoCallback      = errors.New("scan has no callback_url")
 )
 
+// NotFinishedError is ErrScanNotFinished with the state the scan is in, so
+// the caller can tell the client whether it is still waiting or running.
+type NotFinishedError struct{ Status store.ScanStatus }
+
+func (e *NotFinishedError) Error() string { return "scan not finished: " + string(e.Status) }
+
+// Is makes errors.Is(err, ErrScanNotFinished) hold.
+func (e *NotFinishedError) Is(target error) bool { return target == ErrScanNotFinished }
+
 // Redeliver makes the delivery of a finished scan's final event pending
 // again and queues its job, in tx. A delivery still pending is returned as
 // it is: its job is still going and nothing new is queued. A finished scan
@@ -111,7 +120,7 @@ func (q *Queuer) Redeliver(ctx context.Context, tx *store.Store, orgID, scanID u
 		return store.WebhookDelivery{}, ErrNoCallback
 	}
 	if !scan.Status.Finished() {
-		return store.WebhookDelivery{}, ErrScanNotFinished
+		return store.WebhookDelivery{}, &NotFinishedError{Status: scan.Status}
 	}
 	d, err := tx.LockLatestDelivery(ctx, scanID)
 	switch {
@@ -144,6 +153,9 @@ func NewDelivery(scan store.Scan) (store.NewDelivery, error) {
 	switch scan.Status {
 	case store.ScanCompleted:
 		p.Event, p.OverallScore = EventCompleted, scan.OverallScore
+		if scan.MaxPages > 1 {
+			p.PagesAudited = &scan.PagesDone
+		}
 	case store.ScanFailed:
 		p.Event, p.ErrorMessage = EventFailed, scan.ErrorMessage
 	default:

@@ -49,6 +49,9 @@ type Payload struct {
 	ErrorMessage *string  `json:"error_message"`
 	CreatedAt    string   `json:"created_at"`
 	CompletedAt  string   `json:"completed_at"`
+	// PagesAudited is the pages a whole-site audit judged; absent for a
+	// homepage audit, so its body is the specification's exactly.
+	PagesAudited *int `json:"pages_audited,omitempty"`
 }
 
 // Encode returns the exact bytes that are signed and sent.
