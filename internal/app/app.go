@@ -21,8 +21,10 @@ import (
 	"github.com/riverqueue/river"
 	"github.com/riverqueue/river/riverdriver/riverpgxv5"
 
+	"github.com/geoscan/geoscan/internal/audit/crawl"
 	"github.com/geoscan/geoscan/internal/audit/fetch"
 	"github.com/geoscan/geoscan/internal/audit/llm"
+	"github.com/geoscan/geoscan/internal/audit/render"
 	"github.com/geoscan/geoscan/internal/audit/triage"
 	"github.com/geoscan/geoscan/internal/config"
 	"github.com/geoscan/geoscan/internal/jobs/mail"
@@ -69,6 +71,10 @@ type App struct {
 	// stopCache stops both listeners; cacheDone is closed when they are.
 	stopCache context.CancelFunc
 	cacheDone chan struct{}
+	// renderer is the one browser of a worker process's scans, nil when
+	// rendering is off; rendering says which, or why not.
+	renderer  *render.Browser
+	rendering string
 }
 
 // Options adjust an App beyond Config; tests use them.
@@ -147,6 +153,7 @@ func New(ctx context.Context, cfg config.Config, logger *slog.Logger, opts Optio
 	a.scans = &scanner.Queuer{}
 	a.notifier = &mail.Notifier{
 		Store: st, From: cfg.MailFrom, PublicURL: cfg.PublicURL, RetryDelays: cfg.MailRetryDelays,
+		ShareDays: min(mail.DefaultShareDays, cfg.ShareMaxDays), NowFunc: opts.NowFunc,
 		Logger: logger.With(slog.String("component", "mail")),
 	}
 	if cfg.SMTPURL != "" {
@@ -164,7 +171,15 @@ func New(ctx context.Context, cfg config.Config, logger *slog.Logger, opts Optio
 		Store: st, Scans: a.scans, NowFunc: opts.NowFunc,
 		Logger: logger.With(slog.String("component", "scheduler")),
 	}
+	a.rendering = "off (GEOSCAN_ROLE=api: this process runs no scans)"
+	if cfg.Role != config.RoleAPI {
+		if a.renderer, a.rendering, err = startRenderer(ctx, cfg, resolver, logger); err != nil {
+			pool.Close()
+			return nil, err
+		}
+	}
 	if err := a.setUpQueue(cfg, logger, resolver, webhooks, opts); err != nil {
+		_ = a.closeRenderer()
 		pool.Close()
 		return nil, err
 	}
@@ -174,9 +189,12 @@ func New(ctx context.Context, cfg config.Config, logger *slog.Logger, opts Optio
 		Store: st, Logger: logger, Webhooks: webhooks, NowFunc: opts.NowFunc,
 		Targets: netguard.Policy{AllowPrivate: cfg.AllowPrivateTargets, Resolver: resolver},
 		Scans:   a.scans, Deliveries: a.queuer,
+		PDFCacheBytes: int64(cfg.PDFCacheMB) << 20, RenderPerMinute: cfg.RenderRateLimit,
+		PublicURL: cfg.PublicURL, ShareMaxDays: cfg.ShareMaxDays,
 	})
 	limits, err := a.rateLimits(ctx, cfg, logger)
 	if err != nil {
+		_ = a.closeRenderer()
 		pool.Close()
 		return nil, err
 	}
@@ -184,10 +202,11 @@ func New(ctx context.Context, cfg config.Config, logger *slog.Logger, opts Optio
 	// Requests carry their own contexts; building the server needs none.
 	e, err := httpserver.New(httpserver.Deps{ //nolint:contextcheck // see above
 		Logger: logger, Store: st, Handler: handlers, RequestTimeout: cfg.RequestTimeout, RateLimits: limits,
-		AuthCache: a.authCache,
+		AuthCache: a.authCache, SharedReport: handlers.SharedReport,
 	})
 	if err != nil {
 		a.closeRateLimiter(ctx)
+		_ = a.closeRenderer()
 		pool.Close()
 		return nil, fmt.Errorf("http server: %w", err)
 	}
@@ -213,7 +232,7 @@ func New(ctx context.Context, cfg config.Config, logger *slog.Logger, opts Optio
 // unreachable Redis does not stop the start: the limiter fails open and
 // logs until it answers.
 func (a *App) rateLimits(ctx context.Context, cfg config.Config, logger *slog.Logger) (httpserver.RateLimits, error) {
-	limits := httpserver.RateLimits{IPPerMinute: cfg.IPRateLimit, TrustedProxies: cfg.TrustedProxies}
+	limits := httpserver.RateLimits{IPPerMinute: cfg.IPRateLimit, TrustedProxies: cfg.TrustedProxies, RenderPerMinute: cfg.RenderRateLimit}
 	switch {
 	case cfg.DisableRateLimits:
 		logger.Warn("rate limits are disabled (GEOSCAN_DISABLE_RATE_LIMITS)")
@@ -270,7 +289,12 @@ func (a *App) setUpQueue(cfg config.Config, logger *slog.Logger, resolver netgua
 		}
 		a.runner = &scanner.Runner{
 			Store: a.store, Fetcher: fetcher, Logger: logger, Budget: cfg.ScanBudget, Now: opts.NowFunc,
-			Callbacks: a.queuer, Emails: a.notifier, AI: ai,
+			Callbacks: a.queuer, Emails: a.notifier, AI: ai, OrgShare: cfg.ScanOrgShare,
+			Memory: scanner.NewMemoryBudget(int64(cfg.ScanMemoryMiB) << 20),
+			Crawl:  crawl.Options{Unthrottled: cfg.CrawlUnthrottled},
+		}
+		if a.renderer != nil {
+			a.runner.Renderer = a.renderer
 		}
 		deliverer := &webhook.Worker{
 			Store: a.store, Client: webhooks, Schedule: a.queuer.Schedule, Logger: logger, NowFunc: opts.NowFunc,
@@ -286,7 +310,11 @@ func (a *App) setUpQueue(cfg config.Config, logger *slog.Logger, resolver netgua
 		river.AddWorker(workers, &mail.Worker{Notifier: a.notifier})
 		riverCfg.Workers = workers
 		riverCfg.Queues = map[string]river.QueueConfig{
-			scanner.Queue: {MaxWorkers: cfg.ScanWorkers},
+			// A scan job held back by its organization's share is snoozed
+			// behind the jobs already waiting; a worker goes past the held
+			// jobs queued ahead of another organization's scan one fetch at
+			// a time, so fetches may follow each other closely.
+			scanner.Queue: {MaxWorkers: cfg.ScanWorkers, FetchCooldown: 20 * time.Millisecond},
 			// Callbacks are due the moment a scan ends: poll often, so a job
 			// whose insert notification was coalesced with another's still
 			// starts within a fraction of a second.
@@ -378,7 +406,8 @@ func (a *App) Start(ctx context.Context) error {
 		if err := a.river.Start(context.WithoutCancel(ctx)); err != nil {
 			return fmt.Errorf("start workers: %w", err)
 		}
-		a.logger.Info("scan workers started", slog.Int("workers", a.cfg.ScanWorkers), slog.Duration("budget", a.cfg.ScanBudget))
+		a.logger.Info("scan workers started", slog.Int("workers", a.cfg.ScanWorkers), slog.Duration("budget", a.cfg.ScanBudget),
+			slog.Int("org_share", a.cfg.ScanOrgShare))
 		// Compile the fingerprint database now rather than in the first scan.
 		go func() {
 			if err := triage.Warm(); err != nil {
@@ -454,6 +483,10 @@ func (a *App) Shutdown(ctx context.Context) error {
 		}
 	}
 	wg.Wait()
+	// The workers have stopped, so no scan renders any more.
+	if err := a.closeRenderer(); err != nil {
+		errs = append(errs, err)
+	}
 	if a.stopCache != nil {
 		a.stopCache()
 		<-a.cacheDone

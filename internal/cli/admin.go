@@ -17,13 +17,15 @@ import (
 
 func org(ctx context.Context, e env, args []string) error {
 	if len(args) == 0 {
-		return fmt.Errorf("%w: org needs a subcommand: create, set-subscription, set-limits or show", errUsage)
+		return fmt.Errorf("%w: org needs a subcommand: create, set-subscription, set-limits, show or branding", errUsage)
 	}
 	switch args[0] {
 	case "set-limits":
 		return orgSetLimits(ctx, e, args[1:])
 	case "show":
 		return orgShow(ctx, e, args[1:])
+	case "branding":
+		return orgBranding(ctx, e, args[1:])
 	case "create":
 		fs := newFlagSet(e, "org create")
 		name := fs.String("name", "", "organization name (required)")

@@ -57,9 +57,14 @@ Usage:
                                         compute triage dossiers again (scans without one)
   geoscan org create --name NAME [--plan free|pro] [--inactive]
   geoscan org set-subscription ORG_ID active|inactive
-  geoscan org set-limits ORG_ID [--api-read N] [--api-write N] [--daily-scans N] [--schedules N] [--clear]
+  geoscan org set-limits ORG_ID [--api-read N] [--api-write N] [--daily-scans N] [--schedules N]
+                          [--crawl-rate R] [--crawl-concurrency N] [--clear]
                                         per-organization overrides (N or plan); running servers apply them at once
   geoscan org show ORG_ID               plan, limits and overrides, today's usage, members and keys
+  geoscan org branding show|reset ORG_ID
+  geoscan org branding set ORG_ID [--name NAME] [--color #rrggbb] [--logo FILE] [--contact TEXT] [--footer TEXT]
+                          [--show-geoscan=false]
+                                        the white-label look of reports and emails; set changes the flags given
   geoscan member add --org ORG_ID --email EMAIL [--name NAME] [--role owner|member]
   geoscan member list --org ORG_ID
   geoscan key create --org ORG_ID [--name NAME] [--member EMAIL]

@@ -5,11 +5,13 @@ import (
 	"context"
 	"encoding/json"
 	"encoding/pem"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -78,10 +80,13 @@ func newClientEnv(t *testing.T) clientEnv {
 	for k, v := range apitest.DefaultHosts {
 		hosts[k] = v
 	}
-	for _, name := range append(append([]string{}, testsite.Realistic...), testsite.Hostile...) {
+	for _, name := range slices.Concat(testsite.Realistic, testsite.Crawl, testsite.Hostile) {
 		hosts[s.Host(name)] = []string{"127.0.0.1"}
 	}
-	h := apitest.Start(t, pgtest.URL(), apitest.Options{AllowPrivateTargets: true, Hosts: hosts, Getenv: map[string]string{
+	// ManualScheduler: a server ticking schedules at the real time would
+	// also serve the schedules TestScheduleTickTwiceCreatesOneScan anchors
+	// in the past, in this package's database.
+	h := apitest.Start(t, pgtest.URL(), apitest.Options{AllowPrivateTargets: true, Hosts: hosts, ManualScheduler: true, Getenv: map[string]string{
 		"GEOSCAN_ROLE":            "all",
 		"GEOSCAN_EXTRA_CA_FILE":   caFile,
 		"GEOSCAN_PLAIN_HTTP_PORT": strconv.Itoa(s.HTTPPort()),
@@ -157,6 +162,7 @@ func TestScanCommands(t *testing.T) {
 	require.Equal(t, 0, code, errOut)
 	require.Regexp(t, `Overall \d+\.\d, grade`, out)
 	require.Contains(t, out, "AI visibility")
+	require.Contains(t, out, "Rendering: off; the JavaScript checks judged the raw HTML without a browser.")
 	code, out, _ = c.geoscan(t, "scan", "report", id, "--audience", "engineering", "--json")
 	require.Equal(t, 0, code)
 	var rep client.Report
@@ -168,6 +174,40 @@ func TestScanCommands(t *testing.T) {
 	require.Equal(t, 0, code, errOut)
 	require.Contains(t, out, "Risk by lens")
 	require.Contains(t, out, "Hugo", "the docs fixture is a Hugo site")
+
+	// A site with much to fix: its open issues come by what fixing each
+	// alone adds, as the report says, and its priority actions with what
+	// each adds in their order, as the dossier says.
+	code, out, errOut = c.geoscan(t, "scan", "create", c.sites.URL(testsite.Broken), "--wait", "--project", "cli-broken")
+	require.Equal(t, 0, code, "stderr: %s", errOut)
+	broken := scanID(t, out)
+	code, out, errOut = c.geoscan(t, "scan", "report", broken)
+	require.Equal(t, 0, code, errOut)
+	code, js, _ := c.geoscan(t, "scan", "report", broken, "--json")
+	require.Equal(t, 0, code)
+	var br client.Report
+	require.NoError(t, json.Unmarshal([]byte(js), &br))
+	most := -1.0
+	for _, ch := range br.Checks {
+		if ch.ExpectedGain != nil {
+			most = max(most, *ch.ExpectedGain)
+		}
+	}
+	require.Positive(t, most, "a fix gains")
+	require.Equal(t, []string{"fail", fmt.Sprintf("+%.1f", most)}, rowAfter(t, out, "STATUS")[:2])
+	require.Contains(t, strings.Join(strings.Fields(out), " "), "The fix that would gain the most: “")
+
+	code, out, errOut = c.geoscan(t, "scan", "triage", broken)
+	require.Equal(t, 0, code, errOut)
+	code, js, _ = c.geoscan(t, "scan", "triage", broken, "--json")
+	require.Equal(t, 0, code)
+	var dossier client.TriageDossier
+	require.NoError(t, json.Unmarshal([]byte(js), &dossier))
+	require.NotEmpty(t, dossier.PriorityActions)
+	first := rowAfter(t, out, "#")
+	require.Equal(t, "1", first[0])
+	require.Contains(t, first, fmt.Sprintf("+%.1f", *dossier.PriorityActions[0].GainInOrder))
+	require.Positive(t, *dossier.PriorityActions[0].GainInOrder)
 
 	code, out, _ = c.geoscan(t, "scan", "checks", id, "--ring", "search", "--status", "pass", "--json")
 	require.Equal(t, 0, code)
@@ -427,4 +467,18 @@ func TestUsageAndWebhookCommands(t *testing.T) {
 	code, _, errOut = c.geoscan(t, "webhook", "verify", "--secret", "nope", "--signature", signature, "--payload", payload)
 	require.Equal(t, 1, code)
 	require.Contains(t, errOut, "invalid_parameter")
+}
+
+// rowAfter is the fields of the line after the table header that starts
+// with head.
+func rowAfter(t *testing.T, out, head string) []string {
+	t.Helper()
+	lines := strings.Split(out, "\n")
+	for i, l := range lines {
+		if f := strings.Fields(l); len(f) > 0 && f[0] == head && i+1 < len(lines) {
+			return strings.Fields(lines[i+1])
+		}
+	}
+	t.Fatalf("no table headed %q in %q", head, out)
+	return nil
 }

@@ -69,12 +69,13 @@ GeoScan is running (%s mode).
   Swagger UI %s/api/docs
   ReDoc      %s/api/redoc
   API key    %s
+  Rendering  %s
 
 Try:
   curl -s -H 'X-API-Key: %s' %s/api/v1/usage
 
 The key is kept in %s and keeps working across restarts. Press Ctrl-C to stop.
-`, cfg.Env, base, base, base, key, key, base, relative(keyFile))
+`, cfg.Env, base, base, base, key, a.Rendering(), key, base, relative(keyFile))
 		return nil
 	})
 }

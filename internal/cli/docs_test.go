@@ -13,6 +13,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -23,6 +24,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/geoscan/geoscan/internal/store/pgcluster"
+	"github.com/geoscan/geoscan/internal/testing/browsertest"
 	"github.com/geoscan/geoscan/internal/testing/debtool"
 	"github.com/geoscan/geoscan/internal/testing/poll"
 	"github.com/geoscan/geoscan/internal/testing/testsite"
@@ -72,6 +74,9 @@ func TestDocsShowWhatTheCodePrints(t *testing.T) {
 func docBlocks(t *testing.T) map[string]string {
 	t.Helper()
 	var demo, walkthrough map[string]string
+	// The demo and the walkthrough render pages when a browser is found
+	// (GEOSCAN_RENDER=auto), and the pages show a run with one.
+	browsertest.Path(t)
 	t.Run("run", func(t *testing.T) {
 		t.Run("demo", func(t *testing.T) {
 			t.Parallel()
@@ -279,10 +284,11 @@ func helpBlocks(t *testing.T) map[string]string {
 	t.Helper()
 	blocks := map[string]string{}
 	for name, args := range map[string][]string{
-		"cli-help":          {"help"},
-		"cli-scan-help":     {"scan", "help"},
-		"cli-schedule-help": {"schedule", "help"},
-		"cli-webhook-help":  {"webhook", "help"},
+		"cli-help":            {"help"},
+		"cli-scan-help":       {"scan", "help"},
+		"cli-scan-share-help": {"scan", "share", "help"},
+		"cli-schedule-help":   {"schedule", "help"},
+		"cli-webhook-help":    {"webhook", "help"},
 	} {
 		code, out, errOut := runCLI(t, nil, args...)
 		require.Equal(t, 0, code, errOut)
@@ -325,7 +331,8 @@ func walkthroughBlocks(t *testing.T) map[string]string {
 	// The fixture sites, as `bin/geoscan fixtures | tee fixtures.env`.
 	fixturesDir := filepath.Join(tmp, ".data", "fixtures")
 	fxOut, fxErr, fxExit := background(t, nil, "fixtures", "--ca-dir", fixturesDir)
-	last := testsite.Realistic[len(testsite.Realistic)-1]
+	printed := slices.Concat(testsite.Realistic, testsite.Crawl, testsite.Rendering)
+	last := printed[len(printed)-1]
 	waitFor(t, "geoscan fixtures", fxOut, fxErr, fxExit, "# "+last+" ")
 	fixturesEnv := fxOut.String()
 	vars := map[string]string{}
@@ -356,6 +363,10 @@ func walkthroughBlocks(t *testing.T) map[string]string {
 	devOut, devErr, devExit := background(t, vars, "dev")
 	waitFor(t, "geoscan dev", devOut, devErr, devExit, "Press Ctrl-C to stop.")
 	banner := devOut.String()
+	// The browser's name and version are the machine's.
+	if m := regexp.MustCompile(`Rendering  (on \([^)]*\))`).FindStringSubmatch(banner); m != nil {
+		n.replace(m[1], "on (chromium-headless-shell 156.0.8078.108, 2 tabs)")
+	}
 	key := printedKey.FindStringSubmatch(banner)[1]
 	api := printedAPI.FindStringSubmatch(banner)[1]
 	n.replace(key, "geo_GrBKq2Vd9LmX4bN8cR1tY6wK3sZ0pF5gJaEuC2")
@@ -448,6 +459,9 @@ func walkthroughBlocks(t *testing.T) map[string]string {
 	code, out, errOut = geoscan("scan", "export", "-o", filepath.Join(tmp, "scans.csv"))
 	require.Equal(t, 0, code, errOut)
 	c.cmd("bin/geoscan scan export -o scans.csv", out)
+	code, out, errOut = geoscan("scan", "fixes", cliID, "--dir", filepath.Join(tmp, "nimbus-fixes"))
+	require.Equal(t, 0, code, errOut)
+	c.cmd("bin/geoscan scan fixes "+cliID+" --dir nimbus-fixes", out)
 	blocks["cli-files"] = c.block(n)
 
 	c = console{}

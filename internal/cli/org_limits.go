@@ -20,7 +20,8 @@ import (
 type overrideFlag struct {
 	set   bool
 	value *int32
-	min   int
+	// min and max bound the value; max 0 is 1000000.
+	min, max int
 }
 
 func (f *overrideFlag) String() string {
@@ -36,37 +37,74 @@ func (f *overrideFlag) Set(s string) error {
 		f.value = nil
 		return nil
 	}
+	top := f.max
+	if top == 0 {
+		top = 1_000_000
+	}
 	n, err := strconv.ParseInt(s, 10, 32)
-	if err != nil || n < int64(f.min) || n > 1_000_000 {
-		return fmt.Errorf("must be an integer from %d to 1000000, or plan", f.min)
+	if err != nil || n < int64(f.min) || n > int64(top) {
+		return fmt.Errorf("must be an integer from %d to %d, or plan", f.min, top)
 	}
 	v := int32(n)
 	f.value = &v
 	return nil
 }
 
+// rateOverrideFlag is the --crawl-rate flag: requests per second, or
+// "plan" to drop the organization's own value; unset leaves it as it is.
+type rateOverrideFlag struct {
+	set   bool
+	value *float64
+}
+
+func (f *rateOverrideFlag) String() string {
+	if f == nil || f.value == nil {
+		return "plan"
+	}
+	return strconv.FormatFloat(*f.value, 'f', -1, 64)
+}
+
+func (f *rateOverrideFlag) Set(s string) error {
+	f.set = true
+	if s == "plan" {
+		f.value = nil
+		return nil
+	}
+	v, err := strconv.ParseFloat(s, 64)
+	if err != nil || !(v > 0 && v <= planlimits.MaxCrawlRate) {
+		return fmt.Errorf("must be a number above 0 and at most %g, or plan", planlimits.MaxCrawlRate)
+	}
+	f.value = &v
+	return nil
+}
+
 // orgSetLimits is `geoscan org set-limits ORG_ID [--api-read N]
-// [--api-write N] [--daily-scans N] [--schedules N] [--clear]`. The
+// [--api-write N] [--daily-scans N] [--schedules N] [--crawl-rate R]
+// [--crawl-concurrency N] [--clear]`. The
 // overrides are read per request (daily scans, schedules), and the change
 // of an organization is announced to every API process, which rereads its
 // rate limits (within 5 s if it missed the announcement); no restart is
-// needed.
+// needed; a crawl's politeness applies to the scans that start after it.
 func orgSetLimits(ctx context.Context, e env, args []string) error {
 	fs := newFlagSet(e, "org set-limits")
 	read := &overrideFlag{min: 1}
 	write := &overrideFlag{min: 1}
 	daily := &overrideFlag{min: 0}
 	schedules := &overrideFlag{min: 0}
+	crawlRate := &rateOverrideFlag{}
+	crawlConcurrency := &overrideFlag{min: 1, max: planlimits.MaxCrawlConcurrency}
 	fs.Var(read, "api-read", "GET requests per minute (api_read), or plan")
 	fs.Var(write, "api-write", "POST, PATCH and DELETE requests per minute (api_write), or plan")
 	fs.Var(daily, "daily-scans", "scans per UTC day (0 stops new scans), or plan")
 	fs.Var(schedules, "schedules", "active schedules, or plan")
+	fs.Var(crawlRate, "crawl-rate", "requests per second a whole-site audit's crawl makes to the site (at most 20), or plan")
+	fs.Var(crawlConcurrency, "crawl-concurrency", "requests a whole-site audit's crawl has in flight at once (1 to 16), or plan")
 	clearAll := fs.Bool("clear", false, "drop every override first: the plan's limits apply except those given with it")
-	id, err := orgArg(fs, args, "org set-limits ORG_ID [--api-read N] [--api-write N] [--daily-scans N] [--schedules N] [--clear]")
+	id, err := orgArg(fs, args, "org set-limits ORG_ID [--api-read N] [--api-write N] [--daily-scans N] [--schedules N] [--crawl-rate R] [--crawl-concurrency N] [--clear]")
 	if err != nil {
 		return err
 	}
-	if !*clearAll && !read.set && !write.set && !daily.set && !schedules.set {
+	if !*clearAll && !read.set && !write.set && !daily.set && !schedules.set && !crawlRate.set && !crawlConcurrency.set {
 		return fmt.Errorf("%w: org set-limits needs at least one limit or --clear", errUsage)
 	}
 	st, closeFn, err := openStore(ctx, e)
@@ -96,6 +134,10 @@ func orgSetLimits(ctx context.Context, e env, args []string) error {
 		apply(&o.WritePerMinute, write)
 		apply(&o.DailyScans, daily)
 		apply(&o.ActiveSchedules, schedules)
+		apply(&o.CrawlConcurrency, crawlConcurrency)
+		if crawlRate.set {
+			o.CrawlRate = crawlRate.value
+		}
 		org, err = tx.SetOverrides(ctx, id, o)
 		return err
 	})
@@ -205,5 +247,12 @@ func printLimits(e env, org store.Organization) error {
 	row("active schedules", defaults.ActiveSchedules, org.Overrides.ActiveSchedules, limits.ActiveSchedules)
 	row("api_write per minute", defaults.WritePerMinute, org.Overrides.WritePerMinute, limits.WritePerMinute)
 	row("api_read per minute", defaults.ReadPerMinute, org.Overrides.ReadPerMinute, limits.ReadPerMinute)
+	rate := "-"
+	if org.Overrides.CrawlRate != nil {
+		rate = strconv.FormatFloat(*org.Overrides.CrawlRate, 'f', -1, 64)
+	}
+	printf(tw, "%s\t%s\t%s\t%s\n", "crawl requests per second", strconv.FormatFloat(defaults.CrawlRate, 'f', -1, 64), rate,
+		strconv.FormatFloat(limits.CrawlRate, 'f', -1, 64))
+	row("crawl requests in flight", defaults.CrawlConcurrency, org.Overrides.CrawlConcurrency, limits.CrawlConcurrency)
 	return tw.Flush()
 }

@@ -20,7 +20,7 @@ import (
 func TestOrgSetLimitsAppliesToARunningServer(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	h := apitest.Start(t, pgtest.URL(), apitest.Options{})
+	h := apitest.Start(t, pgtest.URL(), apitest.Options{ManualScheduler: true}) // see clientEnv
 	org := h.NewOrg(t, "free", true)
 	vars := map[string]string{"DATABASE_URL": pgtest.URL()}
 	id := org.ID.String()
@@ -70,6 +70,24 @@ func TestOrgSetLimitsAppliesToARunningServer(t *testing.T) {
 	require.Regexp(t, `daily scans\s+5\s+-\s+5\n`, out)
 	require.Regexp(t, `api_write per minute\s+10\s+-\s+10\n`, out)
 	require.Regexp(t, `api_read per minute\s+120\s+7\s+7\n`, out)
+	require.Regexp(t, `crawl requests per second\s+2\s+-\s+2\n`, out)
+	require.Regexp(t, `crawl requests in flight\s+2\s+-\s+2\n`, out)
+
+	// A whole-site audit's politeness: the plan's unless the organization
+	// has its own (the scan job reads it as each scan starts).
+	code, out, errOut = runCLI(t, vars, "org", "set-limits", id, "--crawl-rate", "4.5", "--crawl-concurrency", "4")
+	require.Equal(t, 0, code, errOut)
+	require.Regexp(t, `crawl requests per second\s+2\s+4.5\s+4.5\n`, out)
+	require.Regexp(t, `crawl requests in flight\s+2\s+4\s+4\n`, out)
+	require.Regexp(t, `api_read per minute\s+120\s+7\s+7\n`, out, "the other overrides kept")
+	got, err := h.Store.GetOrganization(ctx, org.ID)
+	require.NoError(t, err)
+	require.InDelta(t, 4.5, store.Limits(got).CrawlRate, 1e-9)
+	require.Equal(t, 4, store.Limits(got).CrawlConcurrency)
+	code, out, errOut = runCLI(t, vars, "org", "set-limits", id, "--crawl-rate", "plan")
+	require.Equal(t, 0, code, errOut)
+	require.Regexp(t, `crawl requests per second\s+2\s+-\s+2\n`, out)
+	require.Regexp(t, `crawl requests in flight\s+2\s+4\s+4\n`, out)
 	code, out, _ = runCLI(t, vars, "org", "show", id)
 	require.Equal(t, 0, code)
 	require.Regexp(t, `ops@example.com\s+Ops\s+owner`, out)
@@ -97,6 +115,11 @@ func TestOrgSetLimitsErrors(t *testing.T) {
 		{[]string{"org", "set-limits", missing, "--api-read", "0"}, 2, "from 1 to 1000000"},
 		{[]string{"org", "set-limits", missing, "--daily-scans", "-1"}, 2, "from 0 to 1000000"},
 		{[]string{"org", "set-limits", missing, "--schedules", "many"}, 2, "or plan"},
+		{[]string{"org", "set-limits", missing, "--crawl-rate", "0"}, 2, "above 0 and at most 20"},
+		{[]string{"org", "set-limits", missing, "--crawl-rate", "21"}, 2, "above 0 and at most 20"},
+		{[]string{"org", "set-limits", missing, "--crawl-rate", "NaN"}, 2, "above 0 and at most 20"},
+		{[]string{"org", "set-limits", missing, "--crawl-concurrency", "17"}, 2, "from 1 to 16"},
+		{[]string{"org", "set-limits", missing, "--crawl-concurrency", "0"}, 2, "from 1 to 16"},
 		{[]string{"org", "set-limits", "--clear"}, 2, "org set-limits ORG_ID"},
 		{[]string{"org", "set-limits", "acme", "--clear"}, 2, "not an organization id"},
 		{[]string{"org", "set-limits", missing, "--clear"}, 1, "no organization"},

@@ -4,11 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"mime"
 	"net/http"
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -21,17 +23,23 @@ import (
 
 const scanUsage = `Usage: geoscan scan COMMAND [flags]
 
-  create URL [--brand NAME] [--callback-url URL] [--project P] [--wait] [--min-score N] [--timeout 10m]
-                     create a scan; --wait shows its progress until it finishes, --min-score fails
-                     the command when the overall score is lower (implies --wait)
+  create URL [--brand NAME] [--callback-url URL] [--project P] [--max-pages N] [--wait] [--min-score N] [--timeout 10m]
+                     create a scan; --max-pages above 1 audits the whole site, up to N pages; --wait
+                     shows its progress (pages judged, on a whole-site audit) until it finishes,
+                     --min-score fails the command when the overall score is lower (implies --wait)
   get ID             the scan with its status and scores
   list               the organization's scans, newest first [--status S] [--project P] [--domain D] [--limit N] [--cursor C] [--all]
   report ID          the full report [--audience marketing|engineering]
   triage ID          the Site Triage dossier [--audience marketing|engineering]
   checks ID          every check result [--ring R] [--status S] [--audience A]
   compare BASE TARGET  score deltas between two completed scans
-  export             the scans as CSV [--status S] [--project P] [--domain D] [--limit N] [-o FILE]
+  export             the scans as CSV [--status S] [--project P] [--domain D] [--limit N] [--include checks|pages] [-o FILE]
   pdf ID             download the PDF report [--audience A] [-o FILE, - for stdout]
+  fixes ID           save the fixes written for the site: files and FIXES.md [--dir DIR] [--force]
+  pages ID           the pages a whole-site audit judged [--status S] [--check C] [--group G] [--score-lt N]
+                     [--sort position|url|score|-score] [--limit N] [--cursor C] [--all]
+  share create|list|revoke
+                     links to a completed scan's report that open without a key (geoscan scan share help)
   delete ID          delete a scan and its results
 
 Every command takes --json to print the API's JSON instead of a table.
@@ -62,6 +70,12 @@ func scanCmd(ctx context.Context, e env, args []string) error {
 		return scanExport(ctx, e, args[1:])
 	case "pdf":
 		return scanPDF(ctx, e, args[1:])
+	case "pages":
+		return scanPages(ctx, e, args[1:])
+	case "fixes":
+		return scanFixes(ctx, e, args[1:])
+	case "share":
+		return scanShareCmd(ctx, e, args[1:])
 	case "delete":
 		return scanDelete(ctx, e, args[1:])
 	case "help", "-h", "--help":
@@ -84,6 +98,7 @@ func scanCreate(ctx context.Context, e env, args []string) error {
 	brand := fs.String("brand", "", "brand name looked for in AI answers (default: the registrable domain)")
 	callback := fs.String("callback-url", "", "HTTPS URL to POST the finished scan to; the response shows its webhook_secret once")
 	project := fs.String("project", "", "label to group scans by")
+	maxPages := fs.Int("max-pages", 0, "page budget: above 1 audits the whole site, up to this many pages (the plan caps it; default 1, the homepage)")
 	idem := fs.String("idempotency-key", "", "makes retrying this command safe: the same key and URL return the first scan")
 	wait := fs.Bool("wait", false, "wait until the scan finishes, showing its progress on stderr")
 	minScore := fs.Float64("min-score", -1, "exit with code 4 when the overall score is below this (0-100; implies --wait)")
@@ -107,6 +122,9 @@ func scanCreate(ctx context.Context, e env, args []string) error {
 		if v != "" {
 			*dst = &v
 		}
+	}
+	if *maxPages != 0 {
+		body.MaxPages = maxPages
 	}
 	var params *client.CreateScanParams
 	if *idem != "" {
@@ -157,14 +175,15 @@ func verdict(s *client.Scan, minScore float64) error {
 
 // waitForScan polls the scan until it is finished, backing off from half a
 // second to five, and honouring Retry-After when rate-limited. Progress goes
-// to stderr: redrawn in place on a terminal, one line per change elsewhere.
+// to stderr: redrawn in place on a terminal, one line per change elsewhere;
+// a whole-site audit's crawl shows as a bar of its pages.
 func (a *api) waitForScan(ctx context.Context, id uuid.UUID, url string, timeout time.Duration) (*client.Scan, []byte, error) {
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	tty := a.env.tty(a.env.stderr)
 	start := time.Now()
 	delay := 500 * time.Millisecond
-	last := ""
+	last, lastBar := "", ""
 	spinner := []string{"⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"}
 	for i := 0; ; i++ {
 		resp, err := a.c.GetScanWithResponse(ctx, id)
@@ -187,12 +206,24 @@ func (a *api) waitForScan(ctx context.Context, id uuid.UUID, url string, timeout
 			status := string(s.Status)
 			// "scan … is running", "scan … failed": never "scan … pending".
 			phrase := store.ScanStatus(status).Phrase()
-			if tty {
-				printf(a.env.stderr, "\r\033[K%s %s %s (%s)", spinner[i%len(spinner)], url, phrase, time.Since(start).Round(100*time.Millisecond))
-			} else if status != last {
-				printf(a.env.stderr, "scan %s %s\n", id, phrase)
+			bar := ""
+			if p := s.Progress; p != nil && !webhook.IsFinished(status) {
+				bar = progressBar(p.PagesDone, p.PagesPlanned, progressWidth)
 			}
-			last = status
+			switch {
+			case tty && bar != "":
+				printf(a.env.stderr, "\r\033[K%s %s %s %s (%s)", spinner[i%len(spinner)], url, phrase, bar, time.Since(start).Round(100*time.Millisecond))
+			case tty:
+				printf(a.env.stderr, "\r\033[K%s %s %s (%s)", spinner[i%len(spinner)], url, phrase, time.Since(start).Round(100*time.Millisecond))
+			default:
+				if status != last {
+					printf(a.env.stderr, "scan %s %s\n", id, phrase)
+				}
+				if bar != "" && bar != lastBar {
+					printf(a.env.stderr, "scan %s %s\n", id, bar)
+				}
+			}
+			last, lastBar = status, bar
 			if webhook.IsFinished(status) {
 				if tty {
 					printf(a.env.stderr, "\r\033[K%s %s after %s\n", url, phrase, time.Since(start).Round(100*time.Millisecond))
@@ -210,6 +241,23 @@ func (a *api) waitForScan(ctx context.Context, id uuid.UUID, url string, timeout
 		}
 		delay = min(delay*2, 5*time.Second)
 	}
+}
+
+// progressWidth is the cells of the --wait progress bar.
+const progressWidth = 24
+
+// progressBar is a whole-site audit's crawl as a bar of width cells, one
+// '#' per share of the pages planned that are done:
+// "[#######.....] 212/500 pages". Done is held to planned, which the crawl
+// may not know yet (0: an empty bar).
+func progressBar(done, planned, width int) string {
+	done, planned = max(done, 0), max(planned, 0)
+	filled := 0
+	if planned > 0 {
+		filled = min(done, planned) * width / planned
+	}
+	return "[" + strings.Repeat("#", filled) + strings.Repeat(".", width-filled) + "] " +
+		strconv.Itoa(done) + "/" + strconv.Itoa(planned) + " pages"
 }
 
 func printScan(e env, s *client.Scan) error {
@@ -403,18 +451,147 @@ func scanReport(ctx context.Context, e env, args []string) error {
 			open = append(open, c)
 		}
 	}
+	// What fixing each alone adds to the overall score first (absent in
+	// reports made before it was computed), then the impact level.
 	rank := map[client.Level]int{client.LevelHigh: 0, client.LevelMedium: 1, client.LevelLow: 2}
-	sort.SliceStable(open, func(i, j int) bool { return rank[open[i].Impact] < rank[open[j].Impact] })
-	if len(open) > 0 {
-		fmt.Fprintln(w, "\nOpen issues, highest impact first:")
-		tw = newTable(w)
-		fmt.Fprintln(tw, "STATUS\tIMPACT\tCHECK\tTITLE")
-		for _, c := range open {
-			printf(tw, "%s\t%s\t%s\t%s\n", c.Status, c.Impact, c.ID, c.Title)
+	gain := func(c client.CheckResult) float64 {
+		if c.ExpectedGain == nil {
+			return -1
 		}
-		return tw.Flush()
+		return *c.ExpectedGain
 	}
-	return nil
+	sort.SliceStable(open, func(i, j int) bool {
+		if a, b := gain(open[i]), gain(open[j]); a != b {
+			return a > b
+		}
+		return rank[open[i].Impact] < rank[open[j].Impact]
+	})
+	if len(open) > 0 {
+		fmt.Fprintln(w, "\nOpen issues, by the points fixing each alone adds to the overall score:")
+		tw = newTable(w)
+		fmt.Fprintln(tw, "STATUS\tGAIN\tIMPACT\tCHECK\tTITLE")
+		for _, c := range open {
+			printf(tw, "%s\t%s\t%s\t%s\t%s\n", c.Status, gainText(c.ExpectedGain), c.Impact, c.ID, c.Title)
+		}
+		if err := tw.Flush(); err != nil {
+			return err
+		}
+	}
+	if err := printRendering(w, r); err != nil {
+		return err
+	}
+	return printSite(w, r)
+}
+
+// printRendering shows what a browser saw beside the raw HTML: which pages
+// were rendered, why others were not, and what exists only after
+// JavaScript. Reports made before rendering existed have nothing here.
+func printRendering(w io.Writer, r *client.Report) error {
+	rc := r.Rendering
+	if rc == nil {
+		return nil
+	}
+	switch rc.Mode {
+	case client.RenderModeOff:
+		fmt.Fprintln(w, "\nRendering: off; the JavaScript checks judged the raw HTML without a browser.")
+		return nil
+	case client.RenderModeUnavailable:
+		fmt.Fprintln(w, "\nRendering: no browser was available; the JavaScript checks judged the raw HTML without one.")
+		return nil
+	}
+	rendered := 0
+	for _, p := range rc.Pages {
+		if p.Rendered {
+			rendered++
+		}
+	}
+	printf(w, "\nRendered in a browser: %d of %d pages tried", rendered, len(rc.Pages))
+	if rc.UnsampledPages > 0 {
+		printf(w, " (%d more judged from their HTML only)", rc.UnsampledPages)
+	}
+	fmt.Fprintln(w, ".")
+	tw := newTable(w)
+	fmt.Fprintln(tw, "WORDS RAW\tRENDERED\tPAGE\tWHAT JAVASCRIPT ADDS OR CHANGES")
+	for _, p := range rc.Pages {
+		if !p.Rendered || p.Comparison == nil {
+			printf(tw, "-\t-\t%s\tnot rendered: %s\n", p.URL, p.Reason)
+			continue
+		}
+		what := p.Summary
+		if what == "" {
+			what = "nothing"
+		}
+		printf(tw, "%d\t%d\t%s\t%s\n", p.Comparison.RawWords, p.Comparison.RenderedWords, p.URL, what)
+	}
+	return tw.Flush()
+}
+
+// printSite shows what a whole-site audit adds to its report: what the
+// crawl covered, how the site changed since the previous whole-site audit
+// of it, and the issues on many pages. A homepage audit has nothing here.
+func printSite(w io.Writer, r *client.Report) error {
+	s := r.Site
+	if s == nil {
+		return nil
+	}
+	printf(w, "\nAcross the site: %d pages audited of %d known (page budget %d); the crawl ended: %s.\n",
+		s.PagesAudited, s.PagesKnown, s.PagesPlanned, strings.ReplaceAll(s.Stop, "_", " "))
+	if t := s.Trend; t != nil {
+		score := "the site score was not measured in one of the two"
+		if t.ScoreNow != nil && t.ScoreThen != nil && t.ScoreDelta != nil {
+			score = sprintf("site score %.1f, %+.1f since (%.1f)", *t.ScoreNow, *t.ScoreDelta, *t.ScoreThen)
+		}
+		printf(w, "Since the whole-site audit of %s (scan %s): %s; %d pages audited, %d then.\n",
+			t.PreviousCompletedAt.UTC().Format("2006-01-02"), t.PreviousScanID, score, t.PagesAuditedNow, t.PagesAuditedThen)
+		if len(t.Issues) > 0 {
+			tw := newTable(w)
+			fmt.Fprintln(tw, "CHANGE\tPAGES THEN\tPAGES NOW\tCHECK")
+			for _, is := range t.Issues {
+				printf(tw, "%s\t%d\t%d\t%s\n", is.Change, is.PagesAffectedThen, is.PagesAffectedNow, is.CheckID)
+			}
+			if err := tw.Flush(); err != nil {
+				return err
+			}
+		}
+	}
+	if r.CrossCuttingIssues == nil || len(*r.CrossCuttingIssues) == 0 {
+		fmt.Fprintln(w, "No check fails or warns on many of the pages audited.")
+		return nil
+	}
+	fmt.Fprintln(w, "\nIssues on many pages, most pages first:")
+	tw := newTable(w)
+	fmt.Fprintln(tw, "PAGES\tGAIN\tCHECK\tTEMPLATES")
+	for _, is := range *r.CrossCuttingIssues {
+		printf(tw, "%d/%d\t+%.1f\t%s\t%s\n", is.PagesAffected, is.PagesAudited, is.ExpectedGain, is.CheckID, strings.Join(is.Groups, " "))
+	}
+	return tw.Flush()
+}
+
+// gainText is "+4.4", or "-" when the document has no gain.
+func gainText(g *float64) string {
+	if g == nil {
+		return "-"
+	}
+	return fmt.Sprintf("+%.1f", *g)
+}
+
+// actionGain is what a priority action adds in the dossier's order: "+6.1
+// (alone +0.0)" when the actions above it make the difference, "+3.2
+// (with 2)" for actions that gain only together.
+func actionGain(act client.TriageAction, pos map[string]int) string {
+	out := gainText(act.GainInOrder)
+	switch {
+	case act.GainInOrder == nil:
+	case act.FixedWith != nil && len(*act.FixedWith) > 0:
+		nums := make([]string, 0, len(*act.FixedWith))
+		for _, id := range *act.FixedWith {
+			nums = append(nums, fmt.Sprint(pos[id]))
+		}
+		out += " (with " + strings.Join(nums, ", ") + ")"
+	case act.ExpectedGain != nil && *act.ExpectedGain != *act.GainInOrder:
+		out += " (alone " + gainText(act.ExpectedGain) + ")"
+	}
+	return out
 }
 
 func ringLabel(r client.Ring) string {
@@ -503,15 +680,19 @@ func scanTriage(ctx context.Context, e env, args []string) error {
 	if err := tw.Flush(); err != nil {
 		return err
 	}
-	printf(w, "\nPriority actions (%d, %d quick wins):\n", d.ActionCount, d.QuickWinCount)
+	printf(w, "\nPriority actions (%d, %d quick wins; GAIN: overall points, the actions above made):\n", d.ActionCount, d.QuickWinCount)
 	tw = newTable(w)
-	fmt.Fprintln(tw, "#\tQUICK WIN\tIMPACT\tEFFORT\tACTION")
+	fmt.Fprintln(tw, "#\tQUICK WIN\tGAIN\tIMPACT\tEFFORT\tACTION")
+	place := map[string]int{}
+	for i, act := range d.PriorityActions {
+		place[act.CheckID] = i + 1
+	}
 	for i, act := range d.PriorityActions {
 		qw := ""
 		if act.QuickWin {
 			qw = "yes"
 		}
-		printf(tw, "%d\t%s\t%s\t%s\t%s\n", i+1, qw, act.Impact, act.Effort, act.Label)
+		printf(tw, "%d\t%s\t%s\t%s\t%s\t%s\n", i+1, qw, actionGain(act, place), act.Impact, act.Effort, act.Label)
 	}
 	return tw.Flush()
 }
@@ -629,6 +810,31 @@ func scanCompare(ctx context.Context, e env, args []string) error {
 		}
 		printf(tw, "%s\t%s\t%s\t%s\n", d.Change, d.CheckID, orDash(d.BaseStatus), orDash(d.TargetStatus))
 	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	return printPageComparison(w, c.Pages)
+}
+
+// printPageComparison shows how two whole-site audits' pages compare: the
+// counts, then the pages whose score changed most.
+func printPageComparison(w io.Writer, p *client.PageComparison) error {
+	if p == nil {
+		return nil
+	}
+	printf(w, "\nPages: %d in both, %d only in the base scan, %d only in the target.\n", p.InBoth, p.OnlyBase, p.OnlyTarget)
+	tw := newTable(w)
+	header := false
+	for _, d := range p.Changed {
+		if d.Delta == nil || *d.Delta == 0 {
+			continue
+		}
+		if !header {
+			fmt.Fprintln(tw, "DELTA\tBASE\tTARGET\tURL")
+			header = true
+		}
+		printf(tw, "%s\t%s\t%s\t%s\n", signed(d.Delta), num(d.Base), num(d.Target), d.URL)
+	}
 	return tw.Flush()
 }
 
@@ -669,7 +875,8 @@ func scanExport(ctx context.Context, e env, args []string) error {
 	status := fs.String("status", "", "only scans with this status")
 	project := fs.String("project", "", "only scans with this project")
 	domain := fs.String("domain", "", "only scans of this domain or its subdomains")
-	limit := fs.Int("limit", 1000, "the most rows to export (1-10000)")
+	limit := fs.Int("limit", 1000, "the most scans to export (1-10000)")
+	include := fs.String("include", "", "checks: one row per check of those scans; pages: one row per page of their whole-site audits")
 	out := fs.String("o", "-", "file to write, - for stdout")
 	if _, err := parseArgs(fs, args, 0, 0); err != nil {
 		return err
@@ -679,6 +886,10 @@ func scanExport(ctx context.Context, e env, args []string) error {
 		return err
 	}
 	params := &client.ExportScansParams{Limit: limit}
+	if *include != "" {
+		in := client.ExportScansParamsInclude(*include)
+		params.Include = &in
+	}
 	if *status != "" {
 		st := client.StatusFilter(*status)
 		params.Status = &st

@@ -39,6 +39,9 @@ func serve(ctx context.Context, e env, args []string) error {
 	if cfg.Role == config.RoleAPI && e.getenv("GOGC") == "" && e.getenv("GOMEMLIMIT") == "" {
 		tuneAPIGC()
 	}
+	if cfg.Role == config.RoleWorker && e.getenv("GOMEMLIMIT") == "" {
+		tuneWorkerGC(cfg.ScanMemoryMiB)
+	}
 	return run(ctx, cfg, logger, nil)
 }
 
@@ -52,6 +55,22 @@ func serve(ctx context.Context, e env, args []string) error {
 func tuneAPIGC() {
 	debug.SetGCPercent(400)
 	debug.SetMemoryLimit(512 << 20)
+}
+
+// workerGCHeadroom is a worker process's soft memory limit beyond its
+// scans' memory budget: the runtime, the queue and database clients, and
+// the homepages of scans waiting for the budget.
+const workerGCHeadroom = 32 << 20
+
+// tuneWorkerGC sets a worker process's soft memory limit to its scans'
+// memory budget (GEOSCAN_SCAN_MEMORY) and the headroom. The budget's
+// estimates already count the garbage an audit leaves between
+// collections, while Go's default pacing lets the heap grow to twice what
+// is live, which for many scans in flight is well past the budget
+// (docs/PERFORMANCE.md). GOMEMLIMIT in the environment keeps Go's own
+// handling.
+func tuneWorkerGC(scanMemoryMiB int) {
+	debug.SetMemoryLimit(int64(scanMemoryMiB)<<20 + workerGCHeadroom)
 }
 
 // run serves until ctx is done (SIGINT/SIGTERM) or the server fails, then

@@ -45,6 +45,15 @@ type Config struct {
 	Role                Role
 	ScanWorkers         int
 	ScanBudget          time.Duration
+	// ScanMemoryMiB is the memory, in MiB, the scans of one worker process
+	// may hold at once while they judge the sites they read.
+	ScanMemoryMiB int
+	// ScanOrgShare is how many scans one organization may run at once, in
+	// all worker processes together, while another organization's scans
+	// wait.
+	ScanOrgShare int
+	// Render configures the headless browser of a worker process.
+	Render RenderConfig
 	// Resolve maps host names to addresses, bypassing DNS (dev/test only).
 	Resolve map[string][]string
 	// PlainHTTPPort is the port of the scanner's http:// probe.
@@ -60,6 +69,18 @@ type Config struct {
 	TrustedProxies []netip.Prefix
 	// DisableRateLimits turns both rate-limit layers off (dev/test only).
 	DisableRateLimits bool
+	// CrawlUnthrottled lifts the crawl's request rate and robots.txt
+	// Crawl-delay for whole-site audits (dev/test only: benchmarks against
+	// the local fixture sites).
+	CrawlUnthrottled bool
+	// RenderRateLimit is an organization's api_render limit: PDF reports
+	// rendered (not served from the cache) per minute.
+	RenderRateLimit int
+	// PDFCacheMB is the memory, in MiB, one process keeps rendered PDF
+	// reports in; 0 keeps none.
+	PDFCacheMB int
+	// ShareMaxDays is the longest a share link of a report may work.
+	ShareMaxDays int
 	// SchedulerInterval is how often the scheduler looks for due schedules.
 	SchedulerInterval time.Duration
 	// SMTPURL is the mail relay (smtp:// or smtps://, credentials in the
@@ -86,6 +107,30 @@ type LLMConfig struct {
 	CallTimeout            time.Duration
 	MaxCalls, MaxTokens    int
 	Concurrency            int
+}
+
+// RenderMode says whether a worker process renders pages in a browser.
+type RenderMode string
+
+// The rendering modes: render when a browser is found, require one, or
+// never render.
+const (
+	RenderAuto RenderMode = "auto"
+	RenderOn   RenderMode = "on"
+	RenderOff  RenderMode = "off"
+)
+
+// RenderConfig is the part of the configuration about rendering pages in a
+// headless Chromium, beside the raw fetch.
+type RenderConfig struct {
+	Mode RenderMode
+	// Chromium is the browser to run; empty looks for one on the PATH.
+	Chromium string
+	// Tabs is how many pages one worker process renders at once, each in
+	// a tab of its one browser.
+	Tabs int
+	// PageTimeout bounds the rendering of one page.
+	PageTimeout time.Duration
 }
 
 // Role is what a process runs.
@@ -200,6 +245,53 @@ func variables() []variable {
 			func(c *Config, v string) error { return positiveDuration(v, &c.ScanBudget) },
 		},
 		{
+			"GEOSCAN_SCAN_MEMORY", "320", "Memory, in MiB, that the scans one worker process runs at once may hold for the pages they parse and judge, each estimated from its HTML (16 bytes a byte, at least 2 MiB) and asked for before its homepage is parsed. A scan that does not fit waits, holding only what it fetched, for others to finish, within its budget: one that runs out of time waiting fails with a timeout that says so. A scan estimated above the whole budget runs alone. The default fits four scans of a 5 MB homepage beside a few ordinary ones. A worker process (GEOSCAN_ROLE=worker) sets Go's soft memory limit to this plus 32 MiB unless GOMEMLIMIT is set.", false,
+			func(c *Config, v string) error { return positiveInt(v, &c.ScanMemoryMiB) },
+		},
+		{
+			"GEOSCAN_SCAN_ORG_SHARE", "auto", "Scans one organization may run at once while another organization's scans wait for a worker, counted in the database across every worker process; with no one else waiting it may use every worker. auto is half of this process's GEOSCAN_SCAN_WORKERS, at least 1: right for one worker process. With several, set it to about half of all their workers together, the same in each.", false,
+			func(c *Config, v string) error {
+				if v == "auto" {
+					c.ScanOrgShare = 0 // resolved once GEOSCAN_SCAN_WORKERS is known
+					return nil
+				}
+				return positiveInt(v, &c.ScanOrgShare)
+			},
+		},
+		{
+			"GEOSCAN_RENDER", "auto", "Whether a worker process also loads the pages it scans in a headless Chromium, to compare what AI crawlers (raw HTML, no JavaScript) and people (a browser) get: auto renders when a browser is found (GEOSCAN_CHROMIUM, or the first of chromium-headless-shell, chromium, chromium-browser and google-chrome on the PATH) and otherwise scans without rendering; on refuses to start a worker without one; off never renders. Debian/Ubuntu: apt-get install chromium-headless-shell. Not to be confused with GEOSCAN_RENDER_RATE_LIMIT, which is about PDF reports.", false,
+			func(c *Config, v string) error {
+				switch RenderMode(v) {
+				case RenderAuto, RenderOn, RenderOff:
+					c.Render.Mode = RenderMode(v)
+					return nil
+				}
+				return fmt.Errorf("must be auto, on or off, not %q", v)
+			},
+		},
+		{
+			"GEOSCAN_CHROMIUM", "", "Path (or name on the PATH) of the Chromium that renders pages; unset: the first of chromium-headless-shell, chromium, chromium-browser and google-chrome on the PATH. Set but not found, or found but not starting, it stops a worker process from starting unless GEOSCAN_RENDER is off.", false,
+			func(c *Config, v string) error { c.Render.Chromium = strings.TrimSpace(v); return nil },
+		},
+		{
+			"GEOSCAN_RENDER_TABS", "2", "Pages one worker process renders at once (1–32), each in a tab of the one browser the process keeps; a scan waits for a free tab within its budget. Each tab holds the memory of a browser page (tens to a few hundred MiB), outside GEOSCAN_SCAN_MEMORY.", false,
+			func(c *Config, v string) error {
+				if err := positiveInt(v, &c.Render.Tabs); err != nil || c.Render.Tabs > 32 {
+					return fmt.Errorf("must be an integer from 1 to 32, not %q", v)
+				}
+				return nil
+			},
+		},
+		{
+			"GEOSCAN_RENDER_TIMEOUT", "15s", "Longest time the rendering of one page may take, from navigation to a settled DOM (at most 5m); a page over it is reported not measured, never the scan failed.", false,
+			func(c *Config, v string) error {
+				if err := positiveDuration(v, &c.Render.PageTimeout); err != nil || c.Render.PageTimeout > 5*time.Minute {
+					return fmt.Errorf("must be a positive duration of at most 5m such as 15s, not %q", v)
+				}
+				return nil
+			},
+		},
+		{
 			"GEOSCAN_WEBHOOK_RETRY_DELAYS", "5s,25s,125s", "Waits before each retry of a failed callback; the first attempt is immediate, so the default makes 4 attempts.", false,
 			func(c *Config, v string) error { return durationList(v, &c.WebhookRetryDelays) },
 		},
@@ -245,6 +337,36 @@ func variables() []variable {
 			func(c *Config, v string) error { b, err := strconv.ParseBool(v); c.DisableRateLimits = b; return err },
 		},
 		{
+			"GEOSCAN_CRAWL_UNTHROTTLED", "false", "Crawl whole-site audits as fast as the site answers: no request rate and no robots.txt Crawl-delay (robots.txt rules, Retry-After and the requests in flight still apply). For benchmarks against the fixture sites; refused unless GEOSCAN_ENV is dev or test.", false,
+			func(c *Config, v string) error { b, err := strconv.ParseBool(v); c.CrawlUnthrottled = b; return err },
+		},
+		{
+			"GEOSCAN_RENDER_RATE_LIMIT", "30", "PDF reports one organization may have rendered per minute (the api_render group): a PDF download not served from the cache counts against it as well as against api_read.", false,
+			func(c *Config, v string) error { return positiveInt(v, &c.RenderRateLimit) },
+		},
+		{
+			"GEOSCAN_PDF_CACHE_MB", "64", "Memory (MiB) one API process keeps rendered PDF reports in, least recently used dropped first; a report renders once and is then served from memory until its scan's report or dossier changes. 0 turns the cache off.", false,
+			func(c *Config, v string) error {
+				n, err := strconv.Atoi(v)
+				if err != nil || n < 0 || n > 1<<20 {
+					return fmt.Errorf("must be a whole number of MiB from 0 to 1048576, not %q", v)
+				}
+				c.PDFCacheMB = n
+				return nil
+			},
+		},
+		{
+			"GEOSCAN_SHARE_MAX_DAYS", "365", "The longest, in days, a share link of a report (POST /api/v1/scans/{scan_id}/shares, and the links in scheduled-scan emails) may work before it expires; a longer expiry asked for is refused.", false,
+			func(c *Config, v string) error {
+				n, err := strconv.Atoi(v)
+				if err != nil || n < 1 || n > 3650 {
+					return fmt.Errorf("must be a whole number of days from 1 to 3650, not %q", v)
+				}
+				c.ShareMaxDays = n
+				return nil
+			},
+		},
+		{
 			"GEOSCAN_SCHEDULER_INTERVAL", "1m", "How often the elected worker process creates the scans of due schedules (a River periodic job; any number of processes create each due scan once).", false,
 			func(c *Config, v string) error { return positiveDuration(v, &c.SchedulerInterval) },
 		},
@@ -265,7 +387,7 @@ func variables() []variable {
 			func(c *Config, v string) error { c.LLM.EnginesFile = v; return nil },
 		},
 		{
-			"GEOSCAN_LLM_RUNS", "3", "How often each AI mention prompt is asked per engine (1–20); rates are reported with their 95 % interval.", false,
+			"GEOSCAN_LLM_RUNS", "4", "How often each AI mention prompt is asked per engine (1–20); rates are reported with their 95 % interval.", false,
 			func(c *Config, v string) error {
 				if err := positiveInt(v, &c.LLM.Runs); err != nil || c.LLM.Runs > 20 {
 					return fmt.Errorf("must be an integer from 1 to 20, not %q", v)
@@ -452,6 +574,9 @@ func Load(getenv func(string) string) (Config, error) {
 	if c.DisableRateLimits && c.Env != EnvDev && c.Env != EnvTest {
 		errs = append(errs, fmt.Errorf("GEOSCAN_DISABLE_RATE_LIMITS=true is refused in %s mode: it removes the brute-force and abuse protection of the API; set GEOSCAN_ENV=dev or test to use it", c.Env))
 	}
+	if c.CrawlUnthrottled && c.Env != EnvDev && c.Env != EnvTest {
+		errs = append(errs, fmt.Errorf("GEOSCAN_CRAWL_UNTHROTTLED=true is refused in %s mode: real sites are crawled at a polite rate; set GEOSCAN_ENV=dev or test to use it", c.Env))
+	}
 	if c.Env != EnvDev && c.Env != EnvTest {
 		if len(c.Resolve) > 0 {
 			errs = append(errs, fmt.Errorf("GEOSCAN_RESOLVE is refused in %s mode: it would let names point scans anywhere; set GEOSCAN_ENV=dev or test to use it", c.Env))
@@ -459,6 +584,9 @@ func Load(getenv func(string) string) (Config, error) {
 		if c.PlainHTTPPort != 80 {
 			errs = append(errs, fmt.Errorf("GEOSCAN_PLAIN_HTTP_PORT is refused in %s mode: the http:// probe uses port 80", c.Env))
 		}
+	}
+	if c.ScanOrgShare == 0 {
+		c.ScanOrgShare = max(1, c.ScanWorkers/2)
 	}
 	if c.PublicURL == "" {
 		c.PublicURL = "http://" + c.HTTPAddr
@@ -517,6 +645,12 @@ func (c Config) Redacted() map[string]string {
 	out["GEOSCAN_LOG_LEVEL"] = c.LogLevel
 	out["GEOSCAN_LOG_FORMAT"] = c.LogFormat
 	out["GEOSCAN_DB_MAX_CONNS"] = strconv.Itoa(c.DBMaxConns)
+	out["GEOSCAN_SCAN_MEMORY"] = strconv.Itoa(c.ScanMemoryMiB)
+	out["GEOSCAN_SCAN_ORG_SHARE"] = strconv.Itoa(c.ScanOrgShare)
+	out["GEOSCAN_RENDER"] = string(c.Render.Mode)
+	out["GEOSCAN_CHROMIUM"] = c.Render.Chromium
+	out["GEOSCAN_RENDER_TABS"] = strconv.Itoa(c.Render.Tabs)
+	out["GEOSCAN_RENDER_TIMEOUT"] = c.Render.PageTimeout.String()
 	out["GEOSCAN_SHUTDOWN_TIMEOUT"] = c.ShutdownTimeout.String()
 	out["GEOSCAN_REQUEST_TIMEOUT"] = c.RequestTimeout.String()
 	out["GEOSCAN_DATA_DIR"] = c.DataDir
@@ -533,6 +667,10 @@ func (c Config) Redacted() map[string]string {
 	}
 	out["GEOSCAN_TRUSTED_PROXIES"] = strings.Join(proxies, ",")
 	out["GEOSCAN_DISABLE_RATE_LIMITS"] = strconv.FormatBool(c.DisableRateLimits)
+	out["GEOSCAN_CRAWL_UNTHROTTLED"] = strconv.FormatBool(c.CrawlUnthrottled)
+	out["GEOSCAN_RENDER_RATE_LIMIT"] = strconv.Itoa(c.RenderRateLimit)
+	out["GEOSCAN_PDF_CACHE_MB"] = strconv.Itoa(c.PDFCacheMB)
+	out["GEOSCAN_SHARE_MAX_DAYS"] = strconv.Itoa(c.ShareMaxDays)
 	out["GEOSCAN_LLM_BASE_URL"] = c.LLM.BaseURL
 	out["GEOSCAN_LLM_MODEL"] = c.LLM.Model
 	out["GEOSCAN_LLM_ENGINES_FILE"] = c.LLM.EnginesFile

@@ -105,6 +105,12 @@ func TestLoadRateLimitSettings(t *testing.T) {
 		require.NoError(t, err)
 		require.True(t, c.DisableRateLimits)
 	}
+
+	_, err = Load(env(map[string]string{"GEOSCAN_CRAWL_UNTHROTTLED": "true"}))
+	require.ErrorContains(t, err, "GEOSCAN_CRAWL_UNTHROTTLED=true is refused in production mode")
+	c, err = Load(env(map[string]string{"GEOSCAN_CRAWL_UNTHROTTLED": "true", "GEOSCAN_ENV": "test"}))
+	require.NoError(t, err)
+	require.True(t, c.CrawlUnthrottled)
 }
 
 func TestLoadMailSettings(t *testing.T) {
@@ -153,5 +159,50 @@ func TestLoadSnapshotRetention(t *testing.T) {
 	for _, bad := range []string{"0d", "-3d", "d", "ninety", "0s", "1.5d"} {
 		_, err := Load(env(map[string]string{"GEOSCAN_SNAPSHOT_RETENTION": bad}))
 		require.ErrorContains(t, err, "GEOSCAN_SNAPSHOT_RETENTION", bad)
+	}
+}
+
+func TestLoadPDFSettings(t *testing.T) {
+	t.Parallel()
+
+	c, err := Load(env(nil))
+	require.NoError(t, err)
+	require.Equal(t, 30, c.RenderRateLimit)
+	require.Equal(t, 64, c.PDFCacheMB)
+
+	c, err = Load(env(map[string]string{"GEOSCAN_RENDER_RATE_LIMIT": "5", "GEOSCAN_PDF_CACHE_MB": "0"}))
+	require.NoError(t, err)
+	require.Equal(t, 5, c.RenderRateLimit)
+	require.Zero(t, c.PDFCacheMB, "0 turns the cache off")
+	require.Equal(t, "0", c.Redacted()["GEOSCAN_PDF_CACHE_MB"])
+
+	_, err = Load(env(map[string]string{"GEOSCAN_RENDER_RATE_LIMIT": "0", "GEOSCAN_PDF_CACHE_MB": "-1"}))
+	require.ErrorContains(t, err, "GEOSCAN_RENDER_RATE_LIMIT")
+	require.ErrorContains(t, err, "GEOSCAN_PDF_CACHE_MB")
+	_, err = Load(env(map[string]string{"GEOSCAN_PDF_CACHE_MB": "64MB"}))
+	require.ErrorContains(t, err, "GEOSCAN_PDF_CACHE_MB")
+}
+
+func TestLoadScanOrgShare(t *testing.T) {
+	t.Parallel()
+
+	c, err := Load(env(nil))
+	require.NoError(t, err)
+	require.Equal(t, 4, c.ScanOrgShare, "auto: half of the default 8 workers")
+
+	for workers, share := range map[string]int{"1": 1, "2": 1, "3": 1, "200": 100} {
+		c, err := Load(env(map[string]string{"GEOSCAN_SCAN_WORKERS": workers}))
+		require.NoError(t, err)
+		require.Equal(t, share, c.ScanOrgShare, "auto with %s workers", workers)
+	}
+
+	c, err = Load(env(map[string]string{"GEOSCAN_SCAN_ORG_SHARE": "30", "GEOSCAN_SCAN_WORKERS": "8"}))
+	require.NoError(t, err)
+	require.Equal(t, 30, c.ScanOrgShare, "a share above this process's workers counts the other processes'")
+	require.Equal(t, "30", c.Redacted()["GEOSCAN_SCAN_ORG_SHARE"])
+
+	for _, bad := range []string{"0", "-2", "half", "1.5"} {
+		_, err := Load(env(map[string]string{"GEOSCAN_SCAN_ORG_SHARE": bad}))
+		require.ErrorContains(t, err, "GEOSCAN_SCAN_ORG_SHARE", bad)
 	}
 }
