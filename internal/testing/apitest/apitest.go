@@ -112,6 +112,10 @@ func Start(t testing.TB, databaseURL string, opts Options) *Harness {
 		// their own limit and send their own address through a trusted
 		// proxy; organization limits stay as in production.
 		"GEOSCAN_IP_RATE_LIMIT": "1000000",
+		// Scans render pages only in the tests that ask for it
+		// (GEOSCAN_RENDER=on): what the others find must not depend on
+		// whether the machine has a browser.
+		"GEOSCAN_RENDER": "off",
 	}
 	if opts.AllowPrivateTargets {
 		vars["GEOSCAN_ALLOW_PRIVATE_TARGETS"] = "true"

@@ -81,7 +81,10 @@ type Process struct {
 func Start(t testing.TB, name, bin string, env []string, args ...string) *Process {
 	t.Helper()
 	cmd := exec.CommandContext(t.Context(), bin, args...) //nolint:gosec // the binary and arguments a test chose
-	cmd.Env = append(os.Environ(), env...)
+	// Processes render pages only when a test asks for it (its env
+	// setting GEOSCAN_RENDER wins): what they do must not depend on
+	// whether the machine has a browser.
+	cmd.Env = append(append(os.Environ(), "GEOSCAN_RENDER=off"), env...)
 	pr, pw := io.Pipe()
 	p := &Process{Cmd: cmd, name: name, logs: &Logs{}, exited: make(chan struct{})}
 	cmd.Stderr = pw

@@ -6,10 +6,18 @@
 // WordPress and Drupal files, and a bakery whose sitemap is only at the
 // default path) and hostile targets (a slow drip, a 50 MiB page, a gzip
 // bomb, a redirect to a cloud metadata address, tarpits that send a page or
-// its headers a byte at a time, a site whose secondary files crawl, and a
-// page full of NUL bytes and invalid UTF-8). StartBadTLS serves, apart from
-// them, one origin per TLS fault (an expired, not yet valid, mismatched,
-// unknown-authority or self-signed certificate, or an old protocol).
+// its headers a byte at a time, a site whose secondary files crawl, a
+// page full of NUL bytes and invalid UTF-8, and a 4.9 MB homepage shaped like
+// a big store's). Megasite is a whole shop of some five hundred pages,
+// with sitemaps, crawler traps and known faults, for whole-site crawls.
+// Rendering lists eight small sites for rendering pages in a browser (a
+// client-rendered app and its server-rendered twin, scripts that move the
+// canonical or add JSON-LD, pages that never settle or crash the renderer,
+// one that reaches for internal addresses), with their ground truth in
+// RenderTruths.
+// StartBadTLS serves, apart from them all, one origin per TLS fault (an
+// expired, not yet valid, mismatched, unknown-authority or self-signed
+// certificate, or an old protocol).
 //
 // Start brings them all up on loopback: one HTTPS listener that routes by
 // Host header with certificates from a freshly generated test CA, and one
@@ -64,13 +72,20 @@ const (
 	TarpitHeaders    = "tarpithead"   // tarpit-headers.test
 	SlowPages        = "slowpages"    // slowpages.test
 	NulBytes         = "nulbytes"     // nulbytes.test
+	Heavy            = "heavy"        // everything-store.test
+
+	Megasite = "megasite" // northwind-outfitters.test
 )
 
 // Realistic lists the realistic fixtures in a stable order.
 var Realistic = []string{WordPress, NextShell, Shopify, Docs, Edge, Broken, Winery, Wiki, Bakery}
 
 // Hostile lists the fixtures built to misbehave.
-var Hostile = []string{SlowDrip, Huge, GzipBomb, MetadataRedirect, TarpitBody, TarpitHeaders, SlowPages, NulBytes}
+var Hostile = []string{SlowDrip, Huge, GzipBomb, MetadataRedirect, TarpitBody, TarpitHeaders, SlowPages, NulBytes, Heavy}
+
+// Crawl lists the fixtures built for whole-site crawls. They are kept out
+// of Realistic, whose sites every audit test and golden scans.
+var Crawl = []string{Megasite}
 
 // hosts maps each site to its host name.
 var hosts = map[string]string{
@@ -91,6 +106,8 @@ var hosts = map[string]string{
 	TarpitHeaders:    "tarpit-headers.test",
 	SlowPages:        "slowpages.test",
 	NulBytes:         "nulbytes.test",
+	Heavy:            "everything-store.test",
+	Megasite:         "northwind-outfitters.test",
 }
 
 // fixture is one site as the listeners see it.
@@ -113,6 +130,10 @@ type env struct {
 	httpsPort int
 	httpPort  int
 	done      <-chan struct{}
+	// megasitePages is Options.MegasitePages.
+	megasitePages int
+	// canaryV4 and canaryV6 are the canary listeners' addresses.
+	canaryV4, canaryV6 string
 }
 
 func (e *env) origin(host string) string {
@@ -129,6 +150,7 @@ type Server struct {
 	serving           sync.WaitGroup
 
 	sites    map[string]*fixture // by name
+	canary   *canaries
 	byHost   map[string]*fixture
 	resolver *Resolver
 
@@ -173,8 +195,23 @@ func (s *Server) delay(r *http.Request) bool {
 // (plus one for 127.0.0.1 and localhost), then serves every fixture on one
 // HTTPS listener and one plain-HTTP listener, both on 127.0.0.1 with
 // ephemeral ports. Requests are routed by Host header; unknown hosts get 421.
-func Start() (*Server, error) {
+func Start() (*Server, error) { return StartWith(Options{}) }
+
+// Options change what StartWith serves; the zero value is Start's sites.
+type Options struct {
+	// MegasitePages above the megasite's default size (about five hundred
+	// pages) makes it the smallest larger site on the same templates with
+	// at least that many pages (MegasitePagesOf lists them), for
+	// benchmarks of whole-site audits of thousands of pages.
+	MegasitePages int
+}
+
+// StartWith is Start with the sites changed by o.
+func StartWith(o Options) (*Server, error) {
 	if _, err := siteTemplates(); err != nil {
+		return nil, err
+	}
+	if _, err := megasiteTemplates(); err != nil {
 		return nil, err
 	}
 	names := make([]string, 0, len(hosts))
@@ -196,7 +233,14 @@ func Start() (*Server, error) {
 		return nil, fmt.Errorf("testsite: listen http: %w", err)
 	}
 
+	canary, err := startCanaries()
+	if err != nil {
+		_ = httpsLn.Close()
+		_ = httpLn.Close()
+		return nil, err
+	}
 	s := &Server{
+		canary:  canary,
 		caPEM:   certs.caPEM,
 		pool:    certs.pool,
 		httpsLn: httpsLn,
@@ -206,12 +250,18 @@ func Start() (*Server, error) {
 		done:    make(chan struct{}),
 		hits:    map[string]map[string]int{},
 	}
-	e := &env{httpsPort: portOf(httpsLn), httpPort: portOf(httpLn), done: s.done}
+	e := &env{
+		httpsPort: portOf(httpsLn), httpPort: portOf(httpLn), done: s.done, megasitePages: o.MegasitePages,
+		canaryV4: canary.v4.Addr().String(), canaryV6: canary.v6Addr,
+	}
 	for _, f := range []*fixture{
 		newWordPress(e), newNextShell(e), newShopify(e), newDocs(e), newEdge(e), newBroken(e),
 		newWinery(e), newWiki(e), newBakery(e),
 		newSlowDrip(e), newHuge(e), newGzipBomb(e), newMetadataRedirect(e),
-		newTarpitBody(e), newTarpitHeaders(e), newSlowPages(e), newNulBytes(e),
+		newTarpitBody(e), newTarpitHeaders(e), newSlowPages(e), newNulBytes(e), newHeavy(e),
+		newMegasite(e),
+		newClientApp(e), newServerApp(e), newHydrationCanonical(e), newTagManagerJSONLD(e),
+		newInfiniteScroll(e), newNeverSettles(e), newRendererCrash(e), newInternalReach(e),
 	} {
 		s.sites[f.name] = f
 		s.byHost[f.host] = f
@@ -271,6 +321,7 @@ func (s *Server) Close() {
 		_ = s.httpsSrv.Close()
 		_ = s.httpSrv.Close()
 		s.serving.Wait()
+		s.canary.close()
 		// Handlers normally finish within milliseconds of the close; the
 		// bound keeps a wedged one from hanging a test suite.
 		select {
