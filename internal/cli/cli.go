@@ -5,6 +5,7 @@
 package cli
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"flag"
@@ -12,6 +13,7 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"strings"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/riverqueue/river"
@@ -35,6 +37,10 @@ type env struct {
 	// terminal, when set, tells which writers are terminals (tests);
 	// otherwise a writer is one when it is an *os.File on a terminal.
 	terminal func(io.Writer) bool
+	// inspectFlags, when set, is handed each flag set a command builds,
+	// and the command then stops as for --help (shell completion lists
+	// the flags that way).
+	inspectFlags func(*flag.FlagSet)
 }
 
 // tty reports whether w is a terminal.
@@ -76,9 +82,12 @@ Usage:
                                         queue held (or failed) emails for sending again; needs GEOSCAN_SMTP_URL
   geoscan schedule tick [--at RFC3339] [--org ORG_ID]
                                         create the scans of the schedules due now (or at --at) and exit
+  geoscan completion bash|zsh|fish      print the shell's completion script (geoscan completion --help)
+  geoscan version                       the module version and commit of this binary (also --version)
 
-Client commands (GEOSCAN_API_URL, GEOSCAN_API_KEY; each takes --json):
-  geoscan scan create URL [--brand NAME] [--callback-url URL] [--wait] [--min-score N]
+Client commands (GEOSCAN_API_URL, GEOSCAN_API_KEY; --json prints the API's JSON, but for pdf and export):
+  geoscan scan create URL [--brand NAME] [--callback-url URL] [--language en|de|fr|es] [--wait] [--min-score N]
+                          [--fail-under RING=N] [--sarif FILE] [--junit FILE]
   geoscan scan get|report|triage|checks|pdf|delete ID
   geoscan scan list | export | compare BASE TARGET       (geoscan scan help)
   geoscan schedule create URL | list | get ID | update ID | delete ID   (geoscan schedule help)
@@ -105,6 +114,11 @@ func mainWith(ctx context.Context, e env, args []string) int {
 			printf(e.stderr, "geoscan: %s\n", lines(exit.msg))
 		}
 		return exit.code
+	case errors.Is(err, errUsage) && helpAsked(args):
+		// A command without flags of its own, or a group asked for help:
+		// its lines of the usage answer.
+		printf(e.stdout, "%s", lines(usageOf(args)))
+		return 0
 	case errors.Is(err, errUsage):
 		if len(args) > 0 && oneOf(args[0], "scan", "schedule", "webhook", "usage") {
 			// The group's own usage is already part of the message.
@@ -122,61 +136,113 @@ func mainWith(ctx context.Context, e env, args []string) int {
 	}
 }
 
+// command is one of geoscan's commands: its name, what runs it, and, for a
+// group, its subcommands (a nested one as "share create"), which help and
+// shell completion list.
+type command struct {
+	name string
+	run  func(ctx context.Context, e env, args []string) error
+	sub  []string
+}
+
+// commandTable is every command of geoscan, one per line.
+func commandTable() []command {
+	return []command{
+		{name: "serve", run: serve},
+		{name: "dev", run: dev},
+		{name: "demo", run: demo},
+		{name: "fixtures", run: fixtures},
+		{name: "migrate", run: migrate},
+		{name: "triage", run: triageCmd, sub: []string{"recompute"}},
+		{name: "org", run: org, sub: []string{"create", "set-subscription", "set-limits", "show", "branding show", "branding set", "branding reset"}},
+		{name: "key", run: key, sub: []string{"create", "list", "revoke"}},
+		{name: "member", run: member, sub: []string{"add", "list"}},
+		{name: "outbox", run: outbox, sub: []string{"list", "show", "send"}},
+		{name: "scan", run: scanCmd, sub: []string{
+			"create", "get", "list", "report", "triage", "checks", "compare", "export", "pdf", "fixes", "pages",
+			"share create", "share list", "share revoke", "delete",
+		}},
+		{name: "schedule", run: scheduleCmd, sub: []string{"create", "list", "get", "update", "delete", "runs", "tick"}},
+		{name: "usage", run: usageCmd},
+		{name: "webhook", run: webhookCmd, sub: []string{"test", "verify"}},
+		{name: "completion", run: completionCmd, sub: []string{"bash", "zsh", "fish"}},
+		{name: "version", run: versionCmd},
+	}
+}
+
 func dispatch(ctx context.Context, e env, args []string) error {
 	if len(args) == 0 {
 		return fmt.Errorf("%w: no command given", errUsage)
 	}
 	cmd, rest := args[0], args[1:]
 	switch cmd {
-	case "serve":
-		return serve(ctx, e, rest)
-	case "dev":
-		return dev(ctx, e, rest)
-	case "demo":
-		return demo(ctx, e, rest)
-	case "fixtures":
-		return fixtures(ctx, e, rest)
-	case "migrate":
-		return migrate(ctx, e, rest)
-	case "triage":
-		return triageCmd(ctx, e, rest)
-	case "org":
-		return org(ctx, e, rest)
-	case "key":
-		return key(ctx, e, rest)
-	case "member":
-		return member(ctx, e, rest)
-	case "outbox":
-		return outbox(ctx, e, rest)
-	case "scan":
-		return scanCmd(ctx, e, rest)
-	case "schedule":
-		return scheduleCmd(ctx, e, rest)
-	case "usage":
-		return usageCmd(ctx, e, rest)
-	case "webhook":
-		return webhookCmd(ctx, e, rest)
 	case "help", "-h", "--help":
 		fmt.Fprint(e.stdout, usage)
 		return nil
+	case "--version", "-version":
+		return versionCmd(ctx, e, rest)
+	}
+	for _, c := range commandTable() {
+		if c.name == cmd {
+			return c.run(ctx, e, rest)
+		}
 	}
 	return fmt.Errorf("%w: unknown command %q", errUsage, cmd)
 }
 
 func newFlagSet(e env, name string) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	fs.SetOutput(layoutWriter{e.stderr}) // its messages echo the command line
+	fs.SetOutput(&flagOutput{stdout: e.stdout, stderr: e.stderr, inspect: e.inspectFlags})
 	return fs
 }
 
-func parseFlags(fs *flag.FlagSet, args []string) error {
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return err
-		}
-		return fmt.Errorf("%w: %w", errUsage, err)
+// flagOutput is where a flag set writes its usage and its complaints. What
+// it writes is held until Parse returns, then goes to stdout when help was
+// asked for (-h, --help: the usage is the answer) and to stderr after a
+// mistake; either way with the layout kept and anything else that would
+// act on a terminal escaped, since the messages echo the command line.
+type flagOutput struct {
+	buf            bytes.Buffer
+	stdout, stderr io.Writer
+	inspect        func(*flag.FlagSet)
+}
+
+func (o *flagOutput) Write(p []byte) (int, error) { return o.buf.Write(p) }
+
+func (o *flagOutput) flush(w io.Writer) {
+	if w != nil && o.buf.Len() > 0 {
+		_, _ = layoutWriter{w}.Write(o.buf.Bytes())
 	}
-	return nil
+	o.buf.Reset()
+}
+
+func parseFlags(fs *flag.FlagSet, args []string) error {
+	out, _ := fs.Output().(*flagOutput)
+	if out != nil && out.inspect != nil {
+		// Shell completion reads the flags and runs nothing.
+		out.inspect(fs)
+		return flag.ErrHelp
+	}
+	err := fs.Parse(args)
+	if out != nil {
+		switch {
+		case errors.Is(err, flag.ErrHelp):
+			out.flush(out.stdout)
+		case err != nil && strings.Contains(err.Error(), "not defined: -json"):
+			out.buf.Reset()
+		default:
+			out.flush(out.stderr)
+		}
+	}
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, flag.ErrHelp):
+		return err
+	case strings.Contains(err.Error(), "not defined: -json"):
+		return fmt.Errorf("%w: geoscan %s prints no JSON: --json is for the client commands that read the API (geoscan help)", errUsage, fs.Name())
+	}
+	return fmt.Errorf("%w: %w", errUsage, err)
 }
 
 func newLogger(cfg config.Config, w io.Writer) *slog.Logger {
@@ -229,6 +295,54 @@ func openQueue(ctx context.Context, e env) (*store.Store, *river.Client[pgx.Tx],
 // as text on stderr.
 func warnLogger(e env) *slog.Logger {
 	return slog.New(slog.NewTextHandler(e.stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+}
+
+// helpAsked reports whether the command line asks for help (-h, --help)
+// before any "--".
+func helpAsked(args []string) bool {
+	for _, a := range args {
+		switch a {
+		case "--":
+			return false
+		case "-h", "-help", "--h", "--help":
+			return true
+		}
+	}
+	return false
+}
+
+// usageOf is the lines of the usage about the command args name (its
+// words before the first flag or argument that is not a command), or the
+// whole usage when no line is about it.
+func usageOf(args []string) string {
+	var words []string
+	for _, a := range args {
+		if strings.HasPrefix(a, "-") {
+			break
+		}
+		words = append(words, a)
+	}
+	for n := len(words); n > 0; n-- {
+		prefix := "  geoscan " + strings.Join(words[:n], " ")
+		var b strings.Builder
+		in := false
+		for line := range strings.Lines(usage) {
+			switch {
+			case strings.HasPrefix(line, prefix+" ") || strings.HasPrefix(line, prefix+"\n"):
+				in = true
+			case strings.HasPrefix(line, "    ") && in: // a continuation
+			default:
+				in = false
+			}
+			if in {
+				b.WriteString(line)
+			}
+		}
+		if b.Len() > 0 {
+			return "Usage:\n" + b.String()
+		}
+	}
+	return usage
 }
 
 func oneOf(v string, allowed ...string) bool {

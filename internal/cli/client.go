@@ -141,11 +141,11 @@ func newClientFlagSet(e env, name, usageText string) (*flag.FlagSet, clientFlags
 	fs := newFlagSet(e, name)
 	f := clientFlags{json: fs.Bool("json", false, "print the API's JSON response instead of a table")}
 	fs.Usage = func() {
-		printf(e.stderr, "%s", lines(usageText))
-		fmt.Fprintln(e.stderr, "\nFlags:")
+		printf(fs.Output(), "%s", lines(usageText))
+		fmt.Fprintln(fs.Output(), "\nFlags:")
 		fs.PrintDefaults()
-		fmt.Fprintln(e.stderr, "\nEnvironment:")
-		_ = config.WriteClientHelp(e.stderr)
+		fmt.Fprintln(fs.Output(), "\nEnvironment:")
+		_ = config.WriteClientHelp(fs.Output())
 	}
 	return fs, f
 }

@@ -28,7 +28,7 @@ func demo(ctx context.Context, e env, args []string) error {
 	timeout := fs.Duration("timeout", 3*time.Minute, "give up waiting for the scans after this long")
 	pdfDir := fs.String("pdf-dir", "", "also save both editions of each fixture's PDF report in this directory")
 	fs.Usage = func() {
-		fmt.Fprint(e.stderr, "Usage: geoscan demo [--timeout 3m] [--pdf-dir DIR]\n\nScans the built-in fixture sites (served on loopback with a test CA) through the API and prints\nthe results. Needs no internet. The AI mention checks and summaries use GeoScan's scripted demo\nengine, an OpenAI-compatible server on loopback whose answers are canned: they show the shape of\nthe results, not what any real assistant says.\n")
+		fmt.Fprint(fs.Output(), "Usage: geoscan demo [--timeout 3m] [--pdf-dir DIR]\n\nScans the built-in fixture sites (served on loopback with a test CA) through the API and prints\nthe results. Needs no internet. The AI mention checks and summaries use GeoScan's scripted demo\nengine, an OpenAI-compatible server on loopback whose answers are canned: they show the shape of\nthe results, not what any real assistant says.\n")
 	}
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -171,8 +171,10 @@ func demo(ctx context.Context, e env, args []string) error {
 		}
 		printf(e.stdout, "\nPDF reports of both audiences saved in %s.\n", *pdfDir)
 	}
-	printf(e.stdout, "\nThe scans belong to the development organization: run `make run` and read them with the key in %s,\nfor example: curl -s -H \"X-API-Key: $(cat %s)\" http://127.0.0.1:8080/api/v1/scans/%s/report\n",
-		relative(keyFile), relative(keyFile), results[0].ID)
+	// The demo's own server stops with it: the hint names the address
+	// `make run` (geoscan dev) listens on with the same environment.
+	printf(e.stdout, "\nThe scans belong to the development organization: run `make run` and read them with the key in %s,\nfor example: curl -s -H \"X-API-Key: $(cat %s)\" %s/api/v1/scans/%s/report\n",
+		relative(keyFile), relative(keyFile), devURL(e.getenv), results[0].ID)
 	return nil
 }
 

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net"
 	"os"
 	"path/filepath"
 	"strings"
@@ -23,17 +24,11 @@ const devOrgName = "Development"
 // then ensures a development organization and an API key that survives
 // restarts, prints them, and serves until interrupted, stopping the cluster
 // on the way out.
-func dev(ctx context.Context, e env, args []string) error {
-	fs := newFlagSet(e, "dev")
-	fs.Usage = func() {
-		fmt.Fprint(e.stderr, "Usage: geoscan dev\n\nRuns GeoScan for development (GEOSCAN_ENV defaults to dev, GEOSCAN_LOG_FORMAT to text). With DATABASE_URL unset, a private\nPostgreSQL cluster is kept under GEOSCAN_DATA_DIR/postgres. Configuration:\n\n")
-		_ = config.WriteHelp(e.stderr)
-	}
-	if err := parseFlags(fs, args); err != nil {
-		return err
-	}
-	getenv := func(k string) string {
-		if e.getenv(k) == "" {
+// devGetenv is the environment of `geoscan dev`: GEOSCAN_ENV defaults to
+// dev and GEOSCAN_LOG_FORMAT to text.
+func devGetenv(getenv func(string) string) func(string) string {
+	return func(k string) string {
+		if getenv(k) == "" {
 			switch k {
 			case "GEOSCAN_ENV":
 				return string(config.EnvDev)
@@ -41,9 +36,38 @@ func dev(ctx context.Context, e env, args []string) error {
 				return "text"
 			}
 		}
-		return e.getenv(k)
+		return getenv(k)
 	}
-	cfg, err := config.Load(getenv)
+}
+
+// devURL is the base URL `geoscan dev` (make run) serves on with this
+// environment: its GEOSCAN_HTTP_ADDR, a listener on every interface read
+// through loopback.
+func devURL(getenv func(string) string) string {
+	addr := "127.0.0.1:8080"
+	if cfg, err := config.Load(devGetenv(getenv)); err == nil {
+		addr = cfg.HTTPAddr
+	}
+	host, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return "http://" + addr
+	}
+	if host == "" || host == "0.0.0.0" || host == "::" {
+		host = "127.0.0.1"
+	}
+	return "http://" + net.JoinHostPort(host, port)
+}
+
+func dev(ctx context.Context, e env, args []string) error {
+	fs := newFlagSet(e, "dev")
+	fs.Usage = func() {
+		fmt.Fprint(fs.Output(), "Usage: geoscan dev\n\nRuns GeoScan for development (GEOSCAN_ENV defaults to dev, GEOSCAN_LOG_FORMAT to text). With DATABASE_URL unset, a private\nPostgreSQL cluster is kept under GEOSCAN_DATA_DIR/postgres. Configuration:\n\n")
+		_ = config.WriteHelp(fs.Output())
+	}
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	cfg, err := config.Load(devGetenv(e.getenv))
 	if err != nil {
 		return fmt.Errorf("configuration: %w", err)
 	}

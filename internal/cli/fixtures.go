@@ -20,7 +20,7 @@ func fixtures(ctx context.Context, e env, args []string) error {
 	latency := fs.Duration("latency", 0, "delay every response by this long, as a distant site would (e.g. 300ms)")
 	megasite := fs.Int("megasite-pages", 0, "serve the megasite with at least this many pages (default: its 516)")
 	fs.Usage = func() {
-		fmt.Fprint(e.stderr, "Usage: geoscan fixtures [--ca-dir DIR] [--latency DURATION] [--megasite-pages N]\n\nServes the fixture sites on loopback and prints, as shell assignments, the GEOSCAN_* settings\nthat let a dev/test server scan them. Runs until interrupted.\n")
+		fmt.Fprint(fs.Output(), "Usage: geoscan fixtures [--ca-dir DIR] [--latency DURATION] [--megasite-pages N]\n\nServes the fixture sites on loopback and prints, as shell assignments, the GEOSCAN_* settings\nthat let a dev/test server scan them. Runs until interrupted.\n")
 	}
 	if err := parseFlags(fs, args); err != nil {
 		return err

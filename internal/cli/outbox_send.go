@@ -41,7 +41,7 @@ func outboxSend(ctx context.Context, e env, args []string) error {
 	orgFlag := fs.String("org", "", "only this organization's emails")
 	dryRun := fs.Bool("dry-run", false, "print what would be queued and change nothing")
 	fs.Usage = func() {
-		fmt.Fprint(e.stderr, outboxSendUsage)
+		fmt.Fprint(fs.Output(), outboxSendUsage)
 		fs.PrintDefaults()
 	}
 	pos, err := parseArgs(fs, args, 0, 1000)

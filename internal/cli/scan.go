@@ -23,13 +23,15 @@ import (
 
 const scanUsage = `Usage: geoscan scan COMMAND [flags]
 
-  create URL [--brand NAME] [--callback-url URL] [--project P] [--max-pages N] [--wait] [--min-score N] [--timeout 10m]
+  create URL [--brand NAME] [--callback-url URL] [--project P] [--max-pages N] [--language en|de|fr|es]
+             [--wait] [--min-score N] [--fail-under RING=N] [--sarif FILE] [--junit FILE] [--timeout 10m]
                      create a scan; --max-pages above 1 audits the whole site, up to N pages; --wait
                      shows its progress (pages judged, on a whole-site audit) until it finishes,
-                     --min-score fails the command when the overall score is lower (implies --wait)
+                     --min-score fails the command when the overall score is lower, --fail-under when
+                     a ring's is (search=70); --sarif and --junit write the results for CI (each implies --wait)
   get ID             the scan with its status and scores
   list               the organization's scans, newest first [--status S] [--project P] [--domain D] [--limit N] [--cursor C] [--all]
-  report ID          the full report [--audience marketing|engineering]
+  report ID          the full report [--audience marketing|engineering] [--fail-under RING=N] [--sarif FILE] [--junit FILE]
   triage ID          the Site Triage dossier [--audience marketing|engineering]
   checks ID          every check result [--ring R] [--status S] [--audience A]
   compare BASE TARGET  score deltas between two completed scans
@@ -42,9 +44,11 @@ const scanUsage = `Usage: geoscan scan COMMAND [flags]
                      links to a completed scan's report that open without a key (geoscan scan share help)
   delete ID          delete a scan and its results
 
-Every command takes --json to print the API's JSON instead of a table.
+Every command but pdf and export takes --json to print the API's JSON instead of a table. On GitHub
+Actions (GITHUB_ACTIONS=true), create --wait and report also annotate the run with the failed and
+warned checks (docs/CI.md).
 Exit codes: 0 success, 1 error (the API's message and code are printed), 2 command-line mistake,
-3 the scan failed, 4 the score is below --min-score, 5 --wait timed out.
+3 the scan failed, 4 a score is below --min-score or --fail-under, 5 --wait timed out.
 `
 
 func scanCmd(ctx context.Context, e env, args []string) error {
@@ -103,6 +107,8 @@ func scanCreate(ctx context.Context, e env, args []string) error {
 	wait := fs.Bool("wait", false, "wait until the scan finishes, showing its progress on stderr")
 	minScore := fs.Float64("min-score", -1, "exit with code 4 when the overall score is below this (0-100; implies --wait)")
 	timeout := fs.Duration("timeout", 10*time.Minute, "with --wait, give up after this long (exit code 5)")
+	language := fs.String("language", "", "the language of the report, PDF and emails: en, de, fr or es (default: the site's declared language when one of these, else en)")
+	ci := addCIFlags(fs)
 	pos, err := parseArgs(fs, args, 1, 1)
 	if err != nil {
 		return err
@@ -110,7 +116,7 @@ func scanCreate(ctx context.Context, e env, args []string) error {
 	if *minScore > 100 {
 		return fmt.Errorf("%w: --min-score must be between 0 and 100", errUsage)
 	}
-	if *minScore >= 0 {
+	if *minScore >= 0 || ci.any() {
 		*wait = true
 	}
 	a, err := newAPI(e, *f.json)
@@ -125,6 +131,10 @@ func scanCreate(ctx context.Context, e env, args []string) error {
 	}
 	if *maxPages != 0 {
 		body.MaxPages = maxPages
+	}
+	if *language != "" {
+		// The API names the languages it supports when it refuses one.
+		body.Language = (*client.ScanCreateRequestLanguage)(language)
 	}
 	var params *client.CreateScanParams
 	if *idem != "" {
@@ -159,7 +169,57 @@ func scanCreate(ctx context.Context, e env, args []string) error {
 	} else if err := printScan(e, final); err != nil {
 		return err
 	}
-	return verdict(final, *minScore)
+	if err := verdict(final, *minScore); err != nil {
+		var exit *exitError
+		if !errors.As(err, &exit) || exit.code != exitScanFailed {
+			return err
+		}
+		// The CI files say that the scan failed.
+		if ciErr := writeCIFiles(e, ci, final, nil); ciErr != nil {
+			return ciErr
+		}
+		return err
+	}
+	return a.ciOutput(ctx, final, ci, client.GetScanReportParamsAudienceEngineering)
+}
+
+// ciOutput reads a completed scan's report when CI output needs it, writes
+// the files asked for, annotates the run on GitHub Actions and applies
+// --fail-under.
+func (a *api) ciOutput(ctx context.Context, s *client.Scan, ci ciFlags, audience client.GetScanReportParamsAudience) error {
+	github := a.env.getenv("GITHUB_ACTIONS") == "true"
+	if *ci.sarif == "" && *ci.junit == "" && !github {
+		return ci.failUnder.failUnderError(s.URL, scanScores(s))
+	}
+	resp, err := a.c.GetScanReportWithResponse(ctx, s.ID, &client.GetScanReportParams{Audience: &audience})
+	if err != nil {
+		return err
+	}
+	if err := expect(resp.HTTPResponse, resp.Body, http.StatusOK); err != nil {
+		return err
+	}
+	return a.reportCIOutput(s, resp.JSON200, ci)
+}
+
+// reportCIOutput is ciOutput once the report is read.
+func (a *api) reportCIOutput(s *client.Scan, r *client.Report, ci ciFlags) error {
+	if err := writeCIFiles(a.env, ci, s, r); err != nil {
+		return err
+	}
+	below := ci.failUnder.below(r.URL, reportScores(r))
+	if a.env.getenv("GITHUB_ACTIONS") == "true" {
+		// On stdout, where the runner reads workflow commands, unless
+		// stdout carries JSON.
+		w := a.env.stdout
+		if a.json {
+			w = a.env.stderr
+		}
+		annotate(w, r, below)
+	}
+	if len(below) > 0 {
+		return &exitError{code: exitBelowScore, msg: strings.Join(below, "\n")}
+	}
+	return nil
 }
 
 // verdict turns a finished scan into the command's exit code.
@@ -265,6 +325,9 @@ func printScan(e env, s *client.Scan) error {
 	printf(tw, "ID\t%s\n", s.ID)
 	printf(tw, "URL\t%s\n", s.URL)
 	printf(tw, "Brand\t%s\n", s.BrandName)
+	if s.Language != nil {
+		printf(tw, "Language\t%s\n", *s.Language)
+	}
 	printf(tw, "Status\t%s\n", s.Status)
 	if s.ErrorCode != nil {
 		printf(tw, "Error\t%s: %s\n", *s.ErrorCode, orDash(s.ErrorMessage))
@@ -396,6 +459,7 @@ func checkAudience(a string) error {
 func scanReport(ctx context.Context, e env, args []string) error {
 	fs, f := newClientFlagSet(e, "scan report", "Usage: geoscan scan report ID [--audience marketing|engineering] [--json]\n\nThe report of a completed scan: scores, rings and pillars, summaries and the open issues.\n")
 	audience := audienceFlag(fs)
+	ci := addCIFlags(fs)
 	pos, err := parseArgs(fs, args, 1, 1)
 	if err != nil {
 		return err
@@ -419,11 +483,19 @@ func scanReport(ctx context.Context, e env, args []string) error {
 	if err := expect(resp.HTTPResponse, resp.Body, http.StatusOK); err != nil {
 		return err
 	}
-	if a.json {
-		return a.printJSON(resp.Body)
-	}
 	r := resp.JSON200
-	w := e.stdout
+	if a.json {
+		if err := a.printJSON(resp.Body); err != nil {
+			return err
+		}
+	} else if err := printReport(e.stdout, r); err != nil {
+		return err
+	}
+	return a.reportCIOutput(&client.Scan{ID: r.ScanID, URL: r.URL}, r, ci)
+}
+
+// printReport shows a report as tables.
+func printReport(w io.Writer, r *client.Report) error {
 	printf(w, "%s (%s)\n", r.URL, r.BrandName)
 	printf(w, "Overall %.1f, grade %s: %s\n\n", r.OverallScore, r.OverallGrade, r.GradeDescriptor)
 	printf(w, "%s\n", wrapText(r.Summaries.Executive, 100))
@@ -871,7 +943,7 @@ func writeOut(e env, path string, body []byte) error {
 }
 
 func scanExport(ctx context.Context, e env, args []string) error {
-	fs, _ := newClientFlagSet(e, "scan export", "Usage: geoscan scan export [flags]\n\nStreams the organization's scans as CSV, newest first (to stdout unless -o is given).\n")
+	fs, f := newClientFlagSet(e, "scan export", "Usage: geoscan scan export [flags]\n\nStreams the organization's scans as CSV, newest first (to stdout unless -o is given).\n")
 	status := fs.String("status", "", "only scans with this status")
 	project := fs.String("project", "", "only scans with this project")
 	domain := fs.String("domain", "", "only scans of this domain or its subdomains")
@@ -880,6 +952,9 @@ func scanExport(ctx context.Context, e env, args []string) error {
 	out := fs.String("o", "-", "file to write, - for stdout")
 	if _, err := parseArgs(fs, args, 0, 0); err != nil {
 		return err
+	}
+	if *f.json {
+		return fmt.Errorf("%w: scan export writes CSV, not JSON: leave out --json (geoscan scan list --json lists the scans as JSON)", errUsage)
 	}
 	a, err := newAPI(e, false)
 	if err != nil {
@@ -911,12 +986,15 @@ func scanExport(ctx context.Context, e env, args []string) error {
 }
 
 func scanPDF(ctx context.Context, e env, args []string) error {
-	fs, _ := newClientFlagSet(e, "scan pdf", "Usage: geoscan scan pdf ID [--audience marketing|engineering] [-o FILE]\n\nDownloads the PDF report of a completed scan; by default to the file name the server suggests.\n")
+	fs, f := newClientFlagSet(e, "scan pdf", "Usage: geoscan scan pdf ID [--audience marketing|engineering] [-o FILE]\n\nDownloads the PDF report of a completed scan; by default to the file name the server suggests.\n")
 	audience := audienceFlag(fs)
 	out := fs.String("o", "", "file to write, - for stdout (default: the server's file name, in the current directory)")
 	pos, err := parseArgs(fs, args, 1, 1)
 	if err != nil {
 		return err
+	}
+	if *f.json {
+		return fmt.Errorf("%w: scan pdf writes a PDF, not JSON: leave out --json (geoscan scan report --json prints the report as JSON)", errUsage)
 	}
 	if err := checkAudience(*audience); err != nil {
 		return err

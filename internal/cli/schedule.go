@@ -13,7 +13,7 @@ import (
 const scheduleUsage = `Usage: geoscan schedule COMMAND [flags]
 
   create URL      scan a homepage every month or quarter [--frequency monthly|quarterly] [--brand NAME]
-                  [--notify-email=false] [--notify-to EMAIL]
+                  [--notify-email=false] [--notify-to EMAIL] [--language en|de|fr|es]
   list            the organization's schedules [--active true|false] [--limit N] [--cursor C]
   get ID          one schedule
   update ID       change it [--frequency F] [--notify-email=BOOL] [--notify-to EMAIL|owner] [--active=BOOL]
@@ -67,6 +67,9 @@ func printSchedule(e env, s *client.Schedule) error {
 	printf(tw, "URL\t%s\n", s.URL)
 	printf(tw, "Brand\t%s\n", s.BrandName)
 	printf(tw, "Frequency\t%s\n", s.Frequency)
+	if s.Language != nil {
+		printf(tw, "Language\t%s\n", *s.Language)
+	}
 	printf(tw, "Active\t%t\n", s.Active)
 	printf(tw, "Email notification\t%t\n", s.NotifyEmail)
 	to := "the owner"
@@ -91,6 +94,7 @@ func scheduleCreate(ctx context.Context, e env, args []string) error {
 	notify := fs.Bool("notify-email", true, "email the organization after each scheduled scan")
 	notifyTo := fs.String("notify-to", "", "the address the emails go to (default: the key's member, else the organization's owner)")
 	idem := fs.String("idempotency-key", "", "makes retrying this command safe")
+	language := fs.String("language", "", "the language of its scans' reports and emails: en, de, fr or es (default: the site's declared language when one of these, else en)")
 	pos, err := parseArgs(fs, args, 1, 1)
 	if err != nil {
 		return err
@@ -113,6 +117,10 @@ func scheduleCreate(ctx context.Context, e env, args []string) error {
 	}
 	if set["notify-to"] {
 		body.NotifyTo = notifyTo
+	}
+	if *language != "" {
+		// The API names the languages it supports when it refuses one.
+		body.Language = (*client.ScheduleCreateRequestLanguage)(language)
 	}
 	var params *client.CreateScheduleParams
 	if *idem != "" {

@@ -14,8 +14,8 @@ func serve(ctx context.Context, e env, args []string) error {
 	fs := newFlagSet(e, "serve")
 	role := fs.String("role", "", "what to run: api, worker or all (overrides GEOSCAN_ROLE)")
 	fs.Usage = func() {
-		fmt.Fprint(e.stderr, "Usage: geoscan serve [--role api|worker|all]\n\nRuns the HTTP API and the scan workers (--role splits them into separate processes\nsharing one database). Configuration comes from the environment:\n\n")
-		_ = config.WriteHelp(e.stderr)
+		fmt.Fprint(fs.Output(), "Usage: geoscan serve [--role api|worker|all]\n\nRuns the HTTP API and the scan workers (--role splits them into separate processes\nsharing one database). Configuration comes from the environment:\n\n")
+		_ = config.WriteHelp(fs.Output())
 	}
 	if err := parseFlags(fs, args); err != nil {
 		return err

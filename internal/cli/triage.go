@@ -23,7 +23,7 @@ func triageCmd(ctx context.Context, e env, args []string) error {
 	queue := fs.Bool("queue", false, "queue River jobs for the workers instead of computing here")
 	missing := fs.Int("missing", 0, "also take up to this many completed scans that have no dossier")
 	fs.Usage = func() {
-		fmt.Fprint(e.stderr, "Usage: geoscan triage recompute [--queue] [--missing N] [SCAN_ID ...]\n\n"+
+		fmt.Fprint(fs.Output(), "Usage: geoscan triage recompute [--queue] [--missing N] [SCAN_ID ...]\n\n"+
 			"Computes the triage dossier of completed scans again, from the pages each scan kept,\n"+
 			"or from a fresh fetch of the site when it kept none.\n\n")
 		fs.PrintDefaults()
