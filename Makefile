@@ -101,7 +101,9 @@ lint: lint/go lint/openapi ## golangci-lint and the OpenAPI lint.
 
 .PHONY: lint/go
 lint/go: ## golangci-lint (pinned in tools/golangci-lint.mod).
-	$(LINT) run ./...
+	# Another golangci-lint on the machine (an editor's, a second checkout's)
+	# holds its lock: wait for it rather than fail the run.
+	$(LINT) run --allow-serial-runners ./...
 
 .PHONY: lint/openapi
 lint/openapi: $(NODE_TOOLS)/node_modules/.package-lock.json ## Lint openapi.yaml with Redocly's recommended rules (redocly.yaml).
