@@ -12,6 +12,7 @@ import (
 
 	"github.com/google/uuid"
 
+	"github.com/geoscan/geoscan/internal/audit/agentready"
 	"github.com/geoscan/geoscan/internal/audit/checks"
 	"github.com/geoscan/geoscan/internal/audit/crawl"
 	"github.com/geoscan/geoscan/internal/audit/fetch"
@@ -152,6 +153,9 @@ type Result struct {
 	// and why the others were not; its Mode is off without a renderer.
 	// Nil when Prior was given.
 	Rendering *Rendering
+	// AgentReadiness is the agent-readiness lens (agentready.go): shown
+	// in the report, never scored. Nil when Prior was given.
+	AgentReadiness *agentready.Result
 }
 
 // Timings split an audit's wall time by stage.
@@ -170,7 +174,9 @@ type Timings struct {
 	Report   time.Duration // the fixes included, AI summaries excluded
 	Triage   time.Duration
 	Snapshot time.Duration
-	Total    time.Duration
+	// AgentReadiness is the agent-readiness lens's fetches and judgement.
+	AgentReadiness time.Duration
+	Total          time.Duration
 }
 
 // ErrOutOfTime is Run's error when ctx ended just as the site had been
@@ -211,6 +217,7 @@ func Run(ctx context.Context, target Target, opts Options) (res Result, err erro
 
 	in := &checks.Input{Site: site, Home: site.HomePage, BrandName: target.BrandName, BrandAliases: target.BrandAliases, Now: opts.now()}
 	renders := renderHome(ctx, opts, site, in, &res.Timings)
+	res.AgentReadiness = agentReadiness(ctx, opts, site, &res.Timings)
 	sess := askEngines(ctx, opts, in, &res.Timings)
 
 	stage := time.Now()
@@ -224,7 +231,7 @@ func Run(ctx context.Context, target Target, opts Options) (res Result, err erro
 	stage = time.Now()
 	dossier, err := opts.buildTriage()(triage.Input{
 		ScanID: target.ScanID, URL: target.URL.String(), BrandName: target.BrandName,
-		Site: site, Outcomes: res.Outcomes, Scores: res.Scores,
+		Site: site, Outcomes: res.Outcomes, Scores: res.Scores, Caveats: agentReadinessNotes(res.AgentReadiness),
 	})
 	if err != nil {
 		res.TriageErr = err
@@ -238,6 +245,7 @@ func Run(ctx context.Context, target Target, opts Options) (res Result, err erro
 		ScanID: target.ScanID, URL: target.URL.String(), BrandName: target.BrandName, GeneratedAt: opts.now(),
 		Outcomes: res.Outcomes, Scores: res.Scores, Site: site, Caveats: slices.Concat(aiCaveats(opts.AI, res.Outcomes, in.Mentions), partialHomeCaveats(site.HomePage), renderingCaveats(renders.result())),
 	})
+	report.AttachAgentReadiness(&doc, res.AgentReadiness)
 	report.AttachFixes(&doc, fixes.Generate(fixes.Input{
 		Site: site, Outcomes: res.Outcomes, BrandName: target.BrandName, Platform: fixes.PlatformOf(res.Triage),
 	}))

@@ -33,6 +33,10 @@ import (
 type Stored struct {
 	Marketing   api.Report `json:"marketing"`
 	Engineering api.Report `json:"engineering"`
+	// AgentReadiness is the agent-readiness lens (agent.go), the same for
+	// both audiences and outside the scores; nil in reports made before
+	// it existed.
+	AgentReadiness *AgentReadiness `json:"agent_readiness,omitempty"`
 }
 
 // For returns the report of an audience.

@@ -262,6 +262,7 @@ func StartWith(o Options) (*Server, error) {
 		newMegasite(e),
 		newClientApp(e), newServerApp(e), newHydrationCanonical(e), newTagManagerJSONLD(e),
 		newInfiniteScroll(e), newNeverSettles(e), newRendererCrash(e), newInternalReach(e),
+		newAgentReady(e), newAgentBroken(e), newAgentNone(e),
 	} {
 		s.sites[f.name] = f
 		s.byHost[f.host] = f
