@@ -104,6 +104,24 @@ func WriteHTMLGoneIn(w io.Writer, status int, brand Brand, language string) erro
 	return nil
 }
 
+// WriteHTMLLimited writes the page a share link answers with when its
+// client has opened too many pages in a short time (429). The link is not
+// looked up before the limit is checked, so the page shows no brand and
+// nothing of GeoScan: it may stand in for a white-labelled report. The
+// caller sets Retry-After.
+func WriteHTMLLimited(w io.Writer, language string) error {
+	words := i18n.For(lang(language))
+	v := goneView{
+		Lang: words.Lang(), W: words,
+		Head:  headOf(Brand{HideGeoScan: true}),
+		Title: words.T("html.limited.title", nil), Message: words.T("html.limited.message", nil),
+	}
+	if err := htmlTemplates.ExecuteTemplate(w, "gone.html.tmpl", v); err != nil {
+		return fmt.Errorf("write html limited page: %w", err)
+	}
+	return nil
+}
+
 // brandHead is the top of every page: who the report is from.
 type brandHead struct {
 	Author string

@@ -42,7 +42,8 @@ const statusClientClosed = 499
 const clientContextKey = "geoscan.clientctx"
 
 // errorHandler renders every error as the envelope; nothing else ever
-// reaches a client. 500s are logged with the request id and never show the
+// reaches a client, but for a share link's 429, which a browser shows: it
+// is a page (writeLimitedPage). 500s are logged with the request id and never show the
 // underlying error; a 503 is logged as a warning, and a client that went
 // away is logged as such rather than as a failure.
 func errorHandler(logger *slog.Logger) echo.HTTPErrorHandler {
@@ -77,7 +78,9 @@ func errorHandler(logger *slog.Logger) echo.HTTPErrorHandler {
 			c.Response().Header().Set("Retry-After", strconv.Itoa(apiErr.RetryAfter))
 		}
 		var werr error
-		if c.Request().Method == http.MethodHead {
+		if apiErr.Status == http.StatusTooManyRequests && isSharePage(c.Request().URL.Path) {
+			werr = writeLimitedPage(c)
+		} else if c.Request().Method == http.MethodHead {
 			werr = c.NoContent(apiErr.Status)
 		} else {
 			werr = c.JSON(apiErr.Status, apiErr.Envelope())

@@ -3,7 +3,8 @@
 // the two rate-limit layers (client address before authentication,
 // organization after it), request validation against openapi.yaml, API-key
 // authentication, the one error handler that renders every failure as the
-// error envelope, health endpoints and the documentation routes.
+// error envelope (a share link's refused request as a page), health
+// endpoints and the documentation routes.
 package httpserver
 
 import (
@@ -141,6 +142,7 @@ func New(d Deps) (*echo.Echo, error) {
 		e.GET("/r/:token", share, timeout)
 		e.HEAD("/r/:token", share, timeout)
 	}
+	mountMCP(e, authn, d.RequestTimeout, d.Logger)
 	// Anything under /api that no route matched still gets the envelope.
 	e.Any("/api/*", func(echo.Context) error { return echo.ErrNotFound })
 	return e, nil
