@@ -52,19 +52,23 @@ func org(ctx context.Context, e env, args []string) error {
 		printf(e.stdout, "%s\n", o.ID)
 		return nil
 	case "set-subscription":
-		if len(args) != 3 || !oneOf(args[2], "active", "inactive") {
+		pos, err := positional(e, "org set-subscription", "ORG_ID active|inactive", "Turns an organization's subscription on or off; without one, its scans answer 402 subscription_required.", args[1:], 2)
+		if err != nil {
+			return err
+		}
+		if !oneOf(pos[1], "active", "inactive") {
 			return fmt.Errorf("%w: org set-subscription ORG_ID active|inactive", errUsage)
 		}
-		id, err := uuid.Parse(args[1])
+		id, err := uuid.Parse(pos[0])
 		if err != nil {
-			return fmt.Errorf("%w: %q is not an organization id", errUsage, args[1])
+			return fmt.Errorf("%w: %q is not an organization id", errUsage, pos[0])
 		}
 		st, closeFn, err := openStore(ctx, e)
 		if err != nil {
 			return err
 		}
 		defer closeFn()
-		o, err := st.SetSubscription(ctx, id, store.SubscriptionStatus(args[2]) == store.SubscriptionActive)
+		o, err := st.SetSubscription(ctx, id, store.SubscriptionStatus(pos[1]) == store.SubscriptionActive)
 		if errors.Is(err, store.ErrNotFound) {
 			return fmt.Errorf("no organization with id %s", id)
 		}
@@ -139,12 +143,13 @@ func key(ctx context.Context, e env, args []string) error {
 		}
 		return tw.Flush()
 	case "revoke":
-		if len(args) != 2 {
-			return fmt.Errorf("%w: key revoke KEY_ID", errUsage)
-		}
-		id, err := uuid.Parse(args[1])
+		pos, err := positional(e, "key revoke", "KEY_ID", "Revokes an API key: every API process refuses it within a second.", args[1:], 1)
 		if err != nil {
-			return fmt.Errorf("%w: %q is not a key id", errUsage, args[1])
+			return err
+		}
+		id, err := uuid.Parse(pos[0])
+		if err != nil {
+			return fmt.Errorf("%w: %q is not a key id", errUsage, pos[0])
 		}
 		st, closeFn, err := openStore(ctx, e)
 		if err != nil {

@@ -479,19 +479,19 @@ type junitSkipped struct {
 // warned check passes, its finding in system-out. A failed scan is one
 // suite with one error.
 func junitFor(s *client.Scan, r *client.Report) junitSuites {
-	out := junitSuites{Name: "GeoScan " + s.URL}
+	out := junitSuites{Name: "GeoScan " + xmlText(s.URL)}
 	if r == nil {
 		out.Suites = []junitSuite{{
 			Name: "scan", Tests: 1, Errors: 1,
 			Cases: []junitCase{{
 				Name: "scan " + s.ID.String(), ClassName: "geoscan",
-				Error: &junitProblem{Message: sprintf("the scan failed: %s", orDash(s.ErrorMessage)), Type: orDash(s.ErrorCode)},
+				Error: &junitProblem{Message: xmlText(sprintf("the scan failed: %s", orDash(s.ErrorMessage))), Type: xmlText(orDash(s.ErrorCode))},
 			}},
 		}}
 		out.Tests, out.Errors = 1, 1
 		return out
 	}
-	out.Name = "GeoScan " + r.URL
+	out.Name = "GeoScan " + xmlText(r.URL)
 	ts := r.GeneratedAt.UTC().Format("2006-01-02T15:04:05")
 	byPillar := map[string][]client.CheckResult{}
 	for _, c := range r.Checks {
@@ -508,7 +508,7 @@ func junitFor(s *client.Scan, r *client.Report) junitSuites {
 				score = strconv.Itoa(*p.Score)
 			}
 			suite := junitSuite{
-				Name: ringLabel(ring.Ring) + " / " + p.Name, Timestamp: ts,
+				Name: ringLabel(ring.Ring) + " / " + xmlText(p.Name), Timestamp: ts,
 				Properties: []junitProperty{{"ring", string(ring.Ring)}, {"pillar", p.ID}, {"score", score}, {"ring score", strconv.Itoa(ring.Score)}},
 			}
 			suite.add(byPillar[key])
@@ -538,10 +538,18 @@ func junitFor(s *client.Scan, r *client.Report) junitSuites {
 	return out
 }
 
+// xmlText is text from a site for an XML file: XML 1.0 cannot carry most
+// control characters (an encoder would drop them), so what would act on a
+// terminal is written as its Go escape, as the tables show it; line
+// breaks stay.
+func xmlText(s string) string { return escapeKeeping(s, true) }
+
 func (su *junitSuite) add(checks []client.CheckResult) {
 	for _, c := range checks {
+		c.Summary, c.Title = xmlText(c.Summary), xmlText(c.Title)
 		tc := junitCase{Name: c.ID + ": " + c.Title, ClassName: "geoscan." + string(c.Ring) + "." + c.Pillar}
 		help, _ := fixText(c)
+		help = xmlText(help)
 		switch c.Status {
 		case client.CheckStatusFail:
 			tc.Failure = &junitProblem{Message: c.Summary, Type: "fail", Text: help}
@@ -599,8 +607,9 @@ func annotate(w io.Writer, r *client.Report, below []string) {
 // workflowCommand writes "::cmd key=value,…::message" with GitHub's
 // escaping: in the message %, CR and LF become %25, %0D and %0A; in a
 // property also : and , (%3A, %2C). What would act on a terminal (the
-// log viewer renders ANSI sequences) is escaped first, the line breaks
-// kept for the escaping to encode.
+// log viewer renders ANSI sequences) is escaped first, as everywhere in
+// the package (a CR shows as \r); the line breaks are kept for the
+// workflow escaping to encode.
 func workflowCommand(w io.Writer, cmd string, props [][2]string, msg string) {
 	data := strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A")
 	prop := strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C")

@@ -297,6 +297,15 @@ func warnLogger(e env) *slog.Logger {
 	return slog.New(slog.NewTextHandler(e.stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
 }
 
+// positional parses the command line of a command that takes no flags,
+// only n arguments (synopsis names them): --help shows its usage and any
+// flag is refused.
+func positional(e env, name, synopsis, about string, args []string, n int) ([]string, error) {
+	fs := newFlagSet(e, name)
+	fs.Usage = func() { printf(fs.Output(), "Usage: geoscan %s %s\n\n%s\n", name, synopsis, about) }
+	return parseArgs(fs, args, n, n)
+}
+
 // helpAsked reports whether the command line asks for help (-h, --help)
 // before any "--".
 func helpAsked(args []string) bool {

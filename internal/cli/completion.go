@@ -331,12 +331,14 @@ end
 complete -c geoscan -f
 `)
 	for _, n := range tree {
-		cond := "__geoscan_at " + fishQuote(n.path)
+		// A path is words of lower-case letters and hyphens: nothing in
+		// it acts inside double quotes.
+		cond := `"__geoscan_at ` + fishQuote(n.path) + `"`
 		if len(n.subs) > 0 {
-			b.WriteString("complete -c geoscan -n " + fishQuote(cond) + " -a " + fishQuote(strings.Join(n.subs, " ")) + "\n")
+			b.WriteString("complete -c geoscan -n " + cond + " -a " + fishQuote(strings.Join(n.subs, " ")) + "\n")
 		}
 		for _, f := range n.flags {
-			b.WriteString("complete -c geoscan -n " + fishQuote(cond))
+			b.WriteString("complete -c geoscan -n " + cond)
 			if len(f.name) == 1 {
 				b.WriteString(" -s " + f.name)
 			} else {

@@ -67,12 +67,13 @@ func outbox(ctx context.Context, e env, args []string) error {
 		}
 		return tw.Flush()
 	case "show":
-		if len(args) != 2 {
-			return fmt.Errorf("%w: outbox show MESSAGE_ID", errUsage)
-		}
-		id, err := uuid.Parse(args[1])
+		pos, err := positional(e, "outbox show", "MESSAGE_ID", "Prints a notification email as built: recipient, subject, status and text.", args[1:], 1)
 		if err != nil {
-			return fmt.Errorf("%w: %q is not a message id", errUsage, args[1])
+			return err
+		}
+		id, err := uuid.Parse(pos[0])
+		if err != nil {
+			return fmt.Errorf("%w: %q is not a message id", errUsage, pos[0])
 		}
 		st, closeFn, err := openStore(ctx, e)
 		if err != nil {
