@@ -14,8 +14,10 @@ import (
 
 // The PDF embeds the Go fonts (golang.org/x/image/font/gofont, BSD
 // licensed, WGL4 coverage): Latin with its accents, Greek and Cyrillic,
-// plus the punctuation and symbols reports use. Scripts they lack (CJK,
-// Arabic, Hebrew, Devanagari, Thai, emoji …) are drawn as U+FFFD, the
+// plus the punctuation and symbols reports use. Chinese, Japanese and
+// Korean are drawn in a fallback font read from the system (cjk.go), run by
+// run, so Latin text keeps the Go fonts. Other scripts the fonts lack
+// (Arabic, Hebrew, Devanagari, Thai, emoji …) are drawn as U+FFFD, the
 // visible replacement character, one per run of missing characters, so a
 // site title in any script renders without breaking the document.
 
@@ -77,7 +79,9 @@ var lookalikes = map[rune]rune{'⋯': '…', '⋮': '…', '−': '-', '‑': '-
 // drawable returns s as the fonts can draw it: whitespace becomes a plain
 // space (newlines are kept), other control and format characters are
 // dropped, a character the fonts lack with a lookalike becomes that, and
-// each run of other characters the fonts lack becomes one U+FFFD.
+// each run of other characters the fonts lack becomes one U+FFFD. Chinese,
+// Japanese and Korean characters are kept for the document to draw in its
+// CJK font or mark (doc.drawable).
 func drawable(s string) string {
 	set := covered()
 	var b strings.Builder
@@ -99,7 +103,7 @@ func drawable(s string) string {
 		if l, ok := lookalikes[r]; ok && !set[r] {
 			r = l
 		}
-		if !set[r] {
+		if !set[r] && !isCJK(r) {
 			if !lastReplaced {
 				b.WriteRune(replacement)
 			}

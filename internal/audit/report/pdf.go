@@ -12,6 +12,7 @@ import (
 	"golang.org/x/image/math/fixed"
 
 	"github.com/geoscan/geoscan/gen/api"
+	"github.com/geoscan/geoscan/internal/i18n"
 )
 
 // The PDF is laid out here by hand on top of gopdf, which embeds TrueType
@@ -112,12 +113,24 @@ type doc struct {
 	// it started.
 	spilled bool
 	look    Brand // the organization's look (pdf_brand.go)
+	// w writes the document's own words in its language (pdf_i18n.go).
+	w *i18n.Localizer
+	// cjk draws Chinese, Japanese and Korean text, when the report has
+	// some and the font is installed; cjkMissing is set when it has some
+	// and the font is not (fonts.go).
+	cjk        *cjkFont
+	cjkMissing bool
 }
 
 // options are test seams, and the look of RenderPDFWith.
 type options struct {
 	uncompressed bool
 	look         Brand
+	// language is the document's language (i18n.Supported); empty or
+	// unknown is English.
+	language string
+	// cjkFont is the path of the CJK font; empty is DefaultCJKFont.
+	cjkFont string
 }
 
 // RenderPDF writes the report as an A4 PDF document: cover, executive
@@ -129,13 +142,16 @@ func RenderPDF(w io.Writer, r api.Report, t *api.TriageDossier) error {
 }
 
 func render(w io.Writer, r api.Report, t *api.TriageDossier, o options) error {
-	d := &doc{pdf: &gopdf.GoPdf{}, r: r, t: t, eng: r.Audience == api.ReportAudienceEngineering, look: o.look}
+	d := &doc{
+		pdf: &gopdf.GoPdf{}, r: r, t: t, eng: r.Audience == api.ReportAudienceEngineering, look: o.look,
+		w: i18n.For(o.language),
+	}
 	d.pdf.Start(gopdf.Config{PageSize: *gopdf.PageSizeA4, Unit: gopdf.UnitMM})
 	if o.uncompressed {
 		d.pdf.SetNoCompression()
 	}
 	d.pdf.SetInfo(gopdf.PdfInfo{
-		Title:   drawable("GEO audit report: " + d.brand()),
+		Title:   drawable(d.tr("html.title", "Site", d.brand())),
 		Subject: drawable(r.URL),
 		Author:  d.author(), Creator: d.maker(), Producer: d.maker(),
 		CreationDate: r.GeneratedAt,
@@ -144,6 +160,9 @@ func render(w io.Writer, r api.Report, t *api.TriageDossier, o options) error {
 		if err := d.pdf.AddTTFFontData(f.family, f.ttf); err != nil {
 			return fmt.Errorf("render pdf: embed font %s: %w", f.family, err)
 		}
+	}
+	if err := d.addCJK(o.cjkFont); err != nil {
+		return fmt.Errorf("render pdf: %w", err)
 	}
 
 	d.coverPage()
@@ -191,7 +210,7 @@ func (d *doc) newPage() {
 	family, size, c := d.family, d.size, d.ink
 	d.font(fontRegular, 8)
 	d.color(muted)
-	d.text(marginL, marginT-6, d.clip(d.brand()+" · GEO audit report"+d.byline(), contentW))
+	d.text(marginL, marginT-6, d.clip(d.brand()+" · "+d.tr("pdf.report")+d.byline(), contentW))
 	d.stroke(track, 0.3)
 	d.pdf.Line(marginL, marginT, pageW-marginR, marginT)
 	if family != "" {
@@ -224,7 +243,7 @@ func (d *doc) footers() {
 		d.color(muted)
 		left := d.clip(d.r.URL, contentW-40)
 		d.text(marginL, pageH-14, left)
-		right := fmt.Sprintf("Page %d of %d", i, n)
+		right := d.tr("pdf.page_of", "Page", d.int(i), "Pages", d.int(n))
 		d.text(pageW-marginR-d.width(right), pageH-14, right)
 		d.footerBrand()
 	}
@@ -247,27 +266,39 @@ func (d *doc) lineH() float64 { return d.size * ptToMM * 1.35 }
 
 // width measures drawable text in the current font, in millimetres.
 func (d *doc) width(s string) float64 {
-	adv := advances()[d.family]
-	var w float64
-	for _, r := range s {
-		w += adv[r]
-	}
-	return w * d.size * ptToMM
+	return d.measureAt(d.family, d.size, s)
 }
 
 // text draws one line with its top-left corner at (x, y).
 func (d *doc) text(x, y float64, s string) {
-	s = drawable(s)
+	s = d.drawable(s)
 	if strings.TrimSpace(s) == "" {
 		return
 	}
-	d.pdf.SetXY(x, y)
-	d.fail(d.pdf.Cell(nil, s))
+	if d.cjk == nil || !hasCJK(s) {
+		d.pdf.SetXY(x, y)
+		d.fail(d.pdf.Cell(nil, s))
+		return
+	}
+	// Chinese, Japanese and Korean characters are drawn in the CJK font,
+	// run by run, the rest in the current one.
+	family, size := d.family, d.size
+	for _, run := range scriptRuns(s) {
+		f := family
+		if run.cjk {
+			f = fontCJK
+		}
+		d.fail(d.pdf.SetFont(f, "", size))
+		d.pdf.SetXY(x, y)
+		d.fail(d.pdf.Cell(nil, run.text))
+		x += d.measureAt(f, size, run.text)
+	}
+	d.font(family, size)
 }
 
 // clip shortens s with an ellipsis until it fits w.
 func (d *doc) clip(s string, w float64) string {
-	s = drawable(s)
+	s = d.drawable(s)
 	if d.width(s) <= w {
 		return s
 	}
@@ -280,7 +311,7 @@ func (d *doc) clip(s string, w float64) string {
 
 // clipMiddle shortens s in the middle, keeping its start and end (for URLs).
 func (d *doc) clipMiddle(s string, w float64) string {
-	s = drawable(s)
+	s = d.drawable(s)
 	if d.width(s) <= w {
 		return s
 	}
@@ -299,7 +330,7 @@ func (d *doc) clipMiddle(s string, w float64) string {
 // wrap breaks s into lines no wider than w in the current font; newlines
 // start new lines and a word wider than w is broken between characters.
 func (d *doc) wrap(s string, w float64) []string {
-	s = drawable(s)
+	s = d.drawable(s)
 	var lines []string
 	space := d.width(" ")
 	for _, para := range strings.Split(s, "\n") {
@@ -382,7 +413,7 @@ func (d *doc) heading(title string) {
 		d.newPage()
 	}
 	d.spilled = false
-	d.pdf.AddOutline(drawable(title))
+	d.pdf.AddOutline(d.drawable(title))
 	d.font(fontBold, 18)
 	d.color(ink)
 	d.text(marginL, d.y, title)
@@ -478,9 +509,19 @@ func (d *doc) bar(x, y, w, h, score float64, c rgb) {
 	}
 }
 
+// pillMaxText is the widest a pill's label is set, in millimetres: the
+// status pills sit in a column 22 mm wide.
+const pillMaxText = 18.0
+
 // pill draws a small coloured label with white text and returns its width.
 func (d *doc) pill(x, y float64, s string, size float64, c rgb) float64 {
+	s = d.say(s)
 	d.font(fontBold, size)
+	// A label longer in the document's language than in English is set
+	// smaller, so the pill keeps to the column beside it.
+	if tw := d.width(s); tw > pillMaxText {
+		d.font(fontBold, math.Max(size*pillMaxText/tw, size*0.7))
+	}
 	w := d.width(s) + 3
 	h := size*ptToMM + 1.6
 	d.roundRect(x, y, w, h, 1.2, c)

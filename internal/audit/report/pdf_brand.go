@@ -1,10 +1,6 @@
 package report
 
 import (
-	"bytes"
-	"image"
-	"image/draw"
-	"image/png"
 	"io"
 	"strconv"
 	"strings"
@@ -19,14 +15,21 @@ type PDFOptions struct {
 	// Brand is the look of the organization the report is made for; the
 	// zero Brand is GeoScan's.
 	Brand Brand
+	// Language is the language the PDF is written in, one of
+	// i18n.Supported; empty (or unknown) is English. What was written for
+	// the scan (findings, summaries) stays as written.
+	Language string
+	// CJKFont is the TrueType font Chinese, Japanese and Korean text is
+	// drawn in; empty is DefaultCJKFont. Without it such text is marked.
+	CJKFont string
 }
 
 // RenderPDFWith is RenderPDF in an organization's look: its name instead of
-// GeoScan's as the report's author, its PNG logo on the cover (an SVG logo
-// is not drawn: the PDF has no SVG renderer, so the name stands alone), its
+// GeoScan's as the report's author, its logo on the cover (an SVG logo
+// drawn into an image; one that cannot be drawn leaves the name alone), its
 // colour for accents, and its contact and footer lines on every page.
 func RenderPDFWith(w io.Writer, r api.Report, t *api.TriageDossier, o PDFOptions) error {
-	return render(w, r, t, options{look: o.Brand})
+	return render(w, r, t, options{look: o.Brand, language: o.Language, cjkFont: o.CJKFont})
 }
 
 // author is who the PDF says made it.
@@ -63,27 +66,21 @@ const (
 	logoMaxH = 14.0
 )
 
-// coverBrand draws, at the top right of the cover, the PNG logo of a
-// branded report and, without one, its name. A logo the PDF cannot embed
+// coverBrand draws, at the top right of the cover, the logo of a branded
+// report and, without one, its name. A logo the PDF cannot embed
 // leaves the name: the report matters more than its logo.
 func (d *doc) coverBrand() {
 	if d.look.Name == "" && len(d.look.Logo) == 0 {
 		return
 	}
 	top := 10.0
-	if d.look.LogoType == "image/png" && len(d.look.Logo) > 0 {
-		if src, err := png.Decode(bytes.NewReader(d.look.Logo)); err == nil {
-			// The PDF library embeds 8-bit images only: a 16-bit PNG is
-			// drawn into one first.
-			b := src.Bounds()
-			img := image.NewNRGBA(b)
-			draw.Draw(img, b, src, b.Min, draw.Src)
-			w, h := float64(b.Dx()), float64(b.Dy())
-			scale := min(logoMaxW/w, logoMaxH/h)
-			w, h = w*scale, h*scale
-			if d.pdf.ImageFrom(img, pageW-marginR-w, top, &gopdf.Rect{W: w, H: h}) == nil {
-				return
-			}
+	if img := coverLogo(d.look, logoMaxW, logoMaxH); img != nil {
+		b := img.Bounds()
+		w, h := float64(b.Dx()), float64(b.Dy())
+		scale := min(logoMaxW/w, logoMaxH/h)
+		w, h = w*scale, h*scale
+		if d.pdf.ImageFrom(img, pageW-marginR-w, top, &gopdf.Rect{W: w, H: h}) == nil {
+			return
 		}
 	}
 	if d.look.Name == "" {

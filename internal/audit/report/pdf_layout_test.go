@@ -18,6 +18,7 @@ import (
 	"github.com/geoscan/geoscan/gen/api"
 	"github.com/geoscan/geoscan/internal/audit/report"
 	"github.com/geoscan/geoscan/internal/audit/scoring"
+	"github.com/geoscan/geoscan/internal/i18n"
 	"github.com/geoscan/geoscan/internal/testing/testsite"
 )
 
@@ -74,18 +75,25 @@ func isHeading(line string, hs []string) bool {
 // the running header, the footer and blank lines.
 func pdfPageLines(t *testing.T, pdf []byte) [][]string {
 	t.Helper()
+	return pdfPageLinesIn(t, pdf, "en")
+}
+
+// pdfPageLinesIn is pdfPageLines of a PDF in a language.
+func pdfPageLinesIn(t *testing.T, pdf []byte, lang string) [][]string {
+	t.Helper()
 	requirePoppler(t)
 	path := filepath.Join(t.TempDir(), "report.pdf")
 	require.NoError(t, os.WriteFile(path, pdf, 0o600))
 	out, err := exec.CommandContext(context.Background(), "pdftotext", "-layout", "-enc", "UTF-8", path, "-").Output()
 	require.NoError(t, err, "pdftotext -layout")
 	pages := strings.Split(strings.TrimSuffix(string(out), "\f"), "\f")
-	footer := regexp.MustCompile(`Page \d+ of \d+\s*$`)
+	footer := pageFooter(lang)
+	header := "· " + i18n.For(lang).T("pdf.report", nil)
 	all := make([][]string, 0, len(pages))
 	for _, p := range pages {
 		var lines []string
 		for _, l := range strings.Split(p, "\n") {
-			if strings.TrimSpace(l) == "" || footer.MatchString(l) || strings.Contains(l, "· GEO audit report") {
+			if strings.TrimSpace(l) == "" || footer.MatchString(l) || strings.Contains(l, header) {
 				continue
 			}
 			lines = append(lines, l)
@@ -162,26 +170,39 @@ func inked(img image.Image) float64 {
 	return float64(n) / float64(b.Dx()*b.Dy())
 }
 
+// Each fixture is laid out in English and in one other language, in turn,
+// so that every language is checked on three fixtures.
 func TestRenderPDFLayout(t *testing.T) {
 	t.Parallel()
-	for _, name := range testsite.Realistic {
+	for i, name := range testsite.Realistic {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			f := built(t, name, "")
-			for _, audience := range []scoring.Audience{scoring.Marketing, scoring.Engineering} {
-				pdf := f.pdf(t, audience)
-				faults := layoutFaults(pdfPageLines(t, pdf), headings(f.report.For(audience), f.dossier.For(audience)), audience == scoring.Marketing)
-				require.Empty(t, faults, "%s edition", audience)
-
-				imgs := pageImages(t, pdf)
-				require.Len(t, imgs, pdfPages(t, pdf))
-				for i, img := range imgs {
-					// A page with only its header and footer inks about
-					// 0.2 % of its pixels, a page of text 8 to 12 %.
-					require.Greater(t, inked(img), 0.01, "%s edition, page %d is all but blank", audience, i+1)
-				}
+			for _, lang := range []string{"en", i18n.Supported[1+i%(len(i18n.Supported)-1)]} {
+				t.Run(lang, func(t *testing.T) {
+					t.Parallel()
+					layoutIn(t, f, lang)
+				})
 			}
 		})
+	}
+}
+
+// layoutIn checks the layout of both editions of a fixture in a language.
+func layoutIn(t *testing.T, f fixture, lang string) {
+	t.Helper()
+	for _, audience := range []scoring.Audience{scoring.Marketing, scoring.Engineering} {
+		pdf := f.pdfIn(t, audience, lang)
+		faults := layoutFaults(pdfPageLinesIn(t, pdf, lang), headingsIn(lang, f.report.For(audience), f.dossier.For(audience)), audience == scoring.Marketing)
+		require.Empty(t, faults, "%s edition", audience)
+
+		imgs := pageImages(t, pdf)
+		require.Len(t, imgs, pdfPages(t, pdf))
+		for i, img := range imgs {
+			// A page with only its header and footer inks about
+			// 0.2 % of its pixels, a page of text 8 to 12 %.
+			require.Greater(t, inked(img), 0.01, "%s edition, page %d is all but blank", audience, i+1)
+		}
 	}
 }
 

@@ -35,13 +35,13 @@ func (d *doc) edition() string {
 // coverPage: who, when, the overall score and grade, and the three rings.
 func (d *doc) coverPage() {
 	d.pdf.AddPage()
-	d.pdf.AddOutline("Cover")
+	d.pdf.AddOutline(d.tr("pdf.cover"))
 	d.rect(0, 0, pageW, 6, d.accentInk())
 	d.coverBrand()
 	d.y = 22
 	d.font(fontBold, 9)
 	d.color(d.accentInk())
-	d.text(marginL, d.y, strings.ToUpper("GEO audit report · "+d.edition()))
+	d.text(marginL, d.y, strings.ToUpper(d.tr("html.eyebrow", "Edition", d.say(d.edition()))))
 	d.y += 8
 
 	d.font(fontBold, 26)
@@ -59,7 +59,7 @@ func (d *doc) coverPage() {
 	d.text(marginL, d.y, d.clipMiddle(d.r.URL, contentW))
 	d.y += d.lineH()
 	d.font(fontRegular, 9)
-	d.text(marginL, d.y, fmt.Sprintf("Scanned %s · scoring rubric %s", d.r.GeneratedAt.UTC().Format("2 January 2006, 15:04 UTC"), d.r.ScoringVersion))
+	d.text(marginL, d.y, d.tr("html.scanned", "Date", d.moment(d.r.GeneratedAt), "Rubric", d.r.ScoringVersion))
 	d.y += 14
 
 	// The overall score.
@@ -68,29 +68,30 @@ func (d *doc) coverPage() {
 	d.donut(cx, cy, radius, 7, d.r.OverallScore, gc)
 	d.font(fontBold, 26)
 	d.color(ink)
-	score := fmt.Sprintf("%.1f", d.r.OverallScore)
+	score := d.num(d.r.OverallScore, 1)
 	d.text(cx-d.width(score)/2, cy-7, score)
 	d.font(fontRegular, 8)
 	d.color(muted)
-	d.text(cx-d.width("out of 100")/2, cy+4, "out of 100")
+	outOf := d.tr("html.out_of_100")
+	d.text(cx-d.width(outOf)/2, cy+4, outOf)
 
 	x := marginL + 70
 	d.font(fontRegular, 9)
 	d.color(muted)
-	d.text(x, cy-24, "Overall grade")
+	d.text(x, cy-24, d.tr("html.overall_grade"))
 	d.font(fontBold, 40)
 	d.color(gc)
 	d.text(x, cy-19, string(d.r.OverallGrade))
 	d.y = cy + 2
 	d.font(fontRegular, 11)
 	d.color(ink)
-	d.para(x, pageW-marginR-x, d.r.GradeDescriptor)
+	d.para(x, pageW-marginR-x, d.grade(string(d.r.OverallGrade), d.r.GradeDescriptor))
 	d.y = math.Max(d.y, cy+radius) + 12
 
 	// The rings.
 	d.font(fontBold, 12)
 	d.color(ink)
-	d.text(marginL, d.y, "The three rings")
+	d.text(marginL, d.y, d.tr("html.rings"))
 	d.y += 9
 	colW := contentW / 3
 	top := d.y
@@ -101,31 +102,31 @@ func (d *doc) coverPage() {
 		d.donut(cx, cy, 17, 5, float64(ring.Score), gradeColor(string(ring.Grade)))
 		d.font(fontBold, 18)
 		d.color(ink)
-		s := fmt.Sprint(ring.Score)
+		s := d.int(ring.Score)
 		d.text(cx-d.width(s)/2, cy-5.5, s)
 		d.font(fontRegular, 8)
 		d.color(muted)
-		g := "grade " + string(ring.Grade)
+		g := d.tr("html.grade", "Grade", string(ring.Grade))
 		d.text(cx-d.width(g)/2, cy+2, g)
 
 		d.y = cy + 22
 		d.font(fontBold, 11)
 		d.color(ink)
-		name := ringName(ring.Ring)
+		name := d.say(ringName(ring.Ring))
 		d.text(cx-d.width(name)/2, d.y, name)
 		d.y += d.lineH() + 0.5
 		d.font(fontRegular, 8.5)
 		d.color(muted)
-		for _, l := range d.wrap(ring.GradeDescriptor, colW-8) {
+		for _, l := range d.wrap(d.grade(string(ring.Grade), ring.GradeDescriptor), colW-8) {
 			d.text(cx-d.width(l)/2, d.y, l)
 			d.y += d.lineH()
 		}
 		if ring.CappedBy != nil {
 			d.font(fontBold, 8.5)
 			d.color(statusInk[api.CheckStatusFail])
-			capped := "Held down by a critical issue"
+			capped := d.tr("pdf.held_down")
 			if g := d.gate(*ring.CappedBy, ring.Ring); g != nil {
-				capped = fmt.Sprintf("Held at %d by a critical issue", g.Cap)
+				capped = d.tr("pdf.held_at", "Cap", d.int(g.Cap))
 			}
 			for _, l := range d.wrap(capped, colW-8) {
 				d.text(cx-d.width(l)/2, d.y, l)
@@ -137,32 +138,59 @@ func (d *doc) coverPage() {
 	d.y = bottom + 10
 
 	// How to read it.
-	var grades []string
-	for _, g := range scoring.Grades {
-		if g.Min > 0 {
-			grades = append(grades, fmt.Sprintf("%s from %.0f", g.Grade, g.Min))
-		} else {
-			grades = append(grades, g.Grade+" below that")
-		}
-	}
-	c := d.r.Counts
-	total := c.Pass + c.Warn + c.Fail + c.Na + c.Info
-	read := fmt.Sprintf("Each ring scores 0 to 100 from the checks in it; the overall score weighs Search %.0f%%, AI visibility %.0f%% and AI trust %.0f%%. Grades: %s.",
-		scoring.RingWeights[scoring.RingSearch]*100, scoring.RingWeights[scoring.RingVisibility]*100, scoring.RingWeights[scoring.RingTrust]*100, joinAnd(grades))
-	counts := fmt.Sprintf("%s: %d passed, %d partly passed and %d failed; %d did not apply to this site and %d are for information only.",
-		plural(total, "check was run", "checks were run"), c.Pass, c.Warn, c.Fail, c.Na, c.Info)
+	read, counts := d.readingGuide()
+	d.coverCJKNote()
 	d.font(fontRegular, 9)
 	h := d.heightOf(fontRegular, 9, contentW-10, read) + d.heightOf(fontRegular, 9, contentW-10, counts) + d.lineH() + 10
 	d.roundRect(marginL, d.y, contentW, h, 2, panel)
 	d.y += 4
 	d.font(fontBold, 9)
 	d.color(ink)
-	d.text(marginL+5, d.y, "How to read this report")
+	d.text(marginL+5, d.y, d.tr("html.how_to_read"))
 	d.y += d.lineH()
 	d.font(fontRegular, 9)
 	d.para(marginL+5, contentW-10, read)
 	d.y += 1
 	d.para(marginL+5, contentW-10, counts)
+}
+
+// readingGuide is how to read the report: how rings and grades are
+// scored, and how many checks ran and how they came out.
+func (d *doc) readingGuide() (read, counts string) {
+	var grades []string
+	for _, g := range scoring.Grades {
+		if g.Min > 0 {
+			grades = append(grades, d.tr("pdf.grade_from", "Grade", g.Grade, "Min", d.num(g.Min, 0)))
+		} else {
+			grades = append(grades, d.tr("pdf.grade_below", "Grade", g.Grade))
+		}
+	}
+	pct := func(r scoring.Ring) string { return d.num(scoring.RingWeights[r]*100, 0) }
+	read = d.tr("pdf.how_to_read", "Search", pct(scoring.RingSearch), "Visibility", pct(scoring.RingVisibility),
+		"Trust", pct(scoring.RingTrust), "Grades", d.and(grades))
+	c := d.r.Counts
+	total := c.Pass + c.Warn + c.Fail + c.Na + c.Info
+	counts = d.tr("pdf.counts", "Run", d.count("pdf.checks_run", total), "Pass", d.int(c.Pass), "Warn", d.int(c.Warn),
+		"Fail", d.int(c.Fail), "Na", d.int(c.Na), "Info", d.int(c.Info))
+	return read, counts
+}
+
+// coverCJKNote says, once, at the foot of the cover, that the report's
+// Chinese, Japanese or Korean text is marked because the font for it is not
+// installed.
+func (d *doc) coverCJKNote() {
+	if !d.cjkMissing {
+		return
+	}
+	family, size, c := d.family, d.size, d.ink
+	d.font(fontRegular, 8)
+	d.color(statusInk[api.CheckStatusWarn])
+	y := d.y
+	d.y = bodyEnd - 3*d.lineH()
+	d.para(marginL, contentW, d.tr("pdf.cjk_missing", "Marker", string(cjkMarker)))
+	d.y = y
+	d.font(family, size)
+	d.color(c)
 }
 
 // gate finds the fired gate with this id on this ring.
@@ -178,40 +206,40 @@ func (d *doc) gate(id string, ring api.Ring) *api.Gate {
 // summaryPage: the executive summary, the scores, critical issues, where to
 // start and what already works.
 func (d *doc) summaryPage() {
-	d.heading("Executive summary")
+	d.heading(d.tr("html.summary"))
 	d.font(fontRegular, 10.5)
 	d.color(ink)
 	d.para(marginL, contentW, d.r.Summaries.Executive)
 
-	d.subheading("Scores")
+	d.subheading(d.tr("html.scores"))
 	rows := []struct {
 		name  string
 		score float64
 		text  string
 		grade string
-	}{{"Overall", d.r.OverallScore, fmt.Sprintf("%.1f", d.r.OverallScore), string(d.r.OverallGrade)}}
+	}{{d.tr("html.col_overall"), d.r.OverallScore, d.num(d.r.OverallScore, 1), string(d.r.OverallGrade)}}
 	for _, ring := range d.rings() {
 		rows = append(rows, struct {
 			name  string
 			score float64
 			text  string
 			grade string
-		}{ringName(ring.Ring), float64(ring.Score), fmt.Sprint(ring.Score), string(ring.Grade)})
+		}{d.say(ringName(ring.Ring)), float64(ring.Score), d.int(ring.Score), string(ring.Grade)})
 	}
 	for _, row := range rows {
 		d.ensure(8)
 		d.font(fontBold, 10)
 		d.color(ink)
-		d.text(marginL, d.y, row.name)
+		d.text(marginL, d.y, d.clip(row.name, 36))
 		d.bar(marginL+38, d.y+0.8, 95, 3.2, row.score, gradeColor(row.grade))
 		d.text(marginL+138, d.y, row.text)
 		d.color(gradeColor(row.grade))
-		d.text(marginL+154, d.y, "grade "+row.grade)
+		d.text(marginL+154, d.y, d.tr("html.grade", "Grade", row.grade))
 		d.y += 7
 	}
 
 	if issues := d.criticalIssues(); len(issues) > 0 {
-		d.subheading("Critical issues", d.bulletHeight(issues[0]))
+		d.subheading(d.tr("html.critical"), d.bulletHeight(issues[0]))
 		d.bullets(issues, statusInk[api.CheckStatusFail])
 	}
 
@@ -220,18 +248,18 @@ func (d *doc) summaryPage() {
 	if len(actions) > 0 {
 		first = append(first, d.actionHeight(actions[0]))
 	}
-	d.subheading("Where to start", first...)
+	d.subheading(d.tr("html.where_to_start"), first...)
 	if len(actions) == 0 {
 		d.font(fontRegular, 10)
 		d.color(ink)
-		d.para(marginL, contentW, "No check failed or warned: there is nothing to fix.")
+		d.para(marginL, contentW, d.tr("html.nothing_to_fix"))
 	}
 	d.startPage = d.pdf.GetNumberOfPages()
 	d.actions(actions, 0)
 	d.started = len(actions)
 
 	if strengths := d.strengths(8); len(strengths) > 0 {
-		d.subheading("What already works")
+		d.subheading(d.tr("html.strengths"))
 		d.font(fontRegular, 9.5)
 		d.color(ink)
 		d.para(marginL, contentW, strings.Join(strengths, " · ")+".")
@@ -255,27 +283,27 @@ func (d *doc) criticalIssues() []string {
 			list = append(list, is)
 		}
 		if rr := d.ring(g.Ring); rr.CappedBy != nil && *rr.CappedBy == g.ID {
-			is.binds = append(is.binds, ringName(g.Ring))
+			is.binds = append(is.binds, d.say(ringName(g.Ring)))
 		} else {
-			is.others = append(is.others, ringName(g.Ring))
+			is.others = append(is.others, d.say(ringName(g.Ring)))
 		}
 	}
 	out := make([]string, 0, len(list))
 	for _, is := range list {
 		var b strings.Builder
-		b.WriteString(is.g.Message)
+		b.WriteString(d.gateText(is.g.ID, is.g.Message))
 		if len(is.binds) > 0 {
-			fmt.Fprintf(&b, " It holds %s at %d.", joinAnd(is.binds), is.g.Cap)
+			b.WriteString(" " + d.tr("pdf.gate_holds", "Rings", d.and(is.binds), "Cap", d.int(is.g.Cap)))
 		}
 		if len(is.others) > 0 {
-			verb := "scores"
+			id := "pdf.gate_below.one"
 			if len(is.others) > 1 {
-				verb = "score"
+				id = "pdf.gate_below.other"
 			}
-			fmt.Fprintf(&b, " %s already %s below the cap of %d it sets.", joinAnd(is.others), verb, is.g.Cap)
+			b.WriteString(" " + d.tr(id, "Rings", d.and(is.others), "Cap", d.int(is.g.Cap)))
 		}
 		if d.eng {
-			fmt.Fprintf(&b, " (gate %s, check %s)", is.g.ID, is.g.CheckID)
+			b.WriteString(" " + d.tr("pdf.gate_ids", "Gate", is.g.ID, "Check", is.g.CheckID))
 		}
 		out = append(out, b.String())
 	}
@@ -313,7 +341,9 @@ func (d *doc) priorities(n int) []priority {
 		}
 		for _, a := range d.t.PriorityActions {
 			p := priority{
-				label: a.Label, fix: a.Recommendation, impact: string(a.Impact), effort: string(a.Effort), checkID: a.CheckID,
+				label:  d.checkText(a.CheckID, "title", a.Label),
+				fix:    d.checkText(a.CheckID, "fix", a.Recommendation),
+				impact: string(a.Impact), effort: string(a.Effort), checkID: a.CheckID,
 				quickWin: a.QuickWin, gain: a.GainInOrder, alone: a.ExpectedGain,
 			}
 			if a.FixedWith != nil {
@@ -348,7 +378,8 @@ func (d *doc) priorities(n int) []priority {
 		})
 		for _, c := range list {
 			out = append(out, priority{
-				label: c.Title, fix: deref(c.Recommendation), impact: string(c.Impact), effort: string(c.Effort), checkID: c.ID,
+				label: d.checkText(c.ID, "title", c.Title), fix: d.checkText(c.ID, "fix", deref(c.Recommendation)),
+				impact: string(c.Impact), effort: string(c.Effort), checkID: c.ID,
 				gain: c.ExpectedGain, alone: c.ExpectedGain,
 			})
 		}
@@ -363,19 +394,24 @@ func (d *doc) priorities(n int) []priority {
 // "+6.1 points after those above (alone +0.0)", "+3.2 points together
 // with 2"; "" for a document without gains.
 func (a priority) gainTag() string {
+	return (&doc{}).gainTag(a)
+}
+
+// gainTag is priority.gainTag in the document's language.
+func (d *doc) gainTag(a priority) string {
 	if a.gain == nil {
 		return ""
 	}
-	tag := fmt.Sprintf("+%.1f points", *a.gain)
+	tag := d.tr("pdf.gain", "Points", d.num(*a.gain, 1))
 	switch {
 	case len(a.with) > 0:
 		nums := make([]string, len(a.with))
 		for i, n := range a.with {
-			nums[i] = fmt.Sprint(n)
+			nums[i] = d.int(n)
 		}
-		tag += " together with " + joinAnd(nums)
+		tag += " " + d.tr("pdf.gain_with", "Actions", d.and(nums))
 	case a.alone != nil && *a.alone != *a.gain:
-		tag += fmt.Sprintf(" after those above (alone +%.1f)", *a.alone)
+		tag += " " + d.tr("pdf.gain_after", "Alone", d.num(*a.alone, 1))
 	}
 	return tag
 }
@@ -394,12 +430,12 @@ func (d *doc) action(n int, a priority) {
 	d.para(marginL+8, contentW-8, a.label)
 	x := marginL + 8
 	if a.quickWin {
-		x += d.pill(x, d.y+0.3, "QUICK WIN", 7, statusInk[api.CheckStatusPass]) + 2
+		x += d.pill(x, d.y+0.3, d.tr("html.quick_win"), 7, statusInk[api.CheckStatusPass]) + 2
 	}
 	d.font(fontRegular, 8.5)
 	d.color(muted)
-	tags := fmt.Sprintf("Impact %s · effort %s", a.impact, a.effort)
-	if g := a.gainTag(); g != "" {
+	tags := d.tr("pdf.impact_effort", "Impact", d.word("level", a.impact), "Effort", d.word("level", a.effort))
+	if g := d.gainTag(a); g != "" {
 		tags += " · " + g
 	}
 	if d.eng && a.checkID != "" {
@@ -476,18 +512,22 @@ func (d *doc) strengths(n int) []string {
 		if len(out) == n {
 			break
 		}
-		out = append(out, passTitle(c, d.eng))
+		if t, ok := passTitles[c.ID]; ok && d.eng {
+			out = append(out, d.known("pdf.pass."+c.ID, t))
+			continue
+		}
+		out = append(out, d.checkText(c.ID, "title", c.Title))
 	}
 	return out
 }
 
 // triagePage: what the site is built with, its risks and what to do first.
 func (d *doc) triagePage() {
-	d.heading("Site Triage")
+	d.heading(d.tr("html.triage"))
 	if d.t == nil {
 		d.font(fontRegular, 10.5)
 		d.color(ink)
-		d.para(marginL, contentW, "The Site Triage dossier of this scan is not available yet: it is computed when a scan completes and is being computed again. Download the report later to include it.")
+		d.para(marginL, contentW, d.tr("pdf.triage_pending"))
 		return
 	}
 	t := d.t
@@ -495,14 +535,14 @@ func (d *doc) triagePage() {
 	d.color(ink)
 	d.para(marginL, contentW, t.SummaryParagraph)
 
-	d.subheading("Platform")
+	d.subheading(d.tr("html.platform"))
 	p := t.Platform
 	rows := [][2]string{
-		{"Content management", orNone(p.Cms, "not recognised")},
-		{"Page builder", orNone(p.PageBuilder, "none found")},
-		{"JavaScript framework", orNone(p.JsFramework, "none found")},
-		{"Complexity", string(p.ComplexityBucket)},
-		{"Detection confidence", string(p.Confidence)},
+		{d.tr("pdf.platform.cms"), orNone(p.Cms, d.tr("pdf.platform.not_recognised"))},
+		{d.tr("pdf.platform.builder"), orNone(p.PageBuilder, d.tr("pdf.platform.none_found"))},
+		{d.tr("pdf.platform.framework"), orNone(p.JsFramework, d.tr("pdf.platform.none_found"))},
+		{d.tr("pdf.platform.complexity"), d.word("complexity", string(p.ComplexityBucket))},
+		{d.tr("pdf.platform.confidence"), d.word("confidence", string(p.Confidence))},
 	}
 	var tech []string
 	for _, tc := range p.Technologies {
@@ -516,7 +556,7 @@ func (d *doc) triagePage() {
 		tech = append(tech, s)
 	}
 	if len(tech) > 0 {
-		rows = append(rows, [2]string{"Technologies", strings.Join(tech, "; ")})
+		rows = append(rows, [2]string{d.tr("pdf.platform.technologies"), strings.Join(tech, "; ")})
 	}
 	for _, row := range rows {
 		d.font(fontRegular, 9.5)
@@ -524,30 +564,30 @@ func (d *doc) triagePage() {
 		d.ensure(h)
 		d.font(fontBold, 9.5)
 		d.color(muted)
-		d.text(marginL, d.y, row[0])
+		d.text(marginL, d.y, d.clip(row[0], 48))
 		d.font(fontRegular, 9.5)
 		d.color(ink)
 		d.para(marginL+50, contentW-50, row[1])
 		d.y += 0.8
 	}
 
-	d.subheading("Risk by lens")
+	d.subheading(d.tr("html.risk_by_lens"))
 	d.font(fontRegular, 9)
 	d.color(muted)
-	d.para(marginL, contentW, "Each lens rates the share of points lost on the checks behind it, which cut across the pillars of the rings; a lens none of whose checks could be scored is not measured.")
+	d.para(marginL, contentW, d.tr("pdf.lens_intro"))
 	d.y += 1.5
 	levels := []string{"low", "moderate", "high", "critical"}
 	for _, l := range t.RiskLenses {
 		d.ensure(7)
 		d.font(fontBold, 9.5)
 		d.color(ink)
-		d.text(marginL, d.y, l.Label)
+		d.text(marginL, d.y, d.clip(d.known("pdf.lens."+string(l.LensID), l.Label), 48))
 		if !d.lensMeasured(l) {
 			for i := range levels {
 				d.roundRect(marginL+50+float64(i)*13, d.y+0.6, 12, 3.4, 1, track)
 			}
 			d.color(muted)
-			d.text(marginL+50+4*13+4, d.y, "not measured")
+			d.text(marginL+50+4*13+4, d.y, d.tr("pdf.not_measured"))
 			d.y += 6.5
 			continue
 		}
@@ -567,21 +607,21 @@ func (d *doc) triagePage() {
 		}
 		d.font(fontBold, 9.5)
 		d.color(c)
-		d.text(marginL+50+4*13+4, d.y, string(l.Bucket))
+		d.text(marginL+50+4*13+4, d.y, d.word("risk", string(l.Bucket)))
 		d.y += 6.5
 	}
 
-	d.subheading("Priority actions")
+	d.subheading(d.tr("html.priority_actions"))
 	d.font(fontRegular, 9)
 	d.color(muted)
-	ranked := "Ranked by the points each fix adds to the overall score, re-scored with it and the fixes above it made, against the effort it takes on this platform."
+	ranked := d.tr("pdf.ranked")
 	switch {
 	case t.ActionCount == 0:
-		ranked = "No check failed or warned: there is nothing to fix."
+		ranked = d.tr("html.nothing_to_fix")
 	case t.QuickWinCount == 0:
-		ranked += fmt.Sprintf(" None of the %s is a quick win (high impact for low effort).", plural(t.ActionCount, "action", "actions"))
+		ranked += " " + d.tr("pdf.no_quick_wins", "Actions", d.count("pdf.actions", t.ActionCount))
 	default:
-		ranked += fmt.Sprintf(" Quick wins (high impact for low effort) are marked: %d of %s.", t.QuickWinCount, plural(t.ActionCount, "action", "actions"))
+		ranked += " " + d.tr("pdf.quick_wins", "Wins", d.int(t.QuickWinCount), "Actions", d.count("pdf.actions", t.ActionCount))
 	}
 	d.para(marginL, contentW, ranked)
 	d.y += 1.5
@@ -593,15 +633,14 @@ func (d *doc) triagePage() {
 	if from > 0 {
 		d.font(fontRegular, 9.5)
 		d.color(ink)
-		first := "The first action is"
+		msg := d.tr("pdf.first_action", "Section", d.tr("html.where_to_start"), "Page", d.int(d.startPage))
 		if from > 1 {
-			first = fmt.Sprintf("Actions 1 to %d are", from)
+			msg = d.tr("pdf.first_actions", "Last", d.int(from), "Section", d.tr("html.where_to_start"), "Page", d.int(d.startPage))
 		}
-		more := ""
 		if len(actions) > from {
-			more = " The others follow."
+			msg += " " + d.tr("pdf.others_follow")
 		}
-		d.para(marginL, contentW, fmt.Sprintf("%s under “Where to start” in the executive summary (page %d).%s", first, d.startPage, more))
+		d.para(marginL, contentW, msg)
 		d.y += 1.5
 	}
 	d.actions(actions[from:min(len(actions), shown)], from)
@@ -612,9 +651,9 @@ func (d *doc) triagePage() {
 				wins = append(wins, quoted(a.label))
 			}
 		}
-		msg := fmt.Sprintf("%s follow in the ring sections, each with its check.", plural(rest, "more action", "more actions"))
+		msg := d.count("pdf.more_follow", rest)
 		if len(wins) > 0 {
-			msg += " Among them the quick wins " + joinAnd(wins) + "."
+			msg += " " + d.tr("pdf.more_quick_wins", "Wins", d.and(wins))
 		}
 		d.font(fontRegular, 9)
 		d.color(muted)
@@ -622,7 +661,7 @@ func (d *doc) triagePage() {
 	}
 
 	if len(t.Caveats) > 0 {
-		d.subheading("Caveats", d.bulletHeight(t.Caveats[0]))
+		d.subheading(d.tr("html.caveats"), d.bulletHeight(t.Caveats[0]))
 		d.bullets(t.Caveats, muted)
 	}
 }
@@ -649,22 +688,22 @@ func (d *doc) lensMeasured(l api.TriageRiskLens) bool {
 // ringSection: the ring's score, narrative, pillars and every check grouped
 // by pillar.
 func (d *doc) ringSection(ring api.RingResult) {
-	name := ringName(ring.Ring)
+	name := d.say(ringName(ring.Ring))
 	d.heading(name)
 	gc := gradeColor(string(ring.Grade))
 	d.font(fontBold, 14)
 	d.color(gc)
-	d.text(marginL, d.y, fmt.Sprintf("%d out of 100 · grade %s", ring.Score, ring.Grade))
+	d.text(marginL, d.y, d.tr("html.score_line", "Score", d.int(ring.Score), "Grade", string(ring.Grade)))
 	d.y += d.lineH()
 	d.font(fontRegular, 10)
 	d.color(muted)
-	d.para(marginL, contentW, ring.GradeDescriptor)
+	d.para(marginL, contentW, d.grade(string(ring.Grade), ring.GradeDescriptor))
 	d.y += 2
 	d.font(fontRegular, 10.5)
 	d.color(ink)
 	d.para(marginL, contentW, ringSummary(d.r.Summaries, ring.Ring))
 
-	d.subheading("Pillars")
+	d.subheading(d.tr("html.pillars"))
 	checksBy := map[string][]api.CheckResult{}
 	for _, c := range d.r.Checks {
 		if c.Ring == ring.Ring {
@@ -687,10 +726,11 @@ func (d *doc) ringSection(ring api.RingResult) {
 			continue
 		}
 		sort.SliceStable(list, func(i, j int) bool { return statusOrder[list[i].Status] < statusOrder[list[j].Status] })
-		score := "not measured"
+		score := d.tr("pdf.not_measured")
 		if p.Score != nil {
-			score = fmt.Sprintf("%d out of 100", *p.Score)
+			score = d.tr("pdf.out_of_100", "Score", d.int(*p.Score))
 		}
+		pname := d.pillarName(p.ID, p.Name)
 		// The pillar's name stays with its first check, or with the
 		// first lines of one taller than a page.
 		const nameH = 11.0
@@ -702,10 +742,10 @@ func (d *doc) ringSection(ring api.RingResult) {
 		d.y += 4
 		d.font(fontBold, 12)
 		d.color(ink)
-		d.text(marginL, d.y, p.Name)
+		d.text(marginL, d.y, pname)
 		d.font(fontRegular, 9)
 		d.color(muted)
-		d.text(marginL+d.widthIn(fontBold, 12, p.Name)+3, d.y+1.2, "· "+score)
+		d.text(marginL+d.widthIn(fontBold, 12, pname)+3, d.y+1.2, "· "+score)
 		d.y += 7
 		for j, c := range list {
 			// The section ends after the last pillar: its last check
@@ -721,7 +761,7 @@ func (d *doc) ringSection(ring api.RingResult) {
 func (d *doc) widthIn(family string, size float64, s string) float64 {
 	f, sz := d.family, d.size
 	d.font(family, size)
-	w := d.width(drawable(s))
+	w := d.width(d.drawable(s))
 	d.font(f, sz)
 	return w
 }
@@ -733,13 +773,13 @@ var statusOrder = map[api.CheckStatus]int{
 // pillarRow draws a pillar's bar, score and what it measures; a pillar no
 // check could score says so, and why.
 func (d *doc) pillarRow(p api.Pillar, list []api.CheckResult) {
-	desc := p.Description
+	desc := d.pillarText(p.ID, p.Description)
 	if d.eng {
-		desc += fmt.Sprintf(" Weight %.0f%% of the ring; coverage %.0f%% of its check weight.", p.Weight*100, p.Coverage*100)
+		desc += " " + d.tr("pdf.pillar_weight", "Weight", d.num(p.Weight*100, 0), "Coverage", d.num(p.Coverage*100, 0))
 	}
 	var reason string
 	if p.Score == nil {
-		reason = notMeasuredReason(list)
+		reason = d.notMeasuredReason(list)
 	}
 	h := 6 + d.heightOf(fontRegular, 8.5, contentW-62, desc)
 	if reason != "" {
@@ -749,7 +789,7 @@ func (d *doc) pillarRow(p api.Pillar, list []api.CheckResult) {
 	top := d.y
 	d.font(fontBold, 10)
 	d.color(ink)
-	d.para(marginL, 58, p.Name)
+	d.para(marginL, 58, d.pillarName(p.ID, p.Name))
 	d.y = top
 	x := marginL + 62
 	if p.Score != nil {
@@ -757,12 +797,12 @@ func (d *doc) pillarRow(p api.Pillar, list []api.CheckResult) {
 		d.bar(x, d.y+0.8, 80, 3.2, float64(*p.Score), c)
 		d.font(fontBold, 10)
 		d.color(ink)
-		d.text(x+84, d.y, fmt.Sprint(*p.Score))
+		d.text(x+84, d.y, d.int(*p.Score))
 	} else {
 		d.roundRect(x, d.y+0.8, 80, 3.2, 1.6, track)
 		d.font(fontBold, 10)
 		d.color(muted)
-		d.text(x+84, d.y, "not measured")
+		d.text(x+84, d.y, d.clip(d.tr("pdf.not_measured"), contentW-62-84))
 	}
 	d.y += d.lineH() + 0.3
 	d.font(fontRegular, 8.5)
@@ -778,19 +818,25 @@ func (d *doc) pillarRow(p api.Pillar, list []api.CheckResult) {
 // notMeasuredReason explains a pillar without a score from its checks: the
 // reason they share, or that none applied.
 func notMeasuredReason(list []api.CheckResult) string {
+	return (&doc{}).notMeasuredReason(list)
+}
+
+// notMeasuredReason is the package's notMeasuredReason in the document's
+// language; the findings it quotes stay as they were written.
+func (d *doc) notMeasuredReason(list []api.CheckResult) string {
 	if len(list) == 0 {
-		return "Not measured: no check of this pillar ran."
+		return d.tr("pdf.pillar_no_checks")
 	}
 	first := list[0].Summary
 	for _, c := range list[1:] {
 		if c.Summary != first {
-			return "Not measured: none of its checks applied to this site; each check below says why."
+			return d.tr("pdf.pillar_none_applied")
 		}
 	}
 	if strings.HasPrefix(first, "Not measured") {
 		return first
 	}
-	return "Not measured: " + first
+	return d.tr("pdf.pillar_not_measured", "Reason", first)
 }
 
 // checkBlock draws one check in two columns, status and labels on the
@@ -803,15 +849,16 @@ const checkIndent = 26.0
 func (d *doc) checkTexts(c api.CheckResult) (found, why, fix, meta string) {
 	found = c.Summary
 	if c.Status == api.CheckStatusFail || c.Status == api.CheckStatusWarn || c.Status == api.CheckStatusPass {
-		why = c.WhyItMatters
+		why = d.checkText(c.ID, "why", c.WhyItMatters)
 	}
 	if c.Recommendation != nil && (c.Status == api.CheckStatusFail || c.Status == api.CheckStatusWarn) {
-		fix = *c.Recommendation
+		fix = d.checkText(c.ID, "fix", *c.Recommendation)
 	}
 	if d.eng {
-		meta = fmt.Sprintf("%s · weight %g · impact %s · effort %s", c.ID, c.Weight, c.Impact, c.Effort)
+		weight := d.num(c.Weight, decimalsOf(c.Weight))
+		meta = d.tr("pdf.check_meta", "ID", c.ID, "Weight", weight, "Impact", d.word("level", string(c.Impact)), "Effort", d.word("level", string(c.Effort)))
 		if c.ExpectedGain != nil {
-			meta += fmt.Sprintf(" · gain alone +%.1f", *c.ExpectedGain)
+			meta += " · " + d.tr("pdf.gain_alone", "Points", d.num(*c.ExpectedGain, 1))
 		}
 	}
 	return found, why, fix, meta
@@ -821,10 +868,11 @@ func (d *doc) checkTexts(c api.CheckResult) (found, why, fix, meta string) {
 func (d *doc) checkBlockHeight(c api.CheckResult) float64 {
 	w := contentW - checkIndent
 	found, why, fix, meta := d.checkTexts(c)
-	h := d.heightOf(fontBold, 10, w, c.Title) + 3
-	for _, s := range []string{found, why, fix} {
+	h := d.heightOf(fontBold, 10, w, d.checkText(c.ID, "title", c.Title)) + 3
+	for i, s := range []string{found, why, fix} {
 		if s != "" {
-			h += d.heightOf(fontRegular, 9, w, s)
+			label := []string{"html.found", "html.why", "html.fix"}[i]
+			h += max(d.heightOf(fontRegular, 9, w, s), d.partLabelHeight(d.tr(label)))
 		}
 	}
 	if meta != "" {
@@ -845,7 +893,7 @@ func (d *doc) checkBlock(c api.CheckResult) {
 	d.pill(marginL, d.y+0.4, statusLabel(c.Status, d.eng), 7, statusInk[c.Status])
 	d.font(fontBold, 10)
 	d.color(ink)
-	d.para(marginL+indent, w, c.Title)
+	d.para(marginL+indent, w, d.checkText(c.ID, "title", c.Title))
 	if meta != "" {
 		d.font(fontMono, 7.5)
 		d.color(muted)
@@ -854,20 +902,36 @@ func (d *doc) checkBlock(c api.CheckResult) {
 	for _, part := range []struct {
 		label, text string
 		c           rgb
-	}{{"Found", found, ink}, {"Why it matters", why, muted}, {"How to fix", fix, ink}} {
+	}{{d.tr("html.found"), found, ink}, {d.tr("html.why"), why, muted}, {d.tr("html.fix"), fix, ink}} {
 		if part.text == "" {
 			continue
 		}
 		d.font(fontRegular, 9)
-		d.ensure(d.lineH())
+		d.ensure(max(d.lineH(), d.partLabelHeight(part.label)))
+		// A label longer than the column beside the text (in some
+		// languages) wraps in it.
+		top := d.y
 		d.font(fontBold, 8)
 		d.color(muted)
-		d.text(marginL, d.y+0.3, part.label)
+		for i, l := range d.wrap(part.label, indent-2) {
+			d.text(marginL, top+0.3+float64(i)*d.lineH(), l)
+		}
 		d.font(fontRegular, 9)
 		d.color(part.c)
 		d.para(marginL+indent, w, part.text)
+		d.y = max(d.y, top+d.partLabelHeight(part.label))
 	}
 	d.y += 3
+}
+
+// partLabelHeight is the height of a check block's part label ("Found",
+// "Why it matters") wrapped in its column.
+func (d *doc) partLabelHeight(label string) float64 {
+	f, sz := d.family, d.size
+	d.font(fontBold, 8)
+	h := float64(len(d.wrap(label, checkIndent-2))) * d.lineH()
+	d.font(f, sz)
+	return h
 }
 
 func statusLabel(s api.CheckStatus, eng bool) string {
@@ -896,22 +960,26 @@ func statusLabel(s api.CheckStatus, eng bool) string {
 // measured: URLs are shortened in the middle, labels wrap, so no column
 // runs into the next.
 func (d *doc) fetchAppendix() {
-	d.heading("What was fetched")
+	d.heading(d.tr("pdf.fetched"))
 	f := d.r.Fetch
 	d.font(fontRegular, 10)
 	d.color(ink)
-	d.para(marginL, contentW, fmt.Sprintf("%s made %s in %.1f s and read %s. %s of the site were analysed: the homepage%s. The other requests read files such as robots.txt and the sitemap, or test how the site answers crawlers.",
-		d.author(), plural(len(f.Fetches), "request", "requests"), float64(f.DurationMs)/1000, bytesText(f.Bytes),
-		capitalise(plural(f.Pages, "page", "pages")), morePages(f.Pages)))
+	analysed := d.tr("pdf.fetched_home")
+	if f.Pages > 1 {
+		analysed = d.count("pdf.fetched_more", f.Pages-1)
+	}
+	d.para(marginL, contentW, d.tr("pdf.fetched_intro", "Author", d.author(), "Requests", d.count("pdf.requests", len(f.Fetches)),
+		"Seconds", d.num(float64(f.DurationMs)/1000, 1), "Bytes", d.bytes(f.Bytes), "Pages", capitalise(d.count("pdf.pages", f.Pages)),
+		"Analysed", analysed))
 	d.font(fontRegular, 8.5)
 	d.color(muted)
-	d.para(marginL, contentW, "A dash in the size column means no body was read: a request for the headers only, or an empty answer.")
+	d.para(marginL, contentW, d.tr("pdf.fetched_dash"))
 	d.y += 3
 
 	cols := []struct {
 		title string
 		w     float64
-	}{{"Address", 78}, {"Purpose", 50}, {"Status", 14}, {"Size", 18}, {"Time", 14}}
+	}{{d.tr("pdf.col.address"), 78}, {d.tr("pdf.col.purpose"), 50}, {d.tr("pdf.col.status"), 14}, {d.tr("pdf.col.size"), 18}, {d.tr("pdf.col.time"), 14}}
 	var total float64
 	for _, c := range cols {
 		total += c.w
@@ -925,7 +993,7 @@ func (d *doc) fetchAppendix() {
 		d.color(ink)
 		x := marginL
 		for _, c := range cols {
-			d.text(x, d.y, c.title)
+			d.text(x, d.y, d.clip(c.title, c.w-1))
 			x += c.w
 		}
 		d.y += d.lineH()
@@ -939,7 +1007,7 @@ func (d *doc) fetchAppendix() {
 		purpose := d.wrap(d.purpose(rec.Purpose), cols[1].w-2)
 		var errLines []string
 		if rec.Error != nil {
-			errLines = d.wrap("Error: "+*rec.Error, cols[0].w-2)
+			errLines = d.wrap(d.tr("pdf.fetch_error", "Error", *rec.Error), cols[0].w-2)
 		}
 		lines := max(len(purpose), 1+len(errLines))
 		h := float64(lines)*d.lineH() + 1
@@ -969,26 +1037,19 @@ func (d *doc) fetchAppendix() {
 		x += cols[2].w
 		size := "–"
 		if rec.Bytes > 0 {
-			size = bytesText(rec.Bytes)
+			size = d.bytes(rec.Bytes)
 		}
 		d.text(x, d.y, d.clip(size, cols[3].w-2))
 		x += cols[3].w
-		elapsed := fmt.Sprintf("%d ms", rec.DurationMs)
+		elapsed := d.int(rec.DurationMs) + " ms"
 		if rec.DurationMs >= 10_000 {
-			elapsed = fmt.Sprintf("%.0f s", float64(rec.DurationMs)/1000)
+			elapsed = d.num(float64(rec.DurationMs)/1000, 0) + " s"
 		}
 		d.text(x, d.y, d.clip(elapsed, cols[4].w))
 		d.y += h
 		d.stroke(track, 0.15)
 		d.pdf.Line(marginL, d.y-0.5, marginL+contentW, d.y-0.5)
 	}
-}
-
-func morePages(n int) string {
-	if n <= 1 {
-		return ""
-	}
-	return fmt.Sprintf(" and %s it links to", plural(n-1, "page", "pages"))
 }
 
 // purpose names why a URL was fetched: the raw purpose in the engineering
@@ -999,11 +1060,12 @@ func (d *doc) purpose(p string) string {
 	}
 	kind, agent, _ := strings.Cut(p, ":")
 	if label, ok := purposeLabels[kind]; ok {
+		label = d.known("pdf.purpose."+kind, label)
 		switch {
 		case agent == "Browser":
-			return label + " as a browser"
+			return d.tr("pdf.purpose_browser", "Purpose", label)
 		case agent != "":
-			return label + " as " + agent
+			return d.tr("pdf.purpose_agent", "Purpose", label, "Agent", agent)
 		}
 		return label
 	}
@@ -1069,6 +1131,17 @@ func deref[T any](p *T) T {
 		return zero
 	}
 	return *p
+}
+
+// bytes is bytesText in the document's language.
+func (d *doc) bytes(n int) string {
+	switch {
+	case n >= 1<<20:
+		return d.num(float64(n)/(1<<20), 1) + " MiB"
+	case n >= 1<<10:
+		return d.num(float64(n)/(1<<10), 1) + " KiB"
+	}
+	return d.int(n) + " B"
 }
 
 func bytesText(n int) string {

@@ -1,8 +1,6 @@
 package report
 
 import (
-	"fmt"
-	"strconv"
 	"strings"
 
 	"github.com/geoscan/geoscan/gen/api"
@@ -18,13 +16,12 @@ func (d *doc) renderingSection() {
 	if rn == nil || rn.Mode == api.RenderModeOff || len(rn.Pages) == 0 {
 		return
 	}
-	d.heading("What AI crawlers see and what people see")
+	d.heading(d.tr("html.rendering"))
 	d.font(fontRegular, 10.5)
 	d.color(ink)
-	intro := "AI crawlers read a page's HTML as the server sends it and run no JavaScript; people see it in a browser after scripts ran. " +
-		fmt.Sprintf("%s loaded %s in a browser and compared the two.", d.author(), plural(len(rn.Pages), "page", "pages"))
+	intro := d.tr("pdf.render_intro", "Author", d.author(), "Pages", d.count("pdf.pages", len(rn.Pages)))
 	if rn.UnsampledPages > 0 {
-		intro += fmt.Sprintf(" The other %s of the site were judged from their HTML alone.", plural(rn.UnsampledPages, "page", "pages"))
+		intro += " " + d.tr("pdf.render_unsampled", "Pages", d.count("pdf.pages", rn.UnsampledPages))
 	}
 	d.para(marginL, contentW, intro)
 	for _, p := range rn.Pages {
@@ -49,45 +46,46 @@ func (d *doc) renderedPage(p api.RenderedPage) {
 	if p.Group != nil && *p.Group != "" {
 		d.font(fontRegular, 8.5)
 		d.color(muted)
-		d.text(marginL, d.y, d.clip("Template "+*p.Group, contentW))
+		d.text(marginL, d.y, d.clip(d.tr("html.template", "Name", *p.Group), contentW))
 		d.y += d.lineH()
 	}
 	c := p.Comparison
 	if !p.Rendered || c == nil {
 		d.font(fontRegular, 9.5)
 		d.color(statusInk[api.CheckStatusNa])
-		d.para(marginL, contentW, "Not rendered: "+strings.TrimSuffix(p.Reason, ".")+". What JavaScript adds to this page was not measured.")
+		d.para(marginL, contentW, d.tr("pdf.not_rendered", "Reason", strings.TrimSuffix(p.Reason, ".")))
 		return
 	}
 	d.font(fontBold, 8.5)
 	d.color(muted)
-	d.text(marginL+renderColRaw, d.y, "In the HTML (AI crawlers)")
-	d.text(marginL+renderColRendered, d.y, "After JavaScript (people)")
+	d.text(marginL+renderColRaw, d.y, d.clip(d.tr("html.col_raw"), renderColRendered-renderColRaw-3))
+	d.text(marginL+renderColRendered, d.y, d.clip(d.tr("html.col_rendered"), contentW-renderColRendered))
 	d.y += d.lineH()
-	jsonld := strconv.Itoa(c.RenderedJsonldBlocks)
-	if len(c.JsonldOnlyRendered) > 0 {
-		jsonld += " (" + strings.Join(c.JsonldOnlyRendered[:min(len(c.JsonldOnlyRendered), 4)], ", ") + " only here)"
+	jsonld := d.tr("pdf.render_only_here", "Count", d.int(c.RenderedJsonldBlocks), "Only", strings.Join(c.JsonldOnlyRendered[:min(len(c.JsonldOnlyRendered), 4)], ", "))
+	if len(c.JsonldOnlyRendered) == 0 {
+		jsonld = d.int(c.RenderedJsonldBlocks)
 	}
+	num := d.int
 	rows := []struct {
 		name, raw, rendered string
 		differs             bool
 	}{
-		{"Words of main text", strconv.Itoa(c.RawWords), fmt.Sprintf("%d (%d only here)", c.RenderedWords, c.WordsOnlyRendered), c.WordsOnlyRendered > 0 || c.RawWords != c.RenderedWords},
-		{"Headings", strconv.Itoa(c.RawHeadings), strconv.Itoa(c.RenderedHeadings), c.RawHeadings != c.RenderedHeadings},
-		{"Internal links", strconv.Itoa(c.RawInternalLinks), strconv.Itoa(c.RenderedInternalLinks), c.RawInternalLinks != c.RenderedInternalLinks},
-		{"Navigation links", strconv.Itoa(c.RawNavLinks), strconv.Itoa(c.RenderedNavLinks), c.RawNavLinks != c.RenderedNavLinks},
-		{"Images with alt text", strconv.Itoa(c.RawImagesWithAlt), strconv.Itoa(c.RenderedImagesWithAlt), c.RawImagesWithAlt != c.RenderedImagesWithAlt},
-		{"JSON-LD blocks", strconv.Itoa(c.RawJsonldBlocks), jsonld, c.RawJsonldBlocks != c.RenderedJsonldBlocks || len(c.JsonldOnlyRendered) > 0},
-		{"Title", c.RawTitle, c.RenderedTitle, c.RawTitle != c.RenderedTitle},
-		{"Meta description", c.RawDescription, c.RenderedDescription, c.RawDescription != c.RenderedDescription},
-		{"Canonical", c.RawCanonical, c.RenderedCanonical, c.RawCanonical != c.RenderedCanonical},
-		{"Meta robots", c.RawRobots, c.RenderedRobots, c.RawRobots != c.RenderedRobots},
+		{d.tr("pdf.render.words"), num(c.RawWords), d.tr("pdf.render_only_here", "Count", num(c.RenderedWords), "Only", num(c.WordsOnlyRendered)), c.WordsOnlyRendered > 0 || c.RawWords != c.RenderedWords},
+		{d.tr("pdf.render.headings"), num(c.RawHeadings), num(c.RenderedHeadings), c.RawHeadings != c.RenderedHeadings},
+		{d.tr("pdf.render.internal_links"), num(c.RawInternalLinks), num(c.RenderedInternalLinks), c.RawInternalLinks != c.RenderedInternalLinks},
+		{d.tr("pdf.render.nav_links"), num(c.RawNavLinks), num(c.RenderedNavLinks), c.RawNavLinks != c.RenderedNavLinks},
+		{d.tr("pdf.render.images_alt"), num(c.RawImagesWithAlt), num(c.RenderedImagesWithAlt), c.RawImagesWithAlt != c.RenderedImagesWithAlt},
+		{d.tr("pdf.render.jsonld"), num(c.RawJsonldBlocks), jsonld, c.RawJsonldBlocks != c.RenderedJsonldBlocks || len(c.JsonldOnlyRendered) > 0},
+		{d.tr("pdf.render.title"), c.RawTitle, c.RenderedTitle, c.RawTitle != c.RenderedTitle},
+		{d.tr("pdf.render.description"), c.RawDescription, c.RenderedDescription, c.RawDescription != c.RenderedDescription},
+		{d.tr("pdf.render.canonical"), c.RawCanonical, c.RenderedCanonical, c.RawCanonical != c.RenderedCanonical},
+		{d.tr("pdf.render.robots"), c.RawRobots, c.RenderedRobots, c.RawRobots != c.RenderedRobots},
 	}
 	for _, r := range rows {
 		d.ensure(d.lineH())
 		d.font(fontRegular, 9)
 		d.color(ink)
-		d.text(marginL, d.y, r.name)
+		d.text(marginL, d.y, d.clip(r.name, renderColRaw-2))
 		d.color(muted)
 		if r.differs {
 			d.color(statusInk[api.CheckStatusWarn])

@@ -1,7 +1,6 @@
 package report
 
 import (
-	"fmt"
 	"strings"
 
 	"github.com/geoscan/geoscan/gen/api"
@@ -16,15 +15,15 @@ func (d *doc) siteSection() {
 	if s == nil {
 		return
 	}
-	d.heading("Across the site")
+	d.heading(d.tr("html.across"))
 	d.font(fontRegular, 10.5)
 	d.color(ink)
 	sample, _, _ := strings.Cut(s.Sample, "\n")
-	d.para(marginL, contentW, strings.TrimSpace(fmt.Sprintf("%d pages audited of %d known (page budget %d); the crawl ended: %s. %s",
-		s.PagesAudited, s.PagesKnown, s.PagesPlanned, strings.ReplaceAll(s.Stop, "_", " "), sample)))
+	d.para(marginL, contentW, strings.TrimSpace(d.tr("pdf.site_coverage", "Audited", d.int(s.PagesAudited), "Known", d.int(s.PagesKnown),
+		"Budget", d.int(s.PagesPlanned), "Stop", d.known("pdf.stop."+s.Stop, strings.ReplaceAll(s.Stop, "_", " ")))+" "+sample))
 	d.siteTrend(s.Trend)
 
-	d.subheading("Issues on many pages")
+	d.subheading(d.tr("html.many_pages"))
 	var issues []api.CrossCuttingIssue
 	if d.r.CrossCuttingIssues != nil {
 		issues = *d.r.CrossCuttingIssues
@@ -32,20 +31,21 @@ func (d *doc) siteSection() {
 	if len(issues) == 0 {
 		d.font(fontRegular, 10)
 		d.color(ink)
-		d.para(marginL, contentW, "No check fails or warns on many of the pages audited.")
+		d.para(marginL, contentW, d.tr("html.no_many_pages"))
 		return
 	}
 	for _, is := range issues {
-		line := fmt.Sprintf("%s: fails or warns on %d of %d pages (%.0f %%)", d.checkName(is.CheckID),
-			is.PagesAffected, is.PagesAudited, 100*float64(is.PagesAffected)/float64(max(is.PagesAudited, 1)))
+		line := d.tr("pdf.site_issue", "Check", d.checkName(is.CheckID), "Affected", d.int(is.PagesAffected), "Audited", d.int(is.PagesAudited),
+			"Share", d.num(100*float64(is.PagesAffected)/float64(max(is.PagesAudited, 1)), 0))
 		if len(is.Groups) > 0 {
-			line += "; templates " + strings.Join(is.Groups[:min(len(is.Groups), 3)], ", ")
+			groups := strings.Join(is.Groups[:min(len(is.Groups), 3)], ", ")
 			if len(is.Groups) > 3 {
-				line += fmt.Sprintf(" and %d more", len(is.Groups)-3)
+				groups = d.tr("pdf.site_more_templates", "Templates", groups, "More", d.int(len(is.Groups)-3))
 			}
+			line += "; " + d.tr("pdf.site_templates", "Templates", groups)
 		}
 		if is.ExpectedGain > 0 {
-			line += fmt.Sprintf("; fixed everywhere it would add %.1f points to the site's score", is.ExpectedGain)
+			line += "; " + d.tr("pdf.site_gain", "Points", d.num(is.ExpectedGain, 1))
 		}
 		d.bullet(line+".", statusInk[api.CheckStatusFail])
 		d.font(fontRegular, 8.5)
@@ -67,46 +67,51 @@ func (d *doc) siteTrend(t *api.SiteTrend) {
 	if t == nil {
 		return
 	}
-	d.subheading("Since the previous audit")
+	d.subheading(d.tr("html.since_previous"))
 	d.font(fontRegular, 10.5)
 	d.color(ink)
-	d.para(marginL, contentW, trendSentence(t))
+	d.para(marginL, contentW, d.trendSentence(t))
 	for _, is := range t.Issues {
-		var line string
+		change := "still"
 		ink := statusInk[api.CheckStatusWarn]
 		switch is.Change {
 		case api.SiteIssueNew:
-			line = fmt.Sprintf("New: %s fails or warns on %s (%d then).", d.checkName(is.CheckID), plural(is.PagesAffectedNow, "page", "pages"), is.PagesAffectedThen)
+			change = "new"
 			ink = statusInk[api.CheckStatusFail]
 		case api.SiteIssueResolved:
-			line = fmt.Sprintf("Resolved: %s fails or warns on %s (%d then).", d.checkName(is.CheckID), plural(is.PagesAffectedNow, "page", "pages"), is.PagesAffectedThen)
+			change = "resolved"
 			ink = statusInk[api.CheckStatusPass]
-		default:
-			line = fmt.Sprintf("Still there: %s fails or warns on %s (%d then).", d.checkName(is.CheckID), plural(is.PagesAffectedNow, "page", "pages"), is.PagesAffectedThen)
 		}
-		d.bullet(line, ink)
+		d.bullet(d.tr("pdf.trend_issue", "Change", d.tr("pdf.trend."+change), "Check", d.checkName(is.CheckID),
+			"Pages", d.count("pdf.pages", is.PagesAffectedNow), "Then", d.int(is.PagesAffectedThen)), ink)
 	}
 }
 
 // trendSentence is the site score and the pages audited, then and now.
 func trendSentence(t *api.SiteTrend) string {
-	score := "The site score was not measured in one of the two audits"
+	return (&doc{}).trendSentence(t)
+}
+
+// trendSentence is the package's trendSentence in the document's
+// language.
+func (d *doc) trendSentence(t *api.SiteTrend) string {
+	score := d.tr("pdf.trend_unmeasured")
 	if t.ScoreNow != nil && t.ScoreThen != nil && t.ScoreDelta != nil {
-		score = fmt.Sprintf("The site score is %.1f, %s since the previous whole-site audit of %s (%.1f)",
-			*t.ScoreNow, pointsChange(*t.ScoreDelta), t.PreviousCompletedAt.UTC().Format("2 January 2006"), *t.ScoreThen)
+		score = d.tr("pdf.trend_score", "Now", d.num(*t.ScoreNow, 1), "Change", d.pointsChange(*t.ScoreDelta),
+			"Date", d.day(t.PreviousCompletedAt), "Then", d.num(*t.ScoreThen, 1))
 	}
-	return fmt.Sprintf("%s; %s audited, %d then.", score, plural(t.PagesAuditedNow, "page", "pages"), t.PagesAuditedThen)
+	return d.tr("pdf.trend_pages", "Score", score, "Pages", d.count("pdf.pages", t.PagesAuditedNow), "Then", d.int(t.PagesAuditedThen))
 }
 
 // pointsChange is "up 5.5 points", "down 0.4 points" or "unchanged".
-func pointsChange(delta float64) string {
+func (d *doc) pointsChange(delta float64) string {
 	switch {
 	case delta > 0:
-		return fmt.Sprintf("up %.1f points", delta)
+		return d.tr("pdf.points_up", "Points", d.num(delta, 1))
 	case delta < 0:
-		return fmt.Sprintf("down %.1f points", -delta)
+		return d.tr("pdf.points_down", "Points", d.num(-delta, 1))
 	}
-	return "unchanged"
+	return d.tr("pdf.points_same")
 }
 
 // worstPages lists the lowest-scored pages with their templates.
@@ -114,12 +119,12 @@ func (d *doc) worstPages() {
 	if d.r.WorstPages == nil || len(*d.r.WorstPages) == 0 {
 		return
 	}
-	d.subheading("Lowest-scored pages")
+	d.subheading(d.tr("html.lowest"))
 	for _, p := range *d.r.WorstPages {
 		d.ensure(d.lineH() + 1)
 		d.font(fontBold, 9.5)
 		d.color(ink)
-		d.text(marginL, d.y, fmt.Sprintf("%.1f", p.Score))
+		d.text(marginL, d.y, d.num(p.Score, 1))
 		d.font(fontRegular, 9.5)
 		d.text(marginL+12, d.y, d.clipMiddle(p.URL, contentW-60))
 		d.color(muted)
@@ -133,14 +138,15 @@ func (d *doc) worstPages() {
 func (d *doc) checkName(id string) string {
 	for _, c := range d.r.Checks {
 		if c.ID == id {
+			title := d.checkText(c.ID, "title", c.Title)
 			if d.eng {
-				return c.Title + " (" + id + ")"
+				return title + " (" + id + ")"
 			}
-			return c.Title
+			return title
 		}
 	}
 	if d.eng {
 		return id
 	}
-	return "A check"
+	return d.tr("pdf.a_check")
 }

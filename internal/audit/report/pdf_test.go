@@ -148,7 +148,8 @@ func ringNamed(r api.Report, name string) api.RingResult {
 
 // The brand comes from the site's owner and may be in any script: Latin,
 // Greek and Cyrillic are embedded and extract intact; scripts the fonts
-// lack become one visible replacement character per run, never an error.
+// lack become one visible replacement character per run, never an error;
+// Chinese, Japanese and Korean are drawn in the CJK font.
 func TestRenderPDFBrandScripts(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct{ brand, want string }{
@@ -156,13 +157,14 @@ func TestRenderPDFBrandScripts(t *testing.T) {
 		{"Москва Кофе", "Москва Кофе"},
 		{"Crème Brûlée Ærø Łódź", "Crème Brûlée Ærø Łódź"},
 		{"Cafe\u0301 Decomposed", "Café Decomposed"},
-		{"東京 Sushi", "\uFFFD Sushi"},
+		{"東京 Sushi", "東京 Sushi"},
 		{"Rocket 🚀 Labs", "Rocket \uFFFD Labs"},
 		{"مقهى Cairo", "\uFFFD Cairo"},
 		{"Zero\u200bWidth\x00Nul", "ZeroWidthNul"},
 	} {
 		t.Run(tc.want, func(t *testing.T) {
 			t.Parallel()
+			requireCJKFont(t)
 			f := built(t, testsite.Docs, tc.brand)
 			for _, audience := range []scoring.Audience{scoring.Marketing, scoring.Engineering} {
 				text := pdfText(t, f.pdf(t, audience))

@@ -107,16 +107,11 @@ func inline(para, base string) []styledWord {
 
 // measure is the width of s in a face at the current size, in millimetres.
 func (d *doc) measure(family, s string) float64 {
-	adv := advances()[family]
 	size := d.size
 	if family == fontMono && d.family != fontMono {
 		size *= codeScale
 	}
-	var w float64
-	for _, r := range s {
-		w += adv[r]
-	}
-	return w * size * ptToMM
+	return d.measureAt(family, size, s)
 }
 
 // layout breaks s, with its Markdown, into lines of pieces no wider than w
@@ -126,7 +121,7 @@ func (d *doc) layout(s string, w float64) [][]piece {
 	if !d.eng {
 		s = forClients(s)
 	}
-	s = drawable(s)
+	s = d.drawable(s)
 	base := d.family
 	space := d.measure(base, " ")
 	var lines [][]piece
