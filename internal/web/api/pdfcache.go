@@ -20,6 +20,7 @@ import (
 	"github.com/geoscan/geoscan/internal/audit/scoring"
 	"github.com/geoscan/geoscan/internal/audit/triage"
 	"github.com/geoscan/geoscan/internal/branding"
+	"github.com/geoscan/geoscan/internal/i18n"
 	"github.com/geoscan/geoscan/internal/store"
 )
 
@@ -32,9 +33,9 @@ import (
 
 // pdfInputs are everything one PDF is drawn from: the stored report, the
 // stored dossier or its absence (not computed yet, or being recomputed:
-// the PDF then says so), the audience, the organization's branding, and
-// the renderer's own code, which draws the grade scale and ring weights of
-// this process's rubric.
+// the PDF then says so), the audience, the scan's language, the
+// organization's branding, and the renderer's own code, which draws the
+// grade scale and ring weights of this process's rubric.
 type pdfInputs struct {
 	scan     store.Scan
 	audience scoring.Audience
@@ -50,7 +51,17 @@ type pdfInputs struct {
 type pdfKey struct {
 	scan     uuid.UUID
 	audience scoring.Audience
+	language string
 	digest   [sha256.Size]byte
+}
+
+// language is the language the scan's report is written in, and its PDF:
+// the one stored with the scan, English for a scan stored without one.
+func (in pdfInputs) language() string {
+	if in.scan.Language != nil && i18n.IsSupported(*in.scan.Language) {
+		return *in.scan.Language
+	}
+	return i18n.English
 }
 
 func (in pdfInputs) key() pdfKey {
@@ -73,7 +84,7 @@ func (in pdfInputs) key() pdfKey {
 	// A branding set again is another PDF, even with the same fields: its
 	// time is enough to tell, and cheaper than hashing the logo.
 	field(binary.BigEndian.AppendUint64(nil, uint64(in.brand.UpdatedAt.UnixNano())))
-	k := pdfKey{scan: in.scan.ID, audience: in.audience}
+	k := pdfKey{scan: in.scan.ID, audience: in.audience, language: in.language()}
 	h.Sum(k.digest[:0])
 	return k
 }
@@ -108,7 +119,7 @@ func (in pdfInputs) render() (renderedPDF, error) {
 	}
 	var buf bytes.Buffer
 	look := branding.Brand(in.brand)
-	if err := report.RenderPDFWith(&buf, r, dossier, report.PDFOptions{Brand: look}); err != nil {
+	if err := report.RenderPDFWith(&buf, r, dossier, report.PDFOptions{Brand: look, Language: in.language()}); err != nil {
 		return renderedPDF{}, fmt.Errorf("render pdf of %s: %w", in.scan.ID, err)
 	}
 	scanned := r.GeneratedAt
@@ -206,7 +217,7 @@ func (c *pdfCache) put(k pdfKey, d renderedPDF) {
 // render. A request that gives up (ctx) leaves the render running for the
 // others; its PDF is kept either way.
 func (c *pdfCache) render(ctx context.Context, k pdfKey, draw func() (renderedPDF, error)) (renderedPDF, error) {
-	name := k.scan.String() + "/" + string(k.audience) + "/" + string(k.digest[:])
+	name := k.scan.String() + "/" + string(k.audience) + "/" + k.language + "/" + string(k.digest[:])
 	ch := c.flight.DoChan(name, func() (v any, err error) {
 		if d, ok := c.get(k); ok {
 			return d, nil // rendered by a flight that ended after the caller looked

@@ -165,6 +165,7 @@ func TestPDFKey(t *testing.T) {
 			in.triage = &store.Triage{SchemaVersion: "1.0", Body: []byte(`{"marketing":{"x":1}}`)}
 		},
 		"dossier schema": func(in *pdfInputs) { in.triage = &store.Triage{SchemaVersion: "1.1", Body: base.triage.Body} },
+		"language":       func(in *pdfInputs) { in.scan.Language = new("de") },
 		// The same bytes split differently between the documents.
 		"boundary": func(in *pdfInputs) {
 			in.report.Body = []byte(`{"marketing":{"brand_name":"Café"}}{`)
@@ -180,6 +181,22 @@ func TestPDFKey(t *testing.T) {
 		require.False(t, dup, "%s has the key of %s", name, prev)
 		seen[k] = name
 	}
+}
+
+// A scan stored without a language, or with one there is no catalogue
+// for, has its PDF in English, under English's key.
+func TestPDFLanguage(t *testing.T) {
+	t.Parallel()
+	var in pdfInputs
+	require.Equal(t, "en", in.language())
+	in.scan.Language = new("xx")
+	require.Equal(t, "en", in.language())
+	en := in.key()
+	in.scan.Language = new("en")
+	require.Equal(t, en, in.key())
+	in.scan.Language = new("fr")
+	require.Equal(t, "fr", in.language())
+	require.NotEqual(t, en, in.key())
 }
 
 func TestNotModified(t *testing.T) {
