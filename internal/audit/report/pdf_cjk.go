@@ -293,7 +293,7 @@ func firstFont(b []byte) ([]byte, error) {
 		}
 		copy(out[12+16*i:], b[rec:rec+8])
 		binary.BigEndian.PutUint32(out[12+16*i+8:], uint32(len(out))) //nolint:gosec // within the file read
-		binary.BigEndian.PutUint32(out[12+16*i+12:], uint32(length))   //nolint:gosec // within the file read
+		binary.BigEndian.PutUint32(out[12+16*i+12:], uint32(length))  //nolint:gosec // within the file read
 		out = append(out, b[off:off+length]...)
 		for len(out)%4 != 0 {
 			out = append(out, 0)
