@@ -463,7 +463,7 @@ func TestScanAndScheduleLanguage(t *testing.T) {
 	require.Contains(t, errOut, "param language")
 	require.Contains(t, errOut, "HTTP 422")
 	for _, l := range []string{"en", "de", "fr", "es"} {
-		require.Contains(t, errOut, l, "the refusal names the languages: %s", errOut)
+		require.Regexp(t, `\b`+l+`\b`, errOut, "the refusal names the languages")
 	}
 
 	code, out, errOut = c.geoscan(t, "schedule", "create", "https://www.example.com/", "--language", "fr")

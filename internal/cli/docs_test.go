@@ -23,6 +23,7 @@ import (
 	"github.com/google/uuid"
 	"github.com/stretchr/testify/require"
 
+	"github.com/geoscan/geoscan/internal/audit/report"
 	"github.com/geoscan/geoscan/internal/store/pgcluster"
 	"github.com/geoscan/geoscan/internal/testing/browsertest"
 	"github.com/geoscan/geoscan/internal/testing/debtool"
@@ -367,6 +368,10 @@ func walkthroughBlocks(t *testing.T) map[string]string {
 	if m := regexp.MustCompile(`Rendering  (on \([^)]*\))`).FindStringSubmatch(banner); m != nil {
 		n.replace(m[1], "on (chromium-headless-shell 156.0.8078.108, 2 tabs)")
 	}
+	// So is whether the CJK font is installed.
+	if m := regexp.MustCompile(`CJK font   (.*)`).FindStringSubmatch(banner); m != nil {
+		n.replace(m[1], report.DefaultCJKFont)
+	}
 	key := printedKey.FindStringSubmatch(banner)[1]
 	api := printedAPI.FindStringSubmatch(banner)[1]
 	n.replace(key, "geo_GrBKq2Vd9LmX4bN8cR1tY6wK3sZ0pF5gJaEuC2")
@@ -471,6 +476,46 @@ func walkthroughBlocks(t *testing.T) map[string]string {
 		fmt.Sprintf("exit %d\n", code), lines[len(lines)-1])
 	blocks["cli-min-score"] = c.block(n)
 
+	// In a GitHub Actions job: annotations, the files, the gate.
+	port := strings.TrimSuffix(site[strings.LastIndex(site, ":")+1:], "/")
+	n.replace("%3A"+port+"/", "%3A34543/")
+	n.replace(".test:"+vars["GEOSCAN_PLAIN_HTTP_PORT"]+"/", ".test:38575/")
+	gh := map[string]string{"GITHUB_ACTIONS": "true"}
+	for k, v := range cli {
+		gh[k] = v
+	}
+	c = console{}
+	sarifPath, junitPath := filepath.Join(tmp, "geo.sarif"), filepath.Join(tmp, "geo.xml")
+	code, out, errOut = runCLI(t, gh, "scan", "create", site, "--fail-under", "search=70", "--sarif", sarifPath, "--junit", junitPath)
+	require.Equal(t, exitBelowScore, code, errOut)
+	var annotations []string
+	for line := range strings.Lines(out) {
+		if strings.HasPrefix(line, "::") {
+			annotations = append(annotations, line)
+		}
+	}
+	require.Greater(t, len(annotations), 3, out)
+	c.cmd(`GITHUB_ACTIONS=true bin/geoscan scan create "$SITE" --fail-under search=70 --sarif geo.sarif --junit geo.xml >out.txt 2>errors.txt; echo "exit $?"`,
+		fmt.Sprintf("exit %d\n", code))
+	// The progress lines depend on when each poll lands.
+	var notes []string
+	for line := range strings.Lines(errOut) {
+		if !strings.HasPrefix(line, "scan ") {
+			notes = append(notes, line)
+		}
+	}
+	c.cmd(`grep -v '^scan ' errors.txt`, strings.Join(notes, ""))
+	c.cmd(`grep -c '^::' out.txt; grep '^::' out.txt | head -3`, fmt.Sprintf("%d\n", len(annotations)), strings.Join(annotations[:3], ""))
+	sarif, err := os.ReadFile(sarifPath)
+	require.NoError(t, err)
+	filter = `.runs[0] | {rules: (.tool.driver.rules | length), results: (.results | length), first: (.results[0] | {ruleId, level, message: .message.text, uri: .locations[0].physicalLocation.artifactLocation.uri})}`
+	c.cmd(`jq '`+filter+`' geo.sarif`, jq(t, filter, sarif))
+	junit, err := os.ReadFile(junitPath)
+	require.NoError(t, err)
+	c.cmd(`grep -E -o '<testsuites [^>]*>|<testsuite name="[^"]*" tests="[0-9]+"' geo.xml | head -4`,
+		strings.Join(regexp.MustCompile(`<testsuites [^>]*>|<testsuite name="[^"]*" tests="[0-9]+"`).FindAllString(string(junit), 4), "\n"))
+	blocks["ci-gate"] = c.block(n)
+
 	c = console{}
 	const unknown = "5b0e7c1e-8d4f-4c7a-9a51-0f3c2d9e6b11"
 	code, out, errOut = geoscan("scan", "get", unknown)
@@ -520,7 +565,7 @@ func jq(t *testing.T, filter string, body []byte) string {
 func TestDocsLinks(t *testing.T) {
 	t.Parallel()
 	link := regexp.MustCompile(`\]\(([^)\s]+)\)`)
-	for _, page := range []string{"README.md", "docs/API.md", "docs/CLI.md", "docs/OPERATIONS.md", "docs/DEVELOPMENT.md"} {
+	for _, page := range []string{"README.md", "docs/API.md", "docs/CLI.md", "docs/CI.md", "docs/OPERATIONS.md", "docs/DEVELOPMENT.md"} {
 		b, err := os.ReadFile("../../" + page)
 		require.NoError(t, err)
 		for _, m := range link.FindAllStringSubmatch(string(b), -1) {
