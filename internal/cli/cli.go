@@ -93,6 +93,7 @@ Client commands (GEOSCAN_API_URL, GEOSCAN_API_KEY; --json prints the API's JSON,
   geoscan schedule create URL | list | get ID | update ID | delete ID   (geoscan schedule help)
   geoscan usage
   geoscan webhook test URL | verify --secret S --signature SIG --payload-file F
+  geoscan mcp [--max-wait D]            serve these as tools to an AI assistant over MCP on stdio (docs/API.md)
 `
 
 // errUsage marks a mistake in the command line; it exits 2.
@@ -165,6 +166,7 @@ func commandTable() []command {
 		{name: "schedule", run: scheduleCmd, sub: []string{"create", "list", "get", "update", "delete", "runs", "tick"}},
 		{name: "usage", run: usageCmd},
 		{name: "webhook", run: webhookCmd, sub: []string{"test", "verify"}},
+		{name: "mcp", run: mcpCmd},
 		{name: "completion", run: completionCmd, sub: []string{"bash", "zsh", "fish"}},
 		{name: "version", run: versionCmd},
 	}

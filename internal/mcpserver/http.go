@@ -13,7 +13,7 @@ import (
 )
 
 // Path is where the API server serves MCP.
-const Path = "/mcp"
+const Path = "/api/mcp"
 
 // inProcessURL is the API's base URL for calls served in-process; the host
 // is never resolved.

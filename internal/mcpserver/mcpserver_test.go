@@ -303,6 +303,7 @@ func TestStreamableHTTP(t *testing.T) {
 		r.RequireError(t, http.StatusUnauthorized, c.code, "")
 		require.NotEmpty(t, r.Header.Get("WWW-Authenticate"), c.name)
 		require.NotEmpty(t, r.Header.Get("X-Request-Id"), c.name)
+		require.Equal(t, "ip", r.Header.Get("X-RateLimit-Group"), "%s: the address limit applies first", c.name)
 	}
 	// The same request with the key is the MCP handshake's answer.
 	r := h.Do(t, "POST", mcpserver.Path, "", initialize, "Accept", accept, "Authorization", "Bearer "+org.Key)

@@ -13,13 +13,13 @@ import (
 	"github.com/geoscan/geoscan/internal/web/auth"
 )
 
-// mountMCP serves the MCP endpoint (mcpserver.Path) beside the API, as the
-// share pages are. A request needs a valid key (Authorization: Bearer or
-// X-API-Key) before any MCP message is read: without one it is the API's
-// 401 in the envelope. The tools then call the API itself in-process with
-// that key, so each call passes the organization's rate limit and scope
-// like any API request; the MCP request itself counts against the
-// per-address limit only.
+// mountMCP serves the MCP endpoint (mcpserver.Path) beside the contract's
+// operations, as the share pages are. Being under /api/, every request
+// counts against its client address first; then it needs a valid key
+// (Authorization: Bearer or X-API-Key) before any MCP message is read:
+// without one it is the API's 401 in the envelope. The tools call the API
+// itself in-process with that key, so each call passes the organization's
+// rate limit and scope like any API request.
 func mountMCP(e *echo.Echo, authn *authenticator, requestTimeout time.Duration, logger *slog.Logger) {
 	h := mcpserver.NewHTTPHandler(e, mcpserver.HTTPOptions{MaxWait: requestTimeout, Logger: logger})
 	e.Any(mcpserver.Path, func(c echo.Context) error {
