@@ -153,23 +153,40 @@ func LevelOf(signals []Signal) Level {
 	return LevelReady
 }
 
+// Labels name each signal in running text.
+var Labels = map[string]string{
+	MarkdownNegotiation:      "Markdown on request",
+	LinkHeaders:              "agent Link headers",
+	LLMsTxtRobots:            "llms.txt matching robots.txt",
+	ContentSignals:           "Content-Signal preferences",
+	APICatalog:               "API catalog",
+	AgentSkills:              "agent skills index",
+	MCPServerCard:            "MCP server card",
+	A2AAgentCard:             "A2A agent card",
+	WebMCP:                   "WebMCP tools",
+	OAuthAuthorizationServer: "OAuth server metadata",
+	OAuthProtectedResource:   "OAuth resource metadata",
+	WebBotAuth:               "Web Bot Auth keys",
+}
+
 // Note is the lens in one sentence, for the triage dossier: the level,
-// and the signals found, invalid or not checked. "" for a nil Result.
+// and the signals found, invalid or not checked, in words. "" for a nil
+// Result.
 func (r *Result) Note() string {
 	if r == nil {
 		return ""
 	}
 	by := map[Status][]string{}
 	for _, s := range r.Signals {
-		by[s.Status] = append(by[s.Status], s.ID)
+		by[s.Status] = append(by[s.Status], Labels[s.ID])
 	}
 	note := "Agent readiness (emerging signals, shown for information and not scored): level " + string(r.Level)
 	for _, part := range []struct {
 		status Status
 		label  string
-	}{{Found, "found"}, {Invalid, "invalid"}, {NotChecked, "not checked"}} {
-		if ids := by[part.status]; len(ids) > 0 {
-			note += "; " + part.label + ": " + strings.Join(ids, ", ")
+	}{{Found, "found"}, {Invalid, "declared but invalid"}, {NotChecked, "not checked"}} {
+		if labels := by[part.status]; len(labels) > 0 {
+			note += "; " + part.label + ": " + strings.Join(labels, ", ")
 		}
 	}
 	return note + "."

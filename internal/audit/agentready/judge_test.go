@@ -381,5 +381,5 @@ func TestJudgeWithoutFetches(t *testing.T) {
 		require.Equal(t, NotChecked, r.Signal(id).Status, id)
 	}
 	require.Equal(t, LevelBasic, r.Level)
-	require.Contains(t, r.Note(), "level basic; found: content_signals; not checked: markdown_negotiation")
+	require.Contains(t, r.Note(), "level basic; found: Content-Signal preferences; not checked: Markdown on request")
 }

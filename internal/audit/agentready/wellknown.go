@@ -38,7 +38,7 @@ func classify(r *fetch.Response, document bool) (readState, string) {
 	case r.Status == 401 || r.Status == 403:
 		return unreadable, fmt.Sprintf("the site refused the request (HTTP %d)", r.Status)
 	case r.Status == 429:
-		return unreadable, "the site asked GeoScan to slow down (HTTP 429)"
+		return unreadable, "the site asked for fewer requests (HTTP 429)"
 	case r.Status >= 500:
 		return unreadable, fmt.Sprintf("the site answered HTTP %d", r.Status)
 	case r.Status < 200 || r.Status >= 300:
@@ -118,7 +118,7 @@ func judgeFile(id string, tried []*fetch.Response, origin string) Signal {
 	s.Evidence["url"] = last.FinalURL
 	s.Evidence["content_type"] = last.ContentType()
 	if cut(last) {
-		return invalid(s, fmt.Sprintf("%s is larger than the %d KiB GeoScan reads of a discovery file (%d bytes)", pathOf(last.URL), MaxDocBytes>>10, last.Bytes))
+		return invalid(s, fmt.Sprintf("%s is larger than the %d KiB read of a discovery file (%d bytes)", pathOf(last.URL), MaxDocBytes>>10, last.Bytes))
 	}
 	var doc map[string]any
 	if err := json.Unmarshal(last.Body, &doc); err != nil {

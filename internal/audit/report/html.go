@@ -27,6 +27,10 @@ type HTMLInput struct {
 	Language string
 	// Expires is when the share link stops working, shown in the footer.
 	Expires time.Time
+	// AgentReadiness is the agent-readiness lens to show (the stored
+	// report's Stored.AgentReadiness); nil shows the one Report carries,
+	// if any.
+	AgentReadiness *AgentReadiness
 }
 
 // HistoryPoint is one earlier scan's scores.

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -53,6 +54,7 @@ type view struct {
 
 	Across    *acrossView
 	Rendering *renderingView
+	Agent     *agentView
 	Triage    *triageView
 	Sections  []ringSection
 	Fixes     []fixView
@@ -273,6 +275,7 @@ func buildView(in HTMLInput) view {
 	}
 	v.Across = d.acrossView()
 	v.Rendering = d.renderingView()
+	v.Agent = agentViewOf(cmp.Or(in.AgentReadiness, agentReadinessOf(r)), d.eng)
 	v.Triage = d.triageView()
 	v.Fixes, v.FixIntro = d.fixViews()
 	v.Trend = trendOf(in.History)

@@ -120,6 +120,9 @@ type doc struct {
 	// and the font is not (fonts.go).
 	cjk        *cjkFont
 	cjkMissing bool
+	// agent is the agent-readiness lens given to render; nil shows the
+	// report's (pdf_agent.go).
+	agent *AgentReadiness
 }
 
 // options are test seams, and the look of RenderPDFWith.
@@ -131,6 +134,7 @@ type options struct {
 	language string
 	// cjkFont is the path of the CJK font; empty is DefaultCJKFont.
 	cjkFont string
+	agent   *AgentReadiness
 }
 
 // RenderPDF writes the report as an A4 PDF document: cover, executive
@@ -144,7 +148,7 @@ func RenderPDF(w io.Writer, r api.Report, t *api.TriageDossier) error {
 func render(w io.Writer, r api.Report, t *api.TriageDossier, o options) error {
 	d := &doc{
 		pdf: &gopdf.GoPdf{}, r: r, t: t, eng: r.Audience == api.ReportAudienceEngineering, look: o.look,
-		w: i18n.For(o.language),
+		w: i18n.For(o.language), agent: o.agent,
 	}
 	d.pdf.Start(gopdf.Config{PageSize: *gopdf.PageSizeA4, Unit: gopdf.UnitMM})
 	if o.uncompressed {
@@ -173,6 +177,7 @@ func render(w io.Writer, r api.Report, t *api.TriageDossier, o options) error {
 	for _, ring := range d.rings() {
 		d.ringSection(ring)
 	}
+	d.agentSection()
 	d.fixesSection()
 	d.fetchAppendix()
 	d.footers()

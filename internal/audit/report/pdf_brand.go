@@ -22,6 +22,9 @@ type PDFOptions struct {
 	// CJKFont is the TrueType font Chinese, Japanese and Korean text is
 	// drawn in; empty is DefaultCJKFont. Without it such text is marked.
 	CJKFont string
+	// AgentReadiness is the agent-readiness lens to show (the stored
+	// report's Stored.AgentReadiness); nil shows the one r carries, if any.
+	AgentReadiness *AgentReadiness
 }
 
 // RenderPDFWith is RenderPDF in an organization's look: its name instead of
@@ -29,7 +32,7 @@ type PDFOptions struct {
 // drawn into an image; one that cannot be drawn leaves the name alone), its
 // colour for accents, and its contact and footer lines on every page.
 func RenderPDFWith(w io.Writer, r api.Report, t *api.TriageDossier, o PDFOptions) error {
-	return render(w, r, t, options{look: o.Brand, language: o.Language, cjkFont: o.CJKFont})
+	return render(w, r, t, options{look: o.Brand, language: o.Language, cjkFont: o.CJKFont, agent: o.AgentReadiness})
 }
 
 // author is who the PDF says made it.
