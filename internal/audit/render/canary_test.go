@@ -173,7 +173,7 @@ h1 { font-family: leak; }`)
 		text("text/css", `@import url("/style0.css"); @import url("/style1.css");`)(w, r)
 	}
 	s := newSite(t, routes)
-	b := newBrowser(t, Config{Client: allowOnly(s.addr()), Tabs: 4, PageTimeout: 5 * time.Second})
+	b := newBrowser(t, Config{Client: allowOnly(s.addr()), Tabs: 4, PageTimeout: 20 * time.Second})
 
 	var wg sync.WaitGroup
 	pages := make(map[string]Page)

@@ -34,7 +34,7 @@ func requireHealthy(t *testing.T, b *Browser, s *site) {
 // clear reason, and the next page renders.
 func TestHostilePages(t *testing.T) {
 	t.Parallel()
-	const budget = 5 * time.Second
+	const budget = 10 * time.Second
 	routes := map[string]http.HandlerFunc{
 		"/ok":   html(okPage),
 		"/loop": html(`<html><body><p>before</p><script>while (true) {}</script></body></html>`),
@@ -74,6 +74,10 @@ func TestHostilePages(t *testing.T) {
 			w.(http.Flusher).Flush()
 			<-r.Context().Done()
 		},
+		// The document itself never arrives: a blank tab is not the page.
+		"/never": func(w http.ResponseWriter, r *http.Request) {
+			<-r.Context().Done()
+		},
 		"/tarpit": html(`<html><body><p id="t">static text</p><script src="/tarpit.js"></script></body></html>`),
 	}
 	s := newSite(t, routes)
@@ -97,6 +101,7 @@ func TestHostilePages(t *testing.T) {
 		{path: "/ws-flood", errs: []string{""}, html: "opened"},
 		{path: "/heap", errs: []string{"the renderer crashed", timedOut}},
 		{path: "/tarpit", errs: []string{""}, html: "static text"},
+		{path: "/never", errs: []string{timedOut}},
 	} {
 		t.Run(strings.TrimPrefix(tc.path, "/"), func(t *testing.T) {
 			p := b.Render(context.Background(), s.URL+tc.path)
@@ -178,14 +183,14 @@ func browserSession(in *instance) cdp.Session { return chromedp.FromContext(in.c
 func TestBrowserHangRecovers(t *testing.T) {
 	t.Parallel()
 	s := newSite(t, map[string]http.HandlerFunc{"/ok": html(okPage)})
-	b := newBrowser(t, Config{Client: allowOnly(s.addr()), Tabs: 1, PageTimeout: 3 * time.Second})
+	b := newBrowser(t, Config{Client: allowOnly(s.addr()), Tabs: 1, PageTimeout: 10 * time.Second})
 	requireHealthy(t, b, s)
 	pid := b.PID()
 	for _, p := range processTree(pid) {
 		require.NoError(t, syscall.Kill(p, syscall.SIGSTOP))
 	}
 	p := b.Render(context.Background(), s.URL+"/ok")
-	require.Equal(t, "timed out after 3s", p.Err)
+	require.Equal(t, "timed out after 10s", p.Err)
 	requireHealthy(t, b, s)
 	require.NotEqual(t, pid, b.PID())
 	require.EqualValues(t, 2, b.Starts())

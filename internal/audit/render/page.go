@@ -382,6 +382,16 @@ func (r *pageRun) settle(ctx context.Context) error {
 	case <-ctx.Done():
 		return ctx.Err()
 	case <-timer.C:
+		// Read a page that never finished loading, but only once its
+		// document arrived: before that the tab still shows a blank page,
+		// which compared with the HTML would read as a site whose
+		// JavaScript removes everything.
+		r.mu.Lock()
+		arrived := r.status != 0
+		r.mu.Unlock()
+		if !arrived {
+			return context.DeadlineExceeded
+		}
 		return nil
 	}
 	tick := time.NewTicker(100 * time.Millisecond)
@@ -421,7 +431,7 @@ func (r *pageRun) reason() string {
 const domScript = `(() => {
   const limit = %d;
   const d = document.documentElement;
-  if (!d) return {url: location.href, n: 0, html: ""};
+  if (!d) return {url: location.href, n: 0, empty: true};
   let n = 0;
   const w = document.createTreeWalker(d, NodeFilter.SHOW_ELEMENT | NodeFilter.SHOW_TEXT | NodeFilter.SHOW_COMMENT);
   for (let node = w.currentNode; node; node = w.nextNode()) {
@@ -448,7 +458,8 @@ func (r *pageRun) read(ctx context.Context, t *chromedp.Target, p *Page) error {
 	var v struct {
 		URL  string  `json:"url"`
 		N    int64   `json:"n"`
-		HTML *string `json:"html"`
+		HTML  *string `json:"html"`
+		Empty bool    `json:"empty"`
 	}
 	if res.Result == nil || json.Unmarshal(res.Result.Value, &v) != nil {
 		return errors.New("reading the DOM: no result")
@@ -460,6 +471,9 @@ func (r *pageRun) read(ctx context.Context, t *chromedp.Target, p *Page) error {
 		why := r.mainErr
 		r.mu.Unlock()
 		return pageError("the page could not be loaded: " + cmp.Or(why, "the browser showed an error page"))
+	}
+	if v.Empty {
+		return pageError("the page had no document when it was read")
 	}
 	if v.HTML == nil || int64(len(*v.HTML)) > limit {
 		r.stopWith("the DOM is larger than " + megabytes(limit))

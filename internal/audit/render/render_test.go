@@ -92,7 +92,9 @@ func newBrowser(t testing.TB, cfg Config) *Browser {
 		cfg.Path = browsertest.Path(t)
 	}
 	if cfg.PageTimeout == 0 {
-		cfg.PageTimeout = 5 * time.Second
+		// Generous: a test that is not about the budget must not fail
+		// because the machine is busy.
+		cfg.PageTimeout = 20 * time.Second
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
