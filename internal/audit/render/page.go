@@ -456,8 +456,8 @@ func (r *pageRun) read(ctx context.Context, t *chromedp.Target, p *Page) error {
 		return fmt.Errorf("reading the DOM: %s", res.ExceptionDetails.Text)
 	}
 	var v struct {
-		URL  string  `json:"url"`
-		N    int64   `json:"n"`
+		URL   string  `json:"url"`
+		N     int64   `json:"n"`
 		HTML  *string `json:"html"`
 		Empty bool    `json:"empty"`
 	}
