@@ -17,7 +17,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/geoscan/geoscan/internal/store/pgcluster"
-	"github.com/geoscan/geoscan/internal/testing/binarytest"
 	"github.com/geoscan/geoscan/internal/testing/pgtest"
 	"github.com/geoscan/geoscan/internal/testing/poll"
 	"github.com/geoscan/geoscan/internal/testing/testsite"
@@ -27,7 +26,6 @@ import (
 func TestMain(m *testing.M) {
 	code := pgtest.Main(m)
 	testsite.RemoveTempCAFiles()
-	binarytest.Remove()
 	os.Exit(code)
 }
 
