@@ -53,10 +53,17 @@ func mcpCmd(ctx context.Context, e env, args []string) error {
 		return err
 	}
 	t := &mcp.IOTransport{Reader: io.NopCloser(e.stdin), Writer: nopWriteCloser{e.stdout}}
-	err = srv.Run(ctx, t)
-	// The client closing stdin, or the signal that ends the process, is
-	// the end of the session, not a failure.
-	if err == nil || errors.Is(err, io.EOF) || errors.Is(err, mcp.ErrConnectionClosed) || ctx.Err() != nil {
+	return endOfSession(ctx, srv.Run(ctx, t))
+}
+
+// endOfSession is the command's error for how the session ended: the
+// client closing stdin, or the signal that ends the process, is the end
+// of the session, not a failure.
+func endOfSession(ctx context.Context, err error) error {
+	switch {
+	case err == nil, errors.Is(err, io.EOF), errors.Is(err, mcp.ErrConnectionClosed):
+		return nil
+	case ctx.Err() != nil && errors.Is(err, ctx.Err()):
 		return nil
 	}
 	return err

@@ -254,6 +254,13 @@ func TestArgumentsAndAPIErrors(t *testing.T) {
 	require.Contains(t, text, "get_scan")
 	msg := callError(t, cs, "get_checks", map[string]any{"scan_id": created.Scan.ID})
 	require.Contains(t, msg, "scan_not_complete")
+
+	// No worker runs here: a wait ends at its bound with the scan's status.
+	waited, text := call[mcpserver.ScanSummary](t, cs, "create_scan", map[string]any{"url": "https://www.example.com/", "wait": true, "wait_seconds": 1})
+	require.Equal(t, "pending", waited.Scan.Status)
+	require.Nil(t, waited.Report)
+	require.NotEmpty(t, waited.Waited)
+	require.Contains(t, text, "still pending")
 }
 
 // keyTransport sends an Authorization header with every request.
