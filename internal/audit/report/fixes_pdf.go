@@ -1,7 +1,6 @@
 package report
 
 import (
-	"fmt"
 	"strings"
 
 	"github.com/geoscan/geoscan/gen/api"
@@ -28,14 +27,13 @@ func (d *doc) fixesSection() {
 	if len(list) == 0 {
 		return
 	}
-	d.heading("Fixes for this site")
+	d.heading(d.tr("html.fixes"))
 	d.font(fontRegular, 10)
 	d.color(muted)
 	if d.eng {
-		d.para(marginL, contentW, fmt.Sprintf("Written for %s from what the scan saw, with steps for %s. Every file was read back with GeoScan's own checks before it was offered; values starting with REVIEW are placeholders to replace. The whole files are in the API (each check result's fix.artifact) and are saved by geoscan scan fixes %s.",
-			d.brand(), platformWords(list[0].Fix.Platform), d.r.ScanID))
+		d.para(marginL, contentW, d.tr("pdf.fixes_intro_eng", "Site", d.brand(), "Platform", d.platformWords(list[0].Fix.Platform), "Scan", d.r.ScanID))
 	} else {
-		d.para(marginL, contentW, fmt.Sprintf("What to change on %s, written from what the scan saw. The files for your web team are in the engineering edition of this report.", d.brand()))
+		d.para(marginL, contentW, d.tr("pdf.fixes_intro", "Site", d.brand()))
 	}
 	d.y += 2
 	shown := map[string]string{} // artifact key → title of the check it was shown under
@@ -44,9 +42,9 @@ func (d *doc) fixesSection() {
 	}
 }
 
-func platformWords(p string) string {
+func (d *doc) platformWords(p string) string {
 	if p == "" || p == "generic" {
-		return "any platform (Site Triage recognised none it has steps for)"
+		return d.tr("pdf.fixes_any_platform")
 	}
 	return p
 }
@@ -54,22 +52,23 @@ func platformWords(p string) string {
 func (d *doc) fixBlock(c api.CheckResult, shown map[string]string) {
 	f := c.Fix
 	d.font(fontRegular, 9)
-	d.ensure(d.heightOf(fontBold, 11, contentW-24, c.Title) + d.heightOf(fontRegular, 9, contentW, f.Summary) + 10)
+	title := d.checkText(c.ID, "title", c.Title)
+	d.ensure(d.heightOf(fontBold, 11, contentW-24, title) + d.heightOf(fontRegular, 9, contentW, f.Summary) + 10)
 	d.y += 2
 	d.pill(marginL, d.y+0.5, statusLabel(c.Status, d.eng), 7, statusInk[c.Status])
 	d.font(fontBold, 11)
 	d.color(ink)
-	d.para(marginL+22, contentW-22, c.Title)
+	d.para(marginL+22, contentW-22, title)
 	if d.eng {
 		d.font(fontMono, 7.5)
 		d.color(muted)
-		d.para(marginL+22, contentW-22, c.ID+" · cause "+f.Cause)
+		d.para(marginL+22, contentW-22, c.ID+" · "+d.tr("pdf.fixes_cause", "Cause", f.Cause))
 	}
 	d.font(fontRegular, 9)
 	d.color(ink)
 	d.para(marginL, contentW, f.Summary)
 	if d.eng && len(f.Edits) > 0 {
-		d.fixLabel("Changes")
+		d.fixLabel(d.tr("pdf.fixes_changes"))
 		for _, e := range f.Edits {
 			first, rest, multi := strings.Cut(e, "\n")
 			d.fixItem(first)
@@ -79,9 +78,9 @@ func (d *doc) fixBlock(c api.CheckResult, shown map[string]string) {
 		}
 	}
 	if len(f.PlatformSteps) > 0 {
-		label := "Where to change it"
+		label := d.tr("pdf.fixes_where")
 		if f.Platform != "" && f.Platform != "generic" {
-			label = "On " + f.Platform
+			label = d.tr("pdf.fixes_on", "Platform", f.Platform)
 		}
 		d.fixLabel(label)
 		for _, s := range f.PlatformSteps {
@@ -92,32 +91,31 @@ func (d *doc) fixBlock(c api.CheckResult, shown map[string]string) {
 		key := a.Filename + "\x00" + a.Content
 		switch prev, seen := shown[key]; {
 		case !d.eng:
-			d.fixLabel("File for your web team")
-			d.fixItem(a.Filename + ", for " + a.Location + " (in the engineering edition).")
+			d.fixLabel(d.tr("pdf.fixes_file_team"))
+			d.fixItem(d.tr("pdf.fixes_file_for", "File", a.Filename, "Location", a.Location))
 		case seen:
-			d.fixLabel("File")
-			d.fixItem(fmt.Sprintf("%s: the same file as for %s above.", a.Filename, quoted(prev)))
+			d.fixLabel(d.tr("pdf.fixes_file"))
+			d.fixItem(d.tr("pdf.fixes_same_file", "File", a.Filename, "Check", quoted(prev)))
 		default:
-			shown[key] = c.Title
-			d.fixLabel(fmt.Sprintf("File: %s (%s, for %s)", a.Filename, a.Kind, a.Location))
+			shown[key] = title
+			d.fixLabel(d.tr("pdf.fixes_file_named", "File", a.Filename, "Kind", a.Kind, "Location", a.Location))
 			lines := strings.Split(strings.TrimRight(a.Content, "\n"), "\n")
 			note := ""
 			if len(lines) > maxCodeLines {
-				note = fmt.Sprintf("… %d more lines. The whole file: GET /api/v1/scans/%s/checks/%s (fix.artifact.content), or geoscan scan fixes %s.",
-					len(lines)-maxCodeLines, d.r.ScanID, c.ID, d.r.ScanID)
+				note = d.tr("pdf.fixes_more_lines", "Lines", d.int(len(lines)-maxCodeLines), "Scan", d.r.ScanID, "Check", c.ID)
 				lines = lines[:maxCodeLines]
 			}
 			d.code(lines, note)
 		}
 	}
 	if len(f.Review) > 0 {
-		d.fixLabel("Before publishing")
+		d.fixLabel(d.tr("pdf.fixes_review"))
 		for _, r := range f.Review {
 			d.fixItem(r)
 		}
 	}
 	if len(f.Verify) > 0 {
-		d.fixLabel("How to verify")
+		d.fixLabel(d.tr("pdf.fixes_verify"))
 		for _, v := range f.Verify {
 			d.fixItem(v.Step)
 			if d.eng && v.Command != nil {
@@ -169,7 +167,7 @@ func (d *doc) code(lines []string, note string) {
 	x, w := marginL+6, contentW-8
 	per := max(int(w/d.width("M")), 10)
 	for _, l := range lines {
-		rs := []rune(strings.ReplaceAll(drawable(strings.ReplaceAll(l, "\t", "    ")), "\n", " "))
+		rs := []rune(strings.ReplaceAll(d.drawable(strings.ReplaceAll(l, "\t", "    ")), "\n", " "))
 		n := min(len(rs), per)
 		pieces := []string{string(rs[:n])}
 		for rs = rs[n:]; len(rs) > 0; rs = rs[n:] {

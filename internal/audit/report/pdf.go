@@ -519,6 +519,8 @@ func (d *doc) bar(x, y, w, h, score float64, c rgb) {
 const pillMaxText = 18.0
 
 // pill draws a small coloured label with white text and returns its width.
+//
+//nolint:unparam // every pill is 7 pt today; the size stays the caller's
 func (d *doc) pill(x, y float64, s string, size float64, c rgb) float64 {
 	s = d.say(s)
 	d.font(fontBold, size)

@@ -43,7 +43,7 @@ func TestRenderPDFInGerman(t *testing.T) {
 			for _, want := range []string{
 				"Zusammenfassung", "Die drei Ringe", "So lesen Sie diesen Bericht", "Wo Sie anfangen",
 				"Was schon gut funktioniert", "Website-Triage", "Säulen", "Was abgerufen wurde", "Crawler-Zugang",
-				"Seite 1 von", "GEO-AUDITBERICHT",
+				"Seite 1 von", "GEO-AUDITBERICHT", "Korrekturen für diese Website",
 			} {
 				require.Contains(t, text, want)
 			}
@@ -52,6 +52,7 @@ func TestRenderPDFInGerman(t *testing.T) {
 			for _, english := range []string{
 				"Marketing edition", "Engineering edition", "MARKETING EDITION", "ENGINEERING EDITION",
 				"Executive summary", "What already works", "Why it matters", "How to fix", "Page 1 of", "The three rings",
+				"Fixes for this site", "How to verify", "Where to change it",
 			} {
 				require.NotContains(t, text, english)
 			}
@@ -224,8 +225,12 @@ func headingsIn(lang string, r api.Report, d api.TriageDossier) []string {
 		"html.since_previous", "html.many_pages", "html.lowest", "html.rendering", "html.triage", "html.platform",
 		"html.risk_by_lens", "html.priority_actions", "html.caveats", "html.pillars", "html.fixes", "pdf.fetched",
 		"html.ring.search", "html.ring.visibility", "html.ring.trust",
+		"pdf.fixes_changes", "pdf.fixes_where", "pdf.fixes_file_team", "pdf.fixes_file", "pdf.fixes_review", "pdf.fixes_verify",
 	} {
 		hs = append(hs, w.T(id, nil))
+	}
+	if d.Platform.Cms != nil {
+		hs = append(hs, w.T("pdf.fixes_on", map[string]any{"Platform": *d.Platform.Cms}))
 	}
 	for _, p := range scoring.Pillars {
 		hs = append(hs, w.T("pdf.pillar."+p.ID, nil))

@@ -512,7 +512,7 @@ func (d *doc) strengths(n int) []string {
 		if len(out) == n {
 			break
 		}
-		if t, ok := passTitles[c.ID]; ok && d.eng {
+		if t := passTitle(c, d.eng); t != c.Title {
 			out = append(out, d.known("pdf.pass."+c.ID, t))
 			continue
 		}
