@@ -189,7 +189,7 @@ func New(ctx context.Context, cfg config.Config, logger *slog.Logger, opts Optio
 		Store: st, Logger: logger, Webhooks: webhooks, NowFunc: opts.NowFunc,
 		Targets: netguard.Policy{AllowPrivate: cfg.AllowPrivateTargets, Resolver: resolver},
 		Scans:   a.scans, Deliveries: a.queuer,
-		PDFCacheBytes: int64(cfg.PDFCacheMB) << 20, RenderPerMinute: cfg.RenderRateLimit,
+		PDFCacheBytes: int64(cfg.PDFCacheMB) << 20, RenderPerMinute: cfg.RenderRateLimit, PDFCJKFont: cfg.PDFCJKFont,
 		PublicURL: cfg.PublicURL, ShareMaxDays: cfg.ShareMaxDays,
 	})
 	limits, err := a.rateLimits(ctx, cfg, logger)

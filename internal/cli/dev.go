@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/geoscan/geoscan/internal/app"
+	"github.com/geoscan/geoscan/internal/audit/report"
 	"github.com/geoscan/geoscan/internal/config"
 	"github.com/geoscan/geoscan/internal/store"
 	"github.com/geoscan/geoscan/internal/store/pgcluster"
@@ -94,12 +95,13 @@ GeoScan is running (%s mode).
   ReDoc      %s/api/redoc
   API key    %s
   Rendering  %s
+  CJK font   %s
 
 Try:
   curl -s -H 'X-API-Key: %s' %s/api/v1/usage
 
 The key is kept in %s and keeps working across restarts. Press Ctrl-C to stop.
-`, cfg.Env, base, base, base, key, a.Rendering(), key, base, relative(keyFile))
+`, cfg.Env, base, base, base, key, a.Rendering(), report.CJKFontStatus(cfg.PDFCJKFont), key, base, relative(keyFile))
 		return nil
 	})
 }

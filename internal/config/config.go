@@ -79,6 +79,9 @@ type Config struct {
 	// PDFCacheMB is the memory, in MiB, one process keeps rendered PDF
 	// reports in; 0 keeps none.
 	PDFCacheMB int
+	// PDFCJKFont is the font PDF reports draw Chinese, Japanese and Korean
+	// text in; empty is the Debian package's.
+	PDFCJKFont string
 	// ShareMaxDays is the longest a share link of a report may work.
 	ShareMaxDays int
 	// SchedulerInterval is how often the scheduler looks for due schedules.
@@ -354,6 +357,10 @@ func variables() []variable {
 				c.PDFCacheMB = n
 				return nil
 			},
+		},
+		{
+			"GEOSCAN_PDF_CJK_FONT", "", "TrueType font (.ttf, or a .ttc whose first font is taken) PDF reports draw Chinese, Japanese and Korean text in; unset: /usr/share/fonts/truetype/wqy/wqy-microhei.ttc (apt-get install fonts-wqy-microhei). Without it such text is marked □ and the PDF says the font is not installed.", false,
+			func(c *Config, v string) error { c.PDFCJKFont = v; return nil },
 		},
 		{
 			"GEOSCAN_SHARE_MAX_DAYS", "365", "The longest, in days, a share link of a report (POST /api/v1/scans/{scan_id}/shares, and the links in scheduled-scan emails) may work before it expires; a longer expiry asked for is refused.", false,
@@ -670,6 +677,7 @@ func (c Config) Redacted() map[string]string {
 	out["GEOSCAN_CRAWL_UNTHROTTLED"] = strconv.FormatBool(c.CrawlUnthrottled)
 	out["GEOSCAN_RENDER_RATE_LIMIT"] = strconv.Itoa(c.RenderRateLimit)
 	out["GEOSCAN_PDF_CACHE_MB"] = strconv.Itoa(c.PDFCacheMB)
+	out["GEOSCAN_PDF_CJK_FONT"] = c.PDFCJKFont
 	out["GEOSCAN_SHARE_MAX_DAYS"] = strconv.Itoa(c.ShareMaxDays)
 	out["GEOSCAN_LLM_BASE_URL"] = c.LLM.BaseURL
 	out["GEOSCAN_LLM_MODEL"] = c.LLM.Model

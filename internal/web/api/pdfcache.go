@@ -42,6 +42,9 @@ type pdfInputs struct {
 	report   store.Report
 	triage   *store.Triage
 	brand    store.Branding
+	// cjkFont is the font CJK text is drawn in, the same for every PDF
+	// of this process.
+	cjkFont string
 }
 
 // pdfKey names one rendered PDF. The digest covers the stored documents
@@ -119,7 +122,7 @@ func (in pdfInputs) render() (renderedPDF, error) {
 	}
 	var buf bytes.Buffer
 	look := branding.Brand(in.brand)
-	if err := report.RenderPDFWith(&buf, r, dossier, report.PDFOptions{Brand: look, Language: in.language()}); err != nil {
+	if err := report.RenderPDFWith(&buf, r, dossier, report.PDFOptions{Brand: look, Language: in.language(), CJKFont: in.cjkFont}); err != nil {
 		return renderedPDF{}, fmt.Errorf("render pdf of %s: %w", in.scan.ID, err)
 	}
 	scanned := r.GeneratedAt

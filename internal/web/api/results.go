@@ -163,7 +163,7 @@ func (s *Server) GetScanPdf(ctx context.Context, req api.GetScanPdfRequestObject
 	if err != nil {
 		return nil, err
 	}
-	in := pdfInputs{scan: scan, audience: audienceOf(req.Params.Audience)}
+	in := pdfInputs{scan: scan, audience: audienceOf(req.Params.Audience), cjkFont: s.d.PDFCJKFont}
 	if in.report, err = s.d.Store.GetReport(ctx, scan.ID); err != nil {
 		return nil, fmt.Errorf("report of completed scan %s: %w", scan.ID, err)
 	}

@@ -37,6 +37,9 @@ type Deps struct {
 	// PDFCacheBytes is the memory kept for rendered PDF reports; 0 keeps
 	// none.
 	PDFCacheBytes int64
+	// PDFCJKFont is the font PDFs draw Chinese, Japanese and Korean text
+	// in; empty is report.DefaultCJKFont.
+	PDFCJKFont string
 	// RenderPerMinute is the api_render limit GET /usage reports; the
 	// rate limiter enforces it.
 	RenderPerMinute int
