@@ -11,7 +11,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/google/uuid"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/geoscan/geoscan/gen/client"
@@ -381,9 +380,7 @@ func (t *tools) createScan(ctx context.Context, _ *mcp.CallToolRequest, in Creat
 	if in.MaxPages != 0 {
 		body.MaxPages = &in.MaxPages
 	}
-	// A retry of the same call must not start a second scan.
-	idem := uuid.NewString()
-	resp, err := t.api.CreateScanWithResponse(ctx, &client.CreateScanParams{IdempotencyKey: &idem}, body)
+	resp, err := t.api.CreateScanWithResponse(ctx, nil, body)
 	if err != nil {
 		return nil, ScanSummary{}, err
 	}
