@@ -50,6 +50,7 @@ func TestRenderPDFAgentReadiness(t *testing.T) {
 
 	var buf bytes.Buffer
 	plain := agentBuilt(t, testsite.AgentNone)
+	plain.report.AgentReadiness = nil // a report made before the lens
 	require.NoError(t, report.RenderPDFWith(&buf, plain.report.For(scoring.Marketing), nil, report.PDFOptions{}))
 	requireAbsent(t, pdfText(t, buf.Bytes()), "Agent readiness \\(not scored\\)")
 }
@@ -82,6 +83,8 @@ func TestWriteHTMLAgentReadiness(t *testing.T) {
 	require.NotContains(t, page, `<img src=x`)
 	require.Contains(t, page, "&lt;script&gt;alert(&#34;summary&#34;)&lt;/script&gt;")
 
-	none := string(f.htmlOf(t, scoring.Engineering, report.HTMLInput{}))
+	before := f
+	before.report.AgentReadiness = nil // a report made before the lens
+	none := string(before.htmlOf(t, scoring.Engineering, report.HTMLInput{}))
 	require.NotContains(t, none, `id="agent-h"`)
 }
