@@ -74,20 +74,27 @@ func sampleReport() (*client.Scan, *client.Report) {
 	return s, r
 }
 
-// requireValidSARIF validates a SARIF log against the SARIF 2.1.0 JSON
-// schema (testdata/sarif-schema-2.1.0.json, the OASIS schema as
-// @microsoft/jest-sarif ships it) and returns it decoded.
-func requireValidSARIF(t *testing.T, raw []byte) sarifLog {
+// sarifSchemaOf compiles the SARIF 2.1.0 JSON schema
+// (testdata/sarif-schema-2.1.0.json, the OASIS schema as
+// @microsoft/jest-sarif ships it).
+func sarifSchemaOf(t *testing.T) *jsonschema.Schema {
 	t.Helper()
-	f, err := os.Open(filepath.Join("testdata", "sarif-schema-2.1.0.json"))
+	raw, err := os.ReadFile(filepath.Join("testdata", "sarif-schema-2.1.0.json"))
 	require.NoError(t, err)
-	defer f.Close()
-	schemaDoc, err := jsonschema.UnmarshalJSON(f)
+	schemaDoc, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
 	require.NoError(t, err)
 	c := jsonschema.NewCompiler()
 	require.NoError(t, c.AddResource("sarif-schema-2.1.0.json", schemaDoc))
 	sch, err := c.Compile("sarif-schema-2.1.0.json")
 	require.NoError(t, err)
+	return sch
+}
+
+// requireValidSARIF validates a SARIF log against the SARIF 2.1.0 JSON
+// schema and returns it decoded.
+func requireValidSARIF(t *testing.T, raw []byte) sarifLog {
+	t.Helper()
+	sch := sarifSchemaOf(t)
 	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
 	require.NoError(t, err)
 	require.NoError(t, sch.Validate(doc), "the SARIF log is not valid SARIF 2.1.0:\n%s", raw)
@@ -107,15 +114,7 @@ func TestSARIFSchemaRejectsWhatIsNotSARIF(t *testing.T) {
 	log.Runs[0].Results[0].Level = "fail"
 	raw, err := json.Marshal(log)
 	require.NoError(t, err)
-	f, err := os.Open(filepath.Join("testdata", "sarif-schema-2.1.0.json"))
-	require.NoError(t, err)
-	defer f.Close()
-	schemaDoc, err := jsonschema.UnmarshalJSON(f)
-	require.NoError(t, err)
-	c := jsonschema.NewCompiler()
-	require.NoError(t, c.AddResource("sarif-schema-2.1.0.json", schemaDoc))
-	sch, err := c.Compile("sarif-schema-2.1.0.json")
-	require.NoError(t, err)
+	sch := sarifSchemaOf(t)
 	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
 	require.NoError(t, err)
 	require.Error(t, sch.Validate(doc))

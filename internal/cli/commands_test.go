@@ -21,7 +21,7 @@ import (
 func commandPaths(t *testing.T) [][]string {
 	t.Helper()
 	var paths [][]string
-	for _, n := range completionTree(context.Background(), env{}) {
+	for _, n := range completionTree(context.Background()) {
 		if n.path != "" {
 			paths = append(paths, strings.Fields(n.path))
 		}
@@ -62,7 +62,7 @@ func TestJSONIsHonouredOrRefused(t *testing.T) {
 	t.Parallel()
 	id := "5b0e7c1e-8d4f-4c7a-9a51-0f3c2d9e6b11"
 	refused := 0
-	for _, n := range completionTree(context.Background(), env{}) {
+	for _, n := range completionTree(context.Background()) {
 		if n.path == "" || len(n.subs) > 0 {
 			continue
 		}

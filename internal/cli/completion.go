@@ -27,7 +27,7 @@ func completionCmd(ctx context.Context, e env, args []string) error {
 	if err != nil {
 		return err
 	}
-	tree := completionTree(ctx, e)
+	tree := completionTree(ctx)
 	switch pos[0] {
 	case "bash":
 		return writeBashCompletion(e.stdout, tree)
@@ -67,7 +67,7 @@ var flagValues = map[string][]string{
 // subcommands, and each command's flags as its own flag set declares them:
 // the command is run with a hook that takes the flag set and stops it
 // before it parses anything.
-func completionTree(ctx context.Context, e env) []completionNode {
+func completionTree(ctx context.Context) []completionNode {
 	root := completionNode{path: ""}
 	var nodes []completionNode
 	byPath := map[string]*completionNode{}
@@ -106,14 +106,14 @@ func completionTree(ctx context.Context, e env) []completionNode {
 		if n.path == "" || len(n.subs) > 0 {
 			continue
 		}
-		n.flags = commandFlags(ctx, e, strings.Fields(n.path))
+		n.flags = commandFlags(ctx, strings.Fields(n.path))
 	}
 	return nodes
 }
 
 // commandFlags runs the command of path with the flag hook and returns the
 // flags of the flag set it built (none for a command without flags).
-func commandFlags(ctx context.Context, e env, path []string) []completionFlag {
+func commandFlags(ctx context.Context, path []string) []completionFlag {
 	var flags []completionFlag
 	quiet := env{getenv: func(string) string { return "" }, stdin: strings.NewReader(""), stdout: io.Discard, stderr: io.Discard}
 	quiet.inspectFlags = func(fs *flag.FlagSet) {
