@@ -206,3 +206,30 @@ func TestScanPdfRenderLimit(t *testing.T) {
 	theirs := pdfScan(t, h, other, "https://example.com/", "Panadería Sol", scanned)
 	requireRendered(t, getPDF(t, h, other, theirs, ""), 3, 2)
 }
+
+// The PDF is written in the scan's language, and a scan's PDF in one
+// language is never served for another's.
+func TestScanPdfInTheScansLanguage(t *testing.T) {
+	t.Parallel()
+	h := start(t)
+	org := h.NewOrg(t, "pro", true)
+	scan := func(lang client.ScanCreateRequestLanguage) uuid.UUID {
+		brand := "Bäckerei"
+		resp, err := org.Client.CreateScanWithResponse(context.Background(), nil,
+			client.ScanCreateRequest{URL: "https://example.com/", BrandName: &brand, Language: &lang})
+		require.NoError(t, err)
+		require.Equal(t, http.StatusCreated, resp.StatusCode(), "body: %s", resp.Body)
+		completeScan(t, h, resp.JSON201.ID)
+		return resp.JSON201.ID
+	}
+	de := getPDF(t, h, org, scan(client.ScanCreateRequestLanguageDe), "")
+	requireRendered(t, de, 30, 29)
+	text := brandingPDFText(t, de.Body)
+	require.Contains(t, text, "Zusammenfassung")
+	require.Contains(t, text, "AUSGABE FÜR DAS MARKETING")
+	require.NotContains(t, text, "Executive summary")
+
+	en := getPDF(t, h, org, scan(client.ScanCreateRequestLanguageEn), "")
+	requireRendered(t, en, 30, 28)
+	require.Contains(t, brandingPDFText(t, en.Body), "Executive summary")
+}
