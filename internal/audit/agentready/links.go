@@ -63,9 +63,10 @@ func splitLinkValues(v string) []string {
 		c := v[i]
 		switch {
 		case inQuote:
-			if c == '\\' {
+			switch c {
+			case '\\':
 				i++
-			} else if c == '"' {
+			case '"':
 				inQuote = false
 			}
 		case inURI:

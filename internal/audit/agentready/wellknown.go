@@ -208,11 +208,12 @@ func missing(doc map[string]any, keys ...string) []string {
 	return out
 }
 
-func requireMembers(problems []string, names []string) []string {
+// requireMembers is the problem of missing members, if any.
+func requireMembers(names []string) []string {
 	if len(names) > 0 {
-		problems = append(problems, "missing required "+strings.Join(names, ", "))
+		return []string{"missing required " + strings.Join(names, ", ")}
 	}
-	return problems
+	return nil
 }
 
 // validMCPCard checks an MCP server card (SEP-2127: name, version and the
@@ -232,7 +233,7 @@ func validMCPCard(doc map[string]any, _ string) (map[string]any, []string) {
 	if version == "" {
 		need = append(need, "version")
 	}
-	problems = requireMembers(problems, need)
+	problems = append(problems, requireMembers(need)...)
 	var endpoints []string
 	if remotes, ok := arr(doc, "remotes"); ok {
 		for _, r := range remotes {
@@ -274,7 +275,7 @@ func validA2ACard(doc map[string]any, _ string) (map[string]any, []string) {
 			need = append(need, k)
 		}
 	}
-	problems := requireMembers(nil, need)
+	problems := requireMembers(need)
 	endpoint := str(doc, "url")
 	if ifaces, ok := arr(doc, "supportedInterfaces"); ok && endpoint == "" {
 		for _, i := range ifaces {
@@ -392,7 +393,7 @@ func validOAuthServer(doc map[string]any, origin string) (map[string]any, []stri
 	if _, ok := arr(doc, "response_types_supported"); !ok {
 		need = append(need, "response_types_supported")
 	}
-	problems := requireMembers(nil, need)
+	problems := requireMembers(need)
 	if str(doc, "authorization_endpoint") == "" && str(doc, "token_endpoint") == "" {
 		problems = append(problems, "neither authorization_endpoint nor token_endpoint")
 	}
@@ -408,7 +409,7 @@ func validOAuthServer(doc map[string]any, origin string) (map[string]any, []stri
 func validProtectedResource(doc map[string]any, origin string) (map[string]any, []string) {
 	resource := str(doc, "resource")
 	ev := map[string]any{"resource": resource}
-	problems := requireMembers(nil, missing(doc, "resource"))
+	problems := requireMembers(missing(doc, "resource"))
 	if resource != "" && !sameOrigin(resource, origin) {
 		problems = append(problems, fmt.Sprintf("resource %q is not %s, the origin the metadata was read from (RFC 9728 section 3.3)", clip(resource, 80), origin))
 	}

@@ -198,7 +198,7 @@ func newAgentBroken(e *env) *fixture {
 	files := map[string]agentFile{
 		"/robots.txt": {ct: "text/plain; charset=utf-8", body: "User-agent: OAI-SearchBot\nDisallow: /members/\n\n" +
 			"User-agent: *\nContent-Signal: search=maybe, ai-train=no\nAllow: /\n"},
-		"/llms.txt": {ct: "text/markdown; charset=utf-8", body: "# Magpie API\n\n> Auction price data.\n\n- [Price reports](" + origin + "/members/reports): monthly reports\n"},
+		"/llms.txt":                            {ct: "text/markdown; charset=utf-8", body: "# Magpie API\n\n> Auction price data.\n\n- [Price reports](" + origin + "/members/reports): monthly reports\n"},
 		"/.well-known/mcp/server-card.json":    {ct: "application/json", body: `{"name": "magpie", "version": "1.0", "remotes": [`},
 		"/.well-known/agent-card.json":         {ct: "application/json", body: `{"name":"Magpie","url":"` + origin + `/a2a"}`},
 		"/.well-known/agent-skills/index.json": {ct: "application/json", body: `{"skills":[{"name":"Price Search","description":"Search prices."}]}`},
@@ -229,7 +229,8 @@ func newAgentBroken(e *env) *fixture {
 
 func newAgentNone(e *env) *fixture {
 	title := "Plain Pantry – Weekly vegetable boxes"
-	shell := agentPage(title, "<script src=\"/app.js\" defer></script>\n",
+	canonical := "<link rel=\"canonical\" href=\"" + e.origin(agentHosts[AgentNone]) + "/\">\n"
+	shell := agentPage(title, canonical+"<script src=\"/app.js\" defer></script>\n",
 		"<h1>Plain Pantry</h1>\n<p>Seasonal vegetable boxes from three farms near York, delivered every Thursday.</p>")
 	files := map[string]agentFile{
 		"/robots.txt": {ct: "text/plain; charset=utf-8", body: "User-agent: *\nAllow: /\n"},
