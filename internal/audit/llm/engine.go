@@ -127,6 +127,11 @@ type Request struct {
 	WebSearch bool
 	// Schema asks for JSON matching a JSON Schema (structured output).
 	Schema *Schema
+	// Language is the language the prompt is asked in and the answer
+	// expected in (an i18n tag), "" for English. It is part of the cache
+	// key, so an answer to a question in one language is never served
+	// for the same question in another, however the prompt is worded.
+	Language string
 }
 
 // Schema is a named JSON Schema for a structured answer.

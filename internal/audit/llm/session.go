@@ -328,7 +328,10 @@ func (s *Session) log(ctx context.Context, msg string, e Engine, attrs ...slog.A
 func (s *Session) redact(text string) string { return Redact(text, s.layer.Secrets) }
 
 // CacheKey identifies an answer: the engine (name, host, model), the whole
-// request, the run index and the day. Keys are never part of it.
+// request (its language included), the run index and the day. Keys are
+// never part of it. An English request ("" or "en") adds no part for its
+// language, so English keys are those of answers cached before requests
+// had one.
 func CacheKey(info Info, req Request, run int, day time.Time) string {
 	var temp string
 	if req.Temperature != nil {
@@ -341,6 +344,9 @@ func CacheKey(info Info, req Request, run int, day time.Time) string {
 	parts := []string{
 		info.Name, info.Host, info.Model, req.System, req.Prompt, temp, strconv.FormatBool(req.WebSearch),
 		string(schema), strconv.Itoa(run), day.UTC().Format(time.DateOnly),
+	}
+	if req.Language != "" && req.Language != "en" {
+		parts = append(parts, "language:"+req.Language)
 	}
 	h := sha256.New()
 	for _, p := range parts {

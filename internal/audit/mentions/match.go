@@ -187,13 +187,24 @@ func capitalised(s string) bool {
 	return unicode.IsUpper(r)
 }
 
-// contextWords next to an ordinary-word brand mark it as a name.
-var contextWords = map[string]bool{
-	"app": true, "apps": true, "platform": true, "software": true, "tool": true, "tools": true, "company": true,
-	"brand": true, "inc": true, "ltd": true, "llc": true, "gmbh": true, "corp": true, "corporation": true,
-	"service": true, "website": true, "startup": true, "store": true, "shop": true, "co": true, "plc": true,
-	"saas": true, "product": true, "products": true, "offers": true, "provides": true, "founded": true,
-}
+// contextWords next to an ordinary-word brand mark it as a name, in the
+// languages the questions are asked in: an answer in German, French or
+// Spanish names a brand with its own words ("die Firma", "la marque").
+//
+//nolint:misspell // German, French and Spanish words
+var contextWords = func() map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(`
+		app apps platform software tool tools company brand inc ltd llc gmbh corp corporation
+		service website startup store shop co plc saas product products offers provides founded
+		firma unternehmen marke plattform anbieter dienst onlineshop produkt produkte bietet gegründet ag kg
+		entreprise société societe marque plateforme logiciel outil boutique fournisseur propose fondée fondee sarl
+		empresa marca plataforma herramienta tienda proveedor servicio producto productos ofrece fundada sl
+	`) {
+		m[w] = true
+	}
+	return m
+}()
 
 // brandContext reports whether the capitalised ordinary word at toks[i]
 // is used as a name: it heads a list item, is bold or quoted, carries a
@@ -294,7 +305,11 @@ func CleanURL(raw string) string {
 }
 
 // noInformation matches answers that say the model does not know the
-// subject: such an answer is not a mention, whatever names it repeats.
+// subject: such an answer is not a mention, whatever names it repeats. It
+// reads English, German, French and Spanish, the languages the questions
+// are asked in; a model may answer in any of them, whatever it was asked in.
+//
+//nolint:misspell // German, French and Spanish words
 var noInformation = regexp.MustCompile(`(?i)` +
 	`\bi\s+(?:do\s+not|don't|don’t|cannot|can't|can’t|could\s+not|couldn't|couldn’t)\s+(?:have|find|locate|provide|access|verify)\s+(?:any\s+|specific\s+|reliable\s+|much\s+|enough\s+|detailed\s+|verified\s+|concrete\s+|current\s+)*(?:information|details|data|knowledge|records?)` +
 	`|\bi(?:'m|’m|\s+am)\s+not\s+(?:familiar|aware)\s+(?:with|of)` +
@@ -302,7 +317,21 @@ var noInformation = regexp.MustCompile(`(?i)` +
 	`|\b(?:no|not\s+enough|insufficient)\s+(?:specific\s+|reliable\s+|public(?:ly\s+available)?\s+|verifiable\s+)?information\s+(?:about|on|regarding)\b` +
 	`|\bi\s+(?:do\s+not|don't|don’t)\s+(?:know|recogni[sz]e)\b` +
 	`|\bnot\s+(?:something|a\s+(?:company|brand|business|name))\s+(?:i\s+(?:know|recogni[sz]e)|i'm\s+familiar\s+with)` +
-	`|\bdoes\s+not\s+appear\s+in\s+my\s+(?:training|knowledge)`)
+	`|\bdoes\s+not\s+appear\s+in\s+my\s+(?:training|knowledge)` +
+	// German
+	`|\b(?:ich\s+(?:habe|besitze|finde)|(?:habe|besitze|finde)\s+ich)\s+(?:leider\s+)?(?:keine|kaum)\s+(?:\S+\s+){0,2}?(?:informationen|angaben|daten|kenntnisse)` +
+	`|\b(?:mir\s+)?(?:liegen|sind)\s+(?:mir\s+)?(?:leider\s+)?keine\s+(?:\S+\s+){0,2}?(?:informationen|angaben|daten)\s+(?:\S+\s+){0,3}?(?:vor|bekannt)\b` +
+	`|\bich\s+(?:bin|kenne)\s+(?:\S+\s+){0,3}?nicht\s+(?:vertraut|bekannt)\b` +
+	`|\bist\s+mir\s+(?:leider\s+)?(?:nicht\s+bekannt|unbekannt)\b` +
+	`|\bich\s+kenne\s+(?:\S+\s+){1,3}?nicht(?:\s*[.,;!]|$)` +
+	// French
+	`|\bje\s+(?:n'|n’|ne\s+)(?:ai|dispose|possède|trouve)\s+(?:pas|aucune?)\s+(?:d'|d’|de\s+)?(?:\S+\s+){0,2}?(?:informations?|données|renseignements)` +
+	`|\bje\s+ne\s+connais\s+pas\b|\bje\s+ne\s+suis\s+pas\s+(?:familier|familière|au\s+courant)\b` +
+	`|\b(?:aucune|pas\s+d'|pas\s+d’|pas\s+assez\s+d'|pas\s+assez\s+d’)\s*(?:\S+\s+){0,2}?informations?\s+(?:\S+\s+){0,2}?(?:sur|concernant|à\s+propos)\b` +
+	// Spanish
+	`|\bno\s+(?:tengo|dispongo\s+de|encuentro|cuento\s+con)\s+(?:\S+\s+){0,2}?(?:información|informacion|datos|conocimiento)` +
+	`|\bno\s+(?:conozco|estoy\s+familiarizad[oa])\b` +
+	`|\b(?:no\s+hay|sin)\s+(?:suficiente\s+)?información\s+(?:\S+\s+){0,2}?(?:sobre|acerca\s+de)\b`)
 
 // SaysNoInformation reports an answer that declines for lack of knowledge.
 func SaysNoInformation(text string) bool { return noInformation.MatchString(text) }

@@ -85,6 +85,11 @@ type Subject struct {
 	// Visible is the text a visitor sees on each page read, hidden
 	// elements removed.
 	Visible []string
+	// Language is the scan's language (an i18n tag): the branded and
+	// buyer questions are asked in it when it is German, French or
+	// Spanish, and in English otherwise. What is read from the answers
+	// does not depend on it.
+	Language string
 }
 
 // Reading is one part of the site as the extraction reads it: labelled
@@ -202,10 +207,13 @@ type Judgement struct {
 
 // Result is everything measured about one brand in one scan.
 type Result struct {
-	PromptSet string     `json:"prompt_set"`
-	Date      string     `json:"date"`
-	Engines   []llm.Info `json:"-"`
-	Domain    string     `json:"domain"`
+	PromptSet string `json:"prompt_set"`
+	// Language is the language the branded and buyer questions were
+	// asked in; empty for English.
+	Language string     `json:"language,omitempty"`
+	Date     string     `json:"date"`
+	Engines  []llm.Info `json:"-"`
+	Domain   string     `json:"domain"`
 	// Facts are the facts read from the site without a model that passed
 	// their checks: what the judge compares the descriptions with.
 	Facts []Fact `json:"facts"`
@@ -256,7 +264,8 @@ const answerChars = 600
 func Measure(ctx context.Context, sess *llm.Session, subj Subject) *Result {
 	l := sess.Layer()
 	m := NewMatcher(subj.Brand, subj.Aliases, subj.Host)
-	res := &Result{PromptSet: PromptSet, Date: sess.Day().Format(time.DateOnly), Domain: m.Domain()}
+	lang := questionLanguage(subj.Language)
+	res := &Result{PromptSet: PromptSet, Language: lang, Date: sess.Day().Format(time.DateOnly), Domain: m.Domain()}
 	var chat, search []llm.Engine
 	for _, e := range l.Engines {
 		res.Engines = append(res.Engines, e.Info())
@@ -288,8 +297,8 @@ func Measure(ctx context.Context, sess *llm.Session, subj Subject) *Result {
 		wg.Go(func() { extract(ctx, sess, subj, m, visible, res) })
 	}
 	if left[probeRecognition] == "" {
-		res.Recognition.Prompts = upTo(brandedPrompts(subj.Brand, domain))
-		res.Recognition.Runs = ask(ctx, sess, "llm_brand_recognition", chat, res.Recognition.Prompts, runs, func(r *Run) {
+		res.Recognition.Prompts = upTo(brandedPrompts(subj.Brand, domain, lang))
+		res.Recognition.Runs = ask(ctx, sess, "llm_brand_recognition", lang, chat, res.Recognition.Prompts, runs, func(r *Run) {
 			switch {
 			case SaysNoInformation(r.full):
 				r.Outcome = NoInformation
@@ -318,7 +327,7 @@ func Measure(ctx context.Context, sess *llm.Session, subj Subject) *Result {
 		why := unbuilt(res)
 		res.Category.Skipped, res.Citation.Skipped = why, why
 	default:
-		res.Category.Prompts = upTo(categoryPrompts(category, offer, location))
+		res.Category.Prompts = upTo(categoryPrompts(category, offer, location, lang))
 		switch {
 		case len(search) == 0:
 			res.Citation.Skipped = noSearch
@@ -330,7 +339,7 @@ func Measure(ctx context.Context, sess *llm.Session, subj Subject) *Result {
 	}
 	wg.Go(func() {
 		if len(res.Category.Prompts) > 0 {
-			res.Category.Runs = ask(ctx, sess, "llm_category_mention_rate", chat, res.Category.Prompts, runs, func(r *Run) {
+			res.Category.Runs = ask(ctx, sess, "llm_category_mention_rate", lang, chat, res.Category.Prompts, runs, func(r *Run) {
 				r.Others = NamedBrands(r.full)
 				if mentions(m, r.full) && !SaysNoInformation(r.full) {
 					r.Outcome = Mentioned
@@ -344,7 +353,7 @@ func Measure(ctx context.Context, sess *llm.Session, subj Subject) *Result {
 	})
 	wg.Go(func() {
 		if len(res.Citation.Prompts) > 0 {
-			res.Citation.Runs = ask(ctx, sess, "llm_search_citation", search, res.Citation.Prompts, runs, func(r *Run) {
+			res.Citation.Runs = ask(ctx, sess, "llm_search_citation", lang, search, res.Citation.Prompts, runs, func(r *Run) {
 				switch {
 				case anyOnDomain(r.Cited, res.Domain):
 					r.Outcome = Cited
@@ -416,9 +425,9 @@ func droppedFor(list []Dropped, key string) (Dropped, bool) {
 	return Dropped{}, false
 }
 
-// ask runs every prompt runs times on every engine, concurrently, and
-// classifies each answer.
-func ask(ctx context.Context, sess *llm.Session, purpose string, engines []llm.Engine, prompts []Prompt, runs int, classify func(*Run)) []Run {
+// ask runs every prompt runs times on every engine, concurrently, asked in
+// lang, and classifies each answer.
+func ask(ctx context.Context, sess *llm.Session, purpose, lang string, engines []llm.Engine, prompts []Prompt, runs int, classify func(*Run)) []Run {
 	out := make([]Run, 0, len(engines)*len(prompts)*runs)
 	for _, e := range engines {
 		for _, p := range prompts {
@@ -435,7 +444,7 @@ func ask(ctx context.Context, sess *llm.Session, purpose string, engines []llm.E
 				r := &out[k]
 				k++
 				wg.Go(func() {
-					res := sess.Ask(ctx, purpose, e, promptRequest(p), i)
+					res := sess.Ask(ctx, purpose, e, promptRequest(p, lang), i)
 					r.Cached = res.Cached
 					if res.Err != nil {
 						r.Outcome, r.Error = Errored, llm.Reason(res.Err)

@@ -229,8 +229,8 @@ func plan(lim llm.Limits, d *demand) (p Plan, left map[string]string) {
 // the plan bounds what the questions built from them cost.
 func newDemand(subj Subject, domain string, facts, buyer []Fact, chat, search int) *demand {
 	d := &demand{chat: chat, search: search, brand: subj.Brand, groups: judgeGroups(facts)}
-	for _, p := range brandedPrompts(subj.Brand, domain) {
-		d.recognition = append(d.recognition, promptRequest(p))
+	for _, p := range brandedPrompts(subj.Brand, domain, subj.Language) {
+		d.recognition = append(d.recognition, promptRequest(p, subj.Language))
 	}
 	if needsExtraction(buyer) {
 		for _, rd := range subj.Readings {
@@ -249,8 +249,8 @@ func newDemand(subj Subject, domain string, facts, buyer []Fact, chat, search in
 	}
 	if category := pick(FactCategory, long); category != "" {
 		offers := strings.Join([]string{long, long, long}, ", ")
-		for _, p := range categoryPrompts(category, pick(FactOffer, offers), pick(FactLocation, long)) {
-			d.buyer = append(d.buyer, promptRequest(p))
+		for _, p := range categoryPrompts(category, pick(FactOffer, offers), pick(FactLocation, long), subj.Language) {
+			d.buyer = append(d.buyer, promptRequest(p, subj.Language))
 		}
 	}
 	return d

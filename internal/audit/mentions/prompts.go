@@ -10,7 +10,7 @@ import (
 // PromptSet versions every prompt below. Answers are comparable across
 // scans only within one prompt set: changing a prompt's wording, adding
 // or removing one changes it.
-const PromptSet = "2026-11.2"
+const PromptSet = "2026-11.3"
 
 // Prompt kinds. Branded and non-branded prompts never share a denominator.
 const (
@@ -27,14 +27,82 @@ type Prompt struct {
 	WebSearch bool   `json:"web_search"`
 }
 
+// The languages the brand and buyer questions are asked in besides
+// English: those of the report catalogues (internal/i18n). A question is
+// asked in the scan's language so the answer is the one a buyer asking in
+// it gets; any other language asks in English.
+const (
+	langDE = "de"
+	langFR = "fr"
+	langES = "es"
+)
+
+// questionLanguage is the language the questions are asked in: lang when
+// there are questions in it, else "" (English).
+func questionLanguage(lang string) string {
+	switch lang {
+	case langDE, langFR, langES:
+		return lang
+	}
+	return ""
+}
+
 // brandedPrompts ask about the brand by name and by domain, without
 // browsing: what the model itself knows. They carry no site text: the
 // brand is the scan's, the domain the site's host name.
-func brandedPrompts(brand, domain string) []Prompt {
-	return []Prompt{
-		{ID: "b1", Kind: KindBranded, Text: fmt.Sprintf("What is %s?", brand)},
-		{ID: "b2", Kind: KindBranded, Text: fmt.Sprintf("What does %s offer?", domain)},
+func brandedPrompts(brand, domain, lang string) []Prompt {
+	b1, b2 := "What is %s?", "What does %s offer?"
+	switch questionLanguage(lang) {
+	case langDE:
+		b1, b2 = "Was ist %s?", "Was bietet %s an?"
+	case langFR:
+		b1, b2 = "Qu'est-ce que %s ?", "Que propose %s ?"
+	case langES:
+		b1, b2 = "¿Qué es %s?", "¿Qué ofrece %s?"
 	}
+	return []Prompt{
+		{ID: "b1", Kind: KindBranded, Text: fmt.Sprintf(b1, brand)},
+		{ID: "b2", Kind: KindBranded, Text: fmt.Sprintf(b2, domain)},
+	}
+}
+
+// buyerQuestions are the wordings of the buyer questions in one language:
+// c1 to c3 take the category and then the location phrase, c4 the offer
+// and then the location phrase; in puts " in " (or its translation) before
+// a location. Each wording puts the category after a preposition that
+// needs no article ("im Bereich", "en matière de", "de"), so a phrase read
+// from the site fits it as it is.
+type buyerQuestions struct{ in, c1, c2, c3, c4 string }
+
+var buyerWordings = map[string]buyerQuestions{
+	"": {
+		in: " in ",
+		c1: "What are the best options for %s%s? Name specific companies or brands.",
+		c2: "Which %s would you recommend%s, and why?",
+		c3: "What are good alternatives when choosing a %s%s?",
+		c4: "I'm looking for %s%s. Who should I buy from?",
+	},
+	langDE: {
+		in: " in ",
+		c1: "Was sind die besten Optionen im Bereich %s%s? Nenne konkrete Unternehmen oder Marken.",
+		c2: "Welchen Anbieter im Bereich %s würdest du%s empfehlen, und warum?",
+		c3: "Welche guten Alternativen gibt es bei der Wahl eines Anbieters im Bereich %s%s?",
+		c4: "Ich suche %s%s. Bei wem sollte ich kaufen?",
+	},
+	langFR: {
+		in: " à ",
+		c1: "Quelles sont les meilleures options en matière de %s%s ? Cite des entreprises ou des marques précises.",
+		c2: "Quelle entreprise recommanderais-tu en matière de %s%s, et pourquoi ?",
+		c3: "Quelles sont de bonnes alternatives quand on choisit une entreprise en matière de %s%s ?",
+		c4: "Je cherche %s%s. Auprès de qui devrais-je acheter ?",
+	},
+	langES: {
+		in: " en ",
+		c1: "¿Cuáles son las mejores opciones de %s%s? Nombra empresas o marcas concretas.",
+		c2: "¿Qué empresa de %s recomendarías%s y por qué?",
+		c3: "¿Qué buenas alternativas hay al elegir una empresa de %s%s?",
+		c4: "Busco %s%s. ¿A quién debería comprarle?",
+	},
 }
 
 // categoryPrompts are buyer questions built from the site's own facts
@@ -42,18 +110,19 @@ func brandedPrompts(brand, domain string) []Prompt {
 // when the site names an offer. The values are the site's, but only short
 // phrases found in its visible text get here (forQuestions), so they are
 // asked as a buyer would word them, not fenced.
-func categoryPrompts(category, offer, location string) []Prompt {
+func categoryPrompts(category, offer, location, lang string) []Prompt {
+	w := buyerWordings[questionLanguage(lang)]
 	in := ""
 	if location != "" {
-		in = " in " + location
+		in = w.in + location
 	}
 	ps := []Prompt{
-		{ID: "c1", Text: fmt.Sprintf("What are the best options for %s%s? Name specific companies or brands.", category, in)},
-		{ID: "c2", Text: fmt.Sprintf("Which %s would you recommend%s, and why?", category, in)},
-		{ID: "c3", Text: fmt.Sprintf("What are good alternatives when choosing a %s%s?", category, in)},
+		{ID: "c1", Text: fmt.Sprintf(w.c1, category, in)},
+		{ID: "c2", Text: fmt.Sprintf(w.c2, category, in)},
+		{ID: "c3", Text: fmt.Sprintf(w.c3, category, in)},
 	}
 	if offer != "" {
-		ps = append(ps, Prompt{ID: "c4", Text: fmt.Sprintf("I'm looking for %s%s. Who should I buy from?", offer, in)})
+		ps = append(ps, Prompt{ID: "c4", Text: fmt.Sprintf(w.c4, offer, in)})
 	}
 	for i := range ps {
 		ps[i].Kind = KindCategory
@@ -61,9 +130,10 @@ func categoryPrompts(category, offer, location string) []Prompt {
 	return ps
 }
 
-// promptRequest is a probe's prompt as asked.
-func promptRequest(p Prompt) llm.Request {
-	return llm.Request{Prompt: p.Text, WebSearch: p.WebSearch}
+// promptRequest is a probe's prompt as asked in lang: the language is
+// part of the request, and so of its cache key.
+func promptRequest(p Prompt, lang string) llm.Request {
+	return llm.Request{Prompt: p.Text, WebSearch: p.WebSearch, Language: questionLanguage(lang)}
 }
 
 // citationPrompts are the category prompts asked with web search.
