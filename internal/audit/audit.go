@@ -110,6 +110,13 @@ type Options struct {
 	// it, a whole-site audit's SiteView and report say how the site
 	// changed since. Nil: no trend.
 	PreviousSite *PreviousSite
+	// Language is the language asked for the scan (an i18n tag, "" for
+	// none). The audit's language is i18n.Resolve of it and the
+	// homepage's declared language, as the scan job stores it: the
+	// answer engines are asked the brand and buyer questions in it, and
+	// the summaries, by an engine or from templates, are written in it.
+	// Result.Language says which it was.
+	Language string
 }
 
 // Prior is what an earlier audit of the target found. With it, Run asks
@@ -145,7 +152,10 @@ type Result struct {
 	// AIUsage is what the answer engines were asked and spent; zero
 	// without them.
 	AIUsage llm.Usage
-	Timings Timings
+	// Language is the audit's language (see Options.Language); empty
+	// when Prior was given.
+	Language string
+	Timings  Timings
 	// SiteView is the whole site as a whole-site audit saw it
 	// (Options.MaxPages above 1); nil otherwise.
 	SiteView *SiteView
@@ -209,6 +219,7 @@ func Run(ctx context.Context, target Target, opts Options) (res Result, err erro
 		return res, fmt.Errorf("audit %s: %w: %w", target.URL, ErrOutOfTime, context.Cause(ctx))
 	}
 	res.Site = site
+	res.Language = opts.language(site.HomePage)
 	err = mem.atLeast(ctx, MemoryEstimate(site))
 	res.Timings.Memory = mem.wait()
 	if err != nil {
@@ -242,7 +253,7 @@ func Run(ctx context.Context, target Target, opts Options) (res Result, err erro
 
 	stage = time.Now()
 	doc := report.Build(report.Input{
-		ScanID: target.ScanID, URL: target.URL.String(), BrandName: target.BrandName, GeneratedAt: opts.now(),
+		ScanID: target.ScanID, URL: target.URL.String(), BrandName: target.BrandName, GeneratedAt: opts.now(), Language: res.Language,
 		Outcomes: res.Outcomes, Scores: res.Scores, Site: site, Caveats: slices.Concat(aiCaveats(opts.AI, res.Outcomes, in.Mentions), partialHomeCaveats(site.HomePage), renderingCaveats(renders.result())),
 	})
 	report.AttachAgentReadiness(&doc, res.AgentReadiness)
@@ -251,7 +262,7 @@ func Run(ctx context.Context, target Target, opts Options) (res Result, err erro
 	}))
 	res.Timings.Report = time.Since(stage)
 	if sess != nil {
-		writeSummaries(ctx, opts, sess, &doc, &res.Timings)
+		writeSummaries(ctx, opts, sess, &doc, res.Language, &res.Timings)
 		res.AIUsage = sess.Usage()
 	}
 	res.Report = &doc
@@ -380,17 +391,19 @@ func askEngines(ctx context.Context, opts Options, in *checks.Input, t *Timings)
 	sess := opts.AI.Session(opts.now())
 	actx, cancel := aiContext(ctx, opts.AIReserve)
 	defer cancel()
-	in.Mentions = mentions.Measure(actx, sess, checks.AISubject(in))
+	subj := checks.AISubject(in)
+	subj.Language = opts.language(in.Home)
+	in.Mentions = mentions.Measure(actx, sess, subj)
 	t.AI += time.Since(start)
 	return sess
 }
 
-// writeSummaries lets the default engine write the summaries and logs what
-// the AI layer spent on the audit.
-func writeSummaries(ctx context.Context, opts Options, sess *llm.Session, doc *report.Stored, t *Timings) {
+// writeSummaries lets the default engine write the summaries in lang and
+// logs what the AI layer spent on the audit.
+func writeSummaries(ctx context.Context, opts Options, sess *llm.Session, doc *report.Stored, lang string, t *Timings) {
 	start := time.Now()
 	actx, cancel := aiContext(ctx, opts.AIReserve)
-	report.WriteSummaries(actx, sess, doc)
+	report.WriteSummaries(actx, sess, doc, lang)
 	cancel()
 	t.AI += time.Since(start)
 	u := sess.Usage()

@@ -55,6 +55,13 @@ in a [Result].
 	}
 	fmt.Println(res.Scores.Overall, res.Scores.OverallGrade.Grade)
 
+[Options.Language] is the language the scan asked for; Run resolves it
+with the homepage's declared language (i18n.Resolve, as the scan job
+stores it) into [Result.Language]. The answer engines are asked the brand
+and buyer questions in it when it is German, French or Spanish, and the
+summaries, by the default engine or from templates, are written in it;
+the rest of the report is stored in English.
+
 The caller keeps what it needs: the scan job (internal/jobs/scanner) stores
 the scores, check rows, report, dossier and snapshot in one transaction.
 With [Options.Prior] Run recomputes only the dossier of an earlier audit,

@@ -34,18 +34,22 @@ const (
 )
 
 // WriteSummaries replaces the template summaries of both audiences with the
-// engine's texts that pass the validator. It never fails: an engine error
+// engine's texts, written in lang (an i18n tag; English when empty or
+// unsupported), that pass the validator. It never fails: an engine error
 // leaves the templates, with the reason in the provenance.
-func WriteSummaries(ctx context.Context, sess *llm.Session, doc *Stored) {
+func WriteSummaries(ctx context.Context, sess *llm.Session, doc *Stored, lang string) {
 	if sess == nil || !sess.Layer().Enabled() {
 		return
 	}
 	var wg sync.WaitGroup
 	for _, r := range []*api.Report{&doc.Marketing, &doc.Engineering} {
-		wg.Go(func() { writeSummary(ctx, sess, r) })
+		wg.Go(func() { writeSummary(ctx, sess, r, lang) })
 	}
 	wg.Wait()
 }
+
+// languageNames name the summaries' languages in the prompt.
+var languageNames = map[string]string{"de": "German", "fr": "French", "es": "Spanish"}
 
 var summarySchema = &llm.Schema{Name: "report_summaries", Schema: map[string]any{
 	"type": "object", "additionalProperties": false,
@@ -60,9 +64,9 @@ const summarySystem = "You write short summaries of a website audit for AI answe
 	"every number, grade and check you mention must appear in it, and never say a check passes or fails unless its status says so. " +
 	"Write plain sentences: no links, markdown or instructions. Answer only with the JSON asked for."
 
-func writeSummary(ctx context.Context, sess *llm.Session, r *api.Report) {
+func writeSummary(ctx context.Context, sess *llm.Session, r *api.Report, lang string) {
 	e := sess.Layer().Default
-	data := SummaryFacts(r)
+	data := SummaryFacts(r, lang)
 	reader := "a marketing lead without technical background: plain words, name checks by their titles"
 	if r.Audience == api.ReportAudienceEngineering {
 		reader = "an engineer: precise, name checks by their ids"
@@ -71,7 +75,12 @@ func writeSummary(ctx context.Context, sess *llm.Session, r *api.Report) {
 		fmt.Sprintf("\n\nWrite for %s. executive: at most 80 words on the overall score, "+
 			"the strongest and weakest ring, any gate that caps a score, and the first fix. search, visibility, trust: at most 60 words "+
 			"each on that ring's score, grade, cap if any, and the checks to fix first.", reader)
-	res := sess.Ask(ctx, SummaryPurpose, e, llm.Request{System: summarySystem, Prompt: prompt, Temperature: llm.Zero(), Schema: summarySchema}, 0)
+	if name := languageNames[data.Language]; name != "" {
+		// The keys stay the schema's; only the texts are in the language.
+		prompt += " Write every text in " + name + ", naming checks as the data names them; keep the JSON keys as they are."
+	}
+	req := llm.Request{System: summarySystem, Prompt: prompt, Temperature: llm.Zero(), Schema: summarySchema, Language: data.Language}
+	res := sess.Ask(ctx, SummaryPurpose, e, req, 0)
 	prov := r.Summaries.Provenance
 	if prov == nil {
 		prov = TemplateProvenance()

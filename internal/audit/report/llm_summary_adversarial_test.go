@@ -77,7 +77,7 @@ func (c summaryCase) run(t *testing.T, f func(d report.SummaryData, text string)
 		if c.audience != "" && r.Audience != c.audience {
 			continue
 		}
-		f(report.SummaryFacts(&r), strings.ReplaceAll(c.text, "{brand}", r.BrandName))
+		f(report.SummaryFacts(&r, ""), strings.ReplaceAll(c.text, "{brand}", r.BrandName))
 	}
 }
 
@@ -330,7 +330,7 @@ func TestValidatorKeepsTheDemoEngineSummaries(t *testing.T) {
 // it matched.
 func TestValidatorReasonsQuoteOnlyTheMatchedPhrase(t *testing.T) {
 	t.Parallel()
-	d := report.SummaryFacts(ptr(summaryReport(t, testsite.Broken).Marketing))
+	d := report.SummaryFacts(ptr(summaryReport(t, testsite.Broken).Marketing), "")
 	secret := "Our secret launch date is Tuesday"
 	for _, text := range []string{
 		secret + ". Excellent work on every front.",
@@ -346,7 +346,7 @@ func TestValidatorReasonsQuoteOnlyTheMatchedPhrase(t *testing.T) {
 
 func TestValidatorRefusesAnUnknownSlot(t *testing.T) {
 	t.Parallel()
-	d := report.SummaryFacts(ptr(summaryReport(t, testsite.Wiki).Marketing))
+	d := report.SummaryFacts(ptr(summaryReport(t, testsite.Wiki).Marketing), "")
 	require.Equal(t, `"speed" is not a summary of the report`, report.ValidateSummary("speed", "Search scores 97.", d))
 	require.Empty(t, report.ValidateSummary(report.SlotSearch, "Search scores 97.", d))
 }

@@ -26,6 +26,7 @@ import (
 	"github.com/geoscan/geoscan/gen/api"
 	"github.com/geoscan/geoscan/internal/audit/checks"
 	"github.com/geoscan/geoscan/internal/audit/scoring"
+	"github.com/geoscan/geoscan/internal/i18n"
 )
 
 // SummaryData is what a summary may be written from.
@@ -39,6 +40,9 @@ type SummaryData struct {
 	Findings     []FindingData `json:"checks_to_fix"`
 	Counts       api.CheckCounts
 	Caveats      []string `json:"caveats"`
+	// Language is the language the summaries are written in, empty for
+	// English; the findings' titles are given in it.
+	Language string `json:"language,omitempty"`
 
 	// checks are every check of the report, by id.
 	checks map[string]checkFact
@@ -98,11 +102,16 @@ type FindingData struct {
 	Impact string `json:"impact"`
 }
 
-// SummaryFacts reads the structured results of a report.
-func SummaryFacts(r *api.Report) SummaryData {
+// SummaryFacts reads the structured results of a report, for summaries in
+// lang (an i18n tag; English when empty or unsupported): the titles of the
+// checks to fix are given in it, and a text is read in it and in English.
+func SummaryFacts(r *api.Report, lang string) SummaryData {
 	d := SummaryData{
 		Audience: string(r.Audience), Brand: r.BrandName, Overall: r.OverallScore, OverallGrade: string(r.OverallGrade),
 		Counts: r.Counts, checks: map[string]checkFact{}, hosts: map[string]bool{},
+	}
+	if w := i18n.For(lang); w.Lang() != i18n.English {
+		d.Language = w.Lang()
 	}
 	if u, err := url.Parse(r.URL); err == nil && u.Hostname() != "" {
 		d.hosts[strings.TrimPrefix(strings.ToLower(u.Hostname()), "www.")] = true
@@ -136,8 +145,10 @@ func SummaryFacts(r *api.Report) SummaryData {
 		}
 	}
 	sort.SliceStable(fix, func(i, j int) bool { return rank[fix[i].Impact] < rank[fix[j].Impact] })
+	w := i18n.For(d.Language)
 	for _, c := range fix[:min(len(fix), 8)] {
-		d.Findings = append(d.Findings, FindingData{ID: c.ID, Title: c.Title, Ring: string(c.Ring), Status: string(c.Status), Impact: string(c.Impact)})
+		title := w.CheckText(c.ID, string(r.Audience), "title", c.Title)
+		d.Findings = append(d.Findings, FindingData{ID: c.ID, Title: title, Ring: string(c.Ring), Status: string(c.Status), Impact: string(c.Impact)})
 	}
 	if r.Caveats != nil {
 		d.Caveats = *r.Caveats
@@ -202,20 +213,31 @@ func (d *SummaryData) index() {
 	for _, c := range checks.All() {
 		catalog[c.ID] = c
 	}
+	// In another language, a check is also named by its titles in it,
+	// and its translated marketing title states the passing state too.
+	w := i18n.For(d.Language)
+	stop := lexiconFor(w.Lang()).keywordStop
 	d.keywords, d.common = map[string][]string{}, map[string]int{}
 	for _, id := range slices.Sorted(maps.Keys(d.checks)) {
 		c := d.checks[id]
 		titles := []string{c.title}
+		statements := map[string]bool{}
 		if cc := catalog[id]; cc != nil {
 			c.marketing = cc.Marketing.Title
 			d.checks[id] = c
 			titles = append(titles, cc.Marketing.Title, cc.Engineering.Title)
+			if w.Lang() != i18n.English {
+				m := w.CheckText(id, string(scoring.Marketing), "title", cc.Marketing.Title)
+				statements[m] = true
+				titles = append(titles, m, w.CheckText(id, string(scoring.Engineering), "title", cc.Engineering.Title))
+			}
 		}
+		statements[c.marketing] = true
 		for _, t := range titles {
-			add(t, ref{kind: refCheck, id: id, statement: t == c.marketing})
+			add(t, ref{kind: refCheck, id: id, statement: statements[t]})
 		}
 		add(id, ref{kind: refCheck, id: id, byID: strings.Contains(id, "_")})
-		d.keywords[id] = keywordsOf(strings.Join(titles, " "))
+		d.keywords[id] = keywordsIn(strings.Join(titles, " "), stop)
 		for _, k := range d.keywords[id] {
 			d.common[k]++
 		}
@@ -263,10 +285,13 @@ var keywordStop = map[string]bool{
 }
 
 // keywordsOf lists the distinct words of s a paraphrase of it would use.
-func keywordsOf(s string) []string {
+func keywordsOf(s string) []string { return keywordsIn(s, keywordStop) }
+
+// keywordsIn is keywordsOf with the words of stop left out.
+func keywordsIn(s string, stop map[string]bool) []string {
 	var out []string
 	for _, w := range wordRE.FindAllString(fold(s), -1) {
-		if len(w) < 3 || keywordStop[w] || w[0] >= '0' && w[0] <= '9' || slices.Contains(out, w) {
+		if len(w) < 3 || stop[w] || w[0] >= '0' && w[0] <= '9' || slices.Contains(out, w) {
 			continue
 		}
 		out = append(out, w)
@@ -354,7 +379,7 @@ func ValidateSummary(slot, text string, d SummaryData) string {
 	if d.names == nil {
 		d.index()
 	}
-	v := validation{d: &d, slot: slot}
+	v := validation{d: &d, slot: slot, lx: lexiconFor(d.Language)}
 	n := norm.NFKC.String(text)
 	t := v.mask(n)
 	if markupRE.MatchString(t) || emailRE.MatchString(n) {
@@ -388,6 +413,9 @@ func ValidateSummary(slot, text string, d SummaryData) string {
 type validation struct {
 	d    *SummaryData
 	slot string
+	// lx are the words the text is read with: English and the report's
+	// language.
+	lx *lexicon
 	// sentences are the text's tokens, sentence by sentence.
 	sentences []sentence
 }
@@ -516,7 +544,7 @@ func (v *validation) tokenize(t string) {
 				if n, err := strconv.ParseFloat(strings.ReplaceAll(raw, ",", "."), 64); err == nil {
 					tk.num, tk.isNum = n, true
 					k := len(cur) - 1
-					tk.denom = i > 0 && rs[i-1] == '/' || k >= 0 && cur[k].low == "of"
+					tk.denom = i > 0 && rs[i-1] == '/' || k >= 0 && v.lx.of[cur[k].low]
 				}
 				cur = append(cur, tk)
 			}
@@ -689,16 +717,17 @@ var (
 func (v *validation) instructions() string {
 	d := v.d
 	for _, s := range v.sentences {
-		for _, re := range []*regexp.Regexp{ignoreRE, roleRE, addressRE, modalRE, ctaRE, visitRE, vocativeRE} {
+		for _, re := range v.lx.instructionREs {
 			if m := re.FindString(s.f); m != "" {
 				return fmt.Sprintf("it contains an instruction: %q", clip(v.plain(m)))
 			}
 		}
-		if m := promoRE.FindString(s.f); m != "" {
+		if m := v.lx.promoRE.FindString(s.f); m != "" {
 			return fmt.Sprintf("it praises the brand: %q", clip(v.plain(m)))
 		}
 		for i, tk := range s.toks {
-			promotes := strings.HasPrefix(tk.low, "recommend")
+			recommends := slices.ContainsFunc(v.lx.recommend, func(stem string) bool { return strings.HasPrefix(tk.low, stem) })
+			promotes := recommends
 			if tk.ref >= 0 && d.refs[tk.ref].kind == refBrand {
 				promotes = true
 			}
@@ -709,10 +738,10 @@ func (v *validation) instructions() string {
 				w := s.toks[j]
 				brand := w.ref >= 0 && d.refs[w.ref].kind == refBrand
 				said := clip(v.plain(s.f[s.at[i] : s.at[j]+len(w.low)]))
-				if strings.HasPrefix(tk.low, "recommend") && (brand || w.low == "us" || w.low == "our" || w.low == "them") {
+				if recommends && (brand || v.lx.us[w.low]) {
 					return fmt.Sprintf("it contains an instruction: %q", said)
 				}
-				if !strings.HasPrefix(tk.low, "recommend") && (w.low == "best" || w.low == "leading" || w.low == "finest" || w.low == "favourite" || w.low == "favorite") {
+				if !recommends && v.lx.praise[w.low] {
 					return fmt.Sprintf("it praises the brand: %q", said)
 				}
 			}
@@ -792,7 +821,46 @@ func (v *validation) subjectAt(s sentence, i int) subject {
 	case "overall", "site", "website", "total", "global":
 		return overall
 	}
-	return ""
+	return v.langSubject(s, i)
+}
+
+// langSubject is the subject a word of the report's language names: a
+// ring's name, or the site as a whole. A word that is also a verb or part
+// of a longer name is not one ("Nutzer vertrauen", "moteurs de
+// recherche", "faire confiance").
+func (v *validation) langSubject(s sentence, i int) subject {
+	tk := s.toks[i]
+	sub, ok := v.lx.ringWords[tk.low]
+	if !ok {
+		return ""
+	}
+	low := func(j int) string {
+		if j < 0 || j >= len(s.toks) {
+			return ""
+		}
+		return s.toks[j].low
+	}
+	switch tk.low {
+	case "vertrauen":
+		if !capitalised(tk.raw) {
+			return ""
+		}
+	case "recherche", "busqueda":
+		if low(i-1) == "de" && strings.HasPrefix(low(i-2), "moteur") || strings.HasPrefix(low(i-2), "motor") {
+			return ""
+		}
+	case "confiance":
+		switch low(i - 1) {
+		case "faire", "font", "fait", "fais", "accorder", "accordent", "accorde":
+			return ""
+		}
+	}
+	return sub
+}
+
+func capitalised(s string) bool {
+	r, _ := utf8.DecodeRuneInString(s)
+	return unicode.IsUpper(r)
 }
 
 // subjectFor is what token i is said of: the nearest subject before it in
@@ -956,7 +1024,7 @@ func (v *validation) counts() string {
 				return why
 			}
 			tk := &s.toks[i]
-			n, isWord := numberWords[tk.low]
+			n, isWord := v.lx.numberWords[tk.low]
 			if tk.isNum {
 				if tk.num != math.Trunc(tk.num) {
 					continue
@@ -975,12 +1043,12 @@ func (v *validation) counts() string {
 			if at(j) == "out" && at(j+1) == "of" {
 				j++
 			}
-			if at(j) == "of" {
+			if v.lx.of[at(j)] {
 				k := j + 1
-				if at(k) == "the" {
+				if v.lx.the[at(k)] {
 					k++
 				}
-				switch m, ok := numberWords[at(k)]; {
+				switch m, ok := v.lx.numberWords[at(k)]; {
 				case k < len(s.toks) && s.toks[k].isNum:
 					of, j = int(s.toks[k].num), k+1
 				case ok:
@@ -995,15 +1063,15 @@ func (v *validation) counts() string {
 				if s.toks[k].ref >= 0 || s.toks[k].isNum {
 					break
 				}
-				if c, ok := countNouns[singular(w)]; ok {
+				if c := v.lx.countNoun(w); c != "" {
 					noun, j = c, k+1
 					break
 				}
-				if st := statusWord(w); st != "" && k == j && tk.isNum {
+				if st := v.lx.statusWord(w); st != "" && k == j && tk.isNum {
 					noun, status, j = "checks", st, k+1
 					break
 				}
-				if st := statusWord(w); st != "" {
+				if st := v.lx.statusWord(w); st != "" {
 					status = st
 				}
 			}
@@ -1011,11 +1079,16 @@ func (v *validation) counts() string {
 				continue
 			}
 			// The marketing edition calls a fired gate a critical issue.
-			if noun == "issues" && j >= 2 && s.toks[j-2].low == "critical" {
+			if noun == "issues" && (j >= 2 && v.lx.critical[s.toks[j-2].low] || j < len(s.toks) && v.lx.critical[s.toks[j].low]) {
 				noun = "gates"
 			}
 			for k := j; k < len(s.toks) && k <= j+3 && status == ""; k++ {
-				status = statusWord(s.toks[k].low)
+				status = v.lx.statusWord(s.toks[k].low)
+			}
+			// Other languages may put the verb first ("fallan 4
+			// comprobaciones").
+			for k := i - 1; k >= max(0, i-2) && status == "" && v.lx.lang != i18n.English; k-- {
+				status = v.lx.statusWord(s.toks[k].low)
 			}
 			tk.counted = true
 			if of >= 0 && j > i+1 {
@@ -1044,7 +1117,7 @@ func (v *validation) most(s sentence, i int) string {
 		if s.toks[k].ref >= 0 {
 			return ""
 		}
-		if st := statusWord(s.toks[k].low); st == "pass" || st == "fail" || st == "warn" {
+		if st := v.lx.statusWord(s.toks[k].low); st == "pass" || st == "fail" || st == "warn" {
 			status = st
 		}
 	}
@@ -1075,7 +1148,7 @@ func (v *validation) count(s sentence, i, n, of int, noun, status string) string
 	switch noun {
 	case "rings":
 		good = n <= 3
-		if capRE.MatchString(s.f) {
+		if v.lx.capRE.MatchString(s.f) {
 			good = ok(v.cappedRings(), v.gatedRings())
 		}
 	case "pillars":
@@ -1193,7 +1266,7 @@ func (v *validation) distinctGates(ring string) int {
 func (v *validation) numbers() string {
 	all := v.d.numbers()
 	for _, s := range v.sentences {
-		capped := capRE.MatchString(s.f)
+		capped := v.lx.capRE.MatchString(s.f)
 		for i, tk := range s.toks {
 			if !tk.counted && tensRE.MatchString(tk.low) {
 				return fmt.Sprintf("it writes the number %q in words", tk.low)
@@ -1303,16 +1376,16 @@ func (v *validation) isGrade(s sentence, i int) bool {
 		}
 		return s.toks[j].low
 	}
+	lx := v.lx
 	switch {
 	case low(i-1) == "(" && (low(i+1) == ")" || low(i+1) == ","),
 		low(i+1) == "grade" || low(i+1) == "rating" || low(i+1) == "-",
-		gradeWords[low(i-1)],
-		low(i-1) == "a" || low(i-1) == "an":
+		lx.gradeWords[low(i-1)],
+		lx.articles[low(i-1)]:
 		return true
 	}
-	switch low(i - 1) {
-	case "of", "is", ":", "the", "de":
-		return gradeWords[low(i-2)] || low(i-2) == "a" || low(i-2) == "an"
+	if lx.gradeLinks[low(i-1)] {
+		return lx.gradeWords[low(i-2)] || lx.articles[low(i-2)]
 	}
 	return false
 }
@@ -1334,7 +1407,7 @@ var (
 func (v *validation) caps() string {
 	d := v.d
 	for _, s := range v.sentences {
-		if m := denyRE.FindStringIndex(s.f); m != nil {
+		if m := v.lx.denyRE.FindStringIndex(s.f); m != nil {
 			ring := v.ringOf(v.subjectFor(s, s.tokenAt(m[0])))
 			for _, g := range d.Gates {
 				if ring == "" || g.Ring == ring {
@@ -1343,13 +1416,13 @@ func (v *validation) caps() string {
 			}
 			continue
 		}
-		if m := capRE.FindStringIndex(s.f); m != nil && !looseRE.MatchString(s.f) {
+		if m := v.lx.capRE.FindStringIndex(s.f); m != nil && !v.lx.looseRE.MatchString(s.f) {
 			ring := v.ringOf(v.subjectFor(s, s.tokenAt(m[0])))
 			if !v.capped(ring, true) {
 				return fmt.Sprintf("it says %q, but no gate holds %s down", clip(s.f[m[0]:m[1]]), v.scope(ring))
 			}
 		}
-		if m := gateRE.FindStringIndex(s.f); m != nil {
+		if m := v.lx.gateRE.FindStringIndex(s.f); m != nil {
 			ring := v.ringOf(v.subjectFor(s, s.tokenAt(m[0])))
 			if !v.capped(ring, false) {
 				return fmt.Sprintf("it says %q, but no gate fired on %s", clip(s.f[m[0]:m[1]]), v.scope(ring))
@@ -1417,9 +1490,15 @@ var (
 		`fully (?:ready|prepared|optimi[sz]ed|compliant)|all set|nothing (?:urgent|to fix|to do|to improve|fails|failed|is missing|left)|`+
 			`no (?:action|changes?|fixes?|work) (?:is |are )?(?:needed|required|necessary)|no (?:issues|problems|failures|failing checks|warnings|gaps|weaknesses)|`+
 			`(?:everything|every check|all\b[^.!?;]{0,25}?\bchecks?)\b[^.!?;]{0,30}?\b(?:pass(?:es|ed)?|succeed(?:s|ed)?|(?:is|are|looks?) (?:fine|good|green|in order))`,
-		`rien d'urgent|rien a (?:corriger|faire|ameliorer)|aucune? (?:action|probleme|correction)\w*|tout est (?:parfait|en ordre|bon)|(?:entierement|completement|totalement) pret\w*`,
-		`nichts dringend\w*|kein\w* handlungsbedarf|keine (?:probleme|mangel|fehler)|alles (?:in ordnung|bestens|perfekt)|(?:vollstandig|vollig|komplett) (?:bereit|optimiert)`,
-		`nada urgente|ninguna accion|nada que (?:corregir|hacer|arreglar|mejorar)|ningun problema|sin problemas|todo (?:esta )?(?:perfecto|bien|en orden)|(?:completamente|totalmente) list[oa]s?`, //nolint:misspell // Spanish
+		`rien d'urgent|rien a (?:corriger|faire|ameliorer)|aucune? (?:action|probleme|correction)\w*|tout est (?:parfait|en ordre|bon)|(?:entierement|completement|totalement) pret\w*|`+
+			`tout (?:est )?(?:reussi|valide|au vert)|`+
+			`(?:tous|toutes)\b[^.!?;]{0,25}?\b(?:controles|verifications|tests)\b[^.!?;]{0,30}?\b(?:reussi\w*|passent|valide\w*|au vert|en ordre)`, //nolint:misspell // French
+		`nichts dringend\w*|kein\w* handlungsbedarf|keine (?:probleme|mangel|fehler)|alles (?:in ordnung|bestens|perfekt)|(?:vollstandig|vollig|komplett) (?:bereit|optimiert)|`+
+			`nichts (?:zu beheben|zu tun|zu verbessern)|alles (?:bestanden|grun|erledigt)|`+
+			`(?:alle|samtliche)\b[^.!?;]{0,25}?\b(?:prufungen|checks|tests)\b[^.!?;]{0,30}?\b(?:bestanden|bestehen|erfullt|in ordnung|grun)`,
+		`nada urgente|ninguna accion|nada que (?:corregir|hacer|arreglar|mejorar)|ningun problema|sin problemas|todo (?:esta )?(?:perfecto|bien|en orden)|(?:completamente|totalmente) list[oa]s?|`+ //nolint:misspell // Spanish
+			`todo (?:esta )?(?:superado|aprobado|en verde)|`+
+			`(?:todas|todos)\b[^.!?;]{0,25}?\b(?:comprobaciones|pruebas|verificaciones|controles)\b[^.!?;]{0,30}?\b(?:se superan|superad\w*|aprobad\w*|pasan|estan bien|en orden)`, //nolint:misspell // Spanish
 	)
 	// negatedRE ends a text whose next words are denied ("far from
 	// ready", "not yet excellent").
@@ -1445,7 +1524,7 @@ func (v *validation) tone() string {
 		}{{strongPraiseRE, "A+ A"}, {completeRE, ""}, {mildPraiseRE, "A+ A B"}} {
 			for _, m := range c.re.FindAllStringIndex(s.f, -1) {
 				before := s.f[:m[0]]
-				if negatedRE.MatchString(before) && !notOnlyRE.MatchString(before[max(0, len(before)-20):]) {
+				if v.lx.negatedRE.MatchString(before) && !notOnlyRE.MatchString(before[max(0, len(before)-20):]) {
 					continue
 				}
 				ring := v.ringOf(v.subjectBefore(s, s.tokenAt(m[0])))
@@ -1497,7 +1576,7 @@ func (v *validation) ranks() string {
 		for _, c := range []struct {
 			re   *regexp.Regexp
 			best bool
-		}{{bestRE, true}, {worstRE, false}} {
+		}{{v.lx.bestRE, true}, {v.lx.worstRE, false}} {
 			for _, m := range c.re.FindAllStringIndex(s.f, -1) {
 				ring := v.nearestRing(s, s.tokenAt(m[0]))
 				if ring == "" {
@@ -1595,15 +1674,15 @@ func (v *validation) claims() string {
 		// ("no need to fix X"), or it announces what works ("good news: X").
 		var lead claim
 		switch {
-		case noWorkRE.MatchString(s.f):
+		case v.lx.noWorkRE.MatchString(s.f):
 			lead = "pass"
-		case directiveRE.MatchString(s.f):
+		case v.lx.directiveRE.MatchString(s.f):
 			lead = "open"
 		}
-		good := goodNewsRE.MatchString(s.f)
+		good := v.lx.goodNewsRE.MatchString(s.f)
 		start := 0
 		for end := 0; end <= len(s.toks); end++ {
-			if end < len(s.toks) && !clauseBreaks[s.toks[end].low] {
+			if end < len(s.toks) && !v.lx.clauseBreaks[s.toks[end].low] {
 				continue
 			}
 			if why := v.clause(s, start, end, lead, good); why != "" {
@@ -1617,11 +1696,14 @@ func (v *validation) claims() string {
 
 // verbAt is the pass, fail or warn said of the name at token from, by the
 // nearest status word in tokens [a, b) (one after it first), with what
-// negates or qualifies it; "" when there is none.
-func verbAt(s sentence, a, b, from int) claim {
+// negates or qualifies it; "" when there is none. A language may deny or
+// qualify a status word after it ("besteht nicht", "réussit
+// partiellement").
+func (v *validation) verbAt(s sentence, a, b, from int) claim {
+	lx := v.lx
 	best, at := claim(""), -1
 	for i := a; i < b; i++ {
-		st := statusWord(s.toks[i].low)
+		st := lx.statusWord(s.toks[i].low)
 		if st == "" || st == "open" || s.toks[i].counted {
 			continue
 		}
@@ -1629,12 +1711,21 @@ func verbAt(s sentence, a, b, from int) claim {
 			continue
 		}
 		c := claim(st)
+		deny := func() { c = map[claim]claim{"pass": "open", "fail": "pass", "warn": "pass"}[c] }
 		for k := max(a, i-2); k < i; k++ {
-			switch s.toks[k].low {
-			case "not", "never", "longer":
-				c = map[claim]claim{"pass": "open", "fail": "pass", "warn": "pass"}[c]
-			case "partly", "partially", "half":
+			switch w := s.toks[k].low; {
+			case lx.preNeg[w] || lx.lang == "fr" && strings.HasPrefix(w, "n'"):
+				deny()
+			case lx.partly[w]:
 				c = "warn" // "only partly passes"
+			}
+		}
+		for k := i + 1; k < min(b, i+3); k++ {
+			switch w := s.toks[k].low; {
+			case lx.postNeg[w]:
+				deny()
+			case lx.partly[w] && lx.lang != i18n.English:
+				c = "warn"
 			}
 		}
 		best, at = c, i
@@ -1673,27 +1764,28 @@ func (v *validation) clause(s sentence, a, b int, lead claim, good bool) string 
 			weak = n == 1
 		}
 	}
+	lx := v.lx
 	neg, pos, state, other, list, present := 0, 0, 0, 0, true, true
 	for _, w := range words {
 		switch {
-		case negWords[w]:
+		case lx.negWords[w]:
 			neg++
-			if !negators[w] {
+			if !lx.negators[w] {
 				state++
 			}
-		case posWords[w]:
+		case lx.posWords[w]:
 			pos++
 			state++
-		case !nameStop[w] && !quantifiers[w]:
+		case !nameStop[w] && !lx.quantifiers[w]:
 			other++
 		}
-		list = list && listWords[w]
-		present = present && presenceWords[w]
+		list = list && lx.listWords[w]
+		present = present && lx.presenceWords[w]
 	}
 	if len(refs) == 0 {
 		for i := a; i < b; i++ {
 			tk := s.toks[i]
-			if st := statusWord(tk.low); st != "" && st != "open" && !tk.counted && !slices.ContainsFunc(words, func(w string) bool { return quantifiers[w] }) {
+			if st := lx.statusWord(tk.low); st != "" && st != "open" && !tk.counted && !slices.ContainsFunc(words, func(w string) bool { return lx.quantifiers[w] }) {
 				if prev := i - 1; prev >= a && (s.toks[prev].counted || s.toks[prev].isNum) {
 					continue
 				}
@@ -1703,11 +1795,11 @@ func (v *validation) clause(s sentence, a, b int, lead claim, good bool) string 
 		return ""
 	}
 	for _, r := range refs {
-		c := verbAt(s, a, b, r.at)
+		c := v.verbAt(s, a, b, r.at)
 		if c == "" && list {
 			// A list of names ("Failing: hsts, mixed_content") takes the
 			// sentence's status word.
-			c = verbAt(s, 0, len(s.toks), r.at)
+			c = v.verbAt(s, 0, len(s.toks), r.at)
 		}
 		switch {
 		case c != "":
@@ -1776,7 +1868,7 @@ func (v *validation) paraphrase(words []string) (ids []string, n int) {
 			k++
 			// A word that states a state ("reachable", "missing") is a
 			// claim; at least one other must say what it is a claim of.
-			if kw := d.keywords[id][i]; !posWords[kw] && !negWords[kw] {
+			if kw := d.keywords[id][i]; !v.lx.posWords[kw] && !v.lx.negWords[kw] {
 				topic++
 				distinctive = distinctive || d.common[kw] <= 3
 				rare = rare || d.common[kw] <= 2 && d.ring(kw).Ring == ""

@@ -3,8 +3,6 @@ package report
 import (
 	"fmt"
 	"strings"
-
-	"github.com/geoscan/geoscan/internal/audit/checks"
 )
 
 // Texts written for people: the report's sentences are generated, so the
@@ -18,33 +16,6 @@ import (
 // identified") reads as a name, not as a claim about the site.
 func quoted(title string) string {
 	return "“" + strings.TrimSuffix(title, ".") + "”"
-}
-
-// statusVerb says what a warn or fail means in a sentence: "which fails
-// today".
-func statusVerb(s checks.Status) string {
-	if s == checks.Warn {
-		return "only partly passes"
-	}
-	return "fails"
-}
-
-// passCount is "none of the 10 scored checks pass", "3 of 10 scored checks
-// pass", "all 4 scored checks pass" or "the only scored check fails".
-func passCount(passed, scored int) string {
-	switch {
-	case scored == 0:
-		return "no check could be scored"
-	case scored == 1 && passed == 1:
-		return "the only scored check passes"
-	case scored == 1:
-		return "the only scored check does not pass"
-	case passed == 0:
-		return fmt.Sprintf("none of the %d scored checks pass", scored)
-	case passed == scored:
-		return fmt.Sprintf("all %d scored checks pass", scored)
-	}
-	return fmt.Sprintf("%d of %d scored checks pass", passed, scored)
 }
 
 // plural is "1 page" or "3 pages"; zero is "no pages".

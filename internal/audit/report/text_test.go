@@ -4,6 +4,8 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
+	"github.com/geoscan/geoscan/internal/i18n"
 )
 
 func TestPassCount(t *testing.T) {
@@ -19,7 +21,7 @@ func TestPassCount(t *testing.T) {
 		{1, 1, "the only scored check passes"},
 		{0, 1, "the only scored check does not pass"},
 	} {
-		require.Equal(t, tc.want, passCount(tc.passed, tc.scored))
+		require.Equal(t, tc.want, (&summaryWriter{w: i18n.For("en")}).passCount(tc.passed, tc.scored))
 	}
 	require.Equal(t, "no pages", plural(0, "page", "pages"))
 	require.Equal(t, "1 page", plural(1, "page", "pages"))

@@ -29,6 +29,17 @@ func (r *Runner) auditOptions(log *slog.Logger) audit.Options {
 	return opts
 }
 
+// requestedLanguage is the language a scan asked for, "" for none: the
+// engine resolves it with the site's declared one, as reportLanguage does
+// for the stored scan, and asks the answer engines and writes the
+// summaries in the result.
+func requestedLanguage(requested *string) string {
+	if requested == nil {
+		return ""
+	}
+	return *requested
+}
+
 // pruneAnswers deletes cached answers of past days, at most once an hour
 // per worker process: they can never be hit again.
 func (r *Runner) pruneAnswers(ctx context.Context) {

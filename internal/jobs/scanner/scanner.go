@@ -181,6 +181,7 @@ func (r *Runner) Run(ctx context.Context, scanID uuid.UUID, lastAttempt bool) (T
 		r.pruneAnswers(ctx)
 	}
 	opts := r.auditOptions(log)
+	opts.Language = requestedLanguage(scan.Language)
 	if err := r.wholeSite(ctx, &opts, scan, log); err != nil {
 		return t, r.internal(ctx, scan.ID, lastAttempt, fmt.Errorf("start whole-site audit: %w", err))
 	}
