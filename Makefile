@@ -6,7 +6,9 @@ SHELL := bash
 GO        ?= go
 BIN       := bin/geoscan
 LINT      := $(GO) tool -modfile=tools/golangci-lint.mod golangci-lint
-GOTEST    := $(GO) test -count=1 -p 2 $(GOTESTFLAGS)
+# A package's tests may take longer than go test's default 10 minutes on a
+# busy machine (the browser and PDF suites); a hang still ends the run.
+GOTEST    := $(GO) test -count=1 -p 2 -timeout 25m $(GOTESTFLAGS)
 # Every go command here builds with -trimpath, so the build cache keys the
 # module's packages by their content and not by the folder of the clone: a
 # fresh clone (CI's) reuses what an earlier run compiled, and vet,
