@@ -148,7 +148,9 @@ func startDev(t *testing.T, dataDir string) (api, key string, stop func() (int, 
 	done := make(chan int, 1)
 	vars := map[string]string{"GEOSCAN_DATA_DIR": dataDir, "GEOSCAN_HTTP_ADDR": "127.0.0.1:0", "GEOSCAN_LOG_LEVEL": "warn"}
 	go func() { done <- Main(ctx, []string{"dev"}, func(k string) string { return vars[k] }, out, errOut) }()
-	printed, _ := poll.For(t, 90*time.Second, func() (bool, bool) {
+	// A bound, not a speed: initdb and the first start take minutes on a
+	// busy machine.
+	printed, _ := poll.For(t, 5*time.Minute, func() (bool, bool) {
 		select {
 		case code := <-done:
 			cancel()
@@ -160,7 +162,7 @@ func startDev(t *testing.T, dataDir string) (api, key string, stop func() (int, 
 	})
 	if !printed {
 		cancel()
-		t.Fatalf("dev printed no key within 90 s; stdout: %s\nstderr: %s", out.String(), errOut.String())
+		t.Fatalf("dev printed no key within 5 min; stdout: %s\nstderr: %s", out.String(), errOut.String())
 	}
 	key = printedKey.FindStringSubmatch(out.String())[1]
 	api = printedAPI.FindStringSubmatch(out.String())[1]
