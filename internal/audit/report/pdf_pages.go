@@ -239,7 +239,7 @@ func (d *doc) summaryPage() {
 	}
 
 	if issues := d.criticalIssues(); len(issues) > 0 {
-		d.subheading(d.tr("html.critical"), d.bulletHeight(issues[0]))
+		d.subheading(d.tr("html.critical"), d.bulletsHead(issues))
 		d.bullets(issues, statusInk[api.CheckStatusFail])
 	}
 
@@ -475,6 +475,16 @@ func (d *doc) bullets(list []string, c rgb) {
 	}
 }
 
+// bulletsHead is the height of what must follow a list's heading on its
+// page: the first item, or both of a list of two, which are kept together.
+func (d *doc) bulletsHead(list []string) float64 {
+	h := d.bulletHeight(list[0])
+	if len(list) == 2 {
+		h += d.bulletHeight(list[1])
+	}
+	return h
+}
+
 func (d *doc) bulletHeight(s string) float64 {
 	return d.heightOf(fontRegular, 9.5, contentW-5, s) + 1
 }
@@ -661,7 +671,7 @@ func (d *doc) triagePage() {
 	}
 
 	if len(t.Caveats) > 0 {
-		d.subheading(d.tr("html.caveats"), d.bulletHeight(t.Caveats[0]))
+		d.subheading(d.tr("html.caveats"), d.bulletsHead(t.Caveats))
 		d.bullets(t.Caveats, muted)
 	}
 }
