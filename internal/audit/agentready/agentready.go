@@ -114,10 +114,7 @@ type Result struct {
 }
 
 // Signal returns the signal with id, or the zero Signal.
-func (r *Result) Signal(id string) Signal {
-	if r == nil {
-		return Signal{}
-	}
+func (r Result) Signal(id string) Signal {
 	for _, s := range r.Signals {
 		if s.ID == id {
 			return s

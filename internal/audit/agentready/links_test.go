@@ -117,3 +117,23 @@ func TestLinkForAgents(t *testing.T) {
 		require.Equal(t, tt.want, tt.link.ForAgents(), "%+v", tt.link)
 	}
 }
+
+// Whatever a Link header holds, parsing ends, keeps at most maxLinks links
+// and gives each one a rel.
+func FuzzParseLinkHeaders(f *testing.F) {
+	for _, seed := range []string{
+		`</a>; rel="describedby"`, `<a>; rel="x, <b>; rel=y`, `<<<>>>;;;rel==`, `</a>; rel=alternate; type="text/markdown"; title*=UTF-8''caf%C3%A9`,
+		"\"\\", `<a>; rel="\"`, strings.Repeat(`<x>;rel=a,`, 100),
+	} {
+		f.Add(seed)
+	}
+	base, _ := url.Parse("https://example.test/")
+	f.Fuzz(func(t *testing.T, v string) {
+		links, _ := ParseLinkHeaders([]string{v, v}, base)
+		require.LessOrEqual(t, len(links), maxLinks)
+		for _, l := range links {
+			require.NotEmpty(t, l.Rels)
+			_ = l.ForAgents()
+		}
+	})
+}
