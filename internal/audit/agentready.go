@@ -10,10 +10,11 @@ import (
 
 // agentReadiness is the agent-readiness stage: with a fetcher, it reads
 // the homepage as Markdown and the site's /.well-known/ agent files within
-// the fetch budget (at most agentready.DefaultBudget), then judges every
-// signal. Given a site instead, it fetches nothing and the signals that
-// need those files are not_checked. It never fails the audit and never
-// touches the scores.
+// what reading the site left of the fetch budget (and at most
+// agentready.DefaultBudget), then judges every signal. Files the budget
+// leaves unread, and, given a site instead of a fetcher, all of them, make
+// their signals not_checked. It never fails the audit and never touches
+// the scores.
 func agentReadiness(ctx context.Context, opts Options, site *fetch.Site, t *Timings) *agentready.Result {
 	start := time.Now()
 	defer func() { t.AgentReadiness = time.Since(start) }()
@@ -21,7 +22,7 @@ func agentReadiness(ctx context.Context, opts Options, site *fetch.Site, t *Timi
 	if opts.Site == nil && opts.Fetcher != nil {
 		budget := agentready.DefaultBudget
 		if opts.FetchBudget > 0 {
-			budget = min(budget, opts.FetchBudget)
+			budget = max(min(budget, opts.FetchBudget-t.Fetch-t.Parse-t.Memory), 0)
 		}
 		fctx, cancel := context.WithTimeoutCause(ctx, budget, fetch.ErrBudget)
 		got = agentready.Fetch(fctx, opts.Fetcher, site)
