@@ -59,8 +59,11 @@ func TestRenderPDFWithBrand(t *testing.T) {
 	brand.HideGeoScan = false
 	require.Contains(t, pdfText(t, render(brand)), "Made with GeoScan")
 
-	// An SVG logo is not drawn: the name stands in for it.
-	brand.Logo, brand.LogoType = []byte(`<svg xmlns="http://www.w3.org/2000/svg"><rect width="1" height="1"/></svg>`), "image/svg+xml"
+	// An SVG logo is drawn into an image like a PNG one.
+	brand.Logo, brand.LogoType = []byte(`<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 40 10"><rect width="10" height="10" fill="#0a7c59"/><circle cx="30" cy="5" r="5"/></svg>`), "image/svg+xml"
+	require.Equal(t, 1, pdfImages(t, render(brand)), "the SVG logo")
+	// One that cannot be drawn as it means (here, text) leaves the name.
+	brand.Logo = []byte(`<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 40 10"><text>Acme</text></svg>`)
 	svg := render(brand)
 	require.Equal(t, 0, pdfImages(t, svg))
 	require.Contains(t, pdfText(t, svg), "Acme Agency")

@@ -11,11 +11,13 @@ import (
 	"image/png"
 	"io"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/fyne-io/oksvg"
 	"github.com/srwiley/rasterx"
 	"golang.org/x/image/math/fixed"
+	"golang.org/x/image/vector"
 )
 
 // The bounds of drawing an SVG logo. The logo was sanitised when it was
@@ -45,8 +47,8 @@ const (
 	// svgMaxPaint bounds the pixels painted: every fill and stroke is a
 	// pass over the whole image, and a gradient's costs svgGradientCost
 	// times a flat colour's.
-	svgMaxPaint     = 200_000_000
-	svgGradientCost = 100
+	svgMaxPaint     = 40_000_000
+	svgGradientCost = 12
 )
 
 // errLogoTooComplex ends drawing a logo that exceeds a bound.
@@ -127,8 +129,7 @@ func rasterizeSVG(svg []byte, maxW, maxH int) (img *image.NRGBA, err error) {
 	icon.SetTarget(0, 0, float64(w), float64(h))
 
 	canvas := image.NewRGBA(image.Rect(0, 0, w, h))
-	scanner := &boundedScanner{ScannerGV: rasterx.NewScannerGV(w, h, canvas, canvas.Bounds())}
-	icon.Draw(rasterx.NewDasher(w, h, scanner), 1)
+	icon.Draw(rasterx.NewDasher(w, h, newBoundedScanner(canvas)), 1)
 
 	img = image.NewNRGBA(canvas.Bounds())
 	draw.Draw(img, img.Bounds(), canvas, image.Point{}, draw.Src)
@@ -269,42 +270,162 @@ func finiteOr(f, fallback float64) float64 {
 	return f
 }
 
-// boundedScanner is the rasteriser with a budget: past svgMaxSegments line
-// segments or svgMaxPaint pixels it panics with errLogoTooComplex, which
-// rasterizeSVG recovers. A panic is the one way out of the renderer's loops
-// (a stroke outlined in a million dashes, a curve flattened into as many
-// lines).
+// boundedScanner is the rasteriser (golang.org/x/image/vector, as
+// rasterx's ScannerGV uses it) with a budget and a clip.
+//
+// The budget: past svgMaxSegments line segments or svgMaxPaint pixels it
+// panics with errLogoTooComplex, which rasterizeSVG recovers. A panic is
+// the one way out of the renderer's loops (a stroke outlined in a million
+// dashes, a curve flattened into as many lines).
+//
+// The clip is for the rasteriser's loops, which walk every row from a
+// segment's top and every column of its span in a row: one segment far
+// outside the image (2^25 pixels is within reach) would cost millions of
+// steps. The rasteriser sums each segment's signed coverage row by row, so
+// what lies above or below the image is dropped without changing a pixel,
+// and what lies left or right of it is moved onto the column just outside,
+// where its coverage lands the same. Each shape is then rasterised over its
+// own bounding box, not the whole image, so that many small shapes cost
+// what they cover.
 type boundedScanner struct {
-	*rasterx.ScannerGV
+	dst  *image.RGBA
+	w, h float64
+	r    vector.Rasterizer
+	src  image.Image
+	// gradient is whether src is a gradient, painted pixel by pixel.
+	gradient bool
+	pen      fixed.Point26_6
+	// extent is the path's as given, which a gradient spans.
+	extent fixed.Rectangle26_6
+	// pieces are the clipped segments of the path, x0 y0 x1 y1 in pixels.
+	pieces          []float32
 	segments, paint int
-	gradient        bool
+}
+
+var _ rasterx.Scanner = (*boundedScanner)(nil)
+
+func newBoundedScanner(dst *image.RGBA) *boundedScanner {
+	b := dst.Bounds()
+	s := &boundedScanner{dst: dst, w: float64(b.Dx()), h: float64(b.Dy()), src: image.Opaque}
+	s.Clear()
+	return s
 }
 
 func (s *boundedScanner) Start(a fixed.Point26_6) {
 	s.count()
-	s.ScannerGV.Start(a)
+	s.pen = a
+	s.grow(a)
 }
 
 func (s *boundedScanner) Line(b fixed.Point26_6) {
 	s.count()
-	s.ScannerGV.Line(b)
+	a := s.pen
+	s.pen = b
+	s.grow(b)
+	s.clip(float64(a.X)/64, float64(a.Y)/64, float64(b.X)/64, float64(b.Y)/64)
 }
 
-func (s *boundedScanner) SetColor(c any) {
-	_, flat := c.(color.Color)
-	s.gradient = !flat
-	s.ScannerGV.SetColor(c)
+// clip keeps the part of the segment from (ax, ay) to (bx, by), in pixels,
+// that can change a pixel: up to three pieces.
+func (s *boundedScanner) clip(ax, ay, bx, by float64) {
+	if ay == by || (ay <= 0 && by <= 0) || (ay >= s.h && by >= s.h) {
+		return // no coverage in any row of the image
+	}
+	for _, edge := range [2]float64{0, s.h} {
+		if (ay < edge) == (by < edge) || ay == edge || by == edge {
+			continue
+		}
+		x := ax + (bx-ax)*(edge-ay)/(by-ay)
+		if (ay < edge) == (edge == 0) {
+			ax, ay = x, edge
+		} else {
+			bx, by = x, edge
+		}
+	}
+	lo, hi := -1.0, s.w+1
+	cuts := []float64{0, 1}
+	for _, edge := range [2]float64{lo, hi} {
+		if (ax < edge) != (bx < edge) {
+			cuts = append(cuts, (edge-ax)/(bx-ax))
+		}
+	}
+	slices.Sort(cuts)
+	for i := 1; i < len(cuts); i++ {
+		x0, y0 := ax+(bx-ax)*cuts[i-1], ay+(by-ay)*cuts[i-1]
+		x1, y1 := ax+(bx-ax)*cuts[i], ay+(by-ay)*cuts[i]
+		if mid := (x0 + x1) / 2; mid < lo {
+			x0, x1 = lo, lo
+		} else if mid > hi {
+			x0, x1 = hi, hi
+		}
+		s.count()
+		s.pieces = append(s.pieces, float32(x0), float32(y0), float32(x1), float32(y1))
+	}
 }
 
+// Draw paints the path's pieces over their bounding box.
 func (s *boundedScanner) Draw() {
-	cost := s.Dest.Bounds().Dx() * s.Dest.Bounds().Dy()
+	if len(s.pieces) == 0 {
+		return
+	}
+	minX, minY, maxX, maxY := s.pieces[0], s.pieces[1], s.pieces[0], s.pieces[1]
+	for i := 0; i < len(s.pieces); i += 2 {
+		minX, maxX = min(minX, s.pieces[i]), max(maxX, s.pieces[i])
+		minY, maxY = min(minY, s.pieces[i+1]), max(maxY, s.pieces[i+1])
+	}
+	box := image.Rect(int(math.Floor(float64(minX))), int(math.Floor(float64(minY))),
+		int(math.Ceil(float64(maxX))), int(math.Ceil(float64(maxY)))).Intersect(s.dst.Bounds())
+	if box.Empty() {
+		return
+	}
+	cost := box.Dx() * box.Dy()
 	if s.gradient {
 		cost *= svgGradientCost
 	}
 	if s.paint += cost; s.paint > svgMaxPaint {
 		panic(errLogoTooComplex)
 	}
-	s.ScannerGV.Draw()
+	s.r.Reset(box.Dx(), box.Dy())
+	ox, oy := float32(box.Min.X), float32(box.Min.Y)
+	for i := 0; i < len(s.pieces); i += 4 {
+		s.r.MoveTo(s.pieces[i]-ox, s.pieces[i+1]-oy)
+		s.r.LineTo(s.pieces[i+2]-ox, s.pieces[i+3]-oy)
+	}
+	s.r.Draw(s.dst, box, s.src, box.Min)
+}
+
+func (s *boundedScanner) grow(p fixed.Point26_6) {
+	s.extent.Min.X, s.extent.Min.Y = min(s.extent.Min.X, p.X), min(s.extent.Min.Y, p.Y)
+	s.extent.Max.X, s.extent.Max.Y = max(s.extent.Max.X, p.X), max(s.extent.Max.Y, p.Y)
+}
+
+// GetPathExtent is the extent of the path as given, not as clipped: a
+// gradient spans the shape's bounding box.
+func (s *boundedScanner) GetPathExtent() fixed.Rectangle26_6 { return s.extent }
+
+func (s *boundedScanner) Clear() {
+	const most = fixed.Int26_6(math.MaxInt32)
+	s.extent = fixed.Rectangle26_6{Min: fixed.Point26_6{X: most, Y: most}, Max: fixed.Point26_6{X: -most, Y: -most}}
+	s.pieces = s.pieces[:0]
+}
+
+// SetBounds is the image's size, which is fixed.
+func (s *boundedScanner) SetBounds(int, int) {}
+
+// SetWinding does nothing: the rasteriser fills by the non-zero rule only,
+// as rasterx's own scanner on it does.
+func (s *boundedScanner) SetWinding(bool) {}
+
+// SetClip does nothing: the renderer clips nothing.
+func (s *boundedScanner) SetClip(image.Rectangle) {}
+
+func (s *boundedScanner) SetColor(c any) {
+	switch c := c.(type) {
+	case color.Color:
+		s.src, s.gradient = image.NewUniform(c), false
+	case rasterx.ColorFunc:
+		s.src, s.gradient = colorFuncImage(c), true
+	}
 }
 
 func (s *boundedScanner) count() {
@@ -312,3 +433,14 @@ func (s *boundedScanner) count() {
 		panic(errLogoTooComplex)
 	}
 }
+
+// colorFuncImage is a gradient as an image of the whole plane.
+type colorFuncImage rasterx.ColorFunc
+
+func (colorFuncImage) ColorModel() color.Model { return color.RGBAModel }
+
+func (colorFuncImage) Bounds() image.Rectangle {
+	return image.Rect(-1<<30, -1<<30, 1<<30, 1<<30)
+}
+
+func (f colorFuncImage) At(x, y int) color.Color { return f(x, y) }
