@@ -10,9 +10,12 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/geoscan/geoscan/gen/api"
+	"github.com/geoscan/geoscan/internal/audit"
 	"github.com/geoscan/geoscan/internal/audit/llm"
 	"github.com/geoscan/geoscan/internal/audit/llm/scripted"
 	"github.com/geoscan/geoscan/internal/audit/report"
+	"github.com/geoscan/geoscan/internal/testing/audittest"
+	"github.com/geoscan/geoscan/internal/testing/testsite"
 )
 
 // failing is the sample report of a site graded F: every ring fails.
@@ -156,5 +159,37 @@ func TestWriteSummariesInGerman(t *testing.T) {
 	for _, p := range prompts()[2:] {
 		require.NotContains(t, p, "German")
 		require.NotContains(t, p, `"language"`)
+	}
+}
+
+// The demo engine answers and writes in the scan's language, and its
+// summaries pass the validator there as they do in English.
+func TestValidatorKeepsTheDemoEngineSummariesInEachLanguage(t *testing.T) {
+	t.Parallel()
+	for lang, word := range map[string]string{"de": "erreicht", "fr": "obtient", "es": "obtiene"} {
+		srv := scripted.Start(scripted.Demo())
+		t.Cleanup(srv.Close)
+		e, err := llm.NewOpenAI(llm.EngineConfig{
+			Name: scripted.DemoName, BaseURL: srv.URL, Model: scripted.DemoModel, Scripted: true,
+			Capabilities: []llm.Capability{llm.Chat, llm.WebSearch},
+		})
+		require.NoError(t, err)
+		layer := &llm.Layer{Default: e, Engines: []llm.Engine{e}, Limits: llm.DefaultLimits, Cache: &llm.MemoryCache{}}
+		res := audittest.Run(t, testsite.Bakery, "Millbrook Bakery", audit.Options{AI: layer, Language: lang})
+		for _, r := range []api.Report{res.Report.Marketing, res.Report.Engineering} {
+			p := r.Summaries.Provenance
+			for slot, sp := range map[string]api.SummaryProvenance{"executive": p.Executive, "search": p.Search, "visibility": p.Visibility, "trust": p.Trust} {
+				require.Nil(t, sp.RejectedReason, "%s, %s %s: %s", lang, r.Audience, slot, deref(sp.RejectedReason))
+			}
+			require.Equal(t, api.Llm, r.Summaries.Source, "%s, %s", lang, r.Audience)
+			require.Contains(t, r.Summaries.Executive, word, lang)
+		}
+		known := false
+		for _, o := range res.Outcomes {
+			if o.Check.ID == "llm_brand_recognition" {
+				known = o.Result.Status != "na" && o.Result.Status != "error"
+			}
+		}
+		require.True(t, known, "%s: the demo answers the questions asked in the language", lang)
 	}
 }

@@ -7,6 +7,7 @@ package report
 // link, markup or instruction.
 
 import (
+	"cmp"
 	"fmt"
 	"maps"
 	"math"
@@ -1579,6 +1580,11 @@ func (v *validation) ranks() string {
 		}{{v.lx.bestRE, true}, {v.lx.worstRE, false}} {
 			for _, m := range c.re.FindAllStringIndex(s.f, -1) {
 				ring := v.nearestRing(s, s.tokenAt(m[0]))
+				if v.lx.lang != i18n.English {
+					// "Die Suche ist mit 88 am stärksten und …": the ring
+					// the clause opens with.
+					ring = cmp.Or(v.ringBefore(s, s.tokenAt(m[0])), ring)
+				}
 				if ring == "" {
 					continue
 				}
@@ -1592,6 +1598,19 @@ func (v *validation) ranks() string {
 					}
 				}
 			}
+		}
+	}
+	return ""
+}
+
+// ringBefore is the ring named before token i in its clause, or "".
+func (v *validation) ringBefore(s sentence, i int) string {
+	for j := i - 1; j >= 0; j-- {
+		if w := s.toks[j].low; v.lx.clauseBreaks[w] || v.lx.listWords[w] {
+			return ""
+		}
+		if sub := v.subjectAt(s, j); sub != "" && sub != overall && !strings.HasPrefix(string(sub), "pillar:") {
+			return string(sub)
 		}
 	}
 	return ""

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 )
@@ -33,10 +34,63 @@ type demo struct {
 	categories map[string]string // category the extraction gave → the site text it came from
 }
 
-var (
-	whatIs     = regexp.MustCompile(`^What is (.+)\?$`)
-	whatOffers = regexp.MustCompile(`^What does (.+) offer\?$`)
-)
+// demoWords are the demo's answers in the languages GeoScan asks in: the
+// branded questions it recognises, by the question's language, and what
+// it answers to them.
+type demoWords struct {
+	whatIs, whatOffers             *regexp.Regexp
+	knows, noInfo, offers, unknown string
+	list, site                     string
+}
+
+var demoLanguages = map[string]demoWords{
+	"en": {
+		whatIs: regexp.MustCompile(`^What is (.+)\?$`), whatOffers: regexp.MustCompile(`^What does (.+) offer\?$`),
+		knows:   "%s is a business with its own website (a scripted demo answer, not a real assistant's).",
+		noInfo:  "I don't have any specific information about %s.",
+		offers:  "%s offers what its pages describe (a scripted demo answer).",
+		unknown: "I'm not familiar with %s.",
+		list:    "Here are options people often mention (scripted demo answer):",
+		site:    "the site this demo scanned",
+	},
+	"de": {
+		whatIs: regexp.MustCompile(`^Was ist (.+)\?$`), whatOffers: regexp.MustCompile(`^Was bietet (.+) an\?$`),
+		knows:   "%s ist ein Unternehmen mit eigener Website (eine geskriptete Demo-Antwort, nicht die eines echten Assistenten).",
+		noInfo:  "Ich habe keine spezifischen Informationen über %s.",
+		offers:  "%s bietet an, was seine Seiten beschreiben (eine geskriptete Demo-Antwort).",
+		unknown: "Ich bin mit %s nicht vertraut.",
+		list:    "Diese Optionen werden oft genannt (geskriptete Demo-Antwort):",
+		site:    "die Website, die diese Demo geprüft hat",
+	},
+	"fr": {
+		whatIs: regexp.MustCompile(`^Qu'est-ce que (.+) \?$`), whatOffers: regexp.MustCompile(`^Que propose (.+) \?$`),
+		knows:   "%s est une entreprise qui a son propre site web (réponse de démonstration scriptée, pas celle d'un vrai assistant).",
+		noInfo:  "Je n'ai pas d'informations précises sur %s.",
+		offers:  "%s propose ce que ses pages décrivent (réponse de démonstration scriptée).",
+		unknown: "Je ne connais pas %s.",
+		list:    "Voici des options souvent citées (réponse de démonstration scriptée) :",
+		site:    "le site analysé par cette démonstration",
+	},
+	"es": {
+		whatIs: regexp.MustCompile(`^¿Qué es (.+)\?$`), whatOffers: regexp.MustCompile(`^¿Qué ofrece (.+)\?$`),
+		knows:   "%s es una empresa con su propio sitio web (respuesta de demostración predefinida, no la de un asistente real).",
+		noInfo:  "No tengo información específica sobre %s.",
+		offers:  "%s ofrece lo que describen sus páginas (respuesta de demostración predefinida).",
+		unknown: "No conozco %s.",
+		list:    "Estas son opciones que se suelen mencionar (respuesta de demostración predefinida):",
+		site:    "el sitio que analizó esta demostración",
+	},
+}
+
+// demoOrder is the order the languages' questions are tried in.
+var demoOrder = []string{"en", "de", "fr", "es"}
+
+// buyerWords mark a buyer question's language by a word of it.
+var buyerWords = map[string]*regexp.Regexp{
+	"de": regexp.MustCompile(`\b(?:Bereich|Anbieter|suche)\b`),
+	"fr": regexp.MustCompile(`\b(?:matière|cherche)\b`),
+	"es": regexp.MustCompile(`(?:¿Cuáles|¿Qué|Busco)\b`),
+}
 
 func (d *demo) reply(c Call) Reply {
 	switch c.Schema {
@@ -47,25 +101,34 @@ func (d *demo) reply(c Call) Reply {
 	case "report_summaries":
 		return Reply{Text: summaries(c.Prompt)}
 	}
-	if m := whatIs.FindStringSubmatch(c.Prompt); m != nil {
-		d.mu.Lock()
-		d.brands = append(d.brands, m[1])
-		d.mu.Unlock()
-		if c.Run%3 == 2 {
-			return Reply{Text: fmt.Sprintf("I don't have any specific information about %s.", m[1])}
+	for _, lang := range demoOrder {
+		w := demoLanguages[lang]
+		if m := w.whatIs.FindStringSubmatch(c.Prompt); m != nil {
+			d.mu.Lock()
+			d.brands = append(d.brands, m[1])
+			d.mu.Unlock()
+			if c.Run%3 == 2 {
+				return Reply{Text: fmt.Sprintf(w.noInfo, m[1])}
+			}
+			return Reply{Text: fmt.Sprintf(w.knows, m[1])}
 		}
-		return Reply{Text: fmt.Sprintf("%s is a business with its own website (a scripted demo answer, not a real assistant's).", m[1])}
-	}
-	if m := whatOffers.FindStringSubmatch(c.Prompt); m != nil {
-		if c.Run%3 == 2 {
-			return Reply{Text: fmt.Sprintf("I'm not familiar with %s.", m[1])}
+		if m := w.whatOffers.FindStringSubmatch(c.Prompt); m != nil {
+			if c.Run%3 == 2 {
+				return Reply{Text: fmt.Sprintf(w.unknown, m[1])}
+			}
+			return Reply{Text: fmt.Sprintf(w.offers, m[1])}
 		}
-		return Reply{Text: fmt.Sprintf("%s offers what its pages describe (a scripted demo answer).", m[1])}
 	}
-	list := "Here are options people often mention (scripted demo answer):\n1. **Northwind Traders** – a well-known name.\n2. **Contoso** – popular with reviewers.\n3. **Fabrikam** – a budget choice."
+	w := demoLanguages["en"]
+	for _, lang := range demoOrder[1:] {
+		if buyerWords[lang].MatchString(c.Prompt) {
+			w = demoLanguages[lang]
+		}
+	}
+	list := w.list + "\n1. **Northwind Traders** – a well-known name.\n2. **Contoso** – popular with reviewers.\n3. **Fabrikam** – a budget choice."
 	if c.Run == 0 {
 		if b := d.brandFor(c.Prompt); b != "" {
-			list = "Here are options people often mention (scripted demo answer):\n1. **Northwind Traders** – a well-known name.\n2. **" + b + "** – the site this demo scanned.\n3. **Contoso** – popular with reviewers."
+			list = w.list + "\n1. **Northwind Traders** – a well-known name.\n2. **" + b + "** – " + w.site + ".\n3. **Contoso** – popular with reviewers."
 		}
 	}
 	rep := Reply{Text: list}
@@ -137,10 +200,43 @@ func (d *demo) brandFor(prompt string) string {
 	return ""
 }
 
+// summaryWords are the demo summaries' sentences in each language: a
+// ring's score and grade, the check to fix first, and the executive
+// summary's overall score with the strongest and weakest ring.
+type summaryWords struct {
+	ring, fixFirst, executive string
+	rings                     map[string]string
+	decimal                   string
+}
+
+var demoSummaries = map[string]summaryWords{
+	"": {
+		ring: "%s scores %d (grade %s) in this scripted demo summary.", fixFirst: " Fix first: %s.",
+		executive: "%s scores %s overall (grade %s) in this scripted demo summary; %s is strongest at %d and %s weakest at %d.",
+		decimal:   ".",
+	},
+	"de": {
+		ring: "%s erreicht %d (Note %s) in dieser geskripteten Demo-Zusammenfassung.", fixFirst: " Zuerst beheben: %s.",
+		executive: "%s erreicht insgesamt %s (Note %s) in dieser geskripteten Demo-Zusammenfassung; %s ist mit %d am stärksten und %s mit %d am schwächsten.",
+		rings:     map[string]string{"search": "Suche", "visibility": "Sichtbarkeit", "trust": "Vertrauen"}, decimal: ",",
+	},
+	"fr": {
+		ring: "%s obtient %d (note %s) dans ce résumé de démonstration scripté.", fixFirst: " À corriger d'abord : %s.",
+		executive: "%s obtient %s au global (note %s) dans ce résumé de démonstration scripté ; %s est la plus solide avec %d et %s la plus faible avec %d.",
+		rings:     map[string]string{"search": "Recherche", "visibility": "Visibilité", "trust": "Confiance"}, decimal: ",",
+	},
+	"es": {
+		ring: "%s obtiene %d (calificación %s) en este resumen de demostración predefinido.", fixFirst: " Corregir primero: %s.",
+		executive: "%s obtiene %s en global (calificación %s) en este resumen de demostración predefinido; %s es la más fuerte con %d y %s la más débil con %d.",
+		rings:     map[string]string{"search": "Búsqueda", "visibility": "Visibilidad", "trust": "Confianza"}, decimal: ",",
+	},
+}
+
 // summaries writes the four texts from the numbers of the prompt's JSON,
-// so they pass the validator.
+// in the language the data names, so they pass the validator.
 func summaries(prompt string) string {
 	var data struct {
+		Language     string  `json:"language"`
 		Brand        string  `json:"brand"`
 		Overall      float64 `json:"overall_score"`
 		OverallGrade string  `json:"overall_grade"`
@@ -157,6 +253,16 @@ func summaries(prompt string) string {
 	if !decodeData(prompt, &data) {
 		return `{"executive":"","search":"","visibility":"","trust":""}`
 	}
+	w, ok := demoSummaries[data.Language]
+	if !ok {
+		w = demoSummaries[""]
+	}
+	name := func(ring string) string {
+		if n, ok := w.rings[ring]; ok {
+			return n
+		}
+		return ring
+	}
 	out := map[string]string{}
 	best, worst := 0, 0
 	for i, r := range data.Rings {
@@ -166,18 +272,19 @@ func summaries(prompt string) string {
 		if r.Score < data.Rings[worst].Score {
 			worst = i
 		}
-		text := fmt.Sprintf("%s scores %d (grade %s) in this scripted demo summary.", titleCase(r.Ring), r.Score, r.Grade)
+		text := fmt.Sprintf(w.ring, titleCase(name(r.Ring)), r.Score, r.Grade)
 		for _, f := range data.Findings {
 			if f.Ring == r.Ring {
-				text += " Fix first: " + f.Title + "."
+				text += fmt.Sprintf(w.fixFirst, f.Title)
 				break
 			}
 		}
 		out[r.Ring] = text
 	}
 	if len(data.Rings) > 0 {
-		out["executive"] = fmt.Sprintf("%s scores %.1f overall (grade %s) in this scripted demo summary; %s is strongest at %d and %s weakest at %d.",
-			data.Brand, data.Overall, data.OverallGrade, data.Rings[best].Ring, data.Rings[best].Score, data.Rings[worst].Ring, data.Rings[worst].Score)
+		overall := strings.Replace(strconv.FormatFloat(data.Overall, 'f', 1, 64), ".", w.decimal, 1)
+		out["executive"] = fmt.Sprintf(w.executive, data.Brand, overall, data.OverallGrade,
+			name(data.Rings[best].Ring), data.Rings[best].Score, name(data.Rings[worst].Ring), data.Rings[worst].Score)
 	}
 	b, _ := json.Marshal(out)
 	return string(b)
