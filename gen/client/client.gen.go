@@ -921,10 +921,11 @@ func (e TriagePlatformConfidence) Valid() bool {
 
 // Defines values for TriageRiskLensBucket.
 const (
-	TriageRiskLensBucketCritical TriageRiskLensBucket = "critical"
-	TriageRiskLensBucketHigh     TriageRiskLensBucket = "high"
-	TriageRiskLensBucketLow      TriageRiskLensBucket = "low"
-	TriageRiskLensBucketModerate TriageRiskLensBucket = "moderate"
+	TriageRiskLensBucketCritical    TriageRiskLensBucket = "critical"
+	TriageRiskLensBucketHigh        TriageRiskLensBucket = "high"
+	TriageRiskLensBucketLow         TriageRiskLensBucket = "low"
+	TriageRiskLensBucketModerate    TriageRiskLensBucket = "moderate"
+	TriageRiskLensBucketNotMeasured TriageRiskLensBucket = "not_measured"
 )
 
 // Valid indicates whether the value is a known member of the TriageRiskLensBucket enum.
@@ -937,6 +938,8 @@ func (e TriageRiskLensBucket) Valid() bool {
 	case TriageRiskLensBucketLow:
 		return true
 	case TriageRiskLensBucketModerate:
+		return true
+	case TriageRiskLensBucketNotMeasured:
 		return true
 	default:
 		return false
@@ -2911,13 +2914,19 @@ type TriagePlatformConfidence string
 // TriageRiskLens defines model for TriageRiskLens.
 type TriageRiskLens struct {
 	// Basis The checks the bucket is derived from.
-	Basis  []string             `json:"basis"`
+	Basis []string `json:"basis"`
+
+	// Bucket The lens's level of risk. `not_measured` when none of its checks could be scored
+	// (all did not apply or could not be evaluated), so there is no evidence either way;
+	// `platform_fixability` rates the platform and is always measured.
 	Bucket TriageRiskLensBucket `json:"bucket"`
 	Label  string               `json:"label"`
 	LensID TriageRiskLensLensID `json:"lens_id"`
 }
 
-// TriageRiskLensBucket defines model for TriageRiskLens.Bucket.
+// TriageRiskLensBucket The lens's level of risk. `not_measured` when none of its checks could be scored
+// (all did not apply or could not be evaluated), so there is no evidence either way;
+// `platform_fixability` rates the platform and is always measured.
 type TriageRiskLensBucket string
 
 // TriageRiskLensLensID defines model for TriageRiskLens.LensID.
@@ -3622,8 +3631,9 @@ type ClientInterface interface {
 	// `tspan`, `defs`, `linearGradient`, `radialGradient`, `stop`, `clipPath`, `title`,
 	// `desc`) and presentation attributes are kept; scripts, event handlers, `foreignObject`,
 	// references outside the document and `url(…)` in styles are dropped, and a DOCTYPE or
-	// entity is refused. An SVG with nothing left to draw is refused. The PDF shows a PNG logo
-	// only: with an SVG logo it shows the name.
+	// entity is refused. An SVG with nothing left to draw is refused. The PDF draws an SVG logo
+	// into an image; one it cannot draw as meant (with text, clipping or hidden parts, or too
+	// complex) leaves the name in its place.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -3643,8 +3653,9 @@ type ClientInterface interface {
 	// `tspan`, `defs`, `linearGradient`, `radialGradient`, `stop`, `clipPath`, `title`,
 	// `desc`) and presentation attributes are kept; scripts, event handlers, `foreignObject`,
 	// references outside the document and `url(…)` in styles are dropped, and a DOCTYPE or
-	// entity is refused. An SVG with nothing left to draw is refused. The PDF shows a PNG logo
-	// only: with an SVG logo it shows the name.
+	// entity is refused. An SVG with nothing left to draw is refused. The PDF draws an SVG logo
+	// into an image; one it cannot draw as meant (with text, clipping or hidden parts, or too
+	// complex) leaves the name in its place.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -4172,8 +4183,9 @@ func (c *Client) GetBranding(ctx context.Context, reqEditors ...RequestEditorFn)
 // `tspan`, `defs`, `linearGradient`, `radialGradient`, `stop`, `clipPath`, `title`,
 // `desc`) and presentation attributes are kept; scripts, event handlers, `foreignObject`,
 // references outside the document and `url(…)` in styles are dropped, and a DOCTYPE or
-// entity is refused. An SVG with nothing left to draw is refused. The PDF shows a PNG logo
-// only: with an SVG logo it shows the name.
+// entity is refused. An SVG with nothing left to draw is refused. The PDF draws an SVG logo
+// into an image; one it cannot draw as meant (with text, clipping or hidden parts, or too
+// complex) leaves the name in its place.
 //
 // Takes any type of body and a specified content type.
 //
@@ -4203,8 +4215,9 @@ func (c *Client) SetBrandingWithBody(ctx context.Context, contentType string, bo
 // `tspan`, `defs`, `linearGradient`, `radialGradient`, `stop`, `clipPath`, `title`,
 // `desc`) and presentation attributes are kept; scripts, event handlers, `foreignObject`,
 // references outside the document and `url(…)` in styles are dropped, and a DOCTYPE or
-// entity is refused. An SVG with nothing left to draw is refused. The PDF shows a PNG logo
-// only: with an SVG logo it shows the name.
+// entity is refused. An SVG with nothing left to draw is refused. The PDF draws an SVG logo
+// into an image; one it cannot draw as meant (with text, clipping or hidden parts, or too
+// complex) leaves the name in its place.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -7022,8 +7035,9 @@ type ClientWithResponsesInterface interface {
 	// `tspan`, `defs`, `linearGradient`, `radialGradient`, `stop`, `clipPath`, `title`,
 	// `desc`) and presentation attributes are kept; scripts, event handlers, `foreignObject`,
 	// references outside the document and `url(…)` in styles are dropped, and a DOCTYPE or
-	// entity is refused. An SVG with nothing left to draw is refused. The PDF shows a PNG logo
-	// only: with an SVG logo it shows the name.
+	// entity is refused. An SVG with nothing left to draw is refused. The PDF draws an SVG logo
+	// into an image; one it cannot draw as meant (with text, clipping or hidden parts, or too
+	// complex) leaves the name in its place.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -7043,8 +7057,9 @@ type ClientWithResponsesInterface interface {
 	// `tspan`, `defs`, `linearGradient`, `radialGradient`, `stop`, `clipPath`, `title`,
 	// `desc`) and presentation attributes are kept; scripts, event handlers, `foreignObject`,
 	// references outside the document and `url(…)` in styles are dropped, and a DOCTYPE or
-	// entity is refused. An SVG with nothing left to draw is refused. The PDF shows a PNG logo
-	// only: with an SVG logo it shows the name.
+	// entity is refused. An SVG with nothing left to draw is refused. The PDF draws an SVG logo
+	// into an image; one it cannot draw as meant (with text, clipping or hidden parts, or too
+	// complex) leaves the name in its place.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -11488,8 +11503,9 @@ func (c *ClientWithResponses) GetBrandingWithResponse(ctx context.Context, reqEd
 // `tspan`, `defs`, `linearGradient`, `radialGradient`, `stop`, `clipPath`, `title`,
 // `desc`) and presentation attributes are kept; scripts, event handlers, `foreignObject`,
 // references outside the document and `url(…)` in styles are dropped, and a DOCTYPE or
-// entity is refused. An SVG with nothing left to draw is refused. The PDF shows a PNG logo
-// only: with an SVG logo it shows the name.
+// entity is refused. An SVG with nothing left to draw is refused. The PDF draws an SVG logo
+// into an image; one it cannot draw as meant (with text, clipping or hidden parts, or too
+// complex) leaves the name in its place.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -11515,8 +11531,9 @@ func (c *ClientWithResponses) SetBrandingWithBodyWithResponse(ctx context.Contex
 // `tspan`, `defs`, `linearGradient`, `radialGradient`, `stop`, `clipPath`, `title`,
 // `desc`) and presentation attributes are kept; scripts, event handlers, `foreignObject`,
 // references outside the document and `url(…)` in styles are dropped, and a DOCTYPE or
-// entity is refused. An SVG with nothing left to draw is refused. The PDF shows a PNG logo
-// only: with an SVG logo it shows the name.
+// entity is refused. An SVG with nothing left to draw is refused. The PDF draws an SVG logo
+// into an image; one it cannot draw as meant (with text, clipping or hidden parts, or too
+// complex) leaves the name in its place.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //

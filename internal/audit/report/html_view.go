@@ -455,8 +455,13 @@ func (d *doc) triageView() *triageView {
 			}
 		}
 		lv := lensView{Label: l.Label, Bucket: string(l.Bucket), Level: idx + 1}
+		measured := l.Bucket != api.TriageRiskLensBucketNotMeasured
+		if !measured {
+			// No check of the lens was scored: no step is lit.
+			lv.Bucket, lv.Level = "not measured", 0
+		}
 		for i := range levels {
-			lv.Steps = append(lv.Steps, lensStep{X: fmt.Sprint(i * 26), On: i <= idx})
+			lv.Steps = append(lv.Steps, lensStep{X: fmt.Sprint(i * 26), On: measured && i <= idx})
 		}
 		v.Lenses = append(v.Lenses, lv)
 	}

@@ -34,15 +34,27 @@ var lensDefs = []lensDef{
 // Buckets in rising order.
 var buckets = []string{"low", "moderate", "high", "critical"}
 
+// notMeasured is the bucket of a lens none of whose checks was scored: with
+// no evidence either way, "low" would read as a finding.
+const notMeasured = "not_measured"
+
 type lensResult struct {
 	def    lensDef
-	bucket int // index into buckets
-	basis  []string
+	bucket int // index into buckets; 0 when not measured
+	// measured is whether any check of the lens was scored (always, for
+	// platform_fixability, which rates the platform).
+	measured bool
+	basis    []string
 	// worst are the failing checks that weigh most, for the summary.
 	worst []checks.Outcome
 }
 
-func (l lensResult) Bucket() string { return buckets[l.bucket] }
+func (l lensResult) Bucket() string {
+	if !l.measured {
+		return notMeasured
+	}
+	return buckets[l.bucket]
+}
 
 func (d lensDef) covers(c *checks.Check) bool {
 	return slices.Contains(d.checks, c.ID) || slices.Contains(d.pillars, c.Pillar)
@@ -95,7 +107,7 @@ func lenses(det Detection, outcomes []checks.Outcome) []lensResult {
 		}
 		risk := 0.0
 		if weight > 0 {
-			risk = lost / weight
+			risk, r.measured = lost/weight, true
 		}
 		switch {
 		case risk >= 0.7:
@@ -137,7 +149,7 @@ func lenses(det Detection, outcomes []checks.Outcome) []lensResult {
 // markup; a client-rendered application must be rebuilt to render on the
 // server. Its basis is the weak checks whose effort the platform raised.
 func fixability(d lensDef, det Detection, outcomes []checks.Outcome) lensResult {
-	r := lensResult{def: d, basis: []string{}}
+	r := lensResult{def: d, basis: []string{}, measured: true}
 	switch {
 	case det.CMS == nil || det.CMS.Class == "":
 		r.bucket = 1 // unknown platform or no profile of it: effort estimates are generic
