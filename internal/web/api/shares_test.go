@@ -123,6 +123,17 @@ func TestScanShares(t *testing.T) {
 		require.Contains(t, string(page.Body), `<html lang="de">`, "the page is in the link's language")
 		require.Contains(t, string(page.Body), ">Zusammenfassung</h2>", "its headings are German")
 
+		// Revoked, the link says so in its language too.
+		rev, err := org.Client.RevokeScanShareWithResponse(ctx, scanID, s.ID)
+		require.NoError(t, err)
+		require.Equal(t, http.StatusNoContent, rev.StatusCode(), "body: %s", rev.Body)
+		gone := h.Do(t, "GET", path, "", nil)
+		require.Equal(t, http.StatusGone, gone.Status)
+		requirePageHeaders(t, gone)
+		require.Contains(t, string(gone.Body), `<html lang="de">`)
+		require.Contains(t, string(gone.Body), "<h1>Dieser Link wurde widerrufen oder ist abgelaufen</h1>")
+		require.NotContains(t, string(gone.Body), "Zusammenfassung", "a revoked link shows no report")
+
 		at := time.Now().Add(48 * time.Hour).UTC().Truncate(time.Second)
 		s2, _ := createShare(t, h, org, scanID, map[string]any{"expires_at": at.Format(time.RFC3339)})
 		require.True(t, at.Equal(s2.ExpiresAt), "%s != %s", at, s2.ExpiresAt)
@@ -251,9 +262,15 @@ func TestShareLinksRateLimitedPerAddress(t *testing.T) {
 	for range 3 {
 		require.Equal(t, http.StatusNotFound, h.Do(t, "GET", guess, "", nil, "X-Forwarded-For", addr).Status)
 	}
-	r := h.Do(t, "GET", guess, "", nil, "X-Forwarded-For", addr)
+	r := h.Do(t, "GET", guess, "", nil, "X-Forwarded-For", addr, "Accept-Language", "de-DE, de;q=0.9, en;q=0.5")
 	require.Equal(t, http.StatusTooManyRequests, r.Status)
 	require.NotEmpty(t, r.Header.Get("Retry-After"))
+	// A person opened the link: the refusal is a page in the browser's
+	// language, not the API's envelope.
+	requirePageHeaders(t, r)
+	require.Contains(t, string(r.Body), `<html lang="de">`)
+	require.Contains(t, string(r.Body), "<h1>Zu viele Anfragen</h1>")
+	require.NotContains(t, string(r.Body), "ip_rate_limit_exceeded")
 	require.Equal(t, http.StatusNotFound, h.Do(t, "GET", guess, "", nil, "X-Forwarded-For", testClientAddress()).Status, "another address is not affected")
 }
 
