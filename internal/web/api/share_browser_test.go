@@ -60,7 +60,7 @@ func TestShareLinkInBrowser(t *testing.T) {
 	}
 
 	status, lang, text := open()
-	require.EqualValues(t, http.StatusOK, status)
+	require.Equal(t, http.StatusOK, status)
 	require.Equal(t, "de", lang)
 	require.Contains(t, text, "Agentur <Nord>", "the brand's name, shown as text")
 	require.Contains(t, text, "Die drei Ringe", "the page's words in German")
@@ -72,7 +72,7 @@ func TestShareLinkInBrowser(t *testing.T) {
 	require.Equal(t, http.StatusNoContent, del.StatusCode(), "body: %s", del.Body)
 
 	status, lang, text = open()
-	require.EqualValues(t, http.StatusGone, status, "revocation takes effect at once")
+	require.Equal(t, http.StatusGone, status, "revocation takes effect at once")
 	require.Equal(t, "de", lang)
 	require.Contains(t, text, "widerrufen")
 	require.Contains(t, text, "Agentur <Nord>")
