@@ -224,7 +224,10 @@ type trendRow struct {
 
 func buildView(in HTMLInput) view {
 	r := in.Report
-	d := &doc{r: r, t: in.Triage, eng: r.Audience == api.ReportAudienceEngineering}
+	// The doc writes the page's own sentences in its language, with the
+	// PDF's words (pdf_i18n.go).
+	w := i18n.For(lang(in.Language))
+	d := &doc{r: r, t: in.Triage, eng: r.Audience == api.ReportAudienceEngineering, w: w}
 	v := view{
 		Lang: lang(in.Language), Head: headOf(in.Brand), Foot: footOf(in.Brand), Eng: d.eng,
 		Edition: d.edition(), Site: d.brand(), SiteURL: linkOf(r.URL),
@@ -237,7 +240,6 @@ func buildView(in HTMLInput) view {
 	if !in.Expires.IsZero() {
 		v.Expires = in.Expires.UTC().Format("2 January 2006, 15:04 UTC")
 	}
-	w := i18n.For(v.Lang)
 	v.W, v.Lang = w, w.Lang()
 	if w.Lang() != i18n.English {
 		v.Scanned = w.Date(r.GeneratedAt) + ", " + r.GeneratedAt.UTC().Format("15:04 UTC")
@@ -255,16 +257,16 @@ func buildView(in HTMLInput) view {
 			Descriptor: ring.GradeDescriptor, Gauge: gaugeOf(float64(ring.Score), string(ring.Grade)),
 		}
 		if ring.CappedBy != nil {
-			card.Capped = "Held down by a critical issue"
+			card.Capped = d.tr("pdf.held_down")
 			if g := d.gate(*ring.CappedBy, ring.Ring); g != nil {
-				card.Capped = fmt.Sprintf("Held at %d by a critical issue", g.Cap)
+				card.Capped = d.tr("pdf.held_at", "Cap", d.int(g.Cap))
 			}
 		}
 		v.Rings = append(v.Rings, card)
 		v.Scores = append(v.Scores, barOf(card.Name, float64(ring.Score), card.Score, card.Grade))
 		v.Sections = append(v.Sections, d.ringView(ring))
 	}
-	v.HowToRead, v.Counts = howToRead(r)
+	v.HowToRead, v.Counts = d.readingGuide()
 	v.Critical = d.criticalIssues()
 	for i, a := range d.priorities(5) {
 		v.Actions = append(v.Actions, d.actionView(i+1, a))
@@ -283,8 +285,8 @@ func buildView(in HTMLInput) view {
 		v.Caveats = slices.Clone(*r.Caveats)
 	}
 	f := r.Fetch
-	v.Fetched = fmt.Sprintf("GeoScan made %s in %.1f s and read %s; %s of the site were analysed.",
-		plural(len(f.Fetches), "request", "requests"), float64(f.DurationMs)/1000, bytesText(f.Bytes), plural(f.Pages, "page", "pages"))
+	v.Fetched = d.tr("pdf.fetched_line", "Author", "GeoScan", "Requests", d.count("pdf.requests", len(f.Fetches)),
+		"Seconds", d.num(float64(f.DurationMs)/1000, 1), "Bytes", d.bytes(f.Bytes), "Pages", d.count("pdf.pages", f.Pages))
 	if in.Brand.HideGeoScan {
 		if d.eng && v.FixIntro != "" {
 			v.FixIntro = fmt.Sprintf("Written for %s from what the scan saw. The whole files are in the API (each check result's fix.artifact).", d.brand())
@@ -295,26 +297,8 @@ func buildView(in HTMLInput) view {
 	return v
 }
 
-func howToRead(r api.Report) (string, string) {
-	var grades []string
-	for _, g := range scoring.Grades {
-		if g.Min > 0 {
-			grades = append(grades, fmt.Sprintf("%s from %.0f", g.Grade, g.Min))
-		} else {
-			grades = append(grades, g.Grade+" below that")
-		}
-	}
-	c := r.Counts
-	total := c.Pass + c.Warn + c.Fail + c.Na + c.Info
-	read := fmt.Sprintf("Each ring scores 0 to 100 from the checks in it; the overall score weighs Search %.0f%%, AI visibility %.0f%% and AI trust %.0f%%. Grades: %s.",
-		scoring.RingWeights[scoring.RingSearch]*100, scoring.RingWeights[scoring.RingVisibility]*100, scoring.RingWeights[scoring.RingTrust]*100, joinAnd(grades))
-	counts := fmt.Sprintf("%s: %d passed, %d partly passed and %d failed; %d did not apply to this site and %d are for information only.",
-		capitalise(plural(total, "check was run", "checks were run")), c.Pass, c.Warn, c.Fail, c.Na, c.Info)
-	return read, counts
-}
-
 func (d *doc) actionView(n int, a priority) actionView {
-	tags := fmt.Sprintf("Impact %s · effort %s", a.impact, a.effort)
+	tags := d.tr("pdf.impact_effort", "Impact", d.word("level", a.impact), "Effort", d.word("level", a.effort))
 	if g := a.gainTag(); g != "" {
 		tags += " · " + g
 	}
@@ -421,16 +405,16 @@ func (d *doc) renderingView() *renderingView {
 func (d *doc) triageView() *triageView {
 	t := d.t
 	if t == nil {
-		return &triageView{Summary: "The Site Triage dossier of this scan is not available yet: it is computed when a scan completes and is being computed again. Open this report later to include it."}
+		return &triageView{Summary: d.tr("pdf.triage_pending_page")}
 	}
 	v := &triageView{Available: true, Summary: t.SummaryParagraph, Caveats: slices.Clone(t.Caveats)}
 	p := t.Platform
 	v.Platform = [][2]string{
-		{"Content management", orNone(p.Cms, "not recognised")},
-		{"Page builder", orNone(p.PageBuilder, "none found")},
-		{"JavaScript framework", orNone(p.JsFramework, "none found")},
-		{"Complexity", string(p.ComplexityBucket)},
-		{"Detection confidence", string(p.Confidence)},
+		{d.tr("pdf.platform.cms"), orNone(p.Cms, d.tr("pdf.platform.not_recognised"))},
+		{d.tr("pdf.platform.builder"), orNone(p.PageBuilder, d.tr("pdf.platform.none_found"))},
+		{d.tr("pdf.platform.framework"), orNone(p.JsFramework, d.tr("pdf.platform.none_found"))},
+		{d.tr("pdf.platform.complexity"), d.word("complexity", string(p.ComplexityBucket))},
+		{d.tr("pdf.platform.confidence"), d.word("confidence", string(p.Confidence))},
 	}
 	var tech []string
 	for _, tc := range p.Technologies {
@@ -444,7 +428,7 @@ func (d *doc) triageView() *triageView {
 		tech = append(tech, s)
 	}
 	if len(tech) > 0 {
-		v.Platform = append(v.Platform, [2]string{"Technologies", strings.Join(tech, "; ")})
+		v.Platform = append(v.Platform, [2]string{d.tr("pdf.platform.technologies"), strings.Join(tech, "; ")})
 	}
 	levels := []string{"low", "moderate", "high", "critical"}
 	for _, l := range t.RiskLenses {
@@ -454,25 +438,25 @@ func (d *doc) triageView() *triageView {
 				idx = i
 			}
 		}
-		lv := lensView{Label: l.Label, Bucket: string(l.Bucket), Level: idx + 1}
+		lv := lensView{Label: d.known("pdf.lens."+string(l.LensID), l.Label), Bucket: d.word("risk", string(l.Bucket)), Level: idx + 1}
 		measured := l.Bucket != api.TriageRiskLensBucketNotMeasured
 		if !measured {
 			// No check of the lens was scored: no step is lit.
-			lv.Bucket, lv.Level = "not measured", 0
+			lv.Bucket, lv.Level = d.tr("pdf.not_measured"), 0
 		}
 		for i := range levels {
 			lv.Steps = append(lv.Steps, lensStep{X: fmt.Sprint(i * 26), On: measured && i <= idx})
 		}
 		v.Lenses = append(v.Lenses, lv)
 	}
-	v.Ranked = "Ranked by the points each fix adds to the overall score, re-scored with it and the fixes above it made, against the effort it takes on this platform."
+	v.Ranked = d.tr("pdf.ranked")
 	switch {
 	case t.ActionCount == 0:
-		v.Ranked = "No check failed or warned: there is nothing to fix."
+		v.Ranked = d.tr("html.nothing_to_fix")
 	case t.QuickWinCount == 0:
-		v.Ranked += fmt.Sprintf(" None of the %s is a quick win (high impact for low effort).", plural(t.ActionCount, "action", "actions"))
+		v.Ranked += " " + d.tr("pdf.no_quick_wins", "Actions", d.count("pdf.actions", t.ActionCount))
 	default:
-		v.Ranked += fmt.Sprintf(" Quick wins (high impact for low effort) are marked: %d of %s.", t.QuickWinCount, plural(t.ActionCount, "action", "actions"))
+		v.Ranked += " " + d.tr("pdf.quick_wins", "Wins", d.int(t.QuickWinCount), "Actions", d.count("pdf.actions", t.ActionCount))
 	}
 	const shown = 12
 	actions := d.priorities(0)
@@ -486,9 +470,9 @@ func (d *doc) triageView() *triageView {
 				wins = append(wins, quoted(a.label))
 			}
 		}
-		v.More = fmt.Sprintf("%s follow in the ring sections, each with its check.", plural(rest, "more action", "more actions"))
+		v.More = d.count("pdf.more_follow", rest)
 		if len(wins) > 0 {
-			v.More += " Among them the quick wins " + joinAnd(wins) + "."
+			v.More += " " + d.tr("pdf.more_quick_wins", "Wins", d.and(wins))
 		}
 	}
 	return v
@@ -506,16 +490,17 @@ func (d *doc) ringView(ring api.RingResult) ringSection {
 		}
 	}
 	for _, p := range ring.Pillars {
-		desc := p.Description
+		desc := d.pillarText(p.ID, p.Description)
 		if d.eng {
-			desc += fmt.Sprintf(" Weight %.0f%% of the ring; coverage %.0f%% of its check weight.", p.Weight*100, p.Coverage*100)
+			desc += " " + d.tr("pdf.pillar_weight", "Weight", d.num(p.Weight*100, 0), "Coverage", d.num(p.Coverage*100, 0))
 		}
+		name := d.pillarName(p.ID, p.Name)
 		var bar scoreBar
 		if p.Score != nil {
 			g := scoring.GradeFor(float64(*p.Score)).Grade
-			bar = barOf(p.Name, float64(*p.Score), fmt.Sprint(*p.Score), g)
+			bar = barOf(name, float64(*p.Score), fmt.Sprint(*p.Score), g)
 		} else {
-			bar = scoreBar{Name: p.Name, Text: "not measured", Reason: notMeasuredReason(checksBy[p.ID])}
+			bar = scoreBar{Name: name, Text: d.tr("pdf.not_measured"), Reason: d.notMeasuredReason(checksBy[p.ID])}
 		}
 		bar.Description = desc
 		s.Pillars = append(s.Pillars, bar)
@@ -525,9 +510,9 @@ func (d *doc) ringView(ring api.RingResult) ringSection {
 			continue
 		}
 		sort.SliceStable(list, func(i, j int) bool { return statusOrder[list[i].Status] < statusOrder[list[j].Status] })
-		g := pillarGroup{Name: p.Name, Score: "not measured"}
+		g := pillarGroup{Name: name, Score: d.tr("pdf.not_measured")}
 		if p.Score != nil {
-			g.Score = fmt.Sprintf("%d out of 100", *p.Score)
+			g.Score = d.tr("pdf.out_of_100", "Score", d.int(*p.Score))
 		}
 		for _, c := range list {
 			g.Checks = append(g.Checks, d.checkView(c))
