@@ -128,6 +128,9 @@ type Prior struct {
 	// Snapshot is fetch.Snapshot of what the earlier audit fetched; nil
 	// fetches the site again, and the dossier says it may have changed.
 	Snapshot []byte
+	// AgentReadiness is the agent-readiness lens the earlier audit judged:
+	// its note goes into the dossier again, as it did the first time.
+	AgentReadiness *agentready.Result
 }
 
 // Result is what an audit found, for its caller to keep.
@@ -332,7 +335,8 @@ func read(ctx context.Context, target Target, opts Options, t *Timings, mem *mem
 
 // recompute rebuilds the scores and dossier of an earlier audit.
 func recompute(ctx context.Context, target Target, opts Options, res *Result) error {
-	in := triage.Input{ScanID: target.ScanID, URL: target.URL.String(), BrandName: target.BrandName, Outcomes: opts.Prior.Outcomes}
+	in := triage.Input{ScanID: target.ScanID, URL: target.URL.String(), BrandName: target.BrandName, Outcomes: opts.Prior.Outcomes,
+		Caveats: agentReadinessNotes(opts.Prior.AgentReadiness)}
 	if opts.Prior.Snapshot != nil {
 		site, err := fetch.Restore(opts.Prior.Snapshot)
 		if err != nil {

@@ -129,7 +129,7 @@ func TestADossierThatFailsLeavesTheAuditComplete(t *testing.T) {
 	require.NotNil(t, res.Snapshot)
 
 	_, err := audit.Run(context.Background(), audittest.Target(t, testsite.WordPress, ""),
-		audit.Options{BuildTriage: failing, Prior: &audit.Prior{Outcomes: res.Outcomes, Snapshot: res.Snapshot}})
+		audit.Options{BuildTriage: failing, Prior: &audit.Prior{Outcomes: res.Outcomes, Snapshot: res.Snapshot, AgentReadiness: res.AgentReadiness}})
 	require.ErrorIs(t, err, boom)
 }
 
@@ -142,7 +142,7 @@ func TestPriorRecomputesTheDossier(t *testing.T) {
 	target := audittest.Target(t, testsite.Docs, "")
 
 	fromSnapshot, err := audit.Run(context.Background(), target,
-		audit.Options{Prior: &audit.Prior{Outcomes: first.Outcomes, Snapshot: first.Snapshot}})
+		audit.Options{Prior: &audit.Prior{Outcomes: first.Outcomes, Snapshot: first.Snapshot, AgentReadiness: first.AgentReadiness}})
 	require.NoError(t, err)
 	require.False(t, fromSnapshot.Refetched)
 	require.Nil(t, fromSnapshot.Report, "a recomputation writes no report")

@@ -60,6 +60,23 @@ func AgentReadinessOf(r *agentready.Result) *AgentReadiness {
 	return out
 }
 
+// Judged is the lens as agentready judged it, for a dossier recomputed
+// from a stored report; nil stays nil.
+func (a *AgentReadiness) Judged() *agentready.Result {
+	if a == nil {
+		return nil
+	}
+	r := &agentready.Result{Level: agentready.Level(a.Level)}
+	for _, s := range a.Signals {
+		sig := agentready.Signal{ID: s.ID, Status: agentready.Status(s.Status), Summary: s.Summary, Evidence: s.Evidence}
+		if s.Reason != nil {
+			sig.Reason = *s.Reason
+		}
+		r.Signals = append(r.Signals, sig)
+	}
+	return r
+}
+
 // AttachAgentReadiness records the agent-readiness lens in doc.
 func AttachAgentReadiness(doc *Stored, r *agentready.Result) {
 	doc.AgentReadiness = AgentReadinessOf(r)

@@ -286,7 +286,7 @@ func TestSnapshotRebuildsTheSameDossier(t *testing.T) {
 			first := audited(t, fetched(t, name))
 			require.NoError(t, first.SnapshotErr)
 			again, err := audit.Run(context.Background(), audit.Target{URL: first.Site.Target},
-				audit.Options{Prior: &audit.Prior{Outcomes: first.Outcomes, Snapshot: first.Snapshot}})
+				audit.Options{Prior: &audit.Prior{Outcomes: first.Outcomes, Snapshot: first.Snapshot, AgentReadiness: first.AgentReadiness}})
 			require.NoError(t, err)
 			require.False(t, again.Refetched)
 			require.Equal(t, *first.Triage, *again.Triage)

@@ -16,6 +16,7 @@ import (
 
 	"github.com/geoscan/geoscan/internal/audit"
 	"github.com/geoscan/geoscan/internal/audit/checks"
+	"github.com/geoscan/geoscan/internal/audit/report"
 	"github.com/geoscan/geoscan/internal/audit/triage"
 	"github.com/geoscan/geoscan/internal/store"
 	"github.com/geoscan/geoscan/internal/store/storable"
@@ -148,6 +149,17 @@ func (r *Runner) RecomputeTriage(ctx context.Context, scanID uuid.UUID) (Source,
 		prior.Snapshot = snap.Body
 	case !errors.Is(err, store.ErrNotFound):
 		return "", fmt.Errorf("load snapshot: %w", err)
+	}
+	switch rep, err := r.Store.GetReport(ctx, scan.ID); {
+	case err == nil:
+		// Only the lens is read: a body that does not parse leaves the
+		// dossier without its agent-readiness note, nothing worse.
+		var stored report.Stored
+		if json.Unmarshal(rep.Body, &stored) == nil {
+			prior.AgentReadiness = stored.AgentReadiness.Judged()
+		}
+	case !errors.Is(err, store.ErrNotFound):
+		return "", fmt.Errorf("load report: %w", err)
 	}
 	target, err := url.Parse(scan.URL)
 	if err != nil {
