@@ -19,6 +19,54 @@ import (
 	openapi_types "github.com/oapi-codegen/runtime/types"
 )
 
+// Defines values for AgentReadinessLevel.
+const (
+	AgentLevelAdvanced AgentReadinessLevel = "advanced"
+	AgentLevelBasic    AgentReadinessLevel = "basic"
+	AgentLevelNone     AgentReadinessLevel = "none"
+	AgentLevelReady    AgentReadinessLevel = "ready"
+)
+
+// Valid indicates whether the value is a known member of the AgentReadinessLevel enum.
+func (e AgentReadinessLevel) Valid() bool {
+	switch e {
+	case AgentLevelAdvanced:
+		return true
+	case AgentLevelBasic:
+		return true
+	case AgentLevelNone:
+		return true
+	case AgentLevelReady:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for AgentSignalStatus.
+const (
+	AgentSignalFound      AgentSignalStatus = "found"
+	AgentSignalInvalid    AgentSignalStatus = "invalid"
+	AgentSignalNotChecked AgentSignalStatus = "not_checked"
+	AgentSignalNotFound   AgentSignalStatus = "not_found"
+)
+
+// Valid indicates whether the value is a known member of the AgentSignalStatus enum.
+func (e AgentSignalStatus) Valid() bool {
+	switch e {
+	case AgentSignalFound:
+		return true
+	case AgentSignalInvalid:
+		return true
+	case AgentSignalNotChecked:
+		return true
+	case AgentSignalNotFound:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for CheckDeltaBaseStatus.
 const (
 	CheckDeltaBaseStatusError CheckDeltaBaseStatus = "error"
@@ -1342,6 +1390,47 @@ func (e ScanFinishedParamsUserAgent) Valid() bool {
 	}
 }
 
+// AgentReadiness The agent-readiness lens: how far the site has gone for AI agents that act on it
+// (Markdown on request, agent Link headers, /.well-known/ discovery files, WebMCP,
+// Content-Signal preferences, llms.txt against robots.txt). Shown for information and
+// never scored: no ring, pillar, gate or grade depends on it, because these signals are
+// emerging and few agents use them yet. The same in both editions. Absent in reports made
+// before the lens existed. Levels and signals: docs/SCORING.md, "Agent readiness (not
+// scored)".
+type AgentReadiness struct {
+	Level AgentReadinessLevel `json:"level"`
+
+	// Signals Every signal checked, in a fixed order.
+	Signals []AgentSignal `json:"signals"`
+}
+
+// AgentReadinessLevel defines model for AgentReadiness.Level.
+type AgentReadinessLevel string
+
+// AgentSignal defines model for AgentSignal.
+type AgentSignal struct {
+	Evidence map[string]interface{} `json:"evidence"`
+
+	// ID `markdown_negotiation`, `link_headers`, `llms_txt_robots`, `content_signals`,
+	// `api_catalog`, `agent_skills`, `mcp_server_card`, `a2a_agent_card`, `webmcp`,
+	// `oauth_authorization_server`, `oauth_protected_resource`, `web_bot_auth`; more may
+	// be added.
+	ID string `json:"id"`
+
+	// Reason Present when `status` is `invalid` or `not_checked`.
+	Reason *string `json:"reason,omitempty"`
+
+	// Status `not_checked` when the file could not be read (an error, a refusal, the fetch
+	// budget): never the same as `not_found`.
+	Status  AgentSignalStatus `json:"status"`
+	Summary string            `json:"summary"`
+	Title   string            `json:"title"`
+}
+
+// AgentSignalStatus `not_checked` when the file could not be read (an error, a refusal, the fetch
+// budget): never the same as `not_found`.
+type AgentSignalStatus string
+
 // Branding defines model for Branding.
 type Branding struct {
 	Contact *string `json:"contact,omitempty"`
@@ -1934,7 +2023,15 @@ type RenderedPage struct {
 
 // Report defines model for Report.
 type Report struct {
-	Audience ReportAudience `json:"audience"`
+	// AgentReadiness The agent-readiness lens: how far the site has gone for AI agents that act on it
+	// (Markdown on request, agent Link headers, /.well-known/ discovery files, WebMCP,
+	// Content-Signal preferences, llms.txt against robots.txt). Shown for information and
+	// never scored: no ring, pillar, gate or grade depends on it, because these signals are
+	// emerging and few agents use them yet. The same in both editions. Absent in reports made
+	// before the lens existed. Levels and signals: docs/SCORING.md, "Agent readiness (not
+	// scored)".
+	AgentReadiness *AgentReadiness `json:"agent_readiness,omitempty"`
+	Audience       ReportAudience  `json:"audience"`
 
 	// BestCombination The fixes, up to three, that together add the most to the overall score, and what they
 	// add: the scan re-scored with those checks passing, caps and gates included. They are

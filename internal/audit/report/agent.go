@@ -82,9 +82,32 @@ func AttachAgentReadiness(doc *Stored, r *agentready.Result) {
 	doc.AgentReadiness = AgentReadinessOf(r)
 }
 
+// contract is the lens in the contract's shape; nil stays nil.
+func (a *AgentReadiness) contract() *api.AgentReadiness {
+	if a == nil {
+		return nil
+	}
+	out := &api.AgentReadiness{Level: api.AgentReadinessLevel(a.Level), Signals: make([]api.AgentSignal, 0, len(a.Signals))}
+	for _, s := range a.Signals {
+		out.Signals = append(out.Signals, api.AgentSignal{
+			ID: s.ID, Title: s.Title, Status: api.AgentSignalStatus(s.Status), Summary: s.Summary, Evidence: s.Evidence, Reason: s.Reason,
+		})
+	}
+	return out
+}
+
 // agentReadinessOf is the lens a rendering of r shows; nil when r carries
-// none. The lens is stored beside the editions (Stored.AgentReadiness)
-// and reaches an edition once the contract's Report carries it.
-func agentReadinessOf(_ api.Report) *AgentReadiness {
-	return nil
+// none.
+func agentReadinessOf(r api.Report) *AgentReadiness {
+	a := r.AgentReadiness
+	if a == nil {
+		return nil
+	}
+	out := &AgentReadiness{Level: string(a.Level), Signals: make([]AgentSignal, 0, len(a.Signals))}
+	for _, s := range a.Signals {
+		out.Signals = append(out.Signals, AgentSignal{
+			ID: s.ID, Title: s.Title, Status: string(s.Status), Summary: s.Summary, Evidence: s.Evidence, Reason: s.Reason,
+		})
+	}
+	return out
 }

@@ -38,10 +38,13 @@ type Stored struct {
 
 // For returns the report of an audience.
 func (s Stored) For(audience scoring.Audience) api.Report {
+	r := s.Marketing
 	if audience == scoring.Engineering {
-		return s.Engineering
+		r = s.Engineering
 	}
-	return s.Marketing
+	// The lens is stored once for both editions.
+	r.AgentReadiness = s.AgentReadiness.contract()
+	return r
 }
 
 // Input is what a report is built from.
