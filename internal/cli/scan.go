@@ -749,7 +749,7 @@ func scanTriage(ctx context.Context, e env, args []string) error {
 	fmt.Fprintln(w, "\nRisk by lens:")
 	tw = newTable(w)
 	for _, l := range d.RiskLenses {
-		printf(tw, "  %s\t%s\n", l.Label, l.Bucket)
+		printf(tw, "  %s\t%s\n", l.Label, strings.ReplaceAll(string(l.Bucket), "_", " "))
 	}
 	if err := tw.Flush(); err != nil {
 		return err
