@@ -34,7 +34,7 @@ func judgeLLMsRobots(site *fetch.Site) Signal {
 	case unreadable:
 		return notChecked(s, "llms.txt: "+why)
 	case absent:
-		s.Status, s.Summary = NotFound, "The site has no llms.txt ("+why+")."
+		s.Status, s.Summary = NotFound, "The site has no llms.txt: it answered "+why+"."
 		return s
 	}
 	base, _ := url.Parse(site.LLMsTxt.FinalURL)

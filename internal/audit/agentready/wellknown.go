@@ -44,7 +44,7 @@ func classify(r *fetch.Response, document bool) (readState, string) {
 	case r.Status < 200 || r.Status >= 300:
 		return absent, fmt.Sprintf("HTTP %d", r.Status)
 	case document && looksHTML(r):
-		return absent, "an HTML page was served instead (a soft 404)"
+		return absent, "an HTML page, a soft 404"
 	}
 	return read, ""
 }
