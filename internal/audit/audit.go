@@ -335,8 +335,10 @@ func read(ctx context.Context, target Target, opts Options, t *Timings, mem *mem
 
 // recompute rebuilds the scores and dossier of an earlier audit.
 func recompute(ctx context.Context, target Target, opts Options, res *Result) error {
-	in := triage.Input{ScanID: target.ScanID, URL: target.URL.String(), BrandName: target.BrandName, Outcomes: opts.Prior.Outcomes,
-		Caveats: agentReadinessNotes(opts.Prior.AgentReadiness)}
+	in := triage.Input{
+		ScanID: target.ScanID, URL: target.URL.String(), BrandName: target.BrandName, Outcomes: opts.Prior.Outcomes,
+		Caveats: agentReadinessNotes(opts.Prior.AgentReadiness),
+	}
 	if opts.Prior.Snapshot != nil {
 		site, err := fetch.Restore(opts.Prior.Snapshot)
 		if err != nil {

@@ -826,13 +826,8 @@ func (d *doc) pillarRow(p api.Pillar, list []api.CheckResult) {
 }
 
 // notMeasuredReason explains a pillar without a score from its checks: the
-// reason they share, or that none applied.
-func notMeasuredReason(list []api.CheckResult) string {
-	return (&doc{}).notMeasuredReason(list)
-}
-
-// notMeasuredReason is the package's notMeasuredReason in the document's
-// language; the findings it quotes stay as they were written.
+// reason they share, or that none applied, in the document's language; the
+// findings it quotes stay as they were written.
 func (d *doc) notMeasuredReason(list []api.CheckResult) string {
 	if len(list) == 0 {
 		return d.tr("pdf.pillar_no_checks")
@@ -1143,7 +1138,7 @@ func deref[T any](p *T) T {
 	return *p
 }
 
-// bytes is bytesText in the document's language.
+// bytes is a size in B, KiB or MiB, in the document's language.
 func (d *doc) bytes(n int) string {
 	switch {
 	case n >= 1<<20:
@@ -1152,14 +1147,4 @@ func (d *doc) bytes(n int) string {
 		return d.num(float64(n)/(1<<10), 1) + " KiB"
 	}
 	return d.int(n) + " B"
-}
-
-func bytesText(n int) string {
-	switch {
-	case n >= 1<<20:
-		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
-	case n >= 1<<10:
-		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
-	}
-	return fmt.Sprintf("%d B", n)
 }
