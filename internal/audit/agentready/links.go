@@ -139,7 +139,8 @@ func parseLinkValue(s string) (Link, error) {
 			l.Params[name] = value
 		}
 	}
-	if !relSeen {
+	if len(l.Rels) == 0 {
+		// An empty rel ("rel" or rel="") names no relation either.
 		return l, fmt.Errorf("the link has no rel")
 	}
 	return l, nil
