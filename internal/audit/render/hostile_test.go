@@ -1,9 +1,11 @@
 package render
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"net/http"
+	"os"
 	"strconv"
 	"strings"
 	"syscall"
@@ -186,14 +188,34 @@ func TestBrowserHangRecovers(t *testing.T) {
 	b := newBrowser(t, Config{Client: allowOnly(s.addr()), Tabs: 1, PageTimeout: 10 * time.Second})
 	requireHealthy(t, b, s)
 	pid := b.PID()
-	for _, p := range processTree(pid) {
-		require.NoError(t, syscall.Kill(p, syscall.SIGSTOP))
+	// A stop is delivered asynchronously, and a process forked meanwhile
+	// escapes the first pass: stop the tree until all of it is stopped.
+	stopped := func() bool {
+		all := true
+		for _, p := range processTree(pid) {
+			if !isStopped(p) {
+				all = false
+				_ = syscall.Kill(p, syscall.SIGSTOP)
+			}
+		}
+		return all
 	}
+	require.Eventually(t, stopped, 10*time.Second, 20*time.Millisecond, "the browser's processes did not stop")
 	p := b.Render(context.Background(), s.URL+"/ok")
 	require.Equal(t, "timed out after 10s", p.Err)
 	requireHealthy(t, b, s)
 	require.NotEqual(t, pid, b.PID())
 	require.EqualValues(t, 2, b.Starts())
+}
+
+// isStopped says whether process pid is stopped (state T), or gone.
+func isStopped(pid int) bool {
+	stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return true
+	}
+	fields := strings.Fields(string(stat[bytes.LastIndexByte(stat, ')')+1:]))
+	return len(fields) > 0 && (fields[0] == "T" || fields[0] == "Z" || fields[0] == "X")
 }
 
 // TestCloseEndsRenders: Close ends the renders under way and the ones
