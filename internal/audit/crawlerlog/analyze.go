@@ -120,7 +120,7 @@ type analyzer struct {
 	opts   Options
 	ranges *Ranges
 	tokens *tokenTable
-	domain string // lower case, without "www." and port
+	domain []byte // without "www." and port
 
 	lineNo, lines, parsed int64
 	reasons               map[string]*Unparsed
@@ -140,7 +140,8 @@ type analyzer struct {
 	cloudFront *w3cFields // CloudFront's column order, for headerless lines
 	lastFamily byte       // 't' text, 'w' W3C: which is tried first
 
-	rec record
+	rec     record
+	uaCache map[string]int // raw user agent → token index
 
 	// Scratch space reused line after line.
 	lastCLF               []byte
@@ -165,6 +166,7 @@ func newAnalyzer(ctx context.Context, opts Options) *analyzer {
 		ranges:      opts.Ranges,
 		tokens:      newTokenTable(),
 		domain:      siteKey([]byte(opts.Domain)),
+		uaCache:     map[string]int{},
 		reasons:     map[string]*Unparsed{},
 		formats:     map[string]int64{},
 		searchPaths: map[string]struct{}{},
@@ -243,11 +245,9 @@ func binary(line []byte) bool {
 
 // request analyses one parsed request.
 func (a *analyzer) request(rec *record) {
-	if a.domain != "" && rec.host != nil {
-		if h := siteKey(rec.host); h != "" && h != a.domain && !strings.HasSuffix(h, ".cloudfront.net") {
-			a.otherHost++
-			return
-		}
+	if len(a.domain) > 0 && rec.host != nil && !a.sameSite(rec.host) {
+		a.otherHost++
+		return
 	}
 	if !a.seen || rec.unix < a.first {
 		a.first = rec.unix
@@ -256,10 +256,7 @@ func (a *analyzer) request(rec *record) {
 		a.last = rec.unix
 	}
 	a.seen = true
-	idx := -1
-	if len(rec.ua) >= 5 {
-		idx = a.tokens.match(rec.ua)
-	}
+	idx := a.botIndex(rec)
 	if idx < 0 {
 		a.otherHits++
 		return
@@ -272,23 +269,58 @@ func (a *analyzer) request(rec *record) {
 	}
 }
 
-// siteKey normalizes a host for comparison: lower case, no port, no
-// trailing dot, no leading "www.".
-func siteKey(h []byte) string {
+// siteKey normalizes a host for comparison: no port, no trailing dot, no
+// leading "www."; empty for "-".
+func siteKey(h []byte) []byte {
 	h = hostOnly(bytes.TrimSpace(h))
 	h = bytes.TrimSuffix(h, []byte("."))
 	if len(h) > 4 && bytes.EqualFold(h[:4], []byte("www.")) {
 		h = h[4:]
 	}
-	if len(h) == 0 || len(h) == 1 && h[0] == '-' {
-		return ""
+	if len(h) == 1 && h[0] == '-' {
+		return nil
 	}
-	for _, c := range h {
-		if c >= 'A' && c <= 'Z' {
-			return strings.ToLower(string(h))
+	return h
+}
+
+// sameSite reports whether a line's host is the analysed site's, or no
+// site at all (empty, or a CloudFront distribution's name).
+func (a *analyzer) sameSite(host []byte) bool {
+	h := siteKey(host)
+	const edge = ".cloudfront.net"
+	return len(h) == 0 || bytes.EqualFold(h, a.domain) ||
+		len(h) > len(edge) && bytes.EqualFold(h[len(h)-len(edge):], []byte(edge))
+}
+
+// maxUACache bounds the user agents whose token is remembered, and
+// maxUACacheLen the length of one: a log repeats a few hundred user agents
+// millions of times, and a lookup costs less than reading the words.
+const (
+	maxUACache    = 4096
+	maxUACacheLen = 512
+)
+
+// botIndex returns the index of the token a request's user agent names,
+// or -1.
+func (a *analyzer) botIndex(rec *record) int {
+	if len(rec.ua) < 5 {
+		return -1
+	}
+	if idx, ok := a.uaCache[string(rec.ua)]; ok {
+		return idx
+	}
+	ua := rec.ua
+	if rec.uaEncoded {
+		ua = a.decodeUA(ua)
+	}
+	idx := a.tokens.match(ua)
+	if len(rec.ua) <= maxUACacheLen {
+		if len(a.uaCache) >= maxUACache {
+			clear(a.uaCache)
 		}
+		a.uaCache[string(rec.ua)] = idx
 	}
-	return string(h)
+	return idx
 }
 
 func (a *analyzer) bot(idx int) *botAcc {

@@ -161,9 +161,7 @@ func (a *analyzer) parseJSON(line []byte, rec *record) string {
 	rec.path = path
 	rec.host = hostOnly(a.jsonString(j.host, &a.jsHost))
 	rec.ua = a.jsonString(j.ua, &a.jsUA)
-	if rec.format == FormatCloudFrontRT {
-		rec.ua = a.decodeUA(rec.ua)
-	}
+	rec.uaEncoded = rec.format == FormatCloudFrontRT
 	return ""
 }
 

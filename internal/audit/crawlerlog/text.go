@@ -13,8 +13,10 @@ type record struct {
 	host   []byte // nil when the format has no host field or it is "-"
 	path   []byte // query and fragment removed
 	ua     []byte
-	status int
-	unix   int64 // seconds
+	// uaEncoded: ua is URL-encoded (W3C logs, CloudFront real-time logs).
+	uaEncoded bool
+	status    int
+	unix      int64 // seconds
 }
 
 // field is one field of a Common Log Format line.
@@ -158,10 +160,9 @@ func (a *analyzer) parseText(line []byte, rec *record) string {
 		return ReasonBadRequest
 	}
 	rec.path = path
+	rec.ua, rec.uaEncoded = nil, false
 	if combined {
 		rec.ua = line[f[b+5].s:f[b+5].e]
-	} else {
-		rec.ua = nil
 	}
 	return ""
 }

@@ -140,9 +140,9 @@ func (a *analyzer) parseW3C(line []byte, rec *record) string {
 	if f.host >= 0 && f.host < n && !f.hostIsEdge {
 		rec.host = hostOnly(cols[f.host])
 	}
-	rec.ua = nil
+	rec.ua, rec.uaEncoded = nil, true
 	if f.ua >= 0 && f.ua < n && !(len(cols[f.ua]) == 1 && cols[f.ua][0] == '-') {
-		rec.ua = a.decodeUA(cols[f.ua])
+		rec.ua = cols[f.ua]
 	}
 	return ""
 }

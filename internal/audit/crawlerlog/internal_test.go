@@ -1,0 +1,149 @@
+package crawlerlog
+
+import (
+	"errors"
+	"io"
+	"net/netip"
+	"strings"
+	"testing"
+	"testing/iotest"
+
+	"github.com/stretchr/testify/require"
+)
+
+// readLines drains a lineReader, marking too-long lines "<long>".
+func readLines(t *testing.T, r io.Reader, max int) []string {
+	t.Helper()
+	lr := newLineReader(r, max)
+	var out []string
+	for {
+		line, long, err := lr.next()
+		if errors.Is(err, io.EOF) {
+			return out
+		}
+		require.NoError(t, err)
+		if long {
+			out = append(out, "<long>")
+			continue
+		}
+		out = append(out, string(line))
+	}
+}
+
+func TestLineReader(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		in   string
+		max  int
+		want []string
+	}{
+		{"a\nb\n", 10, []string{"a", "b"}},
+		{"a\r\nb\r\n", 10, []string{"a", "b"}},
+		{"a\rb\rc", 10, []string{"a", "b", "c"}},
+		{"a\n\nb", 10, []string{"a", "", "b"}},
+		{"a\r\r\nb", 10, []string{"a", "", "b"}},
+		{"short\n" + strings.Repeat("x", 50) + "\nafter\n", 10, []string{"short", "<long>", "after"}},
+		{strings.Repeat("x", 50) + "\r\nafter", 10, []string{"<long>", "after"}},
+		{strings.Repeat("x", 50), 10, []string{"<long>"}},
+		{"", 10, nil},
+	}
+	for _, tt := range tests {
+		require.Equal(t, tt.want, readLines(t, strings.NewReader(tt.in), tt.max), "%q", tt.in)
+		// One byte at a time: a CRLF split across reads is still one ending.
+		require.Equal(t, tt.want, readLines(t, iotest.OneByteReader(strings.NewReader(tt.in)), tt.max), "%q one byte at a time", tt.in)
+	}
+}
+
+// TestLineReaderLongLinesUnbuffered: a line far longer than the buffer is
+// skipped with the buffer it has, never grown.
+func TestLineReaderLongLinesUnbuffered(t *testing.T) {
+	t.Parallel()
+	in := "a\n" + strings.Repeat("y", 3*minReadBuffer+17) + "\r\nb\r" + strings.Repeat("z", minReadBuffer) + "\rc"
+	lr := newLineReader(strings.NewReader(in), 100)
+	size := len(lr.buf)
+	var got []string
+	for {
+		line, long, err := lr.next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		require.NoError(t, err)
+		if long {
+			line = []byte("<long>")
+		}
+		got = append(got, string(line))
+	}
+	require.Equal(t, []string{"a", "<long>", "b", "<long>", "c"}, got)
+	require.Len(t, lr.buf, size)
+}
+
+func TestParseRangeList(t *testing.T) {
+	t.Parallel()
+	good := `{"creationTime":"2026-08-20T14:46:45.000000","prefixes":[{"ipv4Prefix":"66.249.64.0/27"},{"ipv6Prefix":"2001:4860:4801:10::/64"},{"ipv4Prefix":"3.81.253.213"}]}`
+	got, err := ParseRangeList([]byte(good))
+	require.NoError(t, err)
+	require.Equal(t, []netip.Prefix{
+		netip.MustParsePrefix("66.249.64.0/27"), netip.MustParsePrefix("2001:4860:4801:10::/64"), netip.MustParsePrefix("3.81.253.213/32"),
+	}, got)
+	for _, bad := range []string{
+		`<html>Access denied</html>`,
+		`{"prefixes":[]}`,
+		`{"prefixes":[{"ipv4Prefix":"0.0.0.0/0"}]}`,
+		`{"prefixes":[{"ipv4Prefix":"10.0.0.0/8"}]}`,
+		`{"prefixes":[{"ipv4Prefix":"66.249.64.0/33"}]}`,
+		`{"prefixes":[{"ipv4Prefix":"2001:4860::/32"}]}`,
+		`{"prefixes":[{"ipv6Prefix":"::/0"}]}`,
+		`{"prefixes":[{"ipv6Prefix":"::ffff:1.2.3.0/120"}]}`,
+		`{"prefixes":[{"ipv4Prefix":"127.0.0.1"}]}`,
+	} {
+		_, err := ParseRangeList([]byte(bad))
+		require.ErrorIs(t, err, ErrBadRangeList, bad)
+	}
+}
+
+func TestPrefixSet(t *testing.T) {
+	t.Parallel()
+	s := newPrefixSet([]netip.Prefix{
+		netip.MustParsePrefix("192.0.2.0/25"), netip.MustParsePrefix("192.0.2.128/25"), // adjacent: merged
+		netip.MustParsePrefix("198.51.100.8/29"), netip.MustParsePrefix("198.51.100.8/30"), // nested
+		netip.MustParsePrefix("2001:db8::/48"),
+	})
+	require.Len(t, s.spans, 3)
+	for ip, want := range map[string]bool{
+		"192.0.2.0": true, "192.0.2.255": true, "192.0.3.0": false, "192.0.1.255": false,
+		"198.51.100.8": true, "198.51.100.15": true, "198.51.100.16": false, "198.51.100.7": false,
+		"2001:db8::1": true, "2001:db8:0:ffff:ffff:ffff:ffff:ffff": true, "2001:db8:1::": false,
+		"::ffff:192.0.2.1": false, // callers unmap first
+	} {
+		require.Equal(t, want, s.contains(netip.MustParseAddr(ip)), ip)
+	}
+}
+
+// TestEmbeddedRanges: every list the manifest calls present loads, has a
+// date and a source; absent ones name no file.
+func TestEmbeddedRanges(t *testing.T) {
+	t.Parallel()
+	r, err := DefaultRanges()
+	require.NoError(t, err)
+	present := 0
+	for _, l := range r.Lists() {
+		if !l.Present {
+			continue
+		}
+		present++
+		require.Positive(t, l.Prefixes, l.Name)
+		require.Regexp(t, `^\d{4}-\d{2}-\d{2}$`, l.Fetched, l.Name)
+	}
+	require.GreaterOrEqual(t, present, 10)
+	for token, ip := range map[string]string{
+		"googlebot": "66.249.66.1", "bingbot": "157.55.39.10", "gptbot": "20.171.207.33",
+		"oai-searchbot": "74.7.228.5", "chatgpt-user": "23.98.142.180", "claudebot": "216.73.216.10",
+		"perplexitybot": "18.97.9.100", "perplexity-user": "18.97.43.81", "applebot": "17.22.237.10",
+		"ccbot": "18.97.9.168",
+	} {
+		v := newBotVerifier(token, r)
+		require.Equal(t, MethodIPRanges, v.method, token)
+		require.True(t, r.Contains(v.lists[0], netip.MustParseAddr(ip)), token)
+	}
+	require.Equal(t, MethodNone, newBotVerifier("DuckAssistBot", r).method, "its list is absent")
+}
