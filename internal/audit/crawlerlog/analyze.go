@@ -83,7 +83,7 @@ func Analyze(ctx context.Context, r io.Reader, opts Options) (Result, error) {
 		}
 		opts.Ranges = rs
 	}
-	a := newAnalyzer(ctx, opts)
+	a := newAnalyzer(opts)
 	lr := newLineReader(r, opts.MaxLineBytes)
 	head := lr.peek(8)
 	for _, m := range compressedMagic {
@@ -110,13 +110,12 @@ func Analyze(ctx context.Context, r io.Reader, opts Options) (Result, error) {
 			a.unparsed(ReasonTooLong)
 			continue
 		}
-		a.line(line)
+		a.line(ctx, line)
 	}
 	return a.result(), nil
 }
 
 type analyzer struct {
-	ctx    context.Context
 	opts   Options
 	ranges *Ranges
 	tokens *tokenTable
@@ -159,9 +158,8 @@ type analyzer struct {
 	jsHost, jsUA, jsTime  []byte
 }
 
-func newAnalyzer(ctx context.Context, opts Options) *analyzer {
+func newAnalyzer(opts Options) *analyzer {
 	return &analyzer{
-		ctx:         ctx,
 		opts:        opts,
 		ranges:      opts.Ranges,
 		tokens:      newTokenTable(),
@@ -190,7 +188,7 @@ func (a *analyzer) unparsed(reason string) {
 }
 
 // line reads one line (without its terminator).
-func (a *analyzer) line(line []byte) {
+func (a *analyzer) line(ctx context.Context, line []byte) {
 	// A file truncated in place while a writer held it open (logrotate's
 	// copytruncate) starts with a run of NULs before the next line.
 	line = bytes.TrimLeft(line, "\x00")
@@ -230,7 +228,7 @@ func (a *analyzer) line(line []byte) {
 	}
 	a.parsed++
 	a.formats[rec.format]++
-	a.request(rec)
+	a.request(ctx, rec)
 }
 
 // binary reports a line with control bytes a text log never holds.
@@ -244,7 +242,7 @@ func binary(line []byte) bool {
 }
 
 // request analyses one parsed request.
-func (a *analyzer) request(rec *record) {
+func (a *analyzer) request(ctx context.Context, rec *record) {
 	if len(a.domain) > 0 && rec.host != nil && !a.sameSite(rec.host) {
 		a.otherHost++
 		return
@@ -262,7 +260,7 @@ func (a *analyzer) request(rec *record) {
 		return
 	}
 	b := a.bot(idx)
-	o := a.verify(&b.verifier, rec.ip)
+	o := a.verify(ctx, &b.verifier, rec.ip)
 	b.hit(rec, o, a.opts.MaxPaths)
 	if b.agent.Role == robots.Search && o != failed {
 		a.searchPath(rec.path)

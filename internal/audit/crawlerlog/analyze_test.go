@@ -86,7 +86,7 @@ func analyzeFile(t *testing.T, name string, opts crawlerlog.Options) crawlerlog.
 	t.Helper()
 	f, err := os.Open(filepath.Join("testdata", name))
 	require.NoError(t, err)
-	defer f.Close()
+	defer func() { _ = f.Close() }()
 	res, err := crawlerlog.Analyze(context.Background(), f, opts)
 	require.NoError(t, err)
 	return res

@@ -102,7 +102,6 @@ type jsonLine struct {
 	format                              string
 	ip, host, uri, ua, status, unixTime []byte
 	hostPreferred, proxy, vercel        bool
-	uaStatus                            int
 }
 
 func (j *jsonLine) complete() bool {
@@ -316,7 +315,7 @@ func parseJSONTime(b []byte) (int64, bool) {
 	if len(b) == 0 {
 		return 0, false
 	}
-	if b[0] >= '0' && b[0] <= '9' && bytes.IndexAny(b, "-/:") < 0 {
+	if b[0] >= '0' && b[0] <= '9' && !bytes.ContainsAny(b, "-/:") {
 		whole := b
 		if i := bytes.IndexAny(b, ".eE"); i >= 0 {
 			if b[i] != '.' {

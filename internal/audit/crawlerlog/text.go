@@ -100,28 +100,28 @@ func escaped(line []byte, q int) bool {
 // "$http_x_forwarded_for", never trusted). The vhost variants are Apache's
 // vhost_combined (host:port) and nginx formats that log $host first.
 func (a *analyzer) parseText(line []byte, rec *record) string {
-	var f [maxFields]field
-	n, ok := splitFields(line, &f)
+	var fields [maxFields]field
+	n, ok := splitFields(line, &fields)
 	if !ok || n < 7 {
 		return ReasonUnrecognized
 	}
-	b := -1 // the bracketed time
-	for i := 3; i <= 4 && i < n; i++ {
-		if f[i].kind == '[' {
-			b = i
-			break
-		}
+	f := fields[:n]
+	// The bracketed time follows three fields, or four with a vhost first.
+	b := 3
+	if f[b].kind != '[' {
+		b = 4
 	}
-	if b < 0 || n < b+4 || f[b+1].kind != '"' || f[b+2].kind != 0 || f[b+3].kind != 0 {
+	pre, post := f[:b], f[b:] // [vhost] ip ident user | [time] "request" status bytes ["referer" "agent"] …
+	if len(post) < 4 || post[0].kind != '[' || post[1].kind != '"' || post[2].kind != 0 || post[3].kind != 0 {
 		return ReasonUnrecognized
 	}
-	for i := 0; i < b; i++ {
-		if f[i].kind != 0 {
+	for _, p := range pre {
+		if p.kind != 0 {
 			return ReasonUnrecognized
 		}
 	}
-	combined := n >= b+6 && f[b+4].kind == '"' && f[b+5].kind == '"'
-	if !combined && n > b+4 {
+	combined := len(post) >= 6 && post[4].kind == '"' && post[5].kind == '"'
+	if !combined && len(post) > 4 {
 		return ReasonUnrecognized
 	}
 	switch {
@@ -134,35 +134,34 @@ func (a *analyzer) parseText(line []byte, rec *record) string {
 	default:
 		rec.format = FormatCommon
 	}
+	rec.host = nil
 	if b == 4 {
-		rec.host = hostOnly(line[f[0].s:f[0].e])
-	} else {
-		rec.host = nil
+		rec.host = hostOnly(line[pre[0].s:pre[0].e])
 	}
-	ipField := line[f[b-3].s:f[b-3].e]
-	ip, ok := parseIP(ipField)
+	ipField := pre[len(pre)-3]
+	ip, ok := parseIP(line[ipField.s:ipField.e])
 	if !ok {
 		return ReasonBadClientIP
 	}
 	rec.ip = ip
-	t, ok := a.clfTime(line[f[b].s:f[b].e])
+	t, ok := a.clfTime(line[post[0].s:post[0].e])
 	if !ok {
 		return ReasonBadTimestamp
 	}
 	rec.unix = t
-	status, ok := parseStatus(line[f[b+2].s:f[b+2].e])
+	status, ok := parseStatus(line[post[2].s:post[2].e])
 	if !ok {
 		return ReasonBadStatus
 	}
 	rec.status = status
-	path, ok := requestPath(line[f[b+1].s:f[b+1].e])
+	path, ok := requestPath(line[post[1].s:post[1].e])
 	if !ok {
 		return ReasonBadRequest
 	}
 	rec.path = path
 	rec.ua, rec.uaEncoded = nil, false
 	if combined {
-		rec.ua = line[f[b+5].s:f[b+5].e]
+		rec.ua = line[post[5].s:post[5].e]
 	}
 	return ""
 }

@@ -128,7 +128,7 @@ func newBotVerifier(token string, r *Ranges) botVerifier {
 // says the address is not theirs. Without a list, only DNS decides, and
 // DNS that cannot be asked (no resolver, budget spent, an error) leaves
 // the hit not checked.
-func (a *analyzer) verify(v *botVerifier, ip netip.Addr) outcome {
+func (a *analyzer) verify(ctx context.Context, v *botVerifier, ip netip.Addr) outcome {
 	for _, l := range v.lists {
 		if a.ranges.Contains(l, ip) {
 			return verifiedByList
@@ -136,7 +136,7 @@ func (a *analyzer) verify(v *botVerifier, ip netip.Addr) outcome {
 	}
 	dns := dnsUnknown
 	if len(v.domains) > 0 {
-		dns = a.reverseDNS(ip, v.domains)
+		dns = a.reverseDNS(ctx, ip, v.domains)
 	}
 	switch {
 	case dns == dnsConfirmed:
@@ -163,22 +163,22 @@ type dnsKey struct {
 // reverseDNS runs forward-confirmed reverse DNS for ip against domains,
 // within the lookup budget; results are kept per address and domain set,
 // so the cache holds at most MaxLookups entries.
-func (a *analyzer) reverseDNS(ip netip.Addr, domains []string) dnsResult {
+func (a *analyzer) reverseDNS(ctx context.Context, ip netip.Addr, domains []string) dnsResult {
 	key := dnsKey{ip, strings.Join(domains, " ")}
 	if r, ok := a.dnsCache[key]; ok {
 		return r
 	}
-	if a.opts.Resolver == nil || a.lookups >= a.opts.MaxLookups || a.ctx.Err() != nil {
+	if a.opts.Resolver == nil || a.lookups >= a.opts.MaxLookups || ctx.Err() != nil {
 		return dnsUnknown
 	}
 	a.lookups++
-	r := a.lookupFCrDNS(ip, domains)
+	r := a.lookupFCrDNS(ctx, ip, domains)
 	a.dnsCache[key] = r
 	return r
 }
 
-func (a *analyzer) lookupFCrDNS(ip netip.Addr, domains []string) dnsResult {
-	ctx, cancel := context.WithTimeout(a.ctx, dnsTimeout)
+func (a *analyzer) lookupFCrDNS(ctx context.Context, ip netip.Addr, domains []string) dnsResult {
+	ctx, cancel := context.WithTimeout(ctx, dnsTimeout)
 	defer cancel()
 	names, err := a.opts.Resolver.LookupAddr(ctx, ip.String())
 	if err != nil {

@@ -141,7 +141,7 @@ func (a *analyzer) parseW3C(line []byte, rec *record) string {
 		rec.host = hostOnly(cols[f.host])
 	}
 	rec.ua, rec.uaEncoded = nil, true
-	if f.ua >= 0 && f.ua < n && !(len(cols[f.ua]) == 1 && cols[f.ua][0] == '-') {
+	if f.ua >= 0 && f.ua < n && (len(cols[f.ua]) != 1 || cols[f.ua][0] != '-') {
 		rec.ua = cols[f.ua]
 	}
 	return ""
