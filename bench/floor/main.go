@@ -28,7 +28,7 @@ import (
 const query = `SELECT id, schedule_id, source, url, domain, brand_name, brand_aliases, callback_url, project, tracked_url,
        status, error_code, error_message, overall_score, overall_grade, search_score, search_grade,
        visibility_score, visibility_grade, trust_score, trust_grade, scoring_version,
-       created_at, updated_at, started_at, completed_at, max_pages, pages_done, pages_planned, language
+       created_at, updated_at, started_at, completed_at, max_pages, pages_done, pages_planned, language, competitors
 FROM scans WHERE id = $1 AND org_id = $2`
 
 func main() {

@@ -38,6 +38,28 @@ type CheckResult struct {
 	Position int32
 }
 
+type CrawlerLog struct {
+	ID           uuid.UUID
+	OrgID        uuid.UUID
+	Domain       string
+	ScheduleID   *uuid.UUID
+	Status       string
+	Bytes        int64
+	Gzip         bool
+	ErrorCode    *string
+	ErrorMessage *string
+	Result       []byte
+	CrossCheck   []byte
+	CreatedAt    time.Time
+	CompletedAt  *time.Time
+}
+
+type CrawlerLogChunk struct {
+	LogID uuid.UUID
+	Seq   int32
+	Data  []byte
+}
+
 type DailyUsage struct {
 	OrgID uuid.UUID
 	Day   time.Time
@@ -169,6 +191,7 @@ type Scan struct {
 	PagesDone       int32
 	PagesPlanned    *int32
 	Language        *string
+	Competitors     []string
 }
 
 type ScanPage struct {
@@ -229,6 +252,7 @@ type Schedule struct {
 	LastSkippedAt  *time.Time
 	NotifyTo       *string
 	Language       *string
+	Competitors    []string
 }
 
 type ScheduleRun struct {

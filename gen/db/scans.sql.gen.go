@@ -16,7 +16,7 @@ const claimScan = `-- name: ClaimScan :one
 UPDATE scans SET status = 'running', started_at = COALESCE(started_at, clock_timestamp()),
     attempts = attempts + 1, updated_at = clock_timestamp()
 WHERE id = $1 AND status IN ('pending', 'running')
-RETURNING id, org_id, api_key_id, schedule_id, source, url, domain, brand_name, callback_url, webhook_secret, project, tracked_url, status, error_code, error_message, overall_score, overall_grade, search_score, search_grade, visibility_score, visibility_grade, trust_score, trust_grade, scoring_version, job_id, attempts, created_at, updated_at, started_at, completed_at, brand_aliases, max_pages, pages_done, pages_planned, language
+RETURNING id, org_id, api_key_id, schedule_id, source, url, domain, brand_name, callback_url, webhook_secret, project, tracked_url, status, error_code, error_message, overall_score, overall_grade, search_score, search_grade, visibility_score, visibility_grade, trust_score, trust_grade, scoring_version, job_id, attempts, created_at, updated_at, started_at, completed_at, brand_aliases, max_pages, pages_done, pages_planned, language, competitors
 `
 
 // StartScan for a start decided under LockScanOrg's lock: the clock is
@@ -62,6 +62,7 @@ func (q *Queries) ClaimScan(ctx context.Context, db DBTX, id uuid.UUID) (Scan, e
 		&i.PagesDone,
 		&i.PagesPlanned,
 		&i.Language,
+		&i.Competitors,
 	)
 	return i, err
 }
@@ -75,7 +76,7 @@ UPDATE scans SET status = 'completed', completed_at = now(), updated_at = now(),
     scoring_version = $9, error_code = NULL, error_message = NULL,
     language = coalesce($10, language)
 WHERE id = $11 AND status = 'running'
-RETURNING id, org_id, api_key_id, schedule_id, source, url, domain, brand_name, callback_url, webhook_secret, project, tracked_url, status, error_code, error_message, overall_score, overall_grade, search_score, search_grade, visibility_score, visibility_grade, trust_score, trust_grade, scoring_version, job_id, attempts, created_at, updated_at, started_at, completed_at, brand_aliases, max_pages, pages_done, pages_planned, language
+RETURNING id, org_id, api_key_id, schedule_id, source, url, domain, brand_name, callback_url, webhook_secret, project, tracked_url, status, error_code, error_message, overall_score, overall_grade, search_score, search_grade, visibility_score, visibility_grade, trust_score, trust_grade, scoring_version, job_id, attempts, created_at, updated_at, started_at, completed_at, brand_aliases, max_pages, pages_done, pages_planned, language, competitors
 `
 
 type CompleteScanParams struct {
@@ -143,6 +144,7 @@ func (q *Queries) CompleteScan(ctx context.Context, db DBTX, arg CompleteScanPar
 		&i.PagesDone,
 		&i.PagesPlanned,
 		&i.Language,
+		&i.Competitors,
 	)
 	return i, err
 }
@@ -176,11 +178,11 @@ func (q *Queries) CompletedScansWithoutTriage(ctx context.Context, db DBTX, maxR
 
 const createScan = `-- name: CreateScan :one
 INSERT INTO scans (org_id, api_key_id, schedule_id, source, url, domain, brand_name, brand_aliases,
-                   callback_url, webhook_secret, project, tracked_url, max_pages, language)
+                   callback_url, webhook_secret, project, tracked_url, max_pages, language, competitors)
 VALUES ($1, $2, $3, $4, $5, $6, $7, $8,
         $9, $10, $11, $12, $13,
-        $14)
-RETURNING id, org_id, api_key_id, schedule_id, source, url, domain, brand_name, callback_url, webhook_secret, project, tracked_url, status, error_code, error_message, overall_score, overall_grade, search_score, search_grade, visibility_score, visibility_grade, trust_score, trust_grade, scoring_version, job_id, attempts, created_at, updated_at, started_at, completed_at, brand_aliases, max_pages, pages_done, pages_planned, language
+        $14, $15)
+RETURNING id, org_id, api_key_id, schedule_id, source, url, domain, brand_name, callback_url, webhook_secret, project, tracked_url, status, error_code, error_message, overall_score, overall_grade, search_score, search_grade, visibility_score, visibility_grade, trust_score, trust_grade, scoring_version, job_id, attempts, created_at, updated_at, started_at, completed_at, brand_aliases, max_pages, pages_done, pages_planned, language, competitors
 `
 
 type CreateScanParams struct {
@@ -198,6 +200,7 @@ type CreateScanParams struct {
 	TrackedURL    *string
 	MaxPages      int32
 	Language      *string
+	Competitors   []string
 }
 
 func (q *Queries) CreateScan(ctx context.Context, db DBTX, arg CreateScanParams) (Scan, error) {
@@ -216,6 +219,7 @@ func (q *Queries) CreateScan(ctx context.Context, db DBTX, arg CreateScanParams)
 		arg.TrackedURL,
 		arg.MaxPages,
 		arg.Language,
+		arg.Competitors,
 	)
 	var i Scan
 	err := row.Scan(
@@ -254,6 +258,7 @@ func (q *Queries) CreateScan(ctx context.Context, db DBTX, arg CreateScanParams)
 		&i.PagesDone,
 		&i.PagesPlanned,
 		&i.Language,
+		&i.Competitors,
 	)
 	return i, err
 }
@@ -320,7 +325,7 @@ const failScan = `-- name: FailScan :one
 UPDATE scans SET status = 'failed', completed_at = now(), updated_at = now(),
     error_code = $1, error_message = $2
 WHERE id = $3 AND status IN ('pending', 'running')
-RETURNING id, org_id, api_key_id, schedule_id, source, url, domain, brand_name, callback_url, webhook_secret, project, tracked_url, status, error_code, error_message, overall_score, overall_grade, search_score, search_grade, visibility_score, visibility_grade, trust_score, trust_grade, scoring_version, job_id, attempts, created_at, updated_at, started_at, completed_at, brand_aliases, max_pages, pages_done, pages_planned, language
+RETURNING id, org_id, api_key_id, schedule_id, source, url, domain, brand_name, callback_url, webhook_secret, project, tracked_url, status, error_code, error_message, overall_score, overall_grade, search_score, search_grade, visibility_score, visibility_grade, trust_score, trust_grade, scoring_version, job_id, attempts, created_at, updated_at, started_at, completed_at, brand_aliases, max_pages, pages_done, pages_planned, language, competitors
 `
 
 type FailScanParams struct {
@@ -368,12 +373,13 @@ func (q *Queries) FailScan(ctx context.Context, db DBTX, arg FailScanParams) (Sc
 		&i.PagesDone,
 		&i.PagesPlanned,
 		&i.Language,
+		&i.Competitors,
 	)
 	return i, err
 }
 
 const getPreviousScheduledScan = `-- name: GetPreviousScheduledScan :one
-SELECT id, org_id, api_key_id, schedule_id, source, url, domain, brand_name, callback_url, webhook_secret, project, tracked_url, status, error_code, error_message, overall_score, overall_grade, search_score, search_grade, visibility_score, visibility_grade, trust_score, trust_grade, scoring_version, job_id, attempts, created_at, updated_at, started_at, completed_at, brand_aliases, max_pages, pages_done, pages_planned, language FROM scans
+SELECT id, org_id, api_key_id, schedule_id, source, url, domain, brand_name, callback_url, webhook_secret, project, tracked_url, status, error_code, error_message, overall_score, overall_grade, search_score, search_grade, visibility_score, visibility_grade, trust_score, trust_grade, scoring_version, job_id, attempts, created_at, updated_at, started_at, completed_at, brand_aliases, max_pages, pages_done, pages_planned, language, competitors FROM scans
 WHERE schedule_id = $1 AND status = 'completed'
   AND (created_at, id) < ($2::timestamptz, $3::uuid)
 ORDER BY created_at DESC, id DESC
@@ -426,12 +432,13 @@ func (q *Queries) GetPreviousScheduledScan(ctx context.Context, db DBTX, arg Get
 		&i.PagesDone,
 		&i.PagesPlanned,
 		&i.Language,
+		&i.Competitors,
 	)
 	return i, err
 }
 
 const getScan = `-- name: GetScan :one
-SELECT id, org_id, api_key_id, schedule_id, source, url, domain, brand_name, callback_url, webhook_secret, project, tracked_url, status, error_code, error_message, overall_score, overall_grade, search_score, search_grade, visibility_score, visibility_grade, trust_score, trust_grade, scoring_version, job_id, attempts, created_at, updated_at, started_at, completed_at, brand_aliases, max_pages, pages_done, pages_planned, language FROM scans WHERE id = $1
+SELECT id, org_id, api_key_id, schedule_id, source, url, domain, brand_name, callback_url, webhook_secret, project, tracked_url, status, error_code, error_message, overall_score, overall_grade, search_score, search_grade, visibility_score, visibility_grade, trust_score, trust_grade, scoring_version, job_id, attempts, created_at, updated_at, started_at, completed_at, brand_aliases, max_pages, pages_done, pages_planned, language, competitors FROM scans WHERE id = $1
 `
 
 // Unscoped: only the scan runner reads scans by id alone.
@@ -474,12 +481,13 @@ func (q *Queries) GetScan(ctx context.Context, db DBTX, id uuid.UUID) (Scan, err
 		&i.PagesDone,
 		&i.PagesPlanned,
 		&i.Language,
+		&i.Competitors,
 	)
 	return i, err
 }
 
 const getScanForOrg = `-- name: GetScanForOrg :one
-SELECT id, org_id, api_key_id, schedule_id, source, url, domain, brand_name, callback_url, webhook_secret, project, tracked_url, status, error_code, error_message, overall_score, overall_grade, search_score, search_grade, visibility_score, visibility_grade, trust_score, trust_grade, scoring_version, job_id, attempts, created_at, updated_at, started_at, completed_at, brand_aliases, max_pages, pages_done, pages_planned, language FROM scans WHERE id = $1 AND org_id = $2
+SELECT id, org_id, api_key_id, schedule_id, source, url, domain, brand_name, callback_url, webhook_secret, project, tracked_url, status, error_code, error_message, overall_score, overall_grade, search_score, search_grade, visibility_score, visibility_grade, trust_score, trust_grade, scoring_version, job_id, attempts, created_at, updated_at, started_at, completed_at, brand_aliases, max_pages, pages_done, pages_planned, language, competitors FROM scans WHERE id = $1 AND org_id = $2
 `
 
 type GetScanForOrgParams struct {
@@ -526,6 +534,7 @@ func (q *Queries) GetScanForOrg(ctx context.Context, db DBTX, arg GetScanForOrgP
 		&i.PagesDone,
 		&i.PagesPlanned,
 		&i.Language,
+		&i.Competitors,
 	)
 	return i, err
 }
@@ -534,7 +543,7 @@ const getScanViewForOrg = `-- name: GetScanViewForOrg :one
 SELECT id, schedule_id, source, url, domain, brand_name, brand_aliases, callback_url, project, tracked_url,
        status, error_code, error_message, overall_score, overall_grade, search_score, search_grade,
        visibility_score, visibility_grade, trust_score, trust_grade, scoring_version,
-       created_at, updated_at, started_at, completed_at, max_pages, pages_done, pages_planned, language
+       created_at, updated_at, started_at, completed_at, max_pages, pages_done, pages_planned, language, competitors
 FROM scans WHERE id = $1 AND org_id = $2
 `
 
@@ -574,6 +583,7 @@ type GetScanViewForOrgRow struct {
 	PagesDone       int32
 	PagesPlanned    *int32
 	Language        *string
+	Competitors     []string
 }
 
 // A scan of the organization as the API shows it (ListScansForOrg's columns).
@@ -611,16 +621,17 @@ func (q *Queries) GetScanViewForOrg(ctx context.Context, db DBTX, arg GetScanVie
 		&i.PagesDone,
 		&i.PagesPlanned,
 		&i.Language,
+		&i.Competitors,
 	)
 	return i, err
 }
 
 const listScansForOrg = `-- name: ListScansForOrg :many
-SELECT page.id, page.schedule_id, page.source, page.url, page.domain, page.brand_name, page.brand_aliases, page.callback_url, page.project, page.tracked_url, page.status, page.error_code, page.error_message, page.overall_score, page.overall_grade, page.search_score, page.search_grade, page.visibility_score, page.visibility_grade, page.trust_score, page.trust_grade, page.scoring_version, page.created_at, page.updated_at, page.started_at, page.completed_at, page.max_pages, page.pages_done, page.pages_planned, page.language FROM (
+SELECT page.id, page.schedule_id, page.source, page.url, page.domain, page.brand_name, page.brand_aliases, page.callback_url, page.project, page.tracked_url, page.status, page.error_code, page.error_message, page.overall_score, page.overall_grade, page.search_score, page.search_grade, page.visibility_score, page.visibility_grade, page.trust_score, page.trust_grade, page.scoring_version, page.created_at, page.updated_at, page.started_at, page.completed_at, page.max_pages, page.pages_done, page.pages_planned, page.language, page.competitors FROM (
     SELECT id, schedule_id, source, url, domain, brand_name, brand_aliases, callback_url, project, tracked_url,
            status, error_code, error_message, overall_score, overall_grade, search_score, search_grade,
            visibility_score, visibility_grade, trust_score, trust_grade, scoring_version,
-           created_at, updated_at, started_at, completed_at, max_pages, pages_done, pages_planned, language
+           created_at, updated_at, started_at, completed_at, max_pages, pages_done, pages_planned, language, competitors
     FROM scans
     WHERE org_id = $1
       AND (created_at, id) < (coalesce($2::timestamptz, 'infinity'),
@@ -670,6 +681,7 @@ type ListScansForOrgRow struct {
 	PagesDone       int32
 	PagesPlanned    *int32
 	Language        *string
+	Competitors     []string
 }
 
 // One page of the organization's scans, newest first, after the cursor when
@@ -726,6 +738,7 @@ func (q *Queries) ListScansForOrg(ctx context.Context, db DBTX, arg ListScansFor
 			&i.PagesDone,
 			&i.PagesPlanned,
 			&i.Language,
+			&i.Competitors,
 		); err != nil {
 			return nil, err
 		}
@@ -741,7 +754,7 @@ const listScansForOrgFiltered = `-- name: ListScansForOrgFiltered :many
 SELECT id, schedule_id, source, url, domain, brand_name, brand_aliases, callback_url, project, tracked_url,
        status, error_code, error_message, overall_score, overall_grade, search_score, search_grade,
        visibility_score, visibility_grade, trust_score, trust_grade, scoring_version,
-       created_at, updated_at, started_at, completed_at, max_pages, pages_done, pages_planned, language
+       created_at, updated_at, started_at, completed_at, max_pages, pages_done, pages_planned, language, competitors
 FROM scans
 WHERE org_id = $1
   AND ($2::text IS NULL OR status = $2::text)
@@ -801,6 +814,7 @@ type ListScansForOrgFilteredRow struct {
 	PagesDone       int32
 	PagesPlanned    *int32
 	Language        *string
+	Competitors     []string
 }
 
 // Keyset pagination over (created_at, id) descending with the list's
@@ -857,6 +871,7 @@ func (q *Queries) ListScansForOrgFiltered(ctx context.Context, db DBTX, arg List
 			&i.PagesDone,
 			&i.PagesPlanned,
 			&i.Language,
+			&i.Competitors,
 		); err != nil {
 			return nil, err
 		}
@@ -869,7 +884,7 @@ func (q *Queries) ListScansForOrgFiltered(ctx context.Context, db DBTX, arg List
 }
 
 const lockScanForOrg = `-- name: LockScanForOrg :one
-SELECT id, org_id, api_key_id, schedule_id, source, url, domain, brand_name, callback_url, webhook_secret, project, tracked_url, status, error_code, error_message, overall_score, overall_grade, search_score, search_grade, visibility_score, visibility_grade, trust_score, trust_grade, scoring_version, job_id, attempts, created_at, updated_at, started_at, completed_at, brand_aliases, max_pages, pages_done, pages_planned, language FROM scans WHERE id = $1 AND org_id = $2 FOR UPDATE
+SELECT id, org_id, api_key_id, schedule_id, source, url, domain, brand_name, callback_url, webhook_secret, project, tracked_url, status, error_code, error_message, overall_score, overall_grade, search_score, search_grade, visibility_score, visibility_grade, trust_score, trust_grade, scoring_version, job_id, attempts, created_at, updated_at, started_at, completed_at, brand_aliases, max_pages, pages_done, pages_planned, language, competitors FROM scans WHERE id = $1 AND org_id = $2 FOR UPDATE
 `
 
 type LockScanForOrgParams struct {
@@ -916,6 +931,7 @@ func (q *Queries) LockScanForOrg(ctx context.Context, db DBTX, arg LockScanForOr
 		&i.PagesDone,
 		&i.PagesPlanned,
 		&i.Language,
+		&i.Competitors,
 	)
 	return i, err
 }
@@ -1047,7 +1063,7 @@ const startScan = `-- name: StartScan :one
 UPDATE scans SET status = 'running', started_at = COALESCE(started_at, now()),
     attempts = attempts + 1, updated_at = now()
 WHERE id = $1 AND status IN ('pending', 'running')
-RETURNING id, org_id, api_key_id, schedule_id, source, url, domain, brand_name, callback_url, webhook_secret, project, tracked_url, status, error_code, error_message, overall_score, overall_grade, search_score, search_grade, visibility_score, visibility_grade, trust_score, trust_grade, scoring_version, job_id, attempts, created_at, updated_at, started_at, completed_at, brand_aliases, max_pages, pages_done, pages_planned, language
+RETURNING id, org_id, api_key_id, schedule_id, source, url, domain, brand_name, callback_url, webhook_secret, project, tracked_url, status, error_code, error_message, overall_score, overall_grade, search_score, search_grade, visibility_score, visibility_grade, trust_score, trust_grade, scoring_version, job_id, attempts, created_at, updated_at, started_at, completed_at, brand_aliases, max_pages, pages_done, pages_planned, language, competitors
 `
 
 // A rescued job finds its scan still running and starts it again.
@@ -1090,6 +1106,7 @@ func (q *Queries) StartScan(ctx context.Context, db DBTX, id uuid.UUID) (Scan, e
 		&i.PagesDone,
 		&i.PagesPlanned,
 		&i.Language,
+		&i.Competitors,
 	)
 	return i, err
 }
@@ -1100,7 +1117,7 @@ UPDATE scans SET
     tracked_url = CASE WHEN $3::boolean THEN $4::text ELSE tracked_url END,
     updated_at = now()
 WHERE id = $5 AND org_id = $6
-RETURNING id, org_id, api_key_id, schedule_id, source, url, domain, brand_name, callback_url, webhook_secret, project, tracked_url, status, error_code, error_message, overall_score, overall_grade, search_score, search_grade, visibility_score, visibility_grade, trust_score, trust_grade, scoring_version, job_id, attempts, created_at, updated_at, started_at, completed_at, brand_aliases, max_pages, pages_done, pages_planned, language
+RETURNING id, org_id, api_key_id, schedule_id, source, url, domain, brand_name, callback_url, webhook_secret, project, tracked_url, status, error_code, error_message, overall_score, overall_grade, search_score, search_grade, visibility_score, visibility_grade, trust_score, trust_grade, scoring_version, job_id, attempts, created_at, updated_at, started_at, completed_at, brand_aliases, max_pages, pages_done, pages_planned, language, competitors
 `
 
 type UpdateScanMetadataParams struct {
@@ -1158,6 +1175,7 @@ func (q *Queries) UpdateScanMetadata(ctx context.Context, db DBTX, arg UpdateSca
 		&i.PagesDone,
 		&i.PagesPlanned,
 		&i.Language,
+		&i.Competitors,
 	)
 	return i, err
 }

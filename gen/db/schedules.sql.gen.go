@@ -13,7 +13,7 @@ import (
 )
 
 const claimDueSchedule = `-- name: ClaimDueSchedule :one
-SELECT id, org_id, owner_member_id, url, domain, brand_name, frequency, notify_email, active, next_run_at, last_run_at, last_scan_id, created_at, updated_at, deactivated_at, brand_aliases, anchor_at, due_at, last_skip_reason, last_skipped_at, notify_to, language FROM schedules
+SELECT id, org_id, owner_member_id, url, domain, brand_name, frequency, notify_email, active, next_run_at, last_run_at, last_scan_id, created_at, updated_at, deactivated_at, brand_aliases, anchor_at, due_at, last_skip_reason, last_skipped_at, notify_to, language, competitors FROM schedules
 WHERE active AND next_run_at <= $1 AND NOT (id = ANY($2::uuid[]))
   AND ($3::uuid IS NULL OR org_id = $3::uuid)
 ORDER BY next_run_at, id
@@ -58,6 +58,7 @@ func (q *Queries) ClaimDueSchedule(ctx context.Context, db DBTX, arg ClaimDueSch
 		&i.LastSkippedAt,
 		&i.NotifyTo,
 		&i.Language,
+		&i.Competitors,
 	)
 	return i, err
 }
@@ -74,10 +75,10 @@ func (q *Queries) CountActiveSchedules(ctx context.Context, db DBTX, orgID uuid.
 }
 
 const createSchedule = `-- name: CreateSchedule :one
-INSERT INTO schedules (org_id, owner_member_id, url, domain, brand_name, brand_aliases, frequency, notify_email, notify_to, anchor_at, due_at, next_run_at, language)
-VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
+INSERT INTO schedules (org_id, owner_member_id, url, domain, brand_name, brand_aliases, frequency, notify_email, notify_to, anchor_at, due_at, next_run_at, language, competitors)
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)
 ON CONFLICT (org_id, url) DO NOTHING
-RETURNING id, org_id, owner_member_id, url, domain, brand_name, frequency, notify_email, active, next_run_at, last_run_at, last_scan_id, created_at, updated_at, deactivated_at, brand_aliases, anchor_at, due_at, last_skip_reason, last_skipped_at, notify_to, language
+RETURNING id, org_id, owner_member_id, url, domain, brand_name, frequency, notify_email, active, next_run_at, last_run_at, last_scan_id, created_at, updated_at, deactivated_at, brand_aliases, anchor_at, due_at, last_skip_reason, last_skipped_at, notify_to, language, competitors
 `
 
 type CreateScheduleParams struct {
@@ -94,6 +95,7 @@ type CreateScheduleParams struct {
 	DueAt         time.Time
 	NextRunAt     time.Time
 	Language      *string
+	Competitors   []string
 }
 
 // ON CONFLICT DO NOTHING makes a concurrent duplicate return no row, so the
@@ -113,6 +115,7 @@ func (q *Queries) CreateSchedule(ctx context.Context, db DBTX, arg CreateSchedul
 		arg.DueAt,
 		arg.NextRunAt,
 		arg.Language,
+		arg.Competitors,
 	)
 	var i Schedule
 	err := row.Scan(
@@ -138,12 +141,13 @@ func (q *Queries) CreateSchedule(ctx context.Context, db DBTX, arg CreateSchedul
 		&i.LastSkippedAt,
 		&i.NotifyTo,
 		&i.Language,
+		&i.Competitors,
 	)
 	return i, err
 }
 
 const getScheduleByURL = `-- name: GetScheduleByURL :one
-SELECT id, org_id, owner_member_id, url, domain, brand_name, frequency, notify_email, active, next_run_at, last_run_at, last_scan_id, created_at, updated_at, deactivated_at, brand_aliases, anchor_at, due_at, last_skip_reason, last_skipped_at, notify_to, language FROM schedules WHERE org_id = $1 AND url = $2
+SELECT id, org_id, owner_member_id, url, domain, brand_name, frequency, notify_email, active, next_run_at, last_run_at, last_scan_id, created_at, updated_at, deactivated_at, brand_aliases, anchor_at, due_at, last_skip_reason, last_skipped_at, notify_to, language, competitors FROM schedules WHERE org_id = $1 AND url = $2
 `
 
 type GetScheduleByURLParams struct {
@@ -177,12 +181,13 @@ func (q *Queries) GetScheduleByURL(ctx context.Context, db DBTX, arg GetSchedule
 		&i.LastSkippedAt,
 		&i.NotifyTo,
 		&i.Language,
+		&i.Competitors,
 	)
 	return i, err
 }
 
 const getScheduleForOrg = `-- name: GetScheduleForOrg :one
-SELECT id, org_id, owner_member_id, url, domain, brand_name, frequency, notify_email, active, next_run_at, last_run_at, last_scan_id, created_at, updated_at, deactivated_at, brand_aliases, anchor_at, due_at, last_skip_reason, last_skipped_at, notify_to, language FROM schedules WHERE id = $1 AND org_id = $2
+SELECT id, org_id, owner_member_id, url, domain, brand_name, frequency, notify_email, active, next_run_at, last_run_at, last_scan_id, created_at, updated_at, deactivated_at, brand_aliases, anchor_at, due_at, last_skip_reason, last_skipped_at, notify_to, language, competitors FROM schedules WHERE id = $1 AND org_id = $2
 `
 
 type GetScheduleForOrgParams struct {
@@ -216,12 +221,13 @@ func (q *Queries) GetScheduleForOrg(ctx context.Context, db DBTX, arg GetSchedul
 		&i.LastSkippedAt,
 		&i.NotifyTo,
 		&i.Language,
+		&i.Competitors,
 	)
 	return i, err
 }
 
 const getScheduleForOrgForUpdate = `-- name: GetScheduleForOrgForUpdate :one
-SELECT id, org_id, owner_member_id, url, domain, brand_name, frequency, notify_email, active, next_run_at, last_run_at, last_scan_id, created_at, updated_at, deactivated_at, brand_aliases, anchor_at, due_at, last_skip_reason, last_skipped_at, notify_to, language FROM schedules WHERE id = $1 AND org_id = $2 FOR UPDATE
+SELECT id, org_id, owner_member_id, url, domain, brand_name, frequency, notify_email, active, next_run_at, last_run_at, last_scan_id, created_at, updated_at, deactivated_at, brand_aliases, anchor_at, due_at, last_skip_reason, last_skipped_at, notify_to, language, competitors FROM schedules WHERE id = $1 AND org_id = $2 FOR UPDATE
 `
 
 type GetScheduleForOrgForUpdateParams struct {
@@ -255,12 +261,13 @@ func (q *Queries) GetScheduleForOrgForUpdate(ctx context.Context, db DBTX, arg G
 		&i.LastSkippedAt,
 		&i.NotifyTo,
 		&i.Language,
+		&i.Competitors,
 	)
 	return i, err
 }
 
 const listSchedulesForOrg = `-- name: ListSchedulesForOrg :many
-SELECT id, org_id, owner_member_id, url, domain, brand_name, frequency, notify_email, active, next_run_at, last_run_at, last_scan_id, created_at, updated_at, deactivated_at, brand_aliases, anchor_at, due_at, last_skip_reason, last_skipped_at, notify_to, language FROM schedules
+SELECT id, org_id, owner_member_id, url, domain, brand_name, frequency, notify_email, active, next_run_at, last_run_at, last_scan_id, created_at, updated_at, deactivated_at, brand_aliases, anchor_at, due_at, last_skip_reason, last_skipped_at, notify_to, language, competitors FROM schedules
 WHERE org_id = $1
   AND ($2::boolean IS NULL OR active = $2::boolean)
   AND (created_at, id) < (coalesce($3::timestamptz, 'infinity'),
@@ -318,6 +325,7 @@ func (q *Queries) ListSchedulesForOrg(ctx context.Context, db DBTX, arg ListSche
 			&i.LastSkippedAt,
 			&i.NotifyTo,
 			&i.Language,
+			&i.Competitors,
 		); err != nil {
 			return nil, err
 		}
@@ -390,14 +398,15 @@ UPDATE schedules SET
     notify_email = $2,
     notify_to = $3,
     language = $4,
-    active = $5,
-    anchor_at = $6,
-    due_at = $7,
-    next_run_at = $8,
-    deactivated_at = CASE WHEN $5::boolean THEN NULL ELSE coalesce(deactivated_at, now()) END,
+    competitors = $5,
+    active = $6,
+    anchor_at = $7,
+    due_at = $8,
+    next_run_at = $9,
+    deactivated_at = CASE WHEN $6::boolean THEN NULL ELSE coalesce(deactivated_at, now()) END,
     updated_at = now()
-WHERE id = $9 AND org_id = $10
-RETURNING id, org_id, owner_member_id, url, domain, brand_name, frequency, notify_email, active, next_run_at, last_run_at, last_scan_id, created_at, updated_at, deactivated_at, brand_aliases, anchor_at, due_at, last_skip_reason, last_skipped_at, notify_to, language
+WHERE id = $10 AND org_id = $11
+RETURNING id, org_id, owner_member_id, url, domain, brand_name, frequency, notify_email, active, next_run_at, last_run_at, last_scan_id, created_at, updated_at, deactivated_at, brand_aliases, anchor_at, due_at, last_skip_reason, last_skipped_at, notify_to, language, competitors
 `
 
 type UpdateScheduleParams struct {
@@ -405,6 +414,7 @@ type UpdateScheduleParams struct {
 	NotifyEmail bool
 	NotifyTo    *string
 	Language    *string
+	Competitors []string
 	Active      bool
 	AnchorAt    time.Time
 	DueAt       time.Time
@@ -419,6 +429,7 @@ func (q *Queries) UpdateSchedule(ctx context.Context, db DBTX, arg UpdateSchedul
 		arg.NotifyEmail,
 		arg.NotifyTo,
 		arg.Language,
+		arg.Competitors,
 		arg.Active,
 		arg.AnchorAt,
 		arg.DueAt,
@@ -450,6 +461,7 @@ func (q *Queries) UpdateSchedule(ctx context.Context, db DBTX, arg UpdateSchedul
 		&i.LastSkippedAt,
 		&i.NotifyTo,
 		&i.Language,
+		&i.Competitors,
 	)
 	return i, err
 }

@@ -11,6 +11,9 @@ type Limits struct {
 	// MaxPages is the largest page budget of one scan: 1 audits the
 	// homepage alone, more makes it a whole-site audit.
 	MaxPages int
+	// MaxCompetitors is the most competitors' sites one scan benchmarks
+	// against; each is audited at the scan's page budget.
+	MaxCompetitors int
 	// CrawlRate is the most requests per second a whole-site audit's crawl
 	// makes to the site, and CrawlConcurrency the most it has in flight at
 	// once: how hard the organization's scans may knock on a site. A
@@ -39,12 +42,12 @@ const (
 func Defaults(name string) Limits {
 	if name == "pro" {
 		return Limits{
-			DailyScans: 200, ActiveSchedules: 50, WritePerMinute: 60, ReadPerMinute: 1200, MaxPages: 500,
+			DailyScans: 200, ActiveSchedules: 50, WritePerMinute: 60, ReadPerMinute: 1200, MaxPages: 500, MaxCompetitors: 5,
 			CrawlRate: DefaultCrawlRate, CrawlConcurrency: DefaultCrawlConcurrency, RenderPages: 20,
 		}
 	}
 	return Limits{
-		DailyScans: 5, ActiveSchedules: 5, WritePerMinute: 10, ReadPerMinute: 120, MaxPages: 1,
+		DailyScans: 5, ActiveSchedules: 5, WritePerMinute: 10, ReadPerMinute: 120, MaxPages: 1, MaxCompetitors: 1,
 		CrawlRate: DefaultCrawlRate, CrawlConcurrency: DefaultCrawlConcurrency, RenderPages: 1,
 	}
 }

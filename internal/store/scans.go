@@ -93,6 +93,8 @@ type ScanView struct {
 	// Language is the report's language: the requested one, then the one
 	// resolved when the scan completed; nil when neither.
 	Language *string
+	// Competitors are the competitors' sites it benchmarks against.
+	Competitors []string
 }
 
 // Cursor is the scan's place in a list.
@@ -122,7 +124,7 @@ func scanOf(r db.Scan) Scan {
 			TrustScore: r.TrustScore, TrustGrade: r.TrustGrade, ScoringVersion: r.ScoringVersion,
 			CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt, StartedAt: r.StartedAt, CompletedAt: r.CompletedAt,
 			MaxPages: int(r.MaxPages), PagesDone: int(r.PagesDone), PagesPlanned: intOf(r.PagesPlanned),
-			Language: r.Language,
+			Language: r.Language, Competitors: nonNil(r.Competitors),
 		},
 		OrgID: r.OrgID, APIKeyID: r.APIKeyID, WebhookSecret: r.WebhookSecret, JobID: r.JobID, Attempts: r.Attempts,
 	}
@@ -140,8 +142,16 @@ func scanViewOf(r db.ListScansForOrgRow) ScanView {
 		TrustScore: r.TrustScore, TrustGrade: r.TrustGrade, ScoringVersion: r.ScoringVersion,
 		CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt, StartedAt: r.StartedAt, CompletedAt: r.CompletedAt,
 		MaxPages: int(r.MaxPages), PagesDone: int(r.PagesDone), PagesPlanned: intOf(r.PagesPlanned),
-		Language: r.Language,
+		Language: r.Language, Competitors: nonNil(r.Competitors),
 	}
+}
+
+// nonNil is a list as the API shows it: empty, never null.
+func nonNil(l []string) []string {
+	if l == nil {
+		return []string{}
+	}
+	return l
 }
 
 func intOf(v *int32) *int {
@@ -170,6 +180,19 @@ type NewScan struct {
 	// Language is the one requested for the report; nil resolves it from
 	// the site when the scan completes.
 	Language *string
+	// Competitors are the competitors' sites the scan benchmarks against.
+	Competitors []string
+}
+
+// CompetitorsError is CreateScan's answer to more competitors than the
+// plan allows.
+type CompetitorsError struct {
+	// Limit is the most competitors the organization's plan allows.
+	Limit int
+}
+
+func (e *CompetitorsError) Error() string {
+	return fmt.Sprintf("more competitors than the plan's maximum of %d", e.Limit)
 }
 
 // CreateScan checks the subscription, takes one scan of today's quota and
@@ -189,6 +212,9 @@ func (s *Store) CreateScan(ctx context.Context, n NewScan, now time.Time) (Scan,
 		if limit := Limits(org).MaxPages; n.MaxPages > limit {
 			return &MaxPagesError{Limit: limit}
 		}
+		if limit := Limits(org).MaxCompetitors; len(n.Competitors) > limit {
+			return &CompetitorsError{Limit: limit}
+		}
 		if err := tx.consumeDailyScan(ctx, n.OrgID, now, Limits(org).DailyScans); err != nil {
 			return err
 		}
@@ -197,7 +223,7 @@ func (s *Store) CreateScan(ctx context.Context, n NewScan, now time.Time) (Scan,
 			URL: n.URL, Domain: n.Domain, BrandName: n.BrandName, BrandAliases: orEmpty(n.BrandAliases),
 			CallbackURL: n.CallbackURL, WebhookSecret: n.WebhookSecret,
 			Project: n.Project, TrackedURL: n.TrackedURL, MaxPages: int32(min(max(n.MaxPages, 1), math.MaxInt32)),
-			Language: n.Language,
+			Language: n.Language, Competitors: orEmpty(n.Competitors),
 		})
 		if err != nil {
 			return fmt.Errorf("insert scan: %w", err)

@@ -47,7 +47,9 @@ type Schedule struct {
 	NotifyTo *string
 	// Language is what the schedule's scans are written in; nil is each
 	// site's declared language.
-	Language      *string
+	Language *string
+	// Competitors are the competitors' sites its scans benchmark against.
+	Competitors   []string
 	CreatedAt     time.Time
 	UpdatedAt     time.Time
 	DeactivatedAt *time.Time
@@ -58,7 +60,7 @@ func scheduleOf(r db.Schedule) Schedule {
 		ID: r.ID, OrgID: r.OrgID, OwnerMemberID: r.OwnerMemberID, URL: r.URL, Domain: r.Domain, BrandName: r.BrandName, BrandAliases: r.BrandAliases,
 		Frequency: Frequency(r.Frequency), NotifyEmail: r.NotifyEmail, Active: r.Active,
 		AnchorAt: r.AnchorAt, DueAt: r.DueAt, NextRunAt: r.NextRunAt, LastRunAt: r.LastRunAt, LastScanID: r.LastScanID,
-		LastSkipReason: r.LastSkipReason, LastSkippedAt: r.LastSkippedAt, NotifyTo: r.NotifyTo, Language: r.Language,
+		LastSkipReason: r.LastSkipReason, LastSkippedAt: r.LastSkippedAt, NotifyTo: r.NotifyTo, Language: r.Language, Competitors: nonNil(r.Competitors),
 		CreatedAt: r.CreatedAt, UpdatedAt: r.UpdatedAt, DeactivatedAt: r.DeactivatedAt,
 	}
 }
@@ -84,6 +86,8 @@ type NewSchedule struct {
 	NotifyTo *string
 	// Language is the scans' language; nil is each site's declared one.
 	Language *string
+	// Competitors are the competitors' sites the scans benchmark against.
+	Competitors []string
 	// OwnerMemberID is the member whose key created the schedule.
 	OwnerMemberID *uuid.UUID
 	// AnchorAt is where the calendar of runs starts; DueAt its first run.
@@ -96,7 +100,7 @@ type NewSchedule struct {
 func (s *Store) InsertSchedule(ctx context.Context, n NewSchedule) (Schedule, error) {
 	row, err := s.q.CreateSchedule(ctx, s.conn, db.CreateScheduleParams{
 		OrgID: n.OrgID, URL: n.URL, Domain: n.Domain, BrandName: n.BrandName, BrandAliases: orEmpty(n.BrandAliases),
-		Frequency: string(n.Frequency), NotifyEmail: n.NotifyEmail, NotifyTo: n.NotifyTo, Language: n.Language, OwnerMemberID: n.OwnerMemberID,
+		Frequency: string(n.Frequency), NotifyEmail: n.NotifyEmail, NotifyTo: n.NotifyTo, Language: n.Language, Competitors: orEmpty(n.Competitors), OwnerMemberID: n.OwnerMemberID,
 		AnchorAt: n.AnchorAt, DueAt: n.DueAt, NextRunAt: n.DueAt,
 	})
 	if errors.Is(err, pgx.ErrNoRows) {
@@ -180,6 +184,7 @@ type ScheduleSettings struct {
 	NotifyEmail bool
 	NotifyTo    *string
 	Language    *string
+	Competitors []string
 	Active      bool
 	AnchorAt    time.Time
 	DueAt       time.Time
@@ -189,7 +194,7 @@ type ScheduleSettings struct {
 // SaveSchedule writes a schedule's settings; deactivated_at follows active.
 func (s *Store) SaveSchedule(ctx context.Context, orgID, id uuid.UUID, v ScheduleSettings) (Schedule, error) {
 	row, err := s.q.UpdateSchedule(ctx, s.conn, db.UpdateScheduleParams{
-		ID: id, OrgID: orgID, Frequency: string(v.Frequency), NotifyEmail: v.NotifyEmail, NotifyTo: v.NotifyTo, Language: v.Language, Active: v.Active,
+		ID: id, OrgID: orgID, Frequency: string(v.Frequency), NotifyEmail: v.NotifyEmail, NotifyTo: v.NotifyTo, Language: v.Language, Competitors: orEmpty(v.Competitors), Active: v.Active,
 		AnchorAt: v.AnchorAt, DueAt: v.DueAt, NextRunAt: v.NextRunAt,
 	})
 	return one(row, err, scheduleOf)

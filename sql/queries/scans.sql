@@ -1,9 +1,9 @@
 -- name: CreateScan :one
 INSERT INTO scans (org_id, api_key_id, schedule_id, source, url, domain, brand_name, brand_aliases,
-                   callback_url, webhook_secret, project, tracked_url, max_pages, language)
+                   callback_url, webhook_secret, project, tracked_url, max_pages, language, competitors)
 VALUES (@org_id, sqlc.narg(api_key_id), sqlc.narg(schedule_id), @source, @url, @domain, @brand_name, @brand_aliases,
         sqlc.narg(callback_url), sqlc.narg(webhook_secret), sqlc.narg(project), sqlc.narg(tracked_url), @max_pages,
-        sqlc.narg(language))
+        sqlc.narg(language), @competitors)
 RETURNING *;
 
 -- name: SetScanJob :exec
@@ -17,7 +17,7 @@ SELECT * FROM scans WHERE id = @id AND org_id = @org_id;
 SELECT id, schedule_id, source, url, domain, brand_name, brand_aliases, callback_url, project, tracked_url,
        status, error_code, error_message, overall_score, overall_grade, search_score, search_grade,
        visibility_score, visibility_grade, trust_score, trust_grade, scoring_version,
-       created_at, updated_at, started_at, completed_at, max_pages, pages_done, pages_planned, language
+       created_at, updated_at, started_at, completed_at, max_pages, pages_done, pages_planned, language, competitors
 FROM scans WHERE id = @id AND org_id = @org_id;
 
 -- name: LockScanForOrg :one
@@ -37,7 +37,7 @@ SELECT page.* FROM (
     SELECT id, schedule_id, source, url, domain, brand_name, brand_aliases, callback_url, project, tracked_url,
            status, error_code, error_message, overall_score, overall_grade, search_score, search_grade,
            visibility_score, visibility_grade, trust_score, trust_grade, scoring_version,
-           created_at, updated_at, started_at, completed_at, max_pages, pages_done, pages_planned, language
+           created_at, updated_at, started_at, completed_at, max_pages, pages_done, pages_planned, language, competitors
     FROM scans
     WHERE org_id = @org_id
       AND (created_at, id) < (coalesce(sqlc.narg(cursor_created_at)::timestamptz, 'infinity'),
@@ -55,7 +55,7 @@ LIMIT @row_limit;
 SELECT id, schedule_id, source, url, domain, brand_name, brand_aliases, callback_url, project, tracked_url,
        status, error_code, error_message, overall_score, overall_grade, search_score, search_grade,
        visibility_score, visibility_grade, trust_score, trust_grade, scoring_version,
-       created_at, updated_at, started_at, completed_at, max_pages, pages_done, pages_planned, language
+       created_at, updated_at, started_at, completed_at, max_pages, pages_done, pages_planned, language, competitors
 FROM scans
 WHERE org_id = @org_id
   AND (sqlc.narg(status)::text IS NULL OR status = sqlc.narg(status)::text)

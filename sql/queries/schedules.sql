@@ -1,8 +1,8 @@
 -- name: CreateSchedule :one
 -- ON CONFLICT DO NOTHING makes a concurrent duplicate return no row, so the
 -- caller can fall back to reading the existing schedule.
-INSERT INTO schedules (org_id, owner_member_id, url, domain, brand_name, brand_aliases, frequency, notify_email, notify_to, anchor_at, due_at, next_run_at, language)
-VALUES (@org_id, sqlc.narg(owner_member_id), @url, @domain, @brand_name, @brand_aliases, @frequency, @notify_email, sqlc.narg(notify_to), @anchor_at, @due_at, @next_run_at, sqlc.narg(language))
+INSERT INTO schedules (org_id, owner_member_id, url, domain, brand_name, brand_aliases, frequency, notify_email, notify_to, anchor_at, due_at, next_run_at, language, competitors)
+VALUES (@org_id, sqlc.narg(owner_member_id), @url, @domain, @brand_name, @brand_aliases, @frequency, @notify_email, sqlc.narg(notify_to), @anchor_at, @due_at, @next_run_at, sqlc.narg(language), @competitors)
 ON CONFLICT (org_id, url) DO NOTHING
 RETURNING *;
 
@@ -36,6 +36,7 @@ UPDATE schedules SET
     notify_email = @notify_email,
     notify_to = sqlc.narg(notify_to),
     language = sqlc.narg(language),
+    competitors = @competitors,
     active = @active,
     anchor_at = @anchor_at,
     due_at = @due_at,

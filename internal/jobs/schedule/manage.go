@@ -64,6 +64,8 @@ type Change struct {
 	NotifyTo    *string
 	// Language is the scans' language from now on.
 	Language *string
+	// Competitors replace the competitors' sites when not nil.
+	Competitors *[]string
 }
 
 // Update applies c under locks on the organization and the schedule.
@@ -92,7 +94,7 @@ func Update(ctx context.Context, st *store.Store, orgID, id uuid.UUID, c Change,
 			return err
 		}
 		v := store.ScheduleSettings{
-			Frequency: cur.Frequency, NotifyEmail: cur.NotifyEmail, NotifyTo: cur.NotifyTo, Language: cur.Language, Active: cur.Active,
+			Frequency: cur.Frequency, NotifyEmail: cur.NotifyEmail, NotifyTo: cur.NotifyTo, Language: cur.Language, Competitors: cur.Competitors, Active: cur.Active,
 			AnchorAt: cur.AnchorAt, DueAt: cur.DueAt, NextRunAt: cur.NextRunAt,
 		}
 		if c.NotifyEmail != nil {
@@ -103,6 +105,9 @@ func Update(ctx context.Context, st *store.Store, orgID, id uuid.UUID, c Change,
 		}
 		if c.Language != nil {
 			v.Language = c.Language
+		}
+		if c.Competitors != nil {
+			v.Competitors = *c.Competitors
 		}
 		if c.Frequency != nil && *c.Frequency != f {
 			f = *c.Frequency

@@ -148,11 +148,19 @@ func (s *Scheduler) serve(ctx context.Context, tx *store.Store, sc store.Schedul
 	rec := store.ScheduleRunRecord{ScheduleID: sc.ID, OrgID: sc.OrgID, DueAt: sc.DueAt, RanAt: at}
 
 	scheduleID := sc.ID
-	scan, err := tx.CreateScan(ctx, store.NewScan{
+	n := store.NewScan{
 		OrgID: sc.OrgID, ScheduleID: &scheduleID, Source: store.SourceSchedule,
 		URL: sc.URL, Domain: sc.Domain, BrandName: sc.BrandName, BrandAliases: sc.BrandAliases,
-		Language: sc.Language,
-	}, at)
+		Language: sc.Language, Competitors: sc.Competitors,
+	}
+	scan, err := tx.CreateScan(ctx, n, at)
+	var ce *store.CompetitorsError
+	if errors.As(err, &ce) {
+		// The plan allows fewer competitors than when the schedule was
+		// set: benchmark against the first ones rather than skip the run.
+		n.Competitors = n.Competitors[:ce.Limit]
+		scan, err = tx.CreateScan(ctx, n, at)
+	}
 	switch {
 	case errors.Is(err, store.ErrNoSubscription):
 		run.SkipReason = SkipSubscriptionInactive
