@@ -208,6 +208,129 @@ func (e CheckStatus) Valid() bool {
 	}
 }
 
+// Defines values for CompetitorAuditStatus.
+const (
+	CompetitorAudited CompetitorAuditStatus = "audited"
+	CompetitorFailed  CompetitorAuditStatus = "failed"
+)
+
+// Valid indicates whether the value is a known member of the CompetitorAuditStatus enum.
+func (e CompetitorAuditStatus) Valid() bool {
+	switch e {
+	case CompetitorAudited:
+		return true
+	case CompetitorFailed:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CrawlerLogObject.
+const (
+	CrawlerLogObjectCrawlerLog CrawlerLogObject = "crawler_log"
+)
+
+// Valid indicates whether the value is a known member of the CrawlerLogObject enum.
+func (e CrawlerLogObject) Valid() bool {
+	switch e {
+	case CrawlerLogObjectCrawlerLog:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CrawlerLogStatus.
+const (
+	CrawlerLogFailed    CrawlerLogStatus = "failed"
+	CrawlerLogQueued    CrawlerLogStatus = "queued"
+	CrawlerLogRunning   CrawlerLogStatus = "running"
+	CrawlerLogSucceeded CrawlerLogStatus = "succeeded"
+)
+
+// Valid indicates whether the value is a known member of the CrawlerLogStatus enum.
+func (e CrawlerLogStatus) Valid() bool {
+	switch e {
+	case CrawlerLogFailed:
+		return true
+	case CrawlerLogQueued:
+		return true
+	case CrawlerLogRunning:
+		return true
+	case CrawlerLogSucceeded:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CrawlerLogBotRole.
+const (
+	BotRoleControl   CrawlerLogBotRole = "control"
+	BotRoleMixed     CrawlerLogBotRole = "mixed"
+	BotRoleSearch    CrawlerLogBotRole = "search"
+	BotRoleTraining  CrawlerLogBotRole = "training"
+	BotRoleUserFetch CrawlerLogBotRole = "user_fetch"
+)
+
+// Valid indicates whether the value is a known member of the CrawlerLogBotRole enum.
+func (e CrawlerLogBotRole) Valid() bool {
+	switch e {
+	case BotRoleControl:
+		return true
+	case BotRoleMixed:
+		return true
+	case BotRoleSearch:
+		return true
+	case BotRoleTraining:
+		return true
+	case BotRoleUserFetch:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CrawlerLogCrossCheckStatus.
+const (
+	CrossCheckMeasured    CrawlerLogCrossCheckStatus = "measured"
+	CrossCheckNotMeasured CrawlerLogCrossCheckStatus = "not_measured"
+)
+
+// Valid indicates whether the value is a known member of the CrawlerLogCrossCheckStatus enum.
+func (e CrawlerLogCrossCheckStatus) Valid() bool {
+	switch e {
+	case CrossCheckMeasured:
+		return true
+	case CrossCheckNotMeasured:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CrawlerLogVerificationMethod.
+const (
+	VerifyByIPRanges   CrawlerLogVerificationMethod = "ip_ranges"
+	VerifyByReverseDNS CrawlerLogVerificationMethod = "reverse_dns"
+	VerifyNone         CrawlerLogVerificationMethod = "none"
+)
+
+// Valid indicates whether the value is a known member of the CrawlerLogVerificationMethod enum.
+func (e CrawlerLogVerificationMethod) Valid() bool {
+	switch e {
+	case VerifyByIPRanges:
+		return true
+	case VerifyByReverseDNS:
+		return true
+	case VerifyNone:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for ErrorErrorType.
 const (
 	ErrorErrorTypeAPIError            ErrorErrorType = "api_error"
@@ -787,6 +910,54 @@ func (e ShareCreatedLanguage) Valid() bool {
 	}
 }
 
+// Defines values for ShareOfVoiceSourcesCategory.
+const (
+	SourceCompetitor  ShareOfVoiceSourcesCategory = "competitor"
+	SourceEditorial   ShareOfVoiceSourcesCategory = "editorial"
+	SourceMarketplace ShareOfVoiceSourcesCategory = "marketplace"
+	SourceOther       ShareOfVoiceSourcesCategory = "other"
+	SourceOwnSite     ShareOfVoiceSourcesCategory = "own_site"
+	SourceReview      ShareOfVoiceSourcesCategory = "review"
+)
+
+// Valid indicates whether the value is a known member of the ShareOfVoiceSourcesCategory enum.
+func (e ShareOfVoiceSourcesCategory) Valid() bool {
+	switch e {
+	case SourceCompetitor:
+		return true
+	case SourceEditorial:
+		return true
+	case SourceMarketplace:
+		return true
+	case SourceOther:
+		return true
+	case SourceOwnSite:
+		return true
+	case SourceReview:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ShareOfVoiceStatus.
+const (
+	ShareOfVoiceMeasured    ShareOfVoiceStatus = "measured"
+	ShareOfVoiceNotMeasured ShareOfVoiceStatus = "not_measured"
+)
+
+// Valid indicates whether the value is a known member of the ShareOfVoiceStatus enum.
+func (e ShareOfVoiceStatus) Valid() bool {
+	switch e {
+	case ShareOfVoiceMeasured:
+		return true
+	case ShareOfVoiceNotMeasured:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for SiteIssueTrendChange.
 const (
 	SiteIssueNew        SiteIssueTrendChange = "new"
@@ -1222,6 +1393,24 @@ func (e Audience) Valid() bool {
 	case AudienceEngineering:
 		return true
 	case AudienceMarketing:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GetCrawlerLogParamsInclude.
+const (
+	CrawlerLogIncludeDays  GetCrawlerLogParamsInclude = "days"
+	CrawlerLogIncludePages GetCrawlerLogParamsInclude = "pages"
+)
+
+// Valid indicates whether the value is a known member of the GetCrawlerLogParamsInclude enum.
+func (e GetCrawlerLogParamsInclude) Valid() bool {
+	switch e {
+	case CrawlerLogIncludeDays:
+		return true
+	case CrawlerLogIncludePages:
 		return true
 	default:
 		return false
@@ -1684,6 +1873,266 @@ type ComparisonSummary struct {
 	Unchanged int `json:"unchanged"`
 }
 
+// CompetitorAudit A competitor's site audited at the scan's page budget, with the same rubric.
+type CompetitorAudit struct {
+	Brand        string   `json:"brand"`
+	Host         string   `json:"host"`
+	OverallGrade *Grade   `json:"overall_grade"`
+	OverallScore *float64 `json:"overall_score"`
+	PagesAudited int      `json:"pages_audited"`
+
+	// Reason Why the site could not be audited, when `failed`.
+	Reason *string `json:"reason,omitempty"`
+	Rings  *struct {
+		Search     CompetitorRing `json:"search"`
+		Trust      CompetitorRing `json:"trust"`
+		Visibility CompetitorRing `json:"visibility"`
+	} `json:"rings"`
+	Status CompetitorAuditStatus `json:"status"`
+	URL    string                `json:"url"`
+}
+
+// CompetitorAuditStatus defines model for CompetitorAudit.Status.
+type CompetitorAuditStatus string
+
+// CompetitorRing defines model for CompetitorRing.
+type CompetitorRing struct {
+	// Grade A+ ≥ 95, A ≥ 85, B ≥ 70, C ≥ 55, D ≥ 40, F below 40.
+	Grade Grade `json:"grade"`
+	Score int   `json:"score"`
+}
+
+// ConfidenceInterval A 95 % Wilson score interval of a rate.
+type ConfidenceInterval struct {
+	High float64 `json:"high"`
+	Low  float64 `json:"low"`
+}
+
+// CrawlerActivity What the latest analysed access log of this site shows, beside this audit: the AI
+// crawlers that visited (verified or claimed), and the cross-check of the log with this
+// audit's robots.txt and pages. Absent when no log of the site was uploaded.
+type CrawlerActivity struct {
+	Bots []CrawlerLogBot `json:"bots"`
+
+	// CrossCheck The log set beside the latest completed audit of the same site: requests the site's
+	// robots.txt allows that the server or its edge refused, and audited pages no AI search
+	// crawler requested. `not_measured` (with `reason`) when there is no such audit or its
+	// robots.txt could not be read.
+	CrossCheck *CrawlerLogCrossCheck `json:"cross_check"`
+	FirstSeen  *time.Time            `json:"first_seen"`
+	LastSeen   *time.Time            `json:"last_seen"`
+	LogID      openapi_types.UUID    `json:"log_id"`
+}
+
+// CrawlerLog An uploaded access log and, once analysed, what AI crawlers did on the site. A user agent
+// naming a crawler is only a claim: `verified_hits` are hits from the operator's published
+// IP ranges or confirmed by its documented reverse DNS; the others "claim to be" the bot.
+// Counts are `null` until the analysis has succeeded.
+type CrawlerLog struct {
+	// Bots One entry per crawler seen, most hits first. Empty until analysed.
+	Bots []CrawlerLogBot `json:"bots"`
+
+	// Bytes The size of the upload as sent (compressed when gzip).
+	Bytes       int64      `json:"bytes"`
+	CompletedAt *time.Time `json:"completed_at"`
+	CreatedAt   time.Time  `json:"created_at"`
+
+	// CrossCheck The log set beside the latest completed audit of the same site: requests the site's
+	// robots.txt allows that the server or its edge refused, and audited pages no AI search
+	// crawler requested. `not_measured` (with `reason`) when there is no such audit or its
+	// robots.txt could not be read.
+	CrossCheck *CrawlerLogCrossCheck `json:"cross_check,omitempty"`
+
+	// Domain The site's host name the log was filed under.
+	Domain string `json:"domain"`
+
+	// Error Why the analysis failed, when `status` is `failed`.
+	Error     *CrawlerLogError `json:"error"`
+	FirstSeen *time.Time       `json:"first_seen,omitempty"`
+
+	// Formats The formats the lines were read in, with how many lines each.
+	Formats *[]CrawlerLogFormat `json:"formats,omitempty"`
+
+	// Gzip Whether the upload was gzip-compressed.
+	Gzip     bool               `json:"gzip"`
+	ID       openapi_types.UUID `json:"id"`
+	LastSeen *time.Time         `json:"last_seen,omitempty"`
+	Lines    *int64             `json:"lines"`
+	Object   CrawlerLogObject   `json:"object"`
+
+	// OtherHits Lines of the site that name no known crawler (people, other bots).
+	OtherHits *int64 `json:"other_hits,omitempty"`
+
+	// OtherHostLines Lines whose host field names another site; not analysed.
+	OtherHostLines *int64 `json:"other_host_lines,omitempty"`
+	ParsedLines    *int64 `json:"parsed_lines"`
+
+	// RangesUpdated The date of the oldest published IP-range list the hits were verified against.
+	RangesUpdated *openapi_types.Date `json:"ranges_updated,omitempty"`
+	ScheduleID    *openapi_types.UUID `json:"schedule_id"`
+	Status        CrawlerLogStatus    `json:"status"`
+
+	// Unparsed Why lines could not be read, with how many and the number of the first.
+	Unparsed      *[]CrawlerLogUnparsed `json:"unparsed,omitempty"`
+	UnparsedLines *int64                `json:"unparsed_lines"`
+}
+
+// CrawlerLogObject defines model for CrawlerLog.Object.
+type CrawlerLogObject string
+
+// CrawlerLogStatus defines model for CrawlerLog.Status.
+type CrawlerLogStatus string
+
+// CrawlerLogBot defines model for CrawlerLogBot.
+type CrawlerLogBot struct {
+	// Days Present with `include=days`.
+	Days  *[]CrawlerLogDay `json:"days,omitempty"`
+	Hits  int64            `json:"hits"`
+	Owner string           `json:"owner"`
+
+	// Pages Present with `include=pages`; the most requested paths first.
+	Pages *[]CrawlerLogPage `json:"pages,omitempty"`
+
+	// PagesTruncated More distinct paths were requested than are kept; `pages` holds the most requested.
+	PagesTruncated *bool `json:"pages_truncated,omitempty"`
+
+	// Role The same roles the robots.txt checks use.
+	Role     CrawlerLogBotRole `json:"role"`
+	Statuses []StatusHits      `json:"statuses"`
+
+	// Token The product token, as in robots.txt (`OAI-SearchBot`, `GPTBot`, `Googlebot` …).
+	Token string `json:"token"`
+
+	// UnverifiedHits `hits` less `verified_hits`: requests that claim to be this crawler without proof.
+	UnverifiedHits int64                  `json:"unverified_hits"`
+	Verification   CrawlerLogVerification `json:"verification"`
+	VerifiedHits   int64                  `json:"verified_hits"`
+}
+
+// CrawlerLogBotRole The same roles the robots.txt checks use.
+type CrawlerLogBotRole string
+
+// CrawlerLogCrossCheck The log set beside the latest completed audit of the same site: requests the site's
+// robots.txt allows that the server or its edge refused, and audited pages no AI search
+// crawler requested. `not_measured` (with `reason`) when there is no such audit or its
+// robots.txt could not be read.
+type CrawlerLogCrossCheck struct {
+	NeverCrawled CrawlerLogNeverCrawled `json:"never_crawled"`
+	Reason       *string                `json:"reason,omitempty"`
+
+	// RefusedButAllowed Pages where a crawler was refused (401, 403, 429, 444, 451, 503) although robots.txt allows
+	// it that page: a WAF, rate limiter or bot filter blocking what the site means to allow.
+	// Hits whose verification failed are left out (blocking a forged crawler is right).
+	// `measured: false` with `reason` when robots.txt could not be read.
+	RefusedButAllowed CrawlerLogRefusals         `json:"refused_but_allowed"`
+	ScanID            *openapi_types.UUID        `json:"scan_id"`
+	Status            CrawlerLogCrossCheckStatus `json:"status"`
+}
+
+// CrawlerLogCrossCheckStatus defines model for CrawlerLogCrossCheck.Status.
+type CrawlerLogCrossCheckStatus string
+
+// CrawlerLogDay defines model for CrawlerLogDay.
+type CrawlerLogDay struct {
+	Date         openapi_types.Date `json:"date"`
+	Hits         int64              `json:"hits"`
+	VerifiedHits int64              `json:"verified_hits"`
+}
+
+// CrawlerLogError Why the analysis failed, when `status` is `failed`.
+type CrawlerLogError struct {
+	// Code `unreadable` (the upload is not a text log, or its gzip stream is broken), `too_large` (more lines than the limit once uncompressed), `internal`.
+	Code    string `json:"code"`
+	Message string `json:"message"`
+}
+
+// CrawlerLogFormat defines model for CrawlerLogFormat.
+type CrawlerLogFormat struct {
+	// Format `combined`, `common`, `vhost_combined`, `vhost_common` (Apache and nginx, with their common variants), `w3c`, `cloudfront` (W3C extended, CloudFront standard logs), `cloudflare_json`, `cloudfront_realtime_json`, `fastly_json`, `vercel_json`; more may be added.
+	Format string `json:"format"`
+	Lines  int64  `json:"lines"`
+}
+
+// CrawlerLogList defines model for CrawlerLogList.
+type CrawlerLogList struct {
+	Data       []CrawlerLog `json:"data"`
+	HasMore    bool         `json:"has_more"`
+	NextCursor *string      `json:"next_cursor"`
+}
+
+// CrawlerLogNeverCrawled defines model for CrawlerLogNeverCrawled.
+type CrawlerLogNeverCrawled struct {
+	Count    int  `json:"count"`
+	Measured bool `json:"measured"`
+
+	// Pages At most 100.
+	Pages  []string `json:"pages"`
+	Reason *string  `json:"reason,omitempty"`
+}
+
+// CrawlerLogPage defines model for CrawlerLogPage.
+type CrawlerLogPage struct {
+	Hits         int64        `json:"hits"`
+	Path         string       `json:"path"`
+	Statuses     []StatusHits `json:"statuses"`
+	VerifiedHits int64        `json:"verified_hits"`
+}
+
+// CrawlerLogRefusal defines model for CrawlerLogRefusal.
+type CrawlerLogRefusal struct {
+	// Hits Refused hits, verified or not checked.
+	Hits  int64  `json:"hits"`
+	Owner string `json:"owner"`
+	Path  string `json:"path"`
+
+	// Robots Why robots.txt allows the crawler the path, in words.
+	Robots       string       `json:"robots"`
+	Role         string       `json:"role"`
+	Statuses     []StatusHits `json:"statuses"`
+	Token        string       `json:"token"`
+	VerifiedHits int64        `json:"verified_hits"`
+}
+
+// CrawlerLogRefusals Pages where a crawler was refused (401, 403, 429, 444, 451, 503) although robots.txt allows
+// it that page: a WAF, rate limiter or bot filter blocking what the site means to allow.
+// Hits whose verification failed are left out (blocking a forged crawler is right).
+// `measured: false` with `reason` when robots.txt could not be read.
+type CrawlerLogRefusals struct {
+	// Count How many such pages (crawler and path); `pages` lists at most 100.
+	Count    int                 `json:"count"`
+	Hits     int64               `json:"hits"`
+	Measured bool                `json:"measured"`
+	Pages    []CrawlerLogRefusal `json:"pages"`
+	Reason   *string             `json:"reason,omitempty"`
+
+	// Truncated The log had more refused pages than were evaluated.
+	Truncated bool `json:"truncated"`
+}
+
+// CrawlerLogUnparsed defines model for CrawlerLogUnparsed.
+type CrawlerLogUnparsed struct {
+	Count     int64 `json:"count"`
+	FirstLine int64 `json:"first_line"`
+
+	// Reason `unrecognized` (text in no known format), `line_too_long`, `binary` (control bytes, NUL), `bad_json`, `unknown_json` (JSON without the fields of a known export), `not_a_request` (a JSON log entry of no HTTP request), `bad_client_ip`, `bad_timestamp`, `bad_status`, `bad_request` (no method and target); more may be added.
+	Reason string `json:"reason"`
+}
+
+// CrawlerLogVerification defines model for CrawlerLogVerification.
+type CrawlerLogVerification struct {
+	// FailedHits Hits from addresses the operator's published ranges or reverse DNS do not include — very likely not the crawler.
+	FailedHits int64 `json:"failed_hits"`
+
+	// Method How the operator lets a claim be verified; `none` when it publishes no way.
+	Method CrawlerLogVerificationMethod `json:"method"`
+
+	// NotCheckedHits Hits that could not be checked (no way published, a DNS error, the lookup budget); never counted as failed.
+	NotCheckedHits int64 `json:"not_checked_hits"`
+}
+
+// CrawlerLogVerificationMethod How the operator lets a claim be verified; `none` when it publishes no way.
+type CrawlerLogVerificationMethod string
+
 // CrossCuttingIssue defines model for CrossCuttingIssue.
 type CrossCuttingIssue struct {
 	// CheckID Example: meta_description_present
@@ -2055,7 +2504,16 @@ type Report struct {
 	// before caveats were added.
 	Caveats *[]string     `json:"caveats,omitempty"`
 	Checks  []CheckResult `json:"checks"`
-	Counts  CheckCounts   `json:"counts"`
+
+	// Competitors The competitors' sites named on the scan, each audited at the scan's page budget.
+	// Absent when the scan named none.
+	Competitors *[]CompetitorAudit `json:"competitors,omitempty"`
+	Counts      CheckCounts        `json:"counts"`
+
+	// CrawlerActivity What the latest analysed access log of this site shows, beside this audit: the AI
+	// crawlers that visited (verified or claimed), and the cross-check of the log with this
+	// audit's robots.txt and pages. Absent when no log of the site was uploaded.
+	CrawlerActivity *CrawlerActivity `json:"crawler_activity,omitempty"`
 
 	// CrossCuttingIssues Of a whole-site audit: the checks that fail or warn on many pages, most pages
 	// first. Absent or `null` for a homepage-only scan.
@@ -2086,6 +2544,13 @@ type Report struct {
 
 	// ScoringVersion Example: 2026.1
 	ScoringVersion string `json:"scoring_version"`
+
+	// ShareOfVoice How often answer engines name the site's brand and each competitor's when buyers ask
+	// about the category, from the same buyer questions asked once. `k` of `n` answers name a
+	// brand (answers that failed are left out of `n`, never counted as not naming it), with a
+	// 95 % interval; `small_sample` when `n` is too small to read a rate from.
+	// `not_measured` (with `reason`) without an answer engine or without competitors.
+	ShareOfVoice *ShareOfVoice `json:"share_of_voice,omitempty"`
 
 	// Site What a whole-site audit covered. Absent or `null` for a homepage-only scan.
 	Site      *SiteCoverage `json:"site,omitempty"`
@@ -2134,6 +2599,9 @@ type Scan struct {
 	BrandAliases *[]string `json:"brand_aliases,omitempty"`
 	BrandName    string    `json:"brand_name"`
 	CallbackURL  *string   `json:"callback_url"`
+
+	// Competitors The competitors' sites this scan benchmarks against; empty when none.
+	Competitors []string `json:"competitors"`
 
 	// CompletedAt When the scan reached `completed` or `failed`.
 	CompletedAt *time.Time `json:"completed_at"`
@@ -2282,6 +2750,14 @@ type ScanCreateRequest struct {
 	// CallbackURL Where to POST the completion callback: a public HTTPS URL of at most 2048
 	// characters, under the same rules as `url`. Otherwise `422 invalid_callback_url`.
 	CallbackURL *string `json:"callback_url,omitempty"`
+
+	// Competitors Competitors' sites (public HTTPS URLs, under the rules of `url`), to benchmark the
+	// site against: each is audited at the same page budget with the same rubric (the
+	// report's `competitors`), and the buyer questions put to answer engines are scored
+	// for every brand (the report's `share_of_voice`). The plan caps how many (`free` 1,
+	// `pro` 5); above it `422 invalid_parameter` with `param: "competitors"`, and a URL
+	// that is not allowed, or the site itself, `422 invalid_url` naming its index.
+	Competitors *[]string `json:"competitors,omitempty"`
 
 	// Language The language of what the scan writes for people: the report's HTML page and PDF,
 	// and the emails. Left out, it is the language the site declares (`<html lang>`,
@@ -2458,12 +2934,15 @@ type Schedule struct {
 	Active bool `json:"active"`
 
 	// BrandAliases Other names of the brand counted as mentions in AI answers; empty when none were given.
-	BrandAliases *[]string          `json:"brand_aliases,omitempty"`
-	BrandName    string             `json:"brand_name"`
-	CreatedAt    time.Time          `json:"created_at"`
-	Domain       string             `json:"domain"`
-	Frequency    ScheduleFrequency  `json:"frequency"`
-	ID           openapi_types.UUID `json:"id"`
+	BrandAliases *[]string `json:"brand_aliases,omitempty"`
+	BrandName    string    `json:"brand_name"`
+
+	// Competitors The competitors' sites each scheduled scan benchmarks against.
+	Competitors []string           `json:"competitors"`
+	CreatedAt   time.Time          `json:"created_at"`
+	Domain      string             `json:"domain"`
+	Frequency   ScheduleFrequency  `json:"frequency"`
+	ID          openapi_types.UUID `json:"id"`
 
 	// Language The language the schedule's scans and emails are written in; null is each site's declared language when supported, else English.
 	Language *ScheduleLanguage `json:"language,omitempty"`
@@ -2517,6 +2996,14 @@ type ScheduleCreateRequest struct {
 
 	// BrandName Defaults to the registrable domain in its Unicode form (`example.co.uk` for `www.shop.example.co.uk`).
 	BrandName *string `json:"brand_name,omitempty"`
+
+	// Competitors Competitors' sites (public HTTPS URLs, under the rules of `url`), to benchmark the
+	// site against: each is audited at the same page budget with the same rubric (the
+	// report's `competitors`), and the buyer questions put to answer engines are scored
+	// for every brand (the report's `share_of_voice`). The plan caps how many (`free` 1,
+	// `pro` 5); above it `422 invalid_parameter` with `param: "competitors"`, and a URL
+	// that is not allowed, or the site itself, `422 invalid_url` naming its index.
+	Competitors *[]string `json:"competitors,omitempty"`
 
 	// Frequency How often the homepage is scanned; `quarterly` when left out. Other values are `422 invalid_frequency`.
 	Frequency *ScheduleCreateRequestFrequency `json:"frequency,omitempty"`
@@ -2610,8 +3097,11 @@ type ScheduleRunList struct {
 
 // ScheduleUpdateRequest defines model for ScheduleUpdateRequest.
 type ScheduleUpdateRequest struct {
-	Active    *bool                           `json:"active,omitempty"`
-	Frequency *ScheduleUpdateRequestFrequency `json:"frequency,omitempty"`
+	Active *bool `json:"active,omitempty"`
+
+	// Competitors The competitors' sites from now on, replacing the list; `[]` removes them.
+	Competitors *[]string                       `json:"competitors,omitempty"`
+	Frequency   *ScheduleUpdateRequestFrequency `json:"frequency,omitempty"`
 
 	// Language The language of the schedule's scans and emails from now on.
 	Language    *ScheduleUpdateRequestLanguage `json:"language,omitempty"`
@@ -2718,6 +3208,64 @@ type ShareList struct {
 	NextCursor *string `json:"next_cursor"`
 }
 
+// ShareOfVoice How often answer engines name the site's brand and each competitor's when buyers ask
+// about the category, from the same buyer questions asked once. `k` of `n` answers name a
+// brand (answers that failed are left out of `n`, never counted as not naming it), with a
+// 95 % interval; `small_sample` when `n` is too small to read a rate from.
+// `not_measured` (with `reason`) without an answer engine or without competitors.
+type ShareOfVoice struct {
+	// Brands The site's brand first, then the competitors in the order named.
+	Brands []ShareOfVoiceBrand `json:"brands"`
+
+	// CitingCompetitorsNotYou Domains cited in answers naming a competitor and never in one naming the site; `null` when no answer had citations (not measured).
+	CitingCompetitorsNotYou *[]string `json:"citing_competitors_not_you"`
+	PromptSet               *string   `json:"prompt_set,omitempty"`
+	Reason                  *string   `json:"reason,omitempty"`
+	SmallSample             *bool     `json:"small_sample,omitempty"`
+
+	// Sources The domains engines cited in answers naming a brand, most cited first.
+	Sources []struct {
+		// Brands The domains of the brands it was cited for.
+		Brands    []string                    `json:"brands"`
+		Category  ShareOfVoiceSourcesCategory `json:"category"`
+		Citations int                         `json:"citations"`
+		Domain    string                      `json:"domain"`
+	} `json:"sources"`
+	Status ShareOfVoiceStatus `json:"status"`
+}
+
+// ShareOfVoiceSourcesCategory defines model for ShareOfVoice.Sources.Category.
+type ShareOfVoiceSourcesCategory string
+
+// ShareOfVoiceStatus defines model for ShareOfVoice.Status.
+type ShareOfVoiceStatus string
+
+// ShareOfVoiceBrand defines model for ShareOfVoiceBrand.
+type ShareOfVoiceBrand struct {
+	Brand   string `json:"brand"`
+	Domain  string `json:"domain"`
+	Engines []struct {
+		Engine       string              `json:"engine"`
+		Interval     *ConfidenceInterval `json:"interval"`
+		K            int                 `json:"k"`
+		MeanPosition *float64            `json:"mean_position"`
+		N            int                 `json:"n"`
+		Rate         *float64            `json:"rate"`
+		SmallSample  bool                `json:"small_sample"`
+	} `json:"engines"`
+	Interval *ConfidenceInterval `json:"interval"`
+	K        int                 `json:"k"`
+
+	// MeanPosition The brand's average rank among the tracked brands an answer names (1 = named first), over the answers naming it.
+	MeanPosition *float64 `json:"mean_position"`
+	N            int      `json:"n"`
+	Rate         *float64 `json:"rate"`
+	SmallSample  bool     `json:"small_sample"`
+
+	// You True for the scanned site's brand.
+	You bool `json:"you"`
+}
+
 // SiteCoverage What a whole-site audit covered. Absent or `null` for a homepage-only scan.
 type SiteCoverage struct {
 	// PagesAudited The pages judged.
@@ -2809,6 +3357,12 @@ type SiteTrend struct {
 	//
 	// Example: 61.2
 	ScoreThen *float64 `json:"score_then"`
+}
+
+// StatusHits defines model for StatusHits.
+type StatusHits struct {
+	Hits   int64 `json:"hits"`
+	Status int   `json:"status"`
 }
 
 // Summaries defines model for Summaries.
@@ -3358,6 +3912,40 @@ type Unauthorized = Error
 // UnprocessableEntity The error envelope of every response with a status of 400 or above.
 type UnprocessableEntity = Error
 
+// UnsupportedMediaType The error envelope of every response with a status of 400 or above.
+type UnsupportedMediaType = Error
+
+// ListCrawlerLogsParams defines parameters for ListCrawlerLogs.
+type ListCrawlerLogsParams struct {
+	// Limit Page size.
+	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// Cursor The `next_cursor` of the previous page.
+	Cursor *Cursor `form:"cursor,omitempty" json:"cursor,omitempty"`
+
+	// Domain Only logs of this host name (case-insensitive).
+	Domain *string `form:"domain,omitempty" json:"domain,omitempty"`
+}
+
+// CreateCrawlerLogParams defines parameters for CreateCrawlerLog.
+type CreateCrawlerLogParams struct {
+	// Domain The site's host name (`www.example.com`); a URL is accepted and its host used.
+	// Lines whose host field names another host are counted as `other_host_lines`.
+	// Required unless `schedule_id` is given; both: `422 invalid_parameter`.
+	Domain *string `form:"domain,omitempty" json:"domain,omitempty"`
+
+	// ScheduleID File the log under this schedule's site (its URL's host).
+	ScheduleID *openapi_types.UUID `form:"schedule_id,omitempty" json:"schedule_id,omitempty"`
+}
+
+// GetCrawlerLogParams defines parameters for GetCrawlerLog.
+type GetCrawlerLogParams struct {
+	Include *[]GetCrawlerLogParamsInclude `form:"include,omitempty" json:"include,omitempty"`
+}
+
+// GetCrawlerLogParamsInclude defines parameters for GetCrawlerLog.
+type GetCrawlerLogParamsInclude string
+
 // ListScansParams defines parameters for ListScans.
 type ListScansParams struct {
 	// Limit Page size.
@@ -3642,6 +4230,18 @@ type ServerInterface interface {
 	// SetBranding Set the organization's branding
 	// (PUT /branding)
 	SetBranding(ctx echo.Context) error
+	// ListCrawlerLogs List uploaded access logs
+	// (GET /crawler-logs)
+	ListCrawlerLogs(ctx echo.Context, params ListCrawlerLogsParams) error
+	// CreateCrawlerLog Upload an access log
+	// (POST /crawler-logs)
+	CreateCrawlerLog(ctx echo.Context, params CreateCrawlerLogParams) error
+	// DeleteCrawlerLog Delete an access log
+	// (DELETE /crawler-logs/{log_id})
+	DeleteCrawlerLog(ctx echo.Context, logID openapi_types.UUID) error
+	// GetCrawlerLog Read an access log's analysis
+	// (GET /crawler-logs/{log_id})
+	GetCrawlerLog(ctx echo.Context, logID openapi_types.UUID, params GetCrawlerLogParams) error
 	// ListScans List scans
 	// (GET /scans)
 	ListScans(ctx echo.Context, params ListScansParams) error
@@ -3760,6 +4360,104 @@ func (w *ServerInterfaceWrapper) SetBranding(ctx echo.Context) error {
 
 	// Invoke the callback with all the unmarshaled arguments
 	err = w.Handler.SetBranding(ctx)
+	return err
+}
+
+// ListCrawlerLogs converts echo context to params.
+func (w *ServerInterfaceWrapper) ListCrawlerLogs(ctx echo.Context) error {
+	var err error
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params ListCrawlerLogsParams
+	// ------------- Optional query parameter "limit" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "limit", ctx.QueryParams(), &params.Limit, runtime.BindQueryParameterOptions{Type: "integer", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter limit: %s", err))
+	}
+
+	// ------------- Optional query parameter "cursor" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "cursor", ctx.QueryParams(), &params.Cursor, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter cursor: %s", err))
+	}
+
+	// ------------- Optional query parameter "domain" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "domain", ctx.QueryParams(), &params.Domain, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter domain: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.ListCrawlerLogs(ctx, params)
+	return err
+}
+
+// CreateCrawlerLog converts echo context to params.
+func (w *ServerInterfaceWrapper) CreateCrawlerLog(ctx echo.Context) error {
+	var err error
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params CreateCrawlerLogParams
+	// ------------- Optional query parameter "domain" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "domain", ctx.QueryParams(), &params.Domain, runtime.BindQueryParameterOptions{Type: "string", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter domain: %s", err))
+	}
+
+	// ------------- Optional query parameter "schedule_id" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", true, false, "schedule_id", ctx.QueryParams(), &params.ScheduleID, runtime.BindQueryParameterOptions{Type: "string", Format: "uuid"})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter schedule_id: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.CreateCrawlerLog(ctx, params)
+	return err
+}
+
+// DeleteCrawlerLog converts echo context to params.
+func (w *ServerInterfaceWrapper) DeleteCrawlerLog(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "log_id" -------------
+	var logID openapi_types.UUID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "log_id", ctx.Param("log_id"), &logID, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "uuid", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter log_id: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.DeleteCrawlerLog(ctx, logID)
+	return err
+}
+
+// GetCrawlerLog converts echo context to params.
+func (w *ServerInterfaceWrapper) GetCrawlerLog(ctx echo.Context) error {
+	var err error
+	// ------------- Path parameter "log_id" -------------
+	var logID openapi_types.UUID
+
+	err = runtime.BindStyledParameterWithOptions("simple", "log_id", ctx.Param("log_id"), &logID, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationPath, Explode: false, Required: true, Type: "string", Format: "uuid", ValueIsUnescaped: ctx.Request().URL.RawPath == ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter log_id: %s", err))
+	}
+
+	// Parameter object where we will unmarshal all parameters from the context
+	var params GetCrawlerLogParams
+	// ------------- Optional query parameter "include" -------------
+
+	err = runtime.BindQueryParameterWithOptions("form", false, false, "include", ctx.QueryParams(), &params.Include, runtime.BindQueryParameterOptions{Type: "array", Format: ""})
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, fmt.Sprintf("Invalid format for parameter include: %s", err))
+	}
+
+	// Invoke the callback with all the unmarshaled arguments
+	err = w.Handler.GetCrawlerLog(ctx, logID, params)
 	return err
 }
 
@@ -4651,6 +5349,10 @@ func RegisterHandlersWithOptions(router EchoRouter, si ServerInterface, options 
 	router.GET(options.BaseURL+"/schedules/:schedule_id", wrapper.GetSchedule, options.OperationMiddlewares["getSchedule"]...)
 	router.PATCH(options.BaseURL+"/schedules/:schedule_id", wrapper.UpdateSchedule, options.OperationMiddlewares["updateSchedule"]...)
 	router.GET(options.BaseURL+"/schedules/:schedule_id/runs", wrapper.ListScheduleRuns, options.OperationMiddlewares["listScheduleRuns"]...)
+	router.GET(options.BaseURL+"/crawler-logs", wrapper.ListCrawlerLogs, options.OperationMiddlewares["listCrawlerLogs"]...)
+	router.POST(options.BaseURL+"/crawler-logs", wrapper.CreateCrawlerLog, options.OperationMiddlewares["createCrawlerLog"]...)
+	router.DELETE(options.BaseURL+"/crawler-logs/:log_id", wrapper.DeleteCrawlerLog, options.OperationMiddlewares["deleteCrawlerLog"]...)
+	router.GET(options.BaseURL+"/crawler-logs/:log_id", wrapper.GetCrawlerLog, options.OperationMiddlewares["getCrawlerLog"]...)
 	router.POST(options.BaseURL+"/webhooks/test", wrapper.TestWebhook, options.OperationMiddlewares["testWebhook"]...)
 	router.POST(options.BaseURL+"/webhooks/verify", wrapper.VerifyWebhook, options.OperationMiddlewares["verifyWebhook"]...)
 
@@ -4873,6 +5575,8 @@ type TooManyRequestsJSONResponse struct {
 type UnauthorizedJSONResponse Error
 
 type UnprocessableEntityJSONResponse Error
+
+type UnsupportedMediaTypeJSONResponse Error
 
 type ResetBrandingRequestObject struct {
 }
@@ -5330,6 +6034,737 @@ func (response SetBranding500JSONResponse) VisitSetBrandingResponse(w http.Respo
 type SetBranding503JSONResponse struct{ ServiceUnavailableJSONResponse }
 
 func (response SetBranding503JSONResponse) VisitSetBrandingResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListCrawlerLogsRequestObject struct {
+	Params ListCrawlerLogsParams
+}
+
+type ListCrawlerLogsResponseObject interface {
+	VisitListCrawlerLogsResponse(w http.ResponseWriter) error
+}
+
+type ListCrawlerLogs200ResponseHeaders struct {
+	XRateLimitGroup     *string
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int64
+	XRequestID          *string
+}
+
+type ListCrawlerLogs200JSONResponse struct {
+	Body    CrawlerLogList
+	Headers ListCrawlerLogs200ResponseHeaders
+}
+
+func (response ListCrawlerLogs200JSONResponse) VisitListCrawlerLogsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.XRateLimitGroup != nil {
+		w.Header().Set("X-RateLimit-Group", fmt.Sprint(*response.Headers.XRateLimitGroup))
+	}
+	if response.Headers.XRateLimitLimit != nil {
+		w.Header().Set("X-RateLimit-Limit", fmt.Sprint(*response.Headers.XRateLimitLimit))
+	}
+	if response.Headers.XRateLimitRemaining != nil {
+		w.Header().Set("X-RateLimit-Remaining", fmt.Sprint(*response.Headers.XRateLimitRemaining))
+	}
+	if response.Headers.XRateLimitReset != nil {
+		w.Header().Set("X-RateLimit-Reset", fmt.Sprint(*response.Headers.XRateLimitReset))
+	}
+	if response.Headers.XRequestID != nil {
+		w.Header().Set("X-Request-Id", fmt.Sprint(*response.Headers.XRequestID))
+	}
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListCrawlerLogs400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response ListCrawlerLogs400JSONResponse) VisitListCrawlerLogsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListCrawlerLogs401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response ListCrawlerLogs401JSONResponse) VisitListCrawlerLogsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListCrawlerLogs422JSONResponse struct {
+	UnprocessableEntityJSONResponse
+}
+
+func (response ListCrawlerLogs422JSONResponse) VisitListCrawlerLogsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(422)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListCrawlerLogs429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response ListCrawlerLogs429JSONResponse) VisitListCrawlerLogsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	if response.Headers.XRateLimitGroup != nil {
+		w.Header().Set("X-RateLimit-Group", fmt.Sprint(*response.Headers.XRateLimitGroup))
+	}
+	if response.Headers.XRateLimitLimit != nil {
+		w.Header().Set("X-RateLimit-Limit", fmt.Sprint(*response.Headers.XRateLimitLimit))
+	}
+	if response.Headers.XRateLimitRemaining != nil {
+		w.Header().Set("X-RateLimit-Remaining", fmt.Sprint(*response.Headers.XRateLimitRemaining))
+	}
+	if response.Headers.XRateLimitReset != nil {
+		w.Header().Set("X-RateLimit-Reset", fmt.Sprint(*response.Headers.XRateLimitReset))
+	}
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListCrawlerLogs431JSONResponse struct{ HeaderTooLargeJSONResponse }
+
+func (response ListCrawlerLogs431JSONResponse) VisitListCrawlerLogsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(431)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListCrawlerLogs500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response ListCrawlerLogs500JSONResponse) VisitListCrawlerLogsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type ListCrawlerLogs503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response ListCrawlerLogs503JSONResponse) VisitListCrawlerLogsResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateCrawlerLogRequestObject struct {
+	Params      CreateCrawlerLogParams
+	ContentType string
+	Body        io.Reader
+}
+
+type CreateCrawlerLogResponseObject interface {
+	VisitCreateCrawlerLogResponse(w http.ResponseWriter) error
+}
+
+type CreateCrawlerLog202ResponseHeaders struct {
+	XRateLimitGroup     *string
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int64
+	XRequestID          *string
+}
+
+type CreateCrawlerLog202JSONResponse struct {
+	Body    CrawlerLog
+	Headers CreateCrawlerLog202ResponseHeaders
+}
+
+func (response CreateCrawlerLog202JSONResponse) VisitCreateCrawlerLogResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.XRateLimitGroup != nil {
+		w.Header().Set("X-RateLimit-Group", fmt.Sprint(*response.Headers.XRateLimitGroup))
+	}
+	if response.Headers.XRateLimitLimit != nil {
+		w.Header().Set("X-RateLimit-Limit", fmt.Sprint(*response.Headers.XRateLimitLimit))
+	}
+	if response.Headers.XRateLimitRemaining != nil {
+		w.Header().Set("X-RateLimit-Remaining", fmt.Sprint(*response.Headers.XRateLimitRemaining))
+	}
+	if response.Headers.XRateLimitReset != nil {
+		w.Header().Set("X-RateLimit-Reset", fmt.Sprint(*response.Headers.XRateLimitReset))
+	}
+	if response.Headers.XRequestID != nil {
+		w.Header().Set("X-Request-Id", fmt.Sprint(*response.Headers.XRequestID))
+	}
+	w.WriteHeader(202)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateCrawlerLog400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response CreateCrawlerLog400JSONResponse) VisitCreateCrawlerLogResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateCrawlerLog401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response CreateCrawlerLog401JSONResponse) VisitCreateCrawlerLogResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateCrawlerLog404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response CreateCrawlerLog404JSONResponse) VisitCreateCrawlerLogResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateCrawlerLog413JSONResponse struct{ RequestTooLargeJSONResponse }
+
+func (response CreateCrawlerLog413JSONResponse) VisitCreateCrawlerLogResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(413)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateCrawlerLog415JSONResponse struct {
+	UnsupportedMediaTypeJSONResponse
+}
+
+func (response CreateCrawlerLog415JSONResponse) VisitCreateCrawlerLogResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(415)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateCrawlerLog422JSONResponse struct {
+	UnprocessableEntityJSONResponse
+}
+
+func (response CreateCrawlerLog422JSONResponse) VisitCreateCrawlerLogResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(422)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateCrawlerLog429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response CreateCrawlerLog429JSONResponse) VisitCreateCrawlerLogResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	if response.Headers.XRateLimitGroup != nil {
+		w.Header().Set("X-RateLimit-Group", fmt.Sprint(*response.Headers.XRateLimitGroup))
+	}
+	if response.Headers.XRateLimitLimit != nil {
+		w.Header().Set("X-RateLimit-Limit", fmt.Sprint(*response.Headers.XRateLimitLimit))
+	}
+	if response.Headers.XRateLimitRemaining != nil {
+		w.Header().Set("X-RateLimit-Remaining", fmt.Sprint(*response.Headers.XRateLimitRemaining))
+	}
+	if response.Headers.XRateLimitReset != nil {
+		w.Header().Set("X-RateLimit-Reset", fmt.Sprint(*response.Headers.XRateLimitReset))
+	}
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateCrawlerLog431JSONResponse struct{ HeaderTooLargeJSONResponse }
+
+func (response CreateCrawlerLog431JSONResponse) VisitCreateCrawlerLogResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(431)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateCrawlerLog500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response CreateCrawlerLog500JSONResponse) VisitCreateCrawlerLogResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type CreateCrawlerLog503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response CreateCrawlerLog503JSONResponse) VisitCreateCrawlerLogResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteCrawlerLogRequestObject struct {
+	LogID openapi_types.UUID `json:"log_id"`
+}
+
+type DeleteCrawlerLogResponseObject interface {
+	VisitDeleteCrawlerLogResponse(w http.ResponseWriter) error
+}
+
+type DeleteCrawlerLog204ResponseHeaders struct {
+	XRateLimitGroup     *string
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int64
+	XRequestID          *string
+}
+
+type DeleteCrawlerLog204Response struct {
+	Headers DeleteCrawlerLog204ResponseHeaders
+}
+
+func (response DeleteCrawlerLog204Response) VisitDeleteCrawlerLogResponse(w http.ResponseWriter) error {
+	if response.Headers.XRateLimitGroup != nil {
+		w.Header().Set("X-RateLimit-Group", fmt.Sprint(*response.Headers.XRateLimitGroup))
+	}
+	if response.Headers.XRateLimitLimit != nil {
+		w.Header().Set("X-RateLimit-Limit", fmt.Sprint(*response.Headers.XRateLimitLimit))
+	}
+	if response.Headers.XRateLimitRemaining != nil {
+		w.Header().Set("X-RateLimit-Remaining", fmt.Sprint(*response.Headers.XRateLimitRemaining))
+	}
+	if response.Headers.XRateLimitReset != nil {
+		w.Header().Set("X-RateLimit-Reset", fmt.Sprint(*response.Headers.XRateLimitReset))
+	}
+	if response.Headers.XRequestID != nil {
+		w.Header().Set("X-Request-Id", fmt.Sprint(*response.Headers.XRequestID))
+	}
+	w.WriteHeader(204)
+	return nil
+}
+
+type DeleteCrawlerLog400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response DeleteCrawlerLog400JSONResponse) VisitDeleteCrawlerLogResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteCrawlerLog401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response DeleteCrawlerLog401JSONResponse) VisitDeleteCrawlerLogResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteCrawlerLog404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response DeleteCrawlerLog404JSONResponse) VisitDeleteCrawlerLogResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteCrawlerLog422JSONResponse struct {
+	UnprocessableEntityJSONResponse
+}
+
+func (response DeleteCrawlerLog422JSONResponse) VisitDeleteCrawlerLogResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(422)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteCrawlerLog429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response DeleteCrawlerLog429JSONResponse) VisitDeleteCrawlerLogResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	if response.Headers.XRateLimitGroup != nil {
+		w.Header().Set("X-RateLimit-Group", fmt.Sprint(*response.Headers.XRateLimitGroup))
+	}
+	if response.Headers.XRateLimitLimit != nil {
+		w.Header().Set("X-RateLimit-Limit", fmt.Sprint(*response.Headers.XRateLimitLimit))
+	}
+	if response.Headers.XRateLimitRemaining != nil {
+		w.Header().Set("X-RateLimit-Remaining", fmt.Sprint(*response.Headers.XRateLimitRemaining))
+	}
+	if response.Headers.XRateLimitReset != nil {
+		w.Header().Set("X-RateLimit-Reset", fmt.Sprint(*response.Headers.XRateLimitReset))
+	}
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteCrawlerLog431JSONResponse struct{ HeaderTooLargeJSONResponse }
+
+func (response DeleteCrawlerLog431JSONResponse) VisitDeleteCrawlerLogResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(431)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteCrawlerLog500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response DeleteCrawlerLog500JSONResponse) VisitDeleteCrawlerLogResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type DeleteCrawlerLog503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response DeleteCrawlerLog503JSONResponse) VisitDeleteCrawlerLogResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	w.WriteHeader(503)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetCrawlerLogRequestObject struct {
+	LogID  openapi_types.UUID `json:"log_id"`
+	Params GetCrawlerLogParams
+}
+
+type GetCrawlerLogResponseObject interface {
+	VisitGetCrawlerLogResponse(w http.ResponseWriter) error
+}
+
+type GetCrawlerLog200ResponseHeaders struct {
+	XRateLimitGroup     *string
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int64
+	XRequestID          *string
+}
+
+type GetCrawlerLog200JSONResponse struct {
+	Body    CrawlerLog
+	Headers GetCrawlerLog200ResponseHeaders
+}
+
+func (response GetCrawlerLog200JSONResponse) VisitGetCrawlerLogResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.XRateLimitGroup != nil {
+		w.Header().Set("X-RateLimit-Group", fmt.Sprint(*response.Headers.XRateLimitGroup))
+	}
+	if response.Headers.XRateLimitLimit != nil {
+		w.Header().Set("X-RateLimit-Limit", fmt.Sprint(*response.Headers.XRateLimitLimit))
+	}
+	if response.Headers.XRateLimitRemaining != nil {
+		w.Header().Set("X-RateLimit-Remaining", fmt.Sprint(*response.Headers.XRateLimitRemaining))
+	}
+	if response.Headers.XRateLimitReset != nil {
+		w.Header().Set("X-RateLimit-Reset", fmt.Sprint(*response.Headers.XRateLimitReset))
+	}
+	if response.Headers.XRequestID != nil {
+		w.Header().Set("X-Request-Id", fmt.Sprint(*response.Headers.XRequestID))
+	}
+	w.WriteHeader(200)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetCrawlerLog400JSONResponse struct{ BadRequestJSONResponse }
+
+func (response GetCrawlerLog400JSONResponse) VisitGetCrawlerLogResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(400)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetCrawlerLog401JSONResponse struct{ UnauthorizedJSONResponse }
+
+func (response GetCrawlerLog401JSONResponse) VisitGetCrawlerLogResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(401)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetCrawlerLog404JSONResponse struct{ NotFoundJSONResponse }
+
+func (response GetCrawlerLog404JSONResponse) VisitGetCrawlerLogResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(404)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetCrawlerLog422JSONResponse struct {
+	UnprocessableEntityJSONResponse
+}
+
+func (response GetCrawlerLog422JSONResponse) VisitGetCrawlerLogResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(422)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetCrawlerLog429JSONResponse struct{ TooManyRequestsJSONResponse }
+
+func (response GetCrawlerLog429JSONResponse) VisitGetCrawlerLogResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if response.Headers.RetryAfter != nil {
+		w.Header().Set("Retry-After", fmt.Sprint(*response.Headers.RetryAfter))
+	}
+	if response.Headers.XRateLimitGroup != nil {
+		w.Header().Set("X-RateLimit-Group", fmt.Sprint(*response.Headers.XRateLimitGroup))
+	}
+	if response.Headers.XRateLimitLimit != nil {
+		w.Header().Set("X-RateLimit-Limit", fmt.Sprint(*response.Headers.XRateLimitLimit))
+	}
+	if response.Headers.XRateLimitRemaining != nil {
+		w.Header().Set("X-RateLimit-Remaining", fmt.Sprint(*response.Headers.XRateLimitRemaining))
+	}
+	if response.Headers.XRateLimitReset != nil {
+		w.Header().Set("X-RateLimit-Reset", fmt.Sprint(*response.Headers.XRateLimitReset))
+	}
+	w.WriteHeader(429)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetCrawlerLog431JSONResponse struct{ HeaderTooLargeJSONResponse }
+
+func (response GetCrawlerLog431JSONResponse) VisitGetCrawlerLogResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(431)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetCrawlerLog500JSONResponse struct{ InternalErrorJSONResponse }
+
+func (response GetCrawlerLog500JSONResponse) VisitGetCrawlerLogResponse(w http.ResponseWriter) error {
+
+	var buf bytes.Buffer
+	if err := json.NewEncoder(&buf).Encode(response); err != nil {
+		return err
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(500)
+	_, err := buf.WriteTo(w)
+	return err
+}
+
+type GetCrawlerLog503JSONResponse struct{ ServiceUnavailableJSONResponse }
+
+func (response GetCrawlerLog503JSONResponse) VisitGetCrawlerLogResponse(w http.ResponseWriter) error {
 
 	var buf bytes.Buffer
 	if err := json.NewEncoder(&buf).Encode(response.Body); err != nil {
@@ -10417,6 +11852,18 @@ type StrictServerInterface interface {
 	// SetBranding Set the organization's branding
 	// (PUT /branding)
 	SetBranding(ctx context.Context, request SetBrandingRequestObject) (SetBrandingResponseObject, error)
+	// ListCrawlerLogs List uploaded access logs
+	// (GET /crawler-logs)
+	ListCrawlerLogs(ctx context.Context, request ListCrawlerLogsRequestObject) (ListCrawlerLogsResponseObject, error)
+	// CreateCrawlerLog Upload an access log
+	// (POST /crawler-logs)
+	CreateCrawlerLog(ctx context.Context, request CreateCrawlerLogRequestObject) (CreateCrawlerLogResponseObject, error)
+	// DeleteCrawlerLog Delete an access log
+	// (DELETE /crawler-logs/{log_id})
+	DeleteCrawlerLog(ctx context.Context, request DeleteCrawlerLogRequestObject) (DeleteCrawlerLogResponseObject, error)
+	// GetCrawlerLog Read an access log's analysis
+	// (GET /crawler-logs/{log_id})
+	GetCrawlerLog(ctx context.Context, request GetCrawlerLogRequestObject) (GetCrawlerLogResponseObject, error)
 	// ListScans List scans
 	// (GET /scans)
 	ListScans(ctx context.Context, request ListScansRequestObject) (ListScansResponseObject, error)
@@ -10604,6 +12051,110 @@ func (sh *strictHandler) SetBranding(ctx echo.Context) error {
 		return err
 	} else if validResponse, ok := response.(SetBrandingResponseObject); ok {
 		return validResponse.VisitSetBrandingResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// ListCrawlerLogs operation middleware
+func (sh *strictHandler) ListCrawlerLogs(ctx echo.Context, params ListCrawlerLogsParams) error {
+	var request ListCrawlerLogsRequestObject
+
+	request.Params = params
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.ListCrawlerLogs(ctx.Request().Context(), request.(ListCrawlerLogsRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "ListCrawlerLogs")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(ListCrawlerLogsResponseObject); ok {
+		return validResponse.VisitListCrawlerLogsResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// CreateCrawlerLog operation middleware
+func (sh *strictHandler) CreateCrawlerLog(ctx echo.Context, params CreateCrawlerLogParams) error {
+	var request CreateCrawlerLogRequestObject
+
+	request.Params = params
+	request.ContentType = ctx.Request().Header.Get("Content-Type")
+
+	request.Body = ctx.Request().Body
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.CreateCrawlerLog(ctx.Request().Context(), request.(CreateCrawlerLogRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "CreateCrawlerLog")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(CreateCrawlerLogResponseObject); ok {
+		return validResponse.VisitCreateCrawlerLogResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// DeleteCrawlerLog operation middleware
+func (sh *strictHandler) DeleteCrawlerLog(ctx echo.Context, logID openapi_types.UUID) error {
+	var request DeleteCrawlerLogRequestObject
+
+	request.LogID = logID
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.DeleteCrawlerLog(ctx.Request().Context(), request.(DeleteCrawlerLogRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "DeleteCrawlerLog")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(DeleteCrawlerLogResponseObject); ok {
+		return validResponse.VisitDeleteCrawlerLogResponse(ctx.Response())
+	} else if response != nil {
+		return fmt.Errorf("unexpected response type: %T", response)
+	}
+	return nil
+}
+
+// GetCrawlerLog operation middleware
+func (sh *strictHandler) GetCrawlerLog(ctx echo.Context, logID openapi_types.UUID, params GetCrawlerLogParams) error {
+	var request GetCrawlerLogRequestObject
+
+	request.LogID = logID
+	request.Params = params
+
+	handler := func(ctx echo.Context, request interface{}) (interface{}, error) {
+		return sh.ssi.GetCrawlerLog(ctx.Request().Context(), request.(GetCrawlerLogRequestObject))
+	}
+	for _, middleware := range sh.middlewares {
+		handler = middleware(handler, "GetCrawlerLog")
+	}
+
+	response, err := handler(ctx, request)
+
+	if err != nil {
+		return err
+	} else if validResponse, ok := response.(GetCrawlerLogResponseObject); ok {
+		return validResponse.VisitGetCrawlerLogResponse(ctx.Response())
 	} else if response != nil {
 		return fmt.Errorf("unexpected response type: %T", response)
 	}
@@ -11510,602 +13061,691 @@ func (sh *strictHandler) VerifyWebhook(ctx echo.Context) error {
 // const string: with thousands of chunks the chained `+` fold is several
 // times slower for the Go compiler than parsing a slice literal.
 var swaggerSpec = []string{
-	"7P3tchtHmiAK30oGejdETBdBkKJkm4yNWFqy3JqWba5EtXu34ReVqEoA2SxkwpVZBNGWIubnu3/P+XGu",
-	"YOdGzp30lZzI53kyKwuoIgBK9vTszsS0BQJV+fl8f/7Sy/RiqZVQ1vQufunNBc9FCR/fCluur6ZWlO6v",
-	"XJislEsrtepd9N6JTKvcMKvZikvLJmKqS8FK94pUs0Ev6ZlsLhbcvbqQSi6qRe/iNOnZ9VL0LnpSWTET",
-	"Ze/jx6T357fcijdyIe23pa6W25PdzAUr3O/MzoURjNbI8KmJGLB3QlmmFRN3olyzUpilVkawSuWiZOkJ",
-	"X8qTlFWqEMa4MVjJrTjGITNdKetGy7hS2u2ElYJnc5E3NyGU28Ffenwpx6tSWtFL4HMpeB4+uvl6SU8u",
-	"ez+FrRpbSjXb2Cn8Z3unb8XPlTDWMF4UeiVythQlW0hVWcGkgqXP3BkxxRciZ5M1S/98HAY9hvNLf5Pj",
-	"2PtO34oFl8qdQPdu9TTamp1zy1a6KnI3uT+IUs7mlim9+m13N9y5OyNa7vG9kvfMygXcmiFcmazZai6z",
-	"eb3XJ4at5rqgXXKVCSYNm/Ds9jfZ5VSXC25xb8/Pex1bxUt6nW/v8nUulJVTKWgF+OTl5pIzXpbuGWkH",
-	"7L9V2oGyZau5UGytK5ZpZXlmmamWS13a5go3Uehj0lvyki+EJRp1VeVSqExsL+7HuYZVWXHv8KkUzGGt",
-	"FYpNdTlg31eLiTsi5RbLsjlXM8FW0uLtcBrWrUa60X6uRLnuJT2Hd72Lnv+9sdhcTHlVuPNc8PJWWLfk",
-	"JNCN5nczqYSATbUSihel4FbkHcT3B1Wsmcm4MizDBxm3TJeMu+eZnUsDwNe1enppDI+3Q0TuoMmN0Xtg",
-	"eV8D0d9rfcQf9l4aPv+otVWl0WU7E0mVuLfjDJ5IPdVZluJO6sqwJZ91rwtHbdAIfv9GqJmd9y7OhsO2",
-	"pbzUjvS9ksWuW1zNtWNr2liH/3BIObwLl8pMNfF/Th3uHGXciGOpjFBGWnkn+l3Lxtc6l/3saeJInf/7",
-	"tG0Tr3OxWGorVLb+o1hvb+M7fisMMH6H43Cm0nhawAyfiktmhGDROIxP9F191MjO60VHTx67KTtX/2xz",
-	"9UturSjdmP+/v4xG92enx6PR/Rff/PT7/9QKKh1M+JrPBDPyb53AAFS2HfXPholbI7FGBxY7GOV1qf8q",
-	"MrsPkDjiJO55Zos1HvIS3+1aJv3cdX5+dQ/e/ruMq9cv27HJLeuJYTJPGGfv379+ecm4Wtu5VDMmCgO8",
-	"LD0/O2NS3fFC5uNAutOw5CW383rFbsSxdOKUgx9Zirx3YctKtJKBqoIn29Y8F3lViO514++fe+046mdY",
-	"/5yX3Yt3P7JCqtvPvHw37mdYu+W2MvtCM0CxgVe6gBh/bcDwfyrFtHfR+91Jrbmc4K/mxMErrgGW8/7t",
-	"mz3W4onW+7dv2JEblJeOpQIzVW7Lhfwbd6910tmqLLp5w/mXSZsg4+UjkGO+5jkJWu4vJxMJBR/5clnI",
-	"DGY/+atxK/+lJ+75YlkA4xVlicwu03nAIKXt2G2jEKClLIQxfOZ+dafDnk2G4ovsVBx/mZ9Pj8+zL/jx",
-	"V/zZ6fFw+jQ7y78Szyenp2zODXOiox8mZ2thLx3zccS9Uk6gH7DX1lF6UxUkYfE7Lgs+KQSKd7J+H+4X",
-	"gLCB5oEgIpQS14Cr2+++v4H9w3lu44pnQhkoE7UknLOj1E/pzjTtOz5riaS5HW5tnR2lW0eb9gc9J3Bo",
-	"NS1k9rkubiqVNHORP/Li6utxt+VUgKJwCoX7wTiVYutm3N6nXBYmYVzlTmfAY8pFIe9EjQlOL/u3uUWj",
-	"qxJVI3cvUjmRyHIrUFUE3amhgcSX5Y8zTVjqz4JuUU3lrCpFTvf4SpcTmedC7XGRn2Fbt2L9xLCFcGoI",
-	"W/A17C3XQIkuWerAImWGr510uIYF/gHkpBut3/ByJj4N3Oikxih7ja3W4wJGjaEuxqFCKgHw4Y0vi8pY",
-	"WLO4z4TI2fNnz54+Z5N1E9dVVRS/FZpvLdGv7Jz9UX7NjtKuTRMAvHZKs+LFN/VZPfZ4JQ01xh/iQ71S",
-	"rFLifikyR1rgd6azrCodph35vcicDU//+eUX7778b1/8+PTPX/3p/Obs7en18Pvn3z37Y3/ArgvBDdnb",
-	"uo6bLyXN/xkOum3ZjorG+0z7l4CGtNmg+MeoKXM46++1faUrlX8uogljxcf8vUZiDnKGzPcing9St3qa",
-	"z03Xci0MYZI0QN/WuiqZLmdckeDRoGhuEY6cBYmz+S0Ico2vsrkgohe+crpu8xtbSv9dYOOEGNd8vRDK",
-	"vg1y4SfdWTUJJzEOouYm2cm5JPGM/Vxpy52M9ozENWlYZUTOqiUIJKUwwskflp0Nz54fn54enz29GQ4v",
-	"4P//RxdyTGRRSDX7fAjyvWY8c8o4i3eYgGShc+6IfbSdeg/uatuOhM6epMLPS/V3k/uJztdbJP50eP7l",
-	"sy/+bYg8LEgaBssGYUSxU/Zdg65vEvR3oryTmXivAkB/IujieOMqGnAbcC2fcNTAoucukVSj8DIVK28U",
-	"/k1od2NdWzbhxAu//u5zicIyik5AQaUCYRIs2mD9GKmjtOU40v6AgduIZMYU/jgGO2bq9+x0VrTz1QZX",
-	"wxdipNIN00+K/IQmYqXI9J1j7JO1W44opijN2o1zBwP6SPWSLW/WcbCoth0kPX0SOb7gNG+0/o6rtXdX",
-	"fBoQ6XI2LrkVYzjHMaJWCwUMfiaw7JP/S0/Z6dBflGl4h4y/zwjUnu8Cs3ghn01SiBdcL+sCrilmak8M",
-	"S8MuHQvy7rTUQWRae9TSkULX0FHacXq1BpcV0mk5PM9LYYwTUZbtLwxG6kcubTuIXrb51cDphtIMDPa5",
-	"QCzpbc216/VNl+nGGMGwud8Y+PjGGA2/3X7j1K9sjUVesn3HcY8DaL1XvLJzXcq/farc4cDpVqzHxJ+2",
-	"8O3q+rXTybyWCQ91UufKzoWyNPvnJdTROhbSGKlm7Cj1i6+FAwfvC15MdblwJLxSt0qvwF9Qijt963SJ",
-	"dGPLxBXfq2WpM7f3SSG+UVba9acqO8jx0QhWn2pVFihCVEawubXLhhEIn/71hIYrNpWiyN2JBOOnO1Sa",
-	"qqliz/UKNMcUHg16t8zmg2gt6HGcgSjMc6mEgW94nks3KS+uS70UpZXC9C6mvDCi7YK5G+C49COwQihz",
-	"ASuYcrJCOao/54bNtBJsqkt29RpfM2TyyMA1DGz4O17e5nD1yjOGBB9mb6S69cpwwk4GK1EUxwAnJyyX",
-	"Bpjpmk1lIUzCfhST715cJyP1AgHh+J2cKV6wZSmmohQqcw8VxcIM7L1lfMalMpaVeqItfNUfsHdztw63",
-	"XqnQVOxUF67ykUI3q8l06TiB0qyUapawpSwKXiZs5jiGLtms5LlguVgKlRvcYsImIuMOhDD4w8CywN44",
-	"UmIhyplDEXd5TqyiU6LHF2wt7IDdkIDhWOJE2zkTeGFmwK4mYBST7uyWurSGLXguRir4KwXcD6pmIh+w",
-	"N+JOuNlV7ldywXKdmZN3L354+/r7bweLPGEjhBJWX/KR0nakcP/9UQ9ZxzICl196hRs5jjRRWjn5csKN",
-	"zMAsz/N1L+nx/I6rTOTbnuOkd3/sXj6+4yXwKjcKrARW/T2OV3/xNY1cf/OW5qi/uQqzOTTAHW8b078B",
-	"SMKfGaibjiihsCvvhcPCXJRgPbdiYXYhNUyP8Ocolqe6ZcnXPTSde030L3Rs9drqU9ETcH99pO3QeLsQ",
-	"tnkp4k7mPr6g/TX0kWxNKVviJdIF4epYiZm2EvDDCT6FVLdklTLwd7EwY3tvx4heoMMjVo5pm2kyUkDf",
-	"M255oWcgPs3ggVtZFPDKIluOnegsynHGS1Dy+Rkf42P+m5WYLLIlDKcdWxt7fousDd93D+Kvy1JbMAGN",
-	"vfmCBhlPtIV300u2cKiz4GuHRk4SEznC+4YTBECa2MuGB9bp9N5WnaILKAWflmdlICGCGReBDdxaW+OT",
-	"82j7IuI3ax3CUcI2ZwFXaPByikspppXhRYIvCJvNR2pS5TNh+xcUTOL1GcYNrhFtLHgGHrm9xSq2XtWi",
-	"SbS+Q9AcQfwVDRd9FcxtjW9fh/maj77wM7sjrBYLXq5bgnGSnpUWJYJtP2CMoWhFg2eTyJ9HAyc1jrWh",
-	"7tclVzlJoQfgLUUVtS57qjVJ6Fs/FXqmO/yu1pFu5h5w98pZ6jTOi5S9f/v6knHF3v3pW/eD4UpaaTDU",
-	"amt8dBduu+G3HlyW0p3OONNFWzBL+ruynM0mk9TR2EKvRMkybiBgIQhqvd8N+RfZs69aEWOuV+OZ0Cbj",
-	"KjqIidaF4Mo9US1zjBGybaFV6EJaccMKbiwzwl4yjqzUsf9vhX6HwQGF1rduVXsG78Rg01jjQ6AROU4f",
-	"ByGbgqMPSQOHwtGy4FJBGBm4f3eE/cTgtSWQwi87h33aOmw7aF4RHMoFn4mTpZpdTrgRz8+Tv//LvyKR",
-	"jH42d7Pf3y+KxiPv375OGLdsoY1lZ8+eg6skF042zjfWdT50//cAVG+ECIM06KRER0T11EOFwxI0NzmB",
-	"64lhyHE2JnsUWoB4nWUODN0TVZmwgCmoe4T4oN/9ZXj8FT+eXh2/+umX5x//0z5YEqJ8kOdvIYWdixj2",
-	"FfCA5VLw0rCJMDJHgXLi4DYiDwHrPrYAOdDiF7qi8OxDRBevpjXXCQOSHtHgdQvBTQVOqDR4c3ireMwi",
-	"6RjpeZCPW4JIk96UyyKiMtEvTk9o/0Xx9u+XHJWu7V9WvFRtv2yQFRiAnqalwWy0mJ+67uClKCw/8Aoc",
-	"oo1B6G8GMOoKTceqKsgs3ZAiFcSmuplxgA4p5vuqKGrhBcQFIMnkJAdQ4waDGgaR6LHjBBKCnJ8611dj",
-	"CMbNtvAnuViW+k6QoFaKWSmMaQhbcCxs4R5KWFopHMq94NBoJY24ZCkIj26MkUpLscARN7YMOj3Tqlgz",
-	"py5TVCe4ipoil18T6FK0oF7SC1ODbpXT7zBXS3Cu27PIbsco32/9mHsoecRlozLcOmz5gB3OK01vvVTG",
-	"y5mwnwR2fogDAE824A4H+PUgbwOnw5XQSYWzbGLQ5saSGEE3Ds5fZYDxTsLwSt4/wgo0lfdxQDqFwkkr",
-	"LtiStB/t1Gd3VqA/Q4yOyD2e12jEFdLxkbKiKPBKeGVE4ql3QCinyeRdxNzp6YatRB0o3x+wr8VaKzey",
-	"m2kpMjklu+BgpEbqtZP26uibYKXBRRm+SgAmApBcOP0pGIwYV2YFMfDs2f09mwlrGKqbIyczLNHIojQr",
-	"q0Iwq1kuCmHFZXOQSaGzW7AAsazkq0KUOBJnS26zeSAH0oonZgQ2UqfmDdiVYikvrZzyzIJuOZWFO1+p",
-	"Iq8UvMXgJZ5Zw46kRb6eQLS4SSAS0yQjtSw1GdK89JgLy2Vh+rANR5dBmYRYLJigFhTc+BmyZboMFK5H",
-	"Sk+nAlmyX+ogqK3ecOnYNLvjRSU2AMI78XK3O86WBc/EXBc5HrAbUM1wKenbb/70+psfL1J2BAHn79++",
-	"8YkmYLe9ODkpxZ0UqwGpqCdp323dsXx3YCn+6lTcK4PpH6u5gyQiBwhvSSO1gnIuDFLukKmBbqKQLOFN",
-	"dSO10mVuWEpqYwqn6h5N70Qpp+uUIcxMYQNKq2MrsrmSGS/g4EV5yVI3mEndFS0WXOUGbZOwKjpeCGO0",
-	"G/bCNmudf2EXVX4l76/8o455OBxp06i4rW8P7AFsIuaS9uguUarZBUsR8scOJdIk/ElWHhTbEscr8Xty",
-	"IERPgvkCo+Hom7ldFPFQa2X5fTwIuFzl30RjFOtI79jqW6HA1uQwZcGX40ohVMTfhVWMVPgOBGn3kMhn",
-	"YgxI3DB8RSsP32UOoce8KGCk8HVz89Hz3laUMDC8Vct4VPpGqhDN6Qalbyel2xhExfBZ/Jb7cyX4LYo1",
-	"7q+Moj/TAfterJAGGojna9q+arU8usI2pQNgtF218Rhj9RZ1QtIDmuVkDf82bAF/6b0E4olPPLtg6Utp",
-	"IHDygp2kA8fcgmF228zTML+CcUqYDhgGx6ghoL1PmKmyuVP43KExb+hxh7dqQHxNr4wQDTPxztUsC26d",
-	"iNN+ZP5XlvpPY6AT6WZGWOJW+U5awW4gEMqRb4x1w2CHH3WZXzuZ0YHBu7leOpqTsPR7cW8Hf4Vvf5T3",
-	"8OPPFS+FWXK0jb4sqyUHDPtRTKaFXjnSCQLtTChRyizdBJAwVRt4NLfRapspgVsu+K0g1gu5bRpJsX8/",
-	"cWzMEVgJbNcCsXVShmOOB10A0v4umqZJYAHHJLAgzxQCySWet6wmhTRzXNNhS4iMlF1rqM+A5Cxky/N1",
-	"OIgmRBq+arXgIbfZnukPeuUmMoKikgkDmNX6lonpVGQWHCKHOUJeyfs/uQlJ6trpDEH2EhtXA3p4yrIF",
-	"QmFP4So9ineKvG/kweY2HiVqHp4SmfSyYAJ56Lxia4nTxjgqY3udNbz7FrIZWmGMAkL3SoNp2DFDJGmU",
-	"NUrboSV2HjQt50DDz3Sqy52CCXj3gOHs6eJq0WFAJnaQfifKXGYQi2nBb3v0/u0bk9TOZ3FvSw7kFCRV",
-	"Q5HCt2JtyN3rCRSQiwj16hPx0cfjGZdtTiMtFS3HiSy8KMjGgLnk7iUmKdMHaRIvtBKo8oCX8iKg/0iV",
-	"4hi9tbU2gC85HRaCMhzhnAhj/eb7Ccs4aS0zboVhUmVFlYs8gSAtQ2oUrEnpVQLmilxkcsGLpGkVpTWb",
-	"uV5B2vQQFT6uQJcDVVCq2UjNONBtXJmxsiiYk/BpKPcThAYcTeW9+yPSm8B/7zjuHGmfLIBbjNRcL8QS",
-	"MiCdfqG0VLm47yPLDn6ye8hT1ZqZhTtnx270HbKb0gmvIsd9DkbK+/KcYJ46bRZF99TtIfVqD+b8Czmb",
-	"e+4Arydw+COVhqt3e4L7Nyk7qim2E9bdqniONSkEz+aw/37DLwGw4U7QjNQDqrCdi3WwaAJz3rahtFQI",
-	"qO0nLcvdx3rzLTz4MelN0aSwk1q9kvddvuZ3FvKwjOK3YpxB4CfaafJBmzRqBC+z+Rg+U8mFNu4nF8s9",
-	"dJ5AWh6yaAmnhAmVI2Pr4qcAajYJt5fNtXGIQJT0kqkWW5RDUbRF7zRgHmJYCxa15kpPEzYcPHMIMoRl",
-	"utkTsNtgVAqXBS0TUEBxQgCppjodtANXyCBuAtpOw11tsdsJOz5Lcpf0tOIGFVIUX5SANDIQ44/8hhIn",
-	"SEUXEDIa+HJZrPutglSX8zjpAR2wXSqQyG6fGKQVNo5NRlhrP8+tc1rN12NpxwvwB7VK0ZRiTU+EICww",
-	"WTEUVkwnWA52CgUNn/imzTLKeUVTJJ1IwL/E8/hWN/rW9rawrVPeeNcVMOGAOmVHp2zpuGw/8aT8aDh4",
-	"5v5Can407F8ihB81QSCpuSjGfDCpRioYc9wIgA7sCOmx45nNkDFeGM24cpegK5vpBcVFY+mEr56x/8wg",
-	"GemOF46HOR4IUMGNAWsSrYBHFqRgAxv1XitTTacyg9hh8JiOemi4I18YOyIb66azzAenGb0QlpSXOIAN",
-	"rba1IsxVE4iA9Y2UlQuRu51dNg4JXBv1MYHSWoipdU8yPcXTQZEDowBAxQM4emJGCiL8+Ew0/SD7W+G3",
-	"UPMFJEdLo9W7mmgcogWAf6XdFei9M62/1g6bjp8X3e/WDp7d3sFP8hFFyFRqY15UoFW/NqYShwYnRD6m",
-	"mlcvhOXjCDHH5CloNSPhW+OqxHi9yBTkTbqr1WpAXw8yvTiZFHp2cjY8e34yfHpScLfnwwxDOwT0Gx/a",
-	"ClD7xJBIrpCmGBTOmzy8LoDki7OEfZwPzvYi9ZA50GFQs2LhlGFhQF9hFB5g+mifAKVd5GjpZxNRaDVj",
-	"Vm8Y1vDYflmv1+uPJ78sFh9PfjFFNft42NHBHGM/ZUdkQ5XLej1oYK8PjNxDTk4Hl1FjmWenZ8mDRa3C",
-	"CnCOBsQ8a5Qxaa+I1eGN29jW5izhdjbgdROU2lAsZOke6HjD1FWh7kShl+Au3ihXRXyCAhv0lJ0Ph1CH",
-	"xxet6QizOCj2KBdtsTxmW2jXOVjzJiVX2ZxpdUkmJsHwWVKXpLKlzqsMfHMNAb8Znb8FiCFcf3s182rB",
-	"FQSqw0zifllwBQLEJRi4kSQmLNfA6Je8NIJMd9tmS4z6/6Ursw9i9RMGZTWieH0Qp+08+oZbBr4DyFpz",
-	"8vBeYj5+0SpQFk5CcFDg7jF2Vm/mJCTtaR/JRippM6RzK8EqiVL7ftolJcKvCYJLfVX+NLexYuP1zVlq",
-	"5HklbDZ/KzJd5oeGtKzJ+L9NQfKqxINZdDwQUGXnfS2rcqnbHWVrH3kIwbdOtBKD2YCl3m5Ru6kiH1Ts",
-	"F3KfwxWNl6WeYPJZaWWGXrWJtvT9oD1qOZelyLq8NO/fvjHMPyNyZuelrmbzDuvvbts20KGxJxkdRxeL",
-	"O2WxOyYXqYE/5uYsCV1y80bjfSe7QOtx0uGnwBZCg9nb2htjQBc/7nApAfuN4gpqJkw+/iP3RbCjeUc1",
-	"victhgygE48T2cydavCHm+/e9C8ZQB7K9FbcW/TtgeTv8z4TorczzMLeGfA2g8tsv1R/bq1XGfmuD2O0",
-	"VxhL3wxwwdMKBrlNcyL3XhrvvCo5GDsh1ZvjgFZ7N9E2I/bx8q2mJB97CvfT9D7x7NYb/iDcgnQ4sO9G",
-	"BlNxx4uKY07/P7/74fvjNy8psCChy+8fhthRwt12DLEsRHtU7RWb8JJSFSDA1GpmONleaUiM3Wiz87md",
-	"DCAwphkN+5er4//Bj/82PP7qp/rjYHz80y/D5Kuv2qNjb6Vqy3FxK0sv/DU1lsUNFZDilqWFRjaaDlgK",
-	"K0ovGGeVklMpcpbL6dQnmZHdHL3dsPHG+5FtAbzbiip7EoZOybKNbj13Y4ORSo2Sy6Ww6QVDl38A0XRU",
-	"DYdPs7ngOXwSdZ1IQObGypsZHbJA3oynSzO0qtF+hE4GUq9cUlBUzjjKPPFqYFs4D5tp8DigftIi5uWS",
-	"j70YVIOFozAn98fuuHfarAJQNoYjQIg2VYN20ttOYmmQlxd6MZEqnMXhMXTCJKxaIjEthUjI+apnGIzN",
-	"c8R2iG6nsImGcyghNzA6EtYjxfPIDcS2vEDaBFJPjqBOrw/kHa4xT5Hsg7NSiFwW6wt0UCgk7+hMcStT",
-	"vqRVTi4cWHcAb61EFCE2Ugue0wbIIcRifxCVZCuMZraUGKhlV5o4izstkzAjVSbc17j4kcr4conhdEAI",
-	"YwcLZNqxQk6tQ2MI2wIaDimV3DvRBuwbSiu9ZxJzVEPcivfrXOKevPfJajAFhEo1MsdsL7FY2nXgn+ix",
-	"cvMM4WhHKmQQpBNhoC6bByawSPtSy+JeZBVVZgGxhBL5fSU0OO0FOn64QmoDjj13vQVsa1ckvLRNf1G7",
-	"Ncc8YNM25O1IvEYHoiIZlh9mLAt+/xp/fHqwTYacpkRUmn5T61EM0YhwquG2HPzWvrEOU8O2yaB9og4y",
-	"1IixOFSVh1DCVm1+LorCxxqyo6wqiz7it5nrleOFm+4rY8WSQfFfjOOauxd16T5SUb+aNAFzbPJ4NwM7",
-	"Nu/YE2/ii817tQTwZB+V2a2lO6Cm0PoWCmnvDn9w4yThnNpu4FtuDzaQ8o4+AXM5mwPuBhAGOrbg7jTv",
-	"RO3pxpzzqSzbhehmnH8L0pbSQnCpj8d2nMGR4arEUfMwSStD3rTtegdsoR2/HE91OeaS3LI77Daf4NRs",
-	"80qRNyqy4rnDrmdsvcGSt1q0fs/+/j//F/vqWcKu4NOXzxL2NXz6YpiwF/Dp2bOEvYRP58OEvQJD64qd",
-	"D2NbzNXve0nvqpf0vu4lvRe9pPeyl/Re7ZkaC4u7ui7ApYZ/+A9f+w8v/IeX/sMrSH9945Pyt3MEwdyF",
-	"PBFKeUHdA/DPActCDx3EmdO3xOWX3SR3pDjBU6EN+M9WqIdg1V96pawmpcwStiwqg6ILFvpcMgu1uPmK",
-	"rykOujVQpH/BUocmKRz6WcJSJ85VC/x7OPjiWeKE3FWKVzFgr23t0TV8jXNSSAnEjBAOQMyK4xWIZD5a",
-	"BRCtdsmFsJRLljZodgqzNIXqQq9I3KwWvaTnlt0qUV/zmQAP5oF05FNcLJ/X2R57tyneO8QrgrB/hNaA",
-	"Ui9qy4M0UE8O7Qc5t7y/p+t5Kw27DavhUIPH70ABHQI4GuaSlcZuF8cYflnlALZYbjlhCw7mPMfr3r99",
-	"EypzQIRBVRSY9jVSSkgAKl+pl2+NyY7SBb8fw7wpWu3ZaR/BapPrbcppwU24XREe9gCiLqSWYTIDVJsL",
-	"3IbsF1NZGsuOfFLts+ElHcJfq3yGcrgTnkeqTldbQB41LXIv+5VbEqYktpgWpBq7lbb0JXn7xkSboBU1",
-	"pIjT0y93uYrc6scT3mafvY6NYyH7kNijV2wpO6zg2a1puqn2mhlf3zF3lIG2MTusanvuZwf5uPwJx4fR",
-	"XF4SwKkLtR6bUdptloQak7rOuwkXcBkjkTegO3JOIOlQSrQL8ztjjkLK44YhiG7g7////wvWkTYUh+aC",
-	"CKeleeQSZt19o+hYvKe3PTE2kP+TJXrRjHfitvmSAvg9YqVknK9n7HLGh4XwYimVOLatTKjVqo+ngcmN",
-	"Ia0xJDR2QWNX6A9I/BOR8QUQK47MCD5tUt4LlpJnN2VHBFmTdeACxyAskbRg+glLvUchRZM5jBy8DFi/",
-	"nKAIM9hoZve9Xqk+OXIgg2mkjurQmsggT+UuS8HjIBx2/fIV+HSdcMZnAuJbQ6iP0jRQMlL40B9ubq7J",
-	"c4ycs98UU2qHtl8++QHd2h6MqLkOIZIHh4dADHm7N8QH/jzUQ8IbEilayCsyGFgXlQeYkNEmhyJWEN7V",
-	"PyxssYVkREvqzIXDlflQK5NsuRN2R93tGxtLU20Gx0JG6ZhnWUcyjjfR12+8cG+w7jc+Q7xpnX2tQnJN",
-	"fJWb1zbodbak6Q4pjesqPBCOGYAngFSQ8DH+e59wzDb5lOzMpNRtxUEG+G7CUtLAjFZKBwv+FM77KRzy",
-	"37oowKPWsHE9bQn2+3GZt1DM9dEKxRXDarAUAfXEQJlMzEGB2iqTNfx7wdKSr8b/lHpe/4eb796wOGAg",
-	"9QON/ykdKaxUjDMZVnIVdI9glwPG40Um/3KrpZcrDTnH4+2Qw6i40l+NVkU+BnHRD9fdq2jBB7qcMTcM",
-	"iLfe+wg0OmRPNw7HiVkFJ9PWAal8fDUOW2iHOb4ab1Dv1mfmUPlwZnY1U8SngQeb8Ura+ZhjvtMeL/ne",
-	"A+BP3+8dOniwsu35iuJ3h8yAVtbOc+mOene/Qo77HvN48N1xV/6xnRfmHzzg1vwrh19dePPQ+/MvHnqJ",
-	"/r1DbtK/89B1+mceuFP/yL4Xi8k4D9IOK+7tWAmRm/Ff+R3Hm20nHk2SMOfgeC8EN5adDYcMKyp49xpQ",
-	"Sd+xw9sung/Zf/YmiraKVUkPBtlFyX6Embz50q9q4Qug1RmzsIhga3Srge4mByjmNRptHX/7YjfoVRs2",
-	"tNKbbkhup2kP4MwmoWmF2TYC1okUHSwmpkFbALxN3DtIyCafaCVIDWq4jVBdcJy0sNAtvHhIuKj1ngNE",
-	"ix/BV0xx1aIUrNA8R0sdZ5NSr4wosTmWbw7nffKy3BQvKC3x6vVIUUEa453RZQUy+z/zO/4OZk9AL+37",
-	"IIR1lKCI61DaDli6gELV0rBUT6dO01Xar+oirg9iGJ/oykYT4CikioPp2MiZMrFk1IdSH3Q9KZgtkURo",
-	"FQk+/gFUlOOOD+yoPqIVJrGWgk0qO1JK4wBBIQmjdBVervuIuwchMxUmz3SZt0tcC4qL9Jq4hkCWCOLj",
-	"Zh37+YsQlL7TufgBBqv/flsPW38Ztxf5aZ/QwebmMDZDKzQoh6hBMCLvXSfAL+zawX6LYFcpAxpqPu5Y",
-	"XbCdttjTCXwcyDvoqq87KsyNjz7xm/M1cakrgyyDAS7oim7vZikUtVE4gMQvMEjVxzVu7q2bOtD5HOzg",
-	"j/SV3ZcQ6TcHWya3D38rfbkOK6UD918cbsjsqr7843zdrfVcUlROZEhuzhwy2agFzOmzdkNIJCxsSxUP",
-	"p6RCqA0VjsJJYpIaAroiMkgRSCGF1R3mSo+UT2U1jW3tUPnqvZ6fnkFjqqckTCXsKSSMMC86BOnqGq8j",
-	"6G5YFrR9C612rL0Nx3saiWOZAOHgYV/gW6DSh6b7QanxMm6WsLPse91a4WPyyVVDNuPC9qi3EockuhFK",
-	"rpwYtmiX8DN+J7jdWQ0J2uBgDTSpGJb+DbCHedR0hygLBwu0zxKFanB1y8qEGQxmvHrNFkJBnwUyeHu5",
-	"IaSo9nd2OaBN4KtRzaoDYplh7s9VauVRtV6yUhszzjDnciyNqdr43A/tfovIYQDnP+Wy8Kl0TCu24Grt",
-	"K/6BYgSfRwq59LavGqMvPGk+1r7X8AEO3u0U0o+dprpwciCD7pX64DM0HI/iVpjx1Lf222t1ELLVcnVQ",
-	"0yoqHL5P3W/HJXkugo6h282dFCkznvlYowfXBw9Fb3UY03/YGcvYaTnfMtUGuW5fQYF0FTLlHlrfmWLD",
-	"9jAAR5hWVsYe9sqdNHIiC+oStO97m0GAPo4tGs2vpo3b7F9sCZ0DDuWhTOFGs6Le2fDs+eC09TVpd0LR",
-	"O2lFfE3IIOn8H3wxPNiZkAXWCGO7BPIHCFWhV8JYH5hOVAkG2ww9sUL1LzHWXJqRglhwqVj67Tc37AQi",
-	"QE5+oaP+eIIBM78OMfvRrc4rJw8Tsc7qWSi3RPy4UVBrEwo2SNEmIdgkJy00yGNlk0BGpbuI6XmqG4NH",
-	"qwRFlGGbAPmQlXkpgq8V5o5DIPdDoRq66qDpwxMrKEQxVFEKcSVHXDFSy/pRXa3tZKyaOD1s8QwE6eHH",
-	"mkToAF3xUMIT0bCDA5KXIh9POiL7ZO5veRYal+MrJB1Gp5wwOcVYGblfEaPY2/8JXvnDGGsbz+5w5GNX",
-	"r4WAsLnHOPHR2bi/fElBFW0ersf433fKAJ3G6Kb7+gFSEzm0a0iqN94Gqu+oK8UhPmwgnryQ3LTyHIjC",
-	"wuQYH8JXotmzUhRkStoGmBBDQaSm+qxCVb2ZvNuVvLJ5QTv1LWrhT0x1D9zA8r4PdLKJkwPBgpuGl7DO",
-	"L5bWSDv72OxeBHS7PUwmzvWis4rK+7dvwPJjUJ+8evfi9Wt2tKzUOtO56DvcWrQiEsQhjdvLT/w4X1PE",
-	"OFTv43XtIoiYotoU7t0LlubKjCnbAeoiF6YuwOx2pCubjlQzERrECqXrShu+Tz9V8TodMkhtZv74mzU5",
-	"pBqp02fMuCuB2os6XzPjyx5xxU7PvsTW1Ccm9DSGffimr3UPY7ROXo4UxnyNKbdhq8VrHzuvKQGFNcYE",
-	"COyI+oBhvRVoQA7aOT0Hs/O6PWe9jzoA7fv3b2CxaPbDkwBTvM8AyYWxPpsNw+NADoSRfZAZc1dlNeNs",
-	"Wco76qHollPeiRxyGUthINJubu1y7OPbNtLTHQaLnD27v3dPWq3HTt0dh0A8LAZOW4iabG8MhKds2DPo",
-	"yo1GrVy4u3SLkFrB9kCe4xOucq3gKN0YK13eOkDwSU7SMmM1cMdSLAF3ijUWCSNPG25lMFIQDVWpQhhT",
-	"I2prrHcHMuxfAIWKctWZFYQnlMW1uYh9liA7wz6coJVfspTkXwhmWYnJXOtbtuTrQvPId2upZLU2Ropm",
-	"DbwurangalZ1Rgj6Xx0baNZFhmbNWA9vKfSyEBchdZXKE4icVcrKIiqm6hEao+ZVeIMCkb1IIBWCQxgo",
-	"YaLwLSUw/ZviWvKRCksEnmOqpa8bB698o2aFNPP+gMXhcso7s/xC/QHC1ubcYH23QP4puVaXFC4fu6j8",
-	"/KaZ+enFdaEgFspdhePvqBPshIeQuPBABagnlA9CNIydYnBsUz+DJ5tx/Q3Z5bQ1un7TwrK9AhTl9JSl",
-	"DX0qZUdXv0/YVcK+TtiLhL10hOhVP2CGA4dwqm2YEdUiOLoajX7/4erD1x9efHj54VW/tfjADrPO8O//",
-	"8n+fDofopm2EnUcLChcvTXNx4cy+OBs8O8wotDuer9RQVm6nBSHj6to/i++B4LePzOPGyKtCjOUDUWV5",
-	"5Y3NJJ2E8wD9g6t1Gx3ZY+4ta0zb/PAQZbIxerbODydTtDuWypLrcS96SlmUewEwPftvA7/x5B1nBE9E",
-	"sbTdi/mU6F5s4toqGVP1FU/4uYkgBUoaoQfi+jWlKPMAV7Hdgi9lrwbJVlMFFOJ8WDzeI115n2Q8h1V1",
-	"Lp4tOYha++oSYDbYD7jw0X8b2Irm7ih76B741SGr2UF0P6WHbmJ7ycq9Xsi/iZzyuDjkhDjIVB29VmuL",
-	"z35XFj3/b3NvmwtoX3D91K9+gyRvjo3IyraEu3Q1NyIbp+z3DFuKunN8esacCq8XqIsN2HVoZ1as64ZQ",
-	"pBBFDMgwPlJIaqhSb6zsp5dUO4jKAkNzUayBsOGUx0X9/HT97svvh9Xzyc9/+PnMnl5/9fb26Z/O9PDN",
-	"cPHVfzv9efrNc/PMnldP74b/Zb+UWbQ/k1q+YYgO6bS7rMwNur/Br1ogoAWKm/jdJEptZvBI5d9UeTbM",
-	"KbWQ0SSNgUk0JYuGWaOB7g2KvmGCiWXcSBrqMnAdkC3Qnq6xixu8FdPHOrA702/p0ndPr8s6hzeI/buy",
-	"fpsBRo8zjXYu/ddzRDZ3u5cjsvnK/o7I+L1PdUTyhRg3HXhxmFIT28wYktg7zIx4dgzyYwxbyHvIiG+K",
-	"wKjSm3kdMMkp1jTjpWiPwI5ipR4E2a3S3Y20oL3wZOMwN1N/wmF1nkyNG7V3zUNw5FB7KBAJqAIQnsf1",
-	"/f7VbODsiLubKy01iORghhXlSPm/KSYPfu8n6F47JU01m3NokFOaAfvOnRXYwQy5gFe6RGNFxo045ite",
-	"igRbmMS2EWBNjBcrvja4XnMJ4Zr4IIpMHKqQSsXLNQStsaNR7zutcr4e9frgJvY79RW+ShFVrYf2dtKi",
-	"ERM3ZjQU/eAsl8ZKlUGpLbf3kToa9RYw9iDTCzc+5JmzH0JH0vT87Iz5Sruhym+64Vre7Au+kCr8nTxU",
-	"EOt0uMvD0FKPuMRy+vrWF3WJb3nAXmIX8NCGrxQzaWwJJkK6AmpJ8V5JqN8MDeiO0jpKb1DdptQQZ7Ua",
-	"mLleDpo/tnaa37HrTddIR1+46x/e3VBVRmDLEDpGr144IK0mhcwg4/kdyNp6WveHH55/CeXcCFQT6hIa",
-	"SsSVFdQqNSx1IlvnRTcEO7zrX9tAGWrFQbh+KMx6/fJVhEhiwWVhBuwNtVhISOa08YzBFO9z7NiRLxpp",
-	"FwU8R5Ujk5FKc3F8dZMSNsLJ5CLth/BZaaKm1Y49xNbLAbtSa8wHoAavDj07UMa3sYPleWtobaXcwzr5",
-	"GayRA3aKJlxqld/3ZV6aLodCK6gDC6VZIjtxez0X0hH4qkD2CPHoJpR9hC4tPjwPKgOyZcEVlmXE5o3T",
-	"UoiUnSYsXZY6Zc+Gw76fHhsXL8GEAYWnTi+6iJJvRgXfXLBRfT6j3mYTxz2srZFFb8PxoJheIjdjBZ8I",
-	"6K8FgeRohr5kU1lYUfr67wVEQ0PNqXuI7twgHvuQzA1TSPeCarqAnRSxg3EJIRNYnZGGItKwEdvqy6iy",
-	"jC+WXM4UFXgw/Uu2EJbn3HJgPL7/C2XVbNHD8y/3NR9c7SRpEfO9AP9jKXLH4nlhEgbt2M7Pn0K9ea0c",
-	"Ix+pOURXObgshdHFXWhjrP1k5HtzENlBBGva95mCurukpUd0azyocSIEIrToEnNuxguyY2yLrUrc23FW",
-	"lWavkvAb24X1RTM0h+s6iMdkfwS9sD2BA2uaUOzwk4AHR97Y8UCo3ckv7h/3d9ofHFL2CeuctfVf8fX1",
-	"98jnwKSejmyOlgDdfdNYEmofTsavjayUrl4pLVOCx9p0FKW5geS1m+uoS4et14Ki2qXvmhi5FMlt2yw6",
-	"NWwNOdsz+nSpjewu5UwLavS9BU6WYDbesOlD7zc9djvLYT1gJmyUg4K5sB3WBsjuKAz1a3vD9rPaR+WJ",
-	"HuzlgTWx10vSm0OpPCyfF3d4IE3Mfcy4FTNdQjPnXGfQNcLdh/sXRK+0eSs9GuaTknTaWi3tZYQM4JZs",
-	"FHuiWtzBEBmjTx2B1t22wdPH34JZdGUp/uMxjFJmh3IM3z2z06OWggaGPCH1icTSANVcecMPzzKxdAK8",
-	"0qt2s89+aiy0COCkGcHgJJmzjkLxmTa2I5QTej9it3ZoQuHYW6WkTZsZgK3Cbh3NdqiWEWkXbOnuI28E",
-	"iTwxLCr3CJFXp/1DAx/CANiqp0vlxFqPcXVJLNQ940r+DSK1kNYrBkCwUV9w9zIeSshU2iZIpFOCMMgI",
-	"BxC8YKmpJnXNUg/4GL2Yc1msxz9X2vKxuJ/zylgKTwqh5W0vQ2/qljf3imNxYNFSdwuCaJyOsOQyos8w",
-	"D4IWTBbYeUH1+fw6naD50yFuQ4dT2HUiYJaxvpaZ9yi29yetfFTYQ9TsPTzUnmHZ7ikC/KIDSnp1q92Q",
-	"hFmRayZ2k2zCZze9qoNLDqqstKlzk1ZvLnzyt9FsyrEGgrsV5bEwws4EW1CKnCq1BjvJHIojrESJY/YH",
-	"uxJL6rCrbWvASKGTE2rHQrE1N7xfk5dxzIZi9Qs1nsu1Er2Lp1/4RnT0HhCJj7vKw8ZDREzejbZPa70w",
-	"1y9dtGm4Xy8fXMLmsF0w8dZB78EZ73HI9H6u+8dna3Wh894+2Q0H4+YUXSfT3exWQDmNlB39XIlK5FCq",
-	"EkNTQWJsjQ6/JCuhseDXwX4YiheDkbopBbf1e9T/ORoGrPpSGaGcdHcnirVvB0+dzZU0c4eFllsxYFfk",
-	"J/fhsiS7G4qjZZBtTC5Y987a1OuHuSWE2qL7PJDhkYJXfMVOaE6CA15CyDH+SlYZLgtDcsVGc1k8O0fR",
-	"cMb4fqjdbANa62t3d/IevMj7enYWUsXfnm5hbJeJDUJKxIrRA2hmC7oQdnY11MvwYUvaw6ww6d0fz/Rx",
-	"0Hvw2cH39OEv+NhP8XPHcuEz7ZfcTdKbSTuvJqA3aL6Ux5nOxUyokzD1x/h1cyuXx95cdwyZXKLE1e2y",
-	"8/lT8RY8xz2P+MToorKob79Lmla6/u4zQ1Pdv6tj+thKMCiA7UBtALxh7QrN/wbZOJ+U17Ld9QxkepWt",
-	"G+UetLLzYt1Lej9XjqKVxbqVeuzJf/Z0K9koSvaJofBvMLEvkPSVIgpbp/ArSSmTG7HqbK9Q9cEnB487",
-	"3jMuK7Ur04lif4FV+YhOHophPy78EuaOsra3jxas7aXIhKKq7OQ/oNXQQh4Vc4yT38rleFdJm+hKG+u5",
-	"lZhsUmGcq//7qKlXSYXo7Pj+SKWbKlU/ITCYItIBp1xxAw00kA1jVkzB3X/LShlmqiwTIr/0lcVGKg27",
-	"WQJmkYkgjW63I8EljjdsXfeHjRW3hyFuzN8BSjwcFsARPf94AAJzzE7gBaHEx+znlQB9f4XriS9R+rpa",
-	"IOKENkuyECPlTwMP8ZGr1VZO12MgBt2WHq6QXGBvPl1RRVmkEW4TQNYbWOATZdy+QMi6YFaPVEoTWk2W",
-	"WuP0LR0cS761XWSKYAuxmDgAhOYHV9evoVxuFOvvhEicdsdIT6DauigH7Efs2uadW+xW6ZWqPefgnvbX",
-	"EIJTbuVyo4Jbi23Pb6/D00zzbaAw0eKZZlbTHRuhsHXeIuzELZ0dGSFYGl8bmnV3WzJ+pSjm4Ax///bN",
-	"4NMDUGvWuQGc8dkmXhxpoluTc2zQ8hbquk0iukNBf3pAlPqPKK5/31FcaM5ryBQ+kpuqAi7+gUO9/lHD",
-	"uBpC8HZLJT21xAsDBanzIC5ZGoRkYhQFhTLRTWAcEcqvjQsJ0zYsw/sK3/sHa+0SrIFQ+4igJ8bJPfhy",
-	"2r8Mm0lqHvrE+ACtX0fq/mysH0U/Wjfun9Lsoy2Hc9lgVZeQUSQ27/RQXvqDEtg+Gtfm2epRCkzyv0Ye",
-	"yhQS8XNplgXHfqn9Tu47UlYzqYwVPI/asziB4UqtscUrnLk0DxOBuBuiPraCL+IlbaDSs/MGKj3dPxwo",
-	"Zr3saMmddH0CtjxQm2HnP1eiXPej8EaMbIQCqXBpGOD4awfv4GH/+j5Zsm384/tkcaFvq0ObRzjIX4pS",
-	"6tzfIXGsUC20bnGEJqwNO461DjjafJRQMB0yw31JG5ro6NTXBKC4ilg0LgUoKP1GefNWr2DTyNKhGNGU",
-	"bhasAQajd6pj21aZSrROcAPuORtId8ZzAR2j52RDxloT+08EVGOcC9tBPteROhGfGelDYr+KSDiL2a+l",
-	"VT0hls+u86DbksW9Mf6CBT/BSB1NBOTiCQU1vUn3BIpPpUJ40U9Y6h6AABNR+NoXcIAleLGUZu++u7lm",
-	"pSj4Oi73ib4FB4/c6pLdCgGhrW7EUJLEFyRxQDjTGk7M7UZPaUEG62/geVKXK2QAEPQYqZiJI9/QNRdV",
-	"SDdSrFkCce+jEURpOw71FFJ21GRccIV6Ou3vtljQYX5wR/TBnc8H3NoHWvGHxkztpotd5W3qS6wr2+i6",
-	"AFCzkIe0h0DcnuZHXdlMt4mjKYlwKdMOv/h20nWTulyy+iqx3WodvLXpM1fgeaHHW4WaT6j88BtUc7ip",
-	"xcFmh3I4qka66+eNTuuuQrlHHQSuHgxfpA1lVVmCCRIDGY8CUdnH5+iTkevS7N6Kuw+m0fAfwtiEcR0V",
-	"C/axr0ZsaA8bKts2odKG4GKj5O5fydTZNO60sFbCKfTqHsJR2+w3xGNrItA81KQWMpKo7GUMSLvzi5vZ",
-	"vjEX3GC9jzPZvK3UbyWMOhnv34s8+nm91g/5DD/JRfb5tHSIGVB6xbT6dA36IBX2qk2B3W0Xrt3TvnT6",
-	"Gn+PbMTclzLdVDP/N3Beh4To377p4Y62wME5U/cBhm5+0sAPj+wI/Pn6He7f3/DdnJfi4NC7QqpbrOEX",
-	"+HCdVQXJR9jnbymUqRm98h6dFlX1E3smPMapL+6XshTm1wgYg9CcvcrzxOTtMIpUijt9+6kFiA4oWV6V",
-	"xXguVVegsYMIcPpC5qS+jUx+CRMKSy9pZkVRwMOG8SUvrU+ZsxqghWkl2g1UM6FBTqRfTsqTmTHjv//L",
-	"v+4nx9SySVR/Oxy+v7Folw34aJx2A9o6cepTHEUxNlDoe++igQ+bYp82osY8ug0z9+Hcj0CoJnJ0GHBw",
-	"GquXGMUn1ezSJwxNK1uVIgkpi7Et4IlhpOAwvuLrAfteWwoY8NNKNc752qQH2Giab7b4Tvg6kgFqA8n2",
-	"JtiRzzd4Cjm3D2/h6OnzZ2yyDtnDbdvhNt1tMwtEY5PaKm3RTrfWVWlEMa2bgq/mut4EaDBOLwMJIio5",
-	"ZOuHgEJDBds2N88O6ctDIhGoXcIYASRldbmFQMOhQ4Wvjw+jWH4w91JiRf283IkkNdkC2zoeGXgg56LE",
-	"9Lb/YFb//phVR1SGjwzFq0dGJVVWVDno/VgUgfKh3799g1URam6T9iEyShoWwYmEzAGMYIYSYZeMqzXE",
-	"MM41WEmlZVSsO49Rw6cFMLpeKBNtRoqOq6PKxL9vTuxr7fzG/PhXNwGAIP0Pr/zHzWEO7TfKbVulC+gC",
-	"IPKDe7Dsk7cCM3S1GcfGlC05vzsTVHwaCoSCdSZhNTz0Ut0JZXW5ZkfumwVfmgSxp8/momgu4Nnp84PT",
-	"a7aXAJlCzVIlzXQl1pWtdOhpmJBxtB27Efpk+rY9GJedl3xVp2FQUJ1WYrOxImXYt7ZTdEJXt1kWE6WE",
-	"Qroc8lAStpXCBTUbEyyS//d/+deN1GcoWICPthceFSrfp6fSDTzYntyEgLR5q8kGFIeDpq13ISh0Trvx",
-	"6zqo8ANXbZayVIlVesGg29wxdZsDKRiybTWItuqSpUtRGgikmqUXTpCfaDu/ZCmVC8nTi5FqjgGF0f0g",
-	"bsAjadmCr5mxsii2OtJxB6Q+oa6RgaPEyh1XmB8oPM66ZwPccHDfw1Dhz+t4zPDt2zC4r6NIkkUNNwth",
-	"edxCerzEmqCtBRXwnqdTkTk+pPTqIZIVGvdRShKdELj1JMWYb9dCf7onUQurcJez/zLQXe3WAfF3Xo9b",
-	"luJO6qptQWe7aj1soEo45sQDavuSW4+zC1f2Q5N2sgakk/pzMyMxRCDa8hargziLi5ZY45ECImc3zGHB",
-	"Ks0XGLhDRWLj9HAqKJUElymV6ndQMFJOCPOM1ZP8Eu2M8NON3wb6FimqbCG48t7GusiI55WXIwWx6AZq",
-	"c21QhZCW1wWgodX2ad1m33eWxPExEzZ+1K50Wxvsrn6X39yJck0LbK5OBnMrtZZzqpzjOhhAEjo1aCOQ",
-	"BEFGbykaP3jCchl1xWQe2ICKYTQKdXgRPJsf0DVug4C3CIQNpuBpRUfK/UN4TgN4NA8jnH+5ewQC8fHj",
-	"0mbD64e2PBTjDgs7/ujOHsIY8E+3M+w9C63dmmVfCA7kRsGC9move3jNaf42gunJ8RMT4VrCqF/DVjUa",
-	"yj6nRvKN5T1/PvjiE9b3AEVvkOnPsNDTwVnyyW6ILTjpgrzGBuPbaIJNK+i3IVTiaUsr24gbYh4gXYl7",
-	"kVUbXs4YJ/SdUJzMQrv7bK6vwwumbq7QOnRXu4O0KBYeG4BkWnFvqSJg3KIG2hwE49xC56JIWOpF87RO",
-	"pLkcqbTeR8oMX4PpYilKGLsps/kBnLZeLPYU027ql964l+Kyyg8Ul9+dWh/KfdfXlBxcOXnrag4FEbD8",
-	"dVieGr2xwT+2KrVFmQNu7gj4bgigozo4KoemaT7KBCKqvFbV1HS81fqIL+VAL4XicpDpRX8f4xpARVcS",
-	"ZC6KtgV3rWjnZKX4K0p2D4XmcJwYyrTdW+qBhO85njDld7oqQxtSmr9ZupEzJEygnoQq/ktdhtMMoL9f",
-	"p5aAiJ+EAzV4RdhQf4l40QneCGL+xrYPcy+4NgcbfzRdPiQDADFgVxtEpVFFtQnv/VDiNhRuCMVtjS2r",
-	"zALE+1KEYCo6wrY6CXQfNYnXUrAGXD/U2nQDYhE1cW8pNYkjzADMQv0JE2Ah8UGBJYm4W7CBpSig/F1O",
-	"hSVGyl90V196L7aHdros88V7GmQYDqpNGG5wl4PYR5N7HPzqflXt2948oLj99usb8P0pVPsGOsldZb6k",
-	"4aGlMjvTvxFAMBmVGkeSdg5zsam8F+21J8V0SrEyDx3LG3EnCvLuIA7PWttnXmNrY9A7G7GkdTdjJqeN",
-	"pUG5YjLVuU9Kry6iosWl8K24g6cAN7vkxkg1S7ASscMlwL7IRVKbDRBbnfabNjaQ9mMsoQZ/TTQBl0fU",
-	"ga4lBPahrr/u4POxW/pDFyfzkEiJp2LwiNx5uHWG+rczzH9y4yWs5OoW1HCM6LEjdTTjoH0i5SF4gPOZ",
-	"68IRG+hp4+t5O6YN1Sr7vqQF2MGVvxlHlEbKz+8Tjw4+sf3rYbipxlKNdZmL8gDgwiWS1aGGLGkQoig3",
-	"DARP+gmPbqTQpiEhrcDDWTibFV9f4pGEO+EWYbhxHVADO9xz2k9CzfQ1JH365wbsKpztXDiSy7NbJLZ1",
-	"22oH8x4zaHGskFNraJdgVYHxpWW5FlhPdIZJrbERZvN6RurzQDSSoG0X7mLJs/3pSHDlbrtuhTKddK6U",
-	"5pa5JzB0Q96jm8EkQVV0SoWaQd4p+QV3Cks/VzK7Ha/a6Nkf5GzOcGsACU5hQYrZnh1YikwvFkLl3LaX",
-	"32rzM0bmRu9M3BinPpVw0IFyx+vv5jkvERQeUV9HqzEkO3fk3KPYqqdsWUpdSutRLOY2kT3nkyMS+J3g",
-	"bYliL5w2gtlT9AzwhJxbfvxzxaGjl9Ik9+9PksQdDjouRD5rI0poApxKCPpnHKyAzJEmqnwrnUDoBDLI",
-	"b46Nf0SkpXKP8kLPGNC9vYtV48W+wplbzXc0634DXfunwUSAdzmmu9ze9isnUEB7CLTDQ0nBWOyt2dN6",
-	"ixxuk/CRgvBgjF2SZTiwY57/FTIMCOvYETQRSNhC5LJasLOEzR2Knvcv2KwUIpfFmtKXlbi3gZSSuZkC",
-	"HYwgQx3YCyqFBnOaAaJtqBgplY+tuTKQ5JEC31GOxlrf3LwhpuAu6IZ3SSqOfzRYH4glMc9B6ckdntKY",
-	"8ZvpBdYYStwBp0gU0JFN9Gl/Q3BDKm2Bo0BfHkcIKMIsjJIyR4fbyYOj72NH69qs7Sk4Wsc8y4SBQtKl",
-	"UDmQCveHuLclzyxHMRy+UdbBMIjjKbW3npX0o4ew8VTe1+9IRfHAj8DEt9LcvhHKtB3hYeZnN2pcwrE2",
-	"nJwOhr1Gfs5fhsdf/fT70WiAH9pzi2wJoXMdqVJI2TwJ81IjZUxJw1L/Pp4PPf6ZaRX1pIKk9VnJly3i",
-	"8nXhhByvyCdxRxZ/mYiQEzkD7AVhwdf/QE8JACFbYSLCDjNdlCPUuJBGIFCgsW1baCGk8W00wX2b19Tc",
-	"bhsHkyZv7mb8/swP1DapbHuHDR96imGqN3nfiP8dbeGoVLmIECytbShjx5vTBAIhoNJUwEmkY3XjIWnB",
-	"/zepZGFDt+IHNNnNMMpM89KQrkPmNHGfiSXKdCvBbxU0E0mokgt2DgqsJ6SG0vLisNACbPjIjXpJzzGj",
-	"varJPazIS5y0cbbmMiJaf/+Xf8UUP3RO3LvDfdSh1WL7HofmJlCisiUvAK8qhdE0foWf42C6FYOudM+a",
-	"PkGDLW6MF0KotxEvwcy1EnI2t+yI/v37//xf7Gn/kqX+/uF1H1ZQjlQszgB88lqOsyUPrZM4lPuBnksp",
-	"nU564dexkMpfpElGiiQCeDHXoLrx5dLJLFOeWROlyPupLllKx5xewPMLwQ2YICkAg6rVbnUC8oTyGC2e",
-	"wSQARSu9cV/GZvyNSBd/rL2k548I4vZgh1BkG4OJ2sT01Xw9lna8AEZl9tWDPNGp9aCQXbmt9WxM0U0B",
-	"ryMx+BASuOjgl5lW1inYC674TCwgvXhtrFgkTByD2lZm9f05wHG7kBmi5EwoDMxvekR+1GV+XdIR78KR",
-	"GunHkyq7bWse/KrUC5brrHLrg6CRmeJQ705kc6ULPVtj9SvHMmWZHy95adcMhwA3jkn8X4gwtYgOxs6C",
-	"zNgsK6RQ9hhsUEEgS3zkiCxyLHEwFzwHj/mL794lIxU6pyWMohSZkX9DJ5LjfmyiGycMVXxynZmTm7ev",
-	"r779ZrDYAldJEWsO3kt0VdBBwVNWlMtSmvYe6VnQHh/ULMn6nmYLk7I7UeYyI5XE41W4dvQCZXqmpKFC",
-	"JDtI49ai/mrG05IvxEqXt+2g+M/8jr/DSwpP+sZZ7iaoXPsl41BY+Lh+6Oh7cW8HfzUJ+766t30nEmH6",
-	"P+VfTEperqlAj7Ts6K3gmU3YnyqxX2E/imWE62+KsN8UcKO63GeYAK2yO/wmguj6wBNmbKkVyIFerkIZ",
-	"8ECZ9SaMvi22boaNLUxvY+cbl9iGug3g29hxN1ELysbBGafSPCB5oJqMKwP7qSjlncBmEgfWNu4gTKhx",
-	"KPPEoGgBFVSkuR1AiZSx525pVF6Zil7RAoO3CvXtkTriRcFymdfcFFxm8Jj7aiKYuONFxS3Umsf8ZB+a",
-	"VgMHhems+BqCC1rUQ1aC2h5zZ1/vneoJ+tW3YHtNlADfk15WSiszTjUkw8Y7Usv3sJb6CWMJHEyJRJOB",
-	"38Q6MpLFoCK76/UacqTZRCfQnvIUo0BtpvQcPEA5gl43REeI9ihdJXgnidD8pffumx96Sc1Z2bKoZlLB",
-	"GvaH4yZnOJSE++KINfn775oby3Bp22Ektc6/jTX0Yy3dz+SdMJCYWJu/c71XZMPGtfnuKfVJ1mtpHEHb",
-	"9b03hzf+w943He2A6sqXzYq73BfYBbPd+5sXLOfrdjtS7lCtncxRRZjo9UYoYWsUYcFVfPvTUgh0i7en",
-	"kHErcG+Hkme+lONS8BbdkNJz0WK5kKqqi4al/q2U2pgepd9+c5P6Fk6mn0S92goobdpahPhOlKXMOwxz",
-	"OIdq98u9fBUiDFpvbc7vvGwo8ngHR9H63a+0g34SdefQ3nXn1u4kmVyvVKF5TsXRGC/c5tf1BMErBgIu",
-	"82KrtN1bg5iPw08dXquP/fqHdzdpwtLrq5sXf6A+JC+/efPNzTef9TY2kLdef1IDUOPG2rC2FAsuFVmG",
-	"NhTqCDuhkkRlRJ76MBaM2ht22G+FEdZ01rqDAuPD4cVw6PBv/5RpX33EPLo/xIZ1A+vvhmHbN/NAtzKI",
-	"x+YbozDqN7XPnflK0d0dpxqFl2rbh6dBYQRfk6m9dZdpy9lCAhuKleucr9lRLup0gNo30d9jM0Q2gUq2",
-	"rztpEHxaVgyDMeTE190kpm3H9KOYzLW+fSkK6ajEIwpXijtQ4TEdnYp8PTEs7qIeZV77KlKdRSxrJ0kL",
-	"qemsc4mqDP2eMF3k0E/1IIVl4yiucLB2oaYZTN9em4u6J8TlIUP9w7joP6OSZ49vT/CoPHN3bTFGQMJm",
-	"3AwJvnigI1KXDTb98/G3QjskOfZnmbIjoOYrPOJjmad9MGmgy0vEt9fWZKO9DUToKLxnDw5AplCAseOl",
-	"CNwgx9aD5e7OD/RkaP6Alxv166JKl5Q3x0tLXeKfMSMyrXKDvTf6jweEg/xkOxuM4QY80jEkN5csDYCd",
-	"hiqiZ/f3l3W5T/w2dBwj2Pfno0PZUSdsCGOlArY9aG3UFSZ7uD1XZx0AT4eoK3y0nxWSrMGhdWUQc0J+",
-	"uyfRTfq1DT0tUNiA442adxtpE4H07UHEPeU6kNnXbzVP8XtwTbsLxOgMDKBFUMZiwTlOLOt+BvTNencx",
-	"lLwq4fbHDYUyeqCjb/j3oS5XdKk1zb2MuoZwlhUcKolPCg0NxiKocwKnQy9d2TQZqbQUuSwFdl+O2hTD",
-	"Y4XBapdKicy/myuT9hMokFVoag7pmzRgoHZ7FnwbPpaHEvENktYS8CUy4S4Coq/BI+2eBXdMXdjM6b3e",
-	"/gOx3A9owJ0SGUFPYx/N220u96F2zxvw/GtXdNiUgf7RazvQeq/52ulxn9g/swkzr9/9wL58PjxlUoGK",
-	"X9du/Rs0WK6mU3nfdL2cDc+eH5+eHp+d3QyfXZx9dXG+EWMxGuW/nH88dv+c+X9u8J+Lxj+t0RcPFRj/",
-	"9NV+eXF+9jlXixVOF8J4o87uYuAHyWH0lxWNCPkHahU/IgVx74ocLTVCjuL+05Tx3Gc+XVgqxlna3GA6",
-	"Up5FXzKOsbfNeiI4dEKBNROdr6GX3T3PbLGm4BRR5BRdttGs4fRsd1GMhxrDYTuvnB1x9v7965cUaeHO",
-	"H4MIoMFKuJN0cIik9UavRJlxIy6Z3dWElRfyVsQS0p5tS/fqVuslmlrG2ZBtNgv7NsH8IcnlAfp1I4x9",
-	"XNm8TmHPs7ukrTdGGqukaWfzn+ZTj26P0dikgXJqh7madN4RPgSQz0q+QlyAoigU5yhKAa5qiih1yNQK",
-	"kSSetaJ3WYlarvIHSoKByJ2k7xPmT4decWmP5vZC4PggTZHUQtwQFbrbSyfckCS3S0EUmuLdwq6s1lje",
-	"FFPYjlBlsUJl65BQgoJNv93G1SGc+tI2/gRCSX85JWnr4t+JVNrOnjr5z7KWSfaQuLwEA3ltWdnl79RK",
-	"HOvplEHhDXwQ/awO/AFEEOQ7o7QgesNWXdX7IzB855/shsM28q5yXubjHdO8o+cY7d7U9hDz8LTsKLac",
-	"QFBphFvuvv3PDmaM5YslPlX/2R/soT/sNomEAXee5E29kp0YLZV9ft6KX3uxr5jOeNYVWBrCVQ2ZCVLW",
-	"GCharzDea0wwN7WYpoazU6f5kyjldP04thchVwvr8/wAEmK9dIRRNI7Y5dvdwt3/tQHFA6jo+54RvI3x",
-	"2dQB6NyIDAsnJigX7lV3dAfOhJ8dlaZQwvTu9L84wQu9BWyyZs/P2Vzcs1zOpDXkFWvFaX8WSXAbKQHF",
-	"VkEthqI+lfV9jx5e+lZ5MA9eDbjCo9wDHh4hIYRUzL3PkE7E79NQaK40jJZPUoNbdCu9aC9GCWWWNKST",
-	"2YYQ5q0LEv2JIF/tWTegu1zAxniY7JrpxUIrtpDG8ltKBRT3ywJy/oATy+lUlEJlYqSO0lIYUUpsdjr+",
-	"q0GeifseL0sxlfdjtxhoYFP/MuFGPD8f58IBSw58uVouUYQfz8W9e3QhIVmFRklJXwhXMF5Is+A2m8cB",
-	"OhB0sBGMt/k8uXgaiw4Atrnm+ofmkqGVRrRgMM7F690rxBiO/SHBMY3Y2YamRqzAAyI2xN0PCoNguYF5",
-	"uJykDR0CIBHktuKhLo29PjwEA5zW3doxVLPwpSrev33DyMSwUbPwhJfZXN6Jk1/W6/X640lnPaUHZ8I0",
-	"XvCLOwIIRTgxOswnk1FloMbk56ftNZS2DALEhHf3EvSbORuefrVfY8GEztHvcvuGkCFVpbTrd056xNO/",
-	"Wso/ivVV1ZYXfqWaIRTUiyBh6UzocZNzPP0S+jw8P4ub44JX2G0TgLXnw5B6fz6+un59/EexrrfGYR29",
-	"j26ZUk01WtiUpaQAejGAO7b5JCFlu9BuLu5O/DMfN32tfhCwhhhGlYtXYmKkJ+XfYnC0vIMOolIJ9sPS",
-	"yoU/iKNvv/mhf8HmesVWoijqvsIjhfHsxtcuzuYJlDAmPRrEo4RlYOdROYN4N6dPSCsG7L/rygcW+cZg",
-	"WP3u/ds3l76Xtxu3UoZxs1bZvNRKV8bJJyqnlsWgw5ZCYI49VgRhR1ghImF1gYgEZ+/DJCMFNT5M4nNq",
-	"fCURqXJ5J/OKF40SBiaJ6nagTvTObQpD6HzC92CkRup3v2MOvISyMoPjGyl0MqcnfClP7k5DTErIkKj7",
-	"XoRI5wAyXgoesD+KtSH3H2b2AVQmI9WAyzNWcpXrxTZ40rqfH4evCMurxYBdwezNJO6RitHhkryt7jlQ",
-	"cSFdL0IXIyhIE+KH6uY6dbQHbgEzNEaKtgo9SRmiOiSBYrgLzzKxtFA1mBGv8UwAGq4OTxlfyvGtWI89",
-	"bUgvGR+pBS+gtzXAIFWdLRlVg8Yz3nifDDhpnXYKO0CDITW2d5zPX+83TlY3/lp9RW8PvOQu0VN2PhyC",
-	"zxKsmXNOtSXcsBcjlf4yQqF/1Ltgv4yALriPo95gMBj1EjbqOda78RVZzja+hY6z0XfsAzhpPn5MByP1",
-	"dclVNmdasRTmG7hh00uWwlsptRMHmXY6Re8pk2pZWXbE8QzASprQRYXutpCrA21mw1d9rE5OVeQGLHWb",
-	"AlZO4cSpt5URBqTs6Hw4TNj58Jn7z1cJOz99mrDzs7NkpM6fnvYTlvIGMqHPE96DXyeyKJwYUn995r5W",
-	"2o6nulI5fHUOPSLriJb66bOv+mgxdbDgv33mlvRs+LQPF/6B/eHm5pp9QEn/A0oqH0bqw/Hxcfife8xd",
-	"94d6iyAdsg9QgNPbnoPwyf753Q/fJ/4rrhhyLRD6EFIEW5UaEo4x68Ud5YDFEwVAr08TZ/PkpTGh28TJ",
-	"6eAUOmSmf9DuccSnhHEWxgovF44LUP6IKPtUSBS7evqm8gDP0mLDCapyUerKQpsPzmzJlZkK0JEcVIFj",
-	"1REOxdJsXqlbkadsJmxENeCMAZGeDU+b2wUbs7vX2tb9gV1RAGTidbzrl68wCn2x5KU0WlFCCDXYrGun",
-	"koW+brPoJzt1k22RFvaBfa9byXLba4Gi4IUQ0XmQMoWBzmCzcTDXxiJ8+Fv0CKqlOudramvGoFGgmxSC",
-	"JaplGP6pGx46gzXG9cuMOAD3jVJXcx1DqnvXV3At1vg3xqbkGkHiyDcfgdK5PlkY2tZLNeuHtZw37pXw",
-	"FfZYSwPAZyRk3YG+HbOc5kBYzqMxUnDEUB9aKtcUjdscAnJIHhwB/ErdA1iQB2AIfscl6EN+GNuQFWhA",
-	"yyZCBMW6znkFsW7jnJCNtpwVNX0+8LygwcnDu617oDywZ4fxLatyICBUDgUfwgvPgHAJO9c5HhJKLn5u",
-	"/zwWyjFsUlk4I5rc4RC8G8b7qglB1MQYKUMI4AlxJut9iUHUl7kxU3DxIB3yCZz7zofuSZyKgkC953nT",
-	"x4SzngK20gBjq/UYKmRsshX4kijrKftOfu3fPzuLOZIb2f0N/3qE9vqA4w/vfOvB9vcbS2wcx+4RIWmd",
-	"2iSdDc+/jNWm1slCS0iYKfqLpkmpPaTvuEodItPmaO6evDsYbylgi9OtHZhzBkJMzJywbT5Hiac5YMBC",
-	"FCRA5anhtyEP+/h4mMQRSLVuCV02qHkXTkFzyLBxHMHM4mUsz/WQdKNs5lZby2XSkDu8/WA3RmoZoCmA",
-	"OMEjYajtu+fueFGJur8Uerl9LXg4yZJERaQWHirev3/90omUToM8JmFD5vgQyqC+xor0oWJY0vKJcZSm",
-	"39wNMdDmbgJO4L3i1oBsBMISchRQv9g4olwslhq8eMT9IQLfnZNi6ev6V5QAELmBwZLs742FNohRbjlh",
-	"EqAhupyNY1H03odEboPQEwOpbwwzAqDoJIDbpdO1WPpW2HJ9fDV1u2/OIZedU2iNkOjzInxWBBReAFQl",
-	"WapJH2/FunVWTMzGxpYTsdZU9cMsRSanJLNDRGs2D7esRG25K/i6FqKensbkDgWsbarXkFCh+C22K6vL",
-	"9OGG2fNz9sdAC5956dyKUvHCC/twtZXyNkAGX19SjXzQtYKWbmPROh8wOAgHr5WpeAHNwIqlCdMB6XYC",
-	"s8zEuFJb4kDOLXc6Osu4onRJul7vY/CT+Rg7ZG/eiQ69m+SCoIOWQxG0jUvyvvZLJysLaNFDVpemvrsF",
-	"4LCVkboJhVLrlRoLNZcAJKc1BjTiISLUjErGeHrjdEf6/cJRh98Ph8NhzRXYUToaVe67tA/hPyrYCMi/",
-	"7jALxVB61+meOPVIvb95dfylfw+pEZC4WFsdsCtQw5BkOPlVudP2XOrpGSbKGiqwXOSM25GC306HzM0I",
-	"pNBcesD3BectWRiGrKELDliKsXkpW1QGjpGzNIrZS6lH2NX1a1YKW5UKVQXfgOKo43iToMv7Cfpubxv6",
-	"+kjN5J1QzK5kJqiuRogRbdDqt69esKdPn36V4D4evFJpQUneMIVEhq30z8fktDx+nXut6RL0E2zu79Tp",
-	"ta4YWT+9rdMbW9D+CTaVkXqHthUEBIMlw3wsFJqnVtjMAWrv4mLw/qRi5Hr0zgJzUYfYg3mgrS19EmLT",
-	"B+wHKKmw4BacKaFkCF0Y9NKMA7F0ycBncuwWN1KO45k94rWO3OPHUhmhjHTCQrHuMx6pyF7IxbLFg5G6",
-	"1kXB0m+/uWEnYHQ7+YXCsT6SRUvcYxiFW7UT1/R0inZEKkoa0ggSRBJjGB+pTYn0Owf4aNVrEiK70pSj",
-	"Z/ylBR++Gam3xMbJxAEaaQAxFnzlJo7FdIjxP1Ifh+njHsLNuSFGaq8gTnaUtkRupn2/0ms+o8iZEfSA",
-	"N2SCXIU0ILghxKvjJT4tcqwzw1KgvSk7OkU3SRJqW58N+74E1kg1kDx0RPENGTBU0QTkdaQ8gG4p0FTo",
-	"uMWod8H+MhgMfkrYKIT9ui8nWhfuu2ga9zXRSzIGpgP2An7CLeol/7kKJs3rwltrMeXLsTCQST/QlS9F",
-	"ySBd7f3Niz77sC3IfmhkZkZ5mx/iRNn4+w0TWmxKm5bCvfiM/nfqWPfp2RBZ67LU7AM7A37+zP3nOf08",
-	"RH616cYJmbBUSDfkeKJSonzElqFuOZAyRwYUzI4Dwh/SJyEXNkrai6rBSpoFX3bI4w/4bZDjzEjdrDQK",
-	"PoZEOy+MXaKx2dvX0vOzrwiHmxz9COIkarStW+70Ryo06NkUGwfsa6eeOvSPSEKxdkJmUH5KL9U4aV9l",
-	"CCHH7J/+6VqUVHOmFhRJQGyaaP/pn9hRlwTavyAvAu14pBhFXKJ3JKWMP11G6IwGTPDEQY6MYVHRyqBg",
-	"QqPBBRWQv3QDPx8OY4CrVOG76vsmvXEvBa5QBSRx6vX13XPaLyIMTC1yN7Ab9OT5OYJLmJ/6ZYVwuicO",
-	"axyvS/98/EqXK17mInefUroTMqBNxFyq3JFc5mD7ft29RIM+LKgg7O8khvXE51VtX0iX2tG/YBv5024d",
-	"rSnUG3ndbpWYgR1j/hHIluiK2/IAJXDfyxwfgDqxDpFINlwkuBR2QqzanEBs9PbXdxD8AszTjRgnEvUT",
-	"1kzDD+utydDlto7CCiD+7kLciDQhbCH1EFrvEm/eMXeCLcRsgBOfYP7EsCPrBH50APVJqnejd+ScQ70g",
-	"FPagngoUT0MeG1j0gJT/UCU1Qg83NCGIcJJeFEUDhW+9qM6NF+hwNPzWj0qmPwHtri68Uu7GlnXuMnb0",
-	"a1qZO2ESSuppY4s19M/eBY4cLtBNuCnPnCzzaYqiKtgoNNUegDO/fvlqkzw0Khxwg85rbuCCa5509PTR",
-	"ZAIrjgsq3wQIXHDVvwR/V1eZBFok4D7YKdzvA1JtkfE/MbVSOxfKDYw+/UmzbMOAvfRFGTi6PlSGOvGt",
-	"EEsoIKVLCJYBhpB+c8NnKZY/lzBq+np6/L1W4vg7iC3qN1jBVNgMDTKE9MALvtYO6krRqe6TMUiWVJuW",
-	"CkILy2VhLpDDIWtCgxcsDRjaSEUoBT9y2I+t91WKqSwKoPYOxot1XTzL17aASm8yY5m7bQdjI8WLmS6l",
-	"nS+wDpFPPp1UTr7TUydgUIEXkDywPoQSzAlYDeoWudbIdD1SyNCe1xj6AjgFyVlgQgfXPD7nozGWpc68",
-	"XZTlYlno9QJsdq+nCEvIb0pUtbeNBElE4ErhV7PBygnf6ZYIpEYKS0mA9kRtnyMlLuId2G+lqdLBdTvN",
-	"w5eHashaVJFDTxtgCtoPQWhAA3B94QLdr9L2UZvHY0IkC7M3ZASKPaBzIv57gb5aChH4gLp5Q8h0Pztt",
-	"lFvxxoHf8RsU3j+wUG7En2JEDny7TdgZGXcao7z1xRQaI0XloyfR7UAFTKVX7QMZAct5r+Q9mnaOCKb6",
-	"WM1bZmiuQemvRhBpUNZsGfRbt+y0KZ0nEfVLmkRSlyyVS2/5+d3vWGQTGqkmVwQZwX9DDD4luypo/lsG",
-	"U7oc0JbOnj1jy1IqZJFX7168fj1StVOg77SgJUkSvMnygip8K9YBuOuQDWKZZ+dsrqvSkCnFQKNHUukC",
-	"XAFZY0cYsYLGBTegG6cfJNAg0XC1Rgu10+0hIgUY4GCkbuIlbRmDvZ8GbSntRmaM4yxkJpQRUQjYdamX",
-	"pRSWQ33O7vAvK8oFlsCWtohjx66uX0dVpaCU9WAIKX9LofhS9i56TwfDwVPMZsRi1SfeV4tBck7X2Q6X",
-	"+9apPcBLrPZk7Ylhhda3oMIKS5fnB6PIHiNs5E7GmBT2Rt4Kdv3+JoEi70qI3ARn8xODQUelDyNpq9uz",
-	"Uu4hCodFxi21ep1DNSEj7Nd+RxAPi+q129PZ8Lw9RDKsWppod8gHewnF+MEQW/jWlcVC75z8OTyPj39M",
-	"elt0af8x8PGNMd7GZYb2G6d+ZWssI+wh47jHcYxg+dv9Oj76OseYyPPhadcr4fpO3ivHrHQp/yYgF+h8",
-	"+HT3S690OZF5LiDT7Pzsq91v3Gj9HVc+9wKQ7PzpHsv7A+ztRus3vJxBP6xnw+Hu116TiwLCzPCtPbb1",
-	"Dj0N72tHA4bAYnF0jwVtqDOpMcPyGfSfC8jy08ekN+vK6VjNpRXHUHAQsL4DNaMyZQn7w813b0LRMmD3",
-	"CycWDtiVaoYbkmMwUAxoySSs2aA0TkEhn8Kksiw1c70aE128gIYHaRtJ+PYhgjD0wbiUwQa6GMq2J3+l",
-	"9AJMSNuVrhbmAJh+iMYoJwRl4j8oyz8oZfk/h058+zgqsaxsWx0/aJJoIqnVj3MRHPReB2GW3wrUBkOf",
-	"UmiPloC7sA21+z5wGYhFW+waFK9Ek0ocg4ba9wp0a/T1wtOyFjrYUXo+fMo2IuX6lw8JH6EcLV+DQpUW",
-	"eqbB2sdZmnPLL1L2/u1rFBAxw8bHdyb0gFzwmThZqtkl/p5Qx4GRin83d7Pf3y+K+JmkDq959pz9UX6N",
-	"OjMl8Lhzuv7+W3Q84nco6IraqXk2HA7/3//H/Zct5b1Aosze/elbtwHDlbTS1EEBaFdCP/AFHmde8pU7",
-	"W4GVps1IHaXmDjxqM3RSQi+T1OcjZ7LMClBHRFHIpYGPhVTw71IX6/jzjHKbxT0mNluz5JixLKbGv8jL",
-	"b0ueS6FgfPeRF/E3xuolzFzI5TWtBuRlGNLBbtqn1AJhhLIUyGNtKSeQ9+Z05luxtJdUo90kVMZuzlVe",
-	"QEO01B2PnKkfwN3lBi4FZZAZB+ZQsB0yy6hKPCpSVVkc/f1f/rWfOl5g7Lqg2fJSL5e+ZT5nL394cfPf",
-	"r78BiMAiwpETPlwYAJgPpwH8shqup/HwDVnN3A8A+O5VB7IjJRUktzMANzRnyeD/h4E4VF1Wlh2hTuZr",
-	"0i+XpCDNQchiSw58H+JT9UhRHe4+KwS/I8IAXYwpogHoRRvHfrfBsYHGfk21DnYw65CAFOXY9OaiKPR/",
-	"5dlC+FQkyCzWVpSgdomlN9xcZQvBrmaQ3I+mCuM9A4M6ySd6ChvQQFOaTBfajfe7If8ie/ZVL+nFZIxS",
-	"xELzoX3lCZ8G/LGZGuVo4sd/BHFG6dV/iDS/pUizh7jwNc8D2Px2+tXpHm/QsmIB6PzsbJ/lkRHVSTHf",
-	"ADH8P0xWe/cYWe1j0kMTHmSjtil3GAjRMjC8ljTCI7zDdonpr2wqCwzq/f/Y+7blto2tzVfpwkyVpdkg",
-	"RUrUiSpXjSIf4r0d25HkOPGGi2gCTRIR2M2gAdGMy1VzNTdTczM1t1M1D7Kf5n+B/Qp/9VqrGwAJ6pBE",
-	"SfY2bxKLJIDuBrBO/a3ve4b/YJGaDhMpAgm/O331pMm6mysCOy5UoQhkZAbevETlT3bsC33rDxH8cJdf",
-	"IsoIx3+X37/JlHH1dz/g7fnLu//4iTKW5u6/P8MtOkAK3OP3X0FY533+8ID+w9xh4ORr8B+niINRI3zI",
-	"Nl7jz5oIbwzzHQyzecrxQa7YYDRwkCwr5HCxEDuN7xCXzwjcZ/7+9F8pym0PVbz4LztVPN5noHWhsyyR",
-	"jJuUAnK/ikgqjyZC13GGy3R6AFCwaEdI3Ur6wND2/zlGkEQ30KkAC5bDY07Ex0B+/c3pWevi61OTlFJ5",
-	"sImGzDf5c0XElSGAFynK6DjaIl6hkCGYG7K3IJtMyJCWokKnji1YFm1IGxCBRAaoNjuDhsHKDFEgWEmd",
-	"myTHHNhGMLTO2bWIcpX1LaUUXTR+/t3P8Vn35/fvXi3ef/9t/n56vHj5Lk6He69+/OFdL3///PjHaP74",
-	"cejDxKkF2GSPgdcPSn6swPMDy6gH3wBpYCfwPoc+baEF0ix+7yASw73juDvsdnf3D49HR3sHvcOocyii",
-	"3W50GB3u8iEf7nePo6ODqHsU7x/u9Yad0fDwQByOht04PKGGuJLIptRs8HGTS7hdv2XwDSyHZV/rM87g",
-	"Z7T35RjeYOVaqsjZFiGjfHb58sJ3+Aa73RZIC9/fbrPXgI0AyjhiWLPIDs0co9IJ7AsivZmPOD7YNMZ9",
-	"PD+QvALGMrO5fHmB200WYO/GZp5yXWVta7NzOrMue9LLTnvKxqnggn0GjvcNB2whXrQ/KVmc6AggYG32",
-	"DF6qQDpGaXMJZEaOCZywz7TPdvcZLlAX/rXVKzmoQXY+pXKU+RJwe5BfC0304F2GxOBujxRYwk0yr0sC",
-	"cfiwzU5XmbeLTGBxzHWzJSitZiYBgFUyDtQY0oRA3imBWYTWqu4hN/5ux6G5CGb1oxqaK/9UiEK4TiPN",
-	"p2Z0GZeapKahBEjgaO1sH+I9WCaQOEFlLMq4ntDGQqo0VBxx+8FyQUdFTox3w0Xl2KQibmLxC7gYJ+UO",
-	"tF2rQOKmciNT4SqlfUJ8bbgfTaYUyOHnKrsiZokaK/lEacJ2apUCzggOLWVbaDYnCAMjmCvATwkxIQCz",
-	"mCo1Myf02SxLrnkufOj3bKUq4qnPpkWaJxHoXReSYD7m+T97/ur0EpoIAhmlqohB6C7mOXeAyCq9dqVR",
-	"pJm2cJsgZXkg6UVwU4Z1xCrblC8Yz7LkmqA5AHMxvq7PYhEXGJcKUOamJwsgDUNjbBtuhG1M0jlfVBD2",
-	"RFe+jqq8HchTfMd3Ox1UNi4JSQDTU+cqgYmcQmmaSn/aYXGWCI1Wmf4cZqfG5NdI3Oc30QJuuzkmY4mA",
-	"mdIJ5kohOs8yb1ncCocOtlnKF2ZOOZrQftP5A4mRgB+yv9iS9pLPrwy8vTJqiG3CqvtHm4OnalH5GqqI",
-	"1sCS16VOJ3L4+J7LxeoSBtKqKoLjSuCFLwONlXCCm9eizZ5ZH1E6fKtCj4DsKrFiuDvsxd1RR7QOoj3e",
-	"6o2OROuYHw5b+/Fu1BWd0TE/Gi699+WNC2TYPTze7+7v7u/uhrZ/6LrrvzybHP6wMz9883ryTfHs8qd3",
-	"T56f7R/98NV3anb181/3vs3+Fn/39uWr909+mD82/viUPVclR6l5rAotWPhdiZa1f9hVKrsReHTFx8bb",
-	"j5N8UgyBlomqlO7/NHTaUV3K05fEICA4/Es9HGQN0aCNA+v0Vr9BdLOejGmF389bLqJW67EViu/r7uO/",
-	"d1rHvDX68Omg10TkbfLt+kIAmMvKdBA9buLkbEpaS/ZK5cRHWl+K8tG4fUaXFebJO81orXr96kSgPx+s",
-	"sLlsRSnMRALwRWids72ft4z2KVFtrh/pb0BtvjqRF7GQORqCanRzssYNJPkNruD2STpxgJvmeQtF8eoc",
-	"TnGjMbRXIWO30213wrWDeqtF1jod33XRG859p/VddWK2kzapRkoI0DQPT4NnXjuH0ur+tgu6Omhnn31W",
-	"e4fBbpVv8Enlpb1xxPkDvpuro3ce2r/NOydxe8kbL5vie/mh25ZB39/o+n8/bb3nrZ87reO/7Hz41Nv7",
-	"/LhpVT7cd1vwbkXLZcrpO2+5LZMLLiCftSjT6EqqeSri8YoZyivMHslYKtC1/ex7e99/33BalwLb/MTm",
-	"qCcmkFhJbFmaXIlKsiyVbJVpNlyn13id5fS6knyDKIzjQl/heF8dxAmzfWmY8lpxVUvNgXoMUI1rGsuz",
-	"X3q++t6JiY9cM63Nq8z9XalNf2tST804e/70NVbUALVf4zl5e/6S3AOgjWFE06mIE56LlDDBdO9d2zEB",
-	"h82hcPOyKZK0NmEsQO6cuokh+St7TWcmVTXXHmV8PBUScqipuhYxZlXGg0G6COgPShgRspErOwuXFEK6",
-	"AgJlq/wu0EHuW3aOpV7vW8id2+yFmQ7kd9DajiOw+Hp7vj41PCSAWcBaE1tPzGy7AOxQ2+zMobXxVhUm",
-	"0YV+HLpxDftalZbPSksPJMsVXRLE9KzqlLApAJdcuXVV3qRfUTazdDR+yaqc8XmqA4k1GcjAgKIDxVJs",
-	"1pOY1BwEUTT20LgUZoW21WSLjdUYHDc+FdiwDpiLTI2xhVG6STwyjyl9jnWYQEJbTMRn5qg+cPKIkHWx",
-	"8FpqrqRKim0fjg7ZfqfTZqewTJW+uCn/mEyLKeK6sBml21/LNIDpFnzQZ4Hn1j/wGqGduJ9lFvbee4mV",
-	"hgUgZ/3wK4AmsAc7IOf31AFMqq9UBckPTrtGiWsRIkAfDIy24EPNY9DKRMoLCdzO9dMs8+p6d0aWmPXC",
-	"lbsXtqT7Ry1KXY1KFmlaV3xq0mt67/leDLupZi3rS+W0aVDSAE+4JMqEHybmIdsfdsRh1BWto7g3avWi",
-	"Q9465vvdVme0F+3Gx+Jg2O0iFTw+q6BhZ8VwgHrWnm5JeAk/tG9e5e/1j4CjpDIjw9+bkyVyPHBdH/Qx",
-	"kOLWr0+f1S6PhA3IUlwXZrM/IGGiitxinnEo6sEtxF9Br3L9avhR7WLQDnzLXbvlKfe9kua3fr3K57WL",
-	"1j2VWVdwVD/tLS6OXnWKg+FPX/+0m3ffHJ9f7X23qzovO9Pjb7s/jZ4e6P28V+xddx7f791aB5lCokNe",
-	"76zFUvdmC/zfCDh1h13zNxw6QM+tyd3Apx56l/6sSj7esFHvkFI7yCcr1iKmaPtYAxlOSSOJFAgNMWct",
-	"VaD0L+cQuOVmZVD/3WTs4bY7Hj0FUpX7GAMaK0//JCJz6KkBxmoTCrbZBQ0hkGU/4tvzl0jYOhTElGvS",
-	"xVDzqcBQX/MFFCupl1gskDJmVFZv3p6/bAy+8GxroFwNBUWepYnI2JbDSG8j9aktIwCJVVlFMCvy2xZ+",
-	"Lt2+KG4X2vUoSQTgLqwbEN6tXzWkh0ZcnTku5HVOqGRL3vicfyOf07v9oFcqf6YKuYF23cNpEFLIWPpl",
-	"hBfKMdVdh/gIshzrPMdFngk+1Zb2YG2DM7oSkPQpqRQRYcs1O7v4jm2dPztjve5Rxyf+QwuyYZmaW7Bu",
-	"GAQyROpMIWO9vQzmTZD4wq7HiaM407ma6UDaOoatUSBYk52ptJhK3Xf77j4rstRnmG75rEz8fEbJjF8C",
-	"dWo5kM9qeZLPqhmK+4u+W47v/UAupwKk+2GPryQlPlvKk3xWppA+q6aYfiBryaDPymwxbLN3UKIgsNlj",
-	"LMKEWCZT85IWCL/AG6w0yZtoZtwMaKbAyqs50E8Qnz24cirI0OHAbQg1P5XFIquseSCRA90sP0YGGBS4",
-	"pbaxw1wk40mOIECViRBJYDsAGvIZNN05KU86aYU5dzZLF9vLk6aS2MqcK0UspUkW5FEglytkuj5VPCqh",
-	"2tjKRNlM6QTJheAxA3IOH6mKA2knW9G7pJk3z7jTWZ4z0bwTQzuqEJ8EspQWbkHtskqVbia93WZP4TyR",
-	"SFPQapFIbmKSzja7IEIgHUjoY9uJ9PUJUJ5qkT8u8lHrCGuMrxSK8QGDDSngIFWQnmWCx3oiBIgdT4uU",
-	"9+GxgTcSEnVtMXg5HyLLJ1RoYXMfI06A9qEoMtJhlKyr+HqngkMbDzR46xmPBNt6KxPzsD/S7J35dHBh",
-	"PvbxAflZZKo1T+J8wvDXFnA2XOQCbx6b8uwKcE7h49Bn4V/Mf1pIOPLfQwLkJRkbFWmKpyLKTBb+8x//",
-	"j/3zH/+L/fMf/5v98x//PwRaUsR3Ot7ZRyHbev3u9OLNI814bAw4UxKsYiJ/RPjKNhg3geAsXF4wWoRs",
-	"Rd0gwPoha5FPGDEpxqCMRJg/8wOVu+s7lJLdsUEYl3Y7EjxmWyR2geRDlkCHqEYcDjITeCzW/hEFA1g8",
-	"YxESzYDvus1OnV1i6FnAjpfF4FEiQbuokFfuNnx9efkGwHJJKjIWft96Cke2ztVch1jOx0mb9xQwXPAK",
-	"6wofkb0Y7uXgY5LkgTRPP9WHsBDsaI3Hxl7wOV9s+0vEeEAklipdob93IzfWppBXfRRdsfx7ZO+4ZIl0",
-	"04cV34qKLGXiY2Kfe4Cxdo989lw90kC9me8YQxC6dCus0D0/ff0sJN4hk+sI3IdhtFRtdgl0rch1jhc0",
-	"by8CDzDVwmWBZOGEcQucrFJnE+UM3kUuzfuQSJ4tCItqXW1TOoX36c7Z1LSkaM0VDe2EmZwRY4opYQGH",
-	"Vki1KaMBf+9VExingt5dVVpdTahC6/7w+nrVq9kIxwUzNTdovq0eYr48CWRIDqb6le0YQdOx4lJwRZvm",
-	"SE7La4I94PA9krNfg3jYdBD9mg4i6/zq4oDWuRuPTnFjJWy0USP583rIWI8YawFjLV5cCRdXgsVqrFgN",
-	"FZcjxUqgWIsT61FiGSQG8i5bBv66Ere/9IFPmyd+eXX/cLe973/lH3X8r/yDnn/mH/b8r/zdzu5Bu+s3",
-	"FdaXPzzu9zrvfR/emvK9WH76GysIxtOOklT41LixtTbA2V4qMZzhY9F6kmgb1K0mSSHPcx5NpkLmJ3Ad",
-	"80g8DjzaD2qBAWkFRaezF8U8F/Av0Y70deBB6Wb9dPxNkWPTW/YvVYDAoMDS60Luf0sJYpYl0fra9akJ",
-	"ZlujFLgJ0UGbnKVG9tdHllmeE87h7fnLqlR4tIS5AOJDk4lhHZnnJTgCOREjE6lsLaMyKjAMxChUStC1",
-	"ekggSw0lE2kDo+KrUj7mRppa5O41S1LmtLGYCRkHUlXSv6FJ+/J+A5wDhl+CSnzMzUoIBPzGnBsEKVcR",
-	"I6tQiGqDRHU9l5YNfwKB921iEMtQie01NFgmuHwDz8cdAkxz2xeqYCb8MyGzcsX62zV+14RiKOa7vnp+",
-	"pwJ+5X4tjY9rfJq3LFiq67MGvEptCt1Op3ms5Xb+ncPjhy7u461b45XxIa++SFZ9jEvY+6HXxLw+m8L/",
-	"xif+6/rEN/ik49NNubczopDOrt/bdfC4m8hOn8DnVZCfpSrOqR5fJyBL8v6ygLRVKs2pGGeFIOH9JIWT",
-	"SmsBaNVx6ZR5dJ6kKSOVGsKFzmbWn4HnAD8HHVlWjUJaEYoV048TIpjc3RhRYTiJZmMlN6w+f1oK1M2u",
-	"30MYGHxd1kNF1tCknlcgHqWmbZLrSgnYR7aGMpHH76kgLWOGUvXtddGb98Ahxk3QtY0Z2JiBL40c9QYb",
-	"cD+4uTnuxRMomM54Hk0aYGXAXKqXUflALIntvBXYbeha8NvsWSLSWJfUqiAHAmXyQELj3QmJ9LMoFTyD",
-	"XLZdyj+jpjvbenv+0rcBzDbthyGbaiPR+luA8jqb9AuR8yXY+adeC3LpZXjx2hzTJDz02t7dvuGo/yBK",
-	"xZsMLCGjN4b2SwdmbVDAD2nT8f1Hw2ct6N0Sxh3aK1xXWUVBnWoaiI2DdYAwwFx4zlM1RqyE79gU0wWB",
-	"vJBfKwMhLmjegugRLbbV1bSIG9uUT91cmHa22VdrxO51P5AgVutk9J046U1MjWflNul9fN5pESdCRsJb",
-	"LeQB6VMVIpVomPG6jeoMG0/uZmfP11QPqxclDEVig/N1F6bul7teGlYKd4QfuCAIV1pHsHhpAWjWoW9c",
-	"ygbru3ENt9M41l6axp22Xxz4r/cpO58slPPzWvfyWopbncsvsvsngLSKy2PcPtmEX4s+C3udHl4ZjhuZ",
-	"pyq8YX8J7NKvcBUPbjPxVt7Fam6M5sZobozmrTUStWSaflOz2bgFrFFIUEt+JQZAkpHEZBAJSd8et1mY",
-	"qaHK9YBQYfBvEmcsW7xmPJ+U0Z61w3em7UGmmsGHT11/DUlYo90vt37WGvwaAWT5e5wmIhHq3RwlT0SN",
-	"E5JNeSz6Vh8YAPMZFJ4nas5ShYqvuVJXluoDGeUeuao1gGyJII8E/E7L+rYq8kDWyUN8q94HDDWWdGUh",
-	"cp/w81K0WYhnB6YRx5HC5pMkdUwvQB8yBc1GFNWnzwc8L7sWZcmeCcIlmsWFQBSyZKEuItIaRlkdIjFt",
-	"s1cicWAT4hiUKitFH6tLQVBtcx+2hipeOD7bbaA4IcoWQPci2Ynxw81yuTclWU/KZ+LBefEf0skSh5Kl",
-	"97qdA75OsbZxuJsdhi8r5Vg18hUPaknefuvMo4mDGZ3bL93VaCSod2xao0zoSckubdvLcZ8D+1iQcHKF",
-	"qx7ahmr89MTKWurMAR+2owDDSpnt0YG2pBEQA+eYGaFeu+u+IarqJu7mOkkkdPSU7LlVEuIkP3Ek40Cu",
-	"BxW6QEoxbzPg1+KNcy+xHuQCfafkJcW8woSNTSs8D2SdoNs6nCp+ZEKtbM71ghpx57hM/uw3JvmDTwNp",
-	"4WG2SWeVDwxO4T7FHNIq5YckhF7K8UOv2FJba01c3SwbtJ/cz1ue24fV3Cp6OVY3xXcfyputSxvtXfFB",
-	"Dotu5gls7jsadyTr2/i4fxcf17mDnzpTcpQmUb5xivfQLqaXqdriaBkbGx1jk38jJq4bkitsO24AfG81",
-	"0P5tU2OwbxkaORHzJbr8RlEjp/HqY+iqxHym1GYpJGD91nYWm8xorZbWCQ05UiihWGmXZoVMhdYs1Cqz",
-	"yREweM4TTc2sONpcTEmNMZBo5qmBbwu6V41rhLB8hAnfdPumjOUNwaMfXsSrYR8H1+KBtnHMzNwuzo3X",
-	"h0ZSGAB1U2C7qMrYnGcr/N5TkfNB5WQD0h5dM+qIaqm/tPZw08jtrptxTiALUhvozjBV451Pi8Vi8Xnn",
-	"03T6eeeTTovx5zUDhZ78OlCef3wp5DifeP3dTu/I96aJtB907zpSfLNowNSVx5BD0oy9NuT9NTh+wNYN",
-	"0nqXq6PpiVUxBFpC6s2ghgAH8++4oWLT9P2GynPzskE0lKx/NGGA41w83Ahh55hoFWzjXci2KgbEJ2Iq",
-	"6JvY9kGiFkR0iUkhVWWpaRtrKS373SQZT8ovrZUqyRTQYEF7eyLZUOUTBDzilbWPAbgdFxtmggMlN+Ki",
-	"I7ACxs5C9wuJOdv439g7kHjgGgpdxnCtbwU2v66tMk3Y63uuH9F3zcGVj7BxBVkFfQ9n3tQt/OAdIHws",
-	"bi+oVDIruBebkHNTVvniyio1PprVKO/h93bh4jufzP9u3dlFChoLF1/heAat77V7tJSc9+C46ibt2hZA",
-	"Phbe72Cp1raq1WZLU9zYqI2N+gI3Tq3PfmALtbaT9pFmSewzzt6+ffHkpNwAE6kmw9LYebxm/5SM3a+j",
-	"yGw0pvHoxmTekqQ1IC6hX/vNk2csVlExFTK3yS2LJkoLCastZCSq8Bmka6vgZ9h62GQgz4WMBUb8cCVs",
-	"GR/xrKJcV8pwZMD/ppWJWycwOuiQj1KuNen2MTWX/UByFqu5TBWPy8purlgGl3MymWXFlTUVXPHXIRZb",
-	"gdJoLtIUlsWynuLPeBz6TkMirFqr/xY66ipc+qGonTuQW0NXw5365qE5NmMZZDwXA7jwQHy0O7HI4rVi",
-	"4fuscsbtNjsNpFlLnpqRLWjSIkYyN4d9dWxRMbM9lkDMlZUyiW6bOitvk4wrKqNVniZzMZN22JPZco+T",
-	"dECGJ3tfArnlGNlMDjIU5vSZMM9HkYt4m/QiONTz3zx5dmO1G9nFVtU2JAufXvIxiG/arehEsvDFqPVK",
-	"SdH6hufRJPSJhwy1WUTMwr1OLySdPalwR6SsSLnXIdGskNjpEd9EHBCPfksEsJkpzgrfWnOv4aUEGjA2",
-	"UWmsT2gKycjJoyRpWhv9Wimm2tqsK010O7u9X5vFkWlqMHBDeKQaTFxjVFQ1UQ/Bm0OMOUC2hJw5qyQ6",
-	"s3gUeCbvX/4mJM6OBdt6e3m27VRKUNMu4lKCUK4m9jdATfCFvo2Ox9z/RppUZVwQxAUs52PHGULLY/zV",
-	"hOuJtZYgHb2h/vn9Q8q9de3jzriYhzBuMFY1q3PCyDwtPfebx2OD7twkKX9gI3wZfaJ/wmjr4WsndJ2b",
-	"Iv5RkaY3hP39uoRC2VuPle58kgkBHUeaAiRkT9Y+oSergFafjYkMi+cs4rOZCQiJdJmzkcijCaNFQ7Ut",
-	"+DeqR4c2uwhtMy2JsYHc8Mdcs60QxuW2hVQWWi5nVpm29gMZzieLQZIPprALpI2jhlBzKmSM0tp+efHt",
-	"E5oK0b0mFblTwMMoM207PH1T8wC7R88YRYvn9kn5M/YB0ODWBGLURLcpSG3cw8Y93FbDyuum+OFdg57w",
-	"7AZkx8tE5zUOBfg9SxN5BbRM1+qqZHNOALgtgX0eSILjOqi+zU7hyEc6kFa4E3gR0kTnIu5DdJmrK4Gy",
-	"Xnqi5hIIXnyLt6/Kfd0EpbjAWf1LA79hDrfvTlZuyMbGbor+X9zGJG+wTFUKArQEv45hphGLjdTdmnG4",
-	"JsrPiqWw+ZHj34dgV82E1A4TzCU7ffOCXYmFDxGkkqIMIMGmplyOC5BMKWSepMYAopnVDDEcZIARom1X",
-	"7pFGvAkW/bD8jmbX9uaAje3bIiCYWQAvKXvhiEupcjYUqMKAhd8tFB3ONVYDEh3IKzHLUZoBlYcVdPfE",
-	"jle2ihy3xAx9Nlw4/WUE+MkrktSFsYZTnl2JHDqYaPUSyZ7KcZroScXXWC2FvQ6L+UK3WUifQ0cTwtDt",
-	"J4kcmN+EwPTAU3gc8+Ra6BNGrUtTDtXqaMJ4jmoAsAMA7kVlJd1sILf2DvbhipWJ+Cx8/vT1xdnpq8HF",
-	"16fnTwffnH4/eHL6w0W47TMq5if5uu2fQEo+RbrFFe5Ccx/Khwr3phuTh98LMl6KBMO79WvoiuzD7vU9",
-	"IceJFIKIKZZum9fv9nwv5UORen3vGe038bGQ0eIehEVmuCtCvb9MmPfeV4zXpUfw9FfCmhN6eZMyAGqQ",
-	"+t64+g2n0YbT6IGVTV1A0RRPrE+mdj7B/2+jxT0H361LF2gCBBmJPm7JSjVnCnIe3IA0hr/bYc+VFMhf",
-	"h6lThaYokHBK3De3qRmc2ZbKqBnK5mE1H1PJ8YxnBwQUzuNmngqcRt0d3IURFwZQCWE2Bm2Tu3xRbTnm",
-	"sb/VyvwKgNJtvzSXWFsWQqLtWzBCkZKSJ1pzkzZcJ2LetHPgYwpBzaE/FcqJM8xVdtWvSFwkuQAC7mGR",
-	"pDnCWrZmKc9HKpv6VqcgSQFe/1d+zS9gQGxkpmTO5bTICBiUi2giVarGidCBBFsnPs5Sk8qMEugo1CRP",
-	"ptnF09dslhbjRGqfnT15tfPu9BmcbqhArZOPBW6FRub+SvtZppFTjkueLvIk0ttIBIFL8BEzLCQlzhJ9",
-	"ZRKGVJhLAPvDdRJDqpeKeIwCcrjDQKPz8dw5qhGoLMkXjIMKnGYZl1dIbAdfq0RimW4Bt8U4hiqOSYxG",
-	"mIOKBcv5lSCxjkQzu76AloHOi2ERXYkc2ZMBNIvseLY31kr7ZXzOZDEVWRIR33KfuoFTu0ViafQqdO2Z",
-	"YOFPRRJdDeaJHABkiMhYcWL0UZs17PPQIxMDkd9WCNlA6LOGTRx6yyDBGmd8Ngl9Vt/YQfFWMw+ark9z",
-	"NRkTQb9ivCVcLqA+6fBEFVyUhSWVzBn1nR5qVk6ck3XWAAX/qGc5kLUkD4BH2PjkW6YQe9EItEwoN3eX",
-	"B5RZA1qqT34c32Zw5G4EFjgGJiF0+qA3bUJdolH4vTehqglj5SmBxqdKBumqBp7vRfxa8BxM6Rt6wlks",
-	"ctJQBB1QUnf85mVNShIJTDKiKYn1Sc2KsFTxWFDTzHBRtUJW3FILIdveB9+zb/cA325YqIjnYqzA/kOz",
-	"0IBHxgmahBfeUK/vpWru+V5iVp0nTVw75tvpjAPJ7yQZT7wyMT59QRK/xmppVD+FioY1r55vO/f63lzw",
-	"K4kXr79BXt/7KlUR1vVN5MkwN9e2KhQluWALVbSxOEbrCzdyao5+p7L4TYanJkOY5IsBvmnmRqnYPFwC",
-	"vpYjXKZyNj/qgTPpXl8WaYp6ggMy/l7fe5qCNVaZcZmV+1NdZPzTO/vmwvPNhMagR9h0QUK4VYdNUnVe",
-	"3zto74M3rZ/1TcUZ3Xbe6mDdec20Vk978fT1LSf7QXGdG291+8nOnry65WRnqSriUYpRe/1sEHmQ0xmQ",
-	"08HVtZRONzyfv9vDbHwpjmXpdXI+xuKl6+bfnN4MgL0+fdG6gKt8pXKfnaW8iEX5CZiGNyKjR9h8kkiG",
-	"PFjt/GOOb8CSQwO7ZLz9wAyPHsoh1wnclbXrwJNBoUU2APyDyGrrGZunX+UDWACOoosm0UJCrvxjjkdx",
-	"7GysfKwXMucfPR87ZemLRMbiI/z2g++5t3Jp+c+gmdEt6JqVNtMnx+H1vb3RQdTlx6K1OzyMW72oK1rH",
-	"fH+/1Yl7wyOxOzrk3Y6DjQ3Kd6zbho/zDGCkZpk+uFC5dOJe3xtmyXiSz3g+sdTl0ANu8mT39pbNjO7F",
-	"q8WOJyXYMgF8uDVHrLRVVLhOxmOhc4zcQBmtXBJs09zus6XH1LiBIVpPPAnim+ERYfNE9hnc1uXDlp+q",
-	"u5Y00SM/weBgLZkGfr3JsDcZ9pcIp7gwrzq+KPZVeAhYBZIl3QVJsbQn4w71Ibu7xh24ROIfSwiKNYgH",
-	"e/E/iDyCxr0VGmcbbiNhIexauG9GPNXmKzfbdf37eEQTunioVCpA8uFh+8JxgHdAXlSnsrGsGwHAf2UY",
-	"ha7YkFK+wX4G1rERBeF+A3sOUZFlVpUei4FOLHTLhG0s3AECOjGd5UDuxeDt326zU+josqOAOmC42+mG",
-	"bfZitGI1XRcb9vvZo1wnIoBypcqmPDXPAnt7/tIPrC1SmUnUfdz8cIdW6N/KRgoqkex2OsjoY05AsrmI",
-	"cg7fnF6efR1uU6FnZZyJZjxH2jK4eMtdDzbeoT6zu+tGQb19EOYDC1wZQTrCI2xzFVmibBsdijUqyba0",
-	"oG7L8q7kfAzLMlFzPNxEqJCniHj7pu19PMG9PcqLWExnKhcyWvxNLKjk8wvhASM4UkYLKBrIfJIuiDzk",
-	"Bqnce+gX4RRXEAG/r4YRrXOjp1l6sBMNKsL24RcfATZ5QvXF1cd345ce3C/9pmiRG54FlBejp6EKgt3c",
-	"4n8bHMgG1vH7wDpK19YU6NSyuZ1PzjXfgua4UKO8FdeUjvFAgFkORaSmgIu3WZ3O1Uw7SWKT8Y0yAVGU",
-	"TlXOCqAkAF/eGDm0WV0e1VoGiFfwiD7DnKvNQIAVL+NGEMhq6EO1RsR+LoFFbhBAdgv5h/hHJIq1QVlc",
-	"EhZvbOKm0PVF6Su7xORW63aL1jJweVu7oFYTrzUcWH+8Hdi8+5t3/0sWVb7lpb9vZRuPvZvAssvSfWYe",
-	"09QEDq6BgKnMVod1znNxwka3ySu3GZzZxCuhO3cIv8Noh8toorJ+qVSTFdJFWBVOIWMQ1QhJpKWYs4gj",
-	"3KokHwISVXP0lhmm+xgvsH3CkhFWieBUE67ZjGstYt9SWpUBVFwIi981oRkZZITiut81MEwtBXeBRFqp",
-	"rZvKQtsQpmWihePULMmXFiOpVYlGmZoGUqr5TbrTFRP+S5s5sHBPG+7V2s1PBc9ykaWL+xdn/mCB6Zud",
-	"TikyvXE+m6aMTfb+8ELTvyZ738kKqW+kjRUyzxbGalrLWcutkQSvvh/br0jP5Kwq+kLyMtRRERVZJmRO",
-	"rPr+KomKyth8QmBevDZ0wF8lsxnp0eA/A0lfY8E3SwCNWG564BS2QquSElqnAwQpwGNiuRIx4k9krhgn",
-	"fkbo/8SOElAAQrk33S7RoQBkLdIUKtLcjsrtR8jYfgEqOFgPiZlOiA/yvjJuuPTn5sb9SXv5Kw4QxM/N",
-	"yOzie/1d36OHYgAUdrud3cNWZ6+1173sHPc7nX53973ne3Eh1nzf6ZjvIa4axCLnSWohkfiZg3OS7AEo",
-	"Cg4iFQv7O0BmHUbduMP3d1t7o0PR6kX7+63juCNau8OjUZcfRD1x3DG3oMhNFAUs+sBBZz5D3p8BPKhe",
-	"3/uq8hkSt/ePuu1eFQfWGR3xvWhXtA66w16rFx/y1tGoE7X2xfFwN+7yw2jvwKMD3AQc/Nl8c5XMTLij",
-	"LR7R98jXVpep1+p0L2GN+p3j93Cry5Xfa1z53dbuEa3sXrdh5Svf33Xl6bPmdd8VB8PjUbfXOuKduNUb",
-	"7kUtfij2W8fdqBfvjjrDo31eX3d8oVbXHU+6tPD4oVv4yp/10dXW09PFsFTMsPVAr3GJ92CJcT3238M7",
-	"MuF6MIWrQ3nR90BLEmUFLBT1nvHVeSFvR1uA2MsmwNpk918iwQW+J49gw0A/RJZv4qZC39Ty9bWasymX",
-	"qK/UCGSbpVziToKGIOrt5RmL+QI7ouDQuciEi5JyFfMFtji5H6BArV8RJLHRF5yXW36KkrsAsLMjlUVi",
-	"TePKW/3A9Px4gaYU0UzwkWawrhvT9WfFiH1ZgNjqM1kxJPgQY/40Jym4nVwg4msN8kvImHYMEIqPqqLm",
-	"oLBUYc0V8VkAdJ/xuTEIOhlLmydZLVNzXCCRoMZ3HDlug5R6SbHyNVNZrrFzFNIkk1pZO1KTmrbc3X2s",
-	"AtqzQ0/kRx7lSE6DtLU+NQaMJc+LTNiWsFt0vPHEEP6V/acpBwAU4rfK3MlqCeFygXI4tSuEZvYDAny9",
-	"PX8ZSFS3rHBMZgiy08tSols1Tpn6d06zbtsOLZBwsnHBs5iBzROk+x0pKUWUJ3LcB9iezlkmtEqvoV1X",
-	"Mc6kkq1ZMUyTiPE4hl4LyEJHhTaJ6VYIqxDWJ0bNEINY6DyRyKq5jfO0iurUG2nTWeA2INXWUhC8zV7k",
-	"d6XobyC4uazfQ3PbyfVQ4x/072Fnq1WBbfAnl0LnVZXUX1gqrUPY4GWrgdiIY/zu5VIakxneH1QrrY1A",
-	"F+laOlBnGcybS48AsN6QTKWISzV6pylfvtBRJGZAhLRhFN1AnzZpxJ0cv/HUjIOHvYP0q3P/1yJLRov1",
-	"AcAZtpnrJb9Jut9sDq3qQAc3UhkLZ3yRKu4ES9AXY/d/9X0PZOjOFbIpz6OJ0ECMZnvprVoX0DVzrWQI",
-	"tPhWLGE6VZJNE53zK0FVWKJ9MKfxWTKCoMWcBT12OEmkVXmFCEKxUfIRdtU4y0RLiywhIPlfL16/Iudh",
-	"PBBovKJTz/gcifHZVpiJ8pCBMaPhNkYR4XyiRTQI2SwT5hIm8ID6qRNhuRIL40lxcQb4s4H9mT3NkGtx",
-	"0GvFwsQgsSX1M17YSkbUT4O/H9DvzVmK2UxkrYhrE+Z8ZFshfGD+HkzER/MLrOK6m+pEX8Lr7mMTdEwT",
-	"rRM5piGG2ydlsMHKGziYJhpuYdhmp+U9x01VK7oG8QLp8toVogFUH4UqWdFBD8YdJ+PERhpcOoZBBoMM",
-	"JI7Nv0F3qc6BUCHhe+UCECdZ4wIoXG4aiYgmSsSgIdMUMHwH79BvEDLQ2+P1vU+BB9L+gdcPPBdyB54f",
-	"2EogfAMRZSfwPnu+h0P2+h6ubvz8u5/js+7P79+9Wrz//tv8/fR48fJdnA73Xv34w7te/v758Y/R/PFj",
-	"c6Rdf6/vXXcf9w4iMdw7jrvDbnd3//B4dLR30DuMOoci2u1Gh9HhLh/y4X73ODo6iLpH8f7hXm/YGQ0P",
-	"D8ThaNiN7x3R4Pr9sTGNHcNNUc21yOIk2sQkm5hkE5PcDY4NghBVF4OsNZwkgpuCk89gyYrMrFb/75+8",
-	"01nyN7E4LfKJ1//7B+AiAOoWLH8uv6RWxwwa4TED2+GzZOe6C/sadMFmll8fKIB80poraDNaxgx3OLEm",
-	"2i6bWE0ApBu6ZVEpQfs1PQztE0GPbU8236vpjGeJVlJbxluoeajREr1W9aq2l3n1ui8TeaUxi7+VoLiR",
-	"nzhXGMnhKVBTTGWBNOdLU8HHheiz8M3ri0u2hhUxpMS6QniI1O6c6IoxSSdaQONmQXNOFblOYtKEP33z",
-	"wmc8Z+Hzp5dsJ9v5BETGn0O3BY5P3SPNqE7x9vwl28LtbvTXJulnzkU71XYrdbTdN7MGVqCq+nPJQmzH",
-	"/kizKlNzIEuq5rJ2neRmKI78iqQABc9SkMID1iyoa0ghYjM8s9aWzCnjuYWD4Qa7XXZbe0mTK9ysP33z",
-	"AhRtC3klgcoZGPRL1shOL/QrjJDmtlmyfljtklcSboabPSm0aBMT24JMbUGsIgpeKpBOYA8C2yhnoVVa",
-	"u6DXtvVGpUm0CH0QLATGi9YlH/eZVMBKYmmbz8VIZJnI6Pfm+1ZGn1UbGhz6AmqRZnWRCB8iMfsuIpde",
-	"08to21WpudDEnA6rRvsctSbWNjtfaqE0z0TEUyFjUKeU+UQHspRULDduEKvH/uN//F9U6aWeTYhzYdwA",
-	"RXTAQSXhp0SNhwc/0ixPpiKQalRKxxHyr5VPLPKvPIDN0kIzSeNiW25ufbYnTYxfAY6YE1qwJPzeMo/B",
-	"H49ogOZX85LSTE+UOSHb2uuyv3JZ8GzB/uN//h+2e7Sze8yeiWFmPwrkXpd9w7NoYonX9vBPaP2Ni9pa",
-	"ES1aDU+TSMbZNJEFGuMrAUkcQhurdsfkJloVWST67pShv3w3oI1SxmyYcRlvQ4sOvoNcMtcfU9kmx+gf",
-	"pCcRIs/JdgA4dPFIA7EhN3Mxd4GUjSyHup0HmDVCzGAhO1JZbAvhQBII+SzbCs1qDyrb9lZKFO8YNPIa",
-	"j7SN7wsVToGlvdYDjbicPmFbD9hEFZnGdLwRBRD69pGT4mMeSMBBwEYeHAOTHIiPE17oXMThCVS6MxxP",
-	"CeQFvKxGJnPavoMVMTmjiI1pBxgDjU6zLancLzOWcbnNxiIvlxpun4QFAoirOX2bvbAN3Q7vFUiq4Bay",
-	"bgHcLumqEfjWTAnWFrYvE4lyk+aejxwVYL0Bgs5K+36NSpxLVen5JMlFC6iVWKrUFZwa7ze6dXDxU56k",
-	"VXf+lXk4Mepe2YwV6UzQnQReI9tEFothMQbstKuz2tpp9dQuqvr84fN/BgAA//8=",
+	"7P3tchtHlieM30oGZiYEbBchkiJlm4yJ+NN6sTUtyxxKas+u4T8qUZUAslnILFdmEYQtRfTH3a/7PLew",
+	"c2F9JU/kOZlZWYUqoEDJ7u6N6ZixCKAqX0+ePK+/8+sgkatcCia0Glz8OlgymrIC/rxhuthczTUrzKeU",
+	"qaTgueZSDC4Gb1kiRaqIlmRNuSYzNpcFI4V5hYvFeBANVLJkK2peXXHBV+VqcHESDfQmZ4OLAReaLVgx",
+	"+PgxGvzHDdXsNV9x/U0hy3y7s3dLRjLzO9FLphixYyT41IyNyVsmNJGCsDtWbEjBVC6FYqQUKStI/Jjm",
+	"/HFMSpExpUwbpKCaHWGTiSyFNq0lVAhpZkIKRpMlS+uTYMLM4McBzfl0XXDNBhH8XTCa+j9Nf4NowPPB",
+	"T36qShdcLBozhf9sz/SG/VwypRWhWSbXLCU5K8iKi1IzwgUMfWHWiAi6YimZbUj8H0e+0SNYv/h3WY7e",
+	"e3rDVpQLswLds5XzYGp6STVZyzJLTeduIQq+WGoi5Pr3nd3x3tkp1rKP7wW/J5qvYNeUPSuzDVkvebKs",
+	"5vpIkfVSZnaWVCSMcEVmNLn9XWY5l8WKapzb07NBx1Rxk16l27N8lTKh+ZwzOwJ88rI55IQWhXmG6zH5",
+	"91IaUtZkvWSCbGRJEik0TTRRZZ7LQtdH2DxCH6NBTgu6YtryqKsy5UwkbHtwPywljEqze3OeCkbMqdVM",
+	"kLksxuRNuZqZJRJmsCRZUrFgZM017g61zZrRcNPazyUrNoNoYM7d4GLgfq8NNmVzWmZmPVe0uGXaDDny",
+	"fKP+3YILxmBSrYziWcGoZmkH8/1eZBuiEioUSfBBQjWRBaHmeaKXXAHxdY3evjSFx9spIjXUZNoY7Bje",
+	"18D0e43P3g+9h4bPP2hsZaFk0X6JxILd62kCT8SO6+QFu+OyVCSni+5xYas1HkHvXzOx0MvBxenxcdtQ",
+	"nkvD+l7ybN8urpfSXGtSaXP+YZFSeBc2lahy5j7OzdkZJlSxIy4UE4prfsdGXcPG1zqHff4kMqzOfT5p",
+	"m8SrlK1yqZlINn9km+1pfEdvmYKL35xxWFOuHC8gis7ZJVGMkaAdQmfyrlpqvM6rQQdPHpkuO0d/3hx9",
+	"TrVmhWnz///jZHJ/enI0mdx/8eKnP/xzK6l0XMLXdMGI4r90EgNw2fajf3ocmTHaq9GQxZ6L8rqQf2aJ",
+	"7kMkhjmxe5robIOLnOO7XcO0P3etnxvdzt1/m1Dx6nn7aTLDeqQITyNCyfv3r55fEio2esnFgrBMwV0W",
+	"n52eEi7uaMbTqWfdsR9yTvWyGrFpccqNOGXohxcsHVzoomStbKAs4cm2MS9ZWmase9z4++ceO7b6Gca/",
+	"pEX34M2PJOPi9jMP37T7GcauqS5VX2oGKlbwShcR4681Gv7ngs0HF4N/elxpLo/xV/XY0CuOAYbz/uZ1",
+	"j7E4pvX+5jUZmkZpYa5UuEyFmXLGf6HmtU4+WxZZ991w9mXUJsg4+QjkmK9pagUt88nIREzAnzTPM55A",
+	"74//rMzIfx2we7rKM7h4WVHgZZfI1J8gIfXUTCNjoKWsmFJ0YX41q0POZ8fsi+SEHX2Zns2PzpIv6NFX",
+	"9Pzk6Hj+JDlNv2JPZycnZEkVMaKjayYlG6YvzeVjmHspjEA/Jq+04fSqzKyERe8oz+gsYyje8ep92F8g",
+	"wtox9wwRqdTeGrB1/fb7Bcwf1nP7rLhLKAFlopKEUzKMXZdmTeORuWe1ZWlmhltTJ8N4a2nj0XhgBA4p",
+	"5hlPPtfGzbngasnSB25ctT1mt4wKkGVGoTA/KKNSbO2Mmfuc8kxFhIrU6Ay4TCnL+B2rToLRy/42u6hk",
+	"WaBqZPaFCyMSaaoZqoqgO9U0kHCz3HLGEYndWthdFHO+KAuW2n18KYsZT1MmemzkZ5jWLds8UmTFjBpC",
+	"VnQDc0slcKJLEhuyiImiGyMdbmCA34Kc9E7K17RYsE8jN7tSU5S9plrKaQathlQXnqGMCwb04Ywvq1Jp",
+	"GDO7TxhLydPz8ydPyWxTP+uizLLf65hvDdGN7Iz8kX9NhnHXpC0BvDJKs6DZi2qtHrq83DY1xR/CRb0S",
+	"pBTsPmeJYS3wO5FJUhbmpA3dXHhKjk/+7fkXb7/89y9+ePIfX/3p7N3pzcn18Zun353/cTQm1xmjytrb",
+	"upab5tz2/xkWum3YhouG84xHl3AM7WS94h8eTZ7CWr+R+qUsRfq5mCa0FS7zG4nMHOQMnvZinju5W9XN",
+	"5+ZrqWTKniSugL9tZFkQWSyosIJHjaOZQRh25iXO+rcgyNW+Sgq6zlgxzeSi8cOSWW7ovzJKcP0bXXD3",
+	"nb/f7Ym5ppsVE/rGC4yftJnlzC/R1MugTX6UUm7lNvJzKTU1wtu5leO4IqViKSlzkFQKppgRTDQ5PT59",
+	"enRycnT65N3x8QX83//oOjUznmVcLD7fyXkjCU2Mlk7CGUYgcsiUmlsgmE41B7PnbUti196Ki5/3Oth/",
+	"D8xkutni/SfHZ1+ef/G34f4wIK4IDBukFEFOyHf8a1hhKghNEqYUyeSi9oxhSjJnBdWyeKSsf6G6I5qX",
+	"w1tW3PGEvRf+DHwitWN70zJocJvWNZ1R1OaC5y6R7aMgNGdrZ2D+Xe6B2ri27MuRE6QduaQcBW8Uw4Ab",
+	"cwGCKVjHYdUnYhi3LEc8GhNwQVn5M4YPR2ATjd2cjf6LNsPKeKvoik1E3DAjxXg32Y5IwRJ5Z4SE2cYM",
+	"h2VzlIx1Y93BGD8Rg2jLM3bkrbNtC2mffhw40WA130n5HRUb5/r4NCKSxWJaUM2msI5TPI0tTNP7rMBL",
+	"YGldzsnJsdsoVfM0KbefAak93Udm4UA+m9QRDrga1gWe3uCCfKRI7Gdpbi3nmosNRcaVdy6eCHQzDeOO",
+	"1au0wSTjRmOiaVoYDjKMed7+wngifqBct5PoZZuPDhx4KBlBY5+LxKLBVl/7Xm+6XxtteCNpvzbw8UYb",
+	"NR9gv3aqV7bash63vu2Yx4G03gta6qUs+C+fKqoYcrplm6m90rbO29X1K6PfOY0VHurkzqVeMqFt75+X",
+	"UQfjWHGluFiQYewGX8kTht5XNJvLYmVYeCluhVyD76Fgd/LW6CVxY8r2Vnwv8kKa69Uw7BdCc735VMUJ",
+	"hQQ0qFWrWhYZSh2lYmSpdV4zKOHTv52ccUXmnGWpWRFvSDWLaruqq+tLuQYtNIZHvQ7Pk6VdMuvpZOl3",
+	"LOX0HYz6U9asrFqcrkyTU1iJhtIZiEHOFEQVeEcf5xnlIiJht/dHIjVdgwwVfL/4hecRmmFWdMEe5xjr",
+	"8TvLe48UsctFTGfunElhPYxMpLnkQoOxzzDu9iUCIvajQn/yAvQZmnLBFHxD05Sb7ml2XRh5UXOmBhdz",
+	"minWNjxqGjgqXAskY0JdAE3MqbUxmnt4SRVZmPHOZUGuXuFryhq0EnD8g2D0HS1uUziMwl3VET5MXnNx",
+	"60wdEXk8XrMsO4KT+5ikXIF4syFznjEVkR/Y7Ltn19FEPMN1O3rLF4JmJC/YnBVMJOahLFupsb7XhC4o",
+	"F0qTQs6khq9GY/J2acZhxssFOgKMYkpFOhHoRFeJLMzdLCQpuFhEJOdZRouILMwdLguyKGjKSMpyJlKF",
+	"U4zIjCXUHGoM7VEwLLAmTwRbsWJhmJY5TkbQtatkH1+RDdNj8s6KfEZImUm9JAw3TI3J1QzonJu1M7uv",
+	"yIqmbCK8N5rB/qDizdIxec3umOldpG4kFySViXr89tn3N6/efDNepRGZIJWQapOHQuqJwPmPJgO8zPOA",
+	"XH4dZKblMI5ISGHO6IwqnoDThaabQTSg6R0VCUu34wKiwf2RefnojhYgPZhWYCQw6jfYXvXF17bl6psb",
+	"20f1zZXvzRwDnPG2q+QFUBL+TMBmYK4JVD/4PTN8MWUF+EY0W6l9xxu6R/ozDNHdg0VBNwN0jDhzwo92",
+	"2aqxVasiZ+Dc/GinY9vbd2Drm8LueOqiR9pfQw/YVpe8JRomXtmzOhVsITWH82FE0YyLW2tzVPA5W6mp",
+	"vtdTPF5giMFTObXTjKOJgBs3oZpmcgEC7QIeuOVZBq+sknxqlBlWTBNagKWGntIpPua+WbPZKsmhOWkE",
+	"jamTgFDYwPfNg/hrXkgNBr6pM07ZRqYzqeHd+JKszNFZ0Y05RkY2ZinSe8PFBSRtL6+Gf71glSciRgdf",
+	"DB5LJ1yAzA5GeiQ2cFputW9dg9sbEb5ZaXWGE7a5gqhAc6ZRJQs2LxXNInyB6WQ5EbMyXTA9urChQk7D",
+	"NLdnXBnKcA3c4Xb2yNA2WQmLwfgOOeZI4i9tc8FX3pha+/aV76/+6DPXs1nCcrWixaYl1CoaaK5R3tj2",
+	"8oYnFG2k8GwUeGttw1F1xtqO7tcFFanVCw44tzZmrHXYcymtzrT1UyYXssOrrg3rNsKRNPtKSZxSTS9i",
+	"8v7m1SWhgrz90zfmB0UF11xhIN1W++gM3g6y2HowL7hZnWkis7ZQpfifimKxmM1iw2MzuWYFSaiCcBQv",
+	"Bg7+6Zh+kZx/1XowlnI9XTCpEiqChZhJmTEqzBNlnmIEmG4LnEMH4ZoqklGliWL6klC8Ss31/w2TbzH0",
+	"I5Py1oyqZ2hWSDa1Me4ijcAt/jAKaYryLuAQ3EVDkH1BDAbn/p6grpC8tlQE+GVvs09am20nzStLh17W",
+	"vpxRxZ6eRX/9y38ikwx+VneLP9yvstoj729eRYRqspJKk9Pzp+AIS5lRHNLGuM6Ozf92UHUjABykQSMl",
+	"GiYq544qQKkAA6ARuB4pgjdOo7MHHQsQr5PEkKF5oiwi4k8KKiE++uuffjw++ooeza+OXv7069OP/9zn",
+	"lPgYLrzztw6FXrKQ9gXcAXnOaKHIjCmeokA5M3QbsAd/6j62EDnw4meytMH3h4guTgmsjxMatHpE7a5b",
+	"MapKcDHG3ldHW8VjEkjHyM+9fNwSIhwN5pRnAZcJfjF6QvsvgrZ/n1NUurZ/WdNCtP3SYCvQgH3aDg16",
+	"s4P5qWsPnrNM0wO3wBy0KQj99fBUWaIx32jD6CioSZECIo9Nz9hAhxTzpsyySngBcQFYsg2BAFKjCkNW",
+	"xoHosWcFIks5P3WOrzohGBXdcj/xVV7IO2YFtYItCqZUTdiCZSEr81BE4lJgU+YFc4zWXLFLEoPwaNqY",
+	"iLhgK2yxMWWwshApsg2o9zZmF/x9dZHLjQl0KTugQTTwXYNuldrfoa+W0GszZ5bcTlG+3/oxdVTygM1G",
+	"Zbi12WKHZdQpTTdOKqPFgulPIjvXxAGEx2t0hw38dpTXONN+S+xK+bWsn6DmxKLwgDYWzm2lp/FOxvCS",
+	"3z/ACjTn92G6gQ105JpdkNxqP9Koz2atQH+GCCyWunNeHSMqkI9PhGZZhltCS8Uix739gTKaTNrFzI2e",
+	"rsiaVWkQozH5mm2kMC2bnnKW8Lk1840nYiJeGWmviq3yVhoclKJrtAN6Irkw+pM3GBEq1BoyHMj5/T1Z",
+	"MK0IqpsTIzPkaGQRkhRlxoiWJGUZ0+yy3sgsk8ktWICIDWLAlijJqU6Wnh1wzR6pCVitjZo3JleCxLTQ",
+	"fE4TDbrlnGdmfbkI/ITwFoGXaKIVGXKN93oEuQAqgjhbFU1EXkhrSHPSY8o05ZkawTQMXwZlEiLtoINK",
+	"UDDtJ3gt281A4Xoi5HzO8Ep2Qx17tdWZks01Te5oVrIGQTi3ampmR0me0YQtZZbiApsGxQKHEt+8+NOr",
+	"Fz9cxGQI6QTvb167NCKwpF88flywO87WY6uiPo5HZurmyjcLFuOvRsW9Upjcs14aSrLsAOktqiXO2Iwa",
+	"hZzb5+Gg486nwjhT3USsZZEqElu1MYZVNY/Gd6zg801MkGbmMAEhxZFmyVLwhGaw8Ky4JLFpTMVmi1Yr",
+	"KlKFtkkYlV1eCFLVDXthm7XOvbCPK7/k91fuUXN5mDPSplFRXe0e2APIjC25naPZRC4WFyRGyp+aIxFH",
+	"/qO18qDYFpm7Er+3Lp3gSTBfYKyj/WapV1nY1EZoeh82Ak5w/gurtaIN651qecsE2JrMSVnRfFoKpIrw",
+	"Oz+KifDfgSBtHmLpgk3hENcMX8HI/XeJOdBTmmXQkv+6PvngeWcriggY3so8bNV+w4WP1TWN2m9nhZkY",
+	"hDbRRfiW+bhm9BbFGvMpsbG98Zi8YWvkgQqiNeu2r0otD7awTekAGm1XbdyJ0XKLOyHrAc1ytoF/a7aA",
+	"HwfPgXniE+cXJH7OFYTFXpDH8dhcbt4wu23mqZlfwTjFVAcNg6taWaK9j4gqk6VR+MyiEWfoMYu3rlF8",
+	"xa8UYzUz8d7R5BnVRsRpXzL3K4ndX1PgE3Ez3y8yo3zLNSPvIJrNsG+MZMTwkx9kkV4bmdGQwdulzA3P",
+	"iUj8ht3r8Z/h2x/4Pfz4c0kLpnKKttHnRZlTOGE/sNk8k2vDOkGgXTDBCp7ETQLxXbWRR30arbaZAm7L",
+	"Fb1l9uqFzEWJrNi9H5lrzDBYDteuBmZrpAxzOR60Acj7u3iatAILuIrhCnKXgme59s7Ly1nG1RLHdNgQ",
+	"AiNl1xiqNbByFl7Ly41fiDpFKrputeDhbbPd07dybTpSzMac2xNAtJS3hM3nLNHgEDnMEfKS3//JdGil",
+	"rr3OELxeQuOqPx6Os2yRkJ+T30p3xDtF3tf8YHMbDdJwD094jQaJN4HsWq/QWmK0MYrKWK+1hndvIFel",
+	"lcZsuG+vJKeaHdPHCQc5wXY6doidC22Hc6DhZz6XxV7BBLx7cOH0dHG16DAgExtKv2NFyhMIqNXgtx2+",
+	"v3mtosr5zO51QYGdgqSqbBz4Ldso6+51DArYRXD0qhVxseXTBeVtTiPJhR2OEVlollkbAyIFmJcIt3lc",
+	"yJNoJgVDlQe8lBf++E9EwY7QW1tpA/iS0WEhTMYwzhlT2k1+FJGEWq1lQTVThIskK1OWRhA2p6waBWMS",
+	"ch2BuSJlCV/RLKpbRe2Y1VKuISn+GBU+KkCXA1WQi8VELCjwbRyZ0jzLiJHwbVPmJwgNGM75vfkQ6E3g",
+	"vzc37hJ5H8/gtpiIpVyxHPJbjX4hJBcpux/hle39ZPeQhSwlUSuzzua6kXd43RRGeGUpznM8Ec6XZwTz",
+	"2GizKLrHZg6xU3sQ0YHxxdLdDvB6BIs/EbHfejMn2H8Vk2HFsY2wbkZFU0QcYTRZwvxHNb8E0IZZQTUR",
+	"O1RhvWQbb9GEy3nbhtKC/1DZT1qG28d68w08+DEazNGksJdbveT3Xb7mtxqy7JSgt2yaQCgu2mnScZs0",
+	"qhgtkuUU/raAGm23H1/lPXQez1p2WbSYUcKYSPFi67pPgdR05HcvWUplDoLlpJdEtNiizBFFW/ReA+Yh",
+	"hjVvUauP9CQix+Nzc0COYZim9wjsNhiVQnlmhwlHQFB7ALiYy3jcTlw+P7xOaHsNd5XFbi/tuBzYfdLT",
+	"mipUSFF8EQwiw0CMH7oJRUaQCjbA56vQPM82o1ZBqst5HA2AD+guFYglt48U8godRosjrbWv59Y6rZeb",
+	"KdfTFfiDWqVom0Bvn/BBWGCyIiisqE6yHO8VCmo+8abNMshoRlOkXRF//iJ3x7e60bemt3XaOuWNt10B",
+	"E4aoYzI8IRA1N4ocKx8ej8/NJ+Tmw+PRJVL4sE4CUXWLYswH4WIivDHHtADHgQyRH5s7sx4yRjMlCRVm",
+	"E2SpE7mykeoIjPHVOfkXAqlmdzQzd5i5A4EqqFJgTbIjoIEFydvAJoNXQpXzOU8gmhs8ppMBGu6sL4wM",
+	"rY216SxzwWlKrpi2yksYwIZW20oRpqJORHD1TYTmK5aamV3WFglcG9UygdKasbk2TxI5x9VBkQOjAEDF",
+	"Azp6pCYCIvzogtX9IP2t8FtH8xmkvnMlxduKaRyiBYB/pd0V6Lwzrb9WDpuOn1fd71YOnv3ewU/yEQWH",
+	"Sa5yprmWxVWZcn2gf+AKUq/x/UdOWzXtIIyPrpA1QFDD8KOont5CinJW8GS8ZbgE73Mr311K1R4wY8Xp",
+	"KURnwlyy7Pv54OLH3dfMN/D4xy1vTtDipzipwAA/tevSRRbt8WU/2NsKVrbmBLfNRTb0DE9ve3CZ+Xe/",
+	"T745jfpmoNi197721OB9fEWp9OGv3XHFZzyzMfiHvNvUaXHctRbdqNrOQyWXeJA8u2/IgHqHuTUOFjRQ",
+	"fffSNmUOfZHtj0zDrACg+8gejOD2rRNYk2ibx8IRxG52cHN4KJs/dT3OWiCk7mF0bhLYevugxRwlilf2",
+	"Yj2YjcG1/APPzF2Geq+7o83lReEG3+ZQS75YtvOELR6QyXWvJ5sxw3Jt9t300zpzdCReJZrf2bNywLS9",
+	"LyejmilNqKDZRhnWXeVXODwZYEBGy1dRFSHEFbIhNEdcvZoI69m0erI5c+YqGILdjqN3OMmoESFGkXeM",
+	"JYVU6shaX9ELarr2sDoTAb08UnWfbIqeTR8aD4xQyGrYlm0avaDMM0m9i2M3qzNd9LfF4YRfy8XXstUa",
+	"B5PDENn+bT0zL4Gci0p2ofRUMYTzaA1Q3Ks+ZvTTm5CLB5kV7Xu1eYQDinDF60u1g9pfy8Wh51t4Aghp",
+	"mxpVURr90FF+hLb1q1fEE3LKvcHPUNOYXJFSsQLzNybCmuQrnz63fmKKhH5h3b6cpdMl19adY/4i80Ku",
+	"mqnb1rXA0ol4dU0K63cuCCC8FBYn1bycyqRcGfU2JYVRPxQjz9+8vQwMR2QygBEQLcmMTQYYZiX1eCLQ",
+	"7gwjic22x6QUmmNEBi4FV5DWo8oE80LbHMvunDSxqBhhQhcbyMJ1q2I2OsLQTZy7IYUxebHK9cZ27vag",
+	"t8th79GDFP6OIGn+iw/AQtKAkGjDRgA1C+VpZCmLX3g+qqnrXRij0cADLdlw5IedNA9qqfuCRX4WPmMR",
+	"FjsWDFy4gOsI4aKeS1MISGEpxmG0CqA+wLPfqGzO3OdhfPhWBxnYH23usnBhRRD/woVVVJZyTVZUbOwT",
+	"jCbLB9DoSxx9C5ka+mp1j4IFPaBQs9Tm4aOKQtuCc52ZdQ+X/jx3glmSVvzdjleDs2IZeyBqB+AurUo9",
+	"MDZgo9vr9Ro2J7z3QQQBWhWSYBqwY0fDnMk8YxGySsMVVfsJ7zELHJNUeuoXo21kAS4qJuBi1rxzlJgR",
+	"X6IZKuCDDxhPTgvF0umnbAxeO1ObWNF+clLIg8TVlllqxEd/d5FX10fQBgRewSPA9OFseVHQJmZu5Vz0",
+	"IbsQoLKF0ve/v6Xl/VyyEo0liDgHBsvEY1Acpvr5Q//vrtXqqxvffvXd26CngGMEOqLAbW03ECBf2koH",
+	"a7IvJ26jquE2D2/iw/nZezekFo7mhvsJVNhmhbYMI6pDAVdApVWwLFz8lrPWrtPGDe2uJsfIGsdnayZW",
+	"VN0tnBpp5DDFOaUbtSO3EAIfrYv2X82z8QP267kNiWpfd791jrn2kHXkWnQkp4Fe1ndC8LBFtAEB0eaG",
+	"M6Pf6aV6MIVe0wXrM2W0nuiiFEk7v/tOFoykXGkuEm0HZeUEN1KAYTLy9C3L9SVCj6k4cHHXZ9Z+bRcy",
+	"Yx3SF9hJZeYA6Co12LqlS5tSZ7mZt3oZVWUKyZ9g9bIwJNFgxe+B2yRS6EJmPRnb11LfyIy9da3bz+8V",
+	"K17aPuxX76qu7Dff2R7tx2euY8+NWX+lG50/33KMnWnuJ8R6dgTZFTItE03gEYhk4CJczWH8/dWrI5zf",
+	"1xLCPr+5fuf+knKRsZnUMfnrX/6z3VdYipq21+KfQiUQSh00NMOLCsAIc54q7c3GgljpxZwfWWozGznv",
+	"qZjchcFZvY9QM6Rra3J9yi6EfBz3xvEOS/KW6zSb317NxjQCytnNkQM15/D8B6PkKKbDvDhrL6tQdcE+",
+	"5YVPc1gxQSLY0CqyPzRiuZwE5yyBCGGj8Bt5iaULRmwcNFrLnG8F2IsRa69eETzr3vQWMBnM6XYOwJgM",
+	"kfGiryEe+WCEwqKOWNcfzgWGUBvsloDRx5gGvtEpji3tT3hvzGvP7Fs1/0hLfAYs0HRWah8Q0rufG0yS",
+	"V3vi5h4gULpltzny/mNfEdJR7HdVO9WXb6T23/+0ZTCvnPIVBP32GkWNvdl9hIz4cKhQo9mWYtnGMw8Q",
+	"OT6Z/9gxtPKb3QvgkXQPMrBv6jY152PfhosI/He7DxQCJW1dK6UwJxKwBskwsBnYbDcKOSuGl0WOuxjh",
+	"mChdMLoCcEDIJBhFJK7gIskQADJQv/BIkxZyTySMlKIyRWBoBGLotvshPYbTPm8XzLF6fvfGWMPKYcQ5",
+	"9y811jGRqxkXFmNbrlYIe3IH+n34m//GPEGGVzlNlhipLRZc3Fc+bl4QfIrc0YJToRXEpDxJoIdMlum8",
+	"kELHZPjDk2eE3WsmIBDzmfnppfmJKE1FSgvAdIC38bWMFgwx32stTQtGM81X1W9zqnS28R/vWJGwDD9W",
+	"EChVFsjgIDvPngNnn3ct7N7KB0RrHxY4XTkQWuTGJVXTVd0nGQjnQbkduNcOSvuEUQY91JvbvSi1q/BQ",
+	"5IhS6PaAA38ftU62Q4G7sugLJ8fHh2ZedFzfjXUKLk0cuxvK7iW6tlzlgKU54NKB4iJts/zMessnX262",
+	"CkqHMN1TVrYS0QOXs1kUD8QOsP5FJHQCQ1EKzA/tqcDssjZ07A/Kru02szYhnHkNC4LTqF5CJCnkc7YH",
+	"1siOwNDfSqNtT/L5DRSynqTk17gXTR2KQXgNWg7m51YOVkxQRsIanh2fROTs+ElEzk6/isjZ2VlEzs5P",
+	"InJ+/GREaGYU5cVye7cnAipwUg2q1AWh5Ierl1GA0Ita2AzykjPzyadvV7H8XEN4pYBAfmh3PBHfgqUb",
+	"jP2hsuqS4mtxkcMgJ3wuiwVLQzcylIkcjScidmzxgsA6xaSmyKE0uV9R67gbtqPZwVoMuiDqmUM3KIy5",
+	"0MtRZeHKuEJc+vBi2D69B7DbnjfTgRe+Y2uHXE4QJ9ZlFHSmgSVNUYZyNIlrBtIyGAnZHc1K2mH023//",
+	"2SNXjaTflfg+8Bg8RGLosVHonTVyXc8XuoIcQXlJ5ELwX8BMAaoKF5XbDtseIf4gQzx7iXnOMy4gRHpo",
+	"LZmI2x+RN+9fm+dnNPVyr8UCxs9k+G9vv3/jTWnoCWFZqjDeC/tl97ksoF+oGOHgX2MypAReNwSAwQ5y",
+	"bob77bt3184A47pH5O0pz2P7hZHNlaYr/4XVA+2nqhMhyYrppUzRdQOgH6N+EnuDruzKV1QV7N1uOvpT",
+	"w254iI4FHK/DDvqtj4CxkOTWtN0WCxPEwQSxLiSVFsgF/Ajkr3/5fwmAe2b8lmWbCtAD59JTzMAF78jy",
+	"CcZHMsTuQCPtrPJrXhpiESz2xancNMDCtqab0E4PIOxmbpjSaqY2TYUCm1Fta3bZimCLNl9vXl3fuLbc",
+	"VzfY5vM3b/2XgK3608cacuOuPdqG37IvAX2u6abap4hQ2BgLQYkRIvK2zG3g9+jSlaiFor4QcoNE0mtz",
+	"tngl7FRUo7OWabXTt1TqWQm55K+UKg/VHkJkpSpDbcU0nQZLOLX4OK0hMfjWtCxQLAoAEByQyXq9Htuv",
+	"x4lcPZ5lcvH49Pj06ePjJ48zWopkeRgcwp60VBfmgwGwj5RNRBWYSaMwJbWeuVYVdXYFZ/08zsanvRKc",
+	"oIJBR3iOZqscbO2QpUssKJ4aoVENUtX9hTtj5kogWjbgJHDZft1sNpuPj39drT4+/lVl5eLjYUtnI6xt",
+	"lx14fjXjPIqt1YJZ+U8WFiipNszTk9NoZ6HuliQC//J5rTTr8d6DE2BQNaa1HUlud6dBr01SajtiD7GX",
+	"mlXEclxM3LFM5hBi0ijBbbOjLJyfnJOz42OAdneFeDvABQ+SgtpsrFemz2aqqkwBw2JWUJEsiRSXFliB",
+	"EXzWJglzI5ykZQKIVLW01nqVgF020+ZoluWKiiNn9jXCSkYFXNSXIB5gIlDk7kmQBy1gRYsODaD3v3YV",
+	"JQLZKCJQKjSoGwBJpHoZfEM1AcQcMDOLMst6JbdqWzigJY0yowp2Gfaxdnc2MPmj9vITUaMKVh3IeKvQ",
+	"SxSUGPppn1hlaxM0zNVuNbdPReP1Zi/V4QFv+g1LZHGoAO9jXrc5SFoWuDCrjgf8Udm7X3lZ5LIdHmrj",
+	"8HYh6sAIBWy8GJPYZetX4EwB8lKIhhRHARb1NC/kDIvgFJoniCU1k9p+326VYSkvWNIV8/n+5rUi7hkI",
+	"3ShkuVh2YJ7sR3QBPjR1LGN/dN0B+T5umeu9VPFN4Y6G8472kdbDciI/hbaQGvpr7uEJ6LqPO2I84Pqt",
+	"B4IyFyeDMOkQkejQI1xYHL7HNQLlIXQVtWwTRNVv3333enRJgPIwkxUUVUC0AruO8/ZHlt8umBr3sdqi",
+	"zN6+qW7dWrcyQGw7NOEJEOTrsI7MBqHSIJ0mANGgDpvIQTYV1AYoU6yegNiHVhvYvogdSnyrauUQl2F/",
+	"6phLNLl1cBcAMmgzlwHVJDB6WTMLlCM0uvnR6+cWTi+ymz867GAHRWy2g8p5xtqxpK/IjBYWoB/j5CVR",
+	"1CKOuEIvPlK+iW5hZjIGOMg6BvSPV0f/gx79cnz01U/Vn+Pp0U+/HkdffdWOCX3LRVtlBzOy+MJtU21Y",
+	"VNmi2FSTOJN4jcZjEsOI4gtCSSnQhJ/y+dxF8Fq0GEwQgInX3g/SfQHTDUV/VcWfZgEcpLVWxkrwPGc6",
+	"viAIdOdJNJ6Ux8dPkiWjKfzFYtcQHubayOt1DLizbMPq2h5a48xdC50XSDVybqFAU0JR5glHA9PCfshC",
+	"As4O6ictYp6vdVRTKaGm0f2RWe69Rh5PlLXmLCEEk6pIOxpsl26osZdn4PHuZ/xpRY5lKiJljsy0YCyy",
+	"oU5ygckNNE2r6EgLFliDRIos+Bma3DcTQdMA/IhsYR9J5Vm9hT/qxDqCajsbrM5jUTEWBWMpzzYXCMsj",
+	"kL0jhJAZmXBlutMwqtOTtxQswEWdiBVN7QQsDBIJUZBsmflMSaILjvCkei3tzWJWS0VEcZEw8zUOfiIS",
+	"mufoMABGGMIKQX0ZkvG5JhCfkW2Qh0MhIeqgo8bkhS2mdE84VmbyaI0OzegS5+Qwl7QEU4AvsstTDFph",
+	"kL3l7k/EaTL9HMPSToTHzY9nzIdPeKaw5AkuG7tnSWmLyoJYYlMjnAENVnuFcEdUILcBOCuzvRlMax/+",
+	"O9d1lKR2a47ageSiLMZP5DQ6EBUtnMrui2VF71/hj08OtslYqDCXaFFDC9PuiOExsmeqBtY1/r0RoTpM",
+	"Ddsmg/aOOtjQJxihLYBuqza/ZFnmEHbJMCmLbITnG/KcCddN0CalWW4IP5WIXro0L8rC/GnTRirWBJdj",
+	"/Y43PZAj9ZY8cia+0LxXSQCP+kUcsrwbRjKT8tbcmftdA9BO5NepbQe+sZF8hyw7zdsP05IvlnB2PQkD",
+	"H1tRs5p3rMJ3w0prc160C9F1dPuWQ1twDZDKDoXc3AyGDZcFtpr6Tlov5KZt18GOZRIsy3NZTCmf+jj7",
+	"A2LdDoHyasuCsY6AwIpnFnt3tNw3DpmhcQb+QP76v/4P+eo8Ilfw15fnEfka/vriOCLP4K/z84g8h7/O",
+	"jiPyEgyta3J2HNpirv4wiAZXg2jw9SAaPBtEg+eDaPCyp/8CBnd1nUHMKn5wf3zt/njm/nju/ngJTozX",
+	"rhTdNi4NmLvwTgS/LFT7A1QquLIQlwrQ1e239pbPu1nuRFBLT5lU4NBZox4CherdK4hnE5E8KxWKLuaR",
+	"hOZE01vDrdd0Y9G/W+ERRxckNsckhkU/jUhsxLlyhZ+Px1+cR0bIXce4FWPySlc4ZopusE8LpAhIifYM",
+	"gBPH3BV4yFzqIRy0CojKgzFekrjGs2PopS5UIz4Fjm8bqKIi+Wu6YP0C8Ot85FNcLJ8XYi7EdLMo5x6l",
+	"F4R9dFv7pH6wPHAFpfDRfpBSTUc9Ade2io+1nWpYVI9zdaCA7hyalblkLQ2bzNhRBeOkIMeBGjl8RcGc",
+	"Z+669zevPegG4OoBhIC5JSdCMI75rOYOBKtBs00yjFf0fmrjR8BqT05GfXIJAnCstkAhOUdRFwqqWPcj",
+	"LRbVbWPtF+D7JkMXs3J+fGkX4c9lukA53AjPE1EVaVlB9TA7yF72KzMkLMTTYlrgYmpGuj0RsE1Wk7Aj",
+	"qkkRJydf7nMVmdFPZ7TNPnsdGsd8zR17PTrF1tZEyWhyq+puql494+t7+g7qrjR6h1Ft931+kI/LrXC4",
+	"GPXhRZ6cuo7WQ+sodZslHykPLlTfgMvwEDkDumHnliQhSaddmN+LPuYL/TQMQXYH/vo//zeMI64pDvUB",
+	"2TPN1QOHsHC12zuXxXl628tBefb/2CbwKefEbfMlefJ7wEitcb7qscsZ7wdCs5wLdqRbL6FWqz6uBpb0",
+	"8cV8fBmfLmrsArwEiX/GErpiGLoElxH81eS8FyS2nt2YDC1lzTb+FjgCYclKC5Bn4DwKNqUEWvZehkuQ",
+	"FiwVYd0W27P5Xq6Fi5uCuh0TMawAJQODfEIBqBLz1T30JLl+/hJ8ugJrcwOqswe4FNI2FE0EPgRxV+g5",
+	"xptzVBdTKoe2G771A5qx7cSRvPbAwAeHh+yIvndwlx1BGKE06TAynSKDcLJBVM7MGm0gIEcDqOnoMLDe",
+	"FpYRDKmzAgyOzAGMqmjLnbAfa7YvIrTtqgkJDaFdU0R02lXEtHoDAttI9xufAWW5qjkmfEmJcCub2zau",
+	"7UwzlmO/P3EXCLEnHk9SXsJH1PM+IMRt8qm1M1ulbgv919N3nZai2slo5XQw4E+5eT/lhvxbl8J70Bia",
+	"oZ4tZeX63TI3TKSseLBCcUUKaMBGQD1S5JZtbOUFyJyebeDfCxIXdD39b7G76799991rEgYMxK6h6X+L",
+	"J4LONegTpidFCirqgH/+YnIik3u51dJLhYRKW9NtoN0gyPzPSoosnYK46JrrYNWwj2NZLIhpBsRb530E",
+	"Hu1rhtUWx4hZGbWmrQPSqOh66qfQTnN0PW1w79ZnllDvH1Fhd4v05mm4g9V0zfVySrHKR4+XbC7oFPzp",
+	"/d6xCw9Wtp6vCHp3SA9VTlDrunRjvZtfIROoRz+OfPfslXts74a5Bw/YNffK4Vvn3zx0/9yLh26ie++Q",
+	"nXTv7NpO98yOPXWP9N1YLEGxk3dodq+ngrFUTf9M7yjubDvzqLOEJQXHe8ao0uT0+Bjzzrx7DbhkQouC",
+	"syrf5ukx+RdnomjHlIFG9nGyH6AnZ750o1q5st8VPgUMwtsazWggnP0Axbw6RlvL3z7YBr9qOw2t/Kab",
+	"ktt52o4z02Q0rTTbxsA6D0XHFRPyoC0C3mbuHSykeU+0MqQaN9w+UF10HLVcoVvnYpdwUek9B+EocJ+M",
+	"BjlVFsuVC0LJrJBrZZPTrLUyDbPvG+KFLcYTghU7Z3RRgsz+b/SOvoXeI9BLRy4IYROiq8I4hNRjEq9k",
+	"yhDFQc7nRtMV0o3qIqyKqQidyVIHHWArVhUH07HiC6FCyWgEBS7t9sRgtkQWIUUg+LgHUFEuBb2jPLNo",
+	"ENUSrbF0U8HIrNQTISQ24BUS34oXsTr86fggZENC54ksOkBiVzYu0mniEgJZAooPxtrTX4Sk9J1M2ffQ",
+	"WPX5pmq2+vJ92EGf0MH65DA2Qwo0KPuowcNAydzAHCTZNmCeAg01nXZBpznbaYs93ZKPS2WrtttV/HDF",
+	"bAFBG0YyEZiRQ1BT54U3wHld0cxd5Uxo3NUDWPwKg1RdXGNzbt3cwa7PwQ7+QF/ZvwmBfnOwZXJ78beK",
+	"dlVhpXbB3ReHGzL31YRo1XoubVROYEiu9+zrtxBUrE7O2w0hgbCwLVXsLsQEoTYOBhs6CVmqD+gK2KCN",
+	"QPKFm8xiruVEuAJOqjatPSpfNdezk1NzZs6fWGEqIk8gYYQ40cFLV9cWGM7pbjTPGS3ap9AO/NbXcNzT",
+	"SBzKBC55c5cv8Aa49KFFbhYM8WJSLpjay8WuzOM3/umP0SfXymzGhfWoMhqGJH60tTCmztC3jYpN7xjV",
+	"e2sAc+Urf3NB8sxIvp72sHqY3UOLKiwbtZGgBjqAtC/KAqooSVsTgayYAAAAa/B2coMvzNR52U6EvW3t",
+	"JPDVoFLzAbHM0PfnKjBa1fzpipirHngEjnAsRV8B6SdURBhjubda0HgimuYecBpig0IKdoBXtlntqHVy",
+	"Dyjf6oCraVCIowcuga/bUeG3Y07qlCtVtskB37f7dQKHCtDnnPLMpRqaRQdEB7h+LQg//D0RFoZ/y5eP",
+	"0Snu6joCNgjeuAOWeivFtgcUKyKV9kkNcRks5g6nmqnpnNvbqtfoIKStDYudCVYcjL0PpWm8DiaLfrWp",
+	"elXJ2ao/tV1tYXesZ6dnYcuU7eXevoKU1eV6V5h6SEWpGy4WASfqU02q/kr/SlLhe59aRap3CWZ0npgj",
+	"f8cKZa/ASoo4PT59Oj5pfc1I6VM5n95Jnuylp7fm6e/nf4Jnzdtc73+HaxZuMoofdvd2vugf7Ex3A1uP",
+	"0l3qzg42l8k1U9qF/VueBo01A3s0E6NLvGWghlCmJBQp/ObFO/IY4mse/2o36uNjDEf6bVjhD2Z0/dCo",
+	"Oytyo1QYSDu1It1NGmowsv0VwbY4mDvTdfYalAO3IoXj2SF5tMqnlq9ssy8XELQsmPdkQ9+tgNY7D2BF",
+	"XVVI+uFpKzYA1Fdm9lE7QyqIVXpHQa3u7VS3irXttid7drb7sToLO0ATP5RtBRzw4HDvnKXTWUfcJE/d",
+	"LkOsKQYvwCtW9g5WOSJ8jpFIvF9h5DCW4hNiHg67lttu/I4wCXgUccIeFiKBrtz+0rsNWWnzHz4kumGv",
+	"BNFp6q8HB+xgNUG4QEVJ1cTbSPVtQg9NBUHmSTNOVeudAzFumHrkAiQLNCp7tBqry4GB1hdZrhsnhK/U",
+	"v+B3+1KDtipW7dNms2xGk9upvVR7nI3DNTUs92dUrBkTydKo88qlem7N9NCU2np1rK2KR6KWCQrm+ti/",
+	"FMOtHAAl/37FtXZVxnp/89oWxgLjwdXbZ69ekWFeik0iUzYC8LLuqljTdqyRH5Ybmx7AUlwPBx0N4XEW",
+	"iMS8e0HiVKipTW2JIxLrTCGABXzgKyZLHU9EPesdpBwhK1iVJeRKK1eo/OSYQB67B7mvA7BwMREn50Q5",
+	"MGkACVGusjMV5OT0S4Rie6wi4tLLzTzYPZa6wehBvnJ6/uVEYIDf1CayxPYseshpQD6WQjBAUZlaQiBD",
+	"6qH3ACBMMQ2mGPsc9E7JimZmI6Bcnp1HFW345v1rGCzaeHElwO/i0n1SprRLXcRYSBBLoWUXUUjMVmlJ",
+	"KMkLfkfxZzOc4o6lkLhaMAVhlUut86kLZmxgERiGwlJyfn/voLiN7j71UZcxuoNwCtMQqrvWEK6yIufk",
+	"O/61tWCmzIF1cylgeiBe0hkVqRSIvLdkRpa+NYTgMtq4JkpLuKwLlsPZyTYh2LedyngiIPStFFjcwh3U",
+	"1sD+jsPQH+3G1h2v0mjsObEpe81B9BkC74zxMXJfekliK45D5NKazZZS3pKcbjJJA0e9LjhE+EileAN2",
+	"rrsQm1iUneGg7ldzK1XgoxA4XwDHNouABc0ufJ5yVZqmKu1o3pkId6AxRUL4N2zUuZNQuEBy8A1FhGXW",
+	"mWRz/W0QUzoRfohwMagyd6Xx4ZUXYpFxtRyNSRgbKZzn0g3ULSBMbUkVlrD37N9mUsvC5kaE/kjXv6qn",
+	"+TrtARBuQfiYG3EDVZS99OCzVHbAfdVtlZfkBCOh6+oiPFlP4qiJUietqRRNc9H2CFCylHMS19S7mAyv",
+	"/hCRq4h8HZFnEXluGNHLkT8Zhhz8qrYWHKiAJ4ZXk8kfPlx9+PrDsw/PP7wctSJN7LFRHf/1L//PyfEx",
+	"+uRrOQbBgPzGc1UfnF+zL07H54dZuPYHbxYSKufvNWgkVFy7Z/E9V7rw0FJ17SGE5gGrFqF0EpjJ+ZxQ",
+	"sWnjIz363jIttfUPD9m0RWKfrcAArN/BLEuprZ+5Fz+1KbO9CNg++7eh37DzjjWCJ4LA6e7BfEoot5Jl",
+	"kbDdtUCR8VMVUArgV6G76fqVzUennq5CMwrNeVA1r9VyojQtPrV+bb/MS3OqqsRLXVAQtfqqNmDF6Edc",
+	"+OjfhraCvjswLs0Dvzll2VqeByk9die2hyzM6xn/haU2aY9CApChTNFRP6QyQPXbsuD5v82+NQfQPuDq",
+	"qd98B628OVUsKdqyK+P1UrFkGpM/QPLc0zOzjk9OSWGk+xXqYmPiSjCCXGKjzLxCFFxAitCJQFaDcJtx",
+	"aHuILy1QFML5qqVcO8CLRgQGDurnJ5u3X745Lp/Ofv7251N9cv3Vze2TP53K49fHq6/+/eTn+Yun6lyf",
+	"lU/ujv+1X340msN9HdCaXdznTu8zetf4fuO+aqGAFiqun+86U2qzygcqf1PlaVh3KiGjzhr9JdEsflor",
+	"choc9xpH3yp/Wsm4gTRUtxt1Wd8OSBRpz9TZdzfcsPlDYxc6M68tCezvXhZV+rZXAvYlfNdjyx5mt+0c",
+	"+m/nY63PtpePtf5Kfx9r+N6n+ljpik3r3sUwQq1+9tQU8As6jI64dgRSoxRZ8XsAQ6gLxKjgq2UVK0tt",
+	"mHFCC9YefB+Eye2LSkGyCaIaqoywXueksZjNrC+/WJ0rU52NyvXnKDjw9u2KQQOuAGzoxmLy/p0Y6MmQ",
+	"mp0rsBx8hNVWVqyYCPfZFYY1n0c2NOnE6q3JkhY00axQY/KdWSuwiinrn17LAk0XCVXsiK5pwaKJ8LYM",
+	"aymBi4rQbE03CserLiFSFx9EAYoCAC0UtIB4RTKcDL6TIqWbyWAEPmw3UwfuVjBSZVWXCvFLwaSJE1MS",
+	"8F6or17M7xjMfSKGk8EK2h4ncmXaB4gBAou85oqR+Oz0lDiQZQ/wHDf83it6/5qJhV5WQo3/HO3CQjs5",
+	"3uf+aIGihuXKpLx1eD7hLo/JcwbY08pBCRZswZUuwGBotwAg7xR5LzhAd5u1IMO4CtAcl7fo84/X6/VY",
+	"LWU+rv84soKcm+Vpj1k3/TZbLKgAnNDr79++s4CccElD1KB99cIQaTnLeALJ7m9B8pZznwl0enz2JSD5",
+	"WVKNEGS0QgcsSoCpVSQ2AlznRtfEPNzrw7xKz7Y9SsPmwGujw4EZod90OYqw4rH1PCF+EcaAoAvqwkV0",
+	"bIUOmlkGxrgKl9HOH7j5UNeRCYO5xDbRAxhLuWEFASYG7CQvAVatFvSJYIcYsTARECMKyIpIpdZ46vqp",
+	"h+vEI4BIJHlGBeJT+ir9w3heMBaTk2gi4ryQMTkfXVqYHK67TqWtCAVfXJBJuEWTQWyLB5ulnwjHbaAs",
+	"KNaCrTw0AFqkFcvmUb0rszeGqaBHwPDXlN138wJDjgcf/89sBveLDxlAHuv5+vnLgEGzFeWZGpPXtiZX",
+	"ZDUbHfbol8al7ZKhw6HVqwyes2C0ZtNSdnT1LrZcHk5cyly1ZWy8AhYyYkdoIx+TK7HBFCNyR7OSAdvv",
+	"2nS7HzA8Z3OvbOE9bOCfweY9JidI6yky35FDjqo7tjIpmCPjk8Ab0Q4RZTVRus5Q7IIUF+WRZLkKIlqb",
+	"J4nriagOEbFn6PjYnyLgsDQHQxlg2Z1c7DxW5hy6c+XXZzKIG7puD5t+YDduuLcEkTlKSSSjM5YB5moh",
+	"yxydHZe2Cp0rKWGrronUlqhSjUupz1XcMLh1D6i6b3xoACQSKbhqDQ+0TVmm3giXd8jMJKGrnPKFsJgx",
+	"anRJVkzTlGoKAk1kzQk2UW/rnm3lKO2j33tVBkLdBXi5C5Ya0ZFmKiJmRcnZ2RMsVCmMgDgRSwgpNHRZ",
+	"MCWzO2YTXBzkeVIVsuq8XKs79TPliXRJ4b91IV2Ivvl7L6ELXpsHJJR5e0N7ThjCJNlw+0f+HAydSW1H",
+	"fOnjX80/5nM8Gh+CJIfQiW0lnVzJjh4pYpgn2JEg1hLT3jczLkLJwpVnaiS6dZVfaisEr3U+VR04V+8g",
+	"H/bddVD4R1djQcHskhxXWSLWsRxUGKtw7I5b4yx7BmznUvFudHg7oDyjiUczg5sswgTf43qkxqjuF96L",
+	"sLfDGF1DmIO+zDW8RbJ7sOZ+a59rP99QgHi2szwQwuxvcmuP8eibiMgZFo2xGj7USqeaLWSxMX+nMoFC",
+	"NGY/zL8gesX1XRnYZj4p76+telsvU7cnt6iBH2fh/b25Ozw+VdhldyUYxx9/j8uiK/H57+/CKGw2xSFp",
+	"lKhFdfttY9Ds8U6InV7KFXDNtTMo0iRhuYactnW7ObGfeQSqjlCrGUHjVjInHbUnEql0R/yyUVSgIfMM",
+	"pufGpeA6ricVtwq7VczkoVpGqMTnZj/SWiiSUacrBFnQXU9Gh4bX+Aaw+leXyonwsSFgLWL/L6jgv0A8",
+	"IPJ6YetK1yFL9w9jV463kDpCJh1bCgOQCSDBCxKrclbBIDvCxxjZlPJsM/25lJpO2f2SlkrbIDifT9H2",
+	"slEQ297sFS1lyKIFyg9CtYyOkFMe8GfoB0kLOvPXeWYhP904jaD50yHOaXOmsJCNP1lKO3hE57cetedw",
+	"u9jDXdzsPTzUnrTd7o+E82UXKPLMIsjrLq0DMHTGNemzm19VIUwHgbU1dW6r1asLhyehJJlTW/M7A89+",
+	"gAKKpzOCbCzAWwHwZ28nWQLeypoV2OZovC+bqgru27YGTAS60gGOGvAbTfNuTE7GUQ3F6ldbyzKVgg0u",
+	"nnzhalva94BJfNyHOB02EVzyprU+1Tp9X7928abjfuXBcAjNZrto4sZQ78EgGmFgfr8AkYcnOHYd596e",
+	"/4Ybu9lF18p0gejGOQOEnpgMfy5ZyVJAv8UAaJAYW3MQLq2VUGnwF2KJHUGz8US8KxjV1XsxkHfYDHiL",
+	"uFBMGOnujmUbQlVlrZ5zgaWvjTzHxuTKRmO4oGwruysbrU0AwMA6+s07G1WNH/rmENCNRnTPhicCXnEg",
+	"wFDvCBu8hMB2/NVaZSjPlJUr6pZFu3aGo2GP4f74+sytXNzsyXuIVejrMVxxEX57snViu0xsELjE1sQ+",
+	"gGY2rwsVbCXvwH2235K2+yqMBvdHC3nk9R58dvzG/vEjPvZT+NwRXznwjpyaTgYLrpflDPQGSXN+lMiU",
+	"LZh47Lv+GL6ubnl+5Mx1R5C+yAoc3T47n1sVZ8Ezt+eQzpTMSo369tuobqUb7V8zNNX9Qy3Tx1aGYcMk",
+	"D9QGwMvartD8X5CC9oCMMnDYuWiltCu37MBUsk/K4tou6Ai6hUg2NSQbKfQy2wyiwc+l4axFtmnlYj3v",
+	"wZ7uLR3EhD9SNtkBTP0rZMEFC5I0bLAhd6tcz8wgvRIzxp+cKmHuwGlRin15fTbSHa5MF79MPc7/w4KN",
+	"oe8AcGF7acHqX7CECVtwwvox7GjsQB4UYY+d3/J8ug+tK9jS2nhuOaZWlRjV7T4P6/odF8hWjPwxEXFT",
+	"tRtFlgzmePjhxl5TBbWBUBzAHLCMmv8WpVBElUnCWHrpQBMnIvazyeFkOa9ysLsd6VxhdG3ruD80Rtwe",
+	"dNvov4OUqF8soCP7/MMJCMxCe4kXhCOXoZKWDOwOaxxPuIncQQYCW/MV5HjGJsKtBi7iA0crNZ9vpsAM",
+	"ui1OVCC7wLKjsrToSZYTU4HXS+0UuLQwMy8Q9i6IlhMR2w61tBZjZfQ+6R1crmpnYBIhK7aaGQKEui5X",
+	"168ACTzIbDHCLHa7p6VHUEiCFWPyAxakdE42civkWlQefHCTu23wwVe3PG+AU7bYGN30Ojzetr/GEba8",
+	"eCGJlnaPFRNYFXTlZ2KGToaKMRKH24bm5f0Wld8oZt875d/fvB5/erh1dXU2iDNc28iJRfXjVr85Gry8",
+	"hbtus4hdgc/7o5hxP/8rZvEfO2YRjYw1CcNlMVj409XfcWDj323Q4n9F+f1XlN9vEOVXU7W2axLKubYS",
+	"l7+nqtyySxJ7VcyKI5kN3LMnHKPmcNNqU/Pd1vwgfVW8/qGJ+9Q3EAcCqMvYvRyPLv1kokpSe6RcOOJv",
+	"o9t9NgETFYw2XT+Ysl+XhkB0CVmarLmnh0ps3wtGZmbrcWxOeBvGIIr9/wJ/fAzgJilXeUax4PioU8ab",
+	"CC2J4UqMpkF9MyOWXokN1kiHNedq9+USlhOWR5rRVTikBos+P6ux6Cf9g99CAY8Mc2p4xmOwXIORCGb+",
+	"c8mKzaiNQVvXMYaJ/9aharjYv30EgrXk/f1HIOBAb8pDqy8Zys9ZwWXq9tBKQh5uu6oRiAbbhtVSa0Mc",
+	"bUY9qDgCaBsOtcx2NDxxOCs2iihUwAoGavCoVh+k1QdeN+V1qN+2S9MLwjxC651K/7btr2StHbwDZ7T2",
+	"rDuhKRMJs7h0pVF3i7tDOgKuMU2Z7mCfm0BpDdfMat2sH+gd9qL61YSsOsT6ExW2RBsAh3M9XRDvFZuI",
+	"4YxBfjMTUBTDWjiA41v4JZqNIhKbByCcimUOTwgWsACfrZDk7XfvrknBMroJ8bLRk2bokWpZkFvGIJDb",
+	"tOhhnhzIkyHChZSwYmY2cm4HpBDTCNfTlonECwBCfANDRmTYN5SdR0OFaSm0XwBzH6GpTUg99Rg1MRnW",
+	"Ly7YQjmfj/bbxexifjBL9MGszwec2gc74g+1ntoNZPsgw6pNrNDCAsztOjgS14dQXE8jtyx1ItvUnNiK",
+	"cDGR5nzRbSCLOne5JNVWYr3yKlSxGSEiwM9oH28Vaj4BTed3QMh5V4mDtXrzuFQ1CIHPG4vZDVPcA1uG",
+	"ip3BunZCSVkUYOjGsN2hZyp9POwO4KGqbeJ8BX1Omm3+g2/bnrgOFJg+VvzgGuphqSfbhno7IdjYADDj",
+	"NzKo102ILVerPVMYw3DIjdpmJbR3bMUE6osaVUJGFCAbh4S0H7OhjqAQ3oKNq7fbMLhH8Pq9hFEj4/2j",
+	"yKOfN0Zjl4f8If5lCGcRcg1VmgqWZzRxaXEZV/qSxD/+VIUruFp5v41B429nWAhW4dOV/oO07qs2nXu/",
+	"w6SKH3HlUjb4e+A8oQ5gu6kZ/18QXeKRMH7/QscN0cwWcf/r//zfgB0Ue69lVfsfKvhyBT+0yyF7e/98",
+	"NY771zSGugcHx8ZmXNwilKsXHaq0R8gOxNq+OROqkk2Ec3W2aNefWCfpIdEu7D7nBVO/RUQnxM71QmkL",
+	"2dthHKlgd/L2U3HoDijDURbZdMlFVyaAoQiwvkNqs7wNrJQRYQIR+CTRLMvgYUVoTgvtclq1BGohFjJ7",
+	"26a2YBJEW/vL4+LxQqnpX//yn/1Er0qcCqpC+MV3OxbMskYftdWuUVvnmfoUn2l4GmxuyuCidh6akqpU",
+	"rDp5djfU0uVbPOBA1Q9Hh80Ju9EyxzBbLhaXLqNvXuqyYJHPKQ7NF48UsToZoWu6GZM30rqpYtctF9OU",
+	"blR8gFmp/maLG5FuAhmgsulsT4IMXULQE0iK3z2F4ZOn52S28en9bdOhOt5v5vNMo8lthdRoWtzIskCn",
+	"lIPmXi9lNQlQuowqCRJEgDynq4eAQwOQeZvHc4/05SjRMqh9wpglSJt2aQYCRQYPFb4+7j5i6cG3l2Br",
+	"W8PTrEhUsS1wB+CSgTN+yQrMP/2vy+of77LqCFdyodu49XhRcZFkZQqmCkQtsZ769zevEbakum3iEYQM",
+	"ckUCOuGQ2oMpBoAUeUmo2ECQ8VKCYZdrYms2pOHRcHk7xG4vVAtQE2GXqwNe6B/7JnYga7/zffybWy1A",
+	"kP67t1eEZc4O45tV7EEj/APyaQP/OwZ+gOJNk2Vgj3ikUGOCqBJFqLqdiMrh4pLOoyoJEiJWmjEoVN1C",
+	"sFTCxiS+jcEgLWIfFYbZvRNhw0/c177qI0sh9MGdCPu6I/4g6kxIXUV6jOwtQSfiq3PyL1Dlqrij2SWJ",
+	"1QrMcXAWrHvejIebsycJ/GrOFBx9SgqqEXtgbF0nrsppTIYoM6AxMB6FelO9lqos/G+BsaetuDgsQpf5",
+	"OdwtcBkG9Q6Cdp1EJ4vURuqlvaE5QnL72nTUmqnAoaJn0OXULMxGli1CHMR7KZJAyBMX4babnaLByIEE",
+	"cVtt1eQQDoprVgd6qErWLmlqOqBIb8N6LdqdSRj7ynfmhVzleqpQy99R0Hr78guorAPQE2BvOzY7tevm",
+	"zmz3+gE92CKo+NR2JfdDwz/3DCqM+/Suctu3LA5Me7FcpFZSfy2mUM8xtJ6C9GtkNgAiMddLar7mFItL",
+	"33G2HkQDCL7uWXb/LWzA92vxFvvCz8/CHvGr72r94ncvgt7xmxs3BtsujgTPC5JmsCB9YAWal4cLVvZL",
+	"FjYduZ1ru0Wai155ubw4bM8Lxjh7Jtd3JQO28V3VUvj1G6n9Lz9tIeU6h4edQ3U4dnKbfRcmcrAH0H8r",
+	"5e5ItrKntCZ7HNAnvt7asru3LCrH9/PBxY/7sHfFnEPIxyv37setjKeP0eC2nRpXjIppCAj0ALuoaG/a",
+	"XKUPbHEfN23Qk11QM0kzGtt1sJrNeTZ66HOG/vY704GX8kgRitUHSUHFLaErae9QlxNrGXclp2A4//CE",
+	"/KutQg5XyCgC5z282rh2MODqH4I0okGrYPKuKKvwL+u3rolYbaGaTas98IogjcT09GCiq9hIK18Laxcf",
+	"pghA8FQLJiUUqWTpwSWC+yBM2CD3bjgc1YbOtRdKwgFGQLJUJ1xKLbqYizsmtCw2ZGi+WdFcRahGj8iS",
+	"ZfUBnJ88PRgIo8WjW9B1VgcVrQOLkC5ckUNXoyL7bd1PO3hTV1UaM6jTgq4rwASbdiZFo++Bw8JTrZEl",
+	"WubdISUIacIEGmg8YkREtsBWoIZHhEUT//qX/2yAlAG0ID7aXoiG4U29r+T3O3iwHYYECam5q1GDiv1C",
+	"26l3HdBXSpW2u0MhGqloc5nHgq3jC5IUUqmjpNRGFAJzOKhKEhRxcUninBUKkosW8YXREmZSLy+NagrA",
+	"nml8MRH1NkBxdI2YBodckxXdEKV5loHiDWorLQxxEGqI1EHf1LAyBIi8Vf8gjGOvfYVHt3BvUHp2H6/D",
+	"Nv23N75xV0nDmhgrulkxTafBOk5zrBHTCn2I+zyfs0SzdCrkehfLwgLHLLm14CF2hSAkkdss7O3aeE96",
+	"MjU/CrM5/YeBobZmHGBmcep/bnQiWbYN6HQfKmPjqPhljhyhtg+5dTm7zkq/Y9LO1oB14lDMpY3hzcGU",
+	"t646iBG/aMnGnQhgcrrhF/fhKXSFSQe2aFCYp2WhnyMf7mlLNxoqmEApYXexOpZfYMAB/OQsOjYu0mbE",
+	"GAHBRUpWcKDurrycCMjWVoCi3eAKHkCni0CpJhmjSpOTY/IvteYnAtvHfKvwUb2WbWYqGEKLkeAFJJLh",
+	"AOuj4z7uAjbkAnw65tZpWLKkYsiCAHurYLUfHGO5RGsHLo0jNuBiGElvK/4ymiwbqV77roqAgbeI/LVL",
+	"wfGKDnC8XefcNuCOuW/h7Mv9LVgSnz4M4Mq/fohvBuhx2hFqgz+atYcQbPxoZgbYihA11ABotXTAG9CC",
+	"7bisPSJ+bf9tDNOx40cqOGsRsfU7t3BjLU6ckEBateE9fTr+4hPGt4Oj19j0Zxjoyfg0+uR4pC066aK8",
+	"2gTD3aiTTSvptx2oyPGW1msDzETfcn2ogWVpX/HLwoV+ejZolai9aWzPpVih1JrGW4cLlYWcD/oAc9A9",
+	"S8pGQGl4hOUdE9S6s3cyNKxsdO1fUFVt0HabdUe1zjjLVu7wAofX7F7bUgNhhWWo0umDClYyZVlEYqdJ",
+	"xBUyxiXmCNthxUTRDdiRc1ZA23UR0zUwiAZZtuopVb6rXnptXgrrgO2ojbjfDOur1VXbFB1c6mtrax5s",
+	"MWzxmNd8T+BHWxdSo4gEOzcEMcHnKlkXnEih5r8L6AfbiFMC64qZi7YZ0pyPZc4E5eNErkZ9ggKAKrpQ",
+	"jVKWtQ24a0R7OyvYn1EQ3ZUFQbFjwH+/17aEN75nrrA5vZNl4eQl13+9JgQlyEdBm/JFKHNZ+NX0pN+v",
+	"0LA/iJ90BiryCk5D9SWei07ydjZU3LHtxexF1+pgW5W0mw++aGAG5KrBVGrlWer0PvK1czwipAczULoo",
+	"Ew0U72ocgGVriFWhI7KgYI6wShWCy498EQ/TIKKzs3tt0UUo0gzQLABbKk8Lkcu/KqxEvkUbiHEJbqXU",
+	"IlZOhNtorzxwYR+vF4hX7nIhiUMFrrFhWKg22b12uxx0fdRvj4Nf7VeGse3NA6oxbr/edA18Atd+V3C6",
+	"YFeJM8AfWoOjE88NCQTRpQz1lVaNJBT6InN+z9qLWrD53Mb471qW1+yOZTYqDc/wwrqy6mO5BnEd1eRa",
+	"2h4iTwPUKp/XhgZ1kKxlEVz2cn0RVEMq2BEijVQRTjjZnCrFxSJCGBFzluD0BaFdlZUDT6tR1uPaBOJR",
+	"eEpSqRRnRf2YQKgWV9rFZrVkG27rW5X0bhY+nZqh79o4nnqfOK6KwiUy67FAjzkW1lkg1IRpLwLnDFgN",
+	"MBNBT8RwQUFZRs5j6cHCrGQQjAIu/wA3BspgjBxWJpjthdsZw5QmwvXvMB4OXrH+rnzT1ZSLKQSeHEBc",
+	"OERrJKkoiyukKAvDAYKn/QmXDoKRAF4mIhWd+bVZ080lLonfE6qRhmvbAcW1/D7Ho8gXY9sAbpN7bkyu",
+	"/NoumWG5NLlFZmtIF5s3NO9OhsO+yfhcKztLMAJB+1yTVDIMW1ogLlVoM2puz0R8Horm7c5tvspp0p+P",
+	"+BDU7ZBTJlQnnyu4uiXmCQw55/foFVGR12yNUiEWAB1l4xn3Cks/lzy5na7b+Nm3fLEkODWgBKOwIMds",
+	"B2IpWCJXKyZSqttxvdviIwPrqAuCbLRTrYpfaM+5w/F33znPkRQeANwrxRRi5DpA9FBslXOSF1wWXLsj",
+	"Ft42gXb8yZHU9I5R3Qq/5XzjxD4Dd0JKNT36uaRQkF5IK/f3Z0nsDhudZixdtDEltFjOOeRXEwpGS2JY",
+	"kw2y4UYgNAIZQJSFtkrLpLkwj9JMLjDgrneoHW7sS+y51dpoe+3X0LV7GkwEuJdTu5fb035pBAqoO4lu",
+	"AwgpDMXe6nrabLHDbRY+ERblzPzEC79gRzT9MyRz21NHhlCdMCIrlvJyRU4jsjRH9Gx0QRYFYynPNhYp",
+	"SrB77VmptY7bAG3FrF0R7AWlQPu+7QFiRW2VE4+k5m4AYMkTAa6uFG3LaO5viCk4C7vD+yQVc3/Urj4Q",
+	"S8I7B6Uns3hCIrhSIlcIGhyZBY6RKaDf3fKn/nbrmlTaQkeevzyMEdjMGN9KTAwfbmcPhr9PDa9rcw7E",
+	"4Bee0iRhCipUFUykwCrMB3avC5poimI4fCO0oWEQx81n6KewPzoKm875ffUOFzaP8QEn8Yar29dMqNZ4",
+	"uYOs5abVsDZEZTg5GR8PalAIPx4fffXTHyaTMf7RDuOgC0j56QjKRM7mWJiTGi04BVckdu/j+tjHPzOv",
+	"skXUAR9sUdC8RVy+zoyQ4xT5KIztdZuJB3LGF3B6QVhwwIbo2AEiJGtMoN5jpgvgGGobUktg8Dy2bQot",
+	"jDTcjTq5b9811W23fQaj+t3cffG7NT9Q2wyCaltcDlAEH1G1rLPQ3n/DrTMKeInBoaxsKFNzN8cRxG0A",
+	"EKM/k8jHqorGAM6oyKzkGfLkPZpsM/0rkbRQVtex5jR2n7AcZbo1o7cCqpRGFowVSxL7q8ej8Njhhels",
+	"Gbgc8DYCU/5i2Qsefrciz7HT2tqqy4Bp/fUv/4loKuhLuTeL+6BFq8T2HotmOhCs1AXN4FyVAoN/3Ag/",
+	"x8J0KwZdyDoVf4KK8FQpJ4TYosm0ADPXmvHFUpOh/fev/+v/kCejSxK7/YfXXRREMRGhOAP0SSs5ThfU",
+	"12SmgNgLxZxjuzrxhRvHigu3kSqaCCsRwIupRCjSPDcyy5wmWgVoZK6rSxLbZY4vSJiY4OJFbBmcrRLD",
+	"jlEeocXTmwQw8cEa93loxm8E5rhlHUQDt0SQbwQzhOpdGPvUJqavl5sp19MVXFSqrx5UhaU7Pcj7yLa1",
+	"nkYX3RzwOhCDD2GBq064FaGNgr2igi7YCpCcNkqzVUTYEahtRVLtnyEcMwue4JFcMIEJxXWPyA+ySK8L",
+	"u8T7zkh16KezMrllLef3ZSFXJJVJacYHMS4LQQHAniVLITO52GDqk7kyeZEe5bTQG4JNgBtHRe4THphK",
+	"RAdjZ2bN2CTJOBP6CGxQXiCLXKALz1JEk1symoKD/9l3b6OJ8CXZI2KDKoniv6ATydx+ZCZrKwyAqalM",
+	"1ON3N6+uvnkxXm2RK7cBdobebeSsXSh4SrMiL7hi7Wql1x53apbW+h4nKxWTO1akPLEqiTtXftvRC5TI",
+	"heDKZhHtYY1bg/qzms4LumJrWdy2k+K/0Tv6FjfJP+kqcpudsHXgLgmFikVH1UPDN+xej/+sIvKmvNcj",
+	"IxKpKlg747OCFhuLhco1Gd4wmuiI/Klk/ZD6beglbH9dhH2RwY5CdszeZjy18u5ooYCiqwWPiNKFFCAH",
+	"OrmqJa9pv8z6zre+LbY2o9xWatCYeWMT245ujfgaM+5mal7ZOBgph6sdkoeyIOBmZGA/ZQW/Y1il8sCi",
+	"SR2MCTUOoR4pFC0ArJKr2zFpJEdWdZssvrAdoPdWOQDyIc0ykvK0uk3BZQaPma9mjLA7mpVUQxE7xFVy",
+	"kXQVcdioojXdQHBBi3oIqZyqdju7QnK2JIAbfctpr5gSnPdokBRc84RmexOm+lpLXYehBA6mRMuT4b4J",
+	"dWRki15FtpkGoCEHmk2wAu1QDeERqMyU7gb3VI6k103RwUF7kK7ivZOW0fw4ePvi+0FU3awkz8oFFzCG",
+	"A9ILazfDoSzc1Teo2N9/l1RpgkPbDiOpdP7tU2N/rKT7Bb9jCgBVKvN3KntFNjS2zZVlrVayGkttCdq2",
+	"773qk1HSTLTn2aarznBVvKJeQoe6ijlgtnv/7hlJ6abdjpTadKAWNmfBN4PXa5GPrUGPGRXh7s8LxtAt",
+	"3g59QTXDuR3KnmnOpwWjLbqhhRVCi+WKi7LCZ47dWzGBOuhkGH/z4l3sakOrUZBfD3UXrDrbrCp0x4qC",
+	"px2GOexDtPvlnr/0EQatu7akd042ZGk4g2EwfvOrncEoCsp++vISZuxGkknlWmSSphaHmtDMTH5TdeC9",
+	"YiDguvoZNuWsfWoQ83H4qsNr1bJff//2XRyR+Prq3bNvbYHT5y9ev3j34rPuRuPwVuOPKgKq7VjbqS3Y",
+	"inJhLUMNhTo4nYCAVyqWesAEjNo77rDfMsW06oQVh4phx8cXx8fm/PWHenKoierBhScb1g0soeObbZ/M",
+	"jjLoED5OG624qiJ99syVfuouZV3DuN3Ot/YtOPjb9prgqi3FDBmsrz4mU7ohw5RV2QuVb2LUYzKWbQKX",
+	"bB93VGP4dlghDYaUE253nZm2LdMPbLaU8vY5y7jhEg+oEcDuQIVHGC2Lp/xIkYRm2Ywmt9OyyALEKAfY",
+	"21kvoHKStLCazpICqMrY3yMis9RoLocpLI2luMLG2oWaeux/OwyyLYcYIvF7qPmwih+x6NIPrzf4IHws",
+	"s23hiYD80rDKMnyxo9Rylw02/o+jb5g0h+TIrWVMhsDN17jERzyNR2DSQJcXC3evrWpme11HQG7uicOl",
+	"tD1MHuu+46WA3AAbyJHl/lKO9klfzRE3NygEbosK2DQ/WmhS5ubMnBPFEilShcU0Rw8nhIP8ZHsrl+ME",
+	"3KEjyG4uSewJO/YFG07v7y+rygr4rS9l7lCE7PpIX+HBCBtMaS7g2h63VgD3ne2u+92JX+b4EGSRgS/a",
+	"zWeNLGt8KB4mnhyPy+VYdJ1/bVNPCxXW6LgBL97I8vCsrwcTd5zrwMu+equ+im/ANW02EKMzMIAWSRnr",
+	"sqTYMa9KEtpvNvtBHNOygN2frjrgWfwpb47K4QkHm1rx3MugDCglSUahaNMsk1C5PKA6I3Ca4yVLHUcT",
+	"ERcs5QVLsOaI1rndMHgsU1hYQAiWuHdTgQXgSCIzKVzFNKyziIHa7Un7beexOJSJN1haS8AXS5jZCIi+",
+	"Bo+0eRbcMRUgs9F7nf0HYrl3aMCdEpmlnto86rtbH67b2B70/Fsj0TVloL93TDo73mu6MXrcoeaenbLL",
+	"q7ffky+fHp8QLkDFr8pk/CIFI6qcz/l93fVyenz69Ojk5Oj09N3x+cXpVxdnjRiLyST99ezjkfnn1P3z",
+	"Dv+5qP3TGn2xq5bTp4/2y4uz0885WiwmsWLKGXX21106SA6znzSrRcjvKAvzgIzJ3gAiLZAmw3hF76fw",
+	"c+wStEfEZTdzQSiJ6xOMJ8Jd0ZeEYuxtHf4Em45sYM1MphsoTn9PE51tbHAKy1IbXdaoi3dyuh/DY1el",
+	"d6zPnZIhJe/fv3puIy3M+mMQAdRI9XsSjw+RtF7LNSsSqtgl0YbKq5o11vgRlLChGb9loYQUUsh+uWg3",
+	"C3ISTSXjNGSbZg2VOpnvklx28K93TOmHwX13CnvuumuvExuqpHFn/d76Uw+uRFibpAIY6MNcTTLtCB8C",
+	"yicFXeNZAAwXG+fICgauahtRag5TK0Va8az1eBclq+Qqt6BWMGCpkfRdfv/JsVNc2qO5nRA4PUhTtGoh",
+	"TsgCdPfSCRuS5DZyReZwuPystJS3QX3eIaosmolk4xNKULAZtdu4OoRTh8TjVsBXT+NzK21d/INIpe3X",
+	"U+f9k1cySQ+Jy0kwkNeWFF3+TinYkZzPCeCE4IPoZzXkDySCJN8ZpQXRG7rsKpQWkOFb92Q3Hbaxd5HS",
+	"Ip3u6eatfY7Y2avKHqJ2d0uGoeUEgkqDs2X22/1saEZpusrxqerjaNxDf9hvEvEN7l3Jd9VI9p7objSA",
+	"XtdXyGfc1eWvNKSrijIj5KwhUbRuYTjXkGE2tZi6hrNXp/kTK/h887BrLzhcLVefuw8gIdZJRxhFY5hd",
+	"2ihfcHIM/2sjih1H0ZWYtvQ2xWdjQ6BLxRIEfI9QLuxVL2HPmfE/Gy5tQwnju5N/NYIXegvIbEOenpEl",
+	"uycpX3CtrFes9Uy7tfCFy42asJFlAWoxYBCV2pWY3T30LTQzR141usKl7EEPD5AQfCpm7zW0K+LmqWxo",
+	"LlfEDt9KDWbQrfyiHUQfUKEkpJPpmhDmrAu2ajzIVz1xA7rhAhrtXTj47ZUUZMWVprc2FZDd5xnk/MFN",
+	"zOdzVjCRsIkYxgVTrOA047+wdPpnhXcmznuaF2zO76dmMFArtPplRhV7ejZNmSGWFO7lMs9RhJ8u2b15",
+	"dMUhWcW2Elt9wW/BdMXViupkGQboQNBBIxiv+bx18dQG7QmsOebqh/qQoWphMGAwzoXj7RViDMu+S3CM",
+	"g+usoanZq8ARomIi7UuFXSCgOJyo7Th4QrKU23oOZaH09eEhGOC07taOAc3CQVW8v3lNrImhAbH4mBbJ",
+	"kt+xx79uNpvNx8ed8E87e8I0XvCLGwYImKEYHeaSySyQUa3zs5N2yKctg4C9hPeXbXeTOT0++apfDffI",
+	"rqOb5fYO4YVUFlxv3hrpEVf/Kud/ZJursi0v/ErUQyhsDbWIxAsmp/Wb48mXUJ/u6SlJlrSgibZ1frhp",
+	"CIl14MKQBv9xdHX96uiPbFNNjcI4Bh8/AiDxXKKFTWibFGBf9ORe5jlGX8OSbhUISdndY/fMx6av1TUC",
+	"1hBFbMWVNZvZkpXSHCsIjuZ3jLzAAPXvc81XbiGG37z4fnRBlnJN1izLyNUrq/hMhIe5x5oryTKC+gtW",
+	"jwbxKAKEeUwIKkoFpXO5ZmPy32XpAotcDWYE63t/8/oSQTUwx6+EYhQbkSwLKWSpjHwiUpIXMi0T0GEL",
+	"xjDHHhFByBARIiJSAURE2DtWe5gIwPhQkcupcUgiXKT8jqclzWoQBioKcDtQJ3prJoUhdC7hezwRE/FP",
+	"/0QMeTGheQLLNxHoZI4f05w/vjvxMSk+Q6Kq1+cjnT3JOCl4TP7INsq6/zCzD6gymogaXZ6SgopUrrbJ",
+	"04776ZH/yp7ycjUmV9B7PYl7IsLjcGm9reY5UHEhXS84LorZIE2IH6qKglbRHjgFzNCYCDvVn0vTKh51",
+	"SALFcBeaJCzXAHJM7F3jLgGjoJwdnxCa8+kt20wdb4gvCZ2IFc0Ma2JAgxYktyC2ig2uceN9a8CJq7RT",
+	"LIcCBkNha6tQxdz2vjCyunLb6ioROeK17hI5J2fHx+CzBGvmklpsCdPsxUTEv05Q6J8MLsivE+AL5s/J",
+	"YDweTwYRmQzM1dv4ylrOGt/mtKCr4DvyAZw0Hz/G44n4uqAiWRIpSAz9jU2z8SWJ4a3YQoiDTDufo/eU",
+	"cJGXmgwprgFYSSO7UfAW05BcMBE51cvqqxFWVbKgd2MSm0nBVW7DiWNnK7MnICbDs+PjiJwdn5v/fBWR",
+	"s5MnETk7PY0m4uzJySgiMa0dJvR5wnvw64xnmRFDqq9PzddC6ulcliKFr86gHH8V0VI9ffrVCC2mhhbc",
+	"t+dmSOfHT0aw4R/It+/eXZMPKOl/QEnlw0R8ODo68v9vHjPb/aGaIkiH5APghTrbsxc+yb+9/f5N5L6i",
+	"guCtBUIfUgoj60JCwjFmvZilHJOwI0/o1Wpib4691Do0k3h8Mj4hQyFJ/K00j+N5igglvi3/cmbr3+Az",
+	"I4t7yorKpmfpmWsslGdRLgpZaihPSIkuqFBzqPUDVAWOVcM4BImTZSluWRqTBdMB14A1hoN0fnxSny7Y",
+	"mM2+VrbuD+TKBkBGTse7fv4So9BXOS24ksImhMCkQqhXa6GvKtq7zk5MZ1ushXwgb2QrW257zXMU3BDL",
+	"dHZyJt/QKUw2DOZqDMKFvwWPoFoqU7qx5ZgJ1GQ3nUKwRJn75p+Y5qGica1dN8zgBqBkxSC3fL2UIaWa",
+	"dx3gbLbBzxibkkokiaErmghIvy5ZGED3uViM/FjOavtqzyvMsZIG4J7hkHUH+nZ45dQbQjiPWkveEbOE",
+	"MlMOrilot94E5JDsbAH8St0NaJAHoAl6RznoQ64ZXZMVbIOazBjzinVaK2zQXCe8RlvWCn84dL2gMOPu",
+	"2Va1G3fMGfIeWDHN5GK7tZqEYFvFFAmSycWOVg0faZmrISwmUoCR8C+cAztkeilTXHqUh9wY3PMIv6PI",
+	"rNSw8rZzczLhXd/eV3W65IKrJTZ3VYUF+eiVTV8WU4Xz1XvyjiPkbi4ttG9/6PTErmxoqfNnNz1X2OsJ",
+	"8ADbwFRLOQXcjeZl9f+x93a7jRtZ2+itFDQv0FJCyZL815YR4HW7f+IZd7fHP+mkh4FYIksSY6pKYVGW",
+	"lU4D79HGBjb2yYsN7KMP+I6+q5iz707mBuYWPtRaq4qkRNnuJE4yEx3MpE2Rxapi1fqrtZ4HLpK87rDX",
+	"8TNWB4wq+/F6pTuWOFtBz3qsw17Fz8qcrdQH+GYzSV6LiPoTEcW8jxbDj4jYlC8TG88mG6uoFItqBSsj",
+	"3zw32tXM9uiH2Em+breonc18QA/Mf61ws76R0ZUXlj6++vnSxJY+4v0tQgE/Ud122ztPiy5k5cscrT+8",
+	"qfAXvSYgin8sTXcs/0G5NbO67NE4ri0nOa7OT2FzcgYGXVFRbwWYdwfWX7lBJ5HQqAL3T1TvfFsrAC8x",
+	"ykIuKtK4NUYhErPMzBZemg4XcrL2prUAUI2hnWp6m9uosabUgOqJXWqpooGyMWbWm8cw8mHuu+HJTOQc",
+	"wXjib2H8YSZTMptRxtlVcXV18tyY18abbpLhFUd4E9rjFm8mtmlzCO/5RBv52CiPhoyJ8mjcTsbvikMD",
+	"YefEoavXQF9raYoiMZkqONEkSwiqEXBrBif5r2gNoUgCY4P2qA2cZs6kNN1xLwHJp9JRv2iW39r00NUl",
+	"9EQjoyNWRwAAJyy3Q+N3suBcZOmieTQ0oy+/I56ufYVSuBJtjYitEAEQCtiqZFeWpfq1WFS+FYvUI4R/",
+	"EAtFCCh6KsJ4SP4LZPeGY/eVpcijmAlf5AbldqcopNHYXJXVJWsdgICRcjqHLMQBs70d9pf4GTW+az2V",
+	"TKSSJ9bxgU87kzYeyuDyIdEbgN/pIhZZ0c2IWgwmwqzXmZ7xBAidk6l2rwOFY5yHOBT9mVwxjSKe8QEH",
+	"zERJpaP0ee15i32ZzTdEpWwTCoB/N57Q6qDuUDZx6SPZvIND4zcIYFeiCFTZ919Z4DAUX1460Ni8pzoD",
+	"/ClYksN8B5RyQwpbswCfY+WN8aPp956RDp+32+12rhVYPfD9mbkWNJBJ0sVLLKGjihZoktOzxg/HV/vy",
+	"6vJl86l9DqURiLii595iR+CSosgwtrw0s2211HYXi4Y1gU0nEeOZL+G3TpuZN4Io1Id24VuugIyiLW1W",
+	"8otbLMA8xYBNZhqmkbOgkL8YEM/z0dkJS0U2SyW6TZY7pL5mej0X17AvaJixLcUufDmKb4Rk2TwOBWGM",
+	"uHzZkqw+f3nMtre3Dzwcx52fNM4gYLAUFioE+YKvm3SA2zyJrAd5CL4agN9AaGGhZowiwTbuawNPGAuG",
+	"+JIvEVOfFoJG+DSbF4ahujnycAAOMXYGv18sGR3D2oMT3cvLDSBUMpOS4L3yVDLP5em32FuAl5jwDA6W",
+	"HHwKfTA9VnNdTEpTKYPzo6bpnC+NxtMPyF2rm9ubsdRC6tgYC8miwXghXGBNc4RwbvnyTCUJC169uGRb",
+	"EIDc+kCpaR8puiduMaXE9NqYa2o4xJgqAbS6kgoPN4nWjPty2Y5+bRY+RjjLgiibK6pX1PajuXwG7ctz",
+	"UuMU7gHv3C0x5vIGdDEv1WyM94HNSbU5IO7LmSZ8+aCEVlYPKrJYg4bt6RkfURaRL0/BU8Jw7NyVRMEX",
+	"wn3VnOLdIkLMHRaA7A1YvYNHRp7D+e62GxYOzJelTe7IbCyXBqZtard5jSh3SzcVGDY12sKv9djfWq3W",
+	"tx7zXQq0uThQKjHXCq8xl0leUmA0aLFj+AmHqKb8+5kL754lNnKN5W9GhYFN+iN98qlIGZTuXV0eN9iP",
+	"q4bsj6Uq1UIN64/FouHi9aVwYjGsOEyFeXCX/tcxqrvTbaNqnaaK/ci6oM93zf/t0c9t1FfLR1quKphA",
+	"hV29Kzol0mavaSI6gvJBCiZhpSAIfldKCnXBhQLGAjJuTG/Bh83msRN87uw47cvLuULDh3xGZ4wdYuDd",
+	"xhqDne4B7eGyRq9Dzki+bXO2pIYvHbfSstnYYs+MU222f0EkJAtjZDrnJ7VWjbH2ZYgrpMk+++xMpIS/",
+	"kxuKZCCWw9Wffcbq6yzQRo9OVGjEvmSUfYonRQFVPxZIyDkFc+FUEuqFNCsAeDoHEzgiJwSmf2ga3mu3",
+	"iwtuJgETqOi0F3kluEQXkMypk7ObPRovbhgibzcNm0a39nZwubj3E9WZSy18YnaN0XXB182XKp3zNBKR",
+	"+VdA34SCiQMxjmVkRC4za/t2sb6LGs/zAE3ZfpPiWvdsjdnqB1nndjR6bKmW3PSjspx8qcbd9BKr0Ys7",
+	"vw62JR5LrpyGefC9pxHeAJi5ZiORbTjxsCtsi1S13oI88dXLN5AIBMrTtFgsqmp4rAxJ4Pqbi6HDVR+F",
+	"JSD8zQcxLdILYQiBXaH5KPHLG+VOawt3NqwTW2z/RLN6Zgx+PAxrkFVvWl9Tfw/YSWjsAbYMAMmhjnUq",
+	"ukXOv0OMLWwP0zRtEGEsvUJGEYAAW1Oda2vQYWt41bZKAUsBTGU965SbtuO8jhvJGMsR97VrEuAFlc6S",
+	"BZur9Pq+5cjhA5oXLtszW9NoGKCpCjEKRTgMMOdnz18ui4cS2gPXeJDPNXzgXCfVt3+ymED0dUFQVrCB",
+	"Ey4bh3D2tw4ygjoJex/iFOb3Frm2qPif6NypHQtpGsb8hkEZwqLFnluACo7HQDJEn/haiCmAaakUEodA",
+	"IQQvLvkoQCj4GFoNTobNN0qK5mvIs2qUVMFQZCEGZGjTgy54psyqS8Vad5+CQXFKOL0Eji0yHie6hxoO",
+	"VRMGvKBroNB8WdhS8COH8WT5uFIxjJMEpL1Z48kiBxKzOB+AeheHLDRf26wxX/JkpNI4G08Qk8kW4g5m",
+	"xr5TQ2NgENgNWB6IlSEFMwZWSboVjhkp4O5LVGh7+Q49Bk1BdhYcJ0CaAt5nM1OmqQptXJRFYpqoxQRi",
+	"didDXEuob1J0tVeDBF5BwKXC9mZJldN+p69ES8qXCKsB3pMYZkzNik5cQXcg90zZpYPPbTwPC5VVsrUI",
+	"nUQNS8sUvB9aoW4bwDEgdtD8GmcN9OZxmnCTubeXbATKw6B5Iv3bw3NrSpf4EX3zkpFpfjbeKM/EqVl+",
+	"zVM03n9kDnrFzmJBHFimVBgZBXdKrZxbYIlSSwUo7UHh6wAaqFTz6oa0gO5cyfgWQzt1WlMNRDaPQwzX",
+	"oPWXb5BYo61Z0egr0+2gbJ17BennlYWkSlkQT23k509/YoWYkC/LWhFsBHuFFHxAcVXw/FcCpvRxwFvq",
+	"7u6yaRpLVJFHF8cnJ77MDwUaxguakiXByyrPucLXYuEWd56+Qiqzu8PGapZqCqVo4Ogkl86tKxBrrI7Z",
+	"OxhcMA2adhrOAnUWDZcLjFAb3x6yc0ABtnx5WezSSjDYni5hLKU6yIw5rUkcCqlFIR3uLFXTNBYZB6zS",
+	"9alwmUgnCAceZ0kxj+7o7KSAsAWw3q02lD9OheTTuNarbbfarW2s7ETg7i17bo0Jg8bXWU0dfGXcHtAl",
+	"mbJi7YlmiVLX4MKKjD6ebYyynLTICkfrmJ/DTuNrwc6uLj0AvJdCIOU/HLQ/0ZiAldqUmioMo7k0N1Fq",
+	"MCruWMmTCJCVtMie2RFBbjC612ZM3fZOdbqo63WsC6NDPVjzKN8RmljZb+sqeuiZra/d/Xj7R6+2Ipce",
+	"3gbevtTGeRFy6WHt5I+stKVF9intmNuxDRf5u/9xvPUkwvzQnXZn3SPu821dSaOsVBr/IKAuaqe9ff9D",
+	"L1U6iKNIQNXdTvfg/iculXrNpa1DgU22s/2A7n0JY7tU6pSnI+AG222373/shI4oIOUOn3rAsC7wpOEq",
+	"P2jAdGAEire7oGrrDPKdkfERcPG5zfLtR682WlffMh/HmWgC+CLs+jVbswDZ5rEvL1+fOgA3UPcTYxa2",
+	"2JEsp17SwaCTGEBPJTK9JGmMg0JnCoNZxgI9VvM+ycUekD8EVSLh1V0CoW0Tk6maD3wxtG23vqNSCyzO",
+	"u690z70D1vRdMkYaIygUG8nyO5Usfxw58eqnSYnpLKvCNATCSF2wWm07PXdAb30QlvFrgd6g42wFqjgP",
+	"jgurtnbDJnGDsKjK4wMgTwypFPPx0Pueg2+NZ71wd5wbHawe7LS32VLWYOPwLuPDQfPyBThUQaJGCqJ9",
+	"nAURz3gvYFfnJ2ggYrWRTevx6IZ4wkdiaypHh/i7R+wLviz+rm9Gn99OkuI9Xp5es7vH/hI/Q5+ZipnM",
+	"PJ29eYUHj3gNDV2RH2p22+32//7/zf+zaXwrUCizi69emQFoLuMs1nlSAMaV8By4h9MZpXxu5lYg6rb2",
+	"ZT3QN3CiNsJDSuB1CWxtdhinYQLuiEiSeKrhn0ks4b9TlSyK/x5Rnbe4xSLvTE85Vm+LobYP8vRVyqNY",
+	"SGjf/JMnxSs6U1N4cxJPz6g3YC9Dk2btBg0qsxBayIwSebIsjQdQA2h85msxzQ4Jr157BOk35jJKgBwu",
+	"MNMTj+RbOO4yDaeCqum0WeYAXg9VdoSYj47ULE3q//iv/9UIjC7Q2SKht0Wpmk6Nu4+VDM/fHl9+c/YC",
+	"VgQCKhcO4d0HgwVm02lgf2UKPk/p5kuKmpkfYOGbR82S9WUsodCfwXLDcFbszv+hIQ4I1DJjdfTJLD7/",
+	"dEoO0hiMLDbloPchV1f5kjDJGywR/IYEAzA6U0YDyIsqjX2xpLFBxj4j3Id7lLUrxirUG9XGIknUf/Jw",
+	"ImxZFlRZq0yk4HaJqQ3cHIUTwY5GAHSAoQptTwZaecFT4S4k4wGCnlAlyrT3pzbfD3cPal6tKMaoXM4R",
+	"MT3UnrAl0R/LZWJGJn78PZgzUs03Js2vadI8wFx4xiO3bH49/6rzgCeoW0UDaKfbfUj3KIhqrJgXIAz/",
+	"YLbaxU+x1T56tS3KX28maoQFumvhRMotz6aJ4pGIjJrQXilPwnPxMqJVFGkz4lS1KCB3QvhykAp+Ham5",
+	"rIzUnMY6O8aunZqeeTWXcWRGUT1f+S1bdnffeyNmQsCdyyC9yQIGh85srIGfBlXUSmpOw1W/Qq5Vrgsi",
+	"ZaRDrSjWiwgJu9sAs+XQJVaLf799RCmeTzBgBVbI8iPMSVFDmImNAP/3EeAbsfoQsWr2RS7q8poMXRCo",
+	"RTEF/q/SFSL0aooJa0g7P2jaYsK8zAPO/wAUcIXOAIvXPWO7J4Knkk6Ajk58SfIb0kiSZAEl3xmzB9LI",
+	"f2vPTIwAzq+ORNYqlbwAjJca+dIWNeosFXxivDrwtrYAGARAqRd05bMAilQLEui2KSOCBqESFOP8Fe8w",
+	"1/DXYsYVJTcdo1xrvpBYNtmDJoJD+A8etmplHClLuWTMcmOG43EOoLo1WuwlFCmQ3yQyzOiGNPHBAv7b",
+	"Y8dqMogt5NsxAKH48lSN6Fl7nBSnTI5ieQt/H015OBbshqcxl+aDvNs+ZuI2ExKo/48TNYtepkraE8w/",
+	"X7x948sEMALELZb6mB7AjcOEp8Jj+UMee8khN8I8+pVIQ5EYbx26vZR1nQoe+TLWNhfJNIqgHZhmcw2A",
+	"JuiuDTgNHUOoQx4nlsg8waSuN3wicoIX/BCouPA74RVX8BJHAQLXWM4/NaJjWe4SfJ5oXyLOgVlhuIPy",
+	"MAFxUXPJk4UWrmhkwMPrUapmkuBpCF8u1izotrsBYRfQK59oFpiegM+MJ3Y99v1MzKAUfpqnwhYtnK0P",
+	"iRpBQiyV9GbI5pR30ObzUZ4BdvCQqPfHwiWWkPvfYkcYbPFl8OrF24vjozf94/Ojd6cvzvunb1/1Xx99",
+	"3X/2zeWLi4DVV8rBjOtshYtXQF4OdjrbZo0vl6gdupyTUgkYnCd2dtmaejJKQ9Altutlc66U2uAyFFvs",
+	"2ZrUjiqb7RhSgnJxuGq0VaEsZZDjkptWwRI8StA4RFAM2P2Ei4CZ3Bk9SDlHp7DPEO8UrmNUEYtN7MzB",
+	"D4UsPsi3hZ/65qc+bNag5ctzW1hFaUDl9R9ryPGUh2ygsnFvXXI88WF/umHY3nl6n2XorbKjr2xIsFvz",
+	"PYkbvG4m7ur8lOZ9re1aGHCpn/dASqLJui4q89nWZ2VUnG57u9VudTrbrX3WZE32t25764262eq2u3u9",
+	"TruH2bZQ2PEt82uwpadpHMZy5Mr6/RpkAe92um3m15p+jfm11+qHOEn41m6rzY6m00S8E4O/xNnW7vZ+",
+	"a3uP1f/y5eXrU48l8bVgr0R4rRqHWDifxYNEHLK3RyfNC8BReaayrU6rfcg+t8ftcGAeA3gPQq0MVObX",
+	"fFk9TYNY4pn98kQ9IGTTfQRjf13QxtWaYkkPWAtxkkBomAThxgP4Nwrh7Nz/0BuVvTT6+GdFcDq7D+md",
+	"012vjeq6NFtl46c81E9B74KVKtTXuijLYR9nFN2V4/McrjsnwQPtS5LCWk9DdxZkxEaGBVhWU6MIiSGI",
+	"ULYbsOmS3XB/Yg4+tBFIf2SBtJEND5ENuFMeKBvuSPJBnyvPjfTQRyrwGlHM4eiEuagEYHaPYyIzHKjM",
+	"Y1CyERPdvVSZ5zKJiWdF26iFRZ21mZ1ApNMswdgg8LjOcpwRXyKnAqUgYUIneKIB0ct9EfGFDhiPIl3q",
+	"mi1t8/I7iZIB0ouRvQGS1s3NOQQJnJnXQzWZ8KYWxvi3wCTGN2isyTq6y08St9MEwKUJQ7PKOqculkxO",
+	"x9tiEVHNSIkdWq8ij3u126a5s3nDU/CSyuvhBN/wHNtYuX6GjVbQvsChda0HFnDtV4pg32HUbnTERkds",
+	"dMQ9KaHL1uOT3GK7K9Zdllsgp6Y8G+diCk3L2rKn+0nxBGOwQqnB2gNKLNiuiGvBY1XHk0xNEbKYDeME",
+	"wYde4j+MKhnEUvgS7jt683zdASUwmv4qR5P33IloCNj/h9x/lqrvRJg9/IGr89OH3/wcQlsPvx/jhhFU",
+	"NH/C/c8g/exx9Yv5wvefjcIi22iZ32vC7kYDPPSkU5NAs+IeBVzxUNNCgWjcQ1y+JBAS8/eH/yCjuDVQ",
+	"0eJPW0XcEAguVB+NXghJdZ0ONRBLG3UZD2WZAg0KqS0qC6SY5pRvgcVsdSwOsa6gwMBohsWNGYtbX375",
+	"+ui4efHlUXd3z/oQVdRRHrsWC4t2ZG5CoCGklaLnqJR1hfaD4DiQcQMZQAKGVAIFCmyEzbSoKFQo5Utk",
+	"7WmxYwB5LYwQcFNCJXXGZQYPthC0SWfsRoSZSnuWBoheGr366ofouPPD+3dvFu+//mv2fnKwOH0XJYPt",
+	"N999824ne//q4Ltw/sUXgQcDJ9jmGyEzv9bzc04jv+b5lgUNfgGit7Zf+xh4VOrnSzP5O3uhGGwfRJ1B",
+	"p9Pd3T8YPt3e29kP2/si7HbC/XC/ywd8sNs5CJ/uhZ2n0e7+9s6gPRzs74n94aATBYcEYpqTj+Q8+x4W",
+	"4wlXnbgMEgDTYRmzeowzuI1q9BwrF8xcU83ApQMEB49dnl54rg7blgX60sKMNVoMsoWA0NeeWtqDQs0c",
+	"C84h1C8iJZWHp99wJoW+r+dLXgCNMKO5PL3AsjgLBOb6lp/iWv5ndk4t6xxHPEdHp6xhSgxHPDTH1eWO",
+	"WVPBXZGwZFGsQ4CqaLGXsKl86ViAzSuQzTaiIupdpj3W3WU4QR34V30n5w2OAdaQ0ubNj4AvAnnAQhOl",
+	"c4chmbPz+IHZmSnp7tilO1rsaJUteZYKPB52WKEwplClER30kXAgALsqpKStHECCUCWKta6V92051Ak6",
+	"Vf5ODcyb8TDaHm5rPjG9S7nUPMzrmgjESTvZh3XpLBUIdq9SFqZcj+n0PlEaKiOwTMry94azjFjKBovC",
+	"s1RbaU86oc4aJ+Mwj43YufIlFr9Wssut0pDHhEmKdbMkSoHQe67Sa2IDKDFJw8krfBCtEsBDgEeHKi0z",
+	"mR8iXAUlhwBMDlV2C8BWSZSamgY9Nk3jG54JDzB6m4kKeeKxySzJ4pAbO38m6czarP/jV2+OLiHrxJdh",
+	"omYRm4iMRzzjDrilSIlcALSrppprEPRF5kvaCG7IMI9YDTDhC8bTNL4hCAEoxze6rsciEc3QLoWslIBW",
+	"FpReD4ywrfgQFkBRZ3xRQAIjiul19NItXx7hHu+22+z7WRxe5yQS4PCV+SVgIEdQQkMlCtphBiyR0Kyy",
+	"szlsgRL7WiXZmldF5dZwY4xHEiNvuRLMlEIUEcuWZOvrOSBtThO+MGPKUIT2qtqHtJngpuMF7HNberOk",
+	"8wsdb630GmyboKj+UeZgU00qs4FqBxeDRK1LiIyk8HGfy8XqFPoyiQcpTxc2VAogF87QWDEnuNkWkPOE",
+	"OiJX+Ag4Q45siQwv6A52os6wLZp74TZv7gyfiuYB3x80d6Nu2BHt4QF/Olja9/mH82XQ2T/Y7ex2d7vd",
+	"wOIc3nS80+Px/jdb8/2zt+PXs5eX3797/up49+k3z75S0+sf/rz91/Qv0VdXp2/eP/9m/oXRx0fslcp5",
+	"Jc2ymmnBgq9yVB/7h52lHDWNh9eQSByM4mw8G8BpPFVTuP9S1ykP485sFDQOPy+bg6zCGrR2YJmS6Bew",
+	"btYT6Kxwst0ZTynQMt90vvhbu3nAm8NvP+ztVJEvr6aRAOgEwU1YStNYO8HoqAjZG5URh2R5KvKlcf+I",
+	"LgtsgQ8akRnOt58/aCCAfg5S2LzWK4hLzQL4IXCZZ/Q97+ntC6JHXN/TX4COenUgJ5GQGQqConVzuEYN",
+	"xNkdquD+QTpC958Ts1sZwxEWRAb2LSTstjqtdrC2U1dapM2j0UMnvaLtB83vqhKziL9x0VJCIBmzeCo0",
+	"89ox5FL3l53Q1U47+eyx0h629QvOvso37Z09zh5xb6723mlo7z7tHEetJW28LIo/SQ/dNw3604Wu97ej",
+	"5nve/KHdPPh869sPO9sfv/iPT02U++lBy2Wa4AeXBi4Twi3An7UnvuG1VPNERKMVMZQVksjjkVSpWVwf",
+	"vdr2119XNOtcYOufWB/10BgSK44tZujlzrJUspm72fCencr3LLvXBefbmNjS8Vev8HKvduKQWfxMdHkJ",
+	"I8xRCCCHPkTjqvry8qe2V67xMvaRA/21fpX5viux6b8a11Mzzl69eIsRNaguKPExXJ2fknoAVCTo0QTy",
+	"hjOREHYRfXsHj0wAR5SNK43MAmLNqlpwVgdTqom2lDIOma3mnxpX1bx7mPLRREjwoSbqRkSNcmYvVKmT",
+	"w0g52MqOwjmF4K68AwrNFR4KSNL1LIvAEib1PYS8LXZihgP+HUBwYw8sDphtr0fAbDHUVmOsia0n07Vo",
+	"ZbarLXbsUKXwU82Mowu4gfThKs61CtC0BehBcJaDCb/tY+ICYg/kfxMbW4dNAGDBhVs5hiqbkB4M6RM9",
+	"8lYALY5oM7ycCTfl80T7EmMy4IEBlQCmSFivJzau+XezyKVNOBdmhWrTeIuV0RjsN64KBNaGhI1UjRBq",
+	"VbpBPDHLlK5jHMaXAN8X8ql5qgfcISJgHQy82lExnigpGh48HbDddrvFjmCaCvidE34bT2YTxJ9A0LzO",
+	"2qRvqpeACz3m19z8+7Vgfd68mdhPPkssAKsBoea3P6MgHmpF+6T8XrhC+OKWKiCOgdIu0ZjaSnagfAUW",
+	"UtChZhk0U5HwmQQ+3nIzy1yotQdXwJv5wpn7pBr4zm81Kc4Z6BszT86SxKsRiCpcqVWgk7+vebZQoFdb",
+	"mipLm0409NggXiHr1V6MzSLbHbTFftgRzafRzrC5E+7z5gHf7TTbw+2wGx2IvUGng/TduFah5EDdiJQn",
+	"SR/oQm1z9iIR7OJFu/MKf69fAsXCArrfNBbLUd+h09FlyK4vv5+ulV6PwPLILItc82l5plGR1Xo10mTG",
+	"Gks5BPXgE+JdgKlcfhteKr0MYIvv+Wr3rHKvllOzlt9XuF56aVlTmXkFRfX99uLi6Zv2bG/w/Zffd7PO",
+	"2cH59fZXXdU+bU8O/tr5fvhiT+9mO7Ptm/YXn7a31iVUITkdLyMAY6h7cwT+b5Ro9YBT8zMOSLW2UmoD",
+	"8/Dop/THRcLoioN6lym1hRygYm3GFB0fayDtyEn6EKq9wuYsuQrk/mUcDLfMzEzG/vF//zd47EHDPY+a",
+	"AumlPbQBjZSnfxL5NGD/AcuwMQVbwPNiuuDLHDf16vwUSTYHgthNjbsYaD4RaOprvoBgJWEeiwVSWxRy",
+	"gK/OTyuNL2xtTSpXRUCRp0ksUlZ3WE4NpKtcU0RnZuSXDfxcunNRPC6085GDncNXWNch/Fo/LyHvkTOu",
+	"jh1/7TollDPcbnTOJrl3ozTuVhqUKWQk/XKG1zkS/JdUByIVrNUcF4AKoS08+1ogZlQlE07UAYQ4gHD4",
+	"mh1ffMXq5y+P2U7nadsjnjabZMNSNbfJuoHvywABDISMdGM5mTdGgH47H4eOiklnaqp9aeMYNkaByZrs",
+	"WCWzidQ9d+7usVmaeAzdLY/ljp/HyJnx8kSdkg/ksZKf5LGih+L+ot+W7XvPl8uugMcKTof9wzZd9pM8",
+	"lruQHiu6mJ4vS86gx3JvMWixdxCisGUuGIQJMEym5jl9Cf6AH1hp4Uv8qEbNCA4VQPAAVM4QBzmocgrI",
+	"0OPAwQYxP5VGIi3MuS+Rt9pMP1oGaBS4qba2w1zEo3GGSYAqFQGSVbYhachjAA5qzyoFNVpg+JxOk0Vj",
+	"edB5bU95zIUgltLo7+gnvlyOkOnyUPGpmGJjKwNlU6VjJEGBZQYkAh5SqvrSDtb4i/3SyKtH3G4vj5mo",
+	"uYlVG4Ju0aEvuQtzNSF2WaS3NoNutNgLaCcUSQLFXRIrl4zT2WIXRFyifYl4L6G+OQRqRi2yL2bZsPkU",
+	"Y4xvFOA+ItMGJHDOJFKa6GkqeKTHQmRAHTtLeA+WDexIcNS1zcHL+ADZCCFCC4f7aHEiCgl8DsR5ydkh",
+	"cXsnggPcIABR6ykPBatfydgs9ieavTNX+xfmsocL5AeRquY8jrIxw7ttwtlgkQn8eGzC02vIcwq+CDwW",
+	"fG7+r4nECP8ZUEJenLLhLEmwKaL2Y8E///4/2D///v+wf/79/2X//Pv/DIA+EfM7HT/mk4DV3747ujh7",
+	"ohmPjABnSoJUjOV3mL7SAOEmMDkLpxeEFmW2mlVBuX7IruJRjpgUI57FN1R7CzeozL3fZSnZExtM49Lu",
+	"RIJHrB6OZ/JaREiSUijPK5KsQvIpkBpA7J+AWbjOQCLEmgEvb4sdOblEGDggx/Ng8DCWPGHwRvcZvry8",
+	"PINkuTgRKQu+br6AJ5vnaq4DDOfjoM0+hRwu2MK6wJtiX4ZnObhM4syXY0A4gPgQBoId/erIyAs+54uG",
+	"t0TgBYRHidIFcnHXcyNtZvK6B312PGEk77hksXTDhxmvh7M0YeI2tuse0lg7Tz32Sj3RQBGYbRlBEDh3",
+	"KyjQ0r54+zJouJJIzGuWitFUtdgl0EoiJzO+0OxeTDxAVwunBZyFQ8Zt4mSR4peoMfArcmn2A0BYUC6q",
+	"VbVV7hR+pwd7U5OcSjJT1LVDZnxGtCkmlAuILNZrPBrQ92UklVjGk9mkCJsSy0yMRFrlUAVW/eH79apW",
+	"sxaOM2ZKatD8WnzE/Hjoy4AUTPEnWzGComNFpayHi6mq9rRpD9j99WWeHzcVRD+3gsgqvzJ0jVXuRqOT",
+	"3VgwG63VSPq8bDKWLcaSwViyF1fMxRVjsWgrFk3FZUuxYCiW7MSylZgbib58yJGBty7E7S1d8OjwxMvf",
+	"7u13W7veM+9p23vm7e14x97+jvfM67a7e62OVxVYX7540Ntpv/e8JeCdCpidVcljNO0wToRHhRv1tQZO",
+	"YynEYCHqnsfaGnWrTlLAs4yH44mQ2SG8xyyJL/wanQc1QYA0/Vm7vR1GPBPwL9EK9Y1fg9DN+uF4myDH",
+	"prbsXyoAgUaBpQEF3/+eEMQ0jcP1sesjY8w2hwlwqKGCNj5LiZSsh2yY3GLWXJ2fYh0Xci2GSzkXQNBm",
+	"PDGMIyNGZuEnoK1k9eWsjEIaRoPgNV0IuhQP8SXmTUD4PibmtzeEy38fnSZyjJopyX3aSEyFjHypCu7f",
+	"wLh9Wa8inQO6nyeVeOib5SkQcI9p+xAIv1cyRlZTIYoFEsX5XJo2vAUM7/tI65dTJdYBZxjj8gzWxwMM",
+	"TPPZF2rGjPlnTGblgvW5Gr/jlLbKFJulyZ3R8wcF8Avfa6l/XONqrttkqY7HKvJVSkPotNvVfc2P8x9s",
+	"Hj92cB8/3RqtjIu8uJFof5r/DYTbJmb7bAL/G534r6sTz3Cl4+om39sJUXBn15/tuvS4hwK2YZKfpVTN",
+	"KB5fJkqKsx7p0hQVskdBDI9lFIyLlNaxwBNbykdhhdICdoQvgpYdDFw6k5KUnM6AwYYwgY3mAD0HFVmW",
+	"NV9asvw1MHGUJvcw5kboTqzZSMkN+8jvlqpxc+r3mLBv61JF1iC9nRdSPNCOi7MxgT0uIb/ljjz+TgFp",
+	"GTGIQFQgPZL1VntkE+Ou1LWNGNiIgT8aieMdMuDT0s3NcyfPIWA65Vk4rkgrA4ZFvZyVDwR4WM5bSLsN",
+	"XAl+i72MRRLpnALyWogphsl9CYV3hyyQsyQJWJgInoIvaw/CODDGiWTI6lfnp541YBp0Hoasj5U0Q1eQ",
+	"yutk0k/MnM+Tnb/faYIvvZxevNbHJCTzT0vNxV7/RtRvdwlYyozeCNoNVPgmC/gx0b7NNkPBZyXowxzG",
+	"LTorXBdZfQE5XUU3EAsHywnCkObCMw6sRWkkUs+hKSYLSvIiTppYjnwJxVtgPaLEVkCImmfc2KJ8quZC",
+	"t7PFnuUn0hgDok7oni+DnXYbrvalyvr2l+AupMbj/Jj0U3Te0SyKhQzFOoq4YopUrGHE6w6qCXT3YXL2",
+	"fE30sPhSyqGIrXG+lskDq18e+mqYKTwRfmwGOvOmdQCLlzYBzSr0jUrZ5PpuVMP9MI6lTVN50vaTDf/1",
+	"OmXrg03l/LhWvbyV4l7l8pPk/iFkWkX5M+6cbMxvRI8FO+0dfDM8NzSrKrjjfAnk0s9QFY8uM/FTPkRq",
+	"boTmRmhuhOa9MRK1JJp+UbFZeQSsM9MVpiW/Fn0AyYgjEoiUSd8atViQqoHKdJ+ywuDfHPFS8hKvMuS6",
+	"lcMPhu1BpJr+tx863hqQsEq5nx/93Ekc7QAg8/uJ6xQyEcrVHDlORAkTkk14JHqYDBpnkDCfQuB5rOYs",
+	"UXBkxjKlri3UByLK5XwlkGRLAHmQ4+ZOqyih15dl8BBIOTeLAhBqLOjKQmQe5c9L0bK8k4A04jBS2Hwc",
+	"Jw7pBeBDjKxi9UCK26xP1/s8y6sWZY6eaV4ZaxbNRINYMgsEKwA/YUFMW+yNiF2yCWEMSqRVzVzJjQPX",
+	"w1Rt8x3qAxUtHJ5tAyBOCLIFsnsR7OTTuB+tk/U8XxOPjov/mEqWMJQsvNf9GPBliLWNwt2cMPyxXI5V",
+	"IV/QoBbk7Zf2PKowmFG5/dRTjUqAeoemNUyFHufo0ra8HM85sI4FASdXsOqhbKiET0+orA4nHvGwHQRY",
+	"mZobypKAUWph+cFlqfqGoKqrsJvLIJFQ0ZOj5xZBiOPs0IGMA7geROh8KcW8xQBfi1eOPc/1IBXoGaUJ",
+	"GkiKeQEJG4tWeObLMkC3VTjF/JExlbI51Qssx+2D3PmzvxjnD6760qaH2SKdVTwwaMJdRR9SDuPRLAWN",
+	"ekyg7TlRsi8fgSn53C5W86loc9Qekft1SZutcxvtVzHfb24/5iGyN1oYdwTr2+i4fxcd136AnjpWcpjE",
+	"YbZRip9AqEWbqVjiaBEbKxVjlX4jJK47nCssO65I+K5XwP41qDDYcxTPBMwX6/wXRYWcRquPoKoS/Zmc",
+	"m2UmIddvbWWx8YzWcmkdUpdDNRFL5dI507pKrXPkSPG9HCcmzsSEJYLfCO1LFPNUwFeH6lWjGsEsH6LD",
+	"N2nc5bGcUXr045N4VZzj4Fw80jGOGZk7xbnz/VBICh2gagosF1Upm/N0Bd97IjLeLzTWn6ZCI0ZzVa9D",
+	"iqX+1NjDXT23p25GOQEtSKmjW4NEjbY+LBaLxcetD5PJx60POpmNPq7pKNTk/6KM/NBT3FnUYarKY4gh",
+	"afpe6vJuex0Vv0pFP8mqCeYjNRsALCHVZlBBgEvzb7uuYtH0p3WVZ2azgTUUr1+a0MFRJh6vh3ByTLAK",
+	"tvAuYPWCAPEImArqJhoeCzCQYwEUAI/WhpoaGEtp2t/G8Wic/2ilVA6mgAILyttjCcSumPCIb9YeGuC2",
+	"X2yQCg6Q3JgXHYIUMHIWql8QSNbZ/0beAcUD1xDoMoJrfSmwubs0yzTgWq/m6hE9VxxcuISFK4gq6NVw",
+	"5FXVwo9eAcJH4v6ASsGzgm+xMTk3YZU/XFilhEezauU9/tkuvHzrg/nPvSe7CEFj08VXMJ5b7OiOM1py",
+	"znfgueIh7doSQD4StV9BUq0tVSuNloa4kVEbGfUHPDi1OvuRJdTaStonmsWRxzi7ujp5fpgfgIlEk2Cp",
+	"rDxec35Kwu4X4qwuCtNoeKczb0HSKjIuoV777PlLFqlwNhEys84tC8dKCwmzLWQoiukzCNdWyJ9h69Mm",
+	"fXkuZCTQ4oc3Ycn4kKcF5rqchiMF/DetjN06ht5BhXyYcK2Jt4+puez5krNIzWWieJRHdjPFUnido8nM",
+	"I66sKuCKdwcYbAVIo7lIEpgWi3qKt/Eo8ByHRFCUVp8FDroKp34gSm37sj5wMdyJZxbNgelLP+WZ6MOL",
+	"++LWnsQiiteKhO+xQouNFjvypZlLnpieLWjQIkIwN5f76tCiImZrLAGYK81pEt0xdZp/JhkVWEaLOE3m",
+	"ZcbtsI3ZcI+jdECEJ/tdfFl3iGzGBxkI03wqzPqYZSJqEF8Eh3j+2fOXd0a7EV1slW1DsuDFJR8B+aY9",
+	"io4lC06GzTdKiuZrnoXjwCMcMuRmERELtts7AfHsSYUnInlEym2HWLOZxEqP6C7ggGj4S2YAm5HiqHDX",
+	"mm8NmxJgwNhYJZE+pCHEQ0ePEidJqfdrqZhKc7MuNNFpd3d+rhdHoqlCwA1gSVWIuEqrqCiiHgM3hxBz",
+	"AGwJMXNWQXSm0dCvGb9/+ZeAMDsWrH51edxwLCXIaRdyKYEoVxP6G2RN8IW+D47HfP9KmFRlVBDYBSzj",
+	"I4cZQtNj9NWY67GVlkAdvYH++fVNyu115eNOuJhFGFUIq5LUOWQknpbW/WZ5bLI7N07Kb1gIn1ufqJ/Q",
+	"2nr82Am95y6LfzhLkjvM/l6ZQiGvrcdIdzZOhYCKI00GEqIna4+yJ4sJrR4bERgWz1jIp1NjEBLoMmdD",
+	"kYVjRpOGbFvwb2SPDqx3EdhiWiJjA7rh20yzegD9csdCKg0sljMrDFt7vgzm40U/zvoTOAXSRlGDqTkR",
+	"MkJqbS9/eeOQhkJwr3GB7hTyYZQZtu2evqt4gH1CzRhZi+d2pfwe6wCoc2sMMSqi2wSkNuphox7ui2Fl",
+	"ZVH8+KpBj3l6R2bHaayzEoYC3M+SWF4DLNONus7RnGNI3JaAPg8gwVE5qb7FjuDJJ9qXlrgTcBGSWGci",
+	"6oF1malrgbReeqzmEgBePJtvX6T7uiuV4gJH9S+d+A1juP90svBBNjJ2E/T/wx1M8grJVIQgQEnw8xBm",
+	"KnOxEbpbMw7vRPpZsWQ2P3H4+2DsqqmQ2uUEc8mOzk7YtVh4YEEqKXIDEmRqwuVoBpQpM5nFiRGAKGY1",
+	"wxwOEsCYom1n7onGfBMM+mH4HcWurc0BGduzQUAQs5C8pOyLQy6lythAIAsDBn7rSDqcaYwGxNqX12Ka",
+	"ITUDMg8rqO6JHK5sMXPcAjP02GDh+JcxwU9eE6Uu9DWY8PRaZFDBRLMXS/ZCjpJYjwu6xnIpbLdZxBe6",
+	"xQK6DhVNmIZur8Syb+4JAOmBJ7Acs/hG6ENGpUsTDtHqcMx4hmwAcAIA6kWlOdysL+vbe7vwxsJAPBa8",
+	"evH24vjoTf/iy6PzF/3XR1/3nx99cxE0PEbB/Dhbd/zjS8knCLe4gl1ovkO+qPBsutJ5+LVSxnOSYNhb",
+	"PweuyC72Wq8m5CiWQhAwxdJnq/U6O14t4QOR1Hq1l3TexEdChotPACwy3V0h6v1pxLyf/MZonXsEq79g",
+	"1hzS5o1zA6iC6nuj6jeYRhtMo0dmNnUGRZU9sd6Z2voA/70PFvccdLfOVaAxEGQoengkK9WcKfB58ADS",
+	"CP5Om71SUiB+HbpOBZgiX0KTeG5uXTNo2YbKqBjK+mElHVPw8YxmhwwoHMfdOBU4jLI6eAgiLnSgYMJs",
+	"BNrGd/lDleWYZX+vlPkZCUr33WlesTYshEDb9+QIhUpKHmvNjdtwE4t51cmBhy4EFYd+P1OOnGGu0ute",
+	"geIizgQAcA9mcZJhWkt9mvBsqNKJZ3kK4gTS6//Mb/gFdIgNzZBMW46LjBKDMhGOpUrUKBbalyDrxO00",
+	"Ma7MMIaKQk30ZJpdvHjLpslsFEvtsePnb7beHb2E5gYK2Dr5SOBRaGi+r7TXUo2YclzyZJHFoW4gEARO",
+	"wS16WAhKnMb62jgMiTCvAPSHmzgCVy8R0QgJ5PCEgXrnYdsZshGoNM4WjAMLnGYpl9cIbAc/q1himG4B",
+	"n8UohmIekxgO0QcVC5bxa0FkHbFmdn4hWwYqLwaz8FpkiJ4MSbOIjmdrYy21X8rnTM4mIo1DwlvuUTVw",
+	"Yo9ILIxeAa49FSz4fhaH1/15LPuQMkRgrDgwutRiFec8tGQiAPKrB+ANBB6rOMShXQYO1ijl03HgsfLB",
+	"DpK3mnHQcD0aq/GYKPUrwk/C5QLiky6fqJAXZdOScuSM8kkPFSvHTsk6aYCEf1Sz7MuSkweJR1j45Fmk",
+	"EPvSELhMyDd3r4css4psqR7pcdzNoMhdD2ziGIiEwPGD3nUIdYlC4dc+hCo6jIVVAoVPBQ/SRQ1qXi3k",
+	"N4JnIErPaIWzSGTEoQg8oMTu+Pq0RCWJACYpwZRE+rAkRViieCSoaGawKEohS26phZCt2rdeze7uPu5u",
+	"mKiQZ2KkQP5DsVCfh0YJGocXdmitV0vUvObVYjPrPK7C2jG/TqYcQH7H8Whcyx3joxOi+DVSSyP7KUQ0",
+	"rHitebZyr1ebC34t8eXlHVTr1Z4lKsS4vrE8Gfrm2kaFwjgTbKFmLQyO0fzCh5yYp9+pNDpLsWkShHG2",
+	"6ONOMx9KRWZxCfhZDnGa8tF8p/tOpNd6cpYkyCfYJ+Ff69VeJCCNVWpUZuH7FCcZ/6wdv76oeWZAI+Aj",
+	"rHohZbgVu01UdbVeba+1C9q03OpZQRnd126xs65dM6zVZi9evL2nsW8U15nRVvc3dvz8zT2NHSdqFg0T",
+	"tNrLrYHlQUqnT0oHZ9dCOt2xPn+1xWx0KfZlaTs5HWPzpcvi3zRvOsDeHp00L+Atz1TmseOEzyKRXwHR",
+	"cCZSWsLmSiwZ4mC1stsMd8CSQgO5ZLR933SPFuWA6xi+ytp54HF/pkXah/wHkZbmMzKrX2V9mACOpIvG",
+	"0UJAruw2w6c4VjYWLuuFzPhtzcNKWfohlpG4hXu/9WpuVy5N/zEUM7oJXTPTZvikOGq92vZwL+zwA9Hs",
+	"Dvaj5k7YEc0DvrvbbEc7g6eiO9znnbZLG+vne6zTgstZCmmkZpq+daZyrsRrvdogjUfjbMqzsYUuhxpw",
+	"4ye73ZsXM7qNV7IdD/Nkyxjyw604YrmsosB1PBoJnaHlBsxo+ZRgmWajx5aWqVEDA5Se2AjmN8MSYfNY",
+	"9hh81uXHllfVQ0OaqJGfo3GwFkwDf9542BsP+4+YTnFhtjpuFLsVHiOtAsGSHpJJsXQm4x71wLu7wRO4",
+	"WOIfSxkUazIe7Mt/I/AI6nc9MMo2aCBgIZxauF+GPNHmJzfadfX7+ERVdvFAqUQA5cPj1oVjBx+QeVEc",
+	"ykaybggA/5XTKHRBhuT0DfYaSMfKLAh3D5w5hLM0taz0GAx0ZKF1Y7axYAsA6MRkmgG4F4Pd32ixI6jo",
+	"sr2AOGDQbXeCFjsZrkhNV8WG9X72KVeJCEm5UqUTnpi1wK7OTz3fyiKVGkfdw8MP92gB/i0vpKAQSbfd",
+	"RkQf0wDR5mKWc3B2dHn8ZdCgQM9KP2PNeIawZfDypnsfHLxDfKbbdb2g2j4w8wEFLrcgHeARlrmKNFa2",
+	"jA7JGpVkdS2o2jL/KhkfwbSM1RwfNxYq+Ckiatx1vI8NfLJGOYnEZKoyIcPFX8SCQj4/MT1gCE/KcAFB",
+	"A5mNkwWBh9xBlfsJ/EU4xJWMgF+Xw4jmuVLTLC3sWAOLsF384hbSJg8pvri6fDd66dH10i+aLXLHWkB6",
+	"MVoNxSTYzSf+t8kD2aR1/DppHblqqzJ0St7c1genmu/J5rhQw6wZlZiO8UFIsxyIUE0gL956dTpTU+0o",
+	"iY3HN0wFWFE6URmbASQB6PJKy6HFyvSoVjKAvYJP9Bj6XC0GBKz4GtcDXxZNH4o1Yu7nUrLIHQTIbiJ/",
+	"E/2IQLHWKItywOKNTNwEuv5Q/MrOMblXut3DtQxY3lYuqFXHaw0G1m8vBzZ7f7P3/8ikyvds+k+NbOOz",
+	"DyNYdl66x8wyTYzh4AoImEptdFhnPBOHbHgfvXKLQcvGXglc2wHch9YOl+FYpb2cqSadSWdhFTCFjEBU",
+	"QwSRlmLOQo7pVjn4EIComqfrppvuMr6gccjiIUaJoKkx12zKtRaRZyGtcgMqmgmbv2tMMxLImIrr7qtA",
+	"mFoy7nyJsFL1u8JCDTDTUtHEfmoWZ0uTEZeiRMNUTXwp1fwu3umCCP+pxRwYuKcD92Ls5vsZTzORJotP",
+	"D878xgTTdyudnGR6o3w2RRkb7/3xiaZ/jve+lc6kvhM2VsgsXRipaSVnybdGELzyeWyvQD2TsSLpC9HL",
+	"UEVFOEtTITNC1fdWQVRUyuZjSubFd0MF/HU8nRIfDf7Tl/QzBnzTGLIR80MPHEI9sCwpgVU6AJACOCYW",
+	"KxEt/lhminHCZ4T6T6woAQYgpHvTrTw7FBJZZ0kCEWlue+XOI2RkfwAWHIyHREzHhAf5qTRuOPXn5sP9",
+	"Tmv5CwoQyM9Nz+zk13pdr0aLog8Qdt12d7/Z3m5udy7bB712u9fpvq95tWgm1vzebpvfwa7qRyLjcWJT",
+	"IvGaS+ck2gNgFOyHKhL2PsjM2g87UZvvdpvbw33R3Al3d5sHUVs0u4Onww7fC3fEQdt8gllmrChA0QcM",
+	"OnMNcX/6sFBrvdqzwjUEbu897bR2inlg7eFTvh12RXOvM9hp7kT7vPl02A6bu+Jg0I06fD/c3qvRA24A",
+	"Lv3Z/HIdT425o20+olcjXVucpp1mu3MJc9RrH7yHT53P/HblzHeb3ac0s9udipkv/P7Qmadr1fPeFXuD",
+	"g2Fnp/mUt6PmzmA7bPJ9sds86IQ7UXfYHjzd5eV5xw21Ou/Y6NLE40U38YU/y70rzWdNzwY5Y4aNB9Yq",
+	"p3gbphjnY/c97JEx1/0JvB3Ci14NuCSRVsCmon6ifXU+k/dnWwDZy8bA2nj3f0SAC9wnT+DAQD+Gl2/s",
+	"ppm+q+TrSzVnEy6RX6kykW2acIknCRqMqKvLYxbxBVZEwaNzkQpnJWUq4gsscXI3IEGtVyAksdYXtMst",
+	"PkWOXQC5s0OVhmJN4cqVfmR4fnxBlYtoBvhEM5jXjej6veaI/bESYotrsiBIcBGj/zQnKritTGDG15rM",
+	"LyEjOjHAVHxkFTUPBTkLa6YIzwJS9xmfG4Gg45G0fpLlMjXP+RIBajyHkeMOSKmWFCNfU5VmGitHwU0y",
+	"rpWVIyWqaYvd3cMooG0daiJveZghOA3C1npUGDCSPJulwpaE3cPjjQ2D+ZfXnyYcEqAwfyv3nSyXEE4X",
+	"MIdTuUJgRt+nhK+r81NfIrtlAWMyxSQ7vUwlWi9hypR/c5x1Dds1X0JjoxlPIwYyTxDvd6ikFGEWy1EP",
+	"0vZ0xlKhVXID5bqKcSaVbE5ngyQOGY8iqLUAL3Q408YxrQcwC0F5YFQM0Y+EzmKJqJoNHKdlVKfaSOvO",
+	"ArYBsbbmhOAtdpI9FKK/AuDmsvwNzWcn1UOFf1C/h5WtlgW2Qp9cCp0VWVJ/Yqi0nMIGm62UxEYY4w8P",
+	"l1KfTPd+o1hpqQd6lqyFA3WSwexcWgKAekM0lSLK2egdp3y+ocNQTAEIaYMoukl92rgRD1L8RlMzDhr2",
+	"AdSvTv3fiDQeLtYbAMdYZq6X9CbxfrM5lKoDHNxQpSyY8kWiuCMsQV2M1f/F/e7LwLUVsAnPwrHQAIxm",
+	"a+ktWxfANXOtZACw+JYsYTJRkk1infFrQVFYgn0wzXgsHoLRYlpBjR2MY2lZXsGCUGwY38KpGmepaGqR",
+	"xpRI/ueLt29IeRgNBByvqNRTPkdgfFYPUpE/0jdiNGigFRHMx1qE/YBNU2FeYQwPiJ86EpZrsTCaFCen",
+	"j7f17W22mQHXYm+nGQljg0QW1M9oYUsZUW4G7+/T/aaV2XQq0mbItTFzblk9gAvm7/5Y3Jo7MIrrPqoj",
+	"fQluOl8Yo2MSax3LEXUxaBzmxgbLP2B/Emv4hEGLHeXfHA9VLeka2AvEy2tniDpQXApFsKK9Heh3FI9i",
+	"a2lw6RAGGXTSl9g37w7epTIGQgGE740zQBxljTOgcLqpJyIcKxEBh0yVwfAV7KFfwGSg3VPr1T74NaD2",
+	"92s9v+ZMbr/m+TYSCL+ARdn2ax9rXg27XOvVcHajV1/9EB13fnj/7s3i/dd/zd5PDhan76JksP3mu2/e",
+	"7WTvXx18F86/+MI8aee/1qvddL7Y2QvFYPsg6gw6ne7u/sHw6fbezn7Y3hdhtxPuh/tdPuCD3c5B+HQv",
+	"7DyNdve3dwbt4WB/T+wPB53oky0anL/f1qaxfbjLqrkRaRSHG5tkY5NsbJKHpWMDIURRxSBqDSeK4Crj",
+	"5CNIsllqZqv3tw+1o2n8F7E4mmXjWu9v3wIWAUC3YPhzeZNaHjMohEcPbItP462bDpxr0AurUX49gADy",
+	"iGtuRofRMmJ4wokx0VZexGoMIF1RLYtMCdor8WFojwB6bHmy+V1NpjyNtZLaIt5CzEMNl+C1im+1tcyr",
+	"7z2N5bVGL/5egOJKfOJMoSWHTSCnmEp9adpLEsFHM9Fjwdnbi0u2BhUxIMe6AHiI0O6c4IrRSSdYQKNm",
+	"gXNOzTIdR8QJf3R24jGeseDVi0u2lW59ACDjj4E7AsdV90QzilNcnZ+yOh53o742Tj9zKtqxtluqo0bP",
+	"jBpQgYrszzkKse37E82KSM2+zKGa89h1nJmuOPArogIUPE2ACg9QsyCuIYWITPfMXFswp5RnNh0MD9jt",
+	"tNvYSxJf42H90dkJMNrO5LUEKGdA0M9RI9s7gVdAhDSfzYL1w2znuJLwMdzoiaFFG5vYBmRKE2IZUfBV",
+	"vnQEe2DYhhkLLNPaBW3b5plK4nAReEBYCIgXzUs+6jGpAJXEwjafi6FIU5HS/eb3ZkrXigUNLvsCYpFm",
+	"dhEIHywxuxcRS69qM9pyVSouNDany1Wjc45SEWuLnS+VUJo1EfJEyAjYKWU21r7MKRXzgxvM1WP/+K//",
+	"D1l6qWYT7FzoN6QiusRBJeFWgsbDh59olsUT4Us1zKnjKPOvmY1t5l/+AJsmM80k9YvV3dh6bFsaG7+Q",
+	"OGIatMmScL9FHoM/nlAHzV3zHNJMj5VpkNW3O+zPXM54umD/+L/+m3WfbnUP2EsxSO0lX2532GuehmML",
+	"vLaNf0LpbzQrzRXBopXyaWLJOJvEcobC+FqAE4epjUW5Y3wTrWZpKHquycBb/hpQRikjNki5jBpQooN7",
+	"kEvm6mMKx+Ro/QP1JKbIc5IdkBy6eKIB2JCbsZivQMxGFkPdjgPEGmXMYCA7VGlkA+EAEgj+LKsHZrb7",
+	"hWN7SyWKXwwKeY1GauB+ocApoLSXaqAxL6dHua17bKxmqUZ3vDILIPDskpPiNvMl5EHAQR48A4Psi9sx",
+	"n+lMRMEhRLpT7E+eyAv5shqRzOn4DmbE+IwiMqId0hiod5rVpXJ3pizlssFGIsunGj6fhAmCFFfTfIud",
+	"2IJul+/lS4rgzmRZArhT0lUhcIRwPoka0V43UtuoeIJ6A8Un2Hwch2N2dIIgQEaupoInyYLdxNrshcwr",
+	"xisXvjQyYj5WiLkYJjyemKYGQGVimrICFhAbwZKDD5yjYSIInZXi2VhMSmM6xn6cqlHVqP5qPhQ0CIey",
+	"sUQSTbOShw7gsFzWQe3SaWYlv+hSrH0+jjPRBMAolih1DU3jKkZjBQyXCY+TopHyzGw59CVWjphFMhW0",
+	"PgGtyZbGRWIwG0FGuIse24hwsWlnK3789uP/CQAA//8=",
 }
 
 // decodeSpec returns the embedded OpenAPI spec as raw JSON bytes,

@@ -202,6 +202,129 @@ func (e CheckStatus) Valid() bool {
 	}
 }
 
+// Defines values for CompetitorAuditStatus.
+const (
+	CompetitorAudited CompetitorAuditStatus = "audited"
+	CompetitorFailed  CompetitorAuditStatus = "failed"
+)
+
+// Valid indicates whether the value is a known member of the CompetitorAuditStatus enum.
+func (e CompetitorAuditStatus) Valid() bool {
+	switch e {
+	case CompetitorAudited:
+		return true
+	case CompetitorFailed:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CrawlerLogObject.
+const (
+	CrawlerLogObjectCrawlerLog CrawlerLogObject = "crawler_log"
+)
+
+// Valid indicates whether the value is a known member of the CrawlerLogObject enum.
+func (e CrawlerLogObject) Valid() bool {
+	switch e {
+	case CrawlerLogObjectCrawlerLog:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CrawlerLogStatus.
+const (
+	CrawlerLogFailed    CrawlerLogStatus = "failed"
+	CrawlerLogQueued    CrawlerLogStatus = "queued"
+	CrawlerLogRunning   CrawlerLogStatus = "running"
+	CrawlerLogSucceeded CrawlerLogStatus = "succeeded"
+)
+
+// Valid indicates whether the value is a known member of the CrawlerLogStatus enum.
+func (e CrawlerLogStatus) Valid() bool {
+	switch e {
+	case CrawlerLogFailed:
+		return true
+	case CrawlerLogQueued:
+		return true
+	case CrawlerLogRunning:
+		return true
+	case CrawlerLogSucceeded:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CrawlerLogBotRole.
+const (
+	BotRoleControl   CrawlerLogBotRole = "control"
+	BotRoleMixed     CrawlerLogBotRole = "mixed"
+	BotRoleSearch    CrawlerLogBotRole = "search"
+	BotRoleTraining  CrawlerLogBotRole = "training"
+	BotRoleUserFetch CrawlerLogBotRole = "user_fetch"
+)
+
+// Valid indicates whether the value is a known member of the CrawlerLogBotRole enum.
+func (e CrawlerLogBotRole) Valid() bool {
+	switch e {
+	case BotRoleControl:
+		return true
+	case BotRoleMixed:
+		return true
+	case BotRoleSearch:
+		return true
+	case BotRoleTraining:
+		return true
+	case BotRoleUserFetch:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CrawlerLogCrossCheckStatus.
+const (
+	CrossCheckMeasured    CrawlerLogCrossCheckStatus = "measured"
+	CrossCheckNotMeasured CrawlerLogCrossCheckStatus = "not_measured"
+)
+
+// Valid indicates whether the value is a known member of the CrawlerLogCrossCheckStatus enum.
+func (e CrawlerLogCrossCheckStatus) Valid() bool {
+	switch e {
+	case CrossCheckMeasured:
+		return true
+	case CrossCheckNotMeasured:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CrawlerLogVerificationMethod.
+const (
+	VerifyByIPRanges   CrawlerLogVerificationMethod = "ip_ranges"
+	VerifyByReverseDNS CrawlerLogVerificationMethod = "reverse_dns"
+	VerifyNone         CrawlerLogVerificationMethod = "none"
+)
+
+// Valid indicates whether the value is a known member of the CrawlerLogVerificationMethod enum.
+func (e CrawlerLogVerificationMethod) Valid() bool {
+	switch e {
+	case VerifyByIPRanges:
+		return true
+	case VerifyByReverseDNS:
+		return true
+	case VerifyNone:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for ErrorErrorType.
 const (
 	ErrorErrorTypeAPIError            ErrorErrorType = "api_error"
@@ -781,6 +904,54 @@ func (e ShareCreatedLanguage) Valid() bool {
 	}
 }
 
+// Defines values for ShareOfVoiceSourcesCategory.
+const (
+	SourceCompetitor  ShareOfVoiceSourcesCategory = "competitor"
+	SourceEditorial   ShareOfVoiceSourcesCategory = "editorial"
+	SourceMarketplace ShareOfVoiceSourcesCategory = "marketplace"
+	SourceOther       ShareOfVoiceSourcesCategory = "other"
+	SourceOwnSite     ShareOfVoiceSourcesCategory = "own_site"
+	SourceReview      ShareOfVoiceSourcesCategory = "review"
+)
+
+// Valid indicates whether the value is a known member of the ShareOfVoiceSourcesCategory enum.
+func (e ShareOfVoiceSourcesCategory) Valid() bool {
+	switch e {
+	case SourceCompetitor:
+		return true
+	case SourceEditorial:
+		return true
+	case SourceMarketplace:
+		return true
+	case SourceOther:
+		return true
+	case SourceOwnSite:
+		return true
+	case SourceReview:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ShareOfVoiceStatus.
+const (
+	ShareOfVoiceMeasured    ShareOfVoiceStatus = "measured"
+	ShareOfVoiceNotMeasured ShareOfVoiceStatus = "not_measured"
+)
+
+// Valid indicates whether the value is a known member of the ShareOfVoiceStatus enum.
+func (e ShareOfVoiceStatus) Valid() bool {
+	switch e {
+	case ShareOfVoiceMeasured:
+		return true
+	case ShareOfVoiceNotMeasured:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for SiteIssueTrendChange.
 const (
 	SiteIssueNew        SiteIssueTrendChange = "new"
@@ -1216,6 +1387,24 @@ func (e Audience) Valid() bool {
 	case AudienceEngineering:
 		return true
 	case AudienceMarketing:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for GetCrawlerLogParamsInclude.
+const (
+	CrawlerLogIncludeDays  GetCrawlerLogParamsInclude = "days"
+	CrawlerLogIncludePages GetCrawlerLogParamsInclude = "pages"
+)
+
+// Valid indicates whether the value is a known member of the GetCrawlerLogParamsInclude enum.
+func (e GetCrawlerLogParamsInclude) Valid() bool {
+	switch e {
+	case CrawlerLogIncludeDays:
+		return true
+	case CrawlerLogIncludePages:
 		return true
 	default:
 		return false
@@ -1678,6 +1867,266 @@ type ComparisonSummary struct {
 	Unchanged int `json:"unchanged"`
 }
 
+// CompetitorAudit A competitor's site audited at the scan's page budget, with the same rubric.
+type CompetitorAudit struct {
+	Brand        string   `json:"brand"`
+	Host         string   `json:"host"`
+	OverallGrade *Grade   `json:"overall_grade"`
+	OverallScore *float64 `json:"overall_score"`
+	PagesAudited int      `json:"pages_audited"`
+
+	// Reason Why the site could not be audited, when `failed`.
+	Reason *string `json:"reason,omitempty"`
+	Rings  *struct {
+		Search     CompetitorRing `json:"search"`
+		Trust      CompetitorRing `json:"trust"`
+		Visibility CompetitorRing `json:"visibility"`
+	} `json:"rings"`
+	Status CompetitorAuditStatus `json:"status"`
+	URL    string                `json:"url"`
+}
+
+// CompetitorAuditStatus defines model for CompetitorAudit.Status.
+type CompetitorAuditStatus string
+
+// CompetitorRing defines model for CompetitorRing.
+type CompetitorRing struct {
+	// Grade A+ ≥ 95, A ≥ 85, B ≥ 70, C ≥ 55, D ≥ 40, F below 40.
+	Grade Grade `json:"grade"`
+	Score int   `json:"score"`
+}
+
+// ConfidenceInterval A 95 % Wilson score interval of a rate.
+type ConfidenceInterval struct {
+	High float64 `json:"high"`
+	Low  float64 `json:"low"`
+}
+
+// CrawlerActivity What the latest analysed access log of this site shows, beside this audit: the AI
+// crawlers that visited (verified or claimed), and the cross-check of the log with this
+// audit's robots.txt and pages. Absent when no log of the site was uploaded.
+type CrawlerActivity struct {
+	Bots []CrawlerLogBot `json:"bots"`
+
+	// CrossCheck The log set beside the latest completed audit of the same site: requests the site's
+	// robots.txt allows that the server or its edge refused, and audited pages no AI search
+	// crawler requested. `not_measured` (with `reason`) when there is no such audit or its
+	// robots.txt could not be read.
+	CrossCheck *CrawlerLogCrossCheck `json:"cross_check"`
+	FirstSeen  *time.Time            `json:"first_seen"`
+	LastSeen   *time.Time            `json:"last_seen"`
+	LogID      openapi_types.UUID    `json:"log_id"`
+}
+
+// CrawlerLog An uploaded access log and, once analysed, what AI crawlers did on the site. A user agent
+// naming a crawler is only a claim: `verified_hits` are hits from the operator's published
+// IP ranges or confirmed by its documented reverse DNS; the others "claim to be" the bot.
+// Counts are `null` until the analysis has succeeded.
+type CrawlerLog struct {
+	// Bots One entry per crawler seen, most hits first. Empty until analysed.
+	Bots []CrawlerLogBot `json:"bots"`
+
+	// Bytes The size of the upload as sent (compressed when gzip).
+	Bytes       int64      `json:"bytes"`
+	CompletedAt *time.Time `json:"completed_at"`
+	CreatedAt   time.Time  `json:"created_at"`
+
+	// CrossCheck The log set beside the latest completed audit of the same site: requests the site's
+	// robots.txt allows that the server or its edge refused, and audited pages no AI search
+	// crawler requested. `not_measured` (with `reason`) when there is no such audit or its
+	// robots.txt could not be read.
+	CrossCheck *CrawlerLogCrossCheck `json:"cross_check,omitempty"`
+
+	// Domain The site's host name the log was filed under.
+	Domain string `json:"domain"`
+
+	// Error Why the analysis failed, when `status` is `failed`.
+	Error     *CrawlerLogError `json:"error"`
+	FirstSeen *time.Time       `json:"first_seen,omitempty"`
+
+	// Formats The formats the lines were read in, with how many lines each.
+	Formats *[]CrawlerLogFormat `json:"formats,omitempty"`
+
+	// Gzip Whether the upload was gzip-compressed.
+	Gzip     bool               `json:"gzip"`
+	ID       openapi_types.UUID `json:"id"`
+	LastSeen *time.Time         `json:"last_seen,omitempty"`
+	Lines    *int64             `json:"lines"`
+	Object   CrawlerLogObject   `json:"object"`
+
+	// OtherHits Lines of the site that name no known crawler (people, other bots).
+	OtherHits *int64 `json:"other_hits,omitempty"`
+
+	// OtherHostLines Lines whose host field names another site; not analysed.
+	OtherHostLines *int64 `json:"other_host_lines,omitempty"`
+	ParsedLines    *int64 `json:"parsed_lines"`
+
+	// RangesUpdated The date of the oldest published IP-range list the hits were verified against.
+	RangesUpdated *openapi_types.Date `json:"ranges_updated,omitempty"`
+	ScheduleID    *openapi_types.UUID `json:"schedule_id"`
+	Status        CrawlerLogStatus    `json:"status"`
+
+	// Unparsed Why lines could not be read, with how many and the number of the first.
+	Unparsed      *[]CrawlerLogUnparsed `json:"unparsed,omitempty"`
+	UnparsedLines *int64                `json:"unparsed_lines"`
+}
+
+// CrawlerLogObject defines model for CrawlerLog.Object.
+type CrawlerLogObject string
+
+// CrawlerLogStatus defines model for CrawlerLog.Status.
+type CrawlerLogStatus string
+
+// CrawlerLogBot defines model for CrawlerLogBot.
+type CrawlerLogBot struct {
+	// Days Present with `include=days`.
+	Days  *[]CrawlerLogDay `json:"days,omitempty"`
+	Hits  int64            `json:"hits"`
+	Owner string           `json:"owner"`
+
+	// Pages Present with `include=pages`; the most requested paths first.
+	Pages *[]CrawlerLogPage `json:"pages,omitempty"`
+
+	// PagesTruncated More distinct paths were requested than are kept; `pages` holds the most requested.
+	PagesTruncated *bool `json:"pages_truncated,omitempty"`
+
+	// Role The same roles the robots.txt checks use.
+	Role     CrawlerLogBotRole `json:"role"`
+	Statuses []StatusHits      `json:"statuses"`
+
+	// Token The product token, as in robots.txt (`OAI-SearchBot`, `GPTBot`, `Googlebot` …).
+	Token string `json:"token"`
+
+	// UnverifiedHits `hits` less `verified_hits`: requests that claim to be this crawler without proof.
+	UnverifiedHits int64                  `json:"unverified_hits"`
+	Verification   CrawlerLogVerification `json:"verification"`
+	VerifiedHits   int64                  `json:"verified_hits"`
+}
+
+// CrawlerLogBotRole The same roles the robots.txt checks use.
+type CrawlerLogBotRole string
+
+// CrawlerLogCrossCheck The log set beside the latest completed audit of the same site: requests the site's
+// robots.txt allows that the server or its edge refused, and audited pages no AI search
+// crawler requested. `not_measured` (with `reason`) when there is no such audit or its
+// robots.txt could not be read.
+type CrawlerLogCrossCheck struct {
+	NeverCrawled CrawlerLogNeverCrawled `json:"never_crawled"`
+	Reason       *string                `json:"reason,omitempty"`
+
+	// RefusedButAllowed Pages where a crawler was refused (401, 403, 429, 444, 451, 503) although robots.txt allows
+	// it that page: a WAF, rate limiter or bot filter blocking what the site means to allow.
+	// Hits whose verification failed are left out (blocking a forged crawler is right).
+	// `measured: false` with `reason` when robots.txt could not be read.
+	RefusedButAllowed CrawlerLogRefusals         `json:"refused_but_allowed"`
+	ScanID            *openapi_types.UUID        `json:"scan_id"`
+	Status            CrawlerLogCrossCheckStatus `json:"status"`
+}
+
+// CrawlerLogCrossCheckStatus defines model for CrawlerLogCrossCheck.Status.
+type CrawlerLogCrossCheckStatus string
+
+// CrawlerLogDay defines model for CrawlerLogDay.
+type CrawlerLogDay struct {
+	Date         openapi_types.Date `json:"date"`
+	Hits         int64              `json:"hits"`
+	VerifiedHits int64              `json:"verified_hits"`
+}
+
+// CrawlerLogError Why the analysis failed, when `status` is `failed`.
+type CrawlerLogError struct {
+	// Code `unreadable` (the upload is not a text log, or its gzip stream is broken), `too_large` (more lines than the limit once uncompressed), `internal`.
+	Code    string `json:"code"`
+	Message string `json:"message"`
+}
+
+// CrawlerLogFormat defines model for CrawlerLogFormat.
+type CrawlerLogFormat struct {
+	// Format `combined`, `common`, `vhost_combined`, `vhost_common` (Apache and nginx, with their common variants), `w3c`, `cloudfront` (W3C extended, CloudFront standard logs), `cloudflare_json`, `cloudfront_realtime_json`, `fastly_json`, `vercel_json`; more may be added.
+	Format string `json:"format"`
+	Lines  int64  `json:"lines"`
+}
+
+// CrawlerLogList defines model for CrawlerLogList.
+type CrawlerLogList struct {
+	Data       []CrawlerLog `json:"data"`
+	HasMore    bool         `json:"has_more"`
+	NextCursor *string      `json:"next_cursor"`
+}
+
+// CrawlerLogNeverCrawled defines model for CrawlerLogNeverCrawled.
+type CrawlerLogNeverCrawled struct {
+	Count    int  `json:"count"`
+	Measured bool `json:"measured"`
+
+	// Pages At most 100.
+	Pages  []string `json:"pages"`
+	Reason *string  `json:"reason,omitempty"`
+}
+
+// CrawlerLogPage defines model for CrawlerLogPage.
+type CrawlerLogPage struct {
+	Hits         int64        `json:"hits"`
+	Path         string       `json:"path"`
+	Statuses     []StatusHits `json:"statuses"`
+	VerifiedHits int64        `json:"verified_hits"`
+}
+
+// CrawlerLogRefusal defines model for CrawlerLogRefusal.
+type CrawlerLogRefusal struct {
+	// Hits Refused hits, verified or not checked.
+	Hits  int64  `json:"hits"`
+	Owner string `json:"owner"`
+	Path  string `json:"path"`
+
+	// Robots Why robots.txt allows the crawler the path, in words.
+	Robots       string       `json:"robots"`
+	Role         string       `json:"role"`
+	Statuses     []StatusHits `json:"statuses"`
+	Token        string       `json:"token"`
+	VerifiedHits int64        `json:"verified_hits"`
+}
+
+// CrawlerLogRefusals Pages where a crawler was refused (401, 403, 429, 444, 451, 503) although robots.txt allows
+// it that page: a WAF, rate limiter or bot filter blocking what the site means to allow.
+// Hits whose verification failed are left out (blocking a forged crawler is right).
+// `measured: false` with `reason` when robots.txt could not be read.
+type CrawlerLogRefusals struct {
+	// Count How many such pages (crawler and path); `pages` lists at most 100.
+	Count    int                 `json:"count"`
+	Hits     int64               `json:"hits"`
+	Measured bool                `json:"measured"`
+	Pages    []CrawlerLogRefusal `json:"pages"`
+	Reason   *string             `json:"reason,omitempty"`
+
+	// Truncated The log had more refused pages than were evaluated.
+	Truncated bool `json:"truncated"`
+}
+
+// CrawlerLogUnparsed defines model for CrawlerLogUnparsed.
+type CrawlerLogUnparsed struct {
+	Count     int64 `json:"count"`
+	FirstLine int64 `json:"first_line"`
+
+	// Reason `unrecognized` (text in no known format), `line_too_long`, `binary` (control bytes, NUL), `bad_json`, `unknown_json` (JSON without the fields of a known export), `not_a_request` (a JSON log entry of no HTTP request), `bad_client_ip`, `bad_timestamp`, `bad_status`, `bad_request` (no method and target); more may be added.
+	Reason string `json:"reason"`
+}
+
+// CrawlerLogVerification defines model for CrawlerLogVerification.
+type CrawlerLogVerification struct {
+	// FailedHits Hits from addresses the operator's published ranges or reverse DNS do not include — very likely not the crawler.
+	FailedHits int64 `json:"failed_hits"`
+
+	// Method How the operator lets a claim be verified; `none` when it publishes no way.
+	Method CrawlerLogVerificationMethod `json:"method"`
+
+	// NotCheckedHits Hits that could not be checked (no way published, a DNS error, the lookup budget); never counted as failed.
+	NotCheckedHits int64 `json:"not_checked_hits"`
+}
+
+// CrawlerLogVerificationMethod How the operator lets a claim be verified; `none` when it publishes no way.
+type CrawlerLogVerificationMethod string
+
 // CrossCuttingIssue defines model for CrossCuttingIssue.
 type CrossCuttingIssue struct {
 	// CheckID Example: meta_description_present
@@ -2049,7 +2498,16 @@ type Report struct {
 	// before caveats were added.
 	Caveats *[]string     `json:"caveats,omitempty"`
 	Checks  []CheckResult `json:"checks"`
-	Counts  CheckCounts   `json:"counts"`
+
+	// Competitors The competitors' sites named on the scan, each audited at the scan's page budget.
+	// Absent when the scan named none.
+	Competitors *[]CompetitorAudit `json:"competitors,omitempty"`
+	Counts      CheckCounts        `json:"counts"`
+
+	// CrawlerActivity What the latest analysed access log of this site shows, beside this audit: the AI
+	// crawlers that visited (verified or claimed), and the cross-check of the log with this
+	// audit's robots.txt and pages. Absent when no log of the site was uploaded.
+	CrawlerActivity *CrawlerActivity `json:"crawler_activity,omitempty"`
 
 	// CrossCuttingIssues Of a whole-site audit: the checks that fail or warn on many pages, most pages
 	// first. Absent or `null` for a homepage-only scan.
@@ -2080,6 +2538,13 @@ type Report struct {
 
 	// ScoringVersion Example: 2026.1
 	ScoringVersion string `json:"scoring_version"`
+
+	// ShareOfVoice How often answer engines name the site's brand and each competitor's when buyers ask
+	// about the category, from the same buyer questions asked once. `k` of `n` answers name a
+	// brand (answers that failed are left out of `n`, never counted as not naming it), with a
+	// 95 % interval; `small_sample` when `n` is too small to read a rate from.
+	// `not_measured` (with `reason`) without an answer engine or without competitors.
+	ShareOfVoice *ShareOfVoice `json:"share_of_voice,omitempty"`
 
 	// Site What a whole-site audit covered. Absent or `null` for a homepage-only scan.
 	Site      *SiteCoverage `json:"site,omitempty"`
@@ -2128,6 +2593,9 @@ type Scan struct {
 	BrandAliases *[]string `json:"brand_aliases,omitempty"`
 	BrandName    string    `json:"brand_name"`
 	CallbackURL  *string   `json:"callback_url"`
+
+	// Competitors The competitors' sites this scan benchmarks against; empty when none.
+	Competitors []string `json:"competitors"`
 
 	// CompletedAt When the scan reached `completed` or `failed`.
 	CompletedAt *time.Time `json:"completed_at"`
@@ -2276,6 +2744,14 @@ type ScanCreateRequest struct {
 	// CallbackURL Where to POST the completion callback: a public HTTPS URL of at most 2048
 	// characters, under the same rules as `url`. Otherwise `422 invalid_callback_url`.
 	CallbackURL *string `json:"callback_url,omitempty"`
+
+	// Competitors Competitors' sites (public HTTPS URLs, under the rules of `url`), to benchmark the
+	// site against: each is audited at the same page budget with the same rubric (the
+	// report's `competitors`), and the buyer questions put to answer engines are scored
+	// for every brand (the report's `share_of_voice`). The plan caps how many (`free` 1,
+	// `pro` 5); above it `422 invalid_parameter` with `param: "competitors"`, and a URL
+	// that is not allowed, or the site itself, `422 invalid_url` naming its index.
+	Competitors *[]string `json:"competitors,omitempty"`
 
 	// Language The language of what the scan writes for people: the report's HTML page and PDF,
 	// and the emails. Left out, it is the language the site declares (`<html lang>`,
@@ -2452,12 +2928,15 @@ type Schedule struct {
 	Active bool `json:"active"`
 
 	// BrandAliases Other names of the brand counted as mentions in AI answers; empty when none were given.
-	BrandAliases *[]string          `json:"brand_aliases,omitempty"`
-	BrandName    string             `json:"brand_name"`
-	CreatedAt    time.Time          `json:"created_at"`
-	Domain       string             `json:"domain"`
-	Frequency    ScheduleFrequency  `json:"frequency"`
-	ID           openapi_types.UUID `json:"id"`
+	BrandAliases *[]string `json:"brand_aliases,omitempty"`
+	BrandName    string    `json:"brand_name"`
+
+	// Competitors The competitors' sites each scheduled scan benchmarks against.
+	Competitors []string           `json:"competitors"`
+	CreatedAt   time.Time          `json:"created_at"`
+	Domain      string             `json:"domain"`
+	Frequency   ScheduleFrequency  `json:"frequency"`
+	ID          openapi_types.UUID `json:"id"`
 
 	// Language The language the schedule's scans and emails are written in; null is each site's declared language when supported, else English.
 	Language *ScheduleLanguage `json:"language,omitempty"`
@@ -2511,6 +2990,14 @@ type ScheduleCreateRequest struct {
 
 	// BrandName Defaults to the registrable domain in its Unicode form (`example.co.uk` for `www.shop.example.co.uk`).
 	BrandName *string `json:"brand_name,omitempty"`
+
+	// Competitors Competitors' sites (public HTTPS URLs, under the rules of `url`), to benchmark the
+	// site against: each is audited at the same page budget with the same rubric (the
+	// report's `competitors`), and the buyer questions put to answer engines are scored
+	// for every brand (the report's `share_of_voice`). The plan caps how many (`free` 1,
+	// `pro` 5); above it `422 invalid_parameter` with `param: "competitors"`, and a URL
+	// that is not allowed, or the site itself, `422 invalid_url` naming its index.
+	Competitors *[]string `json:"competitors,omitempty"`
 
 	// Frequency How often the homepage is scanned; `quarterly` when left out. Other values are `422 invalid_frequency`.
 	Frequency *ScheduleCreateRequestFrequency `json:"frequency,omitempty"`
@@ -2604,8 +3091,11 @@ type ScheduleRunList struct {
 
 // ScheduleUpdateRequest defines model for ScheduleUpdateRequest.
 type ScheduleUpdateRequest struct {
-	Active    *bool                           `json:"active,omitempty"`
-	Frequency *ScheduleUpdateRequestFrequency `json:"frequency,omitempty"`
+	Active *bool `json:"active,omitempty"`
+
+	// Competitors The competitors' sites from now on, replacing the list; `[]` removes them.
+	Competitors *[]string                       `json:"competitors,omitempty"`
+	Frequency   *ScheduleUpdateRequestFrequency `json:"frequency,omitempty"`
 
 	// Language The language of the schedule's scans and emails from now on.
 	Language    *ScheduleUpdateRequestLanguage `json:"language,omitempty"`
@@ -2712,6 +3202,64 @@ type ShareList struct {
 	NextCursor *string `json:"next_cursor"`
 }
 
+// ShareOfVoice How often answer engines name the site's brand and each competitor's when buyers ask
+// about the category, from the same buyer questions asked once. `k` of `n` answers name a
+// brand (answers that failed are left out of `n`, never counted as not naming it), with a
+// 95 % interval; `small_sample` when `n` is too small to read a rate from.
+// `not_measured` (with `reason`) without an answer engine or without competitors.
+type ShareOfVoice struct {
+	// Brands The site's brand first, then the competitors in the order named.
+	Brands []ShareOfVoiceBrand `json:"brands"`
+
+	// CitingCompetitorsNotYou Domains cited in answers naming a competitor and never in one naming the site; `null` when no answer had citations (not measured).
+	CitingCompetitorsNotYou *[]string `json:"citing_competitors_not_you"`
+	PromptSet               *string   `json:"prompt_set,omitempty"`
+	Reason                  *string   `json:"reason,omitempty"`
+	SmallSample             *bool     `json:"small_sample,omitempty"`
+
+	// Sources The domains engines cited in answers naming a brand, most cited first.
+	Sources []struct {
+		// Brands The domains of the brands it was cited for.
+		Brands    []string                    `json:"brands"`
+		Category  ShareOfVoiceSourcesCategory `json:"category"`
+		Citations int                         `json:"citations"`
+		Domain    string                      `json:"domain"`
+	} `json:"sources"`
+	Status ShareOfVoiceStatus `json:"status"`
+}
+
+// ShareOfVoiceSourcesCategory defines model for ShareOfVoice.Sources.Category.
+type ShareOfVoiceSourcesCategory string
+
+// ShareOfVoiceStatus defines model for ShareOfVoice.Status.
+type ShareOfVoiceStatus string
+
+// ShareOfVoiceBrand defines model for ShareOfVoiceBrand.
+type ShareOfVoiceBrand struct {
+	Brand   string `json:"brand"`
+	Domain  string `json:"domain"`
+	Engines []struct {
+		Engine       string              `json:"engine"`
+		Interval     *ConfidenceInterval `json:"interval"`
+		K            int                 `json:"k"`
+		MeanPosition *float64            `json:"mean_position"`
+		N            int                 `json:"n"`
+		Rate         *float64            `json:"rate"`
+		SmallSample  bool                `json:"small_sample"`
+	} `json:"engines"`
+	Interval *ConfidenceInterval `json:"interval"`
+	K        int                 `json:"k"`
+
+	// MeanPosition The brand's average rank among the tracked brands an answer names (1 = named first), over the answers naming it.
+	MeanPosition *float64 `json:"mean_position"`
+	N            int      `json:"n"`
+	Rate         *float64 `json:"rate"`
+	SmallSample  bool     `json:"small_sample"`
+
+	// You True for the scanned site's brand.
+	You bool `json:"you"`
+}
+
 // SiteCoverage What a whole-site audit covered. Absent or `null` for a homepage-only scan.
 type SiteCoverage struct {
 	// PagesAudited The pages judged.
@@ -2803,6 +3351,12 @@ type SiteTrend struct {
 	//
 	// Example: 61.2
 	ScoreThen *float64 `json:"score_then"`
+}
+
+// StatusHits defines model for StatusHits.
+type StatusHits struct {
+	Hits   int64 `json:"hits"`
+	Status int   `json:"status"`
 }
 
 // Summaries defines model for Summaries.
@@ -3352,6 +3906,40 @@ type Unauthorized = Error
 // UnprocessableEntity The error envelope of every response with a status of 400 or above.
 type UnprocessableEntity = Error
 
+// UnsupportedMediaType The error envelope of every response with a status of 400 or above.
+type UnsupportedMediaType = Error
+
+// ListCrawlerLogsParams defines parameters for ListCrawlerLogs.
+type ListCrawlerLogsParams struct {
+	// Limit Page size.
+	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// Cursor The `next_cursor` of the previous page.
+	Cursor *Cursor `form:"cursor,omitempty" json:"cursor,omitempty"`
+
+	// Domain Only logs of this host name (case-insensitive).
+	Domain *string `form:"domain,omitempty" json:"domain,omitempty"`
+}
+
+// CreateCrawlerLogParams defines parameters for CreateCrawlerLog.
+type CreateCrawlerLogParams struct {
+	// Domain The site's host name (`www.example.com`); a URL is accepted and its host used.
+	// Lines whose host field names another host are counted as `other_host_lines`.
+	// Required unless `schedule_id` is given; both: `422 invalid_parameter`.
+	Domain *string `form:"domain,omitempty" json:"domain,omitempty"`
+
+	// ScheduleID File the log under this schedule's site (its URL's host).
+	ScheduleID *openapi_types.UUID `form:"schedule_id,omitempty" json:"schedule_id,omitempty"`
+}
+
+// GetCrawlerLogParams defines parameters for GetCrawlerLog.
+type GetCrawlerLogParams struct {
+	Include *[]GetCrawlerLogParamsInclude `form:"include,omitempty" json:"include,omitempty"`
+}
+
+// GetCrawlerLogParamsInclude defines parameters for GetCrawlerLog.
+type GetCrawlerLogParamsInclude string
+
 // ListScansParams defines parameters for ListScans.
 type ListScansParams struct {
 	// Limit Page size.
@@ -3758,6 +4346,55 @@ type ClientInterface interface {
 	//
 	// Corresponds with PUT /branding (the `SetBranding` operationId).
 	SetBranding(ctx context.Context, body SetBrandingJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ListCrawlerLogs List uploaded access logs
+	//
+	// The organization's uploaded logs, newest first, without their per-day and per-page
+	// breakdowns.
+	//
+	// Corresponds with GET /crawler-logs (the `ListCrawlerLogs` operationId).
+	ListCrawlerLogs(ctx context.Context, params *ListCrawlerLogsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// CreateCrawlerLogWithBody Upload an access log
+	//
+	// Uploads one web-server access log of a site the organization audits, to learn which AI
+	// crawlers really visit it, what they request and what they get. The body is the log
+	// itself, streamed: `text/plain` (any `text/*`), `application/x-ndjson`, or gzip
+	// (`application/gzip`, or any of these with `Content-Encoding: gzip`; gzip is also
+	// recognised by its first bytes). Formats are detected line by line: Combined and Common
+	// Log Format and their nginx and Apache variants, W3C extended (CloudFront), and JSON
+	// lines exported by Cloudflare, CloudFront, Fastly and Vercel. A line that cannot be read
+	// is counted by reason and skipped; one bad line never fails the file.
+	//
+	// Name the site with `domain`, or with `schedule_id` to file the log under a schedule's
+	// site. The upload is stored, then analysed in the background: the answer is `202` with
+	// the log's `id` and `status: queued`; poll `GET /crawler-logs/{log_id}`. The stored
+	// upload is deleted once analysed; only the counts are kept. At most
+	// `GEOSCAN_CRAWLER_LOG_MAX_BYTES` (1 GiB by default) as uploaded, otherwise `413
+	// request_too_large`; another content type is `415 unsupported_media_type`. Counts
+	// against the organization's `api_write` rate limit. Beyond the specification.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /crawler-logs (the `CreateCrawlerLog` operationId).
+	CreateCrawlerLogWithBody(ctx context.Context, params *CreateCrawlerLogParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// DeleteCrawlerLog Delete an access log
+	//
+	// Deletes the log, its stored upload if it is still there, and its analysis.
+	//
+	// Corresponds with DELETE /crawler-logs/{log_id} (the `DeleteCrawlerLog` operationId).
+	DeleteCrawlerLog(ctx context.Context, logID openapi_types.UUID, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// GetCrawlerLog Read an access log's analysis
+	//
+	// The log's status and, once `succeeded`, what AI crawlers did: hits per bot, verified or
+	// not, the status codes they received, and the cross-check with the latest completed
+	// audit of the same site. `include=days` adds hits per bot per day, `include=pages` the
+	// pages each bot requested most (comma-separated for both).
+	//
+	// Corresponds with GET /crawler-logs/{log_id} (the `GetCrawlerLog` operationId).
+	GetCrawlerLog(ctx context.Context, logID openapi_types.UUID, params *GetCrawlerLogParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// ListScans List scans
 	//
@@ -4321,6 +4958,95 @@ func (c *Client) SetBrandingWithBody(ctx context.Context, contentType string, bo
 // Corresponds with PUT /branding (the `SetBranding` operationId).
 func (c *Client) SetBranding(ctx context.Context, body SetBrandingJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewSetBrandingRequest(c.Server, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ListCrawlerLogs List uploaded access logs
+//
+// The organization's uploaded logs, newest first, without their per-day and per-page
+// breakdowns.
+//
+// Corresponds with GET /crawler-logs (the `ListCrawlerLogs` operationId).
+func (c *Client) ListCrawlerLogs(ctx context.Context, params *ListCrawlerLogsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewListCrawlerLogsRequest(c.Server, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// CreateCrawlerLogWithBody Upload an access log
+//
+// Uploads one web-server access log of a site the organization audits, to learn which AI
+// crawlers really visit it, what they request and what they get. The body is the log
+// itself, streamed: `text/plain` (any `text/*`), `application/x-ndjson`, or gzip
+// (`application/gzip`, or any of these with `Content-Encoding: gzip`; gzip is also
+// recognised by its first bytes). Formats are detected line by line: Combined and Common
+// Log Format and their nginx and Apache variants, W3C extended (CloudFront), and JSON
+// lines exported by Cloudflare, CloudFront, Fastly and Vercel. A line that cannot be read
+// is counted by reason and skipped; one bad line never fails the file.
+//
+// Name the site with `domain`, or with `schedule_id` to file the log under a schedule's
+// site. The upload is stored, then analysed in the background: the answer is `202` with
+// the log's `id` and `status: queued`; poll `GET /crawler-logs/{log_id}`. The stored
+// upload is deleted once analysed; only the counts are kept. At most
+// `GEOSCAN_CRAWLER_LOG_MAX_BYTES` (1 GiB by default) as uploaded, otherwise `413
+// request_too_large`; another content type is `415 unsupported_media_type`. Counts
+// against the organization's `api_write` rate limit. Beyond the specification.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /crawler-logs (the `CreateCrawlerLog` operationId).
+func (c *Client) CreateCrawlerLogWithBody(ctx context.Context, params *CreateCrawlerLogParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewCreateCrawlerLogRequestWithBody(c.Server, params, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// DeleteCrawlerLog Delete an access log
+//
+// Deletes the log, its stored upload if it is still there, and its analysis.
+//
+// Corresponds with DELETE /crawler-logs/{log_id} (the `DeleteCrawlerLog` operationId).
+func (c *Client) DeleteCrawlerLog(ctx context.Context, logID openapi_types.UUID, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewDeleteCrawlerLogRequest(c.Server, logID)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GetCrawlerLog Read an access log's analysis
+//
+// The log's status and, once `succeeded`, what AI crawlers did: hits per bot, verified or
+// not, the status codes they received, and the cross-check with the latest completed
+// audit of the same site. `include=days` adds hits per bot per day, `include=pages` the
+// pages each bot requested most (comma-separated for both).
+//
+// Corresponds with GET /crawler-logs/{log_id} (the `GetCrawlerLog` operationId).
+func (c *Client) GetCrawlerLog(ctx context.Context, logID openapi_types.UUID, params *GetCrawlerLogParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetCrawlerLogRequest(c.Server, logID, params)
 	if err != nil {
 		return nil, err
 	}
@@ -5252,6 +5978,247 @@ func NewSetBrandingRequestWithBody(server string, contentType string, body io.Re
 	}
 
 	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewListCrawlerLogsRequest constructs an http.Request for the ListCrawlerLogs method
+func NewListCrawlerLogsRequest(server string, params *ListCrawlerLogsParams) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/crawler-logs")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Limit != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "limit", *params.Limit, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Cursor != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "cursor", *params.Cursor, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Domain != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "domain", *params.Domain, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewCreateCrawlerLogRequestWithBody constructs an http.Request for the CreateCrawlerLog method, with any body, and a specified content type
+func NewCreateCrawlerLogRequestWithBody(server string, params *CreateCrawlerLogParams, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/crawler-logs")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Domain != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "domain", *params.Domain, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.ScheduleID != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "schedule_id", *params.ScheduleID, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: "uuid"}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewDeleteCrawlerLogRequest constructs an http.Request for the DeleteCrawlerLog method
+func NewDeleteCrawlerLogRequest(server string, logID openapi_types.UUID) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "log_id", logID, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: "uuid"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/crawler-logs/%s", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodDelete, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewGetCrawlerLogRequest constructs an http.Request for the GetCrawlerLog method
+func NewGetCrawlerLogRequest(server string, logID openapi_types.UUID, params *GetCrawlerLogParams) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "log_id", logID, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: "uuid"})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/crawler-logs/%s", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Include != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", false, "include", *params.Include, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "array", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
 
 	return req, nil
 }
@@ -7163,6 +8130,61 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with PUT /branding (the `SetBranding` operationId).
 	SetBrandingWithResponse(ctx context.Context, body SetBrandingJSONRequestBody, reqEditors ...RequestEditorFn) (*SetBrandingResponse, error)
 
+	// ListCrawlerLogsWithResponse List uploaded access logs
+	//
+	// The organization's uploaded logs, newest first, without their per-day and per-page
+	// breakdowns.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /crawler-logs (the `ListCrawlerLogs` operationId).
+	ListCrawlerLogsWithResponse(ctx context.Context, params *ListCrawlerLogsParams, reqEditors ...RequestEditorFn) (*ListCrawlerLogsResponse, error)
+
+	// CreateCrawlerLogWithBodyWithResponse Upload an access log
+	//
+	// Uploads one web-server access log of a site the organization audits, to learn which AI
+	// crawlers really visit it, what they request and what they get. The body is the log
+	// itself, streamed: `text/plain` (any `text/*`), `application/x-ndjson`, or gzip
+	// (`application/gzip`, or any of these with `Content-Encoding: gzip`; gzip is also
+	// recognised by its first bytes). Formats are detected line by line: Combined and Common
+	// Log Format and their nginx and Apache variants, W3C extended (CloudFront), and JSON
+	// lines exported by Cloudflare, CloudFront, Fastly and Vercel. A line that cannot be read
+	// is counted by reason and skipped; one bad line never fails the file.
+	//
+	// Name the site with `domain`, or with `schedule_id` to file the log under a schedule's
+	// site. The upload is stored, then analysed in the background: the answer is `202` with
+	// the log's `id` and `status: queued`; poll `GET /crawler-logs/{log_id}`. The stored
+	// upload is deleted once analysed; only the counts are kept. At most
+	// `GEOSCAN_CRAWLER_LOG_MAX_BYTES` (1 GiB by default) as uploaded, otherwise `413
+	// request_too_large`; another content type is `415 unsupported_media_type`. Counts
+	// against the organization's `api_write` rate limit. Beyond the specification.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /crawler-logs (the `CreateCrawlerLog` operationId).
+	CreateCrawlerLogWithBodyWithResponse(ctx context.Context, params *CreateCrawlerLogParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateCrawlerLogResponse, error)
+
+	// DeleteCrawlerLogWithResponse Delete an access log
+	//
+	// Deletes the log, its stored upload if it is still there, and its analysis.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with DELETE /crawler-logs/{log_id} (the `DeleteCrawlerLog` operationId).
+	DeleteCrawlerLogWithResponse(ctx context.Context, logID openapi_types.UUID, reqEditors ...RequestEditorFn) (*DeleteCrawlerLogResponse, error)
+
+	// GetCrawlerLogWithResponse Read an access log's analysis
+	//
+	// The log's status and, once `succeeded`, what AI crawlers did: hits per bot, verified or
+	// not, the status codes they received, and the cross-check with the latest completed
+	// audit of the same site. `include=days` adds hits per bot per day, `include=pages` the
+	// pages each bot requested most (comma-separated for both).
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /crawler-logs/{log_id} (the `GetCrawlerLog` operationId).
+	GetCrawlerLogWithResponse(ctx context.Context, logID openapi_types.UUID, params *GetCrawlerLogParams, reqEditors ...RequestEditorFn) (*GetCrawlerLogResponse, error)
+
 	// ListScansWithResponse List scans
 	//
 	// Lists the organization's scans, newest first, with optional filters. Filters combine
@@ -8016,6 +9038,510 @@ func (r SetBrandingResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r SetBrandingResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// ListCrawlerLogsResponse200Headers the declared response headers of an HTTP 200 response for ListCrawlerLogs
+type ListCrawlerLogsResponse200Headers struct {
+	XRateLimitGroup     *string
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int64
+	XRequestID          *string
+}
+
+// ListCrawlerLogsResponse429Headers the declared response headers of an HTTP 429 response for ListCrawlerLogs
+type ListCrawlerLogsResponse429Headers struct {
+	RetryAfter          *int
+	XRateLimitGroup     *string
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int64
+}
+
+// ListCrawlerLogsResponse503Headers the declared response headers of an HTTP 503 response for ListCrawlerLogs
+type ListCrawlerLogsResponse503Headers struct {
+	RetryAfter *int
+}
+
+type ListCrawlerLogsResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *CrawlerLogList
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *UnprocessableEntity
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *TooManyRequests
+	// JSON431 the response for an HTTP 431 `application/json` response
+	JSON431 *HeaderTooLarge
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *ListCrawlerLogsResponse200Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *ListCrawlerLogsResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ListCrawlerLogsResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ListCrawlerLogsResponse) GetJSON200() *CrawlerLogList {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r ListCrawlerLogsResponse) GetJSON400() *BadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r ListCrawlerLogsResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r ListCrawlerLogsResponse) GetJSON422() *UnprocessableEntity {
+	return r.JSON422
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r ListCrawlerLogsResponse) GetJSON429() *TooManyRequests {
+	return r.JSON429
+}
+
+// GetJSON431 returns the response for an HTTP 431 `application/json` response
+func (r ListCrawlerLogsResponse) GetJSON431() *HeaderTooLarge {
+	return r.JSON431
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r ListCrawlerLogsResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r ListCrawlerLogsResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r ListCrawlerLogsResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ListCrawlerLogsResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ListCrawlerLogsResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ListCrawlerLogsResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// CreateCrawlerLogResponse202Headers the declared response headers of an HTTP 202 response for CreateCrawlerLog
+type CreateCrawlerLogResponse202Headers struct {
+	XRateLimitGroup     *string
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int64
+	XRequestID          *string
+}
+
+// CreateCrawlerLogResponse429Headers the declared response headers of an HTTP 429 response for CreateCrawlerLog
+type CreateCrawlerLogResponse429Headers struct {
+	RetryAfter          *int
+	XRateLimitGroup     *string
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int64
+}
+
+// CreateCrawlerLogResponse503Headers the declared response headers of an HTTP 503 response for CreateCrawlerLog
+type CreateCrawlerLogResponse503Headers struct {
+	RetryAfter *int
+}
+
+type CreateCrawlerLogResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON202 the response for an HTTP 202 `application/json` response
+	JSON202 *CrawlerLog
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON413 the response for an HTTP 413 `application/json` response
+	JSON413 *RequestTooLarge
+	// JSON415 the response for an HTTP 415 `application/json` response
+	JSON415 *UnsupportedMediaType
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *UnprocessableEntity
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *TooManyRequests
+	// JSON431 the response for an HTTP 431 `application/json` response
+	JSON431 *HeaderTooLarge
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers202 the parsed response headers for an HTTP 202 response
+	Headers202 *CreateCrawlerLogResponse202Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *CreateCrawlerLogResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *CreateCrawlerLogResponse503Headers
+}
+
+// GetJSON202 returns the response for an HTTP 202 `application/json` response
+func (r CreateCrawlerLogResponse) GetJSON202() *CrawlerLog {
+	return r.JSON202
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r CreateCrawlerLogResponse) GetJSON400() *BadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r CreateCrawlerLogResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r CreateCrawlerLogResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON413 returns the response for an HTTP 413 `application/json` response
+func (r CreateCrawlerLogResponse) GetJSON413() *RequestTooLarge {
+	return r.JSON413
+}
+
+// GetJSON415 returns the response for an HTTP 415 `application/json` response
+func (r CreateCrawlerLogResponse) GetJSON415() *UnsupportedMediaType {
+	return r.JSON415
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r CreateCrawlerLogResponse) GetJSON422() *UnprocessableEntity {
+	return r.JSON422
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r CreateCrawlerLogResponse) GetJSON429() *TooManyRequests {
+	return r.JSON429
+}
+
+// GetJSON431 returns the response for an HTTP 431 `application/json` response
+func (r CreateCrawlerLogResponse) GetJSON431() *HeaderTooLarge {
+	return r.JSON431
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r CreateCrawlerLogResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r CreateCrawlerLogResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r CreateCrawlerLogResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r CreateCrawlerLogResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r CreateCrawlerLogResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r CreateCrawlerLogResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// DeleteCrawlerLogResponse204Headers the declared response headers of an HTTP 204 response for DeleteCrawlerLog
+type DeleteCrawlerLogResponse204Headers struct {
+	XRateLimitGroup     *string
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int64
+	XRequestID          *string
+}
+
+// DeleteCrawlerLogResponse429Headers the declared response headers of an HTTP 429 response for DeleteCrawlerLog
+type DeleteCrawlerLogResponse429Headers struct {
+	RetryAfter          *int
+	XRateLimitGroup     *string
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int64
+}
+
+// DeleteCrawlerLogResponse503Headers the declared response headers of an HTTP 503 response for DeleteCrawlerLog
+type DeleteCrawlerLogResponse503Headers struct {
+	RetryAfter *int
+}
+
+type DeleteCrawlerLogResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *UnprocessableEntity
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *TooManyRequests
+	// JSON431 the response for an HTTP 431 `application/json` response
+	JSON431 *HeaderTooLarge
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers204 the parsed response headers for an HTTP 204 response
+	Headers204 *DeleteCrawlerLogResponse204Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *DeleteCrawlerLogResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *DeleteCrawlerLogResponse503Headers
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r DeleteCrawlerLogResponse) GetJSON400() *BadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r DeleteCrawlerLogResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r DeleteCrawlerLogResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r DeleteCrawlerLogResponse) GetJSON422() *UnprocessableEntity {
+	return r.JSON422
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r DeleteCrawlerLogResponse) GetJSON429() *TooManyRequests {
+	return r.JSON429
+}
+
+// GetJSON431 returns the response for an HTTP 431 `application/json` response
+func (r DeleteCrawlerLogResponse) GetJSON431() *HeaderTooLarge {
+	return r.JSON431
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r DeleteCrawlerLogResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r DeleteCrawlerLogResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r DeleteCrawlerLogResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r DeleteCrawlerLogResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r DeleteCrawlerLogResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r DeleteCrawlerLogResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// GetCrawlerLogResponse200Headers the declared response headers of an HTTP 200 response for GetCrawlerLog
+type GetCrawlerLogResponse200Headers struct {
+	XRateLimitGroup     *string
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int64
+	XRequestID          *string
+}
+
+// GetCrawlerLogResponse429Headers the declared response headers of an HTTP 429 response for GetCrawlerLog
+type GetCrawlerLogResponse429Headers struct {
+	RetryAfter          *int
+	XRateLimitGroup     *string
+	XRateLimitLimit     *int
+	XRateLimitRemaining *int
+	XRateLimitReset     *int64
+}
+
+// GetCrawlerLogResponse503Headers the declared response headers of an HTTP 503 response for GetCrawlerLog
+type GetCrawlerLogResponse503Headers struct {
+	RetryAfter *int
+}
+
+type GetCrawlerLogResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *CrawlerLog
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
+	// JSON401 the response for an HTTP 401 `application/json` response
+	JSON401 *Unauthorized
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *NotFound
+	// JSON422 the response for an HTTP 422 `application/json` response
+	JSON422 *UnprocessableEntity
+	// JSON429 the response for an HTTP 429 `application/json` response
+	JSON429 *TooManyRequests
+	// JSON431 the response for an HTTP 431 `application/json` response
+	JSON431 *HeaderTooLarge
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *InternalError
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ServiceUnavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *GetCrawlerLogResponse200Headers
+	// Headers429 the parsed response headers for an HTTP 429 response
+	Headers429 *GetCrawlerLogResponse429Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetCrawlerLogResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r GetCrawlerLogResponse) GetJSON200() *CrawlerLog {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r GetCrawlerLogResponse) GetJSON400() *BadRequest {
+	return r.JSON400
+}
+
+// GetJSON401 returns the response for an HTTP 401 `application/json` response
+func (r GetCrawlerLogResponse) GetJSON401() *Unauthorized {
+	return r.JSON401
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r GetCrawlerLogResponse) GetJSON404() *NotFound {
+	return r.JSON404
+}
+
+// GetJSON422 returns the response for an HTTP 422 `application/json` response
+func (r GetCrawlerLogResponse) GetJSON422() *UnprocessableEntity {
+	return r.JSON422
+}
+
+// GetJSON429 returns the response for an HTTP 429 `application/json` response
+func (r GetCrawlerLogResponse) GetJSON429() *TooManyRequests {
+	return r.JSON429
+}
+
+// GetJSON431 returns the response for an HTTP 431 `application/json` response
+func (r GetCrawlerLogResponse) GetJSON431() *HeaderTooLarge {
+	return r.JSON431
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r GetCrawlerLogResponse) GetJSON500() *InternalError {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r GetCrawlerLogResponse) GetJSON503() *ServiceUnavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r GetCrawlerLogResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetCrawlerLogResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetCrawlerLogResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetCrawlerLogResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -11643,6 +13169,85 @@ func (c *ClientWithResponses) SetBrandingWithResponse(ctx context.Context, body 
 	return ParseSetBrandingResponse(rsp)
 }
 
+// ListCrawlerLogsWithResponse List uploaded access logs
+//
+// The organization's uploaded logs, newest first, without their per-day and per-page
+// breakdowns.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /crawler-logs (the `ListCrawlerLogs` operationId).
+func (c *ClientWithResponses) ListCrawlerLogsWithResponse(ctx context.Context, params *ListCrawlerLogsParams, reqEditors ...RequestEditorFn) (*ListCrawlerLogsResponse, error) {
+	rsp, err := c.ListCrawlerLogs(ctx, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseListCrawlerLogsResponse(rsp)
+}
+
+// CreateCrawlerLogWithBodyWithResponse Upload an access log
+//
+// Uploads one web-server access log of a site the organization audits, to learn which AI
+// crawlers really visit it, what they request and what they get. The body is the log
+// itself, streamed: `text/plain` (any `text/*`), `application/x-ndjson`, or gzip
+// (`application/gzip`, or any of these with `Content-Encoding: gzip`; gzip is also
+// recognised by its first bytes). Formats are detected line by line: Combined and Common
+// Log Format and their nginx and Apache variants, W3C extended (CloudFront), and JSON
+// lines exported by Cloudflare, CloudFront, Fastly and Vercel. A line that cannot be read
+// is counted by reason and skipped; one bad line never fails the file.
+//
+// Name the site with `domain`, or with `schedule_id` to file the log under a schedule's
+// site. The upload is stored, then analysed in the background: the answer is `202` with
+// the log's `id` and `status: queued`; poll `GET /crawler-logs/{log_id}`. The stored
+// upload is deleted once analysed; only the counts are kept. At most
+// `GEOSCAN_CRAWLER_LOG_MAX_BYTES` (1 GiB by default) as uploaded, otherwise `413
+// request_too_large`; another content type is `415 unsupported_media_type`. Counts
+// against the organization's `api_write` rate limit. Beyond the specification.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /crawler-logs (the `CreateCrawlerLog` operationId).
+func (c *ClientWithResponses) CreateCrawlerLogWithBodyWithResponse(ctx context.Context, params *CreateCrawlerLogParams, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*CreateCrawlerLogResponse, error) {
+	rsp, err := c.CreateCrawlerLogWithBody(ctx, params, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseCreateCrawlerLogResponse(rsp)
+}
+
+// DeleteCrawlerLogWithResponse Delete an access log
+//
+// Deletes the log, its stored upload if it is still there, and its analysis.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with DELETE /crawler-logs/{log_id} (the `DeleteCrawlerLog` operationId).
+func (c *ClientWithResponses) DeleteCrawlerLogWithResponse(ctx context.Context, logID openapi_types.UUID, reqEditors ...RequestEditorFn) (*DeleteCrawlerLogResponse, error) {
+	rsp, err := c.DeleteCrawlerLog(ctx, logID, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseDeleteCrawlerLogResponse(rsp)
+}
+
+// GetCrawlerLogWithResponse Read an access log's analysis
+//
+// The log's status and, once `succeeded`, what AI crawlers did: hits per bot, verified or
+// not, the status codes they received, and the cross-check with the latest completed
+// audit of the same site. `include=days` adds hits per bot per day, `include=pages` the
+// pages each bot requested most (comma-separated for both).
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /crawler-logs/{log_id} (the `GetCrawlerLog` operationId).
+func (c *ClientWithResponses) GetCrawlerLogWithResponse(ctx context.Context, logID openapi_types.UUID, params *GetCrawlerLogParams, reqEditors ...RequestEditorFn) (*GetCrawlerLogResponse, error) {
+	rsp, err := c.GetCrawlerLog(ctx, logID, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetCrawlerLogResponse(rsp)
+}
+
 // ListScansWithResponse List scans
 //
 // Lists the organization's scans, newest first, with optional filters. Filters combine
@@ -12842,6 +14447,693 @@ func ParseSetBrandingResponse(rsp *http.Response) (*SetBrandingResponse, error) 
 		response.Headers429 = &headers
 	case rsp.StatusCode == 503:
 		var headers SetBrandingResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseListCrawlerLogsResponse parses an HTTP response from a ListCrawlerLogsWithResponse call
+func ParseListCrawlerLogsResponse(rsp *http.Response) (*ListCrawlerLogsResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ListCrawlerLogsResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest CrawlerLogList
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest UnprocessableEntity
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 431:
+		var dest HeaderTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON431 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers ListCrawlerLogsResponse200Headers
+		if values := rsp.Header.Values("X-RateLimit-Group"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Group", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitGroup = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int64
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 429:
+		var headers ListCrawlerLogsResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Group"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Group", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitGroup = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int64
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers ListCrawlerLogsResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseCreateCrawlerLogResponse parses an HTTP response from a CreateCrawlerLogWithResponse call
+func ParseCreateCrawlerLogResponse(rsp *http.Response) (*CreateCrawlerLogResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &CreateCrawlerLogResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 202:
+		var dest CrawlerLog
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON202 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 413:
+		var dest RequestTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON413 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 415:
+		var dest UnsupportedMediaType
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON415 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest UnprocessableEntity
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 431:
+		var dest HeaderTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON431 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 202:
+		var headers CreateCrawlerLogResponse202Headers
+		if values := rsp.Header.Values("X-RateLimit-Group"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Group", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitGroup = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int64
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers202 = &headers
+	case rsp.StatusCode == 429:
+		var headers CreateCrawlerLogResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Group"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Group", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitGroup = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int64
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers CreateCrawlerLogResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseDeleteCrawlerLogResponse parses an HTTP response from a DeleteCrawlerLogWithResponse call
+func ParseDeleteCrawlerLogResponse(rsp *http.Response) (*DeleteCrawlerLogResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &DeleteCrawlerLogResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case rsp.StatusCode == 204:
+		break // No content-type
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest UnprocessableEntity
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 431:
+		var dest HeaderTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON431 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 204:
+		var headers DeleteCrawlerLogResponse204Headers
+		if values := rsp.Header.Values("X-RateLimit-Group"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Group", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitGroup = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int64
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers204 = &headers
+	case rsp.StatusCode == 429:
+		var headers DeleteCrawlerLogResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Group"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Group", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitGroup = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int64
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers DeleteCrawlerLogResponse503Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseGetCrawlerLogResponse parses an HTTP response from a GetCrawlerLogWithResponse call
+func ParseGetCrawlerLogResponse(rsp *http.Response) (*GetCrawlerLogResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetCrawlerLogResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest CrawlerLog
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 401:
+		var dest Unauthorized
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON401 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest NotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 422:
+		var dest UnprocessableEntity
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON422 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 429:
+		var dest TooManyRequests
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON429 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 431:
+		var dest HeaderTooLarge
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON431 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest InternalError
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ServiceUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers GetCrawlerLogResponse200Headers
+		if values := rsp.Header.Values("X-RateLimit-Group"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Group", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitGroup = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int64
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		if values := rsp.Header.Values("X-Request-Id"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Request-Id", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRequestID = &value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 429:
+		var headers GetCrawlerLogResponse429Headers
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Group"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Group", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitGroup = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Limit"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Limit", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitLimit = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Remaining"); len(values) > 0 {
+			var value int
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Remaining", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitRemaining = &value
+		}
+		if values := rsp.Header.Values("X-RateLimit-Reset"); len(values) > 0 {
+			var value int64
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-RateLimit-Reset", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: "int64"}); err != nil {
+				return nil, err
+			}
+			headers.XRateLimitReset = &value
+		}
+		response.Headers429 = &headers
+	case rsp.StatusCode == 503:
+		var headers GetCrawlerLogResponse503Headers
 		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
 			var value int
 			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "integer", Format: ""}); err != nil {

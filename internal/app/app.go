@@ -27,6 +27,7 @@ import (
 	"github.com/geoscan/geoscan/internal/audit/render"
 	"github.com/geoscan/geoscan/internal/audit/triage"
 	"github.com/geoscan/geoscan/internal/config"
+	"github.com/geoscan/geoscan/internal/jobs/crawlerlogs"
 	"github.com/geoscan/geoscan/internal/jobs/mail"
 	"github.com/geoscan/geoscan/internal/jobs/retention"
 	"github.com/geoscan/geoscan/internal/jobs/scanner"
@@ -49,6 +50,7 @@ type App struct {
 	scheduler *schedule.Scheduler
 	// scans queues the runs of new scans, for the API and the scheduler.
 	scans *scanner.Queuer
+	logs  *crawlerlogs.Queuer
 	// queuer stores callbacks and queues their delivery jobs.
 	queuer *webhook.Queuer
 	// notifier queues, builds and sends the emails of scheduled scans.
@@ -151,6 +153,7 @@ func New(ctx context.Context, cfg config.Config, logger *slog.Logger, opts Optio
 	a := &App{cfg: cfg, logger: logger, pool: pool, store: st}
 	a.queuer = &webhook.Queuer{Schedule: webhook.Schedule(cfg.WebhookRetryDelays)}
 	a.scans = &scanner.Queuer{}
+	a.logs = &crawlerlogs.Queuer{}
 	a.notifier = &mail.Notifier{
 		Store: st, From: cfg.MailFrom, PublicURL: cfg.PublicURL, RetryDelays: cfg.MailRetryDelays,
 		ShareDays: min(mail.DefaultShareDays, cfg.ShareMaxDays), NowFunc: opts.NowFunc,
@@ -188,7 +191,7 @@ func New(ctx context.Context, cfg config.Config, logger *slog.Logger, opts Optio
 	handlers := api.NewServer(api.Deps{
 		Store: st, Logger: logger, Webhooks: webhooks, NowFunc: opts.NowFunc,
 		Targets: netguard.Policy{AllowPrivate: cfg.AllowPrivateTargets, Resolver: resolver},
-		Scans:   a.scans, Deliveries: a.queuer,
+		Scans:   a.scans, Deliveries: a.queuer, CrawlerLogs: a.logs, CrawlerLogMaxBytes: int64(cfg.CrawlerLogMaxMB) << 20,
 		PDFCacheBytes: int64(cfg.PDFCacheMB) << 20, RenderPerMinute: cfg.RenderRateLimit, PDFCJKFont: cfg.PDFCJKFont,
 		PublicURL: cfg.PublicURL, ShareMaxDays: cfg.ShareMaxDays,
 	})
@@ -202,7 +205,8 @@ func New(ctx context.Context, cfg config.Config, logger *slog.Logger, opts Optio
 	// Requests carry their own contexts; building the server needs none.
 	e, err := httpserver.New(httpserver.Deps{ //nolint:contextcheck // see above
 		Logger: logger, Store: st, Handler: handlers, RequestTimeout: cfg.RequestTimeout, RateLimits: limits,
-		AuthCache: a.authCache, SharedReport: handlers.SharedReport,
+		UploadTimeout: cfg.CrawlerLogUploadTimeout,
+		AuthCache:     a.authCache, SharedReport: handlers.SharedReport,
 	})
 	if err != nil {
 		a.closeRateLimiter(ctx)
@@ -308,6 +312,9 @@ func (a *App) setUpQueue(cfg config.Config, logger *slog.Logger, resolver netgua
 		river.AddWorker(workers, &retention.Worker{Store: a.store, Logger: logger, SnapshotRetention: cfg.SnapshotRetention, NowFunc: opts.NowFunc})
 		river.AddWorker(workers, &schedule.TickWorker{Scheduler: a.scheduler})
 		river.AddWorker(workers, &mail.Worker{Notifier: a.notifier})
+		river.AddWorker(workers, &crawlerlogs.Worker{
+			Store: a.store, Logger: logger.With(slog.String("component", "crawler_logs")), JobTimeout: cfg.ScanBudget,
+		})
 		riverCfg.Workers = workers
 		riverCfg.Queues = map[string]river.QueueConfig{
 			// A scan job held back by its organization's share is snoozed
@@ -322,6 +329,9 @@ func (a *App) setUpQueue(cfg config.Config, logger *slog.Logger, resolver netgua
 			retention.Queue: {MaxWorkers: 1},
 			schedule.Queue:  {MaxWorkers: 1},
 			mail.Queue:      {MaxWorkers: 4},
+			// One analysis at a time per process: each holds up to the
+			// engine's bounded memory (docs/PERFORMANCE.md).
+			crawlerlogs.Queue: {MaxWorkers: 1},
 		}
 		riverCfg.JobTimeout = cfg.ScanBudget + 5*time.Second
 		// A job running this long belongs to a dead worker: run it again.
@@ -349,6 +359,7 @@ func (a *App) setUpQueue(cfg config.Config, logger *slog.Logger, resolver netgua
 	a.river = client
 	a.queuer.Client = client
 	a.scans.Client = client
+	a.logs.Client = client
 	a.notifier.Client = client
 	return nil
 }

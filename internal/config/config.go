@@ -84,6 +84,11 @@ type Config struct {
 	PDFCJKFont string
 	// ShareMaxDays is the longest a share link of a report may work.
 	ShareMaxDays int
+	// CrawlerLogMaxMB is the largest access log, in MiB as uploaded, that
+	// POST /crawler-logs accepts.
+	CrawlerLogMaxMB int
+	// CrawlerLogUploadTimeout bounds one upload of an access log.
+	CrawlerLogUploadTimeout time.Duration
 	// SchedulerInterval is how often the scheduler looks for due schedules.
 	SchedulerInterval time.Duration
 	// SMTPURL is the mail relay (smtp:// or smtps://, credentials in the
@@ -372,6 +377,21 @@ func variables() []variable {
 				c.ShareMaxDays = n
 				return nil
 			},
+		},
+		{
+			"GEOSCAN_CRAWLER_LOG_MAX_MB", "1024", "The largest access log, in MiB as uploaded (compressed when gzip), POST /api/v1/crawler-logs accepts; a larger one is refused with 413. The upload is kept in PostgreSQL until it is analysed.", false,
+			func(c *Config, v string) error {
+				n, err := strconv.Atoi(v)
+				if err != nil || n < 1 || n > 1<<20 {
+					return fmt.Errorf("must be a whole number of MiB from 1 to 1048576, not %q", v)
+				}
+				c.CrawlerLogMaxMB = n
+				return nil
+			},
+		},
+		{
+			"GEOSCAN_CRAWLER_LOG_UPLOAD_TIMEOUT", "30m", "How long one upload of an access log may take, from its first byte to its last (the other requests' GEOSCAN_REQUEST_TIMEOUT does not apply to it).", false,
+			func(c *Config, v string) error { return positiveDuration(v, &c.CrawlerLogUploadTimeout) },
 		},
 		{
 			"GEOSCAN_SCHEDULER_INTERVAL", "1m", "How often the elected worker process creates the scans of due schedules (a River periodic job; any number of processes create each due scan once).", false,
@@ -679,6 +699,8 @@ func (c Config) Redacted() map[string]string {
 	out["GEOSCAN_PDF_CACHE_MB"] = strconv.Itoa(c.PDFCacheMB)
 	out["GEOSCAN_PDF_CJK_FONT"] = c.PDFCJKFont
 	out["GEOSCAN_SHARE_MAX_DAYS"] = strconv.Itoa(c.ShareMaxDays)
+	out["GEOSCAN_CRAWLER_LOG_MAX_MB"] = strconv.Itoa(c.CrawlerLogMaxMB)
+	out["GEOSCAN_CRAWLER_LOG_UPLOAD_TIMEOUT"] = c.CrawlerLogUploadTimeout.String()
 	out["GEOSCAN_LLM_BASE_URL"] = c.LLM.BaseURL
 	out["GEOSCAN_LLM_MODEL"] = c.LLM.Model
 	out["GEOSCAN_LLM_ENGINES_FILE"] = c.LLM.EnginesFile

@@ -88,6 +88,9 @@ func TestMalformedIDsAreInvalidParameters(t *testing.T) {
 		{"update schedule", "PATCH", "/schedules/{schedule_id}", "/schedules/{id}", "schedule_id", map[string]any{"active": false}},
 		{"delete schedule", "DELETE", "/schedules/{schedule_id}", "/schedules/{id}", "schedule_id", nil},
 		{"schedule runs", "GET", "/schedules/{schedule_id}/runs", "/schedules/{id}/runs", "schedule_id", nil},
+		{"upload log for schedule", "POST", "/crawler-logs", "/crawler-logs?schedule_id={id}", "schedule_id", nil},
+		{"get log", "GET", "/crawler-logs/{log_id}", "/crawler-logs/{id}", "log_id", nil},
+		{"delete log", "DELETE", "/crawler-logs/{log_id}", "/crawler-logs/{id}", "log_id", nil},
 	}
 
 	t.Run("EveryUUIDParameterIsInTheTable", func(t *testing.T) {

@@ -85,6 +85,21 @@ func appendScan(b []byte, s *api.Scan) ([]byte, error) {
 	if b, err = appendStringPtr(b, s.CallbackURL); err != nil {
 		return nil, err
 	}
+	b = append(b, `,"competitors":`...)
+	if s.Competitors == nil {
+		b = append(b, "null"...)
+	} else {
+		b = append(b, '[')
+		for i, c := range s.Competitors {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			if b, err = appendString(b, c); err != nil {
+				return nil, err
+			}
+		}
+		b = append(b, ']')
+	}
 	b = append(b, `,"completed_at":`...)
 	if b, err = appendTimePtr(b, s.CompletedAt); err != nil {
 		return nil, err

@@ -42,6 +42,7 @@ func fullScan() api.Scan {
 		Source: api.ScanSourceSchedule, ScheduleID: &sched, WebhookSecret: ptr("whsec_q3yS8N0u6bqHq2t1P9Rk3V2o0L0m9Q1qfE6s5t4u3v0="),
 		CreatedAt: at, UpdatedAt: at.Add(time.Second), StartedAt: ptr(at.Add(time.Millisecond)), CompletedAt: ptr(at.Add(2 * time.Second)),
 		MaxPages: 100, Progress: &api.ScanProgress{PagesDone: 37, PagesPlanned: 100}, Language: new(api.ScanLanguageDe),
+		Competitors: []string{"https://rival.example.com/", "https://b.example/\"q\""},
 	}
 }
 

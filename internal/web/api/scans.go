@@ -67,6 +67,11 @@ func (s *Server) CreateScan(ctx context.Context, req api.CreateScanRequestObject
 		cbURL := cb.String()
 		n.CallbackURL, n.WebhookSecret = &cbURL, &secret
 	}
+	if body.Competitors != nil {
+		if n.Competitors, err = s.planCompetitors(ctx, p.OrgID, *body.Competitors, target); err != nil {
+			return nil, err
+		}
+	}
 	if body.TrackedURL != nil {
 		tracked, err := normalizeTrackedURL(*body.TrackedURL)
 		if err != nil {
@@ -105,7 +110,40 @@ func scanCreateError(err error) error {
 	if errors.As(err, &mp) {
 		return maxPagesAbovePlan(mp.Limit)
 	}
+	var ce *store.CompetitorsError
+	if errors.As(err, &ce) {
+		return competitorsAbovePlan(ce.Limit)
+	}
 	return err
+}
+
+func competitorsAbovePlan(limit int) error {
+	return apierror.New(apierror.CodeInvalidParameter, "competitors",
+		"competitors names more sites than your plan's maximum of %d per scan.", limit)
+}
+
+// checkCompetitors checks each competitor's URL under the scan URL's
+// rules and normalizes it; the site itself, or one named twice, is
+// refused, as a benchmark against oneself measures nothing.
+func (s *Server) checkCompetitors(ctx context.Context, raw []string, site *netguard.Target) ([]string, error) {
+	out := make([]string, 0, len(raw))
+	seen := map[string]bool{site.Host: true}
+	for i, r := range raw {
+		param := fmt.Sprintf("competitors[%d]", i)
+		t, err := s.checkTarget(ctx, r, apierror.CodeInvalidURL, param)
+		if err != nil {
+			return nil, err
+		}
+		if seen[t.Host] {
+			if t.Host == site.Host {
+				return nil, apierror.New(apierror.CodeInvalidURL, param, "%s is the scanned site itself; name other sites as competitors.", t.Host)
+			}
+			return nil, apierror.New(apierror.CodeInvalidURL, param, "%s is named twice.", t.Host)
+		}
+		seen[t.Host] = true
+		out = append(out, t.String())
+	}
+	return out, nil
 }
 
 func maxPagesBelowOne() error {
@@ -329,7 +367,10 @@ func toAPIScan(r store.ScanView) api.Scan {
 		Source: api.ScanSource(r.Source), ScheduleID: r.ScheduleID,
 		CreatedAt: r.CreatedAt.UTC(), UpdatedAt: r.UpdatedAt.UTC(),
 		StartedAt: utcPtr(r.StartedAt), CompletedAt: utcPtr(r.CompletedAt),
-		MaxPages: max(r.MaxPages, 1),
+		MaxPages: max(r.MaxPages, 1), Competitors: r.Competitors,
+	}
+	if out.Competitors == nil {
+		out.Competitors = []string{}
 	}
 	if r.PagesPlanned != nil {
 		out.Progress = &api.ScanProgress{PagesDone: r.PagesDone, PagesPlanned: *r.PagesPlanned}

@@ -52,6 +52,11 @@ func (s *Server) CreateSchedule(ctx context.Context, req api.CreateScheduleReque
 	if body.NotifyEmail != nil {
 		n.NotifyEmail = *body.NotifyEmail
 	}
+	if body.Competitors != nil {
+		if n.Competitors, err = s.planCompetitors(ctx, p.OrgID, *body.Competitors, target); err != nil {
+			return nil, err
+		}
+	}
 	if body.BrandName != nil {
 		n.BrandName = strings.TrimSpace(*body.BrandName)
 		if n.BrandName == "" {
@@ -156,6 +161,24 @@ func (s *Server) UpdateSchedule(ctx context.Context, req api.UpdateScheduleReque
 	if req.Body.Language != nil {
 		c.Language = new(string(*req.Body.Language))
 	}
+	if req.Body.Competitors != nil {
+		cur, err := s.d.Store.GetSchedule(ctx, p.OrgID, req.ScheduleID)
+		if errors.Is(err, store.ErrNotFound) {
+			return nil, scheduleNotFound(req.ScheduleID)
+		}
+		if err != nil {
+			return nil, err
+		}
+		site, err := s.checkTarget(ctx, cur.URL, apierror.CodeInvalidURL, "url")
+		if err != nil {
+			return nil, err
+		}
+		list, err := s.planCompetitors(ctx, p.OrgID, *req.Body.Competitors, site)
+		if err != nil {
+			return nil, err
+		}
+		c.Competitors = &list
+	}
 	sc, err := schedule.Update(ctx, s.d.Store, p.OrgID, req.ScheduleID, c, s.now())
 	switch {
 	case errors.Is(err, store.ErrNotFound):
@@ -225,7 +248,10 @@ func toAPISchedule(r store.Schedule) api.Schedule {
 		Frequency: api.ScheduleFrequency(r.Frequency), NotifyEmail: r.NotifyEmail, NotifyTo: r.NotifyTo, Active: r.Active,
 		LastRunAt: utcPtr(r.LastRunAt), LastScanID: r.LastScanID,
 		LastSkipReason: r.LastSkipReason, LastSkippedAt: utcPtr(r.LastSkippedAt),
-		CreatedAt: r.CreatedAt.UTC(), UpdatedAt: r.UpdatedAt.UTC(),
+		CreatedAt: r.CreatedAt.UTC(), UpdatedAt: r.UpdatedAt.UTC(), Competitors: r.Competitors,
+	}
+	if out.Competitors == nil {
+		out.Competitors = []string{}
 	}
 	if r.Language != nil {
 		out.Language = new(api.ScheduleLanguage(*r.Language))
@@ -235,4 +261,18 @@ func toAPISchedule(r store.Schedule) api.Schedule {
 		out.NextRunAt = &next
 	}
 	return out
+}
+
+// planCompetitors checks the number of competitors against the plan
+// before looking any of them up, then each of them (checkCompetitors).
+// Creating the scan checks the number again, in its transaction.
+func (s *Server) planCompetitors(ctx context.Context, orgID uuid.UUID, raw []string, site *netguard.Target) ([]string, error) {
+	org, err := s.d.Store.GetOrganization(ctx, orgID)
+	if err != nil {
+		return nil, err
+	}
+	if limit := store.Limits(org).MaxCompetitors; len(raw) > limit {
+		return nil, competitorsAbovePlan(limit)
+	}
+	return s.checkCompetitors(ctx, raw, site)
 }

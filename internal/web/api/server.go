@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/geoscan/geoscan/gen/api"
+	"github.com/geoscan/geoscan/internal/jobs/crawlerlogs"
 	"github.com/geoscan/geoscan/internal/jobs/scanner"
 	"github.com/geoscan/geoscan/internal/jobs/webhook"
 	"github.com/geoscan/geoscan/internal/netguard"
@@ -34,6 +35,11 @@ type Deps struct {
 	Scans *scanner.Queuer
 	// Deliveries queues callback redeliveries.
 	Deliveries *webhook.Queuer
+	// CrawlerLogs queues the analysis of each uploaded access log.
+	CrawlerLogs *crawlerlogs.Queuer
+	// CrawlerLogMaxBytes is the largest access log accepted, as uploaded;
+	// 0 is DefaultCrawlerLogMaxBytes.
+	CrawlerLogMaxBytes int64
 	// PDFCacheBytes is the memory kept for rendered PDF reports; 0 keeps
 	// none.
 	PDFCacheBytes int64

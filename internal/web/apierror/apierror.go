@@ -58,6 +58,8 @@ const (
 	CodeHeaderTooLarge       Code = "request_header_too_large"
 	CodeMalformedRequest     Code = "malformed_request"
 	CodeOwnerRequired        Code = "owner_required"
+	CodeCrawlerLogNotFound   Code = "crawler_log_not_found"
+	CodeUnsupportedMedia     Code = "unsupported_media_type"
 )
 
 // Catalogue maps every code to its HTTP status. Docs and tests iterate it.
@@ -94,6 +96,8 @@ var Catalogue = map[Code]int{
 	CodeHeaderTooLarge:       http.StatusRequestHeaderFieldsTooLarge,
 	CodeMalformedRequest:     http.StatusBadRequest,
 	CodeOwnerRequired:        http.StatusForbidden,
+	CodeCrawlerLogNotFound:   http.StatusNotFound,
+	CodeUnsupportedMedia:     http.StatusUnsupportedMediaType,
 }
 
 // TypeForStatus gives the error type of an HTTP status.

@@ -39,7 +39,10 @@ type Deps struct {
 	Store          *store.Store
 	Handler        api.StrictServerInterface
 	RequestTimeout time.Duration
-	RateLimits     RateLimits
+	// UploadTimeout bounds an access-log upload instead; 0 is
+	// DefaultUploadTimeout.
+	UploadTimeout time.Duration
+	RateLimits    RateLimits
 	// AuthCache caches verified keys and organizations' limits; nil looks
 	// every request up in the database.
 	AuthCache *AuthCache
@@ -125,9 +128,10 @@ func New(d Deps) (*echo.Echo, error) {
 	// operation matches (its not-found routes), so that their 404 or 405
 	// comes from the validator as an operation's errors do.
 	g := e.Group("/api/v1",
-		middleware.BodyLimit("1M"),
+		middleware.BodyLimitWithConfig(middleware.BodyLimitConfig{Limit: "1M", Skipper: isUpload}),
 		newBodyGuard().strictJSON,
-		middleware.ContextTimeout(d.RequestTimeout),
+		middleware.ContextTimeoutWithConfig(middleware.ContextTimeoutConfig{Timeout: d.RequestTimeout, Skipper: isUpload}),
+		uploadDeadlines(d.UploadTimeout),
 		keepRawQuery,
 		validator,
 		storableText,

@@ -25,11 +25,27 @@ func requestValidator(spec *openapi3.T, opts *oapimw.Options) (echo.MiddlewareFu
 		return nil, err
 	}
 	routes := operationRoutes(spec)
+	// An upload's body is a stream of up to a GiB: the validator would
+	// read it into memory (to check it, and again for each security
+	// scheme), so it sees no body there; the handler reads and checks it.
+	uploadOpts := *opts
+	uploadOpts.Options.ExcludeRequestBody = true
 	return func(next echo.HandlerFunc) echo.HandlerFunc {
 		return func(c echo.Context) error {
 			router := fallback
 			if r, ok := routes[routeKey{c.Request().Method, c.Path()}]; ok {
 				router = r.match(c.Request())
+			}
+			if isUpload(c) {
+				r := c.Request()
+				body := r.Body
+				r.Body = http.NoBody
+				err := oapimw.ValidateRequestFromContext(c, router, &uploadOpts)
+				r.Body = body
+				if err != nil {
+					return err
+				}
+				return next(c)
 			}
 			if err := oapimw.ValidateRequestFromContext(c, router, opts); err != nil {
 				return err
