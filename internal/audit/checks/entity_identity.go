@@ -362,6 +362,28 @@ func brandMentions(in *Input) []brandMention {
 	return out
 }
 
+// DeclaredBrand is the name the homepage declares for the site itself:
+// its og:site_name, its top-level organisation's name or its WebSite's
+// name, the first of them it gives; "" when it gives none. It is the
+// brand brand_name_consistency compares with when no brand was given,
+// and the name a competitor is shown under when none was given for it.
+// The value is the site's text, untrimmed: a caller bounds it.
+func DeclaredBrand(in *Input) string {
+	if in.Home == nil {
+		return ""
+	}
+	return declaredName(brandMentions(in))
+}
+
+func declaredName(mentions []brandMention) string {
+	for _, m := range mentions {
+		if m.source == "og:site_name" || m.source == "Organization.name" || m.source == "WebSite.name" {
+			return m.value
+		}
+	}
+	return ""
+}
+
 func evalBrandConsistency(in *Input) Result {
 	if in.Home == nil {
 		return na(naNoHome, ev())
@@ -372,11 +394,8 @@ func evalBrandConsistency(in *Input) Result {
 	if key == "" {
 		// Without a given brand the name the site declares about itself is
 		// the reference, falling back on the domain.
-		for _, m := range mentions {
-			if m.source == "og:site_name" || m.source == "Organization.name" || m.source == "WebSite.name" {
-				key, reference = brandKey(m.value), m.value
-				break
-			}
+		if d := declaredName(mentions); d != "" {
+			key, reference = brandKey(d), d
 		}
 		if key == "" && in.Site != nil && in.Site.Target != nil {
 			key, reference = brandKey(in.Site.Target.Host), in.Site.Target.Host

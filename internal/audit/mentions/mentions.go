@@ -2,10 +2,12 @@
 // they know it (branded prompts), whether their description matches the
 // site's own facts (a structured judging call at temperature 0), how often
 // they name it when buyers ask about its category (non-branded prompts, N
-// runs each) and how often a web-searching engine cites its domain. It asks
-// through package llm, matches the brand in the answers and counts; it does
-// not grade — the ai_mentions checks turn its counts into verdicts with the
-// thresholds in docs/SCORING.md.
+// runs each) and how often a web-searching engine cites its domain. Given
+// competitors, it reads the same buyer answers for them too: the brand's
+// share of voice beside theirs and the sites cited for each (share.go),
+// at no extra call. It asks through package llm, matches the brands in the
+// answers and counts; it does not grade — the ai_mentions checks turn its
+// counts into verdicts with the thresholds in docs/SCORING.md.
 //
 // Every count keeps its runs: an errored run is "not checked" and leaves
 // the denominator, never counted as "not mentioned". An engine that fails
@@ -90,6 +92,9 @@ type Subject struct {
 	// Spanish, and in English otherwise. What is read from the answers
 	// does not depend on it.
 	Language string
+	// Competitors are read for in the buyer questions' answers beside the
+	// brand (share of voice, share.go); they change nothing that is asked.
+	Competitors []Rival
 }
 
 // Reading is one part of the site as the extraction reads it: labelled
@@ -238,6 +243,9 @@ type Result struct {
 	Accuracy    []Judgement `json:"accuracy"`
 	Category    Probes      `json:"category"`
 	Citation    Probes      `json:"citation"`
+	// ShareOfVoice is the brand's share of the buyer questions' answers
+	// beside its competitors' (Subject.Competitors); nil without them.
+	ShareOfVoice *ShareOfVoice `json:"share_of_voice,omitempty"`
 }
 
 // Engine returns the info of the engine with a name.
@@ -371,6 +379,7 @@ func Measure(ctx context.Context, sess *llm.Session, subj Subject) *Result {
 		res.Accuracy = judgeAll(ctx, sess, d, chat, res, left[probeAccuracy], len(res.Recognition.Prompts)*runs)
 	})
 	wg.Wait()
+	res.ShareOfVoice = shareOfVoice(subj, m, res)
 	return res
 }
 
