@@ -110,6 +110,16 @@ type Options struct {
 	// it, a whole-site audit's SiteView and report say how the site
 	// changed since. Nil: no trend.
 	PreviousSite *PreviousSite
+	// Competitors are other sites to set beside the site (competitors.go):
+	// each is audited at the same page budget (MaxPages, Crawl) with the
+	// same Fetcher, but not asked about, rendered, triaged or kept, and
+	// its brand (BrandName, or the name its homepage declares) is read for
+	// in the answer engines' buyer answers (Result.ShareOfVoice). They
+	// share FetchBudget with the site: each is read within an equal share
+	// of it, FetchBudget/(1+N), after the site and before the engines are
+	// asked. One that cannot be read fails alone (Result.Competitors).
+	Competitors []Target
+
 	// Language is the language asked for the scan (an i18n tag, "" for
 	// none). The audit's language is i18n.Resolve of it and the
 	// homepage's declared language, as the scan job stores it: the
@@ -169,6 +179,18 @@ type Result struct {
 	// AgentReadiness is the agent-readiness lens (agentready.go): shown
 	// in the report, never scored. Nil when Prior was given.
 	AgentReadiness *agentready.Result
+	// Competitors are the audits of Options.Competitors, in their order;
+	// nil without them.
+	Competitors []CompetitorResult
+	// CompetitorBaseline is the site's own scores on its competitors'
+	// footing: its outcomes scored with the AI mention checks na, as
+	// theirs are. Nil without competitors.
+	CompetitorBaseline *scoring.Result
+	// ShareOfVoice is the brand's share of the buyer questions' answers
+	// beside the competitors', and the sources cited; not measured, with
+	// the reason, without competitors or an answer engine. Nil when Prior
+	// was given.
+	ShareOfVoice *mentions.ShareOfVoice
 }
 
 // Timings split an audit's wall time by stage.
@@ -189,7 +211,10 @@ type Timings struct {
 	Snapshot time.Duration
 	// AgentReadiness is the agent-readiness lens's fetches and judgement.
 	AgentReadiness time.Duration
-	Total          time.Duration
+	// Competitors is reading and judging the competitors' homepages and
+	// key pages; their crawls run alongside the rest.
+	Competitors time.Duration
+	Total       time.Duration
 }
 
 // ErrOutOfTime is Run's error when ctx ended just as the site had been
@@ -214,6 +239,7 @@ func Run(ctx context.Context, target Target, opts Options) (res Result, err erro
 
 	mem := newMemoryHold(opts)
 	defer mem.done()
+	rivals := &competitorRun{}
 	site, err := read(ctx, target, opts, &res.Timings, mem)
 	if err != nil {
 		return res, err
@@ -224,6 +250,16 @@ func Run(ctx context.Context, target Target, opts Options) (res Result, err erro
 	res.Site = site
 	res.Language = opts.language(site.HomePage)
 	err = mem.atLeast(ctx, MemoryEstimate(site))
+	if err == nil && len(opts.Competitors) > 0 {
+		// The competitors' brands are read for in the engines' answers,
+		// so they are read first. Their pages are parsed inside the
+		// audit's reservation, which then falls back to the site's.
+		stage := time.Now()
+		rivals = auditCompetitors(ctx, target, opts, mem, start)
+		res.Timings.Competitors = time.Since(stage)
+		err = mem.atLeast(ctx, MemoryEstimate(site))
+	}
+	defer rivals.stop()
 	res.Timings.Memory = mem.wait()
 	if err != nil {
 		return res, fmt.Errorf("audit %s: %w", target.URL, err)
@@ -232,7 +268,7 @@ func Run(ctx context.Context, target Target, opts Options) (res Result, err erro
 	in := &checks.Input{Site: site, Home: site.HomePage, BrandName: target.BrandName, BrandAliases: target.BrandAliases, Now: opts.now()}
 	renders := renderHome(ctx, opts, site, in, &res.Timings)
 	res.AgentReadiness = agentReadiness(ctx, opts, site, &res.Timings)
-	sess := askEngines(ctx, opts, in, &res.Timings)
+	sess := askEngines(ctx, opts, in, rivals.rivals(), &res.Timings)
 
 	stage := time.Now()
 	res.Outcomes = checks.Run(in)
@@ -283,6 +319,11 @@ func Run(ctx context.Context, target Target, opts Options) (res Result, err erro
 	if res.SiteView != nil {
 		res.SiteView.Trend = siteTrend(res.SiteView, opts.PreviousSite)
 		report.AttachSite(res.Report, siteInput(res.SiteView))
+	}
+	res.ShareOfVoice = shareOfVoice(opts, in.Mentions)
+	if len(opts.Competitors) > 0 {
+		res.Competitors = rivals.finish()
+		res.CompetitorBaseline = new(competitorBaseline(res.Outcomes))
 	}
 	return res, err
 }
@@ -389,7 +430,7 @@ func aiContext(ctx context.Context, reserve time.Duration) (context.Context, con
 // askEngines measures what the answer engines say about the brand into
 // in.Mentions and returns the session the summaries use; nil without an
 // engine.
-func askEngines(ctx context.Context, opts Options, in *checks.Input, t *Timings) *llm.Session {
+func askEngines(ctx context.Context, opts Options, in *checks.Input, rivals []mentions.Rival, t *Timings) *llm.Session {
 	if !opts.AI.Enabled() {
 		return nil
 	}
@@ -399,6 +440,7 @@ func askEngines(ctx context.Context, opts Options, in *checks.Input, t *Timings)
 	defer cancel()
 	subj := checks.AISubject(in)
 	subj.Language = opts.language(in.Home)
+	subj.Competitors = rivals
 	in.Mentions = mentions.Measure(actx, sess, subj)
 	t.AI += time.Since(start)
 	return sess

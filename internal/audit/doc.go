@@ -25,7 +25,11 @@ stages before it produced:
     a browser showed; [Result.Rendering] says which pages were rendered.
   - Asking answer engines: [llm] owns the engines an operator configures
     and one audit's session of calls (budget, cache, concurrency);
-    [mentions] asks the brand probes and judges the answers.
+    [mentions] asks the brand probes and judges the answers. Given
+    [Options.Competitors], their sites are read and judged first (at the
+    site's page budget, within a share of its fetch budget) and their
+    brands are read for in the same buyer answers: [Result.Competitors]
+    and [Result.ShareOfVoice] (competitors.go).
   - Judging: [checks] owns the check catalog and evaluates every check on
     the site; [scoring] owns the rubric (rings, pillars, weights, gates,
     grades). [Score] is the one place outcomes become scores.

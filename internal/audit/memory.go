@@ -107,6 +107,14 @@ func (m *memoryHold) atLeast(ctx context.Context, bytes int64) error {
 	return nil
 }
 
+// holding is what is held.
+func (m *memoryHold) holding() int64 {
+	if m == nil {
+		return 0
+	}
+	return m.held
+}
+
 // done gives back what is held.
 func (m *memoryHold) done() {
 	if m == nil || m.release == nil {

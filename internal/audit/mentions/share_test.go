@@ -116,8 +116,8 @@ func TestShareOfVoiceCountsEveryBrandInEveryAnswer(t *testing.T) {
 	require.Equal(t, []string{"trustpilot.com"}, s.CitingCompetitorsNotYou)
 
 	// The brand's own buyer-question count is the category check's.
-	require.Equal(t, res.Category.Count(Mentioned), 7)
-	require.Equal(t, res.Category.Checked(), 14)
+	require.Equal(t, 7, res.Category.Count(Mentioned))
+	require.Equal(t, 14, res.Category.Checked())
 }
 
 // Share of voice asks nothing: the calls made with competitors are the
