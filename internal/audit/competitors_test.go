@@ -185,12 +185,12 @@ func TestShareOfVoiceOfTheBuyerAnswers(t *testing.T) {
 	}
 
 	require.Equal(t, []mentions.Source{
-		{Domain: "bbc.co.uk", Category: mentions.SourceEditorial, Citations: p, Brands: []string{"Brightpath Studio"}},
-		{Domain: "brightpath-studio.test", Category: mentions.SourceCompetitor, Citations: p, Brands: []string{"Brightpath Studio"}},
-		{Domain: "copperkettle-shop.test", Category: mentions.SourceCompetitor, Citations: p, Brands: []string{"Millbrook Bakery", "Copper Kettle Coffee"}},
-		{Domain: "g2.com", Category: mentions.SourceReview, Citations: p, Brands: []string{"Brightpath Studio"}},
-		{Domain: "wikipedia.org", Category: mentions.SourceEditorial, Citations: p, Brands: []string{"Millbrook Bakery", "Copper Kettle Coffee"}},
-		{Domain: "yelp.co.uk", Category: mentions.SourceReview, Citations: p, Brands: []string{"Millbrook Bakery", "Copper Kettle Coffee"}},
+		{Domain: "bbc.co.uk", Category: mentions.SourceEditorial, Citations: p, Brands: []string{"brightpath-studio.test"}},
+		{Domain: "brightpath-studio.test", Category: mentions.SourceCompetitor, Citations: p, Brands: []string{"brightpath-studio.test"}},
+		{Domain: "copperkettle-shop.test", Category: mentions.SourceCompetitor, Citations: p, Brands: []string{"millbrook-bakery.test", "copperkettle-shop.test"}},
+		{Domain: "g2.com", Category: mentions.SourceReview, Citations: p, Brands: []string{"brightpath-studio.test"}},
+		{Domain: "wikipedia.org", Category: mentions.SourceEditorial, Citations: p, Brands: []string{"millbrook-bakery.test", "copperkettle-shop.test"}},
+		{Domain: "yelp.co.uk", Category: mentions.SourceReview, Citations: p, Brands: []string{"millbrook-bakery.test", "copperkettle-shop.test"}},
 	}, s.Sources)
 	require.Equal(t, []string{"bbc.co.uk", "g2.com"}, s.CitingCompetitorsNotYou)
 

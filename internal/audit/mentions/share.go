@@ -88,14 +88,14 @@ type BrandShare struct {
 	Engines []EngineShare `json:"engines"`
 }
 
-// Source is a domain the answers cited.
+// Source is a domain cited in answers that name a tracked brand.
 type Source struct {
 	Domain   string `json:"domain"`
 	Category string `json:"category"`
-	// Citations counts the answers that cited the domain.
+	// Citations counts those answers that cited the domain.
 	Citations int `json:"citations"`
-	// Brands are the tracked brands named in those answers, the scanned
-	// site's first.
+	// Brands are the domains (BrandShare.Domain) of the tracked brands
+	// named in those answers, the scanned site's first.
 	Brands []string `json:"brands"`
 }
 
@@ -111,8 +111,8 @@ type ShareOfVoice struct {
 	// Brands are the scanned site's brand, then the competitors' in the
 	// order given.
 	Brands []BrandShare `json:"brands"`
-	// Sources are the cited domains, the most cited first (at most
-	// maxSources), from the answers that cited any.
+	// Sources are the domains cited in answers naming a tracked brand,
+	// the most cited first (at most maxSources).
 	Sources []Source `json:"sources"`
 	// CitingCompetitorsNotYou are the third-party domains (neither the
 	// scanned site's nor a competitor's) cited in an answer naming a
@@ -218,8 +218,11 @@ func shareOfVoice(subj Subject, own *Matcher, res *Result) *ShareOfVoice {
 				byEngine[b][e].rankSum += named[b]
 			}
 		}
+		cited = cited || len(r.Cited) > 0
+		if !slices.ContainsFunc(named, func(rank int) bool { return rank > 0 }) {
+			continue
+		}
 		for _, d := range citedDomains(r.Cited) {
-			cited = true
 			t := domains[d]
 			if t == nil {
 				t = &domainTally{brands: make([]bool, len(brands))}
@@ -264,7 +267,7 @@ func shareOfVoice(subj Subject, own *Matcher, res *Result) *ShareOfVoice {
 			src := Source{Domain: d, Category: kind, Citations: t.citations, Brands: []string{}}
 			for b, ok := range t.brands {
 				if ok {
-					src.Brands = append(src.Brands, brands[b].brand)
+					src.Brands = append(src.Brands, brands[b].m.Domain())
 				}
 			}
 			out.Sources = append(out.Sources, src)

@@ -107,11 +107,11 @@ func TestShareOfVoiceCountsEveryBrandInEveryAnswer(t *testing.T) {
 
 	require.Empty(t, s.SourcesNotMeasured)
 	require.Equal(t, []Source{
-		{Domain: "wikipedia.org", Category: SourceEditorial, Citations: 8, Brands: []string{"Millbrook Bakery", "Greggs"}},
-		{Domain: "greggs.co.uk", Category: SourceCompetitor, Citations: 4, Brands: []string{"Greggs"}},
-		{Domain: "millbrook-bakery.test", Category: SourceOwnSite, Citations: 4, Brands: []string{"Millbrook Bakery", "Greggs"}},
-		{Domain: "tripadvisor.co.uk", Category: SourceReview, Citations: 4, Brands: []string{"Millbrook Bakery", "Greggs"}},
-		{Domain: "trustpilot.com", Category: SourceReview, Citations: 4, Brands: []string{"Greggs"}},
+		{Domain: "wikipedia.org", Category: SourceEditorial, Citations: 8, Brands: []string{"millbrook-bakery.test", "greggs.co.uk"}},
+		{Domain: "greggs.co.uk", Category: SourceCompetitor, Citations: 4, Brands: []string{"greggs.co.uk"}},
+		{Domain: "millbrook-bakery.test", Category: SourceOwnSite, Citations: 4, Brands: []string{"millbrook-bakery.test", "greggs.co.uk"}},
+		{Domain: "tripadvisor.co.uk", Category: SourceReview, Citations: 4, Brands: []string{"millbrook-bakery.test", "greggs.co.uk"}},
+		{Domain: "trustpilot.com", Category: SourceReview, Citations: 4, Brands: []string{"greggs.co.uk"}},
 	}, s.Sources)
 	require.Equal(t, []string{"trustpilot.com"}, s.CitingCompetitorsNotYou)
 
@@ -214,4 +214,25 @@ func TestMinDecisiveRuns(t *testing.T) {
 	}
 	require.True(t, decides(MinDecisiveRuns))
 	require.False(t, decides(MinDecisiveRuns-1))
+}
+
+// An answer that names none of the brands tracked is no one's source:
+// its citations are measured, and count for no domain.
+func TestShareOfVoiceSourcesOnlyFromAnswersNamingABrand(t *testing.T) {
+	t.Parallel()
+	subj := bakeryWithCategory()
+	subj.Competitors = rivals()
+	script := func(c scripted.Call) scripted.Reply {
+		if c.WebSearch {
+			return scripted.Reply{Text: "Bakeries vary a lot by town.", Cited: []string{"https://www.theguardian.com/food"}}
+		}
+		return scripted.Reply{Text: buyerB}
+	}
+	b := setup(t, world{other: script}.script, engine{name: "searcher", search: true})
+	res, _ := b.measure(roomy, subj)
+	s := res.ShareOfVoice
+	require.Equal(t, ShareMeasured, s.Status)
+	require.Empty(t, s.SourcesNotMeasured)
+	require.Equal(t, []Source{}, s.Sources)
+	require.Equal(t, []string{}, s.CitingCompetitorsNotYou)
 }
