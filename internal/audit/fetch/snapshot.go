@@ -22,8 +22,9 @@ const maxSnapshotBytes = 64 << 20
 // snapshot is the part of a Site that derived documents read again later:
 // the homepage (with GeoScan's refused answer and the browser retry when
 // there were), the sampled pages and the bot probes, with headers and
-// HTML bodies. Robots, sitemaps and llms.txt are summarised by the stored
-// check results and are not kept.
+// HTML bodies, and robots.txt, which an access log uploaded later is set
+// beside. Sitemaps and llms.txt are summarised by the stored check
+// results and are not kept.
 type snapshot struct {
 	Target       string          `json:"target"`
 	Home         *snapResponse   `json:"home"`
@@ -33,6 +34,8 @@ type snapshot struct {
 	Pages        []*snapResponse `json:"pages"`
 	Bots         []snapBot       `json:"bots"`
 	SitemapTotal int             `json:"sitemap_total"`
+	// Robots is absent from snapshots made before it was kept.
+	Robots *snapResponse `json:"robots,omitempty"`
 }
 
 type snapResponse struct {
@@ -97,6 +100,9 @@ func Snapshot(site *Site) ([]byte, error) {
 		Home: toSnap(site.Home), AuditorHome: toSnap(site.AuditorHome), BrowserHome: toSnap(site.BrowserHome),
 		AuditedAs: site.AuditedAs, SitemapTotal: site.SitemapTotal,
 	}
+	if snap.Robots = toSnap(site.Robots); snap.Robots != nil {
+		snap.Robots.Body = site.Robots.Body // text, at most robots.txt's read limit
+	}
 	if site.Target != nil {
 		snap.Target = site.Target.String()
 	}
@@ -118,7 +124,8 @@ func Snapshot(site *Site) ([]byte, error) {
 }
 
 // Restore rebuilds a Site from a snapshot, parsing its HTML again. The
-// site has no robots.txt, sitemaps or llms.txt: only what Snapshot keeps.
+// site has no sitemaps or llms.txt, and robots.txt only when the snapshot
+// kept it: only what Snapshot keeps.
 func Restore(data []byte) (*Site, error) {
 	zr, err := gzip.NewReader(bytes.NewReader(data))
 	if err != nil {
@@ -166,5 +173,6 @@ func Restore(data []byte) (*Site, error) {
 	for _, b := range snap.Bots {
 		site.Bots = append(site.Bots, BotResult{Bot: b.Bot, Response: b.Response.response()})
 	}
+	site.Robots = snap.Robots.response()
 	return site, nil
 }

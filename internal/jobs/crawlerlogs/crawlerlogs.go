@@ -218,7 +218,7 @@ func (w *Worker) crossCheck(ctx context.Context, lg store.CrawlerLog, res crawle
 		out.Status, out.Reason = NotMeasured, "The latest audit's pages could not be read back."
 		return out
 	}
-	robotsTxt, fetched := RobotsOf(site)
+	robotsTxt, fetched := crawlerlog.RobotsOf(site.Robots)
 	pages := []string{audit.URL}
 	if audit.MaxPages > 1 {
 		if urls, err := w.Store.ScanPageURLs(ctx, audit.ScanID, maxAuditPages); err == nil && len(urls) > 0 {
@@ -228,22 +228,6 @@ func (w *Worker) crossCheck(ctx context.Context, lg store.CrawlerLog, res crawle
 	out.Status = Measured
 	out.Result = crawlerlog.CrossCheck(res, robotsTxt, fetched, pages)
 	return out
-}
-
-// RobotsOf is the robots.txt an audit read and whether its rules are
-// known: a 2xx body, or none at all after a 4xx (RFC 9309: everything
-// may be crawled); a 5xx or a failed fetch leaves them unknown.
-func RobotsOf(site *fetch.Site) (string, bool) {
-	r := site.Robots
-	switch {
-	case r == nil || r.Err != nil || r.Status == 0 || r.Status >= 500:
-		return "", false
-	case r.Status >= 400:
-		return "", true
-	case r.Status >= 200 && r.Status < 300:
-		return string(r.Body), true
-	}
-	return "", false
 }
 
 // The states of a cross-check.
