@@ -119,6 +119,9 @@ type Options struct {
 	// of it, FetchBudget/(1+N), after the site and before the engines are
 	// asked. One that cannot be read fails alone (Result.Competitors).
 	Competitors []Target
+	// CrawlerLog is the latest analysed access log of the site: the report
+	// shows it beside this audit (crawlers.go). Nil: none.
+	CrawlerLog *CrawlerLog
 
 	// Language is the language asked for the scan (an i18n tag, "" for
 	// none). The audit's language is i18n.Resolve of it and the
@@ -312,6 +315,11 @@ func Run(ctx context.Context, target Target, opts Options) (res Result, err erro
 	// The homepage is judged: a whole-site audit's pages reserve memory
 	// one by one (reservePage), holding none of the homepage's.
 	mem.done()
+	var pages *pageURLs
+	if opts.CrawlerLog != nil && opts.MaxPages > 1 {
+		pages = &pageURLs{}
+		opts.Pages = pages.wrap(opts.Pages)
+	}
 	res.SiteView, err = auditSite(ctx, target, opts, site, renders)
 	res.Rendering = renders.result()
 	res.Timings.Render += renders.sampleTime()
@@ -319,6 +327,9 @@ func Run(ctx context.Context, target Target, opts Options) (res Result, err erro
 	if res.SiteView != nil {
 		res.SiteView.Trend = siteTrend(res.SiteView, opts.PreviousSite)
 		report.AttachSite(res.Report, siteInput(res.SiteView))
+	}
+	if opts.CrawlerLog != nil {
+		attachCrawlerActivity(res.Report, target, opts.CrawlerLog, site, pages)
 	}
 	res.ShareOfVoice = shareOfVoice(opts, in.Mentions)
 	if len(opts.Competitors) > 0 {

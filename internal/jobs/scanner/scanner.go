@@ -182,6 +182,8 @@ func (r *Runner) Run(ctx context.Context, scanID uuid.UUID, lastAttempt bool) (T
 	}
 	opts := r.auditOptions(log)
 	opts.Language = requestedLanguage(scan.Language)
+	opts.Competitors = competitorTargets(scan.Competitors)
+	opts.CrawlerLog = r.crawlerLog(ctx, scan, log)
 	if err := r.wholeSite(ctx, &opts, scan, log); err != nil {
 		return t, r.internal(ctx, scan.ID, lastAttempt, fmt.Errorf("start whole-site audit: %w", err))
 	}

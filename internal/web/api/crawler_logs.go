@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
-	"maps"
 	"mime"
 	"net"
 	"net/http"
@@ -21,6 +20,7 @@ import (
 
 	"github.com/geoscan/geoscan/gen/api"
 	"github.com/geoscan/geoscan/internal/audit/crawlerlog"
+	"github.com/geoscan/geoscan/internal/audit/report"
 	"github.com/geoscan/geoscan/internal/jobs/crawlerlogs"
 	"github.com/geoscan/geoscan/internal/store"
 	"github.com/geoscan/geoscan/internal/web/apierror"
@@ -242,7 +242,7 @@ func toAPICrawlerLog(l store.CrawlerLog, include []api.GetCrawlerLogParamsInclud
 	}
 	out.Lines, out.ParsedLines, out.UnparsedLines = &res.Lines, &res.ParsedLines, &res.UnparsedLines
 	out.OtherHits, out.OtherHostLines = &res.OtherHits, &res.OtherHostLines
-	out.FirstSeen, out.LastSeen = parseTime(res.FirstSeen), parseTime(res.LastSeen)
+	out.FirstSeen, out.LastSeen = timeOf(res.FirstSeen), timeOf(res.LastSeen)
 	unparsed := make([]api.CrawlerLogUnparsed, 0, len(res.Unparsed))
 	for _, u := range res.Unparsed {
 		unparsed = append(unparsed, api.CrawlerLogUnparsed{Reason: u.Reason, Count: u.Count, FirstLine: u.FirstLine})
@@ -259,7 +259,7 @@ func toAPICrawlerLog(l store.CrawlerLog, include []api.GetCrawlerLogParamsInclud
 	out.RangesUpdated = oldestRangeDate(res.RangeLists)
 	days, pages := slices.Contains(include, api.CrawlerLogIncludeDays), slices.Contains(include, api.CrawlerLogIncludePages)
 	for _, b := range res.Bots {
-		out.Bots = append(out.Bots, ToAPIBot(b, days, pages))
+		out.Bots = append(out.Bots, report.CrawlerBot(b, days, pages))
 	}
 	var cc crawlerlogs.CrossCheck
 	if len(l.CrossCheck) > 0 && json.Unmarshal(l.CrossCheck, &cc) == nil {
@@ -268,10 +268,8 @@ func toAPICrawlerLog(l store.CrawlerLog, include []api.GetCrawlerLogParamsInclud
 	return out
 }
 
-func parseTime(s string) *time.Time {
-	if s == "" {
-		return nil
-	}
+// timeOf reads the analysis' RFC 3339 times; nil for none.
+func timeOf(s string) *time.Time {
 	t, err := time.Parse(time.RFC3339, s)
 	if err != nil {
 		return nil
@@ -299,76 +297,9 @@ func oldestRangeDate(lists []crawlerlog.RangeList) *openapi_types.Date {
 	return &openapi_types.Date{Time: oldest}
 }
 
-func statusHits(m map[int]int64) []api.StatusHits {
-	out := make([]api.StatusHits, 0, len(m))
-	for _, st := range slices.Sorted(maps.Keys(m)) {
-		out = append(out, api.StatusHits{Status: st, Hits: m[st]})
-	}
-	return out
-}
-
-// ToAPIBot maps one crawler's hits; days and pages add its breakdowns.
-func ToAPIBot(b crawlerlog.Bot, days, pages bool) api.CrawlerLogBot {
-	out := api.CrawlerLogBot{
-		Token: b.Token, Owner: b.Owner, Role: api.CrawlerLogBotRole(b.Role),
-		Hits: b.Hits, VerifiedHits: b.VerifiedHits, UnverifiedHits: b.UnverifiedHits,
-		Statuses: statusHits(b.Statuses),
-		Verification: api.CrawlerLogVerification{
-			Method:     api.CrawlerLogVerificationMethod(b.Verification.Method),
-			FailedHits: b.Verification.FailedHits, NotCheckedHits: b.Verification.NotCheckedHits,
-		},
-	}
-	if days {
-		ds := make([]api.CrawlerLogDay, 0, len(b.Days))
-		for _, d := range b.Days {
-			if t, err := time.Parse(time.DateOnly, d.Date); err == nil {
-				ds = append(ds, api.CrawlerLogDay{Date: openapi_types.Date{Time: t}, Hits: d.Hits, VerifiedHits: d.VerifiedHits})
-			}
-		}
-		out.Days = &ds
-	}
-	if pages {
-		ps := make([]api.CrawlerLogPage, 0, len(b.Pages))
-		for _, p := range b.Pages {
-			ps = append(ps, api.CrawlerLogPage{Path: p.Path, Hits: p.Hits, VerifiedHits: p.VerifiedHits, Statuses: statusHits(p.Statuses)})
-		}
-		out.Pages = &ps
-		out.PagesTruncated = &b.PagesTruncated
-	}
-	return out
-}
-
 func toAPICrossCheck(cc crawlerlogs.CrossCheck) *api.CrawlerLogCrossCheck {
-	out := &api.CrawlerLogCrossCheck{
-		Status: api.CrawlerLogCrossCheckStatus(cc.Status), ScanID: cc.ScanID,
-		RefusedButAllowed: api.CrawlerLogRefusals{Pages: []api.CrawlerLogRefusal{}},
-		NeverCrawled:      api.CrawlerLogNeverCrawled{Pages: []string{}},
-	}
-	if cc.Reason != "" {
-		out.Reason = &cc.Reason
-	}
 	if cc.Status != crawlerlogs.Measured {
-		out.RefusedButAllowed.Reason, out.NeverCrawled.Reason = out.Reason, out.Reason
-		return out
+		return report.CrawlerCrossCheckNotMeasured(cc.Reason, cc.ScanID)
 	}
-	rb := cc.Result.RefusedButAllowed
-	out.RefusedButAllowed = api.CrawlerLogRefusals{
-		Measured: rb.Measured, Count: rb.Count, Hits: rb.Hits, Truncated: rb.Truncated,
-		Pages: make([]api.CrawlerLogRefusal, 0, len(rb.Pages)),
-	}
-	if rb.Reason != "" {
-		out.RefusedButAllowed.Reason = &rb.Reason
-	}
-	for _, r := range rb.Pages {
-		out.RefusedButAllowed.Pages = append(out.RefusedButAllowed.Pages, api.CrawlerLogRefusal{
-			Token: r.Token, Owner: r.Owner, Role: r.Role, Path: r.Path, Hits: r.Hits, VerifiedHits: r.VerifiedHits,
-			Statuses: statusHits(r.Statuses), Robots: r.Robots,
-		})
-	}
-	nc := cc.Result.NeverCrawled
-	out.NeverCrawled = api.CrawlerLogNeverCrawled{Measured: nc.Measured, Count: nc.Count, Pages: append([]string{}, nc.Pages...)}
-	if nc.Reason != "" {
-		out.NeverCrawled.Reason = &nc.Reason
-	}
-	return out
+	return report.CrawlerCrossCheck(cc.Result, cc.ScanID)
 }
