@@ -55,6 +55,7 @@ type view struct {
 	Across    *acrossView
 	Rendering *renderingView
 	Agent     *agentView
+	Crawlers  *crawlerView
 	Triage    *triageView
 	Sections  []ringSection
 	Fixes     []fixView
@@ -278,6 +279,7 @@ func buildView(in HTMLInput) view {
 	v.Across = d.acrossView()
 	v.Rendering = d.renderingView()
 	v.Agent = agentViewOf(cmp.Or(in.AgentReadiness, agentReadinessOf(r)), d.eng)
+	v.Crawlers = d.crawlerView()
 	v.Triage = d.triageView()
 	v.Fixes, v.FixIntro = d.fixViews()
 	v.Trend = trendOf(in.History)

@@ -178,6 +178,7 @@ func render(w io.Writer, r api.Report, t *api.TriageDossier, o options) error {
 		d.ringSection(ring)
 	}
 	d.agentSection()
+	d.crawlerSection()
 	d.fixesSection()
 	d.fetchAppendix()
 	d.footers()
