@@ -185,10 +185,6 @@ type Result struct {
 	// Competitors are the audits of Options.Competitors, in their order;
 	// nil without them.
 	Competitors []CompetitorResult
-	// CompetitorBaseline is the site's own scores on its competitors'
-	// footing: its outcomes scored with the AI mention checks na, as
-	// theirs are. Nil without competitors.
-	CompetitorBaseline *scoring.Result
 	// ShareOfVoice is the brand's share of the buyer questions' answers
 	// beside the competitors', and the sources cited; not measured, with
 	// the reason, without competitors or an answer engine. Nil when Prior
@@ -334,7 +330,7 @@ func Run(ctx context.Context, target Target, opts Options) (res Result, err erro
 	res.ShareOfVoice = shareOfVoice(opts, in.Mentions)
 	if len(opts.Competitors) > 0 {
 		res.Competitors = rivals.finish()
-		res.CompetitorBaseline = new(competitorBaseline(res.Outcomes))
+		report.AttachBenchmark(res.Report, competitorInputs(res.Competitors), res.ShareOfVoice)
 	}
 	return res, err
 }

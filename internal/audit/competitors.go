@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"net/netip"
-	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -19,6 +18,7 @@ import (
 	"github.com/geoscan/geoscan/internal/audit/checks"
 	"github.com/geoscan/geoscan/internal/audit/fetch"
 	"github.com/geoscan/geoscan/internal/audit/mentions"
+	"github.com/geoscan/geoscan/internal/audit/report"
 	"github.com/geoscan/geoscan/internal/audit/scoring"
 	"github.com/geoscan/geoscan/internal/netguard"
 )
@@ -74,8 +74,8 @@ type CompetitorResult struct {
 	PagesAudited int
 	// Scores are its homepage audit's, scored as an audit without an
 	// answer engine is (the AI mention checks na) and judged from its
-	// HTML alone; nil when it failed. Result.CompetitorBaseline is the
-	// site's own on that footing.
+	// HTML alone; nil when it failed. The report sets them beside the
+	// site's own scored on that footing.
 	Scores *scoring.Result
 	// Site is its whole-site audit (Options.MaxPages above 1), the
 	// pages judged by the time it ended; nil otherwise.
@@ -254,20 +254,16 @@ func (run *competitorRun) finish() []CompetitorResult {
 	return run.results
 }
 
-// competitorBaseline is the site's scores on its competitors' footing:
-// its outcomes with the AI mention checks na, as an audit without an
-// answer engine has them.
-func competitorBaseline(outcomes []checks.Outcome) scoring.Result {
-	o := slices.Clone(outcomes)
-	for i := range o {
-		if o[i].Check.Pillar == pillarAIMentions {
-			o[i].Result.Status = checks.NA
-		}
+// competitorInputs are the competitors as the report records them.
+func competitorInputs(list []CompetitorResult) []report.CompetitorInput {
+	out := make([]report.CompetitorInput, 0, len(list))
+	for _, c := range list {
+		out = append(out, report.CompetitorInput{
+			URL: c.URL, Host: c.Host, Brand: c.Brand, Status: c.Status, Reason: c.Reason, PagesAudited: c.PagesAudited, Scores: c.Scores,
+		})
 	}
-	return Score(o)
+	return out
 }
-
-const pillarAIMentions = "ai_mentions"
 
 // shareOfVoice is the measurement's share of voice, or why there is none.
 func shareOfVoice(opts Options, m *mentions.Result) *mentions.ShareOfVoice {

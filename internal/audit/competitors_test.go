@@ -56,7 +56,8 @@ func TestCompetitorsAreAuditedBesideTheSite(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, alone.Scores, res.Scores, "competitors change nothing of the site's own audit")
 	require.Nil(t, alone.Competitors)
-	require.Nil(t, alone.CompetitorBaseline)
+	require.Nil(t, alone.Report.Marketing.Competitors, "a report without competitors is what it was")
+	require.Nil(t, alone.Report.For(scoring.Engineering).ShareOfVoice)
 	require.Equal(t, mentions.ShareNotMeasured, alone.ShareOfVoice.Status)
 	require.Equal(t, mentions.ShareNoCompetitors, alone.ShareOfVoice.Reason)
 
@@ -90,11 +91,24 @@ func TestCompetitorsAreAuditedBesideTheSite(t *testing.T) {
 	require.Equal(t, audit.CompetitorFailed, self.Status)
 	require.Equal(t, "it is on the scanned site's own domain, millbrook-bakery.test", self.Reason)
 
-	// Without an engine the site's baseline is its own scores, and share
-	// of voice is not measured, with the reason.
-	require.Equal(t, res.Scores, *res.CompetitorBaseline)
+	// Without an engine share of voice is not measured, with the reason.
 	require.Equal(t, mentions.ShareNotMeasured, res.ShareOfVoice.Status)
 	require.Equal(t, mentions.ShareNoEngine, res.ShareOfVoice.Reason)
+
+	// The report carries both, once for both audiences.
+	for _, aud := range []scoring.Audience{scoring.Marketing, scoring.Engineering} {
+		r := res.Report.For(aud)
+		require.NotNil(t, r.Competitors)
+		require.Len(t, *r.Competitors, 4)
+		got := (*r.Competitors)[0]
+		require.Equal(t, "Copper Kettle Coffee", got.Brand)
+		require.InDelta(t, shop.Scores.Overall, *got.OverallScore, 0)
+		require.Equal(t, shop.Scores.Ring(scoring.RingTrust).Score, got.Rings.Trust.Score)
+		require.Nil(t, (*r.Competitors)[1].Rings)
+		require.Equal(t, gone.Reason, *(*r.Competitors)[1].Reason)
+		require.Equal(t, "not_measured", string(r.ShareOfVoice.Status))
+		require.Nil(t, r.ShareOfVoice.CitingCompetitorsNotYou)
+	}
 	require.Positive(t, res.Timings.Competitors)
 }
 
@@ -194,10 +208,10 @@ func TestShareOfVoiceOfTheBuyerAnswers(t *testing.T) {
 	}, s.Sources)
 	require.Equal(t, []string{"bbc.co.uk", "g2.com"}, s.CitingCompetitorsNotYou)
 
-	// The site's baseline leaves its AI mention checks out, as the
-	// competitors' scores do.
-	require.NotEqual(t, res.Scores.Ring(scoring.RingTrust), res.CompetitorBaseline.Ring(scoring.RingTrust))
-	require.Equal(t, audit.Score(res.Outcomes).Ring(scoring.RingSearch), res.CompetitorBaseline.Ring(scoring.RingSearch))
+	r := res.Report.For(scoring.Marketing)
+	require.Equal(t, "measured", string(r.ShareOfVoice.Status))
+	require.Len(t, r.ShareOfVoice.Brands, 4)
+	require.Equal(t, []string{"bbc.co.uk", "g2.com"}, *r.ShareOfVoice.CitingCompetitorsNotYou)
 }
 
 // In a whole-site audit each competitor is crawled at the site's page

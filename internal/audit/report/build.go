@@ -34,6 +34,11 @@ type Stored struct {
 	// both audiences and outside the scores; nil in reports made before
 	// it existed.
 	AgentReadiness *AgentReadiness `json:"agent_readiness,omitempty"`
+	// Competitors and ShareOfVoice are the competitor benchmark
+	// (competitors.go), the same for both audiences; nil when the scan
+	// named no competitor.
+	Competitors  *[]api.CompetitorAudit `json:"competitors,omitempty"`
+	ShareOfVoice *api.ShareOfVoice      `json:"share_of_voice,omitempty"`
 }
 
 // For returns the report of an audience.
@@ -42,8 +47,9 @@ func (s Stored) For(audience scoring.Audience) api.Report {
 	if audience == scoring.Engineering {
 		r = s.Engineering
 	}
-	// The lens is stored once for both editions.
+	// The lens and the benchmark are stored once for both editions.
 	r.AgentReadiness = s.AgentReadiness.contract()
+	r.Competitors, r.ShareOfVoice = s.Competitors, s.ShareOfVoice
 	return r
 }
 

@@ -56,6 +56,7 @@ type view struct {
 	Rendering *renderingView
 	Agent     *agentView
 	Crawlers  *crawlerView
+	Bench     *benchView
 	Triage    *triageView
 	Sections  []ringSection
 	Fixes     []fixView
@@ -280,6 +281,7 @@ func buildView(in HTMLInput) view {
 	v.Rendering = d.renderingView()
 	v.Agent = agentViewOf(cmp.Or(in.AgentReadiness, agentReadinessOf(r)), d.eng)
 	v.Crawlers = d.crawlerView()
+	v.Bench = d.benchViewOf()
 	v.Triage = d.triageView()
 	v.Fixes, v.FixIntro = d.fixViews()
 	v.Trend = trendOf(in.History)

@@ -139,8 +139,9 @@ type options struct {
 
 // RenderPDF writes the report as an A4 PDF document: cover, executive
 // summary, Site Triage (when t is not nil), one section per ring, the
-// fixes written for the site and the list of what was fetched. r and t
-// are of the same audience.
+// competitor benchmark (when the scan named competitors), the fixes
+// written for the site and the list of what was fetched. r and t are of
+// the same audience.
 func RenderPDF(w io.Writer, r api.Report, t *api.TriageDossier) error {
 	return render(w, r, t, options{})
 }
@@ -177,6 +178,7 @@ func render(w io.Writer, r api.Report, t *api.TriageDossier, o options) error {
 	for _, ring := range d.rings() {
 		d.ringSection(ring)
 	}
+	d.benchmarkSection()
 	d.agentSection()
 	d.crawlerSection()
 	d.fixesSection()
