@@ -5,8 +5,8 @@ import (
 	"cmp"
 	"context"
 	"errors"
-	"fmt"
 	"io"
+	"runtime"
 	"slices"
 	"strings"
 	"time"
@@ -39,6 +39,9 @@ type Options struct {
 	// AI-search path set keeps ten times as many. Beyond it hits are
 	// counted but their paths not kept, and the result says it was cut.
 	MaxPaths int
+	// Workers is how many goroutines parse lines (default GOMAXPROCS, at
+	// most 4); 1 parses on the caller's goroutine.
+	Workers int
 }
 
 func (o Options) withDefaults() Options {
@@ -50,6 +53,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.MaxPaths <= 0 {
 		o.MaxPaths = DefaultMaxPaths
+	}
+	if o.Workers <= 0 {
+		o.Workers = min(runtime.GOMAXPROCS(0), maxWorkers)
 	}
 	return o
 }
@@ -67,52 +73,12 @@ var compressedMagic = []struct{ name, magic string }{
 	{"zip", "PK\x03\x04"},
 }
 
-// ctxCheckEvery is how many lines are read between checks of ctx.
-const ctxCheckEvery = 1 << 12
-
 // Analyze reads an access log (plain text; the caller has already
 // un-gzipped it) line by line. A compressed stream is refused with
 // ErrCompressed; a line that cannot be read is counted by reason and never
 // fails the analysis. The error is ctx's or r's.
 func Analyze(ctx context.Context, r io.Reader, opts Options) (Result, error) {
-	opts = opts.withDefaults()
-	if opts.Ranges == nil {
-		rs, err := DefaultRanges()
-		if err != nil {
-			return Result{}, err
-		}
-		opts.Ranges = rs
-	}
-	a := newAnalyzer(opts)
-	lr := newLineReader(r, opts.MaxLineBytes)
-	head := lr.peek(8)
-	for _, m := range compressedMagic {
-		if bytes.HasPrefix(head, []byte(m.magic)) {
-			return Result{}, fmt.Errorf("%w (%s): decompress it first", ErrCompressed, m.name)
-		}
-	}
-	for n := 0; ; n++ {
-		if n%ctxCheckEvery == 0 {
-			if err := ctx.Err(); err != nil {
-				return Result{}, err
-			}
-		}
-		line, tooLong, err := lr.next()
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			return Result{}, fmt.Errorf("crawlerlog: read log: %w", err)
-		}
-		a.lineNo++
-		if tooLong {
-			a.lines++
-			a.unparsed(ReasonTooLong)
-			continue
-		}
-		a.line(ctx, line)
-	}
-	return a.result(), nil
+	return analyze(ctx, r, opts, batchBytes)
 }
 
 type analyzer struct {
@@ -124,6 +90,8 @@ type analyzer struct {
 	lineNo, lines, parsed int64
 	reasons               map[string]*Unparsed
 	formats               map[string]int64
+	runFormat             string
+	runCount              int64
 	first, last           int64
 	seen                  bool
 	otherHost, otherHits  int64
@@ -132,12 +100,10 @@ type analyzer struct {
 	searchPaths map[string]struct{}
 	searchCut   bool
 
-	lookups  int
-	dnsCache map[dnsKey]dnsResult
-
 	w3c        *w3cFields // from the last #Fields directive
 	cloudFront *w3cFields // CloudFront's column order, for headerless lines
 	lastFamily byte       // 't' text, 'w' W3C: which is tried first
+	dns        *dnsState  // shared by the workers of one analysis
 
 	rec     record
 	uaCache map[string]int // raw user agent → token index
@@ -158,8 +124,9 @@ type analyzer struct {
 	jsHost, jsUA, jsTime  []byte
 }
 
-func newAnalyzer(opts Options) *analyzer {
+func newAnalyzer(opts Options, dns *dnsState) *analyzer {
 	return &analyzer{
+		dns:         dns,
 		opts:        opts,
 		ranges:      opts.Ranges,
 		tokens:      newTokenTable(),
@@ -168,7 +135,6 @@ func newAnalyzer(opts Options) *analyzer {
 		reasons:     map[string]*Unparsed{},
 		formats:     map[string]int64{},
 		searchPaths: map[string]struct{}{},
-		dnsCache:    map[dnsKey]dnsResult{},
 		cloudFront:  parseW3CFields(cloudFrontFields),
 		lastFamily:  't',
 		// Duplicate keys are not looked for and invalid UTF-8 is let
@@ -176,6 +142,13 @@ func newAnalyzer(opts Options) *analyzer {
 		jsonOpts: []jsontext.Options{jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true)},
 		bots:     make([]*botAcc, 0),
 	}
+}
+
+func (a *analyzer) flushFormatRun() {
+	if a.runCount > 0 {
+		a.formats[a.runFormat] += a.runCount
+	}
+	a.runCount = 0
 }
 
 func (a *analyzer) unparsed(reason string) {
@@ -187,19 +160,23 @@ func (a *analyzer) unparsed(reason string) {
 	u.Count++
 }
 
-// line reads one line (without its terminator).
-func (a *analyzer) line(ctx context.Context, line []byte) {
-	// A file truncated in place while a writer held it open (logrotate's
-	// copytruncate) starts with a run of NULs before the next line.
-	line = bytes.TrimLeft(line, "\x00")
-	line = bytes.TrimRight(line, " \t")
-	line = bytes.TrimLeft(line, " \t")
-	if len(line) == 0 {
-		return
+// trimLine removes the spaces around a line and the NULs before it: a
+// file truncated in place while a writer held it open (logrotate's
+// copytruncate) starts with a run of NULs before the next line.
+func trimLine(line []byte) []byte {
+	for len(line) > 0 && (line[0] == 0 || line[0] == ' ' || line[0] == '\t') {
+		line = line[1:]
 	}
-	if line[0] == '#' && a.w3cDirective(line) {
-		return
+	for len(line) > 0 && (line[len(line)-1] == ' ' || line[len(line)-1] == '\t') {
+		line = line[:len(line)-1]
 	}
+	return line
+}
+
+// line reads one trimmed, non-blank line that is no W3C directive; no is
+// its line number, w3c the #Fields directive in force.
+func (a *analyzer) line(ctx context.Context, no int64, line []byte, w3c *w3cFields) {
+	a.lineNo, a.w3c = no, w3c
 	a.lines++
 	rec := &a.rec
 	var reason string
@@ -227,8 +204,20 @@ func (a *analyzer) line(ctx context.Context, line []byte) {
 		return
 	}
 	a.parsed++
-	a.formats[rec.format]++
+	// Formats come in runs: a run is counted in the map when it ends.
+	if rec.format != a.runFormat {
+		a.flushFormatRun()
+		a.runFormat = rec.format
+	}
+	a.runCount++
 	a.request(ctx, rec)
+}
+
+// tooLong counts a line over Options.MaxLineBytes.
+func (a *analyzer) tooLong(no int64) {
+	a.lineNo = no
+	a.lines++
+	a.unparsed(ReasonTooLong)
 }
 
 // binary reports a line with control bytes a text log never holds.
@@ -473,6 +462,7 @@ func rfc3339(unix int64) string {
 }
 
 func (a *analyzer) result() Result {
+	a.flushFormatRun()
 	res := Result{
 		Lines:                a.lines,
 		ParsedLines:          a.parsed,
@@ -484,7 +474,7 @@ func (a *analyzer) result() Result {
 		Bots:                 []Bot{},
 		SearchPaths:          make([]string, 0, len(a.searchPaths)),
 		SearchPathsTruncated: a.searchCut,
-		Lookups:              a.lookups,
+		Lookups:              a.dns.lookups,
 		RangeLists:           a.ranges.Lists(),
 	}
 	if a.seen {

@@ -1,9 +1,13 @@
 package crawlerlog
 
 import (
+	"context"
 	"errors"
+	"fmt"
 	"io"
 	"net/netip"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"testing/iotest"
@@ -11,8 +15,8 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// readLines drains a lineReader, marking too-long lines "<long>".
-func readLines(t *testing.T, r io.Reader, max int) []string {
+// drainLines drains a lineReader, marking too-long lines "<long>".
+func drainLines(t *testing.T, r io.Reader, max int) []string {
 	t.Helper()
 	lr := newLineReader(r, max)
 	var out []string
@@ -48,9 +52,9 @@ func TestLineReader(t *testing.T) {
 		{"", 10, nil},
 	}
 	for _, tt := range tests {
-		require.Equal(t, tt.want, readLines(t, strings.NewReader(tt.in), tt.max), "%q", tt.in)
+		require.Equal(t, tt.want, drainLines(t, strings.NewReader(tt.in), tt.max), "%q", tt.in)
 		// One byte at a time: a CRLF split across reads is still one ending.
-		require.Equal(t, tt.want, readLines(t, iotest.OneByteReader(strings.NewReader(tt.in)), tt.max), "%q one byte at a time", tt.in)
+		require.Equal(t, tt.want, drainLines(t, iotest.OneByteReader(strings.NewReader(tt.in)), tt.max), "%q one byte at a time", tt.in)
 	}
 }
 
@@ -146,4 +150,51 @@ func TestEmbeddedRanges(t *testing.T) {
 		require.True(t, r.Contains(v.lists[0], netip.MustParseAddr(ip)), token)
 	}
 	require.Equal(t, MethodNone, newBotVerifier("DuckAssistBot", r).method, "its list is absent")
+}
+
+// TestParallelMatchesSequential: cut into many small batches and parsed
+// by several workers, a log gives the result one worker gives.
+func TestParallelMatchesSequential(t *testing.T) {
+	t.Parallel()
+	files, err := filepath.Glob("testdata/*.*")
+	require.NoError(t, err)
+	var log strings.Builder
+	for _, name := range files {
+		b, err := os.ReadFile(name)
+		require.NoError(t, err)
+		log.Write(b)
+		log.WriteString("junk\n")
+	}
+	opts := Options{Domain: "www.example.com", Workers: 1}
+	want, err := analyze(context.Background(), strings.NewReader(log.String()), opts, batchBytes)
+	require.NoError(t, err)
+	require.Positive(t, want.ParsedLines)
+	for _, workers := range []int{2, 3} {
+		opts.Workers = workers
+		got, err := analyze(context.Background(), strings.NewReader(log.String()), opts, 300)
+		require.NoError(t, err)
+		require.Equal(t, want, got, "%d workers", workers)
+	}
+}
+
+// TestParallelBounds: when the path bound is reached in several workers,
+// the merged result keeps the bound and loses no hit.
+func TestParallelBounds(t *testing.T) {
+	t.Parallel()
+	var log strings.Builder
+	for i := range 400 {
+		fmt.Fprintf(&log, `20.171.207.33 - - [02/Aug/2026:15:00:00 +0000] "GET /p%d HTTP/1.1" 403 5 "-" "GPTBot/1.2"`+"\n", i%40)
+	}
+	res, err := analyze(context.Background(), strings.NewReader(log.String()), Options{Workers: 3, MaxPaths: 10}, 500)
+	require.NoError(t, err)
+	b := res.Bots[0]
+	require.Equal(t, int64(400), b.Hits)
+	require.Equal(t, 10, b.DistinctPaths)
+	require.True(t, b.PagesTruncated)
+	var kept int64
+	for _, p := range b.Pages {
+		kept += p.Hits
+	}
+	require.Equal(t, b.Hits, kept+b.UntrackedHits)
+	require.Len(t, b.Refused, 40)
 }

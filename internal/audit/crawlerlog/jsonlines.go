@@ -315,23 +315,16 @@ func parseJSONTime(b []byte) (int64, bool) {
 	if len(b) == 0 {
 		return 0, false
 	}
-	if b[0] >= '0' && b[0] <= '9' && !bytes.ContainsAny(b, "-/:") {
-		whole := b
-		if i := bytes.IndexAny(b, ".eE"); i >= 0 {
-			if b[i] != '.' {
-				f, err := strconv.ParseFloat(string(b), 64)
-				if err != nil || f > 1e19 {
-					return 0, false
-				}
-				return scaleUnix(int64(f))
-			}
-			whole = b[:i]
-		}
-		n, err := strconv.ParseInt(string(whole), 10, 64)
-		if err != nil {
+	if n, ok := unixNumber(b); ok {
+		return scaleUnix(n)
+	}
+	if b[0] >= '0' && b[0] <= '9' && bytes.IndexByte(b, '-') < 0 && bytes.IndexByte(b, '/') < 0 {
+		// A number with an exponent.
+		f, err := strconv.ParseFloat(string(b), 64)
+		if err != nil || f < 0 || f > 1e19 {
 			return 0, false
 		}
-		return scaleUnix(n)
+		return scaleUnix(int64(f))
 	}
 	if b[0] == '[' && b[len(b)-1] == ']' {
 		b = b[1 : len(b)-1]
@@ -346,6 +339,24 @@ func parseJSONTime(b []byte) (int64, bool) {
 		}
 	}
 	return 0, false
+}
+
+// unixNumber reads digits with an optional fraction ("1786356000.123",
+// "1786269600000000000"), the fraction dropped.
+func unixNumber(b []byte) (int64, bool) {
+	var n int64
+	for i, c := range b {
+		switch {
+		case c >= '0' && c <= '9' && i < 19:
+			n = n*10 + int64(c-'0')
+		case c == '.' && i > 0:
+			_, ok := digits(b[i+1:])
+			return n, ok
+		default:
+			return 0, false
+		}
+	}
+	return n, len(b) > 0
 }
 
 // scaleUnix reads a Unix time of unknown unit by its size: seconds until

@@ -189,6 +189,9 @@ func parseIP(b []byte) (netip.Addr, bool) {
 	if len(b) == 0 || len(b) > 64 {
 		return netip.Addr{}, false
 	}
+	if ip, ok := parseIPv4(b); ok {
+		return ip, true
+	}
 	ip, err := netip.ParseAddr(string(b))
 	if err != nil {
 		ap, perr := netip.ParseAddrPort(string(b))
@@ -201,6 +204,36 @@ func parseIP(b []byte) (netip.Addr, bool) {
 		ip = ap.Addr()
 	}
 	return ip.Unmap().WithZone(""), true
+}
+
+// parseIPv4 reads a dotted quad as netip does (no leading zeros), without
+// the string netip needs: one allocation per line was a tenth of the time
+// of a combined log. Anything else is left to netip.
+func parseIPv4(b []byte) (netip.Addr, bool) {
+	var ip [4]byte
+	part, n, nd := 0, 0, 0
+	for _, c := range b {
+		switch {
+		case c >= '0' && c <= '9':
+			if nd > 0 && n == 0 {
+				return netip.Addr{}, false
+			}
+			n, nd = n*10+int(c-'0'), nd+1
+			if n > 255 {
+				return netip.Addr{}, false
+			}
+		case c == '.' && nd > 0 && part < 3:
+			ip[part] = byte(n)
+			part, n, nd = part+1, 0, 0
+		default:
+			return netip.Addr{}, false
+		}
+	}
+	if part != 3 || nd == 0 {
+		return netip.Addr{}, false
+	}
+	ip[3] = byte(n)
+	return netip.AddrFrom4(ip), true
 }
 
 // parseStatus reads a three-digit status; CloudFront's 000 (the client
@@ -249,15 +282,20 @@ func targetPath(t []byte) ([]byte, bool) {
 	if t[0] != '/' {
 		if i := bytes.Index(t, []byte("://")); i > 0 && i < 10 {
 			rest := t[i+3:]
-			if j := bytes.IndexAny(rest, "/?#"); j >= 0 {
-				t = rest[j:]
-			} else {
-				t = []byte("/")
+			t = []byte("/")
+			for j, c := range rest {
+				if c == '/' || c == '?' || c == '#' {
+					t = rest[j:]
+					break
+				}
 			}
 		}
 	}
-	if i := bytes.IndexAny(t, "?#"); i >= 0 {
-		t = t[:i]
+	for i, c := range t {
+		if c == '?' || c == '#' {
+			t = t[:i]
+			break
+		}
 	}
 	if len(t) == 0 {
 		t = []byte("/")

@@ -6,6 +6,7 @@ import (
 	"net"
 	"net/netip"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -160,20 +161,38 @@ type dnsKey struct {
 	domains string
 }
 
+// dnsState is the lookup budget and cache of one analysis, shared by its
+// workers.
+type dnsState struct {
+	mu      sync.Mutex
+	cache   map[dnsKey]dnsResult
+	lookups int
+}
+
 // reverseDNS runs forward-confirmed reverse DNS for ip against domains,
 // within the lookup budget; results are kept per address and domain set,
 // so the cache holds at most MaxLookups entries.
 func (a *analyzer) reverseDNS(ctx context.Context, ip netip.Addr, domains []string) dnsResult {
-	key := dnsKey{ip, strings.Join(domains, " ")}
-	if r, ok := a.dnsCache[key]; ok {
-		return r
-	}
-	if a.opts.Resolver == nil || a.lookups >= a.opts.MaxLookups || ctx.Err() != nil {
+	if a.opts.Resolver == nil {
 		return dnsUnknown
 	}
-	a.lookups++
+	key := dnsKey{ip, strings.Join(domains, " ")}
+	d := a.dns
+	d.mu.Lock()
+	if r, ok := d.cache[key]; ok {
+		d.mu.Unlock()
+		return r
+	}
+	if d.lookups >= a.opts.MaxLookups || ctx.Err() != nil {
+		d.mu.Unlock()
+		return dnsUnknown
+	}
+	d.lookups++ // reserved before the lookup, which runs unlocked
+	d.mu.Unlock()
 	r := a.lookupFCrDNS(ctx, ip, domains)
-	a.dnsCache[key] = r
+	d.mu.Lock()
+	d.cache[key] = r
+	d.mu.Unlock()
 	return r
 }
 

@@ -61,20 +61,21 @@ func parseW3CFields(spec string) *w3cFields {
 	return f
 }
 
-// w3cDirective handles a line starting with '#'. It reports whether the
-// line was a W3C directive (and so not counted as a log line).
-func (a *analyzer) w3cDirective(line []byte) bool {
-	const fields = "#Fields:"
-	if len(line) >= len(fields) && strings.EqualFold(string(line[:len(fields)]), fields) {
-		a.w3c = parseW3CFields(string(line[len(fields):]))
-		return true
+// w3cDirective reads a line starting with '#': directive reports a W3C
+// directive (not counted as a log line), fields the column map of a
+// #Fields directive (nil for the others, and for a #Fields line without
+// the columns a request needs).
+func w3cDirective(line []byte) (directive, isFields bool, fields *w3cFields) {
+	const f = "#Fields:"
+	if len(line) >= len(f) && strings.EqualFold(string(line[:len(f)]), f) {
+		return true, true, parseW3CFields(string(line[len(f):]))
 	}
 	for _, d := range []string{"#Version:", "#Software:", "#Date:", "#Start-Date:", "#End-Date:", "#Remark:"} {
 		if len(line) >= len(d) && strings.EqualFold(string(line[:len(d)]), d) {
-			return true
+			return true, false, nil
 		}
 	}
-	return false
+	return false, false, nil
 }
 
 // maxW3CFields bounds the columns read; CloudFront logs have 33.
