@@ -7,8 +7,11 @@
 # The log is generated once (fixed seed) and kept in the temp dir. Then the
 # same file is read twice, each in its own process: by a bare bufio.Scanner
 # counting lines (the floor), then by crawlerlog.Analyze. It prints lines/s
-# of each, their ratio (target: Analyze ≥ 0.25 × the scanner) and each
-# process's peak resident memory (VmHWM; target: ≤ 200 MiB for Analyze).
+# of each, their ratio (target: Analyze ≥ 0.25 × the scanner), the same
+# ratio of CPU time (what the wall-time ratio would be on one core, whatever
+# else the machine runs) and each process's peak resident memory (VmHWM;
+# target: ≤ 200 MiB for Analyze). Analyze parses on GOMAXPROCS workers (at
+# most 4), so its wall time depends on the cores free during the run.
 # docs/PERFORMANCE.md, "Crawler log analysis", quotes it.
 #
 #   bench/crawlerlog.sh                 # 1 GB, three rounds
@@ -39,6 +42,7 @@ for round in $(seq "$ROUNDS"); do
   echo "  $analyze"
   field() { sed -n "s/.*$1=\([0-9.]*\).*/\1/p" <<<"$2"; }
   awk -v s="$(field lines_per_s "$scan")" -v a="$(field lines_per_s "$analyze")" \
-    'BEGIN { printf "  ratio analyze/scan = %.3f (target >= 0.25)\n", a / s }'
+    -v sc="$(field cpu_seconds "$scan")" -v ac="$(field cpu_seconds "$analyze")" \
+    'BEGIN { printf "  ratio analyze/scan = %.3f (target >= 0.25); of CPU time per line = %.3f\n", a / s, sc / ac }'
 done
 cat "$dir/analyze.err"

@@ -291,11 +291,11 @@ func targetPath(t []byte) ([]byte, bool) {
 			}
 		}
 	}
-	for i, c := range t {
-		if c == '?' || c == '#' {
-			t = t[:i]
-			break
-		}
+	if i := bytes.IndexByte(t, '?'); i >= 0 {
+		t = t[:i]
+	}
+	if i := bytes.IndexByte(t, '#'); i >= 0 {
+		t = t[:i]
 	}
 	if len(t) == 0 {
 		t = []byte("/")
