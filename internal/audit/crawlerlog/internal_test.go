@@ -198,3 +198,19 @@ func TestParallelBounds(t *testing.T) {
 	require.Equal(t, b.Hits, kept+b.UntrackedHits)
 	require.Len(t, b.Refused, 40)
 }
+
+// TestLargeLogParallel: a log larger than the first read is parsed by
+// the workers, with the result one worker gives.
+func TestLargeLogParallel(t *testing.T) {
+	t.Parallel()
+	var log strings.Builder
+	for log.Len() < 3*minReadBuffer {
+		log.WriteString(`20.171.207.33 - - [02/Aug/2026:15:00:00 +0000] "GET / HTTP/1.1" 200 5 "-" "GPTBot/1.2"` + "\n")
+	}
+	large, err := analyze(context.Background(), strings.NewReader(log.String()), Options{Workers: 4}, minReadBuffer/2)
+	require.NoError(t, err)
+	one, err := analyze(context.Background(), strings.NewReader(log.String()), Options{Workers: 1}, batchBytes)
+	require.NoError(t, err)
+	require.Equal(t, one, large)
+	require.Greater(t, large.Lines, int64(8000))
+}

@@ -49,14 +49,18 @@ func analyze(ctx context.Context, r io.Reader, opts Options, batchSize int) (Res
 		opts.Ranges = rs
 	}
 	lr := newLineReader(r, opts.MaxLineBytes)
-	head := lr.peek(8)
+	// The first read fills the buffer: enough to see the format's magic
+	// bytes, and to tell a small log from a large one.
+	head := lr.peek(len(lr.buf))
 	for _, m := range compressedMagic {
 		if bytes.HasPrefix(head, []byte(m.magic)) {
 			return Result{}, fmt.Errorf("%w (%s): decompress it first", ErrCompressed, m.name)
 		}
 	}
 	dns := &dnsState{cache: map[dnsKey]dnsResult{}}
-	if opts.Workers == 1 {
+	// A log that fits in the first read and in one batch is parsed on this
+	// goroutine.
+	if opts.Workers == 1 || lr.eof && lr.end-lr.start <= batchSize {
 		a := newAnalyzer(opts, dns)
 		err := readLines(ctx, lr, func(no int64, line []byte, tooLong bool, w3c *w3cFields) {
 			if tooLong {
@@ -117,7 +121,7 @@ func analyzeParallel(ctx context.Context, lr *lineReader, opts Options, dns *dns
 	// a few batches however long the log.
 	free := make(chan *batch, 2*opts.Workers)
 	for range cap(free) {
-		free <- &batch{data: make([]byte, 0, size)}
+		free <- &batch{}
 	}
 	work := make(chan *batch, cap(free))
 	workers := make([]*analyzer, opts.Workers)
