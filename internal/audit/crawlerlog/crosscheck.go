@@ -5,6 +5,7 @@ import (
 	"net/url"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/geoscan/geoscan/internal/audit/robots"
 )
@@ -137,7 +138,7 @@ func refusedButAllowed(res Result, robotsTxt string, fetched bool) RefusedButAll
 		if len(out.Pages) < MaxCrossCheckItems {
 			out.Pages = append(out.Pages, RefusedPage{
 				Token: c.bot.Token, Owner: c.bot.Owner, Role: c.bot.Role, Path: c.page.Path,
-				Hits: c.page.Hits, VerifiedHits: c.page.VerifiedHits, Statuses: refusals, Robots: v.Reason,
+				Hits: c.page.Hits, VerifiedHits: c.page.VerifiedHits, Statuses: refusals, Robots: cut(v.Reason, maxReasonBytes),
 			})
 		}
 	}
@@ -178,6 +179,23 @@ func neverCrawled(res Result, known []string) NeverCrawled {
 		}
 	}
 	return out
+}
+
+// maxReasonBytes bounds the robots.txt verdict quoted in a RefusedPage:
+// it quotes the deciding line of the site's file, which can be of any
+// length.
+const maxReasonBytes = 300
+
+// cut shortens s to at most n bytes on a rune boundary, marking the cut.
+func cut(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	s = s[:n]
+	for i := 0; i < utf8.UTFMax && !utf8.ValidString(s); i++ {
+		s = s[:len(s)-1] // the bytes of a cut rune
+	}
+	return s + "…"
 }
 
 // pagePath takes the path of a page given as a URL or a path.

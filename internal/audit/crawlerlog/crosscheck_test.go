@@ -3,6 +3,7 @@ package crawlerlog_test
 import (
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/stretchr/testify/require"
 
@@ -128,4 +129,21 @@ func TestCrossCheckNeverCrawled(t *testing.T) {
 	nc = crawlerlog.CrossCheck(cut, "", true, known).NeverCrawled
 	require.False(t, nc.Measured)
 	require.Equal(t, crawlerlog.NotMeasuredPathsCut, nc.Reason)
+}
+
+// TestCrossCheckBoundsRobotsText: the verdict quotes the site's robots.txt
+// line, cut when long.
+func TestCrossCheckBoundsRobotsText(t *testing.T) {
+	t.Parallel()
+	res := analyzeString(t, clfLine("74.7.228.5", "/pricing", oaiSearchBotUA, 403), crawlerlog.Options{})
+	long := "/" + strings.Repeat("é", 400)
+	cc := crawlerlog.CrossCheck(res, "User-agent: *\nAllow: /pricing\nDisallow: "+long+"\n", true, nil)
+	require.Equal(t, 1, cc.RefusedButAllowed.Count)
+	require.Contains(t, cc.RefusedButAllowed.Pages[0].Robots, "Allow: /pricing")
+	cc = crawlerlog.CrossCheck(res, "User-agent: *\nAllow: /pr"+strings.Repeat("*", 400)+"\nDisallow: /\n", true, nil)
+	require.Equal(t, 1, cc.RefusedButAllowed.Count)
+	r := cc.RefusedButAllowed.Pages[0].Robots
+	require.Contains(t, r, "Allow: /pr***")
+	require.Len(t, r, 300+len("…"))
+	require.True(t, utf8.ValidString(r))
 }
