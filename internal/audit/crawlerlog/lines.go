@@ -18,10 +18,11 @@ type lineReader struct {
 	buf   []byte
 	start int // first unread byte of buf
 	end   int // end of the data in buf
-	// nl caches the position of the next LF at or after start (-1: none
-	// in buf[start:end]), so a file of bare-CR lines is not searched for an
-	// LF once per line.
-	nl  int
+	// nl and cr cache the positions of the next LF and CR at or after
+	// start (-1: none in buf[start:end], -2: not searched yet): a file of
+	// LF lines is searched for CRs once per read, not once per line, and a
+	// file of bare-CR lines for LFs likewise.
+	nl, cr int
 	max int
 	eof bool
 	err error
@@ -34,7 +35,7 @@ func newLineReader(r io.Reader, max int) *lineReader {
 	if size < minReadBuffer {
 		size = minReadBuffer
 	}
-	return &lineReader{r: r, buf: make([]byte, size), max: max, nl: -2}
+	return &lineReader{r: r, buf: make([]byte, size), max: max, nl: -2, cr: -2}
 }
 
 // peek returns up to n bytes at the start of the stream, without
@@ -54,11 +55,17 @@ func (lr *lineReader) fill() {
 		if lr.nl >= 0 {
 			lr.nl -= lr.start
 		}
+		if lr.cr >= 0 {
+			lr.cr -= lr.start
+		}
 		lr.start = 0
 	}
+	// The data already held has none; the new data may.
 	if lr.nl == -1 {
-		// The data already held has no LF; the new data may.
 		lr.nl = -2
+	}
+	if lr.cr == -1 {
+		lr.cr = -2
 	}
 	for lr.end < len(lr.buf) {
 		n, err := lr.r.Read(lr.buf[lr.end:])
@@ -89,11 +96,19 @@ func (lr *lineReader) next() (line []byte, tooLong bool, err error) {
 				lr.nl = -1
 			}
 		}
-		limit := len(data) // the search for a CR ends at the LF
+		if lr.cr == -2 {
+			if i := bytes.IndexByte(data, '\r'); i >= 0 {
+				lr.cr = lr.start + i
+			} else {
+				lr.cr = -1
+			}
+		}
+		limit := len(data)
 		if lr.nl >= 0 {
 			limit = lr.nl - lr.start
 		}
-		if cr := bytes.IndexByte(data[:limit], '\r'); cr >= 0 {
+		if lr.cr >= 0 && lr.cr-lr.start < limit {
+			cr := lr.cr - lr.start
 			if cr == len(data)-1 && !lr.eof {
 				// A CR at the end of the data may be the first half of a CRLF.
 				if lr.end-lr.start >= len(lr.buf) {
@@ -104,6 +119,7 @@ func (lr *lineReader) next() (line []byte, tooLong bool, err error) {
 			}
 			line = data[:cr]
 			lr.start += cr + 1
+			lr.cr = -2
 			if lr.nl == lr.start {
 				lr.start++ // CRLF
 				lr.nl = -2
@@ -147,7 +163,7 @@ func (lr *lineReader) skipLong() ([]byte, bool, error) {
 		data := lr.buf[lr.start:lr.end]
 		if i := bytes.IndexAny(data, "\r\n"); i >= 0 {
 			lr.start += i + 1
-			lr.nl = -2
+			lr.nl, lr.cr = -2, -2
 			if data[i] == '\r' {
 				if lr.start == lr.end && !lr.eof {
 					lr.fill()
@@ -158,7 +174,7 @@ func (lr *lineReader) skipLong() ([]byte, bool, error) {
 			}
 			return nil, true, nil
 		}
-		lr.start, lr.nl = lr.end, -2
+		lr.start, lr.nl, lr.cr = lr.end, -2, -2
 		if lr.eof {
 			return nil, true, nil
 		}
