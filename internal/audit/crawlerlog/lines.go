@@ -23,9 +23,9 @@ type lineReader struct {
 	// LF lines is searched for CRs once per read, not once per line, and a
 	// file of bare-CR lines for LFs likewise.
 	nl, cr int
-	max int
-	eof bool
-	err error
+	max    int
+	eof    bool
+	err    error
 }
 
 const minReadBuffer = 256 << 10
