@@ -105,8 +105,10 @@ type analyzer struct {
 	lastFamily byte       // 't' text, 'w' W3C: which is tried first
 	dns        *dnsState  // shared by the workers of one analysis
 
-	rec     record
-	uaCache map[string]int // raw user agent → token index
+	rec record
+	// uaCache and uaCacheEncoded map a user agent as written (plain, or
+	// URL-encoded by W3C and CloudFront logs) to its token index.
+	uaCache, uaCacheEncoded map[string]int
 
 	// Scratch space reused line after line.
 	lastCLF               []byte
@@ -126,17 +128,18 @@ type analyzer struct {
 
 func newAnalyzer(opts Options, dns *dnsState) *analyzer {
 	return &analyzer{
-		dns:         dns,
-		opts:        opts,
-		ranges:      opts.Ranges,
-		tokens:      newTokenTable(),
-		domain:      siteKey([]byte(opts.Domain)),
-		uaCache:     map[string]int{},
-		reasons:     map[string]*Unparsed{},
-		formats:     map[string]int64{},
-		searchPaths: map[string]struct{}{},
-		cloudFront:  parseW3CFields(cloudFrontFields),
-		lastFamily:  't',
+		dns:            dns,
+		opts:           opts,
+		ranges:         opts.Ranges,
+		tokens:         newTokenTable(),
+		domain:         siteKey([]byte(opts.Domain)),
+		uaCache:        map[string]int{},
+		uaCacheEncoded: map[string]int{},
+		reasons:        map[string]*Unparsed{},
+		formats:        map[string]int64{},
+		searchPaths:    map[string]struct{}{},
+		cloudFront:     parseW3CFields(cloudFrontFields),
+		lastFamily:     't',
 		// Duplicate keys are not looked for and invalid UTF-8 is let
 		// through: both cost time, and a log line is data either way.
 		jsonOpts: []jsontext.Options{jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true)},
@@ -293,19 +296,22 @@ func (a *analyzer) botIndex(rec *record) int {
 	if len(rec.ua) < 5 {
 		return -1
 	}
-	if idx, ok := a.uaCache[string(rec.ua)]; ok {
+	cache, ua := a.uaCache, rec.ua
+	if rec.uaEncoded {
+		cache = a.uaCacheEncoded
+	}
+	if idx, ok := cache[string(ua)]; ok {
 		return idx
 	}
-	ua := rec.ua
 	if rec.uaEncoded {
 		ua = a.decodeUA(ua)
 	}
 	idx := a.tokens.match(ua)
 	if len(rec.ua) <= maxUACacheLen {
-		if len(a.uaCache) >= maxUACache {
-			clear(a.uaCache)
+		if len(cache) >= maxUACache {
+			clear(cache)
 		}
-		a.uaCache[string(rec.ua)] = idx
+		cache[string(rec.ua)] = idx
 	}
 	return idx
 }

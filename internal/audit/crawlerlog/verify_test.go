@@ -150,3 +150,16 @@ func TestTokenMatching(t *testing.T) {
 		require.Equal(t, tt.want, res.Bots[0].Token, tt.ua)
 	}
 }
+
+// TestEncodedUserAgents: W3C logs URL-encode the user agent, other formats
+// do not: the same bytes name a token in one and not in the other.
+func TestEncodedUserAgents(t *testing.T) {
+	t.Parallel()
+	log := clfLine("66.249.66.1", "/", "Google%62ot/2.1", 200) + "\n" +
+		"#Fields: date time c-ip cs-method cs-uri-stem sc-status cs(User-Agent)\n" +
+		"2026-09-01 10:00:00 66.249.66.1 GET / 200 Google%62ot/2.1\n" +
+		clfLine("66.249.66.1", "/", "Google%62ot/2.1", 200) + "\n"
+	res := analyzeString(t, log, crawlerlog.Options{})
+	require.Equal(t, int64(2), res.OtherHits)
+	require.Equal(t, int64(1), botByToken(t, res, "Googlebot").VerifiedHits)
+}
