@@ -214,3 +214,28 @@ func TestLargeLogParallel(t *testing.T) {
 	require.Equal(t, one, large)
 	require.Greater(t, large.Lines, int64(8000))
 }
+
+// FuzzParallel: cut into tiny batches for three workers, any log gives
+// the result one worker gives.
+func FuzzParallel(f *testing.F) {
+	files, err := filepath.Glob("testdata/*.*")
+	require.NoError(f, err)
+	for _, name := range files {
+		b, err := os.ReadFile(name)
+		require.NoError(f, err)
+		f.Add(b)
+	}
+	f.Add([]byte("a\r\n\r\nb\rc\x00\x00#Fields: date time c-ip cs-uri-stem sc-status cs(User-Agent)\n2026-08-07 10:00:00 1.2.3.4 /a 200 GPTBot%2F1.0\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		opts := Options{Domain: "www.example.com", MaxLineBytes: 200, Workers: 1}
+		want, err := analyze(context.Background(), strings.NewReader(string(data)), opts, batchBytes)
+		if err != nil {
+			require.ErrorIs(t, err, ErrCompressed)
+			return
+		}
+		opts.Workers = 3
+		got, err := analyze(context.Background(), strings.NewReader(string(data)), opts, 64)
+		require.NoError(t, err)
+		require.Equal(t, want, got)
+	})
+}
