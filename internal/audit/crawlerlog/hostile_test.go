@@ -208,3 +208,15 @@ func TestBounds(t *testing.T) {
 	res = analyzeString(t, strings.Replace(gptbotLine, "/blog/ai-search", "/"+strings.Repeat("y", 5000), 1), crawlerlog.Options{})
 	require.Len(t, botByToken(t, res, "GPTBot").Pages[0].Path, crawlerlog.MaxStoredPath)
 }
+
+// TestCloudFrontHostOrder: the site's host is x-host-header wherever it
+// comes in the line, never the distribution's name in cs-host.
+func TestCloudFrontHostOrder(t *testing.T) {
+	t.Parallel()
+	log := `{"cs-host":"d111111abcdef8.cloudfront.net","c-ip":"198.51.100.1","sc-status":"200","cs-uri-stem":"/","cs-user-agent":"Mozilla/5.0","timestamp":"1786356000.123","x-host-header":"shop.example.net"}` + "\n" +
+		`{"x-host-header":"www.example.com","cs-host":"d111111abcdef8.cloudfront.net","c-ip":"198.51.100.1","sc-status":"200","cs-uri-stem":"/","cs-user-agent":"Mozilla/5.0","timestamp":"1786356000.123"}` + "\n"
+	res := analyzeString(t, log, crawlerlog.Options{Domain: "www.example.com"})
+	require.Equal(t, int64(2), res.ParsedLines)
+	require.Equal(t, int64(1), res.OtherHostLines)
+	require.Equal(t, int64(1), res.OtherHits)
+}

@@ -104,8 +104,12 @@ type jsonLine struct {
 	hostPreferred, proxy, vercel        bool
 }
 
+// complete reports that every fact was found; CloudFront's cs-host (the
+// distribution's name) does not complete the host while x-host-header may
+// follow.
 func (j *jsonLine) complete() bool {
-	return j.ip != nil && j.host != nil && j.uri != nil && j.ua != nil && j.status != nil && j.unixTime != nil
+	return j.ip != nil && j.host != nil && j.uri != nil && j.ua != nil && j.status != nil && j.unixTime != nil &&
+		(j.hostPreferred || j.format != FormatCloudFrontRT)
 }
 
 // parseJSON reads a JSON log line. The decoder stops once every fact is
