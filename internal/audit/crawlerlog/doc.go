@@ -2,8 +2,9 @@
 // for AI and search crawlers: which crawlers really visit, from addresses
 // their operators confirm, which pages they fetch and what the site
 // answers them. It reads a log as a stream (Analyze), in bounded memory,
-// whatever its format and however damaged; it never stores, fetches or
-// queues anything: its caller stores the Result.
+// whatever its format and however damaged, parsing on up to
+// Options.Workers goroutines; it never stores, fetches or queues anything:
+// its caller stores the Result.
 //
 // # Formats
 //
