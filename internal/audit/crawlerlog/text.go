@@ -67,12 +67,14 @@ func splitFields(line []byte, out *[maxFields]field) (n int, ok bool) {
 			out[n] = field{i + 1, i + k, '['}
 			i += k + 1
 		default:
-			k := bytes.IndexByte(line[i:], ' ')
-			if k < 0 {
-				k = len(line) - i
+			// Bare fields are short (an address, "-", a status): a loop
+			// beats IndexByte's setup.
+			j := i
+			for j < len(line) && line[j] != ' ' {
+				j++
 			}
-			out[n] = field{i, i + k, 0}
-			i += k
+			out[n] = field{i, j, 0}
+			i = j
 		}
 		n++
 	}
