@@ -164,6 +164,9 @@ func (w *Worker) analyze(ctx context.Context, lg store.CrawlerLog) (crawlerlog.R
 		if errors.As(err, &ge) {
 			return res, &failure{CodeUnreadable, "The gzip stream is broken: " + ge.Error() + "."}
 		}
+		if errors.Is(err, crawlerlog.ErrCompressed) {
+			return res, &failure{CodeUnreadable, "The upload is compressed in a format other than gzip (zstd, bzip2, xz or zip); decompress it, or send it gzipped."}
+		}
 		if errors.Is(err, errExpandsTooFar) {
 			return res, &failure{CodeTooLarge, fmt.Sprintf("The log expands to more than %d bytes uncompressed; split it into smaller files.", w.maxUncompressed())}
 		}

@@ -177,6 +177,14 @@ func TestWorkerCrossChecksWithTheLatestAudit(t *testing.T) {
 	require.NoError(t, pool.QueryRow(ctx, `SELECT count(*) FROM crawler_log_chunks WHERE log_id = $1`, broken).Scan(&chunks))
 	require.Zero(t, chunks)
 
+	// Another compression: unreadable, said so.
+	zstd := upload(append([]byte{0x28, 0xb5, 0x2f, 0xfd}, bytes.Repeat([]byte{0}, 64)...))
+	require.NoError(t, work(t, w, zstd, 1))
+	lg, err = st.GetCrawlerLog(ctx, org.ID, zstd)
+	require.NoError(t, err)
+	require.Equal(t, crawlerlogs.CodeUnreadable, lg.ErrorCode)
+	require.Contains(t, lg.ErrorMessage, "zstd")
+
 	// Past the uncompressed limit: too_large.
 	big := upload(gz(t, strings.Repeat(edgeLog, 50)))
 	require.NoError(t, work(t, &crawlerlogs.Worker{Store: st, MaxUncompressedBytes: 1000}, big, 1))
