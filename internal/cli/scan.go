@@ -490,6 +490,8 @@ func scanReport(ctx context.Context, e env, args []string) error {
 		}
 	} else if err := printReport(e.stdout, r); err != nil {
 		return err
+	} else if err := printBenchmark(e.stdout, r); err != nil {
+		return err
 	} else if err := printAgentReadiness(e.stdout, resp.Body); err != nil {
 		return err
 	}
