@@ -248,3 +248,17 @@ func ring(r api.RingResult) string { return fmt.Sprintf("%d · %s", r.Score, r.G
 func scoringRing(s scoring.Result, id scoring.Ring) string {
 	return fmt.Sprintf("%d · %s", s.Ring(id).Score, s.Ring(id).Grade.Grade)
 }
+
+// The section is drawn in every language, in its words.
+func TestRenderPDFBenchmarkInEveryLanguage(t *testing.T) {
+	t.Parallel()
+	f, _ := benchmarked(t, measuredShare())
+	for lang, heading := range map[string]string{
+		"en": "Competitor benchmark", "de": "Vergleich mit Wettbewerbern", "fr": "Comparaison avec la concurrence", "es": "Comparación con la competencia",
+	} {
+		text := pdfText(t, f.pdfIn(t, scoring.Engineering, lang))
+		require.Contains(t, text, heading, lang)
+		require.NotContains(t, text, "html.", lang)
+		require.NotContains(t, text, "\uFFFD", lang)
+	}
+}
