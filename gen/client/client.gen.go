@@ -2543,7 +2543,8 @@ type Report struct {
 	// about the category, from the same buyer questions asked once. `k` of `n` answers name a
 	// brand (answers that failed are left out of `n`, never counted as not naming it), with a
 	// 95 % interval; `small_sample` when `n` is too small to read a rate from.
-	// `not_measured` (with `reason`) without an answer engine or without competitors.
+	// `not_measured` (with `reason`) without an answer engine. Absent when the scan named no
+	// competitors.
 	ShareOfVoice *ShareOfVoice `json:"share_of_voice,omitempty"`
 
 	// Site What a whole-site audit covered. Absent or `null` for a homepage-only scan.
@@ -3206,7 +3207,8 @@ type ShareList struct {
 // about the category, from the same buyer questions asked once. `k` of `n` answers name a
 // brand (answers that failed are left out of `n`, never counted as not naming it), with a
 // 95 % interval; `small_sample` when `n` is too small to read a rate from.
-// `not_measured` (with `reason`) without an answer engine or without competitors.
+// `not_measured` (with `reason`) without an answer engine. Absent when the scan named no
+// competitors.
 type ShareOfVoice struct {
 	// Brands The site's brand first, then the competitors in the order named.
 	Brands []ShareOfVoiceBrand `json:"brands"`
