@@ -3227,7 +3227,12 @@ type ShareOfVoice struct {
 		Citations int                         `json:"citations"`
 		Domain    string                      `json:"domain"`
 	} `json:"sources"`
-	Status ShareOfVoiceStatus `json:"status"`
+
+	// SourcesReason Why `sources` is empty and `citing_competitors_not_you` null: no answer read cited a
+	// source (for example, no configured engine searches the web). Absent when sources
+	// were read.
+	SourcesReason *string            `json:"sources_reason,omitempty"`
+	Status        ShareOfVoiceStatus `json:"status"`
 }
 
 // ShareOfVoiceSourcesCategory defines model for ShareOfVoice.Sources.Category.

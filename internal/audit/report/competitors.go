@@ -110,6 +110,9 @@ func shareOfVoice(s *mentions.ShareOfVoice) *api.ShareOfVoice {
 	if s.Status == mentions.ShareMeasured && s.SourcesNotMeasured == "" {
 		out.CitingCompetitorsNotYou = new(append([]string{}, s.CitingCompetitorsNotYou...))
 	}
+	if s.SourcesNotMeasured != "" {
+		out.SourcesReason = new(s.SourcesNotMeasured)
+	}
 	return out
 }
 

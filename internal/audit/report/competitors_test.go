@@ -123,6 +123,7 @@ func TestBenchmarkSourcesNotMeasuredAreNull(t *testing.T) {
 	r := f.report.For(scoring.Marketing)
 	require.Nil(t, r.ShareOfVoice.CitingCompetitorsNotYou)
 	require.Empty(t, r.ShareOfVoice.Sources)
+	require.Equal(t, "no answer read cited a source", *r.ShareOfVoice.SourcesReason)
 	text := pdfText(t, f.pdf(t, scoring.Marketing))
 	require.Contains(t, text, "Not measured: no answer read cited a source.")
 	requireAbsent(t, text, "Cited for competitors, never for you")
