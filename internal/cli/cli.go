@@ -1,6 +1,6 @@
 // Package cli implements the geoscan subcommands: serve, migrate, dev, the
 // organization and API-key administration commands, and the client
-// commands (scan, schedule, usage, webhook) that use a server's API
+// commands (scan, schedule, logs, usage, webhook) that use a server's API
 // through the generated Go client.
 package cli
 
@@ -86,11 +86,14 @@ Usage:
   geoscan version                       the module version and commit of this binary (also --version)
 
 Client commands (GEOSCAN_API_URL, GEOSCAN_API_KEY; --json prints the API's JSON, but for pdf and export):
-  geoscan scan create URL [--brand NAME] [--callback-url URL] [--language en|de|fr|es] [--wait] [--min-score N]
-                          [--fail-under RING=N] [--sarif FILE] [--junit FILE]
+  geoscan scan create URL [--brand NAME] [--callback-url URL] [--language en|de|fr|es] [--competitor URL ...]
+                          [--wait] [--min-score N] [--fail-under RING=N] [--sarif FILE] [--junit FILE]
   geoscan scan get|report|triage|checks|pdf|delete ID
   geoscan scan list | export | compare BASE TARGET       (geoscan scan help)
   geoscan schedule create URL | list | get ID | update ID | delete ID   (geoscan schedule help)
+  geoscan logs upload FILE|- --domain HOST | --schedule ID [--wait]
+                                        which AI crawlers really visit: a site's access log, analysed
+  geoscan logs get ID [--days] [--pages] | list | delete ID   (geoscan logs help)
   geoscan usage
   geoscan webhook test URL | verify --secret S --signature SIG --payload-file F
   geoscan mcp [--max-wait D]            serve these as tools to an AI assistant over MCP on stdio (docs/API.md)
@@ -121,7 +124,7 @@ func mainWith(ctx context.Context, e env, args []string) int {
 		printf(e.stdout, "%s", lines(usageOf(args)))
 		return 0
 	case errors.Is(err, errUsage):
-		if len(args) > 0 && oneOf(args[0], "scan", "schedule", "webhook", "usage") {
+		if len(args) > 0 && oneOf(args[0], "scan", "schedule", "logs", "webhook", "usage") {
 			// The group's own usage is already part of the message.
 			printf(e.stderr, "%s\n", lines(err.Error()))
 		} else {
@@ -164,6 +167,7 @@ func commandTable() []command {
 			"share create", "share list", "share revoke", "delete",
 		}},
 		{name: "schedule", run: scheduleCmd, sub: []string{"create", "list", "get", "update", "delete", "runs", "tick"}},
+		{name: "logs", run: logsCmd, sub: []string{"upload", "get", "list", "delete"}},
 		{name: "usage", run: usageCmd},
 		{name: "webhook", run: webhookCmd, sub: []string{"test", "verify"}},
 		{name: "mcp", run: mcpCmd},

@@ -29,6 +29,7 @@ import (
 // mistake in the command line).
 const (
 	exitScanFailed  = 3 // scan create --wait: the scan failed
+	exitLogFailed   = 3 // logs upload --wait: the analysis failed
 	exitBelowScore  = 4 // scan create --min-score: the scan scored below it
 	exitWaitTimeout = 5 // scan create --wait: the scan did not finish in time
 	exitWebhook     = 6 // webhook test: not delivered; webhook verify: signature not valid
@@ -102,13 +103,32 @@ type api struct {
 
 // newAPI reads GEOSCAN_API_URL and GEOSCAN_API_KEY and builds the client.
 func newAPI(e env, asJSON bool) (*api, error) {
+	return newAPIWith(e, asJSON, &http.Client{Timeout: 2 * time.Minute})
+}
+
+// newUploadAPI is newAPI for a request whose body is a large stream: no
+// bound on the whole exchange, which a slow link may need (the server
+// bounds an upload's time), but two minutes for the answer once the body
+// is sent.
+func newUploadAPI(e env, asJSON bool) (*api, error) {
+	tr, ok := http.DefaultTransport.(*http.Transport)
+	if !ok {
+		return nil, errors.New("the default HTTP transport is not an *http.Transport")
+	}
+	tr = tr.Clone()
+	tr.ResponseHeaderTimeout = 2 * time.Minute
+	return newAPIWith(e, asJSON, &http.Client{Transport: tr})
+}
+
+// newAPIWith is newAPI sending through doer, unless the environment has a
+// client of its own (tests).
+func newAPIWith(e env, asJSON bool, doer client.HttpRequestDoer) (*api, error) {
 	cfg, err := config.LoadClient(e.getenv)
 	if err != nil {
 		return nil, err
 	}
-	doer := e.httpClient
-	if doer == nil {
-		doer = &http.Client{Timeout: 2 * time.Minute}
+	if e.httpClient != nil {
+		doer = e.httpClient
 	}
 	c, err := client.NewClientWithResponses(cfg.APIURL, client.WithHTTPClient(doer),
 		client.WithRequestEditorFn(func(_ context.Context, r *http.Request) error {

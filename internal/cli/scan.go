@@ -24,8 +24,10 @@ import (
 const scanUsage = `Usage: geoscan scan COMMAND [flags]
 
   create URL [--brand NAME] [--callback-url URL] [--project P] [--max-pages N] [--language en|de|fr|es]
-             [--wait] [--min-score N] [--fail-under RING=N] [--sarif FILE] [--junit FILE] [--timeout 10m]
-                     create a scan; --max-pages above 1 audits the whole site, up to N pages; --wait
+             [--competitor URL ...] [--wait] [--min-score N] [--fail-under RING=N] [--sarif FILE] [--junit FILE]
+             [--timeout 10m]
+                     create a scan; --max-pages above 1 audits the whole site, up to N pages; each
+                     --competitor is audited beside it and scored in the same AI answers; --wait
                      shows its progress (pages judged, on a whole-site audit) until it finishes,
                      --min-score fails the command when the overall score is lower, --fail-under when
                      a ring's is (search=70); --sarif and --junit write the results for CI (each implies --wait)
@@ -89,6 +91,30 @@ func scanCmd(ctx context.Context, e env, args []string) error {
 	return fmt.Errorf("%w: unknown scan command %q\n\n%s", errUsage, args[0], scanUsage)
 }
 
+// competitorUsage is the --competitor flag's usage on scan and schedule create.
+const competitorUsage = "a competitor's site to benchmark against, audited beside it (a public HTTPS URL); repeat it for each, up to the plan's number"
+
+// stringList is a flag that may be given again and again; each adds a value.
+type stringList []string
+
+func (l *stringList) String() string { return strings.Join(*l, " ") }
+
+func (l *stringList) Set(v string) error {
+	*l = append(*l, v)
+	return nil
+}
+
+// printList writes a table row of values, one per line; none, no row.
+func printList(tw io.Writer, label string, values []string) {
+	for i, v := range values {
+		if i == 0 {
+			printf(tw, "%s\t%s\n", label, v)
+		} else {
+			printf(tw, "\t%s\n", v)
+		}
+	}
+}
+
 func parseID(s, what string) (uuid.UUID, error) {
 	id, err := uuid.Parse(s)
 	if err != nil {
@@ -108,6 +134,8 @@ func scanCreate(ctx context.Context, e env, args []string) error {
 	minScore := fs.Float64("min-score", -1, "exit with code 4 when the overall score is below this (0-100; implies --wait)")
 	timeout := fs.Duration("timeout", 10*time.Minute, "with --wait, give up after this long (exit code 5)")
 	language := fs.String("language", "", "the language of the report, PDF and emails: en, de, fr or es (default: the site's declared language when one of these, else en)")
+	var competitors stringList
+	fs.Var(&competitors, "competitor", competitorUsage)
 	ci := addCIFlags(fs)
 	pos, err := parseArgs(fs, args, 1, 1)
 	if err != nil {
@@ -131,6 +159,9 @@ func scanCreate(ctx context.Context, e env, args []string) error {
 	}
 	if *maxPages != 0 {
 		body.MaxPages = maxPages
+	}
+	if len(competitors) > 0 {
+		body.Competitors = (*[]string)(&competitors)
 	}
 	if *language != "" {
 		// The API names the languages it supports when it refuses one.
@@ -244,7 +275,6 @@ func (a *api) waitForScan(ctx context.Context, id uuid.UUID, url string, timeout
 	start := time.Now()
 	delay := 500 * time.Millisecond
 	last, lastBar := "", ""
-	spinner := []string{"⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"}
 	for i := 0; ; i++ {
 		resp, err := a.c.GetScanWithResponse(ctx, id)
 		if err == nil {
@@ -272,9 +302,9 @@ func (a *api) waitForScan(ctx context.Context, id uuid.UUID, url string, timeout
 			}
 			switch {
 			case tty && bar != "":
-				printf(a.env.stderr, "\r\033[K%s %s %s %s (%s)", spinner[i%len(spinner)], url, phrase, bar, time.Since(start).Round(100*time.Millisecond))
+				printf(a.env.stderr, "\r\033[K%s %s %s %s (%s)", spinnerFrame(i), url, phrase, bar, time.Since(start).Round(100*time.Millisecond))
 			case tty:
-				printf(a.env.stderr, "\r\033[K%s %s %s (%s)", spinner[i%len(spinner)], url, phrase, time.Since(start).Round(100*time.Millisecond))
+				printf(a.env.stderr, "\r\033[K%s %s %s (%s)", spinnerFrame(i), url, phrase, time.Since(start).Round(100*time.Millisecond))
 			default:
 				if status != last {
 					printf(a.env.stderr, "scan %s %s\n", id, phrase)
@@ -301,6 +331,15 @@ func (a *api) waitForScan(ctx context.Context, id uuid.UUID, url string, timeout
 		}
 		delay = min(delay*2, 5*time.Second)
 	}
+}
+
+// spinnerFrames are the frames of the --wait spinner on a terminal.
+const spinnerFrames = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
+
+// spinnerFrame is the spinner's frame at poll i.
+func spinnerFrame(i int) string {
+	frames := []rune(spinnerFrames)
+	return string(frames[i%len(frames)])
 }
 
 // progressWidth is the cells of the --wait progress bar.
@@ -336,6 +375,7 @@ func printScan(e env, s *client.Scan) error {
 	printf(tw, "Search\t%s\n", ringText(s.SearchScore, s.SearchGrade))
 	printf(tw, "AI visibility\t%s\n", ringText(s.VisibilityScore, s.VisibilityGrade))
 	printf(tw, "AI trust\t%s\n", ringText(s.TrustScore, s.TrustGrade))
+	printList(tw, "Competitors", s.Competitors)
 	if s.Project != nil {
 		printf(tw, "Project\t%s\n", *s.Project)
 	}

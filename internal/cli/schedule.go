@@ -13,10 +13,11 @@ import (
 const scheduleUsage = `Usage: geoscan schedule COMMAND [flags]
 
   create URL      scan a homepage every month or quarter [--frequency monthly|quarterly] [--brand NAME]
-                  [--notify-email=false] [--notify-to EMAIL] [--language en|de|fr|es]
+                  [--notify-email=false] [--notify-to EMAIL] [--language en|de|fr|es] [--competitor URL ...]
   list            the organization's schedules [--active true|false] [--limit N] [--cursor C]
   get ID          one schedule
   update ID       change it [--frequency F] [--notify-email=BOOL] [--notify-to EMAIL|owner] [--active=BOOL]
+                  [--competitor URL ... (replaces the list) | --no-competitors]
   delete ID       deactivate it (it stops running and frees a slot)
   runs ID         what each period did: the scan and its score, or why it was skipped, and the email
                   [--limit N] [--cursor C]
@@ -77,6 +78,7 @@ func printSchedule(e env, s *client.Schedule) error {
 		to = *s.NotifyTo
 	}
 	printf(tw, "Email to\t%s\n", to)
+	printList(tw, "Competitors", s.Competitors)
 	printf(tw, "Next run\t%s\n", timeText(s.NextRunAt))
 	printf(tw, "Last run\t%s\n", timeText(s.LastRunAt))
 	printf(tw, "Last scan\t%s\n", orDash(s.LastScanID))
@@ -95,6 +97,8 @@ func scheduleCreate(ctx context.Context, e env, args []string) error {
 	notifyTo := fs.String("notify-to", "", "the address the emails go to (default: the key's member, else the organization's owner)")
 	idem := fs.String("idempotency-key", "", "makes retrying this command safe")
 	language := fs.String("language", "", "the language of its scans' reports and emails: en, de, fr or es (default: the site's declared language when one of these, else en)")
+	var competitors stringList
+	fs.Var(&competitors, "competitor", competitorUsage)
 	pos, err := parseArgs(fs, args, 1, 1)
 	if err != nil {
 		return err
@@ -121,6 +125,9 @@ func scheduleCreate(ctx context.Context, e env, args []string) error {
 	if *language != "" {
 		// The API names the languages it supports when it refuses one.
 		body.Language = (*client.ScheduleCreateRequestLanguage)(language)
+	}
+	if len(competitors) > 0 {
+		body.Competitors = (*[]string)(&competitors)
 	}
 	var params *client.CreateScheduleParams
 	if *idem != "" {
@@ -229,6 +236,9 @@ func scheduleUpdate(ctx context.Context, e env, args []string) error {
 	notify := fs.Bool("notify-email", true, "email the organization after each scheduled scan")
 	notifyTo := fs.String("notify-to", "", "the address the emails go to; owner sends them to the owner again")
 	active := fs.Bool("active", true, "run the schedule (false pauses it)")
+	var competitors stringList
+	fs.Var(&competitors, "competitor", "a competitor's site to benchmark against; repeat it for each: the sites given replace the schedule's list")
+	noCompetitors := fs.Bool("no-competitors", false, "remove the schedule's competitors")
 	pos, err := parseArgs(fs, args, 1, 1)
 	if err != nil {
 		return err
@@ -256,8 +266,16 @@ func scheduleUpdate(ctx context.Context, e env, args []string) error {
 			body.NotifyTo.Set(*notifyTo)
 		}
 	}
-	if body.Frequency == nil && body.NotifyEmail == nil && body.Active == nil && !set["notify-to"] {
-		return fmt.Errorf("%w: schedule update needs at least one of --frequency, --notify-email, --notify-to, --active", errUsage)
+	switch {
+	case len(competitors) > 0 && *noCompetitors:
+		return fmt.Errorf("%w: give --competitor or --no-competitors, not both", errUsage)
+	case len(competitors) > 0:
+		body.Competitors = (*[]string)(&competitors)
+	case *noCompetitors:
+		body.Competitors = &[]string{}
+	}
+	if body.Frequency == nil && body.NotifyEmail == nil && body.Active == nil && !set["notify-to"] && body.Competitors == nil {
+		return fmt.Errorf("%w: schedule update needs at least one of --frequency, --notify-email, --notify-to, --active, --competitor, --no-competitors", errUsage)
 	}
 	a, err := newAPI(e, *f.json)
 	if err != nil {
