@@ -289,6 +289,7 @@ func helpBlocks(t *testing.T) map[string]string {
 		"cli-scan-help":       {"scan", "help"},
 		"cli-scan-share-help": {"scan", "share", "help"},
 		"cli-schedule-help":   {"schedule", "help"},
+		"cli-logs-help":       {"logs", "help"},
 		"cli-webhook-help":    {"webhook", "help"},
 	} {
 		code, out, errOut := runCLI(t, nil, args...)

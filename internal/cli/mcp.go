@@ -18,7 +18,7 @@ const mcpUsage = `Usage: geoscan mcp [--max-wait DURATION]
 
 Serves GeoScan's tools to an AI assistant over the Model Context Protocol on stdin and stdout
 (create_scan, get_scan, get_checks, get_fixes, get_triage, get_pages, compare_scans, list_scans,
-list_schedules). Every tool calls the GeoScan API at GEOSCAN_API_URL with GEOSCAN_API_KEY, so the
+list_schedules, upload_crawler_log, get_crawler_log, list_crawler_logs). Every tool calls the GeoScan API at GEOSCAN_API_URL with GEOSCAN_API_KEY, so the
 organization's scope and rate limits apply. The assistant starts this command itself: see
 docs/API.md, "MCP", for a client configuration. Nothing but the protocol is written to stdout.
 `

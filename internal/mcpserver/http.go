@@ -58,8 +58,10 @@ func NewHTTPHandler(api http.Handler, opts HTTPOptions) http.Handler {
 			HTTPClient:   &http.Client{Transport: inProcess{api: api, from: r}},
 			MaxWait:      opts.MaxWait,
 			PollInterval: opts.PollInterval,
-			Version:      opts.Version,
-			SchemaCache:  cache,
+			// A log comes inside the request, whose body is bounded.
+			MaxLogBytes: maxRequestBytes,
+			Version:     opts.Version,
+			SchemaCache: cache,
 		})
 		if err != nil {
 			logger.Error("mcp server", slog.String("error", err.Error()))

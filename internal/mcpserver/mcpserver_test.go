@@ -72,7 +72,12 @@ func engine(t *testing.T) *apitest.Harness {
 // in-memory transports; the server calls the harness's API over HTTP.
 func connect(t *testing.T, h *apitest.Harness, key string) *mcp.ClientSession {
 	t.Helper()
-	srv, err := mcpserver.New(mcpserver.Options{APIURL: h.APIURL, Key: key, HTTPClient: h.HTTP, PollInterval: 100 * time.Millisecond})
+	return connectWith(t, mcpserver.Options{APIURL: h.APIURL, Key: key, HTTPClient: h.HTTP, PollInterval: 100 * time.Millisecond})
+}
+
+func connectWith(t *testing.T, opts mcpserver.Options) *mcp.ClientSession {
+	t.Helper()
+	srv, err := mcpserver.New(opts)
 	require.NoError(t, err)
 	ct, st := mcp.NewInMemoryTransports()
 	ctx := t.Context()
@@ -119,7 +124,8 @@ func textOf(t *testing.T, res *mcp.CallToolResult) string {
 }
 
 var toolNames = []string{
-	"compare_scans", "create_scan", "get_checks", "get_fixes", "get_pages", "get_scan", "get_triage", "list_scans", "list_schedules",
+	"compare_scans", "create_scan", "get_checks", "get_crawler_log", "get_fixes", "get_pages", "get_scan", "get_triage",
+	"list_crawler_logs", "list_scans", "list_schedules", "upload_crawler_log",
 }
 
 func requireTools(t *testing.T, cs *mcp.ClientSession) {
@@ -333,6 +339,12 @@ func TestStreamableHTTP(t *testing.T) {
 	list, _ := call[mcpserver.ScanList](t, cs, "list_scans", nil)
 	require.Len(t, list.Scans, 1)
 	require.Contains(t, callError(t, cs, "get_scan", map[string]any{"scan_id": "x"}), "not a UUID")
+	// A log comes inside the request, so the endpoint's bound on a request
+	// is the tool's; the upload is served in-process like any call.
+	require.Contains(t, toolDescription(t, cs, "upload_crawler_log"), "at most 1 MiB")
+	up, _ := call[mcpserver.CrawlerLogEntry](t, cs, "upload_crawler_log", map[string]any{"domain": "www.example.com", "log": accessLog})
+	require.Equal(t, "queued", up.Status)
+	require.EqualValues(t, len(accessLog), up.Bytes)
 
 	// X-API-Key works too; another organization's key does not see the scan.
 	other := h.NewOrg(t, "free", true)

@@ -90,6 +90,35 @@ func (t *tools) register(s *mcp.Server) error {
 			Description: "The organization's periodic scans: URL, frequency, whether active, the next and last runs and the last scan's id.",
 			Annotations: readOnly,
 		}, nil, map[string][2]float64{"limit": listLimit}, t.listSchedules),
+		addTool(s, &mcp.Tool{
+			Name:  "upload_crawler_log",
+			Title: "Upload an access log",
+			Description: fmt.Sprintf("Upload a site's web-server access log to learn which AI crawlers really visit it: whether they are "+
+				"who their user agent claims, what they request and what the server answers them. Give the log's text (Combined or "+
+				"Common Log Format, W3C, or the JSON lines of Cloudflare, CloudFront, Fastly or Vercel exports) and the site's "+
+				"domain, or a schedule_id. The log travels inside this call, so it is bounded: at most %s. For a larger log, or a "+
+				"gzip file, use the command line: geoscan logs upload FILE --domain HOST. The log is analysed in the background: "+
+				"call get_crawler_log with the returned log_id.", sizeText(t.maxLogBytes)),
+			// It adds a log and changes nothing else, on GeoScan alone.
+			Annotations: &mcp.ToolAnnotations{DestructiveHint: ptr(false), OpenWorldHint: ptr(false)},
+			// The bound is the handler's, not the schema's maxLength: a
+			// schema error would quote the whole log back.
+		}, nil, nil, t.uploadCrawlerLog),
+		addTool(s, &mcp.Tool{
+			Name:  "get_crawler_log",
+			Title: "Get an access log's analysis",
+			Description: "An uploaded access log's status and, once analysed, each AI crawler's hits, verified or only claimed, " +
+				"the status codes it got, and the cross-check with the site's latest audit (pages robots.txt allows that the " +
+				"server refused, audited pages no AI search crawler requested); include_days and include_pages add the hits " +
+				"per day and the pages each crawler requested most.",
+			Annotations: readOnly,
+		}, nil, nil, t.getCrawlerLog),
+		addTool(s, &mcp.Tool{
+			Name:        "list_crawler_logs",
+			Title:       "List access logs",
+			Description: "The organization's uploaded access logs, newest first, a page at a time, optionally for one domain.",
+			Annotations: readOnly,
+		}, nil, map[string][2]float64{"limit": listLimit}, t.listCrawlerLogs),
 	)
 }
 
@@ -97,13 +126,14 @@ func (t *tools) register(s *mcp.Server) error {
 
 // CreateScanInput are create_scan's arguments.
 type CreateScanInput struct {
-	URL         string `json:"url" jsonschema:"the site to audit: a public HTTPS URL"`
-	BrandName   string `json:"brand_name,omitempty" jsonschema:"the brand looked for in AI answers; defaults to the site's domain"`
-	Language    string `json:"language,omitempty" jsonschema:"the language the report is written in; defaults to the site's own"`
-	MaxPages    int    `json:"max_pages,omitempty" jsonschema:"page budget: 1 (the default) audits the homepage, more crawls the site (the plan caps it)"`
-	Audience    string `json:"audience,omitempty" jsonschema:"who the summary is written for when wait returns it: marketing (the default) or engineering"`
-	Wait        bool   `json:"wait,omitempty" jsonschema:"wait until the scan is finished and return its summary"`
-	WaitSeconds int    `json:"wait_seconds,omitempty" jsonschema:"how long to wait at most; the server bounds it"`
+	URL         string   `json:"url" jsonschema:"the site to audit: a public HTTPS URL"`
+	BrandName   string   `json:"brand_name,omitempty" jsonschema:"the brand looked for in AI answers; defaults to the site's domain"`
+	Language    string   `json:"language,omitempty" jsonschema:"the language the report is written in; defaults to the site's own"`
+	MaxPages    int      `json:"max_pages,omitempty" jsonschema:"page budget: 1 (the default) audits the homepage, more crawls the site (the plan caps it)"`
+	Competitors []string `json:"competitors,omitempty" jsonschema:"competitors' sites (public HTTPS URLs) audited beside it and scored in the same AI answers (share of voice); the plan caps how many"`
+	Audience    string   `json:"audience,omitempty" jsonschema:"who the summary is written for when wait returns it: marketing (the default) or engineering"`
+	Wait        bool     `json:"wait,omitempty" jsonschema:"wait until the scan is finished and return its summary"`
+	WaitSeconds int      `json:"wait_seconds,omitempty" jsonschema:"how long to wait at most; the server bounds it"`
 }
 
 // ScanInput names a scan.
@@ -154,6 +184,27 @@ type ListSchedulesInput struct {
 	Active *bool  `json:"active,omitempty" jsonschema:"only active (true) or paused (false) schedules"`
 }
 
+// UploadLogInput are upload_crawler_log's arguments.
+type UploadLogInput struct {
+	Domain     string `json:"domain,omitempty" jsonschema:"the site's host name the log is of, such as www.example.com"`
+	ScheduleID string `json:"schedule_id,omitempty" jsonschema:"file the log under this schedule's site instead of naming its domain (a UUID)"`
+	Log        string `json:"log" jsonschema:"the access log's text, one request per line"`
+}
+
+// LogInput are get_crawler_log's arguments.
+type LogInput struct {
+	LogID        string `json:"log_id" jsonschema:"the log's id (a UUID)"`
+	IncludeDays  bool   `json:"include_days,omitempty" jsonschema:"add each crawler's hits per day"`
+	IncludePages bool   `json:"include_pages,omitempty" jsonschema:"add the pages each crawler requested most"`
+}
+
+// ListLogsInput are list_crawler_logs' arguments.
+type ListLogsInput struct {
+	Domain string `json:"domain,omitempty" jsonschema:"only logs of this host name"`
+	Limit  int    `json:"limit,omitempty" jsonschema:"logs per answer, 1 to 100"`
+	Cursor string `json:"cursor,omitempty" jsonschema:"next_cursor of the previous answer"`
+}
+
 // Outputs.
 
 // Scan is a scan's state and scores.
@@ -174,6 +225,7 @@ type Scan struct {
 	TrustScore      *int      `json:"trust_score,omitempty"`
 	ErrorCode       string    `json:"error_code,omitempty"`
 	ErrorMessage    string    `json:"error_message,omitempty"`
+	Competitors     []string  `json:"competitors,omitempty"`
 }
 
 // ScanSummary is get_scan's (and a waiting create_scan's) answer.
@@ -363,6 +415,38 @@ type ScheduleList struct {
 	NextCursor string     `json:"next_cursor,omitempty"`
 }
 
+// CrawlerLogEntry is an uploaded access log, as upload_crawler_log and
+// list_crawler_logs show it.
+type CrawlerLogEntry struct {
+	ID           string    `json:"log_id"`
+	Domain       string    `json:"domain"`
+	ScheduleID   string    `json:"schedule_id,omitempty"`
+	Status       string    `json:"status" jsonschema:"queued, running, succeeded or failed"`
+	Bytes        int64     `json:"bytes"`
+	Gzip         bool      `json:"gzip"`
+	CreatedAt    time.Time `json:"created_at"`
+	CompletedAt  string    `json:"completed_at,omitempty"`
+	Lines        *int64    `json:"lines,omitempty"`
+	Crawlers     *int      `json:"crawlers,omitempty" jsonschema:"how many AI or search crawlers the log names, once analysed"`
+	ErrorCode    string    `json:"error_code,omitempty"`
+	ErrorMessage string    `json:"error_message,omitempty"`
+}
+
+// CrawlerLog is get_crawler_log's answer.
+type CrawlerLog struct {
+	LogID  string `json:"log_id"`
+	Status string `json:"status" jsonschema:"queued, running, succeeded or failed"`
+	// Log is the contract's CrawlerLog as the API sent it.
+	Log any `json:"log"`
+}
+
+// CrawlerLogList is list_crawler_logs' answer.
+type CrawlerLogList struct {
+	Logs       []CrawlerLogEntry `json:"logs"`
+	HasMore    bool              `json:"has_more"`
+	NextCursor string            `json:"next_cursor,omitempty"`
+}
+
 // Handlers.
 
 func (t *tools) createScan(ctx context.Context, _ *mcp.CallToolRequest, in CreateScanInput) (*mcp.CallToolResult, ScanSummary, error) {
@@ -379,6 +463,9 @@ func (t *tools) createScan(ctx context.Context, _ *mcp.CallToolRequest, in Creat
 	}
 	if in.MaxPages != 0 {
 		body.MaxPages = &in.MaxPages
+	}
+	if len(in.Competitors) > 0 {
+		body.Competitors = &in.Competitors
 	}
 	resp, err := t.api.CreateScanWithResponse(ctx, nil, body)
 	if err != nil {
@@ -723,6 +810,132 @@ func (t *tools) listSchedules(ctx context.Context, _ *mcp.CallToolRequest, in Li
 	return result(out, "%d schedules.", len(out.Schedules))
 }
 
+func (t *tools) uploadCrawlerLog(ctx context.Context, _ *mcp.CallToolRequest, in UploadLogInput) (*mcp.CallToolResult, CrawlerLogEntry, error) {
+	params := client.CreateCrawlerLogParams{}
+	domain := strings.TrimSpace(in.Domain)
+	switch {
+	case domain != "" && in.ScheduleID != "":
+		return nil, CrawlerLogEntry{}, &InputError{Param: "schedule_id", Message: "give domain or schedule_id, not both"}
+	case domain != "":
+		params.Domain = &domain
+	case in.ScheduleID != "":
+		id, err := parseUUID("schedule_id", in.ScheduleID)
+		if err != nil {
+			return nil, CrawlerLogEntry{}, err
+		}
+		params.ScheduleID = &id
+	default:
+		return nil, CrawlerLogEntry{}, &InputError{Param: "domain", Message: "name the site the log is of: domain (www.example.com) or schedule_id"}
+	}
+	if len(in.Log) > t.maxLogBytes {
+		return nil, CrawlerLogEntry{}, &InputError{Param: "log", Message: fmt.Sprintf(
+			"the log is %s; a log passed to this tool may be at most %s. Upload a larger one with the command line: geoscan logs upload FILE --domain HOST",
+			sizeText(len(in.Log)), sizeText(t.maxLogBytes))}
+	}
+	if strings.TrimSpace(in.Log) == "" {
+		return nil, CrawlerLogEntry{}, &InputError{Param: "log", Message: "the log is empty: give its text, one request per line"}
+	}
+	resp, err := t.api.CreateCrawlerLogWithBodyWithResponse(ctx, &params, "text/plain; charset=utf-8", strings.NewReader(in.Log))
+	if err != nil {
+		return nil, CrawlerLogEntry{}, err
+	}
+	if err := expect(resp.HTTPResponse, resp.Body, http.StatusAccepted); err != nil {
+		return nil, CrawlerLogEntry{}, err
+	}
+	out := toLogEntry(*resp.JSON202)
+	return result(out, "Access log %s of %s is %s. Call get_crawler_log with this log_id for its analysis; a log of this size takes seconds.", out.ID, out.Domain, out.Status)
+}
+
+func (t *tools) getCrawlerLog(ctx context.Context, _ *mcp.CallToolRequest, in LogInput) (*mcp.CallToolResult, CrawlerLog, error) {
+	id, err := parseUUID("log_id", in.LogID)
+	if err != nil {
+		return nil, CrawlerLog{}, err
+	}
+	var include []client.GetCrawlerLogParamsInclude
+	if in.IncludeDays {
+		include = append(include, client.CrawlerLogIncludeDays)
+	}
+	if in.IncludePages {
+		include = append(include, client.CrawlerLogIncludePages)
+	}
+	params := client.GetCrawlerLogParams{}
+	if len(include) > 0 {
+		params.Include = &include
+	}
+	resp, err := t.api.GetCrawlerLogWithResponse(ctx, id, &params)
+	if err != nil {
+		return nil, CrawlerLog{}, err
+	}
+	if err := expect(resp.HTTPResponse, resp.Body, http.StatusOK); err != nil {
+		return nil, CrawlerLog{}, err
+	}
+	l := resp.JSON200
+	out := CrawlerLog{LogID: id.String(), Status: string(l.Status), Log: json.RawMessage(resp.Body)}
+	switch l.Status {
+	case client.CrawlerLogSucceeded:
+	case client.CrawlerLogFailed:
+		code := ""
+		if l.Error != nil {
+			code = l.Error.Code
+		}
+		return result(out, "Access log %s of %s could not be analysed (%s).", id, l.Domain, code)
+	default:
+		return result(out, "Access log %s of %s is %s; call get_crawler_log again in a few seconds.", id, l.Domain, l.Status)
+	}
+	var text strings.Builder
+	fmt.Fprintf(&text, "Access log %s of %s: %d lines, %d read; %d AI or search crawlers", id, l.Domain, deref64(l.Lines), deref64(l.ParsedLines), len(l.Bots))
+	for i, b := range l.Bots {
+		if i == topCrawlers {
+			fmt.Fprintf(&text, "; %d more", len(l.Bots)-topCrawlers)
+			break
+		}
+		sep := ", "
+		if i == 0 {
+			sep = ": "
+		}
+		// The token comes from GeoScan's own table of crawlers, not from the log.
+		fmt.Fprintf(&text, "%s%s %d hits (%d verified, %d claim to be %s unverified)", sep, b.Token, b.Hits, b.VerifiedHits, b.UnverifiedHits, b.Token)
+	}
+	text.WriteString(".")
+	if cc := l.CrossCheck; cc != nil && cc.Status == client.CrossCheckMeasured {
+		fmt.Fprintf(&text, " Cross-check with the latest audit: %d pages refused although robots.txt allows them, %d audited pages no AI search crawler requested.",
+			cc.RefusedButAllowed.Count, cc.NeverCrawled.Count)
+	}
+	return result(out, "%s", text.String())
+}
+
+// topCrawlers is how many crawlers get_crawler_log's text names.
+const topCrawlers = 5
+
+func (t *tools) listCrawlerLogs(ctx context.Context, _ *mcp.CallToolRequest, in ListLogsInput) (*mcp.CallToolResult, CrawlerLogList, error) {
+	params := client.ListCrawlerLogsParams{}
+	if in.Limit != 0 {
+		params.Limit = &in.Limit
+	}
+	if in.Cursor != "" {
+		params.Cursor = &in.Cursor
+	}
+	if d := strings.TrimSpace(in.Domain); d != "" {
+		params.Domain = &d
+	}
+	resp, err := t.api.ListCrawlerLogsWithResponse(ctx, &params)
+	if err != nil {
+		return nil, CrawlerLogList{}, err
+	}
+	if err := expect(resp.HTTPResponse, resp.Body, http.StatusOK); err != nil {
+		return nil, CrawlerLogList{}, err
+	}
+	out := CrawlerLogList{Logs: []CrawlerLogEntry{}, HasMore: resp.JSON200.HasMore, NextCursor: deref(resp.JSON200.NextCursor)}
+	for _, l := range resp.JSON200.Data {
+		out.Logs = append(out.Logs, toLogEntry(l))
+	}
+	more := ""
+	if out.HasMore {
+		more = " More: call again with cursor=next_cursor."
+	}
+	return result(out, "%d access logs, newest first.%s", len(out.Logs), more)
+}
+
 // Mappers.
 
 func toScan(s client.Scan) Scan {
@@ -736,7 +949,47 @@ func toScan(s client.Scan) Scan {
 	if s.Progress != nil {
 		out.PagesDone, out.PagesPlanned = &s.Progress.PagesDone, &s.Progress.PagesPlanned
 	}
+	if len(s.Competitors) > 0 {
+		out.Competitors = s.Competitors
+	}
 	return out
+}
+
+func toLogEntry(l client.CrawlerLog) CrawlerLogEntry {
+	out := CrawlerLogEntry{
+		ID: l.ID.String(), Domain: l.Domain, Status: string(l.Status), Bytes: l.Bytes, Gzip: l.Gzip,
+		CreatedAt: l.CreatedAt.UTC(), CompletedAt: timeText(l.CompletedAt), Lines: l.Lines,
+	}
+	if l.ScheduleID != nil {
+		out.ScheduleID = l.ScheduleID.String()
+	}
+	if l.Status == client.CrawlerLogSucceeded {
+		out.Crawlers = ptr(len(l.Bots))
+	}
+	if l.Error != nil {
+		out.ErrorCode, out.ErrorMessage = l.Error.Code, l.Error.Message
+	}
+	return out
+}
+
+// sizeText is a size in bytes as a person reads it: "5 MiB", "812 KiB".
+func sizeText(n int) string {
+	switch {
+	case n >= 1<<20 && n%(1<<20) == 0:
+		return fmt.Sprintf("%d MiB", n>>20)
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%d KiB", n>>10)
+	}
+	return fmt.Sprintf("%d bytes", n)
+}
+
+func deref64(p *int64) int64 {
+	if p == nil {
+		return 0
+	}
+	return *p
 }
 
 func toReportSummary(r client.Report) ReportSummary {
