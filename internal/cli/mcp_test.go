@@ -38,7 +38,7 @@ func TestMCPCommand(t *testing.T) {
 	require.NoError(t, err)
 	tools, err := cs.ListTools(t.Context(), nil)
 	require.NoError(t, err)
-	require.Len(t, tools.Tools, 9)
+	require.Len(t, tools.Tools, 12)
 
 	created, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "create_scan", Arguments: map[string]any{"url": "https://example.com/"}})
 	require.NoError(t, err)
