@@ -528,8 +528,8 @@ func printCrossCheck(w io.Writer, cc *client.CrawlerLogCrossCheck) error {
 	case rb.Count == 0:
 		fmt.Fprintln(w, "Refused although robots.txt allows them: none.")
 	default:
-		printf(w, "Refused although robots.txt allows them: %d pages, %d hits. A WAF, rate limiter or bot filter\n", rb.Count, rb.Hits)
-		fmt.Fprintln(w, "blocks what the site means to allow:")
+		printf(w, "Refused although robots.txt allows them: %d pages, %d hits; a WAF, rate limiter or bot filter\n", rb.Count, rb.Hits)
+		fmt.Fprintln(w, "may be blocking what the site means to allow:")
 		tw := newTable(w)
 		fmt.Fprintln(tw, "BOT\tHITS\tVERIFIED\tSTATUSES\tPATH\tROBOTS.TXT")
 		for _, p := range rb.Pages[:min(len(rb.Pages), logRowsShown)] {
@@ -539,7 +539,7 @@ func printCrossCheck(w io.Writer, cc *client.CrawlerLogCrossCheck) error {
 			return err
 		}
 		if more := rb.Count - min(len(rb.Pages), logRowsShown); more > 0 {
-			printf(w, "… and %d more (--json lists up to %d)\n", more, len(rb.Pages))
+			printf(w, "… and %d more (--json lists the first %d)\n", more, len(rb.Pages))
 		}
 		if rb.Truncated {
 			fmt.Fprintln(w, "The log had more refused pages than were evaluated.")
@@ -557,7 +557,7 @@ func printCrossCheck(w io.Writer, cc *client.CrawlerLogCrossCheck) error {
 			printf(w, "  %s\n", p)
 		}
 		if more := nc.Count - min(len(nc.Pages), logRowsShown); more > 0 {
-			printf(w, "  … and %d more (--json lists up to %d)\n", more, len(nc.Pages))
+			printf(w, "  … and %d more (--json lists the first %d)\n", more, len(nc.Pages))
 		}
 	}
 	return nil

@@ -368,3 +368,55 @@ func TestCompetitors(t *testing.T) {
 	require.Equal(t, 2, code)
 	require.Contains(t, errOut, "not both")
 }
+
+// The cross-check as logs get shows it once measured: the refused pages
+// with robots.txt's reason, the pages never crawled, each list cut to
+// what a table shows with the count of the rest, the log's text escaped.
+func TestPrintCrossCheck(t *testing.T) {
+	t.Parallel()
+	scan := uuid.MustParse("5b0e7c1e-8d4f-4c7a-9a51-0f3c2d9e6b11")
+	var never []string
+	for i := range 25 {
+		never = append(never, "https://www.example.com/page-"+strings.Repeat("x", i%3)+string(rune('a'+i)))
+	}
+	never[1] = "https://www.example.com/\u202eevil"
+	cc := &client.CrawlerLogCrossCheck{
+		Status: client.CrossCheckMeasured, ScanID: &scan,
+		RefusedButAllowed: client.CrawlerLogRefusals{Measured: true, Count: 2, Hits: 7, Pages: []client.CrawlerLogRefusal{
+			{
+				Token: "OAI-SearchBot", Role: "search", Path: "/pricing", Hits: 5, VerifiedHits: 5,
+				Statuses: []client.StatusHits{{Status: 403, Hits: 4}, {Status: 429, Hits: 1}}, Robots: "no group names it; the * group allows /",
+			},
+			{
+				Token: "PerplexityBot", Role: "search", Path: "/\x1b[2Jdocs", Hits: 2,
+				Statuses: []client.StatusHits{{Status: 503, Hits: 2}}, Robots: "Allow: /docs",
+			},
+		}},
+		NeverCrawled: client.CrawlerLogNeverCrawled{Measured: true, Count: 130, Pages: never},
+	}
+	var b bytes.Buffer
+	require.NoError(t, printCrossCheck(&b, cc))
+	out := b.String()
+	require.NotContains(t, out, "\x1b")
+	require.NotContains(t, out, "\u202e")
+	got := squeeze(out)
+	require.Contains(t, got, "Cross-check with the site's latest audit (scan "+scan.String()+"):\n")
+	require.Contains(t, got, "Refused although robots.txt allows them: 2 pages, 7 hits; a WAF, rate limiter or bot filter\nmay be blocking what the site means to allow:\n")
+	require.Contains(t, got, "OAI-SearchBot 5 5 403×4 429×1 /pricing no group names it; the * group allows /\n")
+	require.Contains(t, got, `PerplexityBot 2 0 503×2 /\x1b[2Jdocs Allow: /docs`+"\n")
+	require.Contains(t, got, "Audited pages no AI search crawler requested: 130.\n")
+	require.Contains(t, got, `https://www.example.com/\u202eevil`)
+	require.Equal(t, logRowsShown, strings.Count(out, "\n  https://"), "a table's worth of pages")
+	require.Contains(t, got, "… and 110 more (--json lists the first 25)\n")
+
+	b.Reset()
+	require.NoError(t, printCrossCheck(&b, &client.CrawlerLogCrossCheck{
+		Status: client.CrossCheckMeasured, ScanID: &scan,
+		RefusedButAllowed: client.CrawlerLogRefusals{Measured: false, Reason: ptrTo("robots.txt answered 503")},
+		NeverCrawled:      client.CrawlerLogNeverCrawled{Measured: true},
+	}))
+	require.Contains(t, b.String(), "Refused although robots.txt allows them: not measured. robots.txt answered 503\n")
+	require.Contains(t, b.String(), "Audited pages no AI search crawler requested: none.\n")
+}
+
+func ptrTo[T any](v T) *T { return &v }
