@@ -528,7 +528,7 @@ func printCrossCheck(w io.Writer, cc *client.CrawlerLogCrossCheck) error {
 	case rb.Count == 0:
 		fmt.Fprintln(w, "Refused although robots.txt allows them: none.")
 	default:
-		printf(w, "Refused although robots.txt allows them: %d pages, %d hits; a WAF, rate limiter or bot filter\n", rb.Count, rb.Hits)
+		printf(w, "Refused although robots.txt allows them: %s, %s; a WAF, rate limiter or bot filter\n", counted(int64(rb.Count), "page"), counted(rb.Hits, "hit"))
 		fmt.Fprintln(w, "may be blocking what the site means to allow:")
 		tw := newTable(w)
 		fmt.Fprintln(tw, "BOT\tHITS\tVERIFIED\tSTATUSES\tPATH\tROBOTS.TXT")
@@ -602,4 +602,29 @@ func deref64(p *int64) int64 {
 		return 0
 	}
 	return *p
+}
+
+// printCrawlerActivity shows a report's crawler_activity: the site's
+// latest analysed access log, with the cross-check made with this scan.
+func printCrawlerActivity(w io.Writer, ca *client.CrawlerActivity) error {
+	if ca == nil {
+		return nil
+	}
+	period := ""
+	if ca.FirstSeen != nil && ca.LastSeen != nil {
+		period = sprintf(", %s to %s", ca.FirstSeen.UTC().Format(time.DateOnly), ca.LastSeen.UTC().Format(time.DateOnly))
+	}
+	printf(w, "\nAI crawlers in the site's access log (log %s%s; geoscan logs get for more):", ca.LogID, period)
+	if err := printLogBots(w, ca.Bots); err != nil {
+		return err
+	}
+	return printCrossCheck(w, ca.CrossCheck)
+}
+
+// counted is "1 page", "3 pages".
+func counted(n int64, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return sprintf("%d %ss", n, noun)
 }

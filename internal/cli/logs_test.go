@@ -420,3 +420,40 @@ func TestPrintCrossCheck(t *testing.T) {
 }
 
 func ptrTo[T any](v T) *T { return &v }
+
+// scan report shows the site's latest access log beside the scan, with
+// the log's text escaped; a report without one shows nothing of it.
+func TestPrintCrawlerActivity(t *testing.T) {
+	t.Parallel()
+	var b bytes.Buffer
+	require.NoError(t, printCrawlerActivity(&b, nil))
+	require.Empty(t, b.String())
+
+	logID, scan := uuid.New(), uuid.New()
+	first, last := time.Date(2026, 11, 2, 8, 0, 0, 0, time.UTC), time.Date(2026, 11, 20, 8, 0, 0, 0, time.UTC)
+	ca := &client.CrawlerActivity{
+		LogID: logID, FirstSeen: &first, LastSeen: &last,
+		Bots: []client.CrawlerLogBot{{
+			Token: "OAI-SearchBot", Role: client.BotRoleSearch, Hits: 9, VerifiedHits: 7, UnverifiedHits: 2,
+			Verification: client.CrawlerLogVerification{Method: client.VerifyByIPRanges, FailedHits: 2},
+			Statuses:     []client.StatusHits{{Status: 403, Hits: 9}},
+		}},
+		CrossCheck: &client.CrawlerLogCrossCheck{
+			Status: client.CrossCheckMeasured, ScanID: &scan,
+			RefusedButAllowed: client.CrawlerLogRefusals{Measured: true, Count: 1, Hits: 7, Pages: []client.CrawlerLogRefusal{{
+				Token: "OAI-SearchBot", Path: "/\x1b]0;owned\x07claims", Hits: 7, VerifiedHits: 7,
+				Statuses: []client.StatusHits{{Status: 403, Hits: 7}}, Robots: "Allow: /",
+			}}},
+			NeverCrawled: client.CrawlerLogNeverCrawled{Measured: true, Pages: []string{}},
+		},
+	}
+	require.NoError(t, printCrawlerActivity(&b, ca))
+	out := b.String()
+	require.NotContains(t, out, "\x1b")
+	require.NotContains(t, out, "\x07")
+	got := squeeze(out)
+	require.Contains(t, got, "AI crawlers in the site's access log (log "+logID.String()+", 2026-11-02 to 2026-11-20;")
+	require.Contains(t, got, "OAI-SearchBot search 9 7 2 (claims to be OAI-SearchBot, unverified) 2 0 403×9\n")
+	require.Contains(t, got, "(scan "+scan.String()+")")
+	require.Contains(t, got, "1 page, 7 hits")
+}

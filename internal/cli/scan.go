@@ -532,6 +532,8 @@ func scanReport(ctx context.Context, e env, args []string) error {
 		return err
 	} else if err := printBenchmark(e.stdout, r); err != nil {
 		return err
+	} else if err := printCrawlerActivity(e.stdout, r.CrawlerActivity); err != nil {
+		return err
 	} else if err := printAgentReadiness(e.stdout, resp.Body); err != nil {
 		return err
 	}
