@@ -167,7 +167,15 @@ type dnsState struct {
 	mu      sync.Mutex
 	cache   map[dnsKey]dnsResult
 	lookups int
+	// failing counts the lookups in a row that DNS could not answer.
+	failing int
 }
+
+// maxDNSFailing is how many lookups in a row may fail before DNS is
+// taken to be down for the rest of the analysis: each may wait
+// dnsTimeout, and a resolver that is down would otherwise hold the
+// analysis for MaxLookups × dnsTimeout (15 minutes by default).
+const maxDNSFailing = 5
 
 // reverseDNS runs forward-confirmed reverse DNS for ip against domains,
 // within the lookup budget; results are kept per address and domain set,
@@ -183,7 +191,7 @@ func (a *analyzer) reverseDNS(ctx context.Context, ip netip.Addr, domains []stri
 		d.mu.Unlock()
 		return r
 	}
-	if d.lookups >= a.opts.MaxLookups || ctx.Err() != nil {
+	if d.lookups >= a.opts.MaxLookups || d.failing >= maxDNSFailing || ctx.Err() != nil {
 		d.mu.Unlock()
 		return dnsUnknown
 	}
@@ -192,6 +200,11 @@ func (a *analyzer) reverseDNS(ctx context.Context, ip netip.Addr, domains []stri
 	r := a.lookupFCrDNS(ctx, ip, domains)
 	d.mu.Lock()
 	d.cache[key] = r
+	if r == dnsUnknown {
+		d.failing++
+	} else {
+		d.failing = 0
+	}
 	d.mu.Unlock()
 	return r
 }

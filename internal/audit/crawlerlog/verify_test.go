@@ -2,6 +2,7 @@ package crawlerlog_test
 
 import (
 	"context"
+	"fmt"
 	"net/netip"
 	"strconv"
 	"strings"
@@ -162,4 +163,27 @@ func TestEncodedUserAgents(t *testing.T) {
 	res := analyzeString(t, log, crawlerlog.Options{})
 	require.Equal(t, int64(2), res.OtherHits)
 	require.Equal(t, int64(1), botByToken(t, res, "Googlebot").VerifiedHits)
+}
+
+// TestVerifyDNSDown: a resolver that answers nothing but errors is given
+// up after a few lookups in a row, so a DNS outage cannot hold an
+// analysis for the whole lookup budget; the hits of a crawler verified by
+// DNS alone are not checked, never failed.
+func TestVerifyDNSDown(t *testing.T) {
+	t.Parallel()
+	fail := map[string]bool{}
+	var lines []string
+	for i := range 40 {
+		ip := fmt.Sprintf("198.51.100.%d", i+1)
+		fail[ip] = true
+		lines = append(lines, clfLine(ip, "/", amazonbotUA, 200))
+	}
+	r := &fakeResolver{fail: fail}
+	res := analyzeString(t, strings.Join(lines, "\n"), crawlerlog.Options{Resolver: r, Workers: 1})
+	g := botByToken(t, res, "Amazonbot")
+	require.EqualValues(t, 40, g.Hits)
+	require.Zero(t, g.VerifiedHits)
+	require.Zero(t, g.Verification.FailedHits, "DNS that does not answer refutes nothing")
+	require.EqualValues(t, 40, g.Verification.NotCheckedHits)
+	require.Equal(t, 5, r.calls, "five failures in a row, then no more lookups")
 }
