@@ -338,11 +338,15 @@ func (a *analyzer) searchPath(p []byte) {
 	if _, ok := a.searchPaths[string(p)]; ok {
 		return
 	}
+	key := validUTF8(p)
+	if _, ok := a.searchPaths[key]; ok {
+		return
+	}
 	if len(a.searchPaths) >= 10*a.opts.MaxPaths {
 		a.searchCut = true
 		return
 	}
-	a.searchPaths[validUTF8(p)] = struct{}{}
+	a.searchPaths[key] = struct{}{}
 }
 
 // storedPath cuts a path to MaxStoredPath bytes.
@@ -443,11 +447,15 @@ func (b *botAcc) hit(rec *record, o outcome, maxPaths int) {
 func countPage(m map[string]*pageAcc, path []byte, status int, verified bool, limit int) bool {
 	p := m[string(path)]
 	if p == nil {
-		if len(m) >= limit {
-			return false
+		// A path that is not UTF-8 is kept under its repaired text.
+		key := validUTF8(path)
+		if p = m[key]; p == nil {
+			if len(m) >= limit {
+				return false
+			}
+			p = &pageAcc{}
+			m[key] = p
 		}
-		p = &pageAcc{}
-		m[validUTF8(path)] = p
 	}
 	p.hits++
 	if verified {

@@ -220,3 +220,18 @@ func TestCloudFrontHostOrder(t *testing.T) {
 	require.Equal(t, int64(1), res.OtherHostLines)
 	require.Equal(t, int64(1), res.OtherHits)
 }
+
+// TestInvalidUTF8PathCounted: hits on a path that is not UTF-8 (raw
+// Latin-1 bytes, or a long path cut inside a character) add up on the
+// one page the result shows.
+func TestInvalidUTF8PathCounted(t *testing.T) {
+	t.Parallel()
+	line := strings.Replace(gptbotLine, "/blog/ai-search", "/caf\xe9", 1)
+	res := analyzeString(t, strings.Repeat(line+"\n", 3), crawlerlog.Options{})
+	b := botByToken(t, res, "GPTBot")
+	require.Len(t, b.Pages, 1)
+	require.Equal(t, "/caf\uFFFD", b.Pages[0].Path)
+	require.Equal(t, int64(3), b.Pages[0].Hits)
+	require.Equal(t, int64(3), b.Pages[0].VerifiedHits)
+	require.Equal(t, map[int]int64{200: 3}, b.Pages[0].Statuses)
+}
