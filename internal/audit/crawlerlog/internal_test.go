@@ -239,3 +239,16 @@ func FuzzParallel(f *testing.F) {
 		require.Equal(t, want, got)
 	})
 }
+
+// TestLineReaderMaxLineBeforeCRLF: a line of exactly max bytes ended by
+// CRLF is a line, even when max fills the whole buffer.
+func TestLineReaderMaxLineBeforeCRLF(t *testing.T) {
+	t.Parallel()
+	for _, max := range []int{10, minReadBuffer, minReadBuffer + 5} {
+		long := strings.Repeat("x", max)
+		for _, end := range []string{"\r\n", "\r", "\n"} {
+			got := drainLines(t, strings.NewReader(long+end+"b"), max)
+			require.Equal(t, []string{long, "b"}, got, "max %d, ending %q", max, end)
+		}
+	}
+}

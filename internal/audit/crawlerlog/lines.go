@@ -31,7 +31,9 @@ type lineReader struct {
 const minReadBuffer = 256 << 10
 
 func newLineReader(r io.Reader, max int) *lineReader {
-	size := max + 1
+	// Room for a line of max bytes and its CRLF: a CR ending a full buffer
+	// would otherwise be taken for part of a longer line.
+	size := max + 2
 	if size < minReadBuffer {
 		size = minReadBuffer
 	}
