@@ -235,3 +235,20 @@ func TestInvalidUTF8PathCounted(t *testing.T) {
 	require.Equal(t, int64(3), b.Pages[0].VerifiedHits)
 	require.Equal(t, map[int]int64{200: 3}, b.Pages[0].Statuses)
 }
+
+// TestByteOrderMark: a log saved by a Windows editor starts with a UTF-8
+// byte order mark; the first line, a W3C #Fields directive here, is read
+// as if it were not there.
+func TestByteOrderMark(t *testing.T) {
+	t.Parallel()
+	for _, first := range []string{
+		"#Fields: date time c-ip cs-method cs-uri-stem sc-status cs(User-Agent)\n2026-08-07 10:00:00 20.171.207.35 GET /docs/ 200 GPTBot/1.2\n",
+		gptbotLine + "\n",
+		`{"ClientIP":"20.171.207.34","ClientRequestHost":"www.example.com","ClientRequestURI":"/","ClientRequestUserAgent":"GPTBot/1.2","EdgeResponseStatus":200,"EdgeStartTimestamp":"2026-08-09T10:00:00Z"}` + "\n",
+	} {
+		res := analyzeString(t, "\uFEFF"+first+gptbotLine+"\n", crawlerlog.Options{})
+		require.Equal(t, int64(2), res.Lines, "%q", first)
+		require.Equal(t, int64(2), res.ParsedLines, "%q", first)
+		require.Equal(t, int64(2), botByToken(t, res, "GPTBot").Hits, "%q", first)
+	}
+}

@@ -57,6 +57,11 @@ func analyze(ctx context.Context, r io.Reader, opts Options, batchSize int) (Res
 			return Result{}, fmt.Errorf("%w (%s): decompress it first", ErrCompressed, m.name)
 		}
 	}
+	// A UTF-8 byte order mark (a log saved by a Windows editor) is no part
+	// of the first line.
+	if bytes.HasPrefix(head, []byte("\uFEFF")) {
+		lr.start += len("\uFEFF")
+	}
 	dns := &dnsState{cache: map[dnsKey]dnsResult{}}
 	// A log that fits in the first read and in one batch is parsed on this
 	// goroutine.
