@@ -81,11 +81,7 @@ func Decode(body []byte, contentType string, p Purpose) ([]byte, Charset) {
 // decodeBody converts a text body to UTF-8 and says how it did.
 func decodeBody(body []byte, contentType string, p Purpose) ([]byte, Charset) {
 	var cs Charset
-	media, params, _ := mime.ParseMediaType(contentType)
-	if contentType != "" && media == "" {
-		// An unparsable header still names its type before the ";".
-		media = strings.ToLower(strings.TrimSpace(strings.SplitN(contentType, ";", 2)[0]))
-	}
+	media, params := contentTypeOf(contentType)
 	if len(body) == 0 || p == Robots {
 		// RFC 9309 robots.txt is UTF-8 and Google reads it as bytes (a
 		// partial byte-order mark included); it is left as sent.
@@ -140,6 +136,42 @@ func decodeBody(body []byte, contentType string, p Purpose) ([]byte, Charset) {
 		return body, cs
 	}
 	return out, cs
+}
+
+// contentTypeOf reads a Content-Type header as browsers do (the Fetch
+// standard's "extract a MIME type") where mime.ParseMediaType gives up: a
+// malformed parameter is skipped, not the charset beside it, and of a
+// list of types (two headers joined by a proxy: "text/html;
+// charset=gbk, text/html") the last wins, keeping the charset an earlier
+// one of the same type gave; "*/*" names no type.
+func contentTypeOf(header string) (string, map[string]string) {
+	media, params, err := mime.ParseMediaType(header)
+	if err == nil || header == "" {
+		return media, params
+	}
+	media, params = "", map[string]string{}
+	for _, v := range strings.Split(header, ",") {
+		typ, rest, _ := strings.Cut(v, ";")
+		typ, _, err := mime.ParseMediaType(typ)
+		if err != nil || typ == "*/*" {
+			continue
+		}
+		p := map[string]string{}
+		for _, part := range strings.Split(rest, ";") {
+			if _, one, err := mime.ParseMediaType("a/b;" + part); err == nil {
+				for k, v := range one {
+					if _, seen := p[k]; !seen {
+						p[k] = v
+					}
+				}
+			}
+		}
+		if _, ok := p["charset"]; !ok && typ == media && params["charset"] != "" {
+			p["charset"] = params["charset"]
+		}
+		media, params = typ, p
+	}
+	return media, params
 }
 
 // sniffBOM returns the length of a byte-order mark and its encoding.

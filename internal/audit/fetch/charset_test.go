@@ -112,6 +112,18 @@ func TestDecodingFollowsBrowsers(t *testing.T) {
 			want:        "Øl", encoding: "utf-8", source: FromSniffing,
 		},
 		{
+			name:        "a malformed parameter beside the charset",
+			contentType: "text/html; charset=windows-1251;; x",
+			body:        "<html><head><title>\xcc\xee\xf1\xea\xe2\xe0</title></head></html>",
+			want:        "Москва", encoding: "windows-1251", source: FromHeader, declared: true, header: "windows-1251",
+		},
+		{
+			name:        "two Content-Type headers joined by a proxy",
+			contentType: "text/html; charset=windows-1251, text/html, */*",
+			body:        "<html><head><title>\xcc\xee\xf1\xea\xe2\xe0</title></head></html>",
+			want:        "Москва", encoding: "windows-1251", source: FromHeader, declared: true, header: "windows-1251",
+		},
+		{
 			name:        "an XML sitemap declaring ISO-8859-1",
 			contentType: "application/xml",
 			body:        `<?xml version="1.0" encoding="ISO-8859-1"?><urlset><url><loc>https://example.com/caf` + "\xe9" + `</loc></url></urlset>`,
