@@ -175,3 +175,23 @@ func TestFetchedPagesCarryTheirCharset(t *testing.T) {
 	require.Equal(t, Charset{Encoding: "utf-8", Source: FromSniffing}, r.Charset)
 	require.False(t, r.Charset.Declared())
 }
+
+// TestContentTypeAsBrowsersRead: the type of a response is read as the
+// body's decoding reads it, so a page whose Content-Type a proxy joined
+// from two headers is still HTML.
+func TestContentTypeAsBrowsersRead(t *testing.T) {
+	for ct, want := range map[string]string{
+		"text/html":                         "text/html",
+		"Text/HTML; charset=UTF-8":          "text/html",
+		"text/html,text/html":               "text/html",
+		"text/html; charset=gbk, text/html": "text/html",
+		"text/html; charset":                "text/html",
+		"application/json, */*":             "application/json",
+		"":                                  "",
+	} {
+		r := &Response{Header: http.Header{"Content-Type": {ct}}}
+		require.Equal(t, want, r.ContentType(), "%q", ct)
+	}
+	r := &Response{Header: http.Header{"Content-Type": {"text/html,text/html"}}, Body: []byte("<p>x")}
+	require.True(t, r.IsHTML())
+}

@@ -105,11 +105,8 @@ func (r *Response) ContentType() string {
 	if r == nil || r.Header == nil {
 		return ""
 	}
-	ct := r.Header.Get("Content-Type")
-	if i := strings.IndexByte(ct, ';'); i >= 0 {
-		ct = ct[:i]
-	}
-	return strings.ToLower(strings.TrimSpace(ct))
+	ct, _ := contentTypeOf(r.Header.Get("Content-Type"))
+	return ct
 }
 
 // IsHTML reports an HTML response (by header, or by sniffing when the
