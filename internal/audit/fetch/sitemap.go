@@ -276,7 +276,9 @@ func readSitemap(body []byte, html bool) (string, sitemapDoc) {
 		return "", sitemapDoc{}
 	}
 	var urls []sitemapEntry
-	for _, line := range strings.Split(string(body), "\n") {
+	// Lines end with LF, CRLF or a bare CR; blank lines are skipped.
+	lines := strings.FieldsFunc(string(body), func(r rune) bool { return r == '\n' || r == '\r' })
+	for _, line := range lines {
 		line = strings.TrimSpace(line)
 		if line == "" {
 			continue

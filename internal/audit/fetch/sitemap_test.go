@@ -268,3 +268,15 @@ func TestSitemapNestedDeepIsNotASitemap(t *testing.T) {
 	require.True(t, tooDeep([]byte(deep), maxSitemapDepth))
 	require.False(t, tooDeep([]byte(urlset("https://example.com/a")), maxSitemapDepth))
 }
+
+// A text sitemap is read whatever its line endings: LF, CRLF or a bare CR.
+func TestTextSitemapLineEndings(t *testing.T) {
+	t.Parallel()
+	for _, nl := range []string{"\n", "\r\n", "\r"} {
+		body := "https://example.com/a" + nl + "https://example.com/b" + nl
+		r := &Response{Purpose: Sitemap, URL: "https://example.com/s.txt", FinalURL: "https://example.com/s.txt", Status: 200, Header: http.Header{"Content-Type": {"text/plain"}}, Body: []byte(body)}
+		f := ReadSitemap(r, SitemapFromRobots, "/s.txt", "")
+		require.Equal(t, "text", f.Kind, "%q", nl)
+		require.Equal(t, 2, f.Entries, "%q", nl)
+	}
+}
