@@ -16,8 +16,9 @@ package jsonld
 import (
 	"encoding/json"
 	"fmt"
-	"reflect"
+	"maps"
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -35,7 +36,21 @@ type Entity struct {
 	// keys are the property names of Props in the order the site wrote
 	// them.
 	keys []string
+	// merged indexes, by property, the values of a property another
+	// declaration of the node added to (see union).
+	merged map[string]map[string]bool
 }
+
+// Bounds that keep the reading of a page linear in its size, whatever the
+// page repeats: schema.org nodes have a type or three, and a name shared
+// by a few nodes.
+const (
+	// maxTypes is how many types a node keeps.
+	maxTypes = 16
+	// maxSameName is how many nodes of one name are compared with a node
+	// of another syntax (see sameElsewhere).
+	maxSameName = 32
+)
 
 // Graph is every entity of a page, in order of appearance: a node comes
 // before the nodes nested in its properties, and those follow in the
@@ -164,7 +179,7 @@ func (g *Graph) record(e *Entity, nested bool) {
 	if e.ID != "" {
 		g.byID[e.ID] = e
 	}
-	if n := nameKey(e); n != "" {
+	if n := nameKey(e); n != "" && len(g.byName[n]) < maxSameName {
 		g.byName[n] = append(g.byName[n], e)
 	}
 	g.Entities = append(g.Entities, e)
@@ -182,29 +197,43 @@ func merge(prev, e *Entity, nested bool) {
 			prev.keys = append(prev.keys, k)
 			continue
 		}
-		prev.Props[k] = union(pv, e.Props[k])
+		prev.Props[k] = prev.union(k, pv, e.Props[k])
 	}
 	prev.Types = appendNew(prev.Types, e.Types...)
+	prev.Types = prev.Types[:min(len(prev.Types), maxTypes)]
 	prev.Nested = prev.Nested && nested
 	prev.Syntax |= e.Syntax
 }
 
-// union is the values of a, then those of b that a lacks; a itself when
-// b adds nothing.
-func union(a, b any) any {
+// union is a, the values the node holds for property k, then those of b
+// that a lacks; a itself when b adds nothing. The node's values are
+// indexed on the property's first merge and the index kept, so a node
+// declared again and again costs each declaration its own values, not
+// all the node holds.
+func (e *Entity) union(k string, a, b any) any {
 	list := func(v any) []any {
 		if l, ok := v.([]any); ok {
 			return l
 		}
 		return []any{v}
 	}
+	if e.merged == nil {
+		e.merged = map[string]map[string]bool{}
+	}
+	seen := e.merged[k]
+	if seen == nil {
+		seen = map[string]bool{}
+		for _, x := range list(a) {
+			seen[valueKey(x)] = true
+		}
+		e.merged[k] = seen
+	}
 	first := list(a)
 	out := first
 	for _, x := range list(b) {
-		if !slices.ContainsFunc(out, func(y any) bool { return reflect.DeepEqual(x, y) }) {
-			if len(out) == len(first) {
-				out = slices.Clone(first)
-			}
+		if key := valueKey(x); !seen[key] {
+			seen[key] = true
+			// A list grown here is the node's own: it grows in place.
 			out = append(out, x)
 		}
 	}
@@ -212,6 +241,44 @@ func union(a, b any) any {
 		return a
 	}
 	return out
+}
+
+// valueKey is a property value as text that two values share exactly
+// when they are deeply equal.
+func valueKey(v any) string {
+	if s, ok := v.(string); ok {
+		return "s" + s
+	}
+	var b strings.Builder
+	writeKey(&b, v)
+	return b.String()
+}
+
+func writeKey(b *strings.Builder, v any) {
+	switch t := v.(type) {
+	case string:
+		b.WriteString(strconv.Quote(t))
+	case json.Number:
+		b.WriteString("n" + string(t))
+	case []any:
+		b.WriteByte('[')
+		for _, x := range t {
+			writeKey(b, x)
+			b.WriteByte(',')
+		}
+		b.WriteByte(']')
+	case map[string]any:
+		b.WriteByte('{')
+		for _, k := range slices.Sorted(maps.Keys(t)) {
+			b.WriteString(strconv.Quote(k))
+			b.WriteByte(':')
+			writeKey(b, t[k])
+			b.WriteByte(',')
+		}
+		b.WriteByte('}')
+	default: // bool, nil
+		fmt.Fprintf(b, "%#v", t)
+	}
 }
 
 func (g *Graph) walkNested(v any, syntax Syntax) {
@@ -254,7 +321,7 @@ func typeNames(v any) []string {
 		out = append(out, shortName(t))
 	case []any:
 		for _, x := range t {
-			if s, ok := x.(string); ok {
+			if s, ok := x.(string); ok && len(out) < maxTypes {
 				out = append(out, shortName(s))
 			}
 		}
@@ -278,20 +345,27 @@ func (g *Graph) ByID(id string) *Entity { return g.byID[id] }
 // Types lists every type seen, in any syntax, each once, in order of
 // appearance.
 func (g *Graph) Types() []string {
-	var out []string
-	for _, e := range g.Entities {
-		out = appendNew(out, e.Types...)
-	}
-	return out
+	return g.typesOf(func(*Entity) bool { return true })
 }
 
 // TypesIn lists the types of the entities declared in any of the
 // syntaxes, each once, in order of appearance.
 func (g *Graph) TypesIn(s Syntax) []string {
+	return g.typesOf(func(e *Entity) bool { return e.Syntax&s != 0 })
+}
+
+func (g *Graph) typesOf(keep func(*Entity) bool) []string {
 	var out []string
+	seen := map[string]bool{}
 	for _, e := range g.Entities {
-		if e.Syntax&s != 0 {
-			out = appendNew(out, e.Types...)
+		if !keep(e) {
+			continue
+		}
+		for _, t := range e.Types {
+			if !seen[t] {
+				seen[t] = true
+				out = append(out, t)
+			}
 		}
 	}
 	return out
