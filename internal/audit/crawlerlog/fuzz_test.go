@@ -25,6 +25,7 @@ func FuzzAnalyze(f *testing.F) {
 	f.Add([]byte(gptbotLine + "\r" + browserLine + "\r\n\x00\x00{\"proxy\":{\"userAgent\":[1,\"GPTBot\"]}}"))
 	f.Add([]byte("#Fields: date time c-ip cs-uri-stem sc-status cs(User-Agent)\n2026-08-07 10:00:00 ::ffff:1.2.3.4 /a 200 GPTBot%2F1.0\n"))
 	f.Add([]byte("\x1f\x8b\x08\x00"))
+	f.Add([]byte("\uFEFF#Fields: date time c-ip cs-uri-stem sc-status cs(User-Agent)\n2026-08-07 10:00:00 20.171.207.35 /caf\xe9 200 GPTBot/1.2\n2026-08-07 10:00:00 20.171.207.35 /caf\xe9 200 GPTBot/1.2\r"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		res, err := crawlerlog.Analyze(context.Background(), strings.NewReader(string(data)), crawlerlog.Options{
 			Domain: "www.example.com", MaxLineBytes: 4096, MaxPaths: 20,
