@@ -14,8 +14,8 @@
 // time ignored), W3C extended logs (IIS, CloudFront standard logs, with
 // or without their #Fields header) and JSON lines (Cloudflare Logpush,
 // CloudFront real-time logs, Fastly, Vercel log drains). A line that fits
-// none is counted by reason (Result.Unparsed), never fatal. A compressed
-// file is refused with ErrCompressed.
+// none is counted by reason (Result.Unparsed), never fatal. A file saved
+// as UTF-16 is decoded; a compressed file is refused with ErrCompressed.
 //
 // # Verification
 //

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+	"golang.org/x/text/encoding/unicode"
 
 	"github.com/geoscan/geoscan/internal/audit/crawlerlog"
 )
@@ -250,5 +251,20 @@ func TestByteOrderMark(t *testing.T) {
 		require.Equal(t, int64(2), res.Lines, "%q", first)
 		require.Equal(t, int64(2), res.ParsedLines, "%q", first)
 		require.Equal(t, int64(2), botByToken(t, res, "GPTBot").Hits, "%q", first)
+	}
+}
+
+// TestUTF16Log: a log saved as UTF-16, either byte order, is read as the
+// text it holds.
+func TestUTF16Log(t *testing.T) {
+	t.Parallel()
+	text := gptbotLine + "\r\n" + browserLine + "\r\n" + gptbotLine + "\r\n"
+	for _, order := range []unicode.Endianness{unicode.LittleEndian, unicode.BigEndian} {
+		b, err := unicode.UTF16(order, unicode.UseBOM).NewEncoder().String(text)
+		require.NoError(t, err)
+		res := analyzeString(t, b, crawlerlog.Options{})
+		require.Equal(t, int64(3), res.Lines)
+		require.Equal(t, int64(3), res.ParsedLines)
+		require.Equal(t, int64(2), botByToken(t, res, "GPTBot").Hits)
 	}
 }

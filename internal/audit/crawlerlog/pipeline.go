@@ -10,6 +10,9 @@ import (
 	"maps"
 	"slices"
 	"sync"
+
+	"golang.org/x/text/encoding/unicode"
+	"golang.org/x/text/transform"
 )
 
 // Lines are read on the caller's goroutine and parsed by workers, each
@@ -56,6 +59,17 @@ func analyze(ctx context.Context, r io.Reader, opts Options, batchSize int) (Res
 		if bytes.HasPrefix(head, []byte(m.magic)) {
 			return Result{}, fmt.Errorf("%w (%s): decompress it first", ErrCompressed, m.name)
 		}
+	}
+	// A log saved as UTF-16 (what Windows PowerShell's Out-File and ">"
+	// write) is read decoded, or every line of it would be binary; the
+	// decoder takes the byte order mark. (A reader that failed already
+	// fails the analysis as it is.)
+	utf16 := bytes.HasPrefix(head, []byte{0xFF, 0xFE}) || bytes.HasPrefix(head, []byte{0xFE, 0xFF})
+	if utf16 && lr.err == nil {
+		rest := io.MultiReader(bytes.NewReader(bytes.Clone(head)), lr.r)
+		dec := unicode.UTF16(unicode.LittleEndian, unicode.ExpectBOM).NewDecoder()
+		lr = newLineReader(transform.NewReader(rest, dec), opts.MaxLineBytes)
+		head = lr.peek(len(lr.buf))
 	}
 	// A UTF-8 byte order mark (a log saved by a Windows editor) is no part
 	// of the first line.
