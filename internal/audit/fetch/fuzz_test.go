@@ -49,6 +49,7 @@ func FuzzReadSitemap(f *testing.F) {
 		`<?xml version="1.0" encoding="windows-1252"?><?xml-stylesheet type="text/xsl" href="/main-sitemap.xsl"?><sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><sitemap><loc> https://example.com/post-sitemap.xml </loc></sitemap></sitemapindex>`,
 		"https://example.com/\r\nhttps://example.com/a\n\nhttp://example.com/b\n",
 		"https://example.com/\nnot a url\n",
+		"https://example.com/a\rhttps://example.com/b\r",
 		`<!DOCTYPE html><html><body>Not found</body></html>`,
 		`<?xml version="1.0"?><!DOCTYPE u [<!ENTITY a "aaaa"><!ENTITY b "&a;&a;&a;">]><urlset><url><loc>&b;</loc></url></urlset>`,
 		"<urlset><url><loc>https://example.com/\x00</loc></url></urlset>",
@@ -79,7 +80,7 @@ func FuzzReadSitemap(f *testing.F) {
 				t.Fatalf("text sitemap: html %v, %d urls, %d sitemaps", html, len(doc.URLs), len(doc.Sitemaps))
 			}
 			for _, u := range doc.URLs {
-				if !strings.HasPrefix(u.Loc, "http://") && !strings.HasPrefix(u.Loc, "https://") {
+				if !strings.HasPrefix(u.Loc, "http://") && !strings.HasPrefix(u.Loc, "https://") || strings.ContainsAny(u.Loc, "\r\n") {
 					t.Fatalf("text sitemap entry %q", u.Loc)
 				}
 			}
