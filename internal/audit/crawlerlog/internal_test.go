@@ -225,6 +225,7 @@ func FuzzParallel(f *testing.F) {
 		require.NoError(f, err)
 		f.Add(b)
 	}
+	f.Add([]byte("\xff\xfe2\x000\x00.\x001\x00\r\x00\n\x00{\x00\r\x00"))
 	f.Add([]byte("\uFEFF" + strings.Repeat("20.171.207.33 - - [02/Aug/2026:15:00:00 +0000] \"GET /caf\xe9 HTTP/1.1\" 200 5 \"-\" \"GPTBot/1.2\"\n", 3)))
 	f.Add([]byte("a\r\n\r\nb\rc\x00\x00#Fields: date time c-ip cs-uri-stem sc-status cs(User-Agent)\n2026-08-07 10:00:00 1.2.3.4 /a 200 GPTBot%2F1.0\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
