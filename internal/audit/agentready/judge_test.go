@@ -196,6 +196,7 @@ func TestWellKnownFiles(t *testing.T) {
 			resp("/.well-known/agent-card.json", 200, json, "  <!DOCTYPE html><html><head></head></html>"),
 			resp("/.well-known/agent.json", 404, "", ""),
 		}, NotFound, "HTTP 404"},
+		{"json labelled html is read", APICatalog, []*fetch.Response{resp("/.well-known/api-catalog", 200, "text/html; charset=utf-8", apiCatalog)}, Found, `served as "text/html"; application/linkset+json is expected`},
 		{"a2a card", A2AAgentCard, []*fetch.Response{resp("/.well-known/agent-card.json", 200, json, a2aCard)}, Found, "well formed"},
 		{
 			"a2a card missing members", A2AAgentCard,

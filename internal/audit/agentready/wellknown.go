@@ -49,10 +49,12 @@ func classify(r *fetch.Response, document bool) (readState, string) {
 	return read, ""
 }
 
-// looksHTML reports a body labelled or shaped as HTML.
+// looksHTML reports a body labelled or shaped as HTML. A JSON body
+// labelled text/html is no HTML page: the document was served, under the
+// wrong type.
 func looksHTML(r *fetch.Response) bool {
 	if r.IsHTML() {
-		return true
+		return !json.Valid(r.Body)
 	}
 	head := bytes.ToLower(bytes.TrimSpace(r.Body[:min(len(r.Body), 512)]))
 	head = bytes.TrimPrefix(head, []byte("\xef\xbb\xbf"))
