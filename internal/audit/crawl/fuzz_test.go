@@ -41,6 +41,7 @@ func FuzzSitemapReader(f *testing.F) {
 	f.Add([]byte(urlset("https://example.com/a", "https://example.com/b")), false)
 	f.Add([]byte(sitemapIndex("https://example.com/s.xml")), true)
 	f.Add([]byte("https://example.com/1\nhttps://example.com/2\n"), false)
+	f.Add([]byte("https://example.com/1\rhttps://example.com/2\r\n"), false)
 	f.Add([]byte("\x1f\x8b\x08\x00garbage"), false)
 	f.Add([]byte("<urlset><url><loc>x</loc></url><url><loc>"), true)
 	f.Fuzz(func(_ *testing.T, body []byte, truncated bool) {

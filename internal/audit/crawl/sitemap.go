@@ -199,6 +199,7 @@ func (sr sitemapReader) readXML(file *SitemapFile, r io.Reader) error {
 func (sr sitemapReader) readText(file *SitemapFile, r io.Reader) error {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 4096), maxSitemapLine)
+	sc.Split(scanAnyLines)
 	for sc.Scan() {
 		line := strings.TrimSpace(sc.Text())
 		if line == "" {
@@ -221,6 +222,18 @@ func (sr sitemapReader) readText(file *SitemapFile, r io.Reader) error {
 		return errors.New("the file lists no URLs")
 	}
 	return nil
+}
+
+// scanAnyLines splits at LF, CR or CRLF (bufio.ScanLines knows LF only);
+// a CRLF gives an empty line, which readText skips.
+func scanAnyLines(data []byte, atEOF bool) (int, []byte, error) {
+	if i := bytes.IndexAny(data, "\r\n"); i >= 0 {
+		return i + 1, data[:i], nil
+	}
+	if atEOF && len(data) > 0 {
+		return len(data), data, nil
+	}
+	return 0, nil, nil
 }
 
 // clip shortens site text kept in a message.

@@ -136,3 +136,13 @@ func TestSitemapNestedDeepIsBounded(t *testing.T) {
 	require.Equal(t, 2, f.Entries)
 	require.Equal(t, []string{"https://example.com/b"}, locs, "only the text directly in <loc>; a 20 000-byte one is not followed")
 }
+
+// A text sitemap is read whatever its line endings: LF, CRLF or a bare CR.
+func TestTextSitemapLineEndings(t *testing.T) {
+	t.Parallel()
+	for _, nl := range []string{"\n", "\r\n", "\r"} {
+		f, locs := readAll(t, []byte("https://example.com/a"+nl+"https://example.com/b"+nl), false, 1<<20)
+		require.Equal(t, "text", f.Kind, "%q", nl)
+		require.Equal(t, []string{"https://example.com/a", "https://example.com/b"}, locs, "%q", nl)
+	}
+}
