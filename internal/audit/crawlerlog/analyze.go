@@ -163,13 +163,16 @@ func (a *analyzer) unparsed(reason string) {
 	u.Count++
 }
 
-// trimLine removes the spaces around a line and the NULs before it: a
-// file truncated in place while a writer held it open (logrotate's
-// copytruncate) starts with a run of NULs before the next line.
+// trimLine removes the spaces around a line and the NULs and byte order
+// mark before it: a file truncated in place while a writer held it open
+// (logrotate's copytruncate) starts with a run of NULs before the next
+// line, and a file saved by a Windows editor with a UTF-8 byte order mark,
+// which files joined with cat carry into the middle of the log.
 func trimLine(line []byte) []byte {
 	for len(line) > 0 && (line[0] == 0 || line[0] == ' ' || line[0] == '\t') {
 		line = line[1:]
 	}
+	line = bytes.TrimPrefix(line, []byte("\uFEFF"))
 	for len(line) > 0 && (line[len(line)-1] == ' ' || line[len(line)-1] == '\t') {
 		line = line[:len(line)-1]
 	}

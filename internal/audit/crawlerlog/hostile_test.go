@@ -238,8 +238,9 @@ func TestInvalidUTF8PathCounted(t *testing.T) {
 }
 
 // TestByteOrderMark: a log saved by a Windows editor starts with a UTF-8
-// byte order mark; the first line, a W3C #Fields directive here, is read
-// as if it were not there.
+// byte order mark, and files joined with cat hold one mid-log; the line
+// it starts, a W3C #Fields directive here, is read as if it were not
+// there.
 func TestByteOrderMark(t *testing.T) {
 	t.Parallel()
 	for _, first := range []string{
@@ -251,6 +252,9 @@ func TestByteOrderMark(t *testing.T) {
 		require.Equal(t, int64(2), res.Lines, "%q", first)
 		require.Equal(t, int64(2), res.ParsedLines, "%q", first)
 		require.Equal(t, int64(2), botByToken(t, res, "GPTBot").Hits, "%q", first)
+		// Two such files joined with cat.
+		res = analyzeString(t, gptbotLine+"\n\uFEFF"+first, crawlerlog.Options{})
+		require.Equal(t, int64(2), res.ParsedLines, "%q joined", first)
 	}
 }
 

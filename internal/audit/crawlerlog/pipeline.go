@@ -69,12 +69,7 @@ func analyze(ctx context.Context, r io.Reader, opts Options, batchSize int) (Res
 		rest := io.MultiReader(bytes.NewReader(bytes.Clone(head)), lr.r)
 		dec := unicode.UTF16(unicode.LittleEndian, unicode.ExpectBOM).NewDecoder()
 		lr = newLineReader(transform.NewReader(rest, dec), opts.MaxLineBytes)
-		head = lr.peek(len(lr.buf))
-	}
-	// A UTF-8 byte order mark (a log saved by a Windows editor) is no part
-	// of the first line.
-	if bytes.HasPrefix(head, []byte("\uFEFF")) {
-		lr.start += len("\uFEFF")
+		lr.peek(len(lr.buf)) // the first read, as above
 	}
 	dns := &dnsState{cache: map[dnsKey]dnsResult{}}
 	// A log that fits in the first read and in one batch is parsed on this
