@@ -45,7 +45,7 @@ func judgeLLMsRobots(site *fetch.Site) Signal {
 			break
 		}
 		u, err := base.Parse(m[1])
-		if err != nil || (u.Scheme != "https" && u.Scheme != "http") || !sameHost(u.Host, site.Target.Host) {
+		if err != nil || (u.Scheme != "https" && u.Scheme != "http") || !fetch.SameHost(u, site.Target) {
 			continue
 		}
 		u.Fragment = ""
@@ -97,10 +97,6 @@ func judgeLLMsRobots(site *fetch.Site) Signal {
 	s.Status = Found
 	s.Summary = fmt.Sprintf("robots.txt lets the AI search crawlers and user fetchers read all %d site URLs llms.txt lists.", len(listed))
 	return s
-}
-
-func sameHost(a, b string) bool {
-	return strings.EqualFold(strings.TrimPrefix(a, "www."), strings.TrimPrefix(b, "www."))
 }
 
 // judgeContentSignals reads Content-Signal preferences from robots.txt

@@ -356,7 +356,34 @@ func sameSite(raw string, origin *url.URL) bool {
 	if err != nil || u.Scheme != "https" {
 		return false
 	}
-	return strings.EqualFold(strings.TrimPrefix(u.Host, "www."), strings.TrimPrefix(origin.Host, "www."))
+	return SameSite(u, origin)
+}
+
+// SameHost reports whether two URLs name one host: the same name but for
+// case, a trailing dot and a leading "www.", whatever their scheme and
+// port.
+func SameHost(a, b *url.URL) bool { return hostName(a) == hostName(b) }
+
+// SameSite reports whether two URLs are of one site: SameHost on the same
+// port, the scheme's default written or not (https://WWW.example.com:443/
+// is https://example.com/).
+func SameSite(a, b *url.URL) bool { return SameHost(a, b) && portOf(a) == portOf(b) }
+
+func hostName(u *url.URL) string {
+	return strings.TrimPrefix(strings.ToLower(strings.TrimSuffix(u.Hostname(), ".")), "www.")
+}
+
+func portOf(u *url.URL) string {
+	if p := u.Port(); p != "" {
+		return p
+	}
+	switch strings.ToLower(u.Scheme) {
+	case "https":
+		return "443"
+	case "http":
+		return "80"
+	}
+	return ""
 }
 
 // Page-role patterns over URL paths and link texts.
