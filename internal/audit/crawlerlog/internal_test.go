@@ -254,3 +254,32 @@ func TestLineReaderMaxLineBeforeCRLF(t *testing.T) {
 		}
 	}
 }
+
+// Apache's msec_frac and usec_frac add fractions of a second to the CLF
+// time; they are read, and the time is the same second.
+func TestParseCLFTimeFractions(t *testing.T) {
+	t.Parallel()
+	want, ok := parseCLFTime([]byte("10/Oct/2000:13:55:36 -0700"))
+	require.True(t, ok)
+	for _, s := range []string{"10/Oct/2000:13:55:36.123 -0700", "10/Oct/2000:13:55:36.123456 -0700"} {
+		got, ok := parseCLFTime([]byte(s))
+		require.True(t, ok, s)
+		require.Equal(t, want, got, s)
+	}
+	for _, bad := range []string{"10/Oct/2000:13:55:36. -0700", "10/Oct/2000:13:55:36.12x -0700", "10/Oct/2000:13:55:36.12345678901 -0700"} {
+		_, ok := parseCLFTime([]byte(bad))
+		require.False(t, ok, bad)
+	}
+	noZone, ok := parseCLFTime([]byte("10/Oct/2000:20:55:36.5"))
+	require.True(t, ok)
+	require.Equal(t, want, noZone, "UTC without a zone")
+}
+
+func TestAnalyzeCLFWithFractions(t *testing.T) {
+	t.Parallel()
+	line := `203.0.113.7 - - [10/Oct/2026:13:55:36.123 -0700] "GET /a HTTP/1.1" 200 5 "-" "Mozilla/5.0 (compatible; GPTBot/1.2; +https://openai.com/gptbot)"` + "\n"
+	res, err := Analyze(context.Background(), strings.NewReader(line), Options{})
+	require.NoError(t, err)
+	require.EqualValues(t, 1, res.ParsedLines, "unparsed: %+v", res.Unparsed)
+	require.Equal(t, "2026-10-10T20:55:36Z", res.FirstSeen)
+}

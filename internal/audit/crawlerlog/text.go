@@ -307,7 +307,8 @@ func targetPath(t []byte) ([]byte, bool) {
 
 var months = [12]string{"Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"}
 
-// clfTime reads "10/Oct/2000:13:55:36 -0700" as Unix seconds. Lines of one
+// clfTime reads "10/Oct/2000:13:55:36 -0700" (or with fractions of a
+// second, "…:36.123 -0700") as Unix seconds. Lines of one
 // second share the text, so the last one is remembered.
 func (a *analyzer) clfTime(b []byte) (int64, bool) {
 	if bytes.Equal(b, a.lastCLF) && a.lastCLFOK {
@@ -345,8 +346,19 @@ func parseCLFTime(b []byte) (int64, bool) {
 		return 0, false
 	}
 	offset := 0
-	if len(b) > 20 {
-		z := b[20:]
+	z := b[20:]
+	// Apache logs with %{msec_frac}t (or usec) add fractions of a second.
+	if len(z) > 0 && z[0] == '.' {
+		n := 1
+		for n < len(z) && z[n] >= '0' && z[n] <= '9' {
+			n++
+		}
+		if n == 1 || n > 10 {
+			return 0, false
+		}
+		z = z[n:]
+	}
+	if len(z) > 0 {
 		if len(z) != 6 || z[0] != ' ' || z[1] != '+' && z[1] != '-' {
 			return 0, false
 		}
