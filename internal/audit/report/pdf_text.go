@@ -33,14 +33,24 @@ func inline(para, base string) []styledWord {
 	rs := []rune(para)
 	// A mark opens a span only when a partner follows it; the last of
 	// each mark is found once, so that a text of many marks (a site's
-	// title quoted in a finding) takes linear time.
+	// title quoted in a finding) takes linear time. Stars inside code are
+	// text, never a partner: the second pass follows the code spans as
+	// the drawing loop below does.
 	lastTick, lastStars := -1, -1
 	for i, r := range rs {
-		switch {
-		case r == '`':
+		if r == '`' {
 			lastTick = i
-		case r == '*' && i+1 < len(rs) && rs[i+1] == '*':
+		}
+	}
+	for i, inCode := 0, false; i < len(rs); i++ {
+		switch {
+		case rs[i] == '`':
+			if inCode || lastTick > i {
+				inCode = !inCode
+			}
+		case !inCode && rs[i] == '*' && i+1 < len(rs) && rs[i+1] == '*':
 			lastStars = i
+			i++
 		}
 	}
 	closes := func(i int, mark string) bool {

@@ -40,3 +40,29 @@ func TestDrawable(t *testing.T) {
 		require.Equal(t, want, drawable(in), in)
 	}
 }
+
+// Stars inside a code span are text: they close no bold opened before it,
+// so the rest of the paragraph is not drawn bold.
+func TestInlineStarsInCode(t *testing.T) {
+	t.Parallel()
+	faces := map[string]string{}
+	for _, w := range inline("a **b `c**` d e", fontRegular) {
+		for _, p := range w {
+			faces[p.text] = p.family
+		}
+	}
+	require.Equal(t, fontRegular, faces["a"])
+	require.Equal(t, fontMono, faces["c**"], "the code keeps its stars")
+	require.Equal(t, fontRegular, faces["d"], "no bold after the code span")
+	require.Equal(t, fontRegular, faces["e"])
+
+	faces = map[string]string{}
+	for _, w := range inline("**bold** `x` after", fontRegular) {
+		for _, p := range w {
+			faces[p.text] = p.family
+		}
+	}
+	require.Equal(t, fontBold, faces["bold"])
+	require.Equal(t, fontMono, faces["x"])
+	require.Equal(t, fontRegular, faces["after"])
+}
