@@ -85,6 +85,8 @@ func TestCrawlerActivityInPDFAndHTML(t *testing.T) {
 	require.Contains(t, body, "The log shows no AI or search crawler.")
 	require.Contains(t, body, "Not measured: "+reason+".")
 	require.NotContains(t, body, "No crawler that robots.txt allows was refused", "not measured is never none")
+	de := parsePage(t, htmlWith(t, r, &d, "de")).bodyText()
+	require.Contains(t, de, "Nicht gemessen: robots.txt konnte nicht abgerufen werden", "the engine's reason in the report's language")
 }
 
 func htmlWith(t *testing.T, r api.Report, d *api.TriageDossier, lang string) []byte {

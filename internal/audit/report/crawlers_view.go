@@ -90,7 +90,7 @@ func (d *doc) crawlerView() *crawlerView {
 	rb := cc.RefusedButAllowed
 	switch {
 	case !rb.Measured:
-		v.RefusedNote = d.tr("crawlers.not_measured", "Reason", strings.TrimSuffix(deref(rb.Reason), "."))
+		v.RefusedNote = d.tr("crawlers.not_measured", "Reason", d.crawlerReason(deref(rb.Reason)))
 	case len(rb.Pages) == 0:
 		v.RefusedNote = d.tr("crawlers.refused_none")
 	}
@@ -109,7 +109,7 @@ func (d *doc) crawlerView() *crawlerView {
 	nc := cc.NeverCrawled
 	switch {
 	case !nc.Measured:
-		v.NeverNote = d.tr("crawlers.not_measured", "Reason", strings.TrimSuffix(deref(nc.Reason), "."))
+		v.NeverNote = d.tr("crawlers.not_measured", "Reason", d.crawlerReason(deref(nc.Reason)))
 	case nc.Count == 0:
 		v.NeverNote = d.tr("crawlers.never_none")
 	default:
@@ -120,6 +120,24 @@ func (d *doc) crawlerView() *crawlerView {
 }
 
 func (d *doc) int64(n int64) string { return d.int(int(n)) }
+
+// crawlerReasons are the catalogue's words for the reasons crawlerlog
+// gives a part of its cross-check that was not measured.
+var crawlerReasons = map[string]string{
+	crawlerlog.NotMeasuredNoRobots: "crawlers.reason.no_robots",
+	crawlerlog.NotMeasuredNoPages:  "crawlers.reason.no_pages",
+	crawlerlog.NotMeasuredNoLines:  "crawlers.reason.no_lines",
+	crawlerlog.NotMeasuredPathsCut: "crawlers.reason.paths_cut",
+}
+
+// crawlerReason is a reason in the report's language when the catalogue
+// has it, else as the engine wrote it.
+func (d *doc) crawlerReason(reason string) string {
+	if id, ok := crawlerReasons[reason]; ok {
+		return d.tr(id)
+	}
+	return strings.TrimSuffix(reason, ".")
+}
 
 // crawlerSection draws the section in the PDF.
 func (d *doc) crawlerSection() {
