@@ -449,7 +449,7 @@ type CrawlerLogList struct {
 
 // Handlers.
 
-func (t *tools) createScan(ctx context.Context, _ *mcp.CallToolRequest, in CreateScanInput) (*mcp.CallToolResult, ScanSummary, error) {
+func (t *tools) createScan(ctx context.Context, req *mcp.CallToolRequest, in CreateScanInput) (*mcp.CallToolResult, ScanSummary, error) {
 	if strings.TrimSpace(in.URL) == "" {
 		return nil, ScanSummary{}, &InputError{Param: "url", Message: "give the site's URL, such as https://www.example.com/"}
 	}
@@ -485,6 +485,8 @@ func (t *tools) createScan(ctx context.Context, _ *mcp.CallToolRequest, in Creat
 	}
 	waitCtx, cancel := context.WithTimeout(ctx, wait)
 	defer cancel()
+	progress := scanProgress(ctx, req)
+	progress(scan)
 	for !finished(scan.Status) {
 		timer := time.NewTimer(t.pollInterval)
 		select {
@@ -505,8 +507,35 @@ func (t *tools) createScan(ctx context.Context, _ *mcp.CallToolRequest, in Creat
 			return nil, ScanSummary{}, err
 		}
 		scan = *got.JSON200
+		progress(scan)
 	}
 	return t.summary(ctx, scan, in.Audience)
+}
+
+// scanProgress tells a client that asked for progress (a progress token
+// in the call's _meta) how a waiting create_scan's scan is getting on: a
+// notification whenever its status or its pages judged change, numbered
+// so that the progress only grows, as the protocol requires. A client
+// that asked for none gets none.
+func scanProgress(ctx context.Context, req *mcp.CallToolRequest) func(client.Scan) {
+	if req == nil || req.Session == nil || req.Params == nil || req.Params.GetProgressToken() == nil {
+		return func(client.Scan) {}
+	}
+	token := req.Params.GetProgressToken()
+	var step float64
+	last := ""
+	return func(s client.Scan) {
+		msg := fmt.Sprintf("Scan %s of %s is %s.", s.ID, s.URL, s.Status)
+		if p := s.Progress; p != nil {
+			msg = fmt.Sprintf("Scan %s of %s is %s: %d of %d pages judged.", s.ID, s.URL, s.Status, p.PagesDone, p.PagesPlanned)
+		}
+		if msg == last {
+			return
+		}
+		last, step = msg, step+1
+		// A notification that cannot be sent changes nothing of the call.
+		_ = req.Session.NotifyProgress(ctx, &mcp.ProgressNotificationParams{ProgressToken: token, Progress: step, Message: msg})
+	}
 }
 
 func finished(s client.ScanStatus) bool {
