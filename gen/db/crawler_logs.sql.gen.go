@@ -206,14 +206,14 @@ func (q *Queries) InsertCrawlerLogChunk(ctx context.Context, db DBTX, arg Insert
 
 const latestCompletedScanOfDomain = `-- name: LatestCompletedScanOfDomain :one
 SELECT id, url, max_pages FROM scans
-WHERE org_id = $1 AND domain = $2 AND status = 'completed'
+WHERE org_id = $1 AND domain = ANY($2::text[]) AND status = 'completed'
 ORDER BY completed_at DESC, id DESC
 LIMIT 1
 `
 
 type LatestCompletedScanOfDomainParams struct {
-	OrgID  uuid.UUID
-	Domain string
+	OrgID   uuid.UUID
+	Domains []string
 }
 
 type LatestCompletedScanOfDomainRow struct {
@@ -225,7 +225,7 @@ type LatestCompletedScanOfDomainRow struct {
 // The audit a log is cross-checked with: the organization's latest
 // completed scan of the host.
 func (q *Queries) LatestCompletedScanOfDomain(ctx context.Context, db DBTX, arg LatestCompletedScanOfDomainParams) (LatestCompletedScanOfDomainRow, error) {
-	row := db.QueryRow(ctx, latestCompletedScanOfDomain, arg.OrgID, arg.Domain)
+	row := db.QueryRow(ctx, latestCompletedScanOfDomain, arg.OrgID, arg.Domains)
 	var i LatestCompletedScanOfDomainRow
 	err := row.Scan(&i.ID, &i.URL, &i.MaxPages)
 	return i, err
@@ -233,19 +233,20 @@ func (q *Queries) LatestCompletedScanOfDomain(ctx context.Context, db DBTX, arg 
 
 const latestCrawlerLogOfSite = `-- name: LatestCrawlerLogOfSite :one
 SELECT id, org_id, domain, schedule_id, status, bytes, gzip, error_code, error_message, result, cross_check, created_at, completed_at FROM crawler_logs
-WHERE org_id = $1 AND domain = $2 AND status = 'succeeded'
+WHERE org_id = $1 AND domain = ANY($2::text[]) AND status = 'succeeded'
 ORDER BY completed_at DESC, id DESC
 LIMIT 1
 `
 
 type LatestCrawlerLogOfSiteParams struct {
-	OrgID  uuid.UUID
-	Domain string
+	OrgID   uuid.UUID
+	Domains []string
 }
 
-// The latest analysed log of a site, for a scan's report.
+// The latest analysed log of a site, for a scan's report; the host is
+// given with and without its www. (see store.siteHosts).
 func (q *Queries) LatestCrawlerLogOfSite(ctx context.Context, db DBTX, arg LatestCrawlerLogOfSiteParams) (CrawlerLog, error) {
-	row := db.QueryRow(ctx, latestCrawlerLogOfSite, arg.OrgID, arg.Domain)
+	row := db.QueryRow(ctx, latestCrawlerLogOfSite, arg.OrgID, arg.Domains)
 	var i CrawlerLog
 	err := row.Scan(
 		&i.ID,

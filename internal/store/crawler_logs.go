@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 	"time"
 
 	"github.com/google/uuid"
@@ -222,10 +223,21 @@ func (r *chunkReader) Read(p []byte) (int, error) {
 	return n, nil
 }
 
+// siteHosts are the host names one site goes by in logs and scans: the
+// host with and without a leading www. (a log filed under example.com is
+// the site scanned at https://www.example.com/, and the other way round).
+func siteHosts(host string) []string {
+	host = strings.ToLower(host)
+	if bare, ok := strings.CutPrefix(host, "www."); ok {
+		return []string{host, bare}
+	}
+	return []string{host, "www." + host}
+}
+
 // LatestCrawlerLogOfSite is the organization's latest analysed log of
-// domain; ErrNotFound when there is none.
+// domain (with or without its www.); ErrNotFound when there is none.
 func (s *Store) LatestCrawlerLogOfSite(ctx context.Context, orgID uuid.UUID, domain string) (CrawlerLog, error) {
-	row, err := s.q.LatestCrawlerLogOfSite(ctx, s.conn, db.LatestCrawlerLogOfSiteParams{OrgID: orgID, Domain: domain})
+	row, err := s.q.LatestCrawlerLogOfSite(ctx, s.conn, db.LatestCrawlerLogOfSiteParams{OrgID: orgID, Domains: siteHosts(domain)})
 	return one(row, err, crawlerLogOf)
 }
 
@@ -237,9 +249,9 @@ type AuditOfSite struct {
 }
 
 // LatestAuditOfSite is the organization's latest completed scan of
-// domain; ErrNotFound when there is none.
+// domain (with or without its www.); ErrNotFound when there is none.
 func (s *Store) LatestAuditOfSite(ctx context.Context, orgID uuid.UUID, domain string) (AuditOfSite, error) {
-	row, err := s.q.LatestCompletedScanOfDomain(ctx, s.conn, db.LatestCompletedScanOfDomainParams{OrgID: orgID, Domain: domain})
+	row, err := s.q.LatestCompletedScanOfDomain(ctx, s.conn, db.LatestCompletedScanOfDomainParams{OrgID: orgID, Domains: siteHosts(domain)})
 	if err != nil {
 		return AuditOfSite{}, notFound(err)
 	}

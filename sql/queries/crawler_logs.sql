@@ -54,9 +54,10 @@ SELECT data FROM crawler_log_chunks WHERE log_id = @log_id AND seq = @seq;
 DELETE FROM crawler_log_chunks WHERE log_id = @log_id;
 
 -- name: LatestCrawlerLogOfSite :one
--- The latest analysed log of a site, for a scan's report.
+-- The latest analysed log of a site, for a scan's report; the host is
+-- given with and without its www. (see store.siteHosts).
 SELECT * FROM crawler_logs
-WHERE org_id = @org_id AND domain = @domain AND status = 'succeeded'
+WHERE org_id = @org_id AND domain = ANY(@domains::text[]) AND status = 'succeeded'
 ORDER BY completed_at DESC, id DESC
 LIMIT 1;
 
@@ -64,7 +65,7 @@ LIMIT 1;
 -- The audit a log is cross-checked with: the organization's latest
 -- completed scan of the host.
 SELECT id, url, max_pages FROM scans
-WHERE org_id = @org_id AND domain = @domain AND status = 'completed'
+WHERE org_id = @org_id AND domain = ANY(@domains::text[]) AND status = 'completed'
 ORDER BY completed_at DESC, id DESC
 LIMIT 1;
 

@@ -103,15 +103,16 @@ func TestWorkerCrossChecksWithTheLatestAudit(t *testing.T) {
 	})
 	site := audittest.Site(t, testsite.Edge)
 	host := audittest.URL(t, testsite.Edge).Hostname()
-	upload := func(body []byte) uuid.UUID {
+	uploadAs := func(domain string, body []byte) uuid.UUID {
 		var lg store.CrawlerLog
 		require.NoError(t, st.InTx(ctx, func(tx *store.Store) error {
 			var err error
-			lg, err = tx.CreateCrawlerLog(ctx, store.NewCrawlerLog{OrgID: org.ID, Domain: host}, bytes.NewReader(body), 1<<30)
+			lg, err = tx.CreateCrawlerLog(ctx, store.NewCrawlerLog{OrgID: org.ID, Domain: domain}, bytes.NewReader(body), 1<<30)
 			return err
 		}))
 		return lg.ID
 	}
+	upload := func(body []byte) uuid.UUID { return uploadAs(host, body) }
 	w := &crawlerlogs.Worker{Store: st}
 
 	// Before any audit of the site: analysed, cross-check not measured.
@@ -153,6 +154,14 @@ func TestWorkerCrossChecksWithTheLatestAudit(t *testing.T) {
 	var chunks int
 	require.NoError(t, pool.QueryRow(ctx, `SELECT count(*) FROM crawler_log_chunks WHERE log_id = $1`, second).Scan(&chunks))
 	require.Zero(t, chunks, "the upload is deleted once analysed")
+
+	// The same site filed under its www. name is set beside the same scan.
+	www := uploadAs("www."+host, []byte(edgeLog))
+	require.NoError(t, work(t, w, www, 1))
+	cc = crawlerlogs.CrossCheck{}
+	require.NoError(t, json.Unmarshal(mustLog(t, st, org.ID, www).CrossCheck, &cc))
+	require.Equal(t, crawlerlogs.Measured, cc.Status, "reason: %s", cc.Reason)
+	require.Equal(t, scan.ID, *cc.ScanID)
 
 	// The snapshot gone (retention): not measured, and says why.
 	_, err = pool.Exec(ctx, `DELETE FROM scan_snapshots WHERE scan_id = $1`, scan.ID)
