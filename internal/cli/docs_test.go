@@ -566,7 +566,7 @@ func jq(t *testing.T, filter string, body []byte) string {
 func TestDocsLinks(t *testing.T) {
 	t.Parallel()
 	link := regexp.MustCompile(`\]\(([^)\s]+)\)`)
-	for _, page := range []string{"README.md", "docs/API.md", "docs/CLI.md", "docs/CI.md", "docs/OPERATIONS.md", "docs/DEVELOPMENT.md"} {
+	for _, page := range []string{"README.md", "docs/API.md", "docs/CLI.md", "docs/CI.md", "docs/OPERATIONS.md", "docs/DEVELOPMENT.md", "docs/OVERVIEW.md"} {
 		b, err := os.ReadFile("../../" + page)
 		require.NoError(t, err)
 		for _, m := range link.FindAllStringSubmatch(string(b), -1) {
