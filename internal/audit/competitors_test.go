@@ -129,7 +129,7 @@ func sovScript(c scripted.Call) scripted.Reply {
 		}}
 	case c.WebSearch:
 		return scripted.Reply{Text: "Brightpath Studio.", Cited: []string{
-			"https://brightpath-studio.test/work/", "https://www.g2.com/products/brightpath", "https://www.bbc.co.uk/news/x",
+			"https://brightpath-studio.test/portfolio/", "https://www.g2.com/products/brightpath", "https://www.bbc.co.uk/news/x",
 		}}
 	case strings.Contains(c.Prompt, "would you recommend"):
 		return scripted.Reply{Status: http.StatusInternalServerError}
