@@ -81,7 +81,7 @@ func (s *Server) CreateCrawlerLog(ctx context.Context, req api.CreateCrawlerLogR
 	if req.Body == nil {
 		return nil, apierror.New(apierror.CodeMissingParameter, "", "The request body is the access log; it is empty.")
 	}
-	body := bufio.NewReaderSize(req.Body, 64<<10)
+	body := bufio.NewReaderSize(uploadReader{req.Body}, 64<<10)
 	head, _ := body.Peek(2)
 	if len(head) == 0 {
 		return nil, apierror.New(apierror.CodeMissingParameter, "", "The request body is the access log; it is empty.")
@@ -99,7 +99,7 @@ func (s *Server) CreateCrawlerLog(ctx context.Context, req api.CreateCrawlerLogR
 	switch {
 	case errors.Is(err, store.ErrUploadTooLarge) || errors.As(err, &maxBytes):
 		return nil, apierror.New(apierror.CodeRequestTooLarge, "", "An access log must not exceed %d bytes as uploaded; split it, or gzip it.", s.crawlerLogMaxBytes())
-	case err != nil && isBodyError(err):
+	case errors.As(err, new(uploadReadError)):
 		return nil, apierror.New(apierror.CodeMalformedRequest, "", "The upload ended before its end: the connection closed or the transfer encoding is malformed. Nothing was stored.")
 	case err != nil:
 		return nil, err
@@ -107,13 +107,24 @@ func (s *Server) CreateCrawlerLog(ctx context.Context, req api.CreateCrawlerLogR
 	return api.CreateCrawlerLog202JSONResponse{Body: toAPICrawlerLog(lg, nil)}, nil
 }
 
-// isBodyError reports an error reading the request body, as opposed to
-// one of the database.
-func isBodyError(err error) bool {
-	var ne net.Error
-	return errors.Is(err, http.ErrBodyReadAfterClose) || errors.Is(err, io.ErrUnexpectedEOF) || errors.As(err, &ne) ||
-		strings.Contains(err.Error(), "chunked") || strings.Contains(err.Error(), "http: ")
+// uploadReader marks the errors of reading the request body, so that a
+// client that stopped sending half way is told so, apart from an error of
+// the database the upload was being written to.
+type uploadReader struct{ r io.Reader }
+
+func (u uploadReader) Read(p []byte) (int, error) {
+	n, err := u.r.Read(p)
+	if err != nil && !errors.Is(err, io.EOF) {
+		err = uploadReadError{err}
+	}
+	return n, err
 }
+
+// uploadReadError is an error reading an upload's body.
+type uploadReadError struct{ err error }
+
+func (e uploadReadError) Error() string { return "read upload: " + e.err.Error() }
+func (e uploadReadError) Unwrap() error { return e.err }
 
 // checkLogMediaType accepts text, NDJSON and gzip; anything else (a form
 // encoding curl sends by default, an image) gets a 415 that says how to
