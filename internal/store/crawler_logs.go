@@ -1,7 +1,6 @@
 package store
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"fmt"
@@ -190,7 +189,7 @@ func (s *Store) FailCrawlerLog(ctx context.Context, id uuid.UUID, code, message 
 // CrawlerLogReader reads a stored upload back in order, one chunk in
 // memory at a time.
 func (s *Store) CrawlerLogReader(ctx context.Context, id uuid.UUID) io.Reader {
-	return bufio.NewReaderSize(&chunkReader{ctx: ctx, s: s, id: id}, 64<<10)
+	return &chunkReader{ctx: ctx, s: s, id: id}
 }
 
 type chunkReader struct {
