@@ -148,6 +148,14 @@ func TestCrawlerLogUploadRefusals(t *testing.T) {
 	uploadLog(t, h, org.Key, "", body).RequireError(t, http.StatusUnprocessableEntity, "missing_parameter", "domain")
 	uploadLog(t, h, org.Key, "?domain=not-a-host", body).RequireError(t, http.StatusUnprocessableEntity, "invalid_parameter", "domain")
 	uploadLog(t, h, org.Key, "?domain=10.0.0.1", body).RequireError(t, http.StatusUnprocessableEntity, "invalid_parameter", "domain")
+
+	// An internationalised name is filed in its ASCII form, a port and a
+	// trailing dot left out.
+	idn := uploadLog(t, h, org.Key, "?domain=B%C3%BCcher.example:443.", body)
+	require.Equal(t, http.StatusAccepted, idn.Status, "body: %s", idn.Body)
+	var idnLog api.CrawlerLog
+	idn.JSON(t, &idnLog)
+	require.Equal(t, "xn--bcher-kva.example", idnLog.Domain)
 	uploadLog(t, h, org.Key, "?domain=example.com&schedule_id=5b0e7c1e-8d4f-4c7a-9a51-0f3c2d9e6b11", body).
 		RequireError(t, http.StatusUnprocessableEntity, "invalid_parameter", "schedule_id")
 	uploadLog(t, h, org.Key, "?schedule_id=5b0e7c1e-8d4f-4c7a-9a51-0f3c2d9e6b11", body).
